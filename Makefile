@@ -1,0 +1,51 @@
+# pws: the two user-facing commands are `make demo` and `make test`; the rest are for developers.
+# Every target installs what a fresh Debian machine lacks before it runs.
+
+CARGO      ?= cargo
+PWS        := $(CARGO) run --quiet --release --bin pws --
+OUT        ?= out
+APT_PKGS   := iverilog verilator yosys clang-14 nextpnr-ice40 fpga-icestorm
+TOOLS      := iverilog verilator yosys clang-14 nextpnr-ice40 llvm-mc
+
+.PHONY: all deps demo test soak export synth bench wave clean
+
+all: test
+
+# Installs the EDA tools and clang-14 when any is missing (CI and new machines run as root).
+deps:
+	@missing=""; for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing (missing:$$missing)"; \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(APT_PKGS) >/dev/null; \
+	fi
+	@command -v llvm-mc >/dev/null 2>&1 || { echo "llvm-mc (llvm-14) is required"; exit 1; }
+
+# The main job on the built-in example.
+demo: deps
+	$(PWS) golden kernels/figure2.toml --mode nosplit
+	$(PWS) golden kernels/figure2.toml --mode pws --S 2
+
+# Every test, with the proptest budgets of CI (see isa/src/testing.rs).
+test: deps
+	$(CARGO) test --workspace --release
+
+# The same properties with 10x (or PWS_PROPTEST_SCALE) as many cases.
+soak: deps
+	PWS_PROPTEST_SCALE=$${PWS_PROPTEST_SCALE:-10} $(CARGO) test --workspace --release
+
+export: deps
+	$(PWS) export --out $(OUT)/verilog
+
+synth: deps
+	$(PWS) export --out $(OUT)/verilog --report
+
+bench: deps
+	$(PWS) bench
+
+wave: deps
+	@echo "VCD files are written with --vcd; open them with gtkwave"
+
+clean:
+	$(CARGO) clean
+	rm -rf $(OUT)

@@ -1,0 +1,1 @@
+//! rust-hdl RTL of the PWS compute-unit slice, parameterised by one typed configuration.

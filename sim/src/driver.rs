@@ -1,0 +1,207 @@
+//! Direct cycle driver for rust-hdl designs.
+//!
+//! rust-hdl's thread-based `Simulation` hands the design between a clock thread and testbench
+//! threads through rendezvous channels, which caps it at a few thousand cycles per second. The
+//! driver instead steps the design in the caller's thread: it flips the clock and lets
+//! [`rust_hdl::core::simulate::simulate`] settle the combinational logic, which runs several
+//! hundred times faster. Every unit test, proptest and benchmark in the workspace steps designs
+//! through this type, so the cycle semantics are defined in one place:
+//!
+//! * the caller writes inputs (`signal.next = ...`) and calls [`Driver::settle`] to see
+//!   combinational outputs for the current cycle;
+//! * [`Driver::tick`] is one rising clock edge followed by the falling one: registers take the
+//!   values computed from the inputs as they stand, then outputs settle again.
+//!
+//! A VCD trace, when requested, is streamed to its writer at every half period through
+//! rust-hdl's own probe, so signal names are the design's hierarchy as rust-hdl names it.
+
+use std::io::Write;
+
+use rust_hdl::core::prelude::*;
+use rust_hdl::core::simulate::simulate;
+use rust_hdl::core::vcd_probe::{write_vcd_change, write_vcd_dump, write_vcd_header, VCDProbe};
+
+/// Delta iterations allowed for the logic to settle after an edge or an input change.
+const MAX_DELTA_ITERATIONS: usize = 200;
+
+/// Simulated clock period in picoseconds (100 MHz); it only labels VCD timestamps.
+pub const CLOCK_PERIOD_PS: u64 = 10_000;
+
+/// Why stepping a design failed.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum DriverError {
+    #[error("combinational logic did not settle within {MAX_DELTA_ITERATIONS} delta iterations at cycle {cycle} (a logic loop?)")]
+    FailedToConverge { cycle: u64 },
+    #[error("the design failed rust-hdl's structural checks: {0}")]
+    Check(String),
+    #[error("writing the VCD trace failed: {0}")]
+    Vcd(String),
+}
+
+/// Gives the driver access to a design's clock input.
+pub trait Clocked: Block {
+    fn clock_mut(&mut self) -> &mut Signal<In, Clock>;
+}
+
+/// Implements [`Clocked`] for designs whose clock input is a field named `clock`.
+#[macro_export]
+macro_rules! impl_clocked {
+    ($($t:ty),+ $(,)?) => {$(
+        impl $crate::driver::Clocked for $t {
+            fn clock_mut(&mut self) -> &mut ::rust_hdl::core::prelude::Signal<::rust_hdl::core::prelude::In, ::rust_hdl::core::prelude::Clock> {
+                &mut self.clock
+            }
+        }
+    )+};
+}
+
+/// Steps a rust-hdl design cycle by cycle in the calling thread.
+pub struct Driver<U: Clocked> {
+    uut: U,
+    cycle: u64,
+    vcd: Option<VCDProbe<Box<dyn Write>>>,
+}
+
+impl<U: Clocked> Driver<U> {
+    /// Connects the design, runs rust-hdl's structural checks and settles its initial state.
+    pub fn new(mut uut: U) -> Result<Self, DriverError> {
+        uut.connect_all();
+        check_all(&uut).map_err(|e| DriverError::Check(format!("{e:?}")))?;
+        let mut driver = Driver { uut, cycle: 0, vcd: None };
+        driver.uut.clock_mut().next = Clock::from(false);
+        driver.settle()?;
+        Ok(driver)
+    }
+
+    /// Like [`Driver::new`], streaming a VCD trace of every signal to `out`.
+    pub fn with_vcd(uut: U, out: impl Write + 'static) -> Result<Self, DriverError> {
+        let mut driver = Self::new(uut)?;
+        let probe = write_vcd_header(Box::new(out) as Box<dyn Write>, &driver.uut);
+        driver.vcd = Some(write_vcd_dump(probe, &driver.uut));
+        Ok(driver)
+    }
+
+    /// The design, to read its outputs.
+    pub fn uut(&self) -> &U {
+        &self.uut
+    }
+
+    /// The design, to drive its inputs (`signal.next = ...`) before [`Driver::settle`] or
+    /// [`Driver::tick`].
+    pub fn uut_mut(&mut self) -> &mut U {
+        &mut self.uut
+    }
+
+    /// Rising edges so far.
+    pub fn cycle(&self) -> u64 {
+        self.cycle
+    }
+
+    /// Propagates input changes through the combinational logic without a clock edge.
+    pub fn settle(&mut self) -> Result<(), DriverError> {
+        if simulate(&mut self.uut, MAX_DELTA_ITERATIONS) {
+            Ok(())
+        } else {
+            Err(DriverError::FailedToConverge { cycle: self.cycle })
+        }
+    }
+
+    /// One clock cycle: a rising edge, then the falling edge, each settled and traced.
+    pub fn tick(&mut self) -> Result<(), DriverError> {
+        self.settle()?;
+        self.uut.clock_mut().next = Clock::from(true);
+        self.settle()?;
+        self.trace(self.cycle * CLOCK_PERIOD_PS + CLOCK_PERIOD_PS / 2)?;
+        self.uut.clock_mut().next = Clock::from(false);
+        self.settle()?;
+        self.cycle += 1;
+        self.trace(self.cycle * CLOCK_PERIOD_PS)
+    }
+
+    /// Runs `n` cycles.
+    pub fn run(&mut self, n: u64) -> Result<(), DriverError> {
+        (0..n).try_for_each(|_| self.tick())
+    }
+
+    /// Gives the design back, ending the trace.
+    pub fn into_inner(self) -> U {
+        self.uut
+    }
+
+    fn trace(&mut self, time_ps: u64) -> Result<(), DriverError> {
+        if let Some(probe) = self.vcd.take() {
+            let mut probe = probe;
+            probe.timestamp(time_ps).map_err(|e| DriverError::Vcd(e.to_string()))?;
+            self.vcd = Some(write_vcd_change(probe, &self.uut));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rust_hdl::prelude::*;
+
+    /// A 4-bit counter with an enable: the smallest design with state, input and output.
+    #[derive(LogicBlock, Default)]
+    struct Counter {
+        clock: Signal<In, Clock>,
+        enable: Signal<In, Bit>,
+        count: Signal<Out, Bits<4>>,
+        state: DFF<Bits<4>>,
+    }
+
+    impl Logic for Counter {
+        #[hdl_gen]
+        fn update(&mut self) {
+            dff_setup!(self, clock, state);
+            self.count.next = self.state.q.val();
+            if self.enable.val() {
+                self.state.d.next = self.state.q.val() + 1;
+            }
+        }
+    }
+
+    impl_clocked!(Counter);
+
+    #[test]
+    fn registers_update_once_per_tick_and_only_when_enabled() {
+        let mut d = Driver::new(Counter::default()).unwrap();
+        d.uut_mut().enable.next = true;
+        d.run(5).unwrap();
+        assert_eq!(d.uut().count.val(), 5);
+        d.uut_mut().enable.next = false;
+        d.run(3).unwrap();
+        assert_eq!(d.uut().count.val(), 5);
+        assert_eq!(d.cycle(), 8);
+    }
+
+    #[test]
+    fn vcd_trace_declares_signals_and_records_changes() {
+        #[derive(Clone, Default)]
+        struct Shared(std::rc::Rc<std::cell::RefCell<Vec<u8>>>);
+        impl Write for Shared {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                self.0.borrow_mut().write(b)
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let buf = Shared::default();
+        let mut d = Driver::with_vcd(Counter::default(), buf.clone()).unwrap();
+        d.uut_mut().enable.next = true;
+        d.run(3).unwrap();
+        drop(d);
+        let text = buf.0.borrow().clone();
+        let mut parser = vcd::Parser::new(&text[..]);
+        let header = parser.parse_header().unwrap();
+        let count = header.find_var(&["uut", "count"]).expect("count declared");
+        let changes = parser
+            .filter_map(Result::ok)
+            .filter(|c| matches!(c, vcd::Command::ChangeVector(id, _) if *id == count.code))
+            .count();
+        assert!(changes >= 3, "count changed {changes} times");
+    }
+}

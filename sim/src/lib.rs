@@ -1,0 +1,7 @@
+//! Cycle-level simulation of the pws RTL: the direct cycle driver every test bench and benchmark
+//! uses, with VCD tracing. The memory model, dispatcher and statistics of the compute unit come
+//! with it (see docs/ARCHITECTURE.md).
+
+pub mod driver;
+
+pub use driver::{Clocked, Driver, DriverError};

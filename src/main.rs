@@ -1,0 +1,57 @@
+//! `pws`: the command-line front end. Each subcommand lives in its own module under `cmd/`
+//! and only wires a library crate to arguments and output; the work is done in the crates.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod cmd;
+
+#[derive(Parser)]
+#[command(name = "pws", version, about = "Predictable wavefront splitting: GCN3 RTL, golden model and WCET analysis")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Assemble a GCN3 kernel (with split/merge) into a program image.
+    Asm(cmd::asm::Args),
+    /// Disassemble a program image.
+    Disasm(cmd::disasm::Args),
+    /// Run a launch on the ISA-level golden model.
+    Golden(cmd::golden::Args),
+    /// Insert split and merge instructions into a kernel.
+    Compile(cmd::compile::Args),
+    /// Bound the worst-case execution time of a CFG, kernel or launch.
+    Wcet(cmd::wcet::Args),
+    /// Drive one RTL unit on its own.
+    #[command(subcommand)]
+    Unit(cmd::unit::UnitCommand),
+    /// Write the RTL as Verilog and check it with Verilator, Icarus and Yosys.
+    Export(cmd::export::Args),
+    /// Measure simulation and analysis speed and print the tables.
+    Bench(cmd::bench::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Asm(a) => cmd::asm::run(a),
+        Command::Disasm(a) => cmd::disasm::run(a),
+        Command::Golden(a) => cmd::golden::run(a),
+        Command::Compile(a) => cmd::compile::run(a),
+        Command::Wcet(a) => cmd::wcet::run(a),
+        Command::Unit(c) => cmd::unit::run(c),
+        Command::Export(a) => cmd::export::run(a),
+        Command::Bench(a) => cmd::bench::run(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
