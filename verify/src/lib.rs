@@ -1,1 +1,6 @@
-//! Golden models (ISA level and per unit), random stimulus generators and equivalence checks.
+//! Golden models (ISA level and per RTL unit), random stimulus generators and the equivalence
+//! checks between them and the RTL. Nothing here shares execution code with `pws-hdl`: the
+//! golden models are written from the seeds and the GCN3 manual, independently of the RTL.
+
+pub mod golden;
+pub mod units;

@@ -1,0 +1,1 @@
+//! ISA-level golden model (being written in this session).
