@@ -1,1 +1,279 @@
-//! (being written in this session)
+//! The typed hardware configuration every RTL unit is built from.
+//!
+//! Like cva6's `*_config_pkg` or rocket-chip's `Config`, one value ([`HwConfig`]) carries every
+//! design-time parameter of the compute-unit slice; units take `&HwConfig` in their `new` and
+//! size their sub-block vectors and `Constant<>` fields from it, so one binary simulates and
+//! exports every configuration. [`HwConfig::validate`] rejects the configurations the RTL cannot
+//! build (it reports every problem at once), and [`HwConfig::preset`] names the configurations
+//! used by tests, the CLI and the paper's worked examples.
+//!
+//! Parameter names follow [P] Table 1: `N_WIWF` (wavefront width), `S` (SpSIMDs per SIMD),
+//! `N_WFC` (wavefront contexts per SIMD), `N_SIMD` (SIMDs per compute unit).
+
+use std::fmt;
+
+/// Widest wavefront the RTL supports: masks are two 32-bit halves (design.md decision 1).
+pub const MAX_WAVEFRONT_WIDTH: usize = 64;
+/// Most SpSIMDs per SIMD: context numbers and child-stack entries are 3 bits wide, and 0 is the
+/// SIMD's own wavefront context.
+pub const MAX_SPSIMDS: usize = 7;
+/// Most scalar registers per context: the SRF address is 7 bits wide.
+pub const MAX_SGPRS: usize = 128;
+/// Most vector registers per wavefront: the VRF address is 8 bits wide, as in GCN3.
+pub const MAX_VGPRS: usize = 256;
+/// Width in bits of a context number (0 = the SIMD's WF context, 1..=S = SpSIMD k's SWF context).
+pub const CONTEXT_ID_BITS: usize = 3;
+/// Width in bits of an SGPR address.
+pub const SGPR_ADDR_BITS: usize = 7;
+/// Width in bits of a VGPR address.
+pub const VGPR_ADDR_BITS: usize = 8;
+
+/// Every design-time parameter of the compute-unit slice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HwConfig {
+    /// N_WIWF: work-items per wavefront (a power of two, at most 64). Lane i is mask bit i.
+    pub wavefront_width: usize,
+    /// ALU lanes of one SIMD or SpSIMD; a wavefront op takes `wavefront_width / lanes_per_simd`
+    /// passes (GCN3: 16 lanes, 4 passes).
+    pub lanes_per_simd: usize,
+    /// S: SpSIMDs per SIMD, hence SWF contexts per wavefront slot and child-stack depth.
+    pub spsimds_per_simd: usize,
+    /// N_WFC: wavefront contexts (slots) per SIMD; each SpSIMD mirrors them with SWF contexts.
+    pub wf_contexts_per_simd: usize,
+    /// N_SIMD: SIMDs per compute unit.
+    pub simds_per_cu: usize,
+    /// Scalar registers in each (S)WF context's SRF.
+    pub sgprs_per_context: usize,
+    /// Vector registers of a wavefront, shared by the wavefront and its SWFs.
+    pub vgprs_per_wavefront: usize,
+}
+
+/// A configuration the RTL cannot be built for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConfigError {
+    WavefrontWidth(usize),
+    LanesPerSimd { lanes: usize, width: usize },
+    SpSimds(usize),
+    WfContexts(usize),
+    Simds(usize),
+    Sgprs(usize),
+    Vgprs(usize),
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigError::WavefrontWidth(w) => write!(
+                f,
+                "wavefront width {w} must be a power of two between 1 and {MAX_WAVEFRONT_WIDTH}"
+            ),
+            ConfigError::LanesPerSimd { lanes, width } => write!(
+                f,
+                "lanes per SIMD {lanes} must be a power of two dividing the wavefront width {width}"
+            ),
+            ConfigError::SpSimds(s) => {
+                write!(
+                    f,
+                    "S = {s} SpSIMDs per SIMD is out of range 0..={MAX_SPSIMDS}"
+                )
+            }
+            ConfigError::WfContexts(n) => {
+                write!(
+                    f,
+                    "N_WFC = {n} wavefront contexts per SIMD must be at least 1"
+                )
+            }
+            ConfigError::Simds(n) => write!(f, "N_SIMD = {n} SIMDs per CU must be at least 1"),
+            ConfigError::Sgprs(n) => {
+                write!(f, "{n} SGPRs per context is out of range 1..={MAX_SGPRS}")
+            }
+            ConfigError::Vgprs(n) => {
+                write!(f, "{n} VGPRs per wavefront is out of range 1..={MAX_VGPRS}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// Every problem of a rejected configuration, one per line when displayed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigErrors(pub Vec<ConfigError>);
+
+impl fmt::Display for ConfigErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let lines: Vec<String> = self.0.iter().map(ToString::to_string).collect();
+        write!(f, "invalid hardware configuration: {}", lines.join("; "))
+    }
+}
+
+impl std::error::Error for ConfigErrors {}
+
+impl Default for HwConfig {
+    /// The GCN3-like configuration ([T] §1.1: 64-wide wavefronts on 16-lane SIMDs, 10 slots,
+    /// 4 SIMDs) with S = 2, 102 addressable SGPRs and 256 VGPRs.
+    fn default() -> Self {
+        HwConfig {
+            wavefront_width: 64,
+            lanes_per_simd: 16,
+            spsimds_per_simd: 2,
+            wf_contexts_per_simd: 10,
+            simds_per_cu: 4,
+            sgprs_per_context: 102,
+            vgprs_per_wavefront: 256,
+        }
+    }
+}
+
+/// The named configurations, for `--config NAME` style options and tests.
+pub const PRESETS: &[&str] = &["gcn3", "small", "figure5"];
+
+impl HwConfig {
+    /// GCN3 geometry (the default).
+    pub fn gcn3() -> Self {
+        Self::default()
+    }
+
+    /// GCN3 geometry with small register files, so unit simulations stay fast: 8 SGPRs per
+    /// context, 8 VGPRs, 2 wavefront slots, one SIMD.
+    pub fn small() -> Self {
+        HwConfig {
+            wf_contexts_per_simd: 2,
+            simds_per_cu: 1,
+            sgprs_per_context: 8,
+            vgprs_per_wavefront: 8,
+            ..Self::default()
+        }
+    }
+
+    /// The machine of [P] Fig 5: a 4-lane wavefront, one SIMD with one WF context and two
+    /// SpSIMDs, three scalar registers.
+    pub fn figure5() -> Self {
+        HwConfig {
+            wavefront_width: 4,
+            lanes_per_simd: 4,
+            spsimds_per_simd: 2,
+            wf_contexts_per_simd: 1,
+            simds_per_cu: 1,
+            sgprs_per_context: 3,
+            vgprs_per_wavefront: 1,
+        }
+    }
+
+    /// A preset by name (see [`PRESETS`]).
+    pub fn preset(name: &str) -> Option<Self> {
+        match name {
+            "gcn3" => Some(Self::gcn3()),
+            "small" => Some(Self::small()),
+            "figure5" => Some(Self::figure5()),
+            _ => None,
+        }
+    }
+
+    /// The same configuration with S SpSIMDs per SIMD.
+    pub fn with_spsimds(self, s: usize) -> Self {
+        HwConfig {
+            spsimds_per_simd: s,
+            ..self
+        }
+    }
+
+    /// Checks every parameter against what the RTL can build, reporting all problems.
+    pub fn validate(&self) -> Result<(), ConfigErrors> {
+        let mut errors = Vec::new();
+        let width = self.wavefront_width;
+        if !width.is_power_of_two() || width > MAX_WAVEFRONT_WIDTH {
+            errors.push(ConfigError::WavefrontWidth(width));
+        }
+        let lanes = self.lanes_per_simd;
+        if !lanes.is_power_of_two() || lanes > width || width % lanes != 0 {
+            errors.push(ConfigError::LanesPerSimd { lanes, width });
+        }
+        if self.spsimds_per_simd > MAX_SPSIMDS {
+            errors.push(ConfigError::SpSimds(self.spsimds_per_simd));
+        }
+        if self.wf_contexts_per_simd == 0 {
+            errors.push(ConfigError::WfContexts(0));
+        }
+        if self.simds_per_cu == 0 {
+            errors.push(ConfigError::Simds(0));
+        }
+        if !(1..=MAX_SGPRS).contains(&self.sgprs_per_context) {
+            errors.push(ConfigError::Sgprs(self.sgprs_per_context));
+        }
+        if !(1..=MAX_VGPRS).contains(&self.vgprs_per_wavefront) {
+            errors.push(ConfigError::Vgprs(self.vgprs_per_wavefront));
+        }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(ConfigErrors(errors))
+        }
+    }
+
+    /// Depth of every context's child stack: S, since Select keeps at most S splits live and
+    /// each split (real or no-op) pushes one entry.
+    pub fn child_stack_depth(&self) -> usize {
+        self.spsimds_per_simd
+    }
+
+    /// Contexts of one wavefront slot: the WF context on the SIMD plus one SWF context on each
+    /// SpSIMD.
+    pub fn contexts_per_wavefront(&self) -> usize {
+        self.spsimds_per_simd + 1
+    }
+
+    /// Passes a SIMD needs for one wavefront-wide vector op.
+    pub fn passes(&self) -> usize {
+        self.wavefront_width / self.lanes_per_simd
+    }
+
+    /// The mask with one bit per work-item of a wavefront.
+    pub fn lane_mask(&self) -> u64 {
+        if self.wavefront_width >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.wavefront_width) - 1
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_are_valid_and_named() {
+        for name in PRESETS {
+            let cfg = HwConfig::preset(name).unwrap();
+            assert_eq!(cfg.validate(), Ok(()), "{name}");
+        }
+        assert_eq!(HwConfig::preset("nope"), None);
+        assert_eq!(HwConfig::default().passes(), 4);
+        assert_eq!(HwConfig::figure5().lane_mask(), 0b1111);
+        assert_eq!(HwConfig::default().lane_mask(), u64::MAX);
+    }
+
+    #[test]
+    fn validate_reports_every_problem() {
+        let cfg = HwConfig {
+            wavefront_width: 48,
+            spsimds_per_simd: 8,
+            sgprs_per_context: 0,
+            vgprs_per_wavefront: 257,
+            ..HwConfig::default()
+        };
+        let errs = cfg.validate().unwrap_err().0;
+        assert_eq!(
+            errs,
+            vec![
+                ConfigError::WavefrontWidth(48),
+                ConfigError::SpSimds(8),
+                ConfigError::Sgprs(0),
+                ConfigError::Vgprs(257),
+            ]
+        );
+        let text = ConfigErrors(errs).to_string();
+        assert!(text.contains("S = 8"), "{text}");
+    }
+}

@@ -1,1 +1,670 @@
-//! (being written in this session)
+//! The split/merge datapath of one wavefront slot ([P] §4.1, Fig 5b; design.md decisions 3, 4).
+//!
+//! [`SplitMergeUnit`] holds the slot's S + 1 [`Context`]s (number 0 = the WF context on the
+//! SIMD, k = the SWF context on SpSIMD k) and executes one request at a time, presented on
+//! `req_*` and held until `done`:
+//!
+//! * **launch** (context 0, mask = EXEC, pc): the WF context starts running with SpM = all lanes
+//!   of the configured width and an empty child stack;
+//! * **split** (requesting context C, mask M = `req_mask_hi:req_mask_lo`, pc = the PC the new
+//!   SWF starts at): C keeps SpM & M, a free SWF context F gets SpM & !M, C's EXEC, the pc, a
+//!   copy of C's SRF, parent C and an empty stack; C pushes F. If either side is empty, or no
+//!   SWF context is free, nothing is allocated and C pushes the no-op marker (statuses
+//!   `SplitNoop`, `NoFreeContext`; the latter is also counted in `no_free_count`). A split
+//!   on a full child stack changes nothing and reports `StackOverflow`. The lowest-numbered free
+//!   SWF context is taken, so [P] Fig 5's SWF2/SWF3 land on SpSIMDs 1 and 2 in order.
+//! * **merge** (requesting context X): a no-op marker on top of X's stack is popped
+//!   (`MergeNoop`). A child c on top: if c is already waiting at its merge with an empty stack,
+//!   X.SpM |= c.SpM, X.EXEC |= c.EXEC, X pops, c is freed (`Merged`); otherwise X waits
+//!   (`MergeWait`). An empty stack: X pairs with its parent P; if P waits with X on top, the
+//!   same merge happens into P, P runs again and X is freed (`Merged`); otherwise X waits. The
+//!   WF context with an empty stack has no partner: `NoPartner`, nothing changes.
+//! * a request from a context number above S, from a free or waiting context, or a launch on
+//!   a busy WF context: `BadContext`, nothing changes.
+//!
+//! Every request ends with `done` high for one cycle and a `status`; no request corrupts state.
+//!
+//! # Cycle costs (the e_s and e_m of the WCET analysis)
+//!
+//! Counting rising edges from the first one that samples the request to the one after which
+//! `done` is high:
+//!
+//! * **e_s = N_SGPR + 2** for a split that allocates (one edge to decide, N_SGPR + 1 edges to
+//!   stream the SRF through the RAMs' registered read port, one SGPR per cycle);
+//! * **1** for every other request: merge (whether it merges, waits or pops), no-op split,
+//!   split without a free context, launch and errors. So **e_m = 1**; the time a context spends
+//!   waiting for its partner is not part of e_m (the WCET analysis covers it through the
+//!   partner's path).
+//!
+//! [`split_cycles`] and [`MERGE_CYCLES`] give these numbers; the tests assert them on every
+//! request. The copy streams one SGPR per cycle because a single-cycle bulk copy would need a
+//! 32·N_SGPR-bit path between every pair of (Sp)SIMDs.
+//!
+//! # Ports shared with the compute unit
+//!
+//! The SRF port (`srf_*`, one access per cycle, context chosen by `srf_ctx`) and the PC/EXEC
+//! write port (`wr_*`) are ignored for the context the datapath writes in the same cycle (the
+//! datapath wins; the CU stalls a context while it splits or merges). `rd_*` is a
+//! combinational read-out of context `rd_ctx`.
+
+use rust_hdl::prelude::*;
+
+use crate::config::{ConfigErrors, HwConfig, CONTEXT_ID_BITS, SGPR_ADDR_BITS};
+use crate::context::{Context, ContextState, DEPTH_BITS};
+
+/// Request on `req_op`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
+pub enum SmOp {
+    Idle,
+    Launch,
+    Split,
+    Merge,
+}
+
+/// Result of a request, valid while `done` is high.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
+pub enum SmStatus {
+    /// Launch or allocating split completed.
+    Ok,
+    /// Split with an empty side: no-op marker pushed.
+    SplitNoop,
+    /// Split found no free SWF context: no-op marker pushed, both halves stay in the requester.
+    NoFreeContext,
+    /// Split on a full child stack: nothing changed (error).
+    StackOverflow,
+    /// Merge popped a no-op marker.
+    MergeNoop,
+    /// The requester now waits at its merge for its partner.
+    MergeWait,
+    /// The pair merged.
+    Merged,
+    /// Merge by the WF context with an empty child stack: no partner exists (error).
+    NoPartner,
+    /// Requester out of range, free or waiting, or launch on a busy WF context (error).
+    BadContext,
+}
+
+/// Sequencer of the datapath.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
+pub enum SmPhase {
+    /// Accepting a request.
+    Decide,
+    /// Streaming the requester's SRF into the new SWF context.
+    Copy,
+}
+
+/// Cycles of a split that allocates a context: e_s (see the module documentation).
+pub fn split_cycles(cfg: &HwConfig) -> u64 {
+    cfg.sgprs_per_context as u64 + 2
+}
+
+/// Cycles of a merge request and of every request that does not copy: e_m.
+pub const MERGE_CYCLES: u64 = 1;
+
+/// Why a [`SplitMergeUnit`] cannot be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SplitMergeConfigError {
+    Invalid(ConfigErrors),
+    /// Without SpSIMDs there is nothing to split onto (`nosplit` mode has no such unit).
+    NoSpSimds,
+}
+
+impl std::fmt::Display for SplitMergeConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SplitMergeConfigError::Invalid(e) => e.fmt(f),
+            SplitMergeConfigError::NoSpSimds => {
+                write!(f, "the split/merge datapath needs S >= 1 SpSIMDs")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SplitMergeConfigError {}
+
+/// Split/merge datapath and contexts of one wavefront slot (see the module documentation).
+#[derive(LogicBlock)]
+pub struct SplitMergeUnit {
+    pub clock: Signal<In, Clock>,
+    pub req_op: Signal<In, SmOp>,
+    pub req_ctx: Signal<In, Bits<CONTEXT_ID_BITS>>,
+    pub req_mask_lo: Signal<In, Bits<32>>,
+    pub req_mask_hi: Signal<In, Bits<32>>,
+    pub req_pc: Signal<In, Bits<32>>,
+    /// High for the one cycle after the edge that completed a request.
+    pub done: Signal<Out, Bit>,
+    pub status: Signal<Out, SmStatus>,
+    /// High while a split copies the SRF; requests are not sampled then.
+    pub busy: Signal<Out, Bit>,
+    /// Splits that found no free SWF context (saturating statistics counter).
+    pub no_free_count: Signal<Out, Bits<16>>,
+    pub srf_ctx: Signal<In, Bits<CONTEXT_ID_BITS>>,
+    pub srf_addr: Signal<In, Bits<SGPR_ADDR_BITS>>,
+    pub srf_we: Signal<In, Bit>,
+    pub srf_wdata: Signal<In, Bits<32>>,
+    /// SRF register `srf_addr` of context `srf_ctx` as of the last rising edge.
+    pub srf_rdata: Signal<Out, Bits<32>>,
+    pub wr_ctx: Signal<In, Bits<CONTEXT_ID_BITS>>,
+    pub wr_pc_en: Signal<In, Bit>,
+    pub wr_pc: Signal<In, Bits<32>>,
+    pub wr_exec_en: Signal<In, Bit>,
+    pub wr_exec_lo: Signal<In, Bits<32>>,
+    pub wr_exec_hi: Signal<In, Bits<32>>,
+    pub rd_ctx: Signal<In, Bits<CONTEXT_ID_BITS>>,
+    pub rd_state: Signal<Out, ContextState>,
+    pub rd_parent: Signal<Out, Bits<CONTEXT_ID_BITS>>,
+    pub rd_spm_lo: Signal<Out, Bits<32>>,
+    pub rd_spm_hi: Signal<Out, Bits<32>>,
+    pub rd_exec_lo: Signal<Out, Bits<32>>,
+    pub rd_exec_hi: Signal<Out, Bits<32>>,
+    pub rd_pc: Signal<Out, Bits<32>>,
+    pub rd_stack_top: Signal<Out, Bits<CONTEXT_ID_BITS>>,
+    pub rd_stack_depth: Signal<Out, Bits<DEPTH_BITS>>,
+    /// Context 0 is the WF context, k the SWF context on SpSIMD k.
+    pub contexts: Vec<Context>,
+    phase: DFF<SmPhase>,
+    copy_idx: DFF<Bits<8>>,
+    op_ctx: DFF<Bits<CONTEXT_ID_BITS>>,
+    op_dst: DFF<Bits<CONTEXT_ID_BITS>>,
+    op_mask_lo: DFF<Bits<32>>,
+    op_mask_hi: DFF<Bits<32>>,
+    op_pc: DFF<Bits<32>>,
+    done_reg: DFF<Bit>,
+    status_reg: DFF<SmStatus>,
+    no_free_reg: DFF<Bits<16>>,
+    n_contexts: Constant<Bits<4>>,
+    n_sgprs: Constant<Bits<8>>,
+    lanes_lo: Constant<Bits<32>>,
+    lanes_hi: Constant<Bits<32>>,
+    // The requester (`cur`), its top child (`ch`) and its parent (`par`), muxed out of
+    // `contexts` once so the decision logic reads them by name.
+    cur: Signal<Local, Bits<CONTEXT_ID_BITS>>,
+    mask_lo: Signal<Local, Bits<32>>,
+    mask_hi: Signal<Local, Bits<32>>,
+    cur_valid: Signal<Local, Bit>,
+    cur_state: Signal<Local, ContextState>,
+    cur_parent: Signal<Local, Bits<CONTEXT_ID_BITS>>,
+    cur_spm_lo: Signal<Local, Bits<32>>,
+    cur_spm_hi: Signal<Local, Bits<32>>,
+    cur_exec_lo: Signal<Local, Bits<32>>,
+    cur_exec_hi: Signal<Local, Bits<32>>,
+    cur_top: Signal<Local, Bits<CONTEXT_ID_BITS>>,
+    cur_depth: Signal<Local, Bits<DEPTH_BITS>>,
+    cur_full: Signal<Local, Bit>,
+    cur_rdata: Signal<Local, Bits<32>>,
+    ch_state: Signal<Local, ContextState>,
+    ch_spm_lo: Signal<Local, Bits<32>>,
+    ch_spm_hi: Signal<Local, Bits<32>>,
+    ch_exec_lo: Signal<Local, Bits<32>>,
+    ch_exec_hi: Signal<Local, Bits<32>>,
+    ch_depth: Signal<Local, Bits<DEPTH_BITS>>,
+    par_state: Signal<Local, ContextState>,
+    par_spm_lo: Signal<Local, Bits<32>>,
+    par_spm_hi: Signal<Local, Bits<32>>,
+    par_exec_lo: Signal<Local, Bits<32>>,
+    par_exec_hi: Signal<Local, Bits<32>>,
+    par_top: Signal<Local, Bits<CONTEXT_ID_BITS>>,
+    par_depth: Signal<Local, Bits<DEPTH_BITS>>,
+    keep_lo: Signal<Local, Bits<32>>,
+    keep_hi: Signal<Local, Bits<32>>,
+    give_lo: Signal<Local, Bits<32>>,
+    give_hi: Signal<Local, Bits<32>>,
+    free_found: Signal<Local, Bit>,
+    free_idx: Signal<Local, Bits<CONTEXT_ID_BITS>>,
+    copy_prev: Signal<Local, Bits<8>>,
+    // One-hot style actions of this cycle, applied to the contexts in one place.
+    do_merge_into_cur: Signal<Local, Bit>,
+    do_merge_into_par: Signal<Local, Bit>,
+    do_push: Signal<Local, Bit>,
+    push_value: Signal<Local, Bits<CONTEXT_ID_BITS>>,
+    do_pop: Signal<Local, Bit>,
+    do_wait: Signal<Local, Bit>,
+    do_launch: Signal<Local, Bit>,
+    do_finish_split: Signal<Local, Bit>,
+}
+
+impl SplitMergeUnit {
+    /// The datapath of one wavefront slot with S + 1 contexts.
+    pub fn new(cfg: &HwConfig) -> Result<Self, SplitMergeConfigError> {
+        cfg.validate().map_err(SplitMergeConfigError::Invalid)?;
+        if cfg.spsimds_per_simd == 0 {
+            return Err(SplitMergeConfigError::NoSpSimds);
+        }
+        let lanes = cfg.lane_mask();
+        Ok(SplitMergeUnit {
+            clock: Default::default(),
+            req_op: Default::default(),
+            req_ctx: Default::default(),
+            req_mask_lo: Default::default(),
+            req_mask_hi: Default::default(),
+            req_pc: Default::default(),
+            done: Default::default(),
+            status: Default::default(),
+            busy: Default::default(),
+            no_free_count: Default::default(),
+            srf_ctx: Default::default(),
+            srf_addr: Default::default(),
+            srf_we: Default::default(),
+            srf_wdata: Default::default(),
+            srf_rdata: Default::default(),
+            wr_ctx: Default::default(),
+            wr_pc_en: Default::default(),
+            wr_pc: Default::default(),
+            wr_exec_en: Default::default(),
+            wr_exec_lo: Default::default(),
+            wr_exec_hi: Default::default(),
+            rd_ctx: Default::default(),
+            rd_state: Default::default(),
+            rd_parent: Default::default(),
+            rd_spm_lo: Default::default(),
+            rd_spm_hi: Default::default(),
+            rd_exec_lo: Default::default(),
+            rd_exec_hi: Default::default(),
+            rd_pc: Default::default(),
+            rd_stack_top: Default::default(),
+            rd_stack_depth: Default::default(),
+            contexts: (0..cfg.contexts_per_wavefront())
+                .map(|_| Context::new(cfg))
+                .collect(),
+            phase: Default::default(),
+            copy_idx: Default::default(),
+            op_ctx: Default::default(),
+            op_dst: Default::default(),
+            op_mask_lo: Default::default(),
+            op_mask_hi: Default::default(),
+            op_pc: Default::default(),
+            done_reg: Default::default(),
+            status_reg: Default::default(),
+            no_free_reg: Default::default(),
+            n_contexts: Constant::new(cfg.contexts_per_wavefront().to_bits()),
+            n_sgprs: Constant::new(cfg.sgprs_per_context.to_bits()),
+            lanes_lo: Constant::new((lanes & 0xFFFF_FFFF).to_bits()),
+            lanes_hi: Constant::new((lanes >> 32).to_bits()),
+            cur: Default::default(),
+            mask_lo: Default::default(),
+            mask_hi: Default::default(),
+            cur_valid: Default::default(),
+            cur_state: Default::default(),
+            cur_parent: Default::default(),
+            cur_spm_lo: Default::default(),
+            cur_spm_hi: Default::default(),
+            cur_exec_lo: Default::default(),
+            cur_exec_hi: Default::default(),
+            cur_top: Default::default(),
+            cur_depth: Default::default(),
+            cur_full: Default::default(),
+            cur_rdata: Default::default(),
+            ch_state: Default::default(),
+            ch_spm_lo: Default::default(),
+            ch_spm_hi: Default::default(),
+            ch_exec_lo: Default::default(),
+            ch_exec_hi: Default::default(),
+            ch_depth: Default::default(),
+            par_state: Default::default(),
+            par_spm_lo: Default::default(),
+            par_spm_hi: Default::default(),
+            par_exec_lo: Default::default(),
+            par_exec_hi: Default::default(),
+            par_top: Default::default(),
+            par_depth: Default::default(),
+            keep_lo: Default::default(),
+            keep_hi: Default::default(),
+            give_lo: Default::default(),
+            give_hi: Default::default(),
+            free_found: Default::default(),
+            free_idx: Default::default(),
+            copy_prev: Default::default(),
+            do_merge_into_cur: Default::default(),
+            do_merge_into_par: Default::default(),
+            do_push: Default::default(),
+            push_value: Default::default(),
+            do_pop: Default::default(),
+            do_wait: Default::default(),
+            do_launch: Default::default(),
+            do_finish_split: Default::default(),
+        })
+    }
+}
+
+impl Logic for SplitMergeUnit {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            phase,
+            copy_idx,
+            op_ctx,
+            op_dst,
+            op_mask_lo,
+            op_mask_hi,
+            op_pc,
+            done_reg,
+            status_reg,
+            no_free_reg
+        );
+        for i in 0..self.contexts.len() {
+            self.contexts[i].clock.next = self.clock.val();
+        }
+        self.done_reg.d.next = false;
+        self.done.next = self.done_reg.q.val();
+        self.status.next = self.status_reg.q.val();
+        self.busy.next = self.phase.q.val() == SmPhase::Copy;
+        self.no_free_count.next = self.no_free_reg.q.val();
+
+        // The requester: sampled from the request in Decide, latched during Copy.
+        self.cur.next = self.req_ctx.val();
+        self.mask_lo.next = self.req_mask_lo.val();
+        self.mask_hi.next = self.req_mask_hi.val();
+        if self.phase.q.val() == SmPhase::Copy {
+            self.cur.next = self.op_ctx.q.val();
+            self.mask_lo.next = self.op_mask_lo.q.val();
+            self.mask_hi.next = self.op_mask_hi.q.val();
+        }
+        self.op_mask_lo.d.next = self.mask_lo.val();
+        self.op_mask_hi.d.next = self.mask_hi.val();
+        self.cur_valid.next =
+            bit_cast::<4, CONTEXT_ID_BITS>(self.cur.val()) < self.n_contexts.val();
+        self.cur_state.next = ContextState::Free;
+        self.cur_parent.next = 0.into();
+        self.cur_spm_lo.next = 0.into();
+        self.cur_spm_hi.next = 0.into();
+        self.cur_exec_lo.next = 0.into();
+        self.cur_exec_hi.next = 0.into();
+        self.cur_top.next = 0.into();
+        self.cur_depth.next = 0.into();
+        self.cur_full.next = false;
+        self.cur_rdata.next = 0.into();
+        for i in 0..self.contexts.len() {
+            if self.cur.val().index() == i {
+                self.cur_state.next = self.contexts[i].state.val();
+                self.cur_parent.next = self.contexts[i].parent.val();
+                self.cur_spm_lo.next = self.contexts[i].spm_lo.val();
+                self.cur_spm_hi.next = self.contexts[i].spm_hi.val();
+                self.cur_exec_lo.next = self.contexts[i].exec_lo.val();
+                self.cur_exec_hi.next = self.contexts[i].exec_hi.val();
+                self.cur_top.next = self.contexts[i].stack_top.val();
+                self.cur_depth.next = self.contexts[i].stack_depth.val();
+                self.cur_full.next = self.contexts[i].stack_full.val();
+                self.cur_rdata.next = self.contexts[i].srf_rdata.val();
+            }
+        }
+        self.ch_state.next = ContextState::Free;
+        self.ch_spm_lo.next = 0.into();
+        self.ch_spm_hi.next = 0.into();
+        self.ch_exec_lo.next = 0.into();
+        self.ch_exec_hi.next = 0.into();
+        self.ch_depth.next = 0.into();
+        self.par_state.next = ContextState::Free;
+        self.par_spm_lo.next = 0.into();
+        self.par_spm_hi.next = 0.into();
+        self.par_exec_lo.next = 0.into();
+        self.par_exec_hi.next = 0.into();
+        self.par_top.next = 0.into();
+        self.par_depth.next = 0.into();
+        self.free_found.next = false;
+        self.free_idx.next = 0.into();
+        for i in 0..self.contexts.len() {
+            if self.cur_top.val().index() == i {
+                self.ch_state.next = self.contexts[i].state.val();
+                self.ch_spm_lo.next = self.contexts[i].spm_lo.val();
+                self.ch_spm_hi.next = self.contexts[i].spm_hi.val();
+                self.ch_exec_lo.next = self.contexts[i].exec_lo.val();
+                self.ch_exec_hi.next = self.contexts[i].exec_hi.val();
+                self.ch_depth.next = self.contexts[i].stack_depth.val();
+            }
+            if self.cur_parent.val().index() == i {
+                self.par_state.next = self.contexts[i].state.val();
+                self.par_spm_lo.next = self.contexts[i].spm_lo.val();
+                self.par_spm_hi.next = self.contexts[i].spm_hi.val();
+                self.par_exec_lo.next = self.contexts[i].exec_lo.val();
+                self.par_exec_hi.next = self.contexts[i].exec_hi.val();
+                self.par_top.next = self.contexts[i].stack_top.val();
+                self.par_depth.next = self.contexts[i].stack_depth.val();
+            }
+            // Context 0 is the WF context, never a split target.
+            if (i != 0)
+                & !self.free_found.val()
+                & (self.contexts[i].state.val() == ContextState::Free)
+            {
+                self.free_found.next = true;
+                self.free_idx.next = i.to_bits();
+            }
+        }
+        self.keep_lo.next = self.cur_spm_lo.val() & self.mask_lo.val();
+        self.keep_hi.next = self.cur_spm_hi.val() & self.mask_hi.val();
+        self.give_lo.next = self.cur_spm_lo.val() & !self.mask_lo.val();
+        self.give_hi.next = self.cur_spm_hi.val() & !self.mask_hi.val();
+
+        // Decide this cycle's action.
+        self.do_merge_into_cur.next = false;
+        self.do_merge_into_par.next = false;
+        self.do_push.next = false;
+        self.push_value.next = 0.into();
+        self.do_pop.next = false;
+        self.do_wait.next = false;
+        self.do_launch.next = false;
+        self.do_finish_split.next = false;
+        self.copy_prev.next = self.copy_idx.q.val() - 1;
+        if self.phase.q.val() == SmPhase::Decide {
+            if self.req_op.val() != SmOp::Idle {
+                self.done_reg.d.next = true;
+                self.status_reg.d.next = SmStatus::BadContext;
+            }
+            match self.req_op.val() {
+                SmOp::Idle => {}
+                SmOp::Launch => {
+                    if (self.cur.val() == 0) & (self.cur_state.val() == ContextState::Free) {
+                        self.do_launch.next = true;
+                        self.status_reg.d.next = SmStatus::Ok;
+                    }
+                }
+                SmOp::Split => {
+                    if self.cur_valid.val() & (self.cur_state.val() == ContextState::Running) {
+                        if self.cur_full.val() {
+                            self.status_reg.d.next = SmStatus::StackOverflow;
+                        } else if ((self.keep_lo.val() | self.keep_hi.val()) == 0)
+                            | ((self.give_lo.val() | self.give_hi.val()) == 0)
+                        {
+                            self.do_push.next = true;
+                            self.status_reg.d.next = SmStatus::SplitNoop;
+                        } else if !self.free_found.val() {
+                            self.do_push.next = true;
+                            self.status_reg.d.next = SmStatus::NoFreeContext;
+                            if self.no_free_reg.q.val() != 0xFFFF {
+                                self.no_free_reg.d.next = self.no_free_reg.q.val() + 1;
+                            }
+                        } else {
+                            self.done_reg.d.next = false;
+                            self.phase.d.next = SmPhase::Copy;
+                            self.copy_idx.d.next = 0.into();
+                            self.op_ctx.d.next = self.cur.val();
+                            self.op_dst.d.next = self.free_idx.val();
+                            self.op_pc.d.next = self.req_pc.val();
+                        }
+                    }
+                }
+                SmOp::Merge => {
+                    if self.cur_valid.val() & (self.cur_state.val() == ContextState::Running) {
+                        if self.cur_depth.val() != 0 {
+                            if self.cur_top.val() == 0 {
+                                self.do_pop.next = true;
+                                self.status_reg.d.next = SmStatus::MergeNoop;
+                            } else if (self.ch_state.val() == ContextState::Waiting)
+                                & (self.ch_depth.val() == 0)
+                            {
+                                self.do_merge_into_cur.next = true;
+                                self.status_reg.d.next = SmStatus::Merged;
+                            } else {
+                                self.do_wait.next = true;
+                                self.status_reg.d.next = SmStatus::MergeWait;
+                            }
+                        } else if self.cur.val() == 0 {
+                            self.status_reg.d.next = SmStatus::NoPartner;
+                        } else if (self.par_state.val() == ContextState::Waiting)
+                            & (self.par_depth.val() != 0)
+                            & (self.par_top.val() == self.cur.val())
+                        {
+                            self.do_merge_into_par.next = true;
+                            self.status_reg.d.next = SmStatus::Merged;
+                        } else {
+                            self.do_wait.next = true;
+                            self.status_reg.d.next = SmStatus::MergeWait;
+                        }
+                    }
+                }
+            }
+        } else {
+            // Copy: read SGPR copy_idx of the requester, write SGPR copy_idx - 1 of the new
+            // context from the RAM's registered read port.
+            if self.copy_idx.q.val() == self.n_sgprs.val() {
+                self.do_finish_split.next = true;
+                self.do_push.next = true;
+                self.push_value.next = self.op_dst.q.val();
+                self.phase.d.next = SmPhase::Decide;
+                self.done_reg.d.next = true;
+                self.status_reg.d.next = SmStatus::Ok;
+            } else {
+                self.copy_idx.d.next = self.copy_idx.q.val() + 1;
+            }
+        }
+
+        // Apply the action to the contexts; the CU's ports come first so the datapath wins.
+        for i in 0..self.contexts.len() {
+            self.contexts[i].set_state.next = false;
+            self.contexts[i].state_in.next = ContextState::Free;
+            self.contexts[i].set_parent.next = false;
+            self.contexts[i].parent_in.next = self.cur.val();
+            self.contexts[i].set_spm.next = false;
+            self.contexts[i].spm_lo_in.next = 0.into();
+            self.contexts[i].spm_hi_in.next = 0.into();
+            self.contexts[i].set_exec.next = false;
+            self.contexts[i].exec_lo_in.next = self.wr_exec_lo.val();
+            self.contexts[i].exec_hi_in.next = self.wr_exec_hi.val();
+            self.contexts[i].set_pc.next = false;
+            self.contexts[i].pc_in.next = self.wr_pc.val();
+            self.contexts[i].push.next = false;
+            self.contexts[i].push_value.next = self.push_value.val();
+            self.contexts[i].pop.next = false;
+            self.contexts[i].clear_stack.next = false;
+            self.contexts[i].srf_raddr.next = self.srf_addr.val();
+            self.contexts[i].srf_we.next = false;
+            self.contexts[i].srf_waddr.next = self.srf_addr.val();
+            self.contexts[i].srf_wdata.next = self.srf_wdata.val();
+            if self.wr_ctx.val().index() == i {
+                self.contexts[i].set_pc.next = self.wr_pc_en.val();
+                self.contexts[i].set_exec.next = self.wr_exec_en.val();
+            }
+            if (self.srf_ctx.val().index() == i) & (self.phase.q.val() == SmPhase::Decide) {
+                self.contexts[i].srf_we.next = self.srf_we.val();
+            }
+            if self.cur.val().index() == i {
+                if self.phase.q.val() == SmPhase::Copy {
+                    self.contexts[i].srf_raddr.next =
+                        self.copy_idx.q.val().get_bits::<SGPR_ADDR_BITS>(0);
+                }
+                if self.do_launch.val() {
+                    self.contexts[i].set_state.next = true;
+                    self.contexts[i].state_in.next = ContextState::Running;
+                    self.contexts[i].set_spm.next = true;
+                    self.contexts[i].spm_lo_in.next = self.lanes_lo.val();
+                    self.contexts[i].spm_hi_in.next = self.lanes_hi.val();
+                    self.contexts[i].set_exec.next = true;
+                    self.contexts[i].exec_lo_in.next = self.req_mask_lo.val() & self.lanes_lo.val();
+                    self.contexts[i].exec_hi_in.next = self.req_mask_hi.val() & self.lanes_hi.val();
+                    self.contexts[i].set_pc.next = true;
+                    self.contexts[i].pc_in.next = self.req_pc.val();
+                    self.contexts[i].clear_stack.next = true;
+                }
+                self.contexts[i].push.next = self.do_push.val();
+                self.contexts[i].pop.next = self.do_pop.val() | self.do_merge_into_cur.val();
+                if self.do_wait.val() {
+                    self.contexts[i].set_state.next = true;
+                    self.contexts[i].state_in.next = ContextState::Waiting;
+                }
+                if self.do_finish_split.val() {
+                    self.contexts[i].set_spm.next = true;
+                    self.contexts[i].spm_lo_in.next = self.keep_lo.val();
+                    self.contexts[i].spm_hi_in.next = self.keep_hi.val();
+                }
+                if self.do_merge_into_cur.val() {
+                    self.contexts[i].set_spm.next = true;
+                    self.contexts[i].spm_lo_in.next = self.cur_spm_lo.val() | self.ch_spm_lo.val();
+                    self.contexts[i].spm_hi_in.next = self.cur_spm_hi.val() | self.ch_spm_hi.val();
+                    self.contexts[i].set_exec.next = true;
+                    self.contexts[i].exec_lo_in.next =
+                        self.cur_exec_lo.val() | self.ch_exec_lo.val();
+                    self.contexts[i].exec_hi_in.next =
+                        self.cur_exec_hi.val() | self.ch_exec_hi.val();
+                }
+                if self.do_merge_into_par.val() {
+                    self.contexts[i].set_state.next = true;
+                    self.contexts[i].state_in.next = ContextState::Free;
+                }
+            }
+            if (self.cur_top.val().index() == i) & self.do_merge_into_cur.val() {
+                self.contexts[i].set_state.next = true;
+                self.contexts[i].state_in.next = ContextState::Free;
+            }
+            if (self.cur_parent.val().index() == i) & self.do_merge_into_par.val() {
+                self.contexts[i].set_state.next = true;
+                self.contexts[i].state_in.next = ContextState::Running;
+                self.contexts[i].pop.next = true;
+                self.contexts[i].set_spm.next = true;
+                self.contexts[i].spm_lo_in.next = self.par_spm_lo.val() | self.cur_spm_lo.val();
+                self.contexts[i].spm_hi_in.next = self.par_spm_hi.val() | self.cur_spm_hi.val();
+                self.contexts[i].set_exec.next = true;
+                self.contexts[i].exec_lo_in.next = self.par_exec_lo.val() | self.cur_exec_lo.val();
+                self.contexts[i].exec_hi_in.next = self.par_exec_hi.val() | self.cur_exec_hi.val();
+            }
+            if (self.op_dst.q.val().index() == i) & (self.phase.q.val() == SmPhase::Copy) {
+                self.contexts[i].srf_we.next = self.copy_idx.q.val() != 0;
+                self.contexts[i].srf_waddr.next =
+                    self.copy_prev.val().get_bits::<SGPR_ADDR_BITS>(0);
+                self.contexts[i].srf_wdata.next = self.cur_rdata.val();
+                if self.do_finish_split.val() {
+                    self.contexts[i].set_state.next = true;
+                    self.contexts[i].state_in.next = ContextState::Running;
+                    self.contexts[i].set_parent.next = true;
+                    self.contexts[i].set_spm.next = true;
+                    self.contexts[i].spm_lo_in.next = self.give_lo.val();
+                    self.contexts[i].spm_hi_in.next = self.give_hi.val();
+                    self.contexts[i].set_exec.next = true;
+                    self.contexts[i].exec_lo_in.next = self.cur_exec_lo.val();
+                    self.contexts[i].exec_hi_in.next = self.cur_exec_hi.val();
+                    self.contexts[i].set_pc.next = true;
+                    self.contexts[i].pc_in.next = self.op_pc.q.val();
+                    self.contexts[i].clear_stack.next = true;
+                }
+            }
+        }
+
+        // Read-out port and SRF read data.
+        self.rd_state.next = ContextState::Free;
+        self.rd_parent.next = 0.into();
+        self.rd_spm_lo.next = 0.into();
+        self.rd_spm_hi.next = 0.into();
+        self.rd_exec_lo.next = 0.into();
+        self.rd_exec_hi.next = 0.into();
+        self.rd_pc.next = 0.into();
+        self.rd_stack_top.next = 0.into();
+        self.rd_stack_depth.next = 0.into();
+        self.srf_rdata.next = 0.into();
+        for i in 0..self.contexts.len() {
+            if self.rd_ctx.val().index() == i {
+                self.rd_state.next = self.contexts[i].state.val();
+                self.rd_parent.next = self.contexts[i].parent.val();
+                self.rd_spm_lo.next = self.contexts[i].spm_lo.val();
+                self.rd_spm_hi.next = self.contexts[i].spm_hi.val();
+                self.rd_exec_lo.next = self.contexts[i].exec_lo.val();
+                self.rd_exec_hi.next = self.contexts[i].exec_hi.val();
+                self.rd_pc.next = self.contexts[i].pc.val();
+                self.rd_stack_top.next = self.contexts[i].stack_top.val();
+                self.rd_stack_depth.next = self.contexts[i].stack_depth.val();
+            }
+            if self.srf_ctx.val().index() == i {
+                self.srf_rdata.next = self.contexts[i].srf_rdata.val();
+            }
+        }
+    }
+}

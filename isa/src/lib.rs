@@ -1,5 +1,33 @@
 //! GCN3 (gfx803) instruction subset plus PWS's `split` and `merge`: the instruction model,
 //! binary encodings (byte-identical to `llvm-mc -arch=amdgcn -mcpu=fiji`), assembler,
 //! disassembler and the launch manifest.
+//!
+//! - [`Instruction`], [`Operand`], [`Opcode`] (with its table [`OPCODES`]): the model.
+//! - [`assemble`]: text -> [`Program`]; [`encode`] / [`decode`]: instruction <-> words.
+//! - `Display` for [`Instruction`] and [`Program::listing`]: llvm-mc syntax.
 
+pub mod asm;
+pub mod check;
+pub mod decode;
+pub mod encode;
+pub mod error;
+pub mod inst;
+pub mod manifest;
+pub mod opcode;
+pub mod print;
+pub mod program;
 pub mod testing;
+
+pub use asm::assemble;
+pub use check::check;
+pub use decode::{decode, decode_one};
+pub use encode::encode;
+pub use error::{AsmError, DecodeError, ErrorKind, OperandError, Slot};
+pub use inst::{
+    InlineFloat, Instruction, Modifiers, Omod, Operand, LITERAL_CODE, NUM_SGPRS, NUM_TTMPS,
+    NUM_VGPRS,
+};
+pub use opcode::{
+    Format, ImmKind, OpInfo, Opcode, Signature, Width, MOD_CLAMP, MOD_INPUT, MOD_OMOD, OPCODES,
+};
+pub use program::{Located, Program};

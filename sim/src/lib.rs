@@ -3,5 +3,6 @@
 //! with it (see docs/ARCHITECTURE.md).
 
 pub mod driver;
+pub mod units;
 
 pub use driver::{Clocked, Driver, DriverError};

@@ -1,10 +1,22 @@
-//! `pws disasm` (being written in this session; see docs/ARCHITECTURE.md).
+//! `pws disasm`: decodes a little-endian program image and prints it in llvm-mc syntax, one
+//! instruction per line, branch targets as labels, each line commented with its byte offset
+//! and encoding. The listing assembles back to the same image.
+
+use std::path::PathBuf;
 
 use super::CmdResult;
 
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Program image (as written by `pws asm`).
+    pub file: PathBuf,
+}
 
-pub fn run(_args: Args) -> CmdResult {
-    Err("pws disasm is not implemented yet".into())
+pub fn run(args: Args) -> CmdResult {
+    let bytes = std::fs::read(&args.file)
+        .map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
+    let program = pws_isa::Program::from_bytes(&bytes)
+        .map_err(|e| format!("{}: {e}", args.file.display()))?;
+    print!("{}", program.listing());
+    Ok(())
 }

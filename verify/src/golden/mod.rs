@@ -1,1 +1,463 @@
-//! ISA-level golden model (being written in this session).
+//! ISA-level golden model: an untimed interpreter of the GCN3 subset plus `split`/`merge`,
+//! written from the GCN3 manual and the PWS paper, independently of the RTL (it shares only
+//! `pws-isa`'s instruction model). It runs a launch (manifest + program) workgroup by
+//! workgroup; inside a workgroup it schedules the ready contexts of all its wavefronts
+//! round-robin, one instruction each per round. Race-free kernels give the same memory in
+//! every mode and under any schedule. See docs/golden.md for the semantic decisions.
+//!
+//! Entry points: [`run`] (an assembled program and a parsed manifest) and [`run_launch`]
+//! (a manifest file: loads, assembles, runs).
+
+mod error;
+mod exec;
+mod machine;
+mod memory;
+mod pws;
+mod report;
+
+use std::path::Path;
+
+use pws_isa::manifest::Manifest;
+use pws_isa::{Instruction, Operand, Program};
+use serde::Serialize;
+
+pub use error::{GoldenError, HotPc, Site, Stuck};
+pub use memory::MemFault;
+pub use pws::{ContextId, EventKind};
+pub use report::{BufferValues, Buffers, Mask, PwsEvent, Report, Stats, WavefrontState};
+
+use exec::{Fault, Flow};
+use machine::{Status, Wavefront};
+use memory::GlobalMemory;
+use pws::StackEntry;
+
+/// How `split` and `merge` behave.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// `split` and `merge` are no-ops; one context serialises both paths.
+    NoSplit,
+    /// `split` and `merge` as in design.md decisions 3 and 4, with S SwfContexts per wavefront.
+    Pws,
+}
+
+/// Largest S: SpSIMDIDs must fit the thesis's range (S in 0..=63).
+pub const MAX_S: usize = 63;
+
+/// Run parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    pub mode: Mode,
+    /// SpSIMDs per SIMD (PWS mode); each holds one SwfContext of every wavefront.
+    pub s: usize,
+    /// The launch stops with an error after this many instructions (summed over contexts).
+    pub max_instructions: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            mode: Mode::Pws,
+            s: 2,
+            max_instructions: 10_000_000,
+        }
+    }
+}
+
+/// Loads the manifest at `path`, assembles its kernel and runs it.
+pub fn run_launch(path: impl AsRef<Path>, config: &Config) -> Result<Report, GoldenError> {
+    let manifest = Manifest::load(path)?;
+    let source = manifest.kernel_source()?;
+    let program = pws_isa::assemble(&source, &manifest.kernel.display().to_string())
+        .map_err(GoldenError::Assemble)?;
+    run(&program, &manifest, config)
+}
+
+/// Runs `program` on the launch `manifest` describes.
+pub fn run(program: &Program, manifest: &Manifest, config: &Config) -> Result<Report, GoldenError> {
+    if config.mode == Mode::Pws && config.s > MAX_S {
+        return Err(GoldenError::Config(format!(
+            "S = {} exceeds the maximum of {MAX_S}",
+            config.s
+        )));
+    }
+    let used = UsedRegisters::of(program);
+    let mut engine = Engine::new(program, manifest, config);
+    let mut wavefronts = Vec::new();
+    let mut global = 0;
+    for wg in 0..manifest.workgroups() {
+        let mut waves: Vec<Wavefront> = (0..manifest.wavefronts_in(wg))
+            .map(|i| {
+                let w = Wavefront::launch(manifest, wg, i, global + i, engine.s, used.vgprs);
+                engine.stats.wavefronts += 1;
+                w
+            })
+            .collect();
+        global += waves.len() as u32;
+        engine.run_workgroup(&mut waves)?;
+        engine.stats.workgroups += 1;
+        wavefronts.extend(waves.iter().map(|w| final_state(w, &used)));
+    }
+    let buffers = engine
+        .memory
+        .into_buffers()
+        .into_iter()
+        .zip(&manifest.buffers)
+        .map(|((_, words), b)| (b.name.clone(), BufferValues::new(b.ty, words)))
+        .collect();
+    Ok(Report {
+        kernel: manifest.kernel.display().to_string(),
+        mode: config.mode,
+        s: (config.mode == Mode::Pws).then_some(config.s),
+        grid: manifest.grid,
+        workgroup: manifest.workgroup,
+        buffers: Buffers(buffers),
+        wavefronts,
+        trace: engine.trace,
+        stats: engine.stats,
+    })
+}
+
+/// How many SGPRs and VGPRs the program names (so the report lists only those).
+struct UsedRegisters {
+    sgprs: usize,
+    vgprs: usize,
+}
+
+impl UsedRegisters {
+    fn of(program: &Program) -> UsedRegisters {
+        // The ABI registers are always reported: s0..s6 and v0.
+        let mut used = UsedRegisters { sgprs: 7, vgprs: 1 };
+        for l in &program.instructions {
+            let inst = &l.item;
+            let sig = inst.opcode.signature();
+            let operands = [(inst.dst, sig.dst), (inst.sdst, sig.sdst)]
+                .into_iter()
+                .filter_map(|(o, w)| Some((o?, w?)))
+                .chain(inst.sources());
+            for (op, width) in operands {
+                let end = |n: u8| n as usize + width.dwords() as usize;
+                match op {
+                    Operand::Sgpr(n) => used.sgprs = used.sgprs.max(end(n)),
+                    Operand::Vgpr(n) => used.vgprs = used.vgprs.max(end(n)),
+                    _ => {}
+                }
+            }
+        }
+        used
+    }
+}
+
+fn final_state(w: &Wavefront, used: &UsedRegisters) -> WavefrontState {
+    let wf = w.wf_context();
+    WavefrontState {
+        workgroup: w.workgroup,
+        wave: w.index,
+        id: w.global,
+        exec: Mask(wf.scalar.exec()),
+        vcc: Mask(wf.scalar.vcc()),
+        scc: wf.scalar.scc,
+        spm: Mask(wf.spm),
+        sgprs: (0..used.sgprs as u16)
+            .map(|r| wf.scalar.get(r).unwrap_or(0))
+            .collect(),
+        vgprs: w.vgprs[..used.vgprs].iter().map(|r| r.to_vec()).collect(),
+        unmerged: w.contexts.iter().skip(1).flatten().map(|c| c.id).collect(),
+    }
+}
+
+/// The state of a run shared by all workgroups.
+struct Engine<'a> {
+    program: &'a Program,
+    file: String,
+    /// SwfContexts per wavefront: S in PWS mode, none without splitting.
+    s: usize,
+    split_enabled: bool,
+    max_instructions: u64,
+    memory: GlobalMemory,
+    trace: Vec<PwsEvent>,
+    stats: Stats,
+    /// Executions per instruction (index into `program.instructions`), for the limit error.
+    counts: Vec<u64>,
+}
+
+impl<'a> Engine<'a> {
+    fn new(program: &'a Program, manifest: &Manifest, config: &Config) -> Engine<'a> {
+        let split_enabled = config.mode == Mode::Pws;
+        Engine {
+            program,
+            file: manifest.kernel.display().to_string(),
+            s: if split_enabled { config.s } else { 0 },
+            split_enabled,
+            max_instructions: config.max_instructions,
+            memory: GlobalMemory::new(manifest),
+            trace: Vec::new(),
+            stats: Stats::default(),
+            counts: vec![0; program.instructions.len()],
+        }
+    }
+
+    fn site(&self, w: &Wavefront, context: ContextId, pc: u32) -> Site {
+        let located = self.program.instruction_at(pc);
+        Site {
+            workgroup: w.workgroup,
+            wave: w.index,
+            context,
+            pc,
+            source: located
+                .filter(|l| l.line > 0)
+                .map(|l| format!("{}:{}", self.file, l.line)),
+            instruction: located.map(|l| l.item.to_string()),
+        }
+    }
+
+    /// Runs one workgroup to completion: round-robin over the ready contexts of its
+    /// wavefronts, then completes merges and barriers; no progress in a round is a deadlock.
+    fn run_workgroup(&mut self, waves: &mut [Wavefront]) -> Result<(), GoldenError> {
+        loop {
+            let mut progressed = false;
+            for w in waves.iter_mut() {
+                for slot in 0..w.contexts.len() {
+                    if matches!(&w.contexts[slot], Some(c) if c.status == Status::Ready) {
+                        self.step(w, slot)?;
+                        progressed = true;
+                    }
+                }
+                for done in pws::resolve_merges(&mut w.contexts) {
+                    self.stats.merges += 1;
+                    self.trace.push(PwsEvent {
+                        workgroup: w.workgroup,
+                        wave: w.index,
+                        context: done.parent,
+                        pc: done.pc,
+                        kind: EventKind::Merge,
+                        spm: Mask(done.parent_spm),
+                        partner: Some(done.child),
+                        partner_spm: Some(Mask(done.child_spm)),
+                    });
+                    progressed = true;
+                }
+            }
+            progressed |= self.release_barrier(waves);
+            if waves.iter().all(|w| w.live().next().is_none()) {
+                return Ok(());
+            }
+            if !progressed {
+                return Err(self.deadlock(waves));
+            }
+        }
+    }
+
+    /// Releases the workgroup barrier once every live context of every wavefront waits at it.
+    fn release_barrier(&mut self, waves: &mut [Wavefront]) -> bool {
+        if !waves
+            .iter()
+            .flat_map(|w| w.live())
+            .all(|c| c.status == Status::AtBarrier)
+        {
+            return false;
+        }
+        let mut released = false;
+        for c in waves
+            .iter_mut()
+            .flat_map(|w| w.contexts.iter_mut().flatten())
+        {
+            if c.status == Status::AtBarrier {
+                c.status = Status::Ready;
+                c.pc = c.wait_pc + 4;
+                released = true;
+            }
+        }
+        self.stats.barriers += released as u64;
+        released
+    }
+
+    /// Executes the next instruction of the context in `slot` of `w`.
+    fn step(&mut self, w: &mut Wavefront, slot: usize) -> Result<(), GoldenError> {
+        let Some(c) = w.contexts[slot].as_ref() else {
+            return Ok(());
+        };
+        let (id, pc) = (c.id, c.pc);
+        let Some(index) = self.program.index_of(pc) else {
+            return Err(GoldenError::BadPc {
+                site: self.site(w, id, pc),
+                pc,
+                size: self.program.size_bytes(),
+            });
+        };
+        if self.stats.instructions >= self.max_instructions {
+            return Err(self.limit(w));
+        }
+        self.stats.instructions += 1;
+        self.counts[index] += 1;
+        let located = &self.program.instructions[index];
+        let inst: &Instruction = &located.item;
+        let next = pc + 4 * located.words.len() as u32;
+        let flow = match w.contexts[slot].as_mut() {
+            Some(c) => exec::execute(inst, pc, c, &mut w.vgprs, &mut self.memory),
+            None => return Ok(()),
+        };
+        let flow = flow.map_err(|fault| {
+            let site = self.site(w, id, pc);
+            match fault {
+                Fault::NotExecutable(message) => GoldenError::NotExecutable { site, message },
+                Fault::Memory { lane, fault } => GoldenError::Memory { site, lane, fault },
+            }
+        })?;
+        let event = |kind, spm, partner, partner_spm: Option<u64>| PwsEvent {
+            workgroup: w.workgroup,
+            wave: w.index,
+            context: id,
+            pc,
+            kind,
+            spm: Mask(spm),
+            partner,
+            partner_spm: partner_spm.map(Mask),
+        };
+        let contexts = &mut w.contexts;
+        let Some(c) = contexts[slot].as_mut() else {
+            return Ok(());
+        };
+        match flow {
+            Flow::Next => c.pc = next,
+            Flow::Jump(target) => c.pc = target,
+            Flow::Endpgm | Flow::Barrier => {
+                c.status = if flow == Flow::Endpgm {
+                    Status::Ended
+                } else {
+                    Status::AtBarrier
+                };
+                c.wait_pc = pc;
+            }
+            Flow::Split(_) | Flow::Merge if !self.split_enabled => {
+                c.pc = next;
+                self.count_pws_instruction(flow);
+            }
+            Flow::Split(m) => {
+                self.count_pws_instruction(flow);
+                let out = pws::split(contexts, slot, m, next);
+                match out.kind {
+                    EventKind::Split => self.stats.splits += 1,
+                    EventKind::NoopSplit => self.stats.noop_splits += 1,
+                    _ => self.stats.fallbacks += 1,
+                }
+                let live = contexts.iter().skip(1).flatten().count();
+                self.stats.peak_swf_contexts = self.stats.peak_swf_contexts.max(live);
+                let e = event(out.kind, out.spm, out.child, out.child_spm);
+                self.trace.push(e);
+            }
+            Flow::Merge => {
+                self.count_pws_instruction(flow);
+                let kind = pws::merge_arrive(c, pc);
+                let partner = match (kind, c.stack.top()) {
+                    (EventKind::MergeWait, Some(StackEntry::Child(k))) => Some(k),
+                    (EventKind::MergeWait, _) => c.parent,
+                    _ => None,
+                };
+                let spm = c.spm;
+                let partner_spm = partner
+                    .and_then(|p| contexts[p.slot()].as_ref())
+                    .map(|p| p.spm);
+                let e = event(kind, spm, partner, partner_spm);
+                self.trace.push(e);
+            }
+        }
+        Ok(())
+    }
+
+    fn count_pws_instruction(&mut self, flow: Flow) {
+        match flow {
+            Flow::Split(_) => self.stats.split_instructions += 1,
+            _ => self.stats.merge_instructions += 1,
+        }
+    }
+
+    /// The instruction-limit error: where every live context is, and the hottest PCs.
+    fn limit(&self, current: &Wavefront) -> GoldenError {
+        let running = current
+            .live()
+            .map(|c| self.site(current, c.id, c.pc))
+            .collect();
+        let mut hot: Vec<(usize, u64)> = self
+            .counts
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(|&(_, n)| n > 0)
+            .collect();
+        hot.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let hot = hot
+            .into_iter()
+            .take(5)
+            .map(|(i, count)| {
+                let l = &self.program.instructions[i];
+                HotPc {
+                    pc: l.pc,
+                    count,
+                    instruction: l.item.to_string(),
+                }
+            })
+            .collect();
+        GoldenError::InstructionLimit {
+            limit: self.max_instructions,
+            running,
+            hot,
+        }
+    }
+
+    /// The deadlock error: every live context with what it waits for.
+    fn deadlock(&self, waves: &[Wavefront]) -> GoldenError {
+        let mut stuck = Vec::new();
+        for w in waves {
+            for c in w.live() {
+                let waits_for = match c.status {
+                    Status::AtBarrier => {
+                        "waits at s_barrier; other contexts of the workgroup never arrive".into()
+                    }
+                    _ => match (c.stack.top(), c.parent) {
+                        (Some(StackEntry::Child(k)), _) => {
+                            format!(
+                                "merge waits for its child context {k}, which {}",
+                                whereabouts(w, k)
+                            )
+                        }
+                        (_, Some(p)) => {
+                            format!(
+                                "merge waits for its parent context {p}, which {}",
+                                whereabouts(w, p)
+                            )
+                        }
+                        _ => "waits with nothing to wait for".into(),
+                    },
+                };
+                stuck.push(Stuck {
+                    site: self.site(w, c.id, c.wait_pc),
+                    waits_for,
+                });
+            }
+        }
+        GoldenError::Deadlock { stuck }
+    }
+}
+
+/// Where context `id` of `w` is, for deadlock messages.
+fn whereabouts(w: &Wavefront, id: ContextId) -> String {
+    match w.contexts.get(id.slot()).and_then(|c| c.as_ref()) {
+        None => "no longer exists".into(),
+        Some(c) => match c.status {
+            Status::Ended => format!("ended (s_endpgm at pc {:#06x})", c.wait_pc),
+            Status::AtBarrier => format!("waits at s_barrier (pc {:#06x})", c.wait_pc),
+            Status::AtMerge => match c.stack.top() {
+                Some(StackEntry::Child(k)) => format!(
+                    "waits at merge (pc {:#06x}) for its own child context {k}",
+                    c.wait_pc
+                ),
+                _ => format!(
+                    "waits at merge (pc {:#06x}) for a different partner",
+                    c.wait_pc
+                ),
+            },
+            Status::Ready => format!("is at pc {:#06x}", c.pc),
+        },
+    }
+}

@@ -1,0 +1,251 @@
+//! `pws export`: write every unit's Verilog and check it with the open tools; with a report,
+//! add the area on a generic gate library and on iCE40, and the iCE40 fmax.
+//!
+//! The checks every file must pass: Verilator lint (`-Wall` minus the documented waivers,
+//! exit 0), Icarus compile (`-g2005`) and Yosys `synth`. For fmax, a unit's ports cannot go to
+//! pins (the swizzle unit alone has over 500 port bits; an HX8K in the CT256 package has 206
+//! I/Os), so the unit is placed inside a generated wrapper that feeds its inputs from a shift
+//! register and folds its outputs into a rotating register: every port stays observable, so
+//! nothing is optimised away, and every path is register to register through the unit. The
+//! area columns are of the unit alone.
+
+use std::fmt;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::tools::{self, Ice40Stat, LintReport};
+use crate::units::{self, Unit};
+use crate::verilog::{self, Direction, Port};
+use crate::ExportError;
+
+/// What `pws export` does.
+#[derive(Clone, Debug)]
+pub struct ExportOptions {
+    /// Directory the `.v` files are written to (created if missing).
+    pub out: PathBuf,
+    /// Only this unit (see [`units::select`]).
+    pub unit: Option<String>,
+    /// Also synthesise for iCE40 and place and route for fmax.
+    pub report: bool,
+    /// Clock target given to nextpnr (it reports the achieved maximum either way).
+    pub target_mhz: f64,
+}
+
+/// The iCE40 part of a report.
+#[derive(Clone, Debug, Serialize)]
+pub struct Ice40Report {
+    #[serde(flatten)]
+    pub stat: Ice40Stat,
+    /// Maximum clock frequency after place and route of the unit in its wrapper.
+    pub fmax_mhz: Option<f64>,
+    /// Why there is no fmax (the design does not fit the HX8K, for instance).
+    pub fmax_error: Option<String>,
+}
+
+/// One exported unit.
+#[derive(Clone, Debug, Serialize)]
+pub struct UnitExport {
+    pub module: String,
+    pub rust_type: String,
+    pub file: PathBuf,
+    pub lines: usize,
+    /// Verilog modules in the file (rust-hdl writes one per submodule instance).
+    pub modules: usize,
+    pub ports: Vec<Port>,
+    pub lint: LintReport,
+    /// Cells after `synth -flatten` on Yosys' generic library.
+    pub yosys_cells: u64,
+    pub ice40: Option<Ice40Report>,
+}
+
+/// Everything `pws export` did.
+#[derive(Clone, Debug, Serialize)]
+pub struct ExportSummary {
+    pub out: PathBuf,
+    pub lint_waivers: Vec<String>,
+    pub units: Vec<UnitExport>,
+}
+
+/// Writes and checks the selected units.
+pub fn export(options: &ExportOptions) -> Result<ExportSummary, ExportError> {
+    if !(options.target_mhz > 0.0 && options.target_mhz.is_finite()) {
+        return Err(ExportError::BadArgument(format!(
+            "the fmax target must be a positive frequency in MHz, not {}",
+            options.target_mhz
+        )));
+    }
+    let units = units::select(options.unit.as_deref())?
+        .iter()
+        .map(|u| export_unit(u, options))
+        .collect::<Result<_, _>>()?;
+    Ok(ExportSummary {
+        out: options.out.clone(),
+        lint_waivers: tools::LINT_WAIVERS.iter().map(|w| w.rule.to_string()).collect(),
+        units,
+    })
+}
+
+fn export_unit(unit: &Unit, options: &ExportOptions) -> Result<UnitExport, ExportError> {
+    let text = (unit.verilog)()?;
+    let file = verilog::write(&options.out, unit.module, &text)?;
+    let ports = verilog::ports(&text, unit.module)?;
+    let lint = tools::lint(&file, unit.module)?;
+    let work = tempfile::tempdir().map_err(|e| ExportError::io(Path::new("tempdir"), e))?;
+    tools::iverilog(&[&file], unit.module, &work.path().join(format!("{}.vvp", unit.module)))?;
+    tools::yosys_check(&file, unit.module)?;
+    let yosys_cells = tools::yosys_synth(&file, unit.module)?.cells;
+    let ice40 = if options.report { Some(ice40_report(unit.module, &file, &ports, work.path(), options)?) } else { None };
+    Ok(UnitExport {
+        module: unit.module.to_string(),
+        rust_type: unit.rust_type.to_string(),
+        file,
+        lines: text.lines().count(),
+        modules: text.lines().filter(|l| l.trim_start().starts_with("module ")).count(),
+        ports,
+        lint,
+        yosys_cells,
+        ice40,
+    })
+}
+
+fn ice40_report(
+    module: &str,
+    file: &Path,
+    ports: &[Port],
+    work: &Path,
+    options: &ExportOptions,
+) -> Result<Ice40Report, ExportError> {
+    let stat = tools::yosys_ice40(&[file], module, &work.join(format!("{module}.json")))?;
+    let wrapper = wrapper_name(module);
+    let wrapper_path = work.join(format!("{wrapper}.v"));
+    std::fs::write(&wrapper_path, fmax_wrapper(module, ports))
+        .map_err(|e| ExportError::io(&wrapper_path, e))?;
+    let json = work.join(format!("{wrapper}.json"));
+    tools::yosys_ice40(&[file, &wrapper_path], &wrapper, &json)?;
+    let (fmax_mhz, fmax_error) = match tools::nextpnr_fmax(&json, options.target_mhz) {
+        Ok(f) => (Some(f), None),
+        Err(ExportError::ToolFailed { output, .. }) => (None, Some(nextpnr_reason(&output))),
+        Err(e) => return Err(e),
+    };
+    Ok(Ice40Report { stat, fmax_mhz, fmax_error })
+}
+
+/// The first error line of a failed nextpnr run.
+fn nextpnr_reason(log: &str) -> String {
+    log.lines()
+        .find(|l| l.starts_with("ERROR"))
+        .unwrap_or("nextpnr-ice40 failed")
+        .to_string()
+}
+
+/// Module name of the fmax wrapper of `module`.
+pub fn wrapper_name(module: &str) -> String {
+    format!("{module}_fmax")
+}
+
+/// A wrapper with three pins (`clock`, `si`, `so`) around `module`: a shift register from `si`
+/// drives all inputs, and all outputs are xored into a register that rotates by one bit per
+/// cycle, whose top bit is `so`.
+pub fn fmax_wrapper(module: &str, ports: &[Port]) -> String {
+    let inputs: Vec<&Port> =
+        ports.iter().filter(|p| p.direction == Direction::Input && p.name != crate::cosim::CLOCK_PORT).collect();
+    let outputs: Vec<&Port> = ports.iter().filter(|p| p.direction == Direction::Output).collect();
+    let n_in: usize = inputs.iter().map(|p| p.width).sum::<usize>().max(1);
+    let n_out: usize = outputs.iter().map(|p| p.width).sum::<usize>().max(1);
+    let name = wrapper_name(module);
+    let mut v = String::new();
+    let _ = writeln!(v, "module {name}(clock, si, so);");
+    let _ = writeln!(v, "  input wire clock;\n  input wire si;\n  output wire so;");
+    let _ = writeln!(v, "  reg [{}:0] sh = 0;\n  reg [{}:0] oq = 0;", n_in - 1, n_out - 1);
+    let mut connections = vec![format!(".{0}({0})", crate::cosim::CLOCK_PORT)];
+    let mut low = 0;
+    for p in &inputs {
+        connections.push(format!(".{}(sh[{}:{}])", p.name, low + p.width - 1, low));
+        low += p.width;
+    }
+    for (i, p) in outputs.iter().enumerate() {
+        let _ = writeln!(v, "  wire [{}:0] o{i};", p.width - 1);
+        connections.push(format!(".{}(o{i})", p.name));
+    }
+    let _ = writeln!(v, "  {module} dut(\n    {}\n  );", connections.join(",\n    "));
+    let shifted = if n_in == 1 { "si".to_string() } else { format!("{{sh[{}:0], si}}", n_in - 2) };
+    let rotated = if n_out == 1 { "oq".to_string() } else { format!("{{oq[{}:0], oq[{}]}}", n_out - 2, n_out - 1) };
+    let all_outputs: Vec<String> = (0..outputs.len()).rev().map(|i| format!("o{i}")).collect();
+    let all_outputs = if all_outputs.is_empty() { "1'b0".to_string() } else { all_outputs.join(", ") };
+    let _ = writeln!(v, "  always @(posedge clock) begin\n    sh <= {shifted};");
+    let _ = writeln!(v, "    oq <= {{{all_outputs}}} ^ {rotated};\n  end");
+    let _ = writeln!(v, "  assign so = oq[{}];\nendmodule", n_out - 1);
+    v
+}
+
+impl fmt::Display for ExportSummary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let report = self.units.iter().any(|u| u.ice40.is_some());
+        write!(f, "{:<24} {:>6} {:>8} {:>7} {:>11}", "unit", "ports", "lines", "lint", "yosys cells")?;
+        if report {
+            write!(f, " {:>9} {:>8} {:>7} {:>10}", "ice40 LUT", "ice40 FF", "carry", "fmax MHz")?;
+        }
+        writeln!(f)?;
+        for u in &self.units {
+            let waived: usize = u.lint.waived.values().sum();
+            write!(
+                f,
+                "{:<24} {:>6} {:>8} {:>7} {:>11}",
+                u.module,
+                u.ports.len(),
+                u.lines,
+                format!("ok/{waived}w"),
+                u.yosys_cells
+            )?;
+            if let Some(ice) = &u.ice40 {
+                let fmax = ice.fmax_mhz.map_or("n/a".to_string(), |m| format!("{m:.1}"));
+                write!(f, " {:>9} {:>8} {:>7} {:>10}", ice.stat.luts, ice.stat.ffs, ice.stat.carries, fmax)?;
+            }
+            writeln!(f)?;
+        }
+        for u in &self.units {
+            if let Some(reason) = u.ice40.as_ref().and_then(|i| i.fmax_error.as_ref()) {
+                writeln!(f, "{}: no fmax: {reason}", u.module)?;
+            }
+        }
+        writeln!(
+            f,
+            "written to {}; lint: verilator -Wall with waivers {} (`ok/Nw`: N waived warnings); \
+             iverilog -g2005 and yosys synth passed",
+            self.out.display(),
+            self.lint_waivers.join(", ")
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrapper_feeds_every_input_bit_and_observes_every_output() {
+        let port = |n: &str, d, w| Port { name: n.into(), direction: d, width: w };
+        let ports = [
+            port("clock", Direction::Input, 1),
+            port("a", Direction::Input, 3),
+            port("m$0", Direction::Input, 16),
+            port("y", Direction::Output, 1),
+            port("z$1", Direction::Output, 8),
+        ];
+        let v = fmax_wrapper("pws_x", &ports);
+        assert!(v.contains("module pws_x_fmax(clock, si, so);"));
+        assert!(v.contains(".a(sh[2:0])"));
+        assert!(v.contains(".m$0(sh[18:3])"));
+        assert!(v.contains("reg [18:0] sh = 0;"));
+        assert!(v.contains("reg [8:0] oq = 0;"));
+        assert!(v.contains("oq <= {o1, o0} ^ {oq[7:0], oq[8]};"));
+    }
+
+    #[test]
+    fn nextpnr_reason_is_its_first_error() {
+        let log = "Info: x\nERROR: Unable to place cell 'a'\nERROR: more\n";
+        assert_eq!(nextpnr_reason(log), "ERROR: Unable to place cell 'a'");
+    }
+}

@@ -1,0 +1,299 @@
+//! The exported units of `pws-hdl`: their Verilog module names, the configuration they are
+//! built for, and how a co-simulation drives each one.
+//!
+//! Every unit is exported as built from `HwConfig::default()` (64-lane wavefronts, 16-lane
+//! SIMDs, S = 2, 102 SGPRs). Module names are `pws_` + the unit's name in snake case.
+//!
+//! The stimulus generators keep enum inputs within their variants (the only constraint a
+//! random value can break) and bias the other inputs towards what the unit does interesting
+//! work on (masks with empty, full and sparse lane groups; requests held for a few cycles);
+//! requests the units reject are part of the stimulus on purpose, since both models must
+//! report the same error status.
+
+use std::path::Path;
+
+use pws_hdl::config::{HwConfig, CONTEXT_ID_BITS};
+use pws_hdl::context::ContextState;
+use pws_hdl::split_merge::{SmOp, SmStatus, SplitMergeUnit};
+use pws_hdl::swizzle::{SwizzleMode, SwizzleUnit, MAX_LANES};
+use rust_hdl::core::prelude::{Block, Clock, In, Logic, Probe, Signal};
+
+use crate::bench::{self, BenchOptions, BenchRow};
+use crate::cosim::{self, CoSimPorts, CoSimReport, SplitMix64};
+use crate::{verilog, ExportError};
+
+/// A design that can be exported on its own.
+pub trait Design: Block + Sized {
+    /// Name of the Verilog module (and file) of the unit.
+    const MODULE: &'static str;
+    /// The unit as exported.
+    fn build() -> Result<Self, ExportError>;
+    /// Its clock input (the port `clock` in Verilog).
+    fn clock_mut(&mut self) -> &mut Signal<In, Clock>;
+}
+
+/// A design as `pws_sim::Driver` steps it. `Clocked` is `pws-sim`'s trait and the units are
+/// `pws-hdl`'s types, so this crate implements it on a wrapper; the wrapper is transparent to
+/// rust-hdl (same hierarchy, same names).
+pub struct Harness<D>(pub D);
+
+impl<D: Design> Logic for Harness<D> {
+    fn update(&mut self) {}
+}
+
+impl<D: Design> Block for Harness<D> {
+    fn connect_all(&mut self) {
+        self.0.connect_all()
+    }
+    fn update_all(&mut self) {
+        self.0.update_all()
+    }
+    fn has_changed(&self) -> bool {
+        self.0.has_changed()
+    }
+    fn accept(&self, name: &str, probe: &mut dyn Probe) {
+        self.0.accept(name, probe)
+    }
+}
+
+impl<D: Design> pws_sim::Clocked for Harness<D> {
+    fn clock_mut(&mut self) -> &mut Signal<In, Clock> {
+        self.0.clock_mut()
+    }
+}
+
+/// Verilog of `D`, with its top module named [`Design::MODULE`].
+pub fn verilog_of<D: Design>() -> Result<String, ExportError> {
+    verilog::generate(&mut D::build()?, D::MODULE)
+}
+
+type CoSimFn = fn(u64, usize, &Path) -> Result<CoSimReport, ExportError>;
+type BenchFn = fn(&BenchOptions, &Path) -> Result<BenchRow, ExportError>;
+
+/// One exported unit and the flows that apply to it.
+pub struct Unit {
+    /// Verilog module and file name.
+    pub module: &'static str,
+    /// The rust-hdl type it is generated from.
+    pub rust_type: &'static str,
+    pub verilog: fn() -> Result<String, ExportError>,
+    /// Co-simulation against Icarus: `(seed, cycles, work dir)`.
+    pub cosim: CoSimFn,
+    /// rust-hdl against Verilator simulation speed.
+    pub bench: BenchFn,
+}
+
+impl Unit {
+    fn of<D: Design + CoSimPorts>(rust_type: &'static str) -> Unit {
+        Unit {
+            module: D::MODULE,
+            rust_type,
+            verilog: verilog_of::<D>,
+            cosim: cosim::cosimulate::<D>,
+            bench: bench::measure::<D>,
+        }
+    }
+}
+
+/// Every exported unit, in export order.
+pub fn all() -> Vec<Unit> {
+    vec![
+        Unit::of::<SplitMergeUnit>("pws_hdl::split_merge::SplitMergeUnit"),
+        Unit::of::<SwizzleUnit>("pws_hdl::swizzle::SwizzleUnit"),
+    ]
+}
+
+/// The units whose module name is, or ends with, `name` (`swizzle_unit` finds
+/// `pws_swizzle_unit`); every unit when `name` is `None`.
+pub fn select(name: Option<&str>) -> Result<Vec<Unit>, ExportError> {
+    let units = all();
+    let Some(name) = name else { return Ok(units) };
+    let known = units.iter().map(|u| u.module).collect::<Vec<_>>().join(", ");
+    let chosen: Vec<Unit> = units
+        .into_iter()
+        .filter(|u| u.module == name || u.module.strip_prefix("pws_") == Some(name))
+        .collect();
+    if chosen.is_empty() {
+        Err(ExportError::UnknownUnit { name: name.to_string(), known })
+    } else {
+        Ok(chosen)
+    }
+}
+
+fn config_error(unit: &str, e: impl std::fmt::Display) -> ExportError {
+    ExportError::Check { unit: unit.to_string(), detail: e.to_string() }
+}
+
+crate::enum_port_value!(SmOp: Idle, Launch, Split, Merge);
+crate::enum_port_value!(
+    SmStatus: Ok,
+    SplitNoop,
+    NoFreeContext,
+    StackOverflow,
+    MergeNoop,
+    MergeWait,
+    Merged,
+    NoPartner,
+    BadContext
+);
+crate::enum_port_value!(ContextState: Free, Running, Waiting);
+crate::enum_port_value!(SwizzleMode: None, Bcc, Scc);
+
+impl Design for SplitMergeUnit {
+    const MODULE: &'static str = "pws_split_merge_unit";
+    fn build() -> Result<Self, ExportError> {
+        SplitMergeUnit::new(&HwConfig::default()).map_err(|e| config_error(Self::MODULE, e))
+    }
+    fn clock_mut(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+}
+
+crate::cosim_ports!(SplitMergeUnit {
+    inputs: [
+        req_op, req_ctx, req_mask_lo, req_mask_hi, req_pc, srf_ctx, srf_addr, srf_we, srf_wdata,
+        wr_ctx, wr_pc_en, wr_pc, wr_exec_en, wr_exec_lo, wr_exec_hi, rd_ctx,
+    ],
+    outputs: [
+        done, status, busy, no_free_count, srf_rdata, rd_state, rd_parent, rd_spm_lo, rd_spm_hi,
+        rd_exec_lo, rd_exec_hi, rd_pc, rd_stack_top, rd_stack_depth,
+    ],
+    stimulus: split_merge_stimulus,
+});
+
+/// A launch first, then requests held for 1 to 8 cycles (an allocating split copies for
+/// N_SGPR + 2 cycles while `busy`, and requests seen then are ignored by design, so holding
+/// longer only repeats them): mostly splits and merges, from context 0 or an SWF context, with
+/// some out of range; split masks empty, full or random per half; the shared SRF and PC/EXEC
+/// ports used at random.
+fn split_merge_stimulus(
+    _uut: &SplitMergeUnit,
+    rng: &mut SplitMix64,
+    cycles: usize,
+) -> Vec<Vec<u64>> {
+    let swf_contexts = HwConfig::default().spsimds_per_simd as u64;
+    let context = |rng: &mut SplitMix64| match rng.below(10) {
+        0..=3 => 0,
+        4..=8 => 1 + rng.below(swf_contexts),
+        _ => rng.bits(CONTEXT_ID_BITS),
+    };
+    let half = |rng: &mut SplitMix64| match rng.below(4) {
+        0 => 0,
+        1 => u64::from(u32::MAX),
+        _ => rng.bits(32),
+    };
+    let op = |rng: &mut SplitMix64| {
+        let op = match rng.below(20) {
+            0 => SmOp::Idle,
+            1 => SmOp::Launch,
+            2..=10 => SmOp::Split,
+            _ => SmOp::Merge,
+        };
+        cosim::PortValue::to_u64(&op)
+    };
+    let mut rows = Vec::with_capacity(cycles);
+    let launch = cosim::PortValue::to_u64(&SmOp::Launch);
+    let mut request = vec![launch, 0, half(rng), half(rng), rng.bits(32)];
+    let mut hold = 2;
+    while rows.len() < cycles {
+        if hold == 0 {
+            request = vec![op(rng), context(rng), half(rng), half(rng), rng.bits(32)];
+            hold = 1 + rng.below(8);
+        }
+        hold -= 1;
+        let mut row = request.clone();
+        row.extend([
+            context(rng),
+            rng.bits(7),
+            u64::from(rng.chance(20)),
+            rng.bits(32),
+            context(rng),
+            u64::from(rng.chance(10)),
+            rng.bits(32),
+            u64::from(rng.chance(10)),
+            half(rng),
+            half(rng),
+            context(rng),
+        ]);
+        rows.push(row);
+    }
+    rows
+}
+
+impl Design for SwizzleUnit {
+    const MODULE: &'static str = "pws_swizzle_unit";
+    fn build() -> Result<Self, ExportError> {
+        SwizzleUnit::from_config(&HwConfig::default()).map_err(|e| config_error(Self::MODULE, e))
+    }
+    fn clock_mut(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+}
+
+crate::cosim_ports!(SwizzleUnit {
+    inputs: [start_i, mode_i, mask_i],
+    outputs: [
+        ready_o, pass_valid_o, last_o, done_o, pass_o, passes_o, active_o, group_o, lane_o, src_o,
+        wb_en_o, wb_pos_o,
+    ],
+    stimulus: swizzle_stimulus,
+});
+
+/// `start_i` in a third of the cycles, every mode, and per lane group a word that is empty,
+/// full, one lane, sparse or dense, so BCC skips groups and SCC both swizzles and falls back to
+/// the BCC schedule.
+fn swizzle_stimulus(uut: &SwizzleUnit, rng: &mut SplitMix64, cycles: usize) -> Vec<Vec<u64>> {
+    let groups = uut.mask_i.len();
+    let full = cosim::mask(MAX_LANES);
+    (0..cycles)
+        .map(|_| {
+            let mut row = vec![u64::from(rng.chance(33)), rng.below(3)];
+            row.extend((0..groups).map(|_| match rng.below(5) {
+                0 => 0,
+                1 => full,
+                2 => 1 << rng.below(MAX_LANES as u64),
+                3 => rng.bits(MAX_LANES) & rng.bits(MAX_LANES),
+                _ => rng.bits(MAX_LANES) | rng.bits(MAX_LANES),
+            }));
+            row
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cosim::PortValue;
+
+    #[test]
+    fn selection_accepts_module_names_with_or_without_prefix() {
+        assert_eq!(select(Some("swizzle_unit")).unwrap()[0].module, "pws_swizzle_unit");
+        assert_eq!(select(Some("pws_split_merge_unit")).unwrap().len(), 1);
+        assert_eq!(select(None).unwrap().len(), all().len());
+        assert!(matches!(select(Some("alu")), Err(ExportError::UnknownUnit { .. })));
+    }
+
+    #[test]
+    fn enum_encodings_round_trip_and_reject_unused_codes() {
+        for v in 0..3 {
+            assert_eq!(SwizzleMode::from_u64(v).unwrap().to_u64(), v);
+        }
+        assert_eq!(SwizzleMode::from_u64(3), None);
+        assert_eq!(SmStatus::from_u64(8), Some(SmStatus::BadContext));
+    }
+
+    #[test]
+    fn generated_stimulus_is_valid_for_the_ports() {
+        fn check<D: Design + CoSimPorts>() {
+            let mut uut = D::build().unwrap();
+            let stimulus = cosim::Stimulus::random(&uut, 1, 200);
+            assert_eq!(stimulus.rows.len(), 200);
+            for row in &stimulus.rows {
+                assert_eq!(row.len(), uut.input_ports().len());
+                uut.set_inputs(row).unwrap();
+            }
+        }
+        check::<SplitMergeUnit>();
+        check::<SwizzleUnit>();
+    }
+}

@@ -1,0 +1,248 @@
+//! Verilog generation for one rust-hdl unit, and the port list of the generated module.
+//!
+//! rust-hdl names the top module of every design `top` and each submodule instance after its
+//! path below it (`top$stack$0`), so two exported units could not be read into one tool
+//! together. [`generate`] walks the design with rust-hdl's own [`ModuleDefines`] probe but starts
+//! the path at the unit's module name instead of `top`: the unit `pws_swizzle_unit` becomes
+//! `module pws_swizzle_unit(...)` with submodules `pws_swizzle_unit$...`, and every exported file
+//! has a disjoint set of module names.
+//!
+//! One more change makes the Verilog behave like the model it comes from: rust-hdl's `RAM`
+//! simulates unwritten words, and its registered read port before the first read, as zero
+//! (`D::default()`), but its Verilog declares `reg [..] mem[..]` without initial values, so
+//! Icarus reads `x` where rust-hdl reads 0. [`generate`] initialises every such memory and read
+//! register to zero, inside rust-hdl's own `initial` block when the RAM has initial contents
+//! (so those still win). Yosys keeps the values as memory initialisation (iCE40 block RAMs
+//! support it). Nothing else of rust-hdl's output changes.
+
+use std::path::{Path, PathBuf};
+
+use rust_hdl::core::check_error::check_all;
+use rust_hdl::core::module_defines::ModuleDefines;
+use rust_hdl::core::prelude::Block;
+use serde::Serialize;
+
+use crate::ExportError;
+
+/// Generates the Verilog of `uut` with `module` as the name of its top module.
+///
+/// Connects the design and runs rust-hdl's structural checks first, so an unconnected or
+/// looping design is an error here instead of a panic inside rust-hdl.
+pub fn generate<U: Block>(uut: &mut U, module: &str) -> Result<String, ExportError> {
+    if !is_identifier(module) {
+        return Err(ExportError::BadModuleName(module.to_string()));
+    }
+    uut.connect_all();
+    check_all(uut).map_err(|e| ExportError::Check {
+        unit: module.to_string(),
+        detail: format!("{e:?}"),
+    })?;
+    let mut defines = ModuleDefines::default();
+    uut.accept(module, &mut defines);
+    Ok(initialise_memories(&defines.defines()))
+}
+
+/// Zero-initialises every `reg [W:0] mem[N:0];` and, in RAM modules, the `read_data` register
+/// (see the module documentation).
+pub fn initialise_memories(verilog: &str) -> String {
+    let mut out = String::with_capacity(verilog.len());
+    for chunk in verilog.split_inclusive("endmodule") {
+        let has_read_port = chunk.contains("read_data <= mem[");
+        let lines: Vec<&str> = chunk.split_inclusive('\n').collect();
+        let mut i = 0;
+        while i < lines.len() {
+            out.push_str(lines[i]);
+            if let Some(words) = memory_words(lines[i]) {
+                let mut body = String::from("       // pws-export: rust-hdl simulates these as 0\n");
+                if has_read_port {
+                    body.push_str("       read_data = 0;\n");
+                }
+                body.push_str(&format!(
+                    "       for (pws_word = 0; pws_word < {words}; pws_word = pws_word + 1) \
+                     mem[pws_word] = 0;\n"
+                ));
+                out.push_str("    integer pws_word;\n");
+                // rust-hdl's own initial contents, if any, follow after blank lines: put the
+                // zero fill first in that block so the given contents override it.
+                let next = (i + 1..lines.len()).find(|&j| !lines[j].trim().is_empty());
+                match next {
+                    Some(j) if lines[j].trim() == "initial begin" => {
+                        out.extend(lines[i + 1..=j].iter().copied());
+                        out.push_str(&body);
+                        i = j;
+                    }
+                    _ => out.push_str(&format!("    initial begin\n{body}    end\n")),
+                }
+            }
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Number of words of a `reg[W:0] mem[N:0];` declaration.
+fn memory_words(line: &str) -> Option<u64> {
+    let rest = line.trim().strip_prefix("reg")?;
+    let (_, rest) = rest.split_once(']')?;
+    let rest = rest.trim().strip_prefix("mem[")?;
+    let (high, rest) = rest.split_once(':')?;
+    (rest.trim() == "0];").then_some(())?;
+    high.trim().parse::<u64>().ok().map(|h| h + 1)
+}
+
+/// Writes `text` to `dir/<module>.v`, creating `dir` if needed, and returns the path.
+pub fn write(dir: &Path, module: &str, text: &str) -> Result<PathBuf, ExportError> {
+    std::fs::create_dir_all(dir).map_err(|e| ExportError::io(dir, e))?;
+    let path = dir.join(format!("{module}.v"));
+    std::fs::write(&path, text).map_err(|e| ExportError::io(&path, e))?;
+    Ok(path)
+}
+
+/// Direction of a module port.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    Input,
+    Output,
+    Inout,
+}
+
+/// One port of a generated module, as declared in its Verilog.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Port {
+    pub name: String,
+    pub direction: Direction,
+    pub width: usize,
+}
+
+/// The ports of `module` in `verilog`, in the order of its port list.
+///
+/// rust-hdl declares every port on its own line after the header
+/// (`input wire [31:0] data;`, `output reg  valid;`); this reads those declarations, so test
+/// benches are built from what the tools will actually see.
+pub fn ports(verilog: &str, module: &str) -> Result<Vec<Port>, ExportError> {
+    let not_found = || ExportError::Parse {
+        what: format!("the port list of module {module}"),
+        text: String::new(),
+    };
+    let header = format!("module {module}(");
+    let start = verilog.find(&header).ok_or_else(not_found)?;
+    let body = &verilog[start + header.len()..];
+    let close = body.find(");").ok_or_else(not_found)?;
+    let names: Vec<&str> = body[..close]
+        .split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .collect();
+    let end = body.find("endmodule").unwrap_or(body.len());
+    let mut declared = Vec::new();
+    for line in body[close + 2..end].lines() {
+        let mut tokens = line.split_whitespace().peekable();
+        let direction = match tokens.next() {
+            Some("input") => Direction::Input,
+            Some("output") => Direction::Output,
+            Some("inout") => Direction::Inout,
+            _ => continue,
+        };
+        let mut width = 1;
+        let mut name = None;
+        for token in tokens {
+            match token {
+                "wire" | "reg" | "signed" => {}
+                range if range.starts_with('[') => {
+                    width = parse_range(range).ok_or_else(|| ExportError::Parse {
+                        what: format!("a port range of module {module}"),
+                        text: line.to_string(),
+                    })?;
+                }
+                n => name = Some(n.trim_end_matches(';').to_string()),
+            }
+        }
+        if let Some(name) = name {
+            declared.push(Port { name, direction, width });
+        }
+    }
+    names
+        .iter()
+        .map(|n| {
+            declared
+                .iter()
+                .find(|p| p.name == *n)
+                .cloned()
+                .ok_or_else(|| ExportError::Parse {
+                    what: format!("the declaration of port {n} of module {module}"),
+                    text: String::new(),
+                })
+        })
+        .collect()
+}
+
+/// Width of a `[H:L]` range.
+fn parse_range(range: &str) -> Option<usize> {
+    let inner = range.strip_prefix('[')?.strip_suffix(']')?;
+    let (high, low) = inner.split_once(':')?;
+    let (high, low): (usize, usize) = (high.trim().parse().ok()?, low.trim().parse().ok()?);
+    high.checked_sub(low).map(|w| w + 1)
+}
+
+/// A plain Verilog identifier (no escaped names: the module name is also a file name).
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEADER: &str = "\n\nmodule pws_x(clock,data,valid,out);\n\n// Module arguments\n\
+        input wire  clock;\ninput wire  [31:0] data;\ninput wire  valid;\noutput reg  [3:0] out;\n\
+        \n// Local signals\nreg  [3:0] state;\nendmodule // pws_x\n";
+
+    #[test]
+    fn ports_follow_the_header_order_with_declared_widths() {
+        let ports = ports(HEADER, "pws_x").unwrap();
+        let summary: Vec<_> = ports.iter().map(|p| (p.name.as_str(), p.direction, p.width)).collect();
+        assert_eq!(
+            summary,
+            [
+                ("clock", Direction::Input, 1),
+                ("data", Direction::Input, 32),
+                ("valid", Direction::Input, 1),
+                ("out", Direction::Output, 4)
+            ]
+        );
+    }
+
+    #[test]
+    fn a_missing_module_or_declaration_is_an_error() {
+        assert!(ports(HEADER, "other").is_err());
+        let undeclared = HEADER.replace("output reg  [3:0] out;", "");
+        assert!(ports(&undeclared, "pws_x").is_err());
+    }
+
+    #[test]
+    fn memories_and_read_ports_start_at_zero_before_given_contents() {
+        let ram = "module r(read_data);\n    reg[31:0] mem[127:0];\n    \n    \n    always @(posedge c) begin\n       read_data <= mem[a];\n    end\nendmodule // r\n";
+        let fixed = initialise_memories(ram);
+        assert!(fixed.contains("integer pws_word;\n    initial begin\n"));
+        assert!(fixed.contains("read_data = 0;"));
+        assert!(fixed.contains("pws_word < 128;"));
+        let rom = "module q(x);\n    reg[7:0] mem[3:0];\n\ninitial begin\nmem[0] = 8'h5;\nend\nendmodule\n";
+        let fixed = initialise_memories(rom);
+        let zero = fixed.find("mem[pws_word] = 0").unwrap();
+        assert!(zero < fixed.find("mem[0] = 8'h5").unwrap());
+        assert_eq!(fixed.matches("initial begin").count(), 1);
+        assert!(!fixed.contains("read_data = 0"));
+        assert_eq!(initialise_memories("module n(a);\nendmodule\n"), "module n(a);\nendmodule\n");
+    }
+
+    #[test]
+    fn module_names_must_be_plain_identifiers() {
+        assert!(is_identifier("pws_swizzle_unit"));
+        assert!(!is_identifier("9lives"));
+        assert!(!is_identifier("a$b"));
+        assert!(!is_identifier(""));
+    }
+}

@@ -1,0 +1,37 @@
+//! The one error type of the host crate. Every message names the input it is about (file and
+//! line:column for syntax, the block or loop header for structure) so a user can fix the input
+//! without reading this code.
+
+use thiserror::Error;
+
+/// What can go wrong between reading a CFG, kernel or configuration and printing a bound.
+#[derive(Debug, Error)]
+pub enum HostError {
+    /// Malformed text (DOT, TOML, assembly annotations), with the position of the offending token.
+    #[error("{file}:{line}:{col}: {msg}")]
+    Syntax {
+        file: String,
+        line: usize,
+        col: usize,
+        msg: String,
+    },
+    /// A CFG the analysis cannot handle: missing BSB, irreducible flow, unbounded loop, ...
+    #[error("{0}")]
+    Structure(String),
+    /// A GPU configuration or launch that is invalid (unknown key, zero units, WG too large).
+    #[error("{0}")]
+    Config(String),
+    /// The kernel could not be assembled or read.
+    #[error("{0}")]
+    Input(String),
+    /// The ILP solver failed in a way that leaves no safe bound (infeasible or unbounded system).
+    #[error("IPET: {0}")]
+    Solver(String),
+}
+
+/// Result alias of the host crate.
+pub type Result<T> = std::result::Result<T, HostError>;
+
+pub(crate) fn structure<T>(msg: impl Into<String>) -> Result<T> {
+    Err(HostError::Structure(msg.into()))
+}

@@ -1,0 +1,275 @@
+//! CFG extraction from GCN3 assembly and the split/merge insertion pass, on clang-14 output
+//! (`tests/data/*.s`) and on small hand-written kernels for the error cases.
+
+use pws_host::analysis::{analyse, Params};
+use pws_host::cfg::{BlockKind, BsbCfg, Role};
+use pws_host::compile::compile;
+use pws_host::extract::extract;
+use pws_host::kernel::{GpuConfig, Launch};
+use pws_host::select::all_branches;
+use pws_host::timing::TimingTable;
+
+fn data(name: &str) -> String {
+    std::fs::read_to_string(format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+fn params() -> Params {
+    Params {
+        gpu: GpuConfig::default(),
+        launch: Launch {
+            groups: 1,
+            wg_size: 64,
+        },
+        ds: None,
+    }
+}
+
+fn role_names(g: &BsbCfg, v: usize) -> (String, String, String) {
+    match g.role(v) {
+        Role::Branch { path1, bsb, reconv } => (
+            g.name(path1).into(),
+            g.name(bsb).into(),
+            g.name(reconv).into(),
+        ),
+        other => panic!("{} is {other:?}", g.name(v)),
+    }
+}
+
+#[test]
+fn if_else_and_if_without_else_from_clang() {
+    let src = data("ifelse.s");
+    let k = extract(&src, "ifelse.s", &TimingTable::PLACEHOLDER).unwrap();
+    assert_eq!(k.ifs.len(), 2);
+    let g = BsbCfg::new(k.cfg.clone()).unwrap();
+    let branches: Vec<&str> = g.branches().map(|v| g.name(v)).collect();
+    assert_eq!(branches, ["k", ".LBB0_4"]);
+    assert_eq!(
+        role_names(&g, g.find("k").unwrap()),
+        ("pc_0x38".into(), ".LBB0_2".into(), ".LBB0_4".into())
+    );
+    assert_eq!(
+        role_names(&g, g.find(".LBB0_4").unwrap()),
+        ("pc_0x78".into(), ".LBB0_6.bsb".into(), ".LBB0_6".into())
+    );
+    assert_eq!(g.block(g.find(".LBB0_6.bsb").unwrap()).kind, BlockKind::Bsb);
+    // A loop-free BSB CFG serializes everything: the no-split bound runs every instruction once.
+    let total: u64 = k
+        .program
+        .instructions
+        .iter()
+        .map(|l| TimingTable::PLACEHOLDER.cycles(&l.item))
+        .sum();
+    let r = analyse(&g, &all_branches(&g), &params()).unwrap().report;
+    assert_eq!(r.e_wf.nosplit, total);
+    assert!(r.ipet.pws < total);
+    assert_eq!(r.selected, ["k", ".LBB0_4"]);
+}
+
+#[test]
+fn compile_inserts_split_before_the_branch_and_merge_after_the_restore() {
+    let src = data("ifelse.s");
+    let c = compile(&src, "ifelse.s", true).unwrap();
+    assert_eq!(
+        (
+            c.inserted_splits,
+            c.inserted_merges,
+            c.removed_splits,
+            c.removed_merges
+        ),
+        (2, 2, 0, 0)
+    );
+    let lines: Vec<&str> = c.text.lines().map(str::trim).collect();
+    let splits: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].starts_with("split"))
+        .collect();
+    let merges: Vec<usize> = (0..lines.len()).filter(|&i| lines[i] == "merge").collect();
+    assert_eq!(splits.len(), 2);
+    assert_eq!(merges.len(), 2);
+    for &i in &splits {
+        assert_eq!(lines[i], "split vcc_lo, vcc_hi");
+        assert!(
+            lines[i + 1].starts_with("s_cbranch_execz"),
+            "{}",
+            lines[i + 1]
+        );
+    }
+    for &i in &merges {
+        assert!(
+            lines[i - 1].starts_with("s_or_b64 exec, exec, s[0:1]"),
+            "{}",
+            lines[i - 1]
+        );
+    }
+    // The pass is idempotent, and its output marks the same split points by itself.
+    let again = compile(&c.text, "ifelse.s", false).unwrap();
+    assert_eq!(again.text, c.text);
+    assert_eq!(again.split_points, c.split_points);
+    let k = extract(&c.text, "out.s", &TimingTable::PLACEHOLDER).unwrap();
+    assert!(k.ifs.iter().all(|b| b.split.is_some()));
+}
+
+#[test]
+fn rotated_loop_with_bound_annotation() {
+    let src = data("loop.s");
+    let k = extract(&src, "loop.s", &TimingTable::PLACEHOLDER).unwrap();
+    let g = BsbCfg::new(k.cfg).unwrap();
+    assert_eq!(g.loops().len(), 1);
+    let lp = &g.loops()[0];
+    assert_eq!(
+        (
+            g.name(lp.header),
+            g.name(lp.latch),
+            g.name(lp.exit),
+            lp.bound
+        ),
+        (".LBB0_2", ".LBB0_1", ".LBB0_6", 8)
+    );
+    let a = analyse(&g, &all_branches(&g), &params()).unwrap();
+    let header = g.find(".LBB0_2").unwrap();
+    assert_eq!(a.pws_solution.block_counts[header], 8);
+    // One split per iteration: 8 · (e_s + e_m).
+    assert_eq!(a.report.split_merge.pws, 16);
+    let unbounded = src.replace("; pws: loop_bound 8\n", "");
+    let e = BsbCfg::new(
+        extract(&unbounded, "loop.s", &TimingTable::PLACEHOLDER)
+            .unwrap()
+            .cfg,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.starts_with("loop with header '.LBB0_2' (back edge from '.LBB0_1') has no bound"),
+        "{e}"
+    );
+    // The compiler needs no bounds.
+    assert_eq!(
+        compile(&unbounded, "loop.s", true).unwrap().inserted_merges,
+        1
+    );
+}
+
+const IF_ELSE: &str = "\
+k:
+    v_cmp_gt_i32_e32 vcc, 26, v3
+    ; pws: split
+    s_and_saveexec_b64 s[0:1], vcc
+    s_xor_b64 s[0:1], exec, s[0:1]
+    s_cbranch_execz ELSE
+    v_add_u32_e32 v2, vcc, 11, v3
+ELSE:
+    s_or_saveexec_b64 s[0:1], s[0:1]
+    s_xor_b64 exec, exec, s[0:1]
+    s_cbranch_execz END
+    v_mul_lo_u32 v2, v3, 3
+END:
+    s_or_b64 exec, exec, s[0:1]
+    s_endpgm
+";
+
+#[test]
+fn split_marker_and_redundant_split_merge() {
+    let k = extract(IF_ELSE, "m.s", &TimingTable::PLACEHOLDER).unwrap();
+    assert!(k.cfg.blocks[k.ifs[0].node].split);
+    let stray = IF_ELSE.replace(
+        "    v_add_u32_e32 v2, vcc, 11, v3\n",
+        "    v_add_u32_e32 v2, vcc, 11, v3\n    split s4, s5\nsplit_merge: merge\n",
+    );
+    let c = compile(&stray, "m.s", false).unwrap();
+    assert_eq!(
+        (
+            c.inserted_splits,
+            c.inserted_merges,
+            c.removed_splits,
+            c.removed_merges
+        ),
+        (1, 1, 1, 1)
+    );
+    assert!(!c.text.contains("split s4, s5"));
+    // A label on the removed instruction's line stays.
+    assert!(c.text.contains("\nsplit_merge:\n"), "{}", c.text);
+    assert_eq!(c.text.lines().filter(|l| l.trim() == "merge").count(), 1);
+    assert_eq!(c.split_points, ["k"]);
+    // Without the marker and without --split-all nothing splits.
+    let plain = IF_ELSE.replace("    ; pws: split\n", "");
+    let c = compile(&plain, "m.s", false).unwrap();
+    assert_eq!(c.text, plain);
+}
+
+#[test]
+fn uniform_branches_stay_ordinary_blocks() {
+    let src = "\
+    s_cmp_eq_u32 s2, 0
+    s_cbranch_scc1 SKIP
+    v_mov_b32_e32 v0, 1
+    s_branch END
+SKIP:
+    v_mov_b32_e32 v0, 2
+END:
+    s_endpgm
+";
+    let k = extract(src, "u.s", &TimingTable::PLACEHOLDER).unwrap();
+    assert!(k.cfg.blocks.iter().all(|b| b.kind == BlockKind::Block));
+    // No fall-through after s_branch: the then-block goes only to END.
+    let names: Vec<(&str, &str)> = k
+        .cfg
+        .edges
+        .iter()
+        .map(|&(u, v)| (k.cfg.blocks[u].name.as_str(), k.cfg.blocks[v].name.as_str()))
+        .collect();
+    assert!(
+        names.contains(&("pc_0x8", "END")) && !names.contains(&("pc_0x8", "SKIP")),
+        "{names:?}"
+    );
+    let g = BsbCfg::new(k.cfg).unwrap();
+    let r = analyse(&g, &all_branches(&g), &params()).unwrap().report;
+    // Worst path: the first block (s_cmp 1 + branch 2), the longer arm (4 + 2), END (1).
+    assert_eq!(r.e_wf.nosplit, 3 + 6 + 1);
+}
+
+fn extract_err(src: &str) -> String {
+    match extract(src, "e.s", &TimingTable::PLACEHOLDER) {
+        Ok(k) => BsbCfg::new(k.cfg).unwrap_err().to_string(),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn bad_kernels_are_clear_errors() {
+    assert_eq!(
+        extract_err("    s_cbranch_execz L\n    s_nop 0\nL:\n    s_endpgm\n"),
+        "e.s:1: s_cbranch_execz without its if/else exec-mask idiom (expected s_and_saveexec_b64 before an if, or s_or_saveexec_b64 + s_xor_b64 exec before an else)"
+    );
+    assert_eq!(
+        extract_err("    s_nop 0\n"),
+        "e.s:1: control falls off the end of the kernel (end it with s_endpgm)"
+    );
+    let irreducible = "    s_cbranch_scc0 B\nA:\n    s_nop 0\nB:\n    s_nop 0\n    s_cbranch_scc1 A\n    s_endpgm\n";
+    assert!(
+        extract_err(irreducible).starts_with("irreducible control flow: a cycle through"),
+        "{}",
+        extract_err(irreducible)
+    );
+    assert_eq!(
+        extract_err("    s_nop 0 ; pws: splti\n    s_endpgm\n"),
+        "e.s:1:15: unknown pws annotation 'splti' (expected 'pws: split' or 'pws: loop_bound N')"
+    );
+    assert_eq!(
+        extract_err("    s_nop 0\n    ; pws: loop_bound x\n    s_endpgm\n"),
+        "e.s:2:7: loop_bound needs an integer of at least 1, found 'x'"
+    );
+    assert_eq!(
+        extract_err("    s_nop 0\n    ; pws: loop_bound 3\n    s_nop 0\n    s_endpgm\n"),
+        "e.s:2:1: 'pws: loop_bound' must come right before the first instruction of a loop header block"
+    );
+    assert!(extract_err("    s_bogus_op s0\n").contains("s_bogus_op"));
+    let no_join = IF_ELSE.replace("    s_or_b64 exec, exec, s[0:1]\n", "");
+    assert!(
+        extract_err(&no_join).contains("has no s_or_b64 exec, exec, <else mask>"),
+        "{}",
+        extract_err(&no_join)
+    );
+    assert!(compile(irreducible, "e.s", true)
+        .unwrap_err()
+        .to_string()
+        .starts_with("irreducible control flow"));
+}

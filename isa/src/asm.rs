@@ -1,0 +1,1088 @@
+//! The assembler: llvm-mc's GCN3 text syntax (plus `split`/`merge`) to a [`Program`].
+//!
+//! Two passes: the first parses every line into an instruction (branch targets still named),
+//! the second resolves labels into SIMM16 offsets and encodes. Directives that clang-14 emits
+//! around a kernel are accepted and ignored (see [`IGNORED_DIRECTIVES`]); the YAML between
+//! `.amdgpu_metadata` and `.end_amdgpu_metadata` is skipped. Data directives are rejected: the
+//! image holds instructions only.
+
+use std::collections::BTreeMap;
+
+use crate::check::check;
+use crate::encode::encode;
+use crate::error::{AsmError, ErrorKind, OperandError, Slot};
+use crate::inst::{InlineFloat, Instruction, Omod, Operand};
+use crate::opcode::{Format, ImmKind, Opcode, Width};
+use crate::print::{EXPCNT_MAX, LGKMCNT_MAX, VMCNT_MAX};
+use crate::program::{Located, Program};
+
+/// Directives accepted and ignored (a directive whose name starts with `.amdhsa_` or
+/// `.amdgpu_` is ignored too): they describe sections, symbols, alignment and the kernel
+/// descriptor, none of which changes the instruction image.
+pub const IGNORED_DIRECTIVES: &[&str] = &[
+    ".text",
+    ".globl",
+    ".global",
+    ".protected",
+    ".hidden",
+    ".local",
+    ".weak",
+    ".p2align",
+    ".align",
+    ".balign",
+    ".type",
+    ".size",
+    ".section",
+    ".data",
+    ".rodata",
+    ".bss",
+    ".ident",
+    ".addrsig",
+    ".addrsig_sym",
+    ".file",
+    ".loc",
+    ".cfi_startproc",
+    ".cfi_endproc",
+    ".cfi_sections",
+    ".amdgcn_target",
+    ".amd_kernel_code_t",
+    ".end_amd_kernel_code_t",
+    ".end_amdhsa_kernel",
+    ".end_amdgpu_metadata",
+];
+
+/// Directives that would place data or define symbols by value; rejected with a clear message.
+const DATA_DIRECTIVES: &[&str] = &[
+    ".byte", ".short", ".hword", ".word", ".long", ".int", ".quad", ".ascii", ".asciz", ".string",
+    ".zero", ".fill", ".space", ".skip", ".set", ".equ", ".org", ".comm", ".lcomm", ".macro",
+    ".rept", ".if", ".include",
+];
+
+/// Prefixes of GCN3 instruction families: a mnemonic with one of these that is not in the
+/// opcode table is reported as unsupported rather than unknown.
+const GCN_PREFIXES: &[&str] = &[
+    "s_", "v_", "flat_", "buffer_", "tbuffer_", "ds_", "image_", "exp", "global_", "scratch_",
+];
+
+/// Assembles `source`; `file` names it in error messages.
+pub fn assemble(source: &str, file: &str) -> Result<Program, AsmError> {
+    let mut asm = Assembler {
+        file,
+        line: 0,
+        items: Vec::new(),
+        labels: BTreeMap::new(),
+        pc: 0,
+    };
+    // Line of an open `.amdgpu_metadata` block, whose YAML body is skipped.
+    let mut metadata_from = None;
+    for (index, raw) in source.lines().enumerate() {
+        asm.line = index as u32 + 1;
+        let text = strip_comment(raw);
+        if metadata_from.is_some() {
+            if text.trim() == ".end_amdgpu_metadata" {
+                metadata_from = None;
+            }
+            continue;
+        }
+        if asm.line_item(text)? {
+            metadata_from = Some(asm.line);
+        }
+    }
+    if let Some(line) = metadata_from {
+        asm.line = line;
+        return Err(asm.error(
+            1,
+            ErrorKind::Syntax,
+            ".amdgpu_metadata block without .end_amdgpu_metadata",
+        ));
+    }
+    asm.finish()
+}
+
+/// A parsed instruction; `target` is its branch label and that label's column, resolved to
+/// an offset in the second pass.
+struct Item {
+    line: u32,
+    inst: Instruction,
+    target: Option<(String, u32)>,
+    pc: u32,
+}
+
+struct Assembler<'a> {
+    file: &'a str,
+    line: u32,
+    items: Vec<Item>,
+    labels: BTreeMap<String, u32>,
+    pc: u32,
+}
+
+/// Removes a `;` or `//` comment (outside double-quoted strings).
+fn strip_comment(line: &str) -> &str {
+    let bytes = line.as_bytes();
+    let mut in_string = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => in_string = !in_string,
+            b'\\' if in_string => i += 1,
+            b';' if !in_string => return &line[..i],
+            b'/' if !in_string && bytes.get(i + 1) == Some(&b'/') => return &line[..i],
+            _ => {}
+        }
+        i += 1;
+    }
+    line
+}
+
+fn is_ident_start(c: char) -> bool {
+    c.is_ascii_alphabetic() || c == '_' || c == '.' || c == '$'
+}
+
+fn is_ident_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$'
+}
+
+/// Column (1-based, in characters) of byte offset `offset` of `line`.
+fn column_of(line: &str, offset: usize) -> u32 {
+    line[..offset].chars().count() as u32 + 1
+}
+
+impl Assembler<'_> {
+    fn error(&self, column: u32, kind: ErrorKind, message: impl Into<String>) -> AsmError {
+        AsmError {
+            file: self.file.to_string(),
+            line: self.line,
+            column,
+            kind,
+            message: message.into(),
+        }
+    }
+
+    /// Handles one comment-free line; returns true if it opens a metadata block.
+    fn line_item(&mut self, text: &str) -> Result<bool, AsmError> {
+        let mut rest_start = 0;
+        // Labels: `name:` at the start, possibly several, possibly followed by a statement.
+        loop {
+            let rest = &text[rest_start..];
+            let trimmed = rest.trim_start();
+            let lead = rest.len() - trimmed.len();
+            let name_len = trimmed
+                .char_indices()
+                .find(|&(i, c)| {
+                    if i == 0 {
+                        !is_ident_start(c)
+                    } else {
+                        !is_ident_char(c)
+                    }
+                })
+                .map_or(trimmed.len(), |(i, _)| i);
+            if name_len == 0 || !trimmed[name_len..].starts_with(':') {
+                break;
+            }
+            let name = &trimmed[..name_len];
+            let column = column_of(text, rest_start + lead);
+            if self.labels.insert(name.to_string(), self.pc).is_some() {
+                return Err(self.error(
+                    column,
+                    ErrorKind::DuplicateLabel,
+                    format!("duplicate label `{name}`"),
+                ));
+            }
+            rest_start += lead + name_len + 1;
+        }
+        let rest = &text[rest_start..];
+        let trimmed = rest.trim_start();
+        if trimmed.is_empty() {
+            return Ok(false);
+        }
+        let start = rest_start + rest.len() - trimmed.len();
+        if trimmed.starts_with('.') {
+            return self.directive(text, start);
+        }
+        let tokens = lex(text, start).map_err(|(col, kind, msg)| self.error(col, kind, msg))?;
+        let (inst, target) = self.instruction(&tokens)?;
+        let pc = self.pc;
+        self.pc += 4 * inst.size_dwords();
+        self.items.push(Item {
+            line: self.line,
+            inst,
+            target,
+            pc,
+        });
+        Ok(false)
+    }
+
+    fn directive(&mut self, text: &str, start: usize) -> Result<bool, AsmError> {
+        let name_end = text[start..]
+            .find(|c: char| c.is_whitespace())
+            .map_or(text.len(), |i| start + i);
+        let name = &text[start..name_end];
+        let column = column_of(text, start);
+        if name == ".amdgpu_metadata" {
+            return Ok(true);
+        }
+        if IGNORED_DIRECTIVES.contains(&name)
+            || name.starts_with(".amdhsa_")
+            || name.starts_with(".amdgpu_")
+        {
+            return Ok(false);
+        }
+        if DATA_DIRECTIVES.contains(&name) {
+            return Err(self.error(
+                column,
+                ErrorKind::Unsupported,
+                format!("unsupported directive `{name}`: the pws image holds instructions only"),
+            ));
+        }
+        Err(self.error(
+            column,
+            ErrorKind::Syntax,
+            format!("unknown directive `{name}`"),
+        ))
+    }
+
+    fn finish(mut self) -> Result<Program, AsmError> {
+        let mut instructions = Vec::with_capacity(self.items.len());
+        for mut item in std::mem::take(&mut self.items) {
+            self.line = item.line;
+            if let Some((name, column)) = &item.target {
+                let Some(&target) = self.labels.get(name) else {
+                    return Err(self.error(
+                        *column,
+                        ErrorKind::UndefinedLabel,
+                        format!("undefined label `{name}`"),
+                    ));
+                };
+                let offset = (target as i64 - item.pc as i64 - 4) / 4;
+                if !(i16::MIN as i64..=i16::MAX as i64).contains(&offset) {
+                    return Err(self.error(
+                        *column,
+                        ErrorKind::ImmediateOutOfRange,
+                        format!("branch to `{name}` is out of range ({offset} dwords)"),
+                    ));
+                }
+                item.inst.imm = offset as u16 as u32;
+            }
+            let words = encode(&item.inst).map_err(|e| self.error(1, e.kind, e.message))?;
+            instructions.push(Located {
+                pc: item.pc,
+                words,
+                line: item.line,
+                item: item.inst,
+            });
+        }
+        Ok(Program {
+            instructions,
+            labels: self.labels,
+        })
+    }
+
+    /// Parses one instruction line (already lexed); returns the instruction and, for a branch
+    /// to a label, the label and its column.
+    fn instruction(
+        &self,
+        tokens: &[Token],
+    ) -> Result<(Instruction, Option<(String, u32)>), AsmError> {
+        let first = &tokens[0];
+        let Tok::Ident(word) = &first.tok else {
+            return Err(self.error(first.col, ErrorKind::Syntax, "expected a mnemonic"));
+        };
+        let mnemonic = word.to_ascii_lowercase();
+        let (base, suffix) = if let Some(b) = mnemonic.strip_suffix("_e32") {
+            (b, Some(false))
+        } else if let Some(b) = mnemonic.strip_suffix("_e64") {
+            (b, Some(true))
+        } else {
+            (mnemonic.as_str(), None)
+        };
+        let opcode = Opcode::from_mnemonic(base)
+            .filter(|op| match suffix {
+                None => true,
+                // llvm-mc also takes `_e64` on the VOP3-only instructions.
+                Some(true) => op.format().has_vop3_form() || op.format() == Format::Vop3,
+                Some(false) => op.format().has_vop3_form(),
+            })
+            .ok_or_else(|| {
+                if GCN_PREFIXES.iter().any(|p| mnemonic.starts_with(p)) {
+                    self.error(
+                        first.col,
+                        ErrorKind::Unsupported,
+                        format!("unsupported instruction `{mnemonic}`: not in the pws GCN3 subset"),
+                    )
+                } else {
+                    self.error(
+                        first.col,
+                        ErrorKind::UnknownMnemonic,
+                        format!("unknown mnemonic `{mnemonic}`"),
+                    )
+                }
+            })?;
+        let mut parser = Parser {
+            asm: self,
+            tokens,
+            pos: 1,
+        };
+        let mut inst = Instruction::new(opcode);
+        let mut cols: Vec<(Slot, u32)> = vec![(Slot::Instruction, first.col)];
+        let target = parser.operands(&mut inst, &mut cols)?;
+        let mods_col = parser.modifiers(&mut inst)?;
+        cols.push((Slot::Modifiers, mods_col));
+        let col_of = |slot: Slot| {
+            cols.iter()
+                .find(|(s, _)| *s == slot)
+                .or_else(|| cols.first())
+                .map_or(1, |c| c.1)
+        };
+        let to_error = |e: OperandError| self.error(col_of(e.slot), e.kind, e.message);
+        if opcode.format().has_vop3_form() {
+            let needs_vop3 = inst.mods.clamp
+                || inst.mods.omod != Omod::None
+                || inst.mods.neg != 0
+                || inst.mods.abs != 0;
+            match suffix {
+                Some(v) => inst.vop3 = v,
+                None if needs_vop3 => inst.vop3 = true,
+                None => {
+                    // llvm-mc picks the 32-bit encoding when the operands allow it.
+                    if check(&inst).is_err() {
+                        inst.vop3 = true;
+                    }
+                }
+            }
+        }
+        // A label is resolved later; check with a placeholder offset.
+        check(&inst).map_err(to_error)?;
+        Ok((inst, target))
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Tok {
+    Ident(String),
+    /// An unsigned integer (a leading `-` is a separate token).
+    Int(u64),
+    Float(f64),
+    Punct(char),
+}
+
+#[derive(Clone, Debug)]
+struct Token {
+    tok: Tok,
+    col: u32,
+}
+
+type LexError = (u32, ErrorKind, String);
+
+/// Splits an instruction line into tokens with their columns.
+fn lex(line: &str, start: usize) -> Result<Vec<Token>, LexError> {
+    let mut tokens = Vec::new();
+    let chars: Vec<(usize, char)> = line[start..]
+        .char_indices()
+        .map(|(i, c)| (i + start, c))
+        .collect();
+    // Columns count characters; counting from the start once keeps long lines linear.
+    let first_col = column_of(line, start);
+    let mut i = 0;
+    while i < chars.len() {
+        let (offset, c) = chars[i];
+        let col = first_col + i as u32;
+        if c.is_whitespace() {
+            i += 1;
+            continue;
+        }
+        let span_end = |mut j: usize, pred: &dyn Fn(char) -> bool| {
+            while j < chars.len() && pred(chars[j].1) {
+                j += 1;
+            }
+            j
+        };
+        let byte = |j: usize| chars.get(j).map_or(line.len(), |&(o, _)| o);
+        if is_ident_start(c) {
+            let j = span_end(i + 1, &is_ident_char);
+            tokens.push(Token {
+                tok: Tok::Ident(line[offset..byte(j)].to_string()),
+                col,
+            });
+            i = j;
+        } else if c.is_ascii_digit() {
+            let hex = c == '0' && matches!(chars.get(i + 1), Some((_, 'x' | 'X')));
+            let j;
+            let tok = if hex {
+                j = span_end(i + 2, &|c| c.is_ascii_alphanumeric());
+                let digits = &line[byte(i + 2)..byte(j)];
+                let v = u64::from_str_radix(digits, 16).map_err(|_| {
+                    (
+                        col,
+                        if digits.chars().all(|c| c.is_ascii_hexdigit()) && !digits.is_empty() {
+                            ErrorKind::ImmediateOutOfRange
+                        } else {
+                            ErrorKind::Syntax
+                        },
+                        format!("invalid hexadecimal number `{}`", &line[offset..byte(j)]),
+                    )
+                })?;
+                Tok::Int(v)
+            } else {
+                let mut k = span_end(i, &|c| c.is_ascii_digit());
+                let mut float = false;
+                if matches!(chars.get(k), Some((_, '.'))) {
+                    float = true;
+                    k = span_end(k + 1, &|c| c.is_ascii_digit());
+                }
+                if matches!(chars.get(k), Some((_, 'e' | 'E'))) {
+                    let mut m = k + 1;
+                    if matches!(chars.get(m), Some((_, '+' | '-'))) {
+                        m += 1;
+                    }
+                    let n = span_end(m, &|c| c.is_ascii_digit());
+                    if n > m {
+                        float = true;
+                        k = n;
+                    }
+                }
+                if matches!(chars.get(k), Some((_, c)) if is_ident_char(*c)) {
+                    let end = span_end(k, &is_ident_char);
+                    return Err((
+                        col,
+                        ErrorKind::Syntax,
+                        format!("invalid number `{}`", &line[offset..byte(end)]),
+                    ));
+                }
+                j = k;
+                let text = &line[offset..byte(j)];
+                if float {
+                    Tok::Float(text.parse().map_err(|_| {
+                        (col, ErrorKind::Syntax, format!("invalid number `{text}`"))
+                    })?)
+                } else {
+                    Tok::Int(text.parse().map_err(|_| {
+                        (
+                            col,
+                            ErrorKind::ImmediateOutOfRange,
+                            format!("number `{text}` is too large"),
+                        )
+                    })?)
+                }
+            };
+            tokens.push(Token { tok, col });
+            i = j;
+        } else if "[]:,|-()&+".contains(c) {
+            tokens.push(Token {
+                tok: Tok::Punct(c),
+                col,
+            });
+            i += 1;
+        } else {
+            return Err((
+                col,
+                ErrorKind::Syntax,
+                format!("unexpected character `{c}`"),
+            ));
+        }
+    }
+    Ok(tokens)
+}
+
+/// A parsed operand before it is fitted to its slot.
+enum Value {
+    /// A register and the number of dwords its text names.
+    Reg(Operand, u8),
+    Int(i128),
+    Float(f64),
+    Label(String),
+}
+
+struct ParsedOperand {
+    value: Value,
+    neg: bool,
+    abs: bool,
+    col: u32,
+}
+
+struct Parser<'a, 'b> {
+    asm: &'a Assembler<'b>,
+    tokens: &'a [Token],
+    pos: usize,
+}
+
+const NAMED_REGISTERS: &[(&str, Operand, u8)] = &[
+    ("vcc", Operand::VccLo, 2),
+    ("vcc_lo", Operand::VccLo, 1),
+    ("vcc_hi", Operand::VccHi, 1),
+    ("exec", Operand::ExecLo, 2),
+    ("exec_lo", Operand::ExecLo, 1),
+    ("exec_hi", Operand::ExecHi, 1),
+    ("m0", Operand::M0, 1),
+    ("flat_scratch", Operand::FlatScratchLo, 2),
+    ("flat_scratch_lo", Operand::FlatScratchLo, 1),
+    ("flat_scratch_hi", Operand::FlatScratchHi, 1),
+    ("src_vccz", Operand::Vccz, 1),
+    ("vccz", Operand::Vccz, 1),
+    ("src_execz", Operand::Execz, 1),
+    ("execz", Operand::Execz, 1),
+    ("src_scc", Operand::Scc, 1),
+    ("scc", Operand::Scc, 1),
+];
+
+/// Registers of other GCN generations or outside the subset: named in a clear error.
+const UNSUPPORTED_REGISTERS: &[&str] = &[
+    "xnack_mask",
+    "xnack_mask_lo",
+    "xnack_mask_hi",
+    "tba",
+    "tba_lo",
+    "tba_hi",
+    "tma",
+    "tma_lo",
+    "tma_hi",
+    "lds_direct",
+    "src_lds_direct",
+    "src_shared_base",
+    "src_shared_limit",
+    "src_private_base",
+    "src_private_limit",
+    "src_pops_exiting_wave_id",
+    "vcc_lo_hi",
+];
+
+impl Parser<'_, '_> {
+    fn peek(&self) -> Option<&Token> {
+        self.tokens.get(self.pos)
+    }
+
+    fn end_col(&self) -> u32 {
+        self.tokens.last().map_or(1, |t| t.col + 1)
+    }
+
+    fn col(&self) -> u32 {
+        self.peek().map_or_else(|| self.end_col(), |t| t.col)
+    }
+
+    fn err(&self, col: u32, kind: ErrorKind, msg: impl Into<String>) -> AsmError {
+        self.asm.error(col, kind, msg)
+    }
+
+    fn eat_punct(&mut self, c: char) -> bool {
+        if matches!(self.peek(), Some(Token { tok: Tok::Punct(p), .. }) if *p == c) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expect_punct(&mut self, c: char) -> Result<(), AsmError> {
+        if self.eat_punct(c) {
+            Ok(())
+        } else {
+            Err(self.err(self.col(), ErrorKind::Syntax, format!("expected `{c}`")))
+        }
+    }
+
+    fn expect_int(&mut self) -> Result<(u64, u32), AsmError> {
+        match self.peek() {
+            Some(Token {
+                tok: Tok::Int(v),
+                col,
+            }) => {
+                let r = (*v, *col);
+                self.pos += 1;
+                Ok(r)
+            }
+            _ => Err(self.err(self.col(), ErrorKind::Syntax, "expected an integer")),
+        }
+    }
+
+    /// Parses the operands in text order (`dst`, `sdst`, sources, immediate) into `inst`.
+    fn operands(
+        &mut self,
+        inst: &mut Instruction,
+        cols: &mut Vec<(Slot, u32)>,
+    ) -> Result<Option<(String, u32)>, AsmError> {
+        let sig = inst.opcode.signature();
+        let mut slots: Vec<(Slot, Option<Width>)> = Vec::new();
+        if let Some(w) = sig.dst {
+            slots.push((Slot::Dst, Some(w)));
+        }
+        if let Some(w) = sig.sdst {
+            slots.push((Slot::Sdst, Some(w)));
+        }
+        for (i, w) in sig.srcs.iter().enumerate() {
+            slots.push((Slot::Src(i), Some(*w)));
+        }
+        if !matches!(sig.imm, ImmKind::None) {
+            slots.push((Slot::Imm, None));
+        }
+        let mut target = None;
+        for (n, (slot, width)) in slots.iter().enumerate() {
+            if n > 0 {
+                self.expect_punct(',').map_err(|_| {
+                    self.err(
+                        self.col(),
+                        ErrorKind::Syntax,
+                        format!("too few operands: {} takes {}", inst.opcode, slots.len()),
+                    )
+                })?;
+            }
+            if self.peek().is_none() {
+                return Err(self.err(
+                    self.end_col(),
+                    ErrorKind::Syntax,
+                    format!("too few operands: {} takes {}", inst.opcode, slots.len()),
+                ));
+            }
+            cols.push((*slot, self.col()));
+            match (slot, width) {
+                (Slot::Imm, _) => target = self.immediate(inst)?,
+                (_, Some(w)) => {
+                    let op = self.operand()?;
+                    self.place(inst, *slot, *w, op)?;
+                }
+                (_, None) => {}
+            }
+        }
+        if self.eat_punct(',') {
+            return Err(self.err(
+                self.col(),
+                ErrorKind::Syntax,
+                format!("too many operands: {} takes {}", inst.opcode, slots.len()),
+            ));
+        }
+        Ok(target)
+    }
+
+    /// Trailing modifiers; returns the column of the first one (for errors).
+    fn modifiers(&mut self, inst: &mut Instruction) -> Result<u32, AsmError> {
+        let first = self.col();
+        while let Some(t) = self.peek().cloned() {
+            let Tok::Ident(name) = &t.tok else {
+                return Err(self.err(t.col, ErrorKind::Syntax, "unexpected token after operands"));
+            };
+            self.pos += 1;
+            let m = &mut inst.mods;
+            let duplicate = match name.to_ascii_lowercase().as_str() {
+                "glc" => std::mem::replace(&mut m.glc, true),
+                "slc" => std::mem::replace(&mut m.slc, true),
+                "clamp" => std::mem::replace(&mut m.clamp, true),
+                "mul" | "div" => {
+                    self.expect_punct(':')?;
+                    let (v, col) = self.expect_int()?;
+                    let omod = match (name.as_str(), v) {
+                        ("mul", 2) => Omod::Mul2,
+                        ("mul", 4) => Omod::Mul4,
+                        ("div", 2) => Omod::Div2,
+                        _ => {
+                            return Err(self.err(
+                                col,
+                                ErrorKind::Modifier,
+                                format!("invalid output modifier `{name}:{v}`"),
+                            ))
+                        }
+                    };
+                    let m = &mut inst.mods;
+                    std::mem::replace(&mut m.omod, omod) != Omod::None
+                }
+                other => {
+                    return Err(self.err(
+                        t.col,
+                        ErrorKind::Syntax,
+                        format!("unexpected `{other}` after operands (not a modifier)"),
+                    ))
+                }
+            };
+            if duplicate {
+                return Err(self.err(
+                    t.col,
+                    ErrorKind::Modifier,
+                    format!("duplicate modifier `{name}`"),
+                ));
+            }
+        }
+        Ok(first)
+    }
+
+    /// One operand with its optional `-`, `|..|`, `neg(..)`, `abs(..)` decoration.
+    fn operand(&mut self) -> Result<ParsedOperand, AsmError> {
+        self.decorated_operand(0)
+    }
+
+    /// `operand` inside `depth` decorations; the depth bound keeps hostile input such as a
+    /// million `-` from exhausting the stack (no valid operand nests more than two deep).
+    fn decorated_operand(&mut self, depth: u32) -> Result<ParsedOperand, AsmError> {
+        let col = self.col();
+        if depth > 2 {
+            return Err(self.err(col, ErrorKind::BadOperand, "too many operand modifiers"));
+        }
+        if self.eat_punct('-') {
+            if matches!(
+                self.peek(),
+                Some(Token {
+                    tok: Tok::Int(_) | Tok::Float(_),
+                    ..
+                })
+            ) {
+                let mut op = self.plain()?;
+                op.value = match op.value {
+                    Value::Int(v) => Value::Int(-v),
+                    Value::Float(f) => Value::Float(-f),
+                    v => v,
+                };
+                op.col = col;
+                return Ok(op);
+            }
+            let mut op = self.decorated_operand(depth + 1)?;
+            if op.neg {
+                return Err(self.err(col, ErrorKind::BadOperand, "operand negated twice"));
+            }
+            op.neg = true;
+            op.col = col;
+            return Ok(op);
+        }
+        if self.eat_punct('|') {
+            let mut op = self.decorated_operand(depth + 1)?;
+            self.expect_punct('|')?;
+            if op.abs {
+                return Err(self.err(col, ErrorKind::BadOperand, "nested absolute value"));
+            }
+            op.abs = true;
+            op.col = col;
+            return Ok(op);
+        }
+        if let Some(Token {
+            tok: Tok::Ident(name),
+            ..
+        }) = self.peek()
+        {
+            let func = name.to_ascii_lowercase();
+            let is_call = matches!(
+                self.tokens.get(self.pos + 1),
+                Some(Token {
+                    tok: Tok::Punct('('),
+                    ..
+                })
+            );
+            if is_call && (func == "neg" || func == "abs") {
+                self.pos += 2;
+                let mut op = self.decorated_operand(depth + 1)?;
+                self.expect_punct(')')?;
+                let flag = if func == "neg" {
+                    &mut op.neg
+                } else {
+                    &mut op.abs
+                };
+                if std::mem::replace(flag, true) {
+                    return Err(self.err(col, ErrorKind::BadOperand, format!("duplicate {func}")));
+                }
+                op.col = col;
+                return Ok(op);
+            }
+        }
+        self.plain()
+    }
+
+    /// A register, number or label.
+    fn plain(&mut self) -> Result<ParsedOperand, AsmError> {
+        let col = self.col();
+        let Some(t) = self.peek().cloned() else {
+            return Err(self.err(col, ErrorKind::Syntax, "expected an operand"));
+        };
+        self.pos += 1;
+        let value = match t.tok {
+            Tok::Int(v) => Value::Int(v as i128),
+            Tok::Float(f) => Value::Float(f),
+            Tok::Ident(name) => self.register_or_label(&name, col)?,
+            Tok::Punct(c) => {
+                return Err(self.err(col, ErrorKind::Syntax, format!("unexpected `{c}`")))
+            }
+        };
+        Ok(ParsedOperand {
+            value,
+            neg: false,
+            abs: false,
+            col,
+        })
+    }
+
+    fn register_or_label(&mut self, name: &str, col: u32) -> Result<Value, AsmError> {
+        let lower = name.to_ascii_lowercase();
+        if let Some((_, op, n)) = NAMED_REGISTERS.iter().find(|(r, _, _)| *r == lower) {
+            return Ok(Value::Reg(*op, *n));
+        }
+        if UNSUPPORTED_REGISTERS.contains(&lower.as_str()) {
+            return Err(self.err(
+                col,
+                ErrorKind::Unsupported,
+                format!("register `{lower}` is not available on gfx8 or not in the pws subset"),
+            ));
+        }
+        for (prefix, make) in [
+            ("ttmp", Operand::Ttmp as fn(u8) -> Operand),
+            ("s", Operand::Sgpr),
+            ("v", Operand::Vgpr),
+        ] {
+            let Some(num) = lower.strip_prefix(prefix) else {
+                continue;
+            };
+            if num.is_empty()
+                && matches!(
+                    self.peek(),
+                    Some(Token {
+                        tok: Tok::Punct('['),
+                        ..
+                    })
+                )
+            {
+                self.pos += 1;
+                let (first, fcol) = self.expect_int()?;
+                let last = if self.eat_punct(':') {
+                    self.expect_int()?.0
+                } else {
+                    first
+                };
+                self.expect_punct(']')?;
+                if last < first || !matches!(last - first + 1, 1 | 2 | 4) {
+                    return Err(self.err(
+                        fcol,
+                        ErrorKind::BadOperand,
+                        format!("invalid register range {prefix}[{first}:{last}]"),
+                    ));
+                }
+                let reg = u8::try_from(first).map_err(|_| self.out_of_range(col, prefix))?;
+                return Ok(Value::Reg(make(reg), (last - first + 1) as u8));
+            }
+            if !num.is_empty() && num.chars().all(|c| c.is_ascii_digit()) {
+                let n: u64 = num.parse().unwrap_or(u64::MAX);
+                let reg = u8::try_from(n).map_err(|_| self.out_of_range(col, prefix))?;
+                return Ok(Value::Reg(make(reg), 1));
+            }
+        }
+        Ok(Value::Label(name.to_string()))
+    }
+
+    fn out_of_range(&self, col: u32, prefix: &str) -> AsmError {
+        let max = match prefix {
+            "s" => "s101",
+            "v" => "v255",
+            _ => "ttmp11",
+        };
+        self.err(
+            col,
+            ErrorKind::RegisterOutOfRange,
+            format!("register out of range (last is {max})"),
+        )
+    }
+
+    /// Fits a parsed operand into `slot` of `inst` with the signature's `width`.
+    fn place(
+        &self,
+        inst: &mut Instruction,
+        slot: Slot,
+        width: Width,
+        op: ParsedOperand,
+    ) -> Result<(), AsmError> {
+        let col = op.col;
+        let operand = match op.value {
+            // The `src_*` condition bits read as 0 or 1 at any width.
+            Value::Reg(r @ (Operand::Vccz | Operand::Execz | Operand::Scc), _) => r,
+            Value::Reg(r, n) => {
+                if n != width.dwords() {
+                    return Err(self.err(
+                        col,
+                        ErrorKind::BadOperand,
+                        format!(
+                            "expected a {}-dword operand, found a {n}-dword register",
+                            width.dwords()
+                        ),
+                    ));
+                }
+                r
+            }
+            Value::Int(v) => {
+                if !matches!(slot, Slot::Src(_)) {
+                    return Err(self.err(col, ErrorKind::BadOperand, "expected a register"));
+                }
+                // 64-bit patterns above i64::MAX (negative doubles) wrap like llvm-mc's parser.
+                i64::try_from(v)
+                    .ok()
+                    .or_else(|| u64::try_from(v).ok().map(|u| u as i64))
+                    .and_then(|v| Operand::constant(v, width))
+                    .ok_or_else(|| {
+                        self.err(
+                            col,
+                            ErrorKind::ImmediateOutOfRange,
+                            format!("immediate {v} does not fit in a 32-bit literal"),
+                        )
+                    })?
+            }
+            Value::Float(f) => {
+                if !matches!(slot, Slot::Src(_)) {
+                    return Err(self.err(col, ErrorKind::BadOperand, "expected a register"));
+                }
+                float_operand(f, width).ok_or_else(|| {
+                    self.err(
+                        col,
+                        ErrorKind::ImmediateOutOfRange,
+                        "a 64-bit operand takes only the inline floating-point constants",
+                    )
+                })?
+            }
+            Value::Label(name) => {
+                return Err(self.err(
+                    col,
+                    ErrorKind::BadOperand,
+                    format!("expected an operand, found `{name}`"),
+                ))
+            }
+        };
+        match slot {
+            Slot::Dst => inst.dst = Some(operand),
+            Slot::Sdst => inst.sdst = Some(operand),
+            Slot::Src(i) => {
+                inst.srcs[i] = Some(operand);
+                inst.mods.neg |= (op.neg as u8) << i;
+                inst.mods.abs |= (op.abs as u8) << i;
+            }
+            _ => {}
+        }
+        if (op.neg || op.abs) && !matches!(slot, Slot::Src(_)) {
+            return Err(self.err(
+                col,
+                ErrorKind::Modifier,
+                "input modifiers apply to sources only",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The immediate operand of SOPK, SOPP and SMEM; returns a branch label to resolve.
+    fn immediate(&mut self, inst: &mut Instruction) -> Result<Option<(String, u32)>, AsmError> {
+        let kind = inst.opcode.signature().imm;
+        if kind == ImmKind::Waitcnt {
+            inst.imm = self.waitcnt()?;
+            return Ok(None);
+        }
+        let op = self.operand()?;
+        let col = op.col;
+        if op.neg || op.abs {
+            return Err(self.err(col, ErrorKind::Modifier, "modifiers on an immediate"));
+        }
+        let (min, max) = match kind {
+            ImmKind::Simm16 | ImmKind::Branch => (-0x8000, 0xffff),
+            ImmKind::Uimm16 | ImmKind::Nop => (0, 0xffff),
+            _ => (0, 0xf_ffff),
+        };
+        match op.value {
+            Value::Int(v) => {
+                if v < min || v > max {
+                    return Err(self.err(
+                        col,
+                        ErrorKind::ImmediateOutOfRange,
+                        format!("immediate {v} out of range {min}..={max}"),
+                    ));
+                }
+                inst.imm = if kind == ImmKind::SmemOffset {
+                    v as u32
+                } else {
+                    v as u16 as u32
+                };
+                Ok(None)
+            }
+            Value::Label(name) if kind == ImmKind::Branch => Ok(Some((name, col))),
+            Value::Reg(r, 1) if kind == ImmKind::SmemOffset => {
+                inst.srcs[1] = Some(r);
+                Ok(None)
+            }
+            _ => Err(self.err(
+                col,
+                ErrorKind::BadOperand,
+                match kind {
+                    ImmKind::Branch => "expected a label or a dword offset",
+                    ImmKind::SmemOffset => "expected a 20-bit offset or an SGPR",
+                    _ => "expected an integer immediate",
+                },
+            )),
+        }
+    }
+
+    /// `vmcnt(n) expcnt(n) lgkmcnt(n)` (any subset, any order, separated by spaces, `&` or
+    /// `,`), or a raw 16-bit value.
+    fn waitcnt(&mut self) -> Result<u32, AsmError> {
+        if let Some(Token {
+            tok: Tok::Int(v),
+            col,
+        }) = self.peek().cloned()
+        {
+            self.pos += 1;
+            if v > 0xffff {
+                return Err(self.err(
+                    col,
+                    ErrorKind::ImmediateOutOfRange,
+                    "s_waitcnt takes a 16-bit value",
+                ));
+            }
+            return Ok(v as u32);
+        }
+        let mut imm = VMCNT_MAX | EXPCNT_MAX << 4 | LGKMCNT_MAX << 8;
+        let mut any = false;
+        while let Some(Token {
+            tok: Tok::Ident(name),
+            col,
+        }) = self.peek().cloned()
+        {
+            let (shift, max) = match name.to_ascii_lowercase().as_str() {
+                "vmcnt" => (0, VMCNT_MAX),
+                "expcnt" => (4, EXPCNT_MAX),
+                "lgkmcnt" => (8, LGKMCNT_MAX),
+                _ if any => break,
+                _ => {
+                    return Err(self.err(
+                        col,
+                        ErrorKind::BadOperand,
+                        format!("expected vmcnt, expcnt or lgkmcnt, found `{name}`"),
+                    ))
+                }
+            };
+            self.pos += 1;
+            self.expect_punct('(')?;
+            let (v, vcol) = self.expect_int()?;
+            self.expect_punct(')')?;
+            if v > max as u64 {
+                return Err(self.err(
+                    vcol,
+                    ErrorKind::ImmediateOutOfRange,
+                    format!("too large value for {name} (max {max})"),
+                ));
+            }
+            imm = imm & !(max << shift) | (v as u32) << shift;
+            any = true;
+            if !self.eat_punct('&') {
+                self.eat_punct(',');
+            }
+        }
+        if !any {
+            return Err(self.err(
+                self.col(),
+                ErrorKind::Syntax,
+                "expected vmcnt(n), expcnt(n), lgkmcnt(n) or a number",
+            ));
+        }
+        Ok(imm)
+    }
+}
+
+/// The operand for a floating-point constant read with `width`: an inline constant, or for
+/// 32-bit operands a literal holding its single-precision bits (as llvm-mc does).
+fn float_operand(f: f64, width: Width) -> Option<Operand> {
+    match width {
+        Width::B32 => Operand::constant((f as f32).to_bits() as i64, Width::B32),
+        _ => {
+            if f == 0.0 && f.is_sign_positive() {
+                return Some(Operand::Int(0));
+            }
+            InlineFloat::ALL
+                .into_iter()
+                .find(|c| c.f64_bits() == f.to_bits())
+                .map(Operand::Float)
+        }
+    }
+}

@@ -1,0 +1,338 @@
+//! Operand rules: what llvm-mc (gfx8) accepts for each operand slot, register ranges and
+//! alignment, immediate ranges, literal and constant-bus limits, and modifiers. The assembler,
+//! the encoder and the decoder all go through [`check`], so no invalid instruction can be
+//! encoded, and a decoded one always prints as text llvm-mc accepts.
+
+use crate::error::{ErrorKind, OperandError, Slot};
+use crate::inst::{Instruction, Operand, NUM_SGPRS, NUM_TTMPS, NUM_VGPRS};
+use crate::opcode::{Format, ImmKind, Opcode, Width, MOD_CLAMP, MOD_INPUT, MOD_OMOD};
+
+/// The kinds of operand an encoding field can hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Class {
+    /// SDST of SOP1/SOP2/SOPK and the compared register of `s_cmpk_*`.
+    ScalarReg,
+    /// SSRC of SOP1/SOP2/SOPC: scalar registers, `src_*`, inline constants, a literal.
+    ScalarSrc,
+    SmemData,
+    /// SMEM base address: any 64-bit scalar register.
+    SmemBase,
+    /// SMEM register offset: any 32-bit scalar register.
+    SmemOffset,
+    Vgpr,
+    /// SRC0 of e32, or any source of e64 (`literal` says whether a literal is encodable).
+    VectorSrc {
+        literal: bool,
+    },
+    /// A 64-bit lane mask in an e64 encoding (carry-out, carry-in, compare result, select).
+    ScalarMask,
+    /// The implicit VCC of an e32 encoding.
+    Vcc,
+}
+
+fn bad(slot: Slot, message: impl Into<String>) -> OperandError {
+    OperandError::new(slot, ErrorKind::BadOperand, message)
+}
+
+fn width_name(w: Width) -> &'static str {
+    match w {
+        Width::B32 => "32-bit",
+        Width::B64 => "64-bit",
+        Width::B128 => "128-bit",
+    }
+}
+
+/// Checks a register tuple `first..first+dwords` in a file of `size` registers; scalar tuples
+/// must be aligned to their size (pairs even, quads to 4), as llvm-mc requires.
+fn check_tuple(
+    slot: Slot,
+    prefix: &str,
+    first: u8,
+    size: u16,
+    w: Width,
+    aligned: bool,
+) -> Result<(), OperandError> {
+    let n = w.dwords() as u16;
+    let last = first as u16 + n - 1;
+    if last >= size {
+        return Err(OperandError::new(
+            slot,
+            ErrorKind::RegisterOutOfRange,
+            format!(
+                "register {prefix}{last} out of range ({prefix}0..{prefix}{})",
+                size - 1
+            ),
+        ));
+    }
+    if aligned && first as u16 % n.min(4) != 0 {
+        return Err(bad(slot, "invalid register alignment"));
+    }
+    Ok(())
+}
+
+fn check_scalar_reg(slot: Slot, op: Operand, w: Width) -> Result<(), OperandError> {
+    match op {
+        Operand::Sgpr(n) => check_tuple(slot, "s", n, NUM_SGPRS, w, true),
+        Operand::Ttmp(n) => check_tuple(slot, "ttmp", n, NUM_TTMPS, w, true),
+        Operand::VccLo | Operand::ExecLo | Operand::FlatScratchLo if w != Width::B128 => Ok(()),
+        Operand::VccHi | Operand::ExecHi | Operand::FlatScratchHi | Operand::M0
+            if w == Width::B32 =>
+        {
+            Ok(())
+        }
+        _ => Err(bad(
+            slot,
+            format!("expected a {} scalar register", width_name(w)),
+        )),
+    }
+}
+
+fn check_class(slot: Slot, class: Class, op: Operand, w: Width) -> Result<(), OperandError> {
+    if let Operand::Int(v) = op {
+        if !(-16..=64).contains(&v) {
+            return Err(OperandError::new(
+                slot,
+                ErrorKind::ImmediateOutOfRange,
+                format!("inline integer {v} outside -16..=64"),
+            ));
+        }
+    }
+    match class {
+        Class::ScalarReg => check_scalar_reg(slot, op, w),
+        Class::ScalarSrc => match op {
+            Operand::Vgpr(_) => Err(bad(slot, "scalar instructions cannot read VGPRs")),
+            Operand::Vccz | Operand::Execz | Operand::Scc => Ok(()),
+            Operand::Int(_) | Operand::Float(_) | Operand::Literal(_) => Ok(()),
+            _ => check_scalar_reg(slot, op, w),
+        },
+        Class::SmemData => match op {
+            Operand::ExecLo | Operand::ExecHi | Operand::M0 => {
+                Err(bad(slot, "a scalar load cannot write exec or m0"))
+            }
+            _ => check_scalar_reg(slot, op, w),
+        },
+        Class::SmemBase | Class::SmemOffset | Class::ScalarMask => check_scalar_reg(slot, op, w),
+        Class::Vgpr => match op {
+            Operand::Vgpr(n) => check_tuple(slot, "v", n, NUM_VGPRS, w, false),
+            _ => Err(bad(slot, format!("expected a {} VGPR", width_name(w)))),
+        },
+        Class::VectorSrc { literal } => match op {
+            Operand::Vgpr(n) => check_tuple(slot, "v", n, NUM_VGPRS, w, false),
+            Operand::Vccz | Operand::Execz | Operand::Scc | Operand::Int(_) | Operand::Float(_) => {
+                Ok(())
+            }
+            Operand::Literal(_) if literal => Ok(()),
+            Operand::Literal(_) => Err(OperandError::new(
+                slot,
+                ErrorKind::Literal,
+                "literal operands are not supported in this encoding (VOP3 on gfx8, or e32 \
+                 VSRC1)",
+            )),
+            _ => check_scalar_reg(slot, op, w),
+        },
+        Class::Vcc => match op {
+            Operand::VccLo => Ok(()),
+            _ => Err(bad(slot, "the e32 encoding only takes vcc here")),
+        },
+    }
+}
+
+/// Checks every operand rule for `inst`.
+pub fn check(inst: &Instruction) -> Result<(), OperandError> {
+    let op = inst.opcode;
+    let info = op.info();
+    let sig = info.signature;
+    let format = op.format();
+    let valu = matches!(
+        format,
+        Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3
+    );
+    if inst.vop3 && !valu {
+        return Err(bad(Slot::Instruction, format!("{op} has no e64 encoding")));
+    }
+    if !inst.vop3 && format == Format::Vop3 {
+        return Err(bad(Slot::Instruction, format!("{op} exists only as VOP3")));
+    }
+
+    check_presence(Slot::Dst, inst.dst, sig.dst.is_some())?;
+    check_presence(Slot::Sdst, inst.sdst, sig.sdst.is_some())?;
+    for i in 0..3 {
+        let optional_smem_offset = format == Format::Smem && i == 1;
+        if !optional_smem_offset {
+            check_presence(Slot::Src(i), inst.srcs[i], i < sig.srcs.len())?;
+        }
+    }
+    check_imm(inst)?;
+    check_modifiers(inst)?;
+
+    let dst_class = match format {
+        Format::Sop1 | Format::Sop2 | Format::Sopk => Class::ScalarReg,
+        Format::Smem => Class::SmemData,
+        _ => Class::Vgpr,
+    };
+    if let (Some(d), Some(w)) = (inst.dst, sig.dst) {
+        check_class(Slot::Dst, dst_class, d, w)?;
+    }
+    if let (Some(d), Some(w)) = (inst.sdst, sig.sdst) {
+        let class = if inst.vop3 {
+            Class::ScalarMask
+        } else {
+            Class::Vcc
+        };
+        check_class(Slot::Sdst, class, d, w)?;
+    }
+    for (i, (src, &w)) in inst.srcs.iter().zip(sig.srcs.iter()).enumerate() {
+        let Some(src) = *src else { continue };
+        let class = match format {
+            Format::Sop1 | Format::Sop2 => Class::ScalarSrc,
+            Format::Sopc if op == Opcode::Split => Class::ScalarReg,
+            Format::Sopc => Class::ScalarSrc,
+            Format::Sopk => Class::ScalarReg,
+            Format::Smem => Class::SmemBase,
+            Format::Flat => Class::Vgpr,
+            _ if i == 2 && format == Format::Vop2 => {
+                if inst.vop3 {
+                    Class::ScalarMask
+                } else {
+                    Class::Vcc
+                }
+            }
+            _ if i == 1 && !inst.vop3 => Class::Vgpr,
+            _ => Class::VectorSrc {
+                literal: !inst.vop3 && i == 0,
+            },
+        };
+        check_class(Slot::Src(i), class, src, w)?;
+    }
+    if let Some(off) = inst.srcs[1].filter(|_| format == Format::Smem) {
+        check_class(Slot::Imm, Class::SmemOffset, off, Width::B32)?;
+    }
+
+    let mut literal = None;
+    for (i, src) in inst.srcs.iter().enumerate() {
+        if let (Some(Operand::Literal(v)), Some(&w)) = (src, sig.srcs.get(i)) {
+            // Literals print as unsigned hex; reading that text back must give the literal.
+            let canonical = Operand::constant(*v as i64, w) == Some(Operand::Literal(*v));
+            if !canonical {
+                return Err(OperandError::new(
+                    Slot::Src(i),
+                    ErrorKind::Literal,
+                    format!("literal 0x{v:x} must be encoded as an inline constant"),
+                ));
+            }
+            match literal {
+                Some(prev) if prev != *v => {
+                    return Err(OperandError::new(
+                        Slot::Src(i),
+                        ErrorKind::Literal,
+                        "only one literal operand is allowed",
+                    ))
+                }
+                _ => literal = Some(*v),
+            }
+        }
+    }
+    if valu {
+        // llvm-mc counts distinct (register, size) reads: `vcc_lo` and `vcc` are two.
+        let mut bus: Vec<(Operand, Width)> = Vec::new();
+        for (i, (src, &w)) in inst.srcs.iter().zip(sig.srcs.iter()).enumerate() {
+            let Some(s) = *src else { continue };
+            // Literals and condition bits are one value whatever width reads them.
+            let w = match s {
+                Operand::Literal(_) | Operand::Vccz | Operand::Execz | Operand::Scc => Width::B32,
+                _ => w,
+            };
+            if s.uses_constant_bus() && !bus.contains(&(s, w)) {
+                bus.push((s, w));
+                if bus.len() > 1 {
+                    return Err(OperandError::new(
+                        Slot::Src(i),
+                        ErrorKind::ConstantBus,
+                        "invalid operand (violates constant bus restrictions: at most one SGPR, \
+                         special register or literal per VALU instruction)",
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_presence(slot: Slot, op: Option<Operand>, expected: bool) -> Result<(), OperandError> {
+    match (op.is_some(), expected) {
+        (true, false) => Err(bad(slot, "unexpected operand")),
+        (false, true) => Err(bad(slot, "missing operand")),
+        _ => Ok(()),
+    }
+}
+
+fn check_imm(inst: &Instruction) -> Result<(), OperandError> {
+    let kind = inst.opcode.signature().imm;
+    let max = match kind {
+        ImmKind::None => 0,
+        ImmKind::SmemOffset if inst.srcs[1].is_some() => 0,
+        ImmKind::SmemOffset => 0xf_ffff,
+        _ => 0xffff,
+    };
+    if inst.imm > max {
+        let what = match kind {
+            ImmKind::None => "this instruction takes no immediate".to_string(),
+            ImmKind::SmemOffset if inst.srcs[1].is_some() => {
+                "an SGPR offset leaves no room for an immediate".to_string()
+            }
+            ImmKind::SmemOffset => "expected a 20-bit unsigned offset".to_string(),
+            _ => "expected a 16-bit immediate".to_string(),
+        };
+        return Err(OperandError::new(
+            Slot::Imm,
+            ErrorKind::ImmediateOutOfRange,
+            what,
+        ));
+    }
+    Ok(())
+}
+
+fn check_modifiers(inst: &Instruction) -> Result<(), OperandError> {
+    let m = &inst.mods;
+    let format = inst.opcode.format();
+    let in_vop3 = inst.opcode.info().mods;
+    let allowed = if inst.vop3 { in_vop3 } else { 0 };
+    let fail = |name: &str| {
+        let hint = if !inst.vop3 && in_vop3 != 0 {
+            " in the e32 encoding (use _e64)"
+        } else {
+            ""
+        };
+        Err(OperandError::new(
+            Slot::Modifiers,
+            ErrorKind::Modifier,
+            format!("{} does not accept {name}{hint}", inst.opcode),
+        ))
+    };
+    if m.glc && !matches!(format, Format::Smem | Format::Flat) {
+        return fail("glc");
+    }
+    if m.slc && format != Format::Flat {
+        return fail("slc");
+    }
+    if m.clamp && allowed & MOD_CLAMP == 0 {
+        return fail("clamp");
+    }
+    if m.omod != crate::inst::Omod::None && allowed & MOD_OMOD == 0 {
+        return fail("an output modifier");
+    }
+    if (m.neg | m.abs) != 0 {
+        let srcs = inst.opcode.signature().srcs.len();
+        // The select mask of v_cndmask_b32 (its third source) takes no modifiers.
+        let nsrc = if format == Format::Vop2 {
+            srcs.min(2)
+        } else {
+            srcs
+        };
+        let valid_bits = (1u8 << nsrc) - 1;
+        if allowed & MOD_INPUT == 0 || (m.neg | m.abs) & !valid_bits != 0 {
+            return fail("input modifiers (neg/abs) on this operand");
+        }
+    }
+    Ok(())
+}

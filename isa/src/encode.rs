@@ -1,0 +1,100 @@
+//! Instruction -> machine words, bit-exact with llvm-mc's gfx8 encodings.
+
+use crate::check::check;
+use crate::error::OperandError;
+use crate::inst::{Instruction, Operand};
+use crate::opcode::Format;
+
+/// Encodes `inst` as 1..=3 little-endian dwords (a literal follows the instruction).
+pub fn encode(inst: &Instruction) -> Result<Vec<u32>, OperandError> {
+    check(inst)?;
+    Ok(encode_checked(inst))
+}
+
+fn code(op: Option<Operand>) -> u32 {
+    op.map_or(0, |o| o.code() as u32)
+}
+
+/// Scalar-field code (SDST, SSRC, SBASE): the 8-bit form of the operand code.
+fn scode(op: Option<Operand>) -> u32 {
+    code(op) & 0xff
+}
+
+/// Vector register number of a VGPR operand (VDST, VSRC1, FLAT fields).
+fn vreg(op: Option<Operand>) -> u32 {
+    match op {
+        Some(Operand::Vgpr(n)) => n as u32,
+        _ => 0,
+    }
+}
+
+fn encode_checked(inst: &Instruction) -> Vec<u32> {
+    let op = inst.opcode.code() as u32;
+    let [s0, s1, s2] = inst.srcs;
+    let m = &inst.mods;
+    let mut words = match inst.encoding_format() {
+        Format::Sop1 => vec![0xBE80_0000 | scode(inst.dst) << 16 | op << 8 | scode(s0)],
+        Format::Sop2 => {
+            vec![0x8000_0000 | op << 23 | scode(inst.dst) << 16 | scode(s1) << 8 | scode(s0)]
+        }
+        Format::Sopk => {
+            // s_cmpk_* keep their register operand in the SDST field.
+            let reg = inst.dst.or(s0);
+            vec![0xB000_0000 | op << 23 | scode(reg) << 16 | (inst.imm & 0xffff)]
+        }
+        Format::Sopc => vec![0xBF00_0000 | op << 16 | scode(s1) << 8 | scode(s0)],
+        Format::Sopp => vec![0xBF80_0000 | op << 16 | (inst.imm & 0xffff)],
+        Format::Smem => {
+            let imm = s1.is_none() as u32;
+            let offset = match s1 {
+                Some(r) => scode(Some(r)),
+                None => inst.imm,
+            };
+            vec![
+                0xC000_0000
+                    | op << 18
+                    | imm << 17
+                    | (m.glc as u32) << 16
+                    | scode(inst.dst) << 6
+                    | scode(s0) >> 1,
+                offset,
+            ]
+        }
+        Format::Vop1 => vec![0x7E00_0000 | vreg(inst.dst) << 17 | op << 9 | code(s0)],
+        Format::Vop2 => vec![op << 25 | vreg(inst.dst) << 17 | vreg(s1) << 9 | code(s0)],
+        Format::Vopc => vec![0x7C00_0000 | op << 17 | vreg(s1) << 9 | code(s0)],
+        Format::Vop3 => {
+            let vop3_op = inst.opcode.vop3_code().unwrap_or(0) as u32;
+            let native = inst.opcode.format();
+            // VOP3b: the carry-out takes the ABS field; VOPC e64: the mask takes VDST.
+            let (vdst, field8) = match (native, inst.sdst) {
+                (Format::Vopc, sdst) => (scode(sdst), 0),
+                (_, Some(sdst)) => (vreg(inst.dst), scode(Some(sdst))),
+                (_, None) => (vreg(inst.dst), m.abs as u32 & 7),
+            };
+            // A mask source (carry-in, cndmask selector) sits in SRC2.
+            vec![
+                0xD000_0000 | vop3_op << 16 | (m.clamp as u32) << 15 | field8 << 8 | vdst,
+                (m.neg as u32 & 7) << 29
+                    | m.omod.bits() << 27
+                    | code(s2) << 18
+                    | code(s1) << 9
+                    | code(s0),
+            ]
+        }
+        Format::Flat => {
+            let (addr, data) = (s0, if inst.dst.is_some() { None } else { s1 });
+            vec![
+                0xDC00_0000 | op << 18 | (m.slc as u32) << 17 | (m.glc as u32) << 16,
+                vreg(inst.dst) << 24 | vreg(data) << 8 | vreg(addr),
+            ]
+        }
+    };
+    if let Some(lit) = inst.srcs.iter().find_map(|s| match s {
+        Some(Operand::Literal(v)) => Some(*v),
+        _ => None,
+    }) {
+        words.push(lit);
+    }
+    words
+}

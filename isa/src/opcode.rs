@@ -1,0 +1,458 @@
+//! The opcode table: every supported mnemonic with its microcode format, its opcode number in
+//! that format (GCN3 / gfx8 numbering, checked against `llvm-mc -mcpu=fiji`) and its operand
+//! signature. Assembler, encoder, decoder and the documentation are all driven by this one table,
+//! so adding an instruction is one line here (plus its semantics in the golden model).
+
+use std::fmt;
+
+/// A microcode format: the layout of an instruction's first dword.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Format {
+    /// Scalar ALU, one source: `SSRC0:8 OP:8 SDST:7 0x17D:9`.
+    Sop1,
+    /// Scalar ALU, two sources: `SSRC0:8 SSRC1:8 SDST:7 OP:7 0b10:2`.
+    Sop2,
+    /// Scalar ALU with a 16-bit inline constant: `SIMM16:16 SDST:7 OP:5 0b1011:4`.
+    Sopk,
+    /// Scalar compare (writes SCC); also `split`/`merge`: `SSRC0:8 SSRC1:8 OP:7 0x17E:9`.
+    Sopc,
+    /// Scalar program control: `SIMM16:16 OP:7 0x17F:9`.
+    Sopp,
+    /// Scalar memory (64 bits): `SBASE:6 SDATA:7 .. GLC@16 IMM@17 OP:8 0x30:6`, `OFFSET:20`.
+    Smem,
+    /// Vector ALU, one source: `SRC0:9 OP:8 VDST:8 0x3F:7`.
+    Vop1,
+    /// Vector ALU, two sources: `SRC0:9 VSRC1:8 VDST:8 OP:6 0:1`.
+    Vop2,
+    /// Vector compare, result in VCC: `SRC0:9 VSRC1:8 OP:8 0x3E:7`.
+    Vopc,
+    /// Vector ALU, 64-bit encoding (three sources, modifiers): first dword `.. OP:10 0x34:6`.
+    Vop3,
+    /// Flat memory (64 bits): `.. GLC@16 SLC@17 OP:7 0x37:6`, `ADDR:8 DATA:8 .. VDST:8`.
+    Flat,
+}
+
+impl Format {
+    /// The format's name as the GCN3 manual writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Sop1 => "SOP1",
+            Format::Sop2 => "SOP2",
+            Format::Sopk => "SOPK",
+            Format::Sopc => "SOPC",
+            Format::Sopp => "SOPP",
+            Format::Smem => "SMEM",
+            Format::Vop1 => "VOP1",
+            Format::Vop2 => "VOP2",
+            Format::Vopc => "VOPC",
+            Format::Vop3 => "VOP3",
+            Format::Flat => "FLAT",
+        }
+    }
+
+    /// True for the vector ALU formats that also have a VOP3 (`_e64`) encoding.
+    pub fn has_vop3_form(self) -> bool {
+        matches!(self, Format::Vop1 | Format::Vop2 | Format::Vopc)
+    }
+
+    /// The offset of this format's opcodes inside the 10-bit VOP3 opcode space.
+    pub fn vop3_base(self) -> Option<u16> {
+        match self {
+            Format::Vopc => Some(0x000),
+            Format::Vop2 => Some(0x100),
+            Format::Vop1 => Some(0x140),
+            Format::Vop3 => Some(0),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Width of one operand, in dwords: a 64-bit operand names its first register (`s[2:3]` is
+/// SGPR 2 read as B64).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Width {
+    B32,
+    B64,
+    B128,
+}
+
+impl Width {
+    /// Number of consecutive 32-bit registers the operand covers.
+    pub fn dwords(self) -> u8 {
+        match self {
+            Width::B32 => 1,
+            Width::B64 => 2,
+            Width::B128 => 4,
+        }
+    }
+}
+
+/// What the instruction's immediate field (`Instruction::imm`) means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ImmKind {
+    /// No immediate.
+    None,
+    /// SOPK 16-bit field of a signed operation: -32768..=0xffff, printed as hex
+    /// (`s_movk_i32 s0, 0x1234`).
+    Simm16,
+    /// SOPK 16-bit field of an unsigned compare: 0..=0xffff, printed as hex.
+    Uimm16,
+    /// SOPP `s_nop`: the number of wait states minus one, printed in decimal when small.
+    Nop,
+    /// SOPP branch: signed dword offset from the next instruction.
+    Branch,
+    /// `s_waitcnt`: vmcnt (bits 3:0), expcnt (6:4), lgkmcnt (11:8).
+    Waitcnt,
+    /// SMEM unsigned 20-bit byte offset (or an SGPR offset in `srcs[1]`).
+    SmemOffset,
+}
+
+/// The operands an opcode takes: widths of the vector/scalar destination, of the second
+/// (carry-out or compare) destination, and of each source, in assembler order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Signature {
+    /// Main destination (VGPR for vector ops, SGPR-class for scalar ops and SMEM).
+    pub dst: Option<Width>,
+    /// Scalar mask destination: VOP2 carry-out (VCC in e32, any SGPR pair in e64) or the VOPC
+    /// result.
+    pub sdst: Option<Width>,
+    /// Source widths in assembler order (for SOPK compares the compared register is `srcs[0]`).
+    pub srcs: &'static [Width],
+    /// Meaning of the immediate field.
+    pub imm: ImmKind,
+}
+
+use Width::{B128, B32, B64};
+
+const fn sig(
+    dst: Option<Width>,
+    sdst: Option<Width>,
+    srcs: &'static [Width],
+    imm: ImmKind,
+) -> Signature {
+    Signature {
+        dst,
+        sdst,
+        srcs,
+        imm,
+    }
+}
+
+const S1_32: Signature = sig(Some(B32), None, &[B32], ImmKind::None);
+const S1_64: Signature = sig(Some(B64), None, &[B64], ImmKind::None);
+const S2_32: Signature = sig(Some(B32), None, &[B32, B32], ImmKind::None);
+const S2_64: Signature = sig(Some(B64), None, &[B64, B64], ImmKind::None);
+const S2_SH64: Signature = sig(Some(B64), None, &[B64, B32], ImmKind::None);
+const SC_32: Signature = sig(None, None, &[B32, B32], ImmKind::None);
+const SC_64: Signature = sig(None, None, &[B64, B64], ImmKind::None);
+const SC_NONE: Signature = sig(None, None, &[], ImmKind::None);
+const SK_DST: Signature = sig(Some(B32), None, &[], ImmKind::Simm16);
+const SK_CMP: Signature = sig(None, None, &[B32], ImmKind::Simm16);
+const SK_CMPU: Signature = sig(None, None, &[B32], ImmKind::Uimm16);
+const SP_NONE: Signature = sig(None, None, &[], ImmKind::None);
+const SP_NOP: Signature = sig(None, None, &[], ImmKind::Nop);
+const SP_BR: Signature = sig(None, None, &[], ImmKind::Branch);
+const SP_WAIT: Signature = sig(None, None, &[], ImmKind::Waitcnt);
+const SM_1: Signature = sig(Some(B32), None, &[B64], ImmKind::SmemOffset);
+const SM_2: Signature = sig(Some(B64), None, &[B64], ImmKind::SmemOffset);
+const SM_4: Signature = sig(Some(B128), None, &[B64], ImmKind::SmemOffset);
+const V1: Signature = sig(Some(B32), None, &[B32], ImmKind::None);
+const V2: Signature = sig(Some(B32), None, &[B32, B32], ImmKind::None);
+const V2_CO: Signature = sig(Some(B32), Some(B64), &[B32, B32], ImmKind::None);
+const V2_CIO: Signature = sig(Some(B32), Some(B64), &[B32, B32, B64], ImmKind::None);
+const V2_CND: Signature = sig(Some(B32), None, &[B32, B32, B64], ImmKind::None);
+const V3_2: Signature = sig(Some(B32), None, &[B32, B32], ImmKind::None);
+const V3_3: Signature = sig(Some(B32), None, &[B32, B32, B32], ImmKind::None);
+const V3_SH64: Signature = sig(Some(B64), None, &[B32, B64], ImmKind::None);
+const VC: Signature = sig(None, Some(B64), &[B32, B32], ImmKind::None);
+const FL_LD1: Signature = sig(Some(B32), None, &[B64], ImmKind::None);
+const FL_LD2: Signature = sig(Some(B64), None, &[B64], ImmKind::None);
+const FL_ST1: Signature = sig(None, None, &[B64, B32], ImmKind::None);
+const FL_ST2: Signature = sig(None, None, &[B64, B64], ImmKind::None);
+
+/// One row of the opcode table.
+#[derive(Clone, Copy, Debug)]
+pub struct OpInfo {
+    pub opcode: Opcode,
+    /// Mnemonic without an encoding suffix (`v_add_u32`, not `v_add_u32_e32`).
+    pub mnemonic: &'static str,
+    /// Native format; `Format::Vop3` for the VOP3-only instructions.
+    pub format: Format,
+    /// Opcode number within `format` (the 10-bit VOP3 number for VOP3-only instructions).
+    pub code: u16,
+    pub signature: Signature,
+    /// VOP3 modifiers the instruction accepts (`MOD_*` bits), as llvm-mc's gfx8 tables allow.
+    pub mods: u8,
+}
+
+/// Accepts the input modifiers `-x`, `|x|` (`neg`/`abs`) on its value sources (not on the
+/// lane-mask source of `v_cndmask_b32`).
+pub const MOD_INPUT: u8 = 1;
+/// Accepts `clamp`.
+pub const MOD_CLAMP: u8 = 2;
+/// Accepts the output modifiers `mul:2`, `mul:4`, `div:2`.
+pub const MOD_OMOD: u8 = 4;
+/// f32 arithmetic and conversions from f32: all three.
+const FP: u8 = MOD_INPUT | MOD_CLAMP | MOD_OMOD;
+/// Conversions from integers to f32: clamp and omod only.
+const CVT: u8 = MOD_CLAMP | MOD_OMOD;
+/// `v_cndmask_b32` selects floats too: input modifiers only.
+const SEL: u8 = MOD_INPUT;
+/// Carry-producing integer adds (VOP3b) and `v_mad_u32_u24`: clamp only.
+const CLAMP: u8 = MOD_CLAMP;
+
+macro_rules! opcodes {
+    ($($variant:ident = $mn:literal, $fmt:ident, $code:literal, $sig:ident $(, $mods:ident)?;)*) => {
+        /// Every supported instruction, one variant per mnemonic.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Opcode {
+            $(#[doc = concat!("`", $mn, "` (", stringify!($fmt), " ", stringify!($code), ")")] $variant,)*
+        }
+
+        /// The opcode table, in `Opcode` order.
+        pub static OPCODES: &[OpInfo] = &[
+            $(OpInfo {
+                opcode: Opcode::$variant,
+                mnemonic: $mn,
+                format: Format::$fmt,
+                code: $code,
+                signature: $sig,
+                mods: opcodes!(@mods $($mods)?),
+            },)*
+        ];
+    };
+    (@mods) => { 0 };
+    (@mods $m:ident) => { $m };
+}
+
+opcodes! {
+    // SOP1
+    SMovB32 = "s_mov_b32", Sop1, 0x00, S1_32;
+    SMovB64 = "s_mov_b64", Sop1, 0x01, S1_64;
+    SNotB32 = "s_not_b32", Sop1, 0x04, S1_32;
+    SNotB64 = "s_not_b64", Sop1, 0x05, S1_64;
+    SAndSaveexecB64 = "s_and_saveexec_b64", Sop1, 0x20, S1_64;
+    SOrSaveexecB64 = "s_or_saveexec_b64", Sop1, 0x21, S1_64;
+    SXorSaveexecB64 = "s_xor_saveexec_b64", Sop1, 0x22, S1_64;
+    SAndn2SaveexecB64 = "s_andn2_saveexec_b64", Sop1, 0x23, S1_64;
+    // SOP2
+    SAddU32 = "s_add_u32", Sop2, 0x00, S2_32;
+    SSubU32 = "s_sub_u32", Sop2, 0x01, S2_32;
+    SAddI32 = "s_add_i32", Sop2, 0x02, S2_32;
+    SSubI32 = "s_sub_i32", Sop2, 0x03, S2_32;
+    SAddcU32 = "s_addc_u32", Sop2, 0x04, S2_32;
+    SSubbU32 = "s_subb_u32", Sop2, 0x05, S2_32;
+    SMinI32 = "s_min_i32", Sop2, 0x06, S2_32;
+    SMinU32 = "s_min_u32", Sop2, 0x07, S2_32;
+    SMaxI32 = "s_max_i32", Sop2, 0x08, S2_32;
+    SMaxU32 = "s_max_u32", Sop2, 0x09, S2_32;
+    SCselectB32 = "s_cselect_b32", Sop2, 0x0a, S2_32;
+    SCselectB64 = "s_cselect_b64", Sop2, 0x0b, S2_64;
+    SAndB32 = "s_and_b32", Sop2, 0x0c, S2_32;
+    SAndB64 = "s_and_b64", Sop2, 0x0d, S2_64;
+    SOrB32 = "s_or_b32", Sop2, 0x0e, S2_32;
+    SOrB64 = "s_or_b64", Sop2, 0x0f, S2_64;
+    SXorB32 = "s_xor_b32", Sop2, 0x10, S2_32;
+    SXorB64 = "s_xor_b64", Sop2, 0x11, S2_64;
+    SAndn2B32 = "s_andn2_b32", Sop2, 0x12, S2_32;
+    SAndn2B64 = "s_andn2_b64", Sop2, 0x13, S2_64;
+    SLshlB32 = "s_lshl_b32", Sop2, 0x1c, S2_32;
+    SLshlB64 = "s_lshl_b64", Sop2, 0x1d, S2_SH64;
+    SLshrB32 = "s_lshr_b32", Sop2, 0x1e, S2_32;
+    SLshrB64 = "s_lshr_b64", Sop2, 0x1f, S2_SH64;
+    SAshrI32 = "s_ashr_i32", Sop2, 0x20, S2_32;
+    SAshrI64 = "s_ashr_i64", Sop2, 0x21, S2_SH64;
+    SMulI32 = "s_mul_i32", Sop2, 0x24, S2_32;
+    // SOPC
+    SCmpEqI32 = "s_cmp_eq_i32", Sopc, 0x00, SC_32;
+    SCmpLgI32 = "s_cmp_lg_i32", Sopc, 0x01, SC_32;
+    SCmpGtI32 = "s_cmp_gt_i32", Sopc, 0x02, SC_32;
+    SCmpGeI32 = "s_cmp_ge_i32", Sopc, 0x03, SC_32;
+    SCmpLtI32 = "s_cmp_lt_i32", Sopc, 0x04, SC_32;
+    SCmpLeI32 = "s_cmp_le_i32", Sopc, 0x05, SC_32;
+    SCmpEqU32 = "s_cmp_eq_u32", Sopc, 0x06, SC_32;
+    SCmpLgU32 = "s_cmp_lg_u32", Sopc, 0x07, SC_32;
+    SCmpGtU32 = "s_cmp_gt_u32", Sopc, 0x08, SC_32;
+    SCmpGeU32 = "s_cmp_ge_u32", Sopc, 0x09, SC_32;
+    SCmpLtU32 = "s_cmp_lt_u32", Sopc, 0x0a, SC_32;
+    SCmpLeU32 = "s_cmp_le_u32", Sopc, 0x0b, SC_32;
+    SCmpEqU64 = "s_cmp_eq_u64", Sopc, 0x12, SC_64;
+    SCmpLgU64 = "s_cmp_lg_u64", Sopc, 0x13, SC_64;
+    // PWS: the first two SOPC opcodes GCN3 leaves free.
+    Split = "split", Sopc, 0x14, SC_32;
+    Merge = "merge", Sopc, 0x15, SC_NONE;
+    // SOPK
+    SMovkI32 = "s_movk_i32", Sopk, 0x00, SK_DST;
+    SCmpkEqI32 = "s_cmpk_eq_i32", Sopk, 0x02, SK_CMP;
+    SCmpkLgI32 = "s_cmpk_lg_i32", Sopk, 0x03, SK_CMP;
+    SCmpkGtI32 = "s_cmpk_gt_i32", Sopk, 0x04, SK_CMP;
+    SCmpkGeI32 = "s_cmpk_ge_i32", Sopk, 0x05, SK_CMP;
+    SCmpkLtI32 = "s_cmpk_lt_i32", Sopk, 0x06, SK_CMP;
+    SCmpkLeI32 = "s_cmpk_le_i32", Sopk, 0x07, SK_CMP;
+    SCmpkEqU32 = "s_cmpk_eq_u32", Sopk, 0x08, SK_CMPU;
+    SCmpkLgU32 = "s_cmpk_lg_u32", Sopk, 0x09, SK_CMPU;
+    SCmpkGtU32 = "s_cmpk_gt_u32", Sopk, 0x0a, SK_CMPU;
+    SCmpkGeU32 = "s_cmpk_ge_u32", Sopk, 0x0b, SK_CMPU;
+    SCmpkLtU32 = "s_cmpk_lt_u32", Sopk, 0x0c, SK_CMPU;
+    SCmpkLeU32 = "s_cmpk_le_u32", Sopk, 0x0d, SK_CMPU;
+    SAddkI32 = "s_addk_i32", Sopk, 0x0e, SK_DST;
+    SMulkI32 = "s_mulk_i32", Sopk, 0x0f, SK_DST;
+    // SOPP
+    SNop = "s_nop", Sopp, 0x00, SP_NOP;
+    SEndpgm = "s_endpgm", Sopp, 0x01, SP_NONE;
+    SBranch = "s_branch", Sopp, 0x02, SP_BR;
+    SCbranchScc0 = "s_cbranch_scc0", Sopp, 0x04, SP_BR;
+    SCbranchScc1 = "s_cbranch_scc1", Sopp, 0x05, SP_BR;
+    SCbranchVccz = "s_cbranch_vccz", Sopp, 0x06, SP_BR;
+    SCbranchVccnz = "s_cbranch_vccnz", Sopp, 0x07, SP_BR;
+    SCbranchExecz = "s_cbranch_execz", Sopp, 0x08, SP_BR;
+    SCbranchExecnz = "s_cbranch_execnz", Sopp, 0x09, SP_BR;
+    SBarrier = "s_barrier", Sopp, 0x0a, SP_NONE;
+    SWaitcnt = "s_waitcnt", Sopp, 0x0c, SP_WAIT;
+    // SMEM
+    SLoadDword = "s_load_dword", Smem, 0x00, SM_1;
+    SLoadDwordx2 = "s_load_dwordx2", Smem, 0x01, SM_2;
+    SLoadDwordx4 = "s_load_dwordx4", Smem, 0x02, SM_4;
+    // VOP1
+    VMovB32 = "v_mov_b32", Vop1, 0x01, V1;
+    VCvtF32I32 = "v_cvt_f32_i32", Vop1, 0x05, V1, CVT;
+    VCvtF32U32 = "v_cvt_f32_u32", Vop1, 0x06, V1, CVT;
+    VCvtU32F32 = "v_cvt_u32_f32", Vop1, 0x07, V1, FP;
+    VCvtI32F32 = "v_cvt_i32_f32", Vop1, 0x08, V1, FP;
+    VNotB32 = "v_not_b32", Vop1, 0x2b, V1;
+    // VOP2
+    VCndmaskB32 = "v_cndmask_b32", Vop2, 0x00, V2_CND, SEL;
+    VAddF32 = "v_add_f32", Vop2, 0x01, V2, FP;
+    VSubF32 = "v_sub_f32", Vop2, 0x02, V2, FP;
+    VMulF32 = "v_mul_f32", Vop2, 0x05, V2, FP;
+    VMulU32U24 = "v_mul_u32_u24", Vop2, 0x08, V2;
+    VMinI32 = "v_min_i32", Vop2, 0x0c, V2;
+    VMaxI32 = "v_max_i32", Vop2, 0x0d, V2;
+    VMinU32 = "v_min_u32", Vop2, 0x0e, V2;
+    VMaxU32 = "v_max_u32", Vop2, 0x0f, V2;
+    VLshrrevB32 = "v_lshrrev_b32", Vop2, 0x10, V2;
+    VAshrrevI32 = "v_ashrrev_i32", Vop2, 0x11, V2;
+    VLshlrevB32 = "v_lshlrev_b32", Vop2, 0x12, V2;
+    VAndB32 = "v_and_b32", Vop2, 0x13, V2;
+    VOrB32 = "v_or_b32", Vop2, 0x14, V2;
+    VXorB32 = "v_xor_b32", Vop2, 0x15, V2;
+    VAddU32 = "v_add_u32", Vop2, 0x19, V2_CO, CLAMP;
+    VSubU32 = "v_sub_u32", Vop2, 0x1a, V2_CO, CLAMP;
+    VSubrevU32 = "v_subrev_u32", Vop2, 0x1b, V2_CO, CLAMP;
+    VAddcU32 = "v_addc_u32", Vop2, 0x1c, V2_CIO, CLAMP;
+    VSubbU32 = "v_subb_u32", Vop2, 0x1d, V2_CIO, CLAMP;
+    // VOP3 only
+    VMadF32 = "v_mad_f32", Vop3, 0x1c1, V3_3, FP;
+    VMadU32U24 = "v_mad_u32_u24", Vop3, 0x1c3, V3_3, CLAMP;
+    VBfeU32 = "v_bfe_u32", Vop3, 0x1c8, V3_3;
+    VBfeI32 = "v_bfe_i32", Vop3, 0x1c9, V3_3;
+    VMulLoU32 = "v_mul_lo_u32", Vop3, 0x285, V3_2;
+    VMulHiU32 = "v_mul_hi_u32", Vop3, 0x286, V3_2;
+    VMulHiI32 = "v_mul_hi_i32", Vop3, 0x287, V3_2;
+    VLshlrevB64 = "v_lshlrev_b64", Vop3, 0x28f, V3_SH64;
+    VLshrrevB64 = "v_lshrrev_b64", Vop3, 0x290, V3_SH64;
+    VAshrrevI64 = "v_ashrrev_i64", Vop3, 0x291, V3_SH64;
+    // VOPC: 0xC0+ signed, 0xC8+ unsigned; v_cmpx_* (+0x10) also write EXEC.
+    VCmpLtI32 = "v_cmp_lt_i32", Vopc, 0xc1, VC;
+    VCmpEqI32 = "v_cmp_eq_i32", Vopc, 0xc2, VC;
+    VCmpLeI32 = "v_cmp_le_i32", Vopc, 0xc3, VC;
+    VCmpGtI32 = "v_cmp_gt_i32", Vopc, 0xc4, VC;
+    VCmpNeI32 = "v_cmp_ne_i32", Vopc, 0xc5, VC;
+    VCmpGeI32 = "v_cmp_ge_i32", Vopc, 0xc6, VC;
+    VCmpLtU32 = "v_cmp_lt_u32", Vopc, 0xc9, VC;
+    VCmpEqU32 = "v_cmp_eq_u32", Vopc, 0xca, VC;
+    VCmpLeU32 = "v_cmp_le_u32", Vopc, 0xcb, VC;
+    VCmpGtU32 = "v_cmp_gt_u32", Vopc, 0xcc, VC;
+    VCmpNeU32 = "v_cmp_ne_u32", Vopc, 0xcd, VC;
+    VCmpGeU32 = "v_cmp_ge_u32", Vopc, 0xce, VC;
+    VCmpxLtI32 = "v_cmpx_lt_i32", Vopc, 0xd1, VC;
+    VCmpxEqI32 = "v_cmpx_eq_i32", Vopc, 0xd2, VC;
+    VCmpxLeI32 = "v_cmpx_le_i32", Vopc, 0xd3, VC;
+    VCmpxGtI32 = "v_cmpx_gt_i32", Vopc, 0xd4, VC;
+    VCmpxNeI32 = "v_cmpx_ne_i32", Vopc, 0xd5, VC;
+    VCmpxGeI32 = "v_cmpx_ge_i32", Vopc, 0xd6, VC;
+    VCmpxLtU32 = "v_cmpx_lt_u32", Vopc, 0xd9, VC;
+    VCmpxEqU32 = "v_cmpx_eq_u32", Vopc, 0xda, VC;
+    VCmpxLeU32 = "v_cmpx_le_u32", Vopc, 0xdb, VC;
+    VCmpxGtU32 = "v_cmpx_gt_u32", Vopc, 0xdc, VC;
+    VCmpxNeU32 = "v_cmpx_ne_u32", Vopc, 0xdd, VC;
+    VCmpxGeU32 = "v_cmpx_ge_u32", Vopc, 0xde, VC;
+    // FLAT
+    FlatLoadDword = "flat_load_dword", Flat, 0x14, FL_LD1;
+    FlatLoadDwordx2 = "flat_load_dwordx2", Flat, 0x15, FL_LD2;
+    FlatStoreDword = "flat_store_dword", Flat, 0x1c, FL_ST1;
+    FlatStoreDwordx2 = "flat_store_dwordx2", Flat, 0x1d, FL_ST2;
+}
+
+impl Opcode {
+    /// This opcode's row of `OPCODES`.
+    pub fn info(self) -> &'static OpInfo {
+        &OPCODES[self as usize]
+    }
+
+    /// Mnemonic without encoding suffix.
+    pub fn mnemonic(self) -> &'static str {
+        self.info().mnemonic
+    }
+
+    /// Native microcode format (`Format::Vop3` for VOP3-only instructions).
+    pub fn format(self) -> Format {
+        self.info().format
+    }
+
+    /// Opcode number in the native format.
+    pub fn code(self) -> u16 {
+        self.info().code
+    }
+
+    /// Opcode number in the VOP3 encoding, for vector ALU instructions.
+    pub fn vop3_code(self) -> Option<u16> {
+        let info = self.info();
+        info.format.vop3_base().map(|base| base + info.code)
+    }
+
+    /// Operand widths.
+    pub fn signature(self) -> Signature {
+        self.info().signature
+    }
+
+    /// Looks a mnemonic up (without `_e32`/`_e64` suffix).
+    pub fn from_mnemonic(mnemonic: &str) -> Option<Opcode> {
+        OPCODES
+            .iter()
+            .find(|i| i.mnemonic == mnemonic)
+            .map(|i| i.opcode)
+    }
+
+    /// Looks up the opcode with number `code` in `format` (VOP3 numbers for `Format::Vop3`
+    /// include the promoted VOP1/VOP2/VOPC opcodes).
+    pub fn from_code(format: Format, code: u16) -> Option<Opcode> {
+        OPCODES
+            .iter()
+            .find(|i| {
+                if format == Format::Vop3 {
+                    i.format.vop3_base().map(|b| b + i.code) == Some(code)
+                } else {
+                    i.format == format && i.code == code
+                }
+            })
+            .map(|i| i.opcode)
+    }
+
+    /// True for `v_cmpx_*`, which write EXEC as well as their mask destination.
+    pub fn is_cmpx(self) -> bool {
+        self.format() == Format::Vopc && self.code() & 0x10 != 0
+    }
+}
+
+impl fmt::Display for Opcode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.mnemonic())
+    }
+}

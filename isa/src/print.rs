@@ -1,0 +1,146 @@
+//! llvm-mc text syntax for instructions: the disassembler's output and `Display` for
+//! [`Instruction`](crate::Instruction). Printing then assembling gives the same instruction back.
+
+use std::fmt::{self, Write};
+
+use crate::inst::{Instruction, Omod, Operand};
+use crate::opcode::{ImmKind, Width};
+
+/// `s_waitcnt` counter fields of gfx8: vmcnt bits 3:0, expcnt 6:4, lgkmcnt 11:8.
+pub(crate) const VMCNT_MAX: u32 = 0xf;
+pub(crate) const EXPCNT_MAX: u32 = 0x7;
+pub(crate) const LGKMCNT_MAX: u32 = 0xf;
+pub(crate) const WAITCNT_MASK: u32 = VMCNT_MAX | EXPCNT_MAX << 4 | LGKMCNT_MAX << 8;
+
+/// Writes `inst` in llvm-mc syntax; a branch prints `target_label` instead of its offset when
+/// given.
+pub(crate) fn write_instruction(
+    f: &mut fmt::Formatter<'_>,
+    inst: &Instruction,
+    target_label: Option<&str>,
+) -> fmt::Result {
+    let op = inst.opcode;
+    let sig = op.signature();
+    f.write_str(op.mnemonic())?;
+    if op.format().has_vop3_form() {
+        f.write_str(if inst.vop3 { "_e64" } else { "_e32" })?;
+    }
+    let mut operands: Vec<String> = Vec::new();
+    if let (Some(d), Some(w)) = (inst.dst, sig.dst) {
+        operands.push(d.display(w).to_string());
+    }
+    if let (Some(d), Some(w)) = (inst.sdst, sig.sdst) {
+        operands.push(d.display(w).to_string());
+    }
+    for (i, (w, src)) in sig.srcs.iter().zip(inst.srcs.iter()).enumerate() {
+        if let Some(s) = src_with_mods(inst, i, *src, *w) {
+            operands.push(s);
+        }
+    }
+    match sig.imm {
+        ImmKind::None => {}
+        ImmKind::Simm16 | ImmKind::Uimm16 => operands.push(format!("0x{:x}", inst.imm & 0xffff)),
+        ImmKind::Nop => operands.push(small_dec_or_hex(inst.imm)),
+        ImmKind::Branch => operands.push(match target_label {
+            Some(l) => l.to_string(),
+            None => inst.simm16().to_string(),
+        }),
+        ImmKind::Waitcnt => operands.push(waitcnt_text(inst.imm)),
+        ImmKind::SmemOffset => operands.push(match inst.src(1) {
+            Some(reg) => reg.display(Width::B32).to_string(),
+            None => format!("0x{:x}", inst.imm),
+        }),
+    }
+    if !operands.is_empty() {
+        write!(f, " {}", operands.join(", "))?;
+    }
+    let m = &inst.mods;
+    if m.glc {
+        f.write_str(" glc")?;
+    }
+    if m.slc {
+        f.write_str(" slc")?;
+    }
+    if m.clamp {
+        f.write_str(" clamp")?;
+    }
+    match m.omod {
+        Omod::None => {}
+        Omod::Mul2 => f.write_str(" mul:2")?,
+        Omod::Mul4 => f.write_str(" mul:4")?,
+        Omod::Div2 => f.write_str(" div:2")?,
+    }
+    Ok(())
+}
+
+/// Source `i` with its VOP3 input modifiers, the way llvm-mc prints them: `-x`, `|x|`, `-|x|`,
+/// and `neg(c)` for a negated constant (where `-c` would read as a different constant).
+fn src_with_mods(inst: &Instruction, i: usize, src: Option<Operand>, w: Width) -> Option<String> {
+    let s = src?;
+    let text = s.display(w).to_string();
+    let neg = inst.mods.neg >> i & 1 != 0;
+    let abs = inst.mods.abs >> i & 1 != 0;
+    let mut out = String::new();
+    let neg_mnemonic =
+        neg && !abs && matches!(s, Operand::Int(_) | Operand::Float(_) | Operand::Literal(_));
+    match (neg, abs) {
+        (true, false) if neg_mnemonic => write!(out, "neg({text})").ok()?,
+        (true, false) => write!(out, "-{text}").ok()?,
+        (true, true) => write!(out, "-|{text}|").ok()?,
+        (false, true) => write!(out, "|{text}|").ok()?,
+        (false, false) => out = text,
+    }
+    Some(out)
+}
+
+/// llvm-mc prints small immediates in decimal and the rest in hex.
+fn small_dec_or_hex(v: u32) -> String {
+    if v <= 64 {
+        v.to_string()
+    } else {
+        format!("0x{v:x}")
+    }
+}
+
+/// `vmcnt(a) expcnt(b) lgkmcnt(c)`, omitting counters left at their maximum (no wait), as
+/// llvm-mc does; a field with bits outside the three counters prints as a raw number so that
+/// the text assembles back to the same word.
+pub(crate) fn waitcnt_text(imm: u32) -> String {
+    if imm & !WAITCNT_MASK & 0xffff != 0 {
+        return format!("0x{imm:x}");
+    }
+    let vm = imm & VMCNT_MAX;
+    let exp = imm >> 4 & EXPCNT_MAX;
+    let lgkm = imm >> 8 & LGKMCNT_MAX;
+    let all = vm == VMCNT_MAX && exp == EXPCNT_MAX && lgkm == LGKMCNT_MAX;
+    let mut parts = Vec::new();
+    if vm != VMCNT_MAX || all {
+        parts.push(format!("vmcnt({vm})"));
+    }
+    if exp != EXPCNT_MAX || all {
+        parts.push(format!("expcnt({exp})"));
+    }
+    if lgkm != LGKMCNT_MAX || all {
+        parts.push(format!("lgkmcnt({lgkm})"));
+    }
+    parts.join(" ")
+}
+
+/// Formats an instruction with a label in place of its branch offset.
+pub struct WithLabel<'a> {
+    pub(crate) inst: &'a Instruction,
+    pub(crate) label: Option<&'a str>,
+}
+
+impl fmt::Display for WithLabel<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_instruction(f, self.inst, self.label)
+    }
+}
+
+impl Instruction {
+    /// Displays the instruction with `label` printed as its branch target.
+    pub fn display_with_label<'a>(&'a self, label: Option<&'a str>) -> WithLabel<'a> {
+        WithLabel { inst: self, label }
+    }
+}

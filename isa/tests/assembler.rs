@@ -1,0 +1,229 @@
+//! Assembler behaviour beyond single instructions: labels and branches, directives, comments,
+//! the program API, and one test per error class with its exact position and message.
+
+use pws_isa::{assemble, decode, AsmError, ErrorKind, Opcode, Operand, Program};
+
+fn err(src: &str) -> AsmError {
+    assemble(src, "k.s").expect_err(src)
+}
+
+#[test]
+fn labels_and_branches() {
+    let src = "\
+start:
+  s_mov_b32 s0, 0x12345678   ; 8 bytes with its literal
+loop: s_sub_u32 s0, s0, 1
+  s_cmp_lg_u32 s0, 0
+  s_cbranch_scc1 loop
+  s_branch end
+  s_nop 0
+end:
+  s_endpgm
+";
+    let p = assemble(src, "k.s").unwrap();
+    assert_eq!(p.labels["start"], 0);
+    assert_eq!(p.labels["loop"], 8);
+    assert_eq!(p.labels["end"], 28);
+    let pcs: Vec<u32> = p.instructions.iter().map(|l| l.pc).collect();
+    assert_eq!(pcs, [0, 8, 12, 16, 20, 24, 28]);
+    let lines: Vec<u32> = p.instructions.iter().map(|l| l.line).collect();
+    assert_eq!(lines, [2, 3, 4, 5, 6, 7, 9]);
+    // s_cbranch_scc1 at 16 -> 8: (8 - 20) / 4 = -3.
+    let br = &p.instructions[3];
+    assert_eq!(br.words, [0xBF85_FFFD]);
+    assert_eq!(br.item.branch_target(br.pc), Some(8));
+    assert!(br.item.is_branch() && br.item.is_conditional_branch() && !br.item.is_terminator());
+    let jmp = &p.instructions[4];
+    assert_eq!(jmp.item.branch_target(jmp.pc), Some(28));
+    assert!(jmp.item.is_terminator());
+    assert!(p.instructions[6].item.is_terminator());
+    assert_eq!(
+        p.bytes()[..8],
+        [0xff, 0x00, 0x80, 0xbe, 0x78, 0x56, 0x34, 0x12]
+    );
+    assert_eq!(p.size_bytes(), 32);
+    assert_eq!(p.instruction_at(8).unwrap().item.opcode, Opcode::SSubU32);
+    assert!(
+        p.instruction_at(4).is_none(),
+        "4 is the literal of the first instruction"
+    );
+}
+
+#[test]
+fn listing_names_branch_targets() {
+    let p = Program::from_words(&[0xBF85_FFFF, 0xBF82_0000, 0xBF81_0000]).unwrap();
+    let listing = p.listing();
+    assert_eq!(p.labels["L_0000"], 0);
+    assert_eq!(p.labels["L_0008"], 8);
+    assert!(
+        listing.starts_with("L_0000:\n\ts_cbranch_scc1 L_0000"),
+        "{listing}"
+    );
+    assert!(listing.contains("// 000004: bf820000"), "{listing}");
+    assert_eq!(assemble(&listing, "l.s").unwrap().words(), p.words());
+}
+
+#[test]
+fn exec_and_scc_properties() {
+    let p = assemble(
+        "s_and_saveexec_b64 s[2:3], vcc\n s_mov_b64 exec, s[2:3]\n v_cmpx_eq_u32 vcc, v0, v1\n \
+         s_cbranch_execz 0\n v_mov_b32 v0, v1\n s_add_u32 s0, s1, s2\n s_addc_u32 s0, s1, s2\n \
+         s_mov_b32 s0, exec_lo\n s_mov_b32 s0, s1",
+        "k.s",
+    )
+    .unwrap();
+    let i: Vec<_> = p.instructions.iter().map(|l| l.item).collect();
+    assert!(i[0].writes_exec() && i[0].reads_exec() && i[0].writes_scc());
+    assert!(i[1].writes_exec() && !i[1].reads_exec());
+    assert!(i[2].writes_exec() && i[2].reads_exec());
+    assert!(i[3].reads_exec() && !i[3].writes_exec());
+    assert!(i[4].reads_exec() && !i[4].writes_exec());
+    assert!(i[5].writes_scc() && !i[5].reads_scc());
+    assert!(i[6].reads_scc() && i[6].writes_scc());
+    assert!(i[7].reads_exec() && !i[8].reads_exec());
+}
+
+#[test]
+fn implicit_operands_are_explicit_in_the_model() {
+    let p = assemble(
+        "v_addc_u32 v1, vcc, v2, v3, vcc\nv_cmp_lt_i32 vcc, v1, v2",
+        "k.s",
+    )
+    .unwrap();
+    let addc = p.instructions[0].item;
+    assert!(!addc.vop3);
+    assert_eq!(addc.sdst, Some(Operand::VccLo));
+    assert_eq!(addc.srcs[2], Some(Operand::VccLo));
+    assert_eq!(p.instructions[1].item.sdst, Some(Operand::VccLo));
+    // Unsuffixed mnemonics take e32 when the operands allow it, e64 otherwise (as llvm-mc).
+    let p = assemble(
+        "v_add_u32 v1, s[4:5], v2, v3\nv_cmp_eq_u32 vcc, v1, s2",
+        "k.s",
+    )
+    .unwrap();
+    assert!(p.instructions.iter().all(|l| l.item.vop3));
+}
+
+#[test]
+fn clang_directives_are_ignored() {
+    let src = "\
+\t.text
+\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx803\"
+\t.globl\tk ; -- Begin function
+\t.p2align\t8
+\t.type\tk,@function
+k:
+\ts_endpgm
+\t.section\t.rodata,#alloc
+\t.amdhsa_kernel k
+\t\t.amdhsa_next_free_vgpr 32
+\t.end_amdhsa_kernel
+\t.amdgpu_metadata
+---
+amdhsa.kernels:
+  - .name: k
+    .args: [ s_bogus v1 ]
+...
+\t.end_amdgpu_metadata
+";
+    let p = assemble(src, "k.s").unwrap();
+    assert_eq!(p.words(), [0xBF81_0000]);
+    assert_eq!(p.labels["k"], 0);
+}
+
+/// (source, kind, line, column, message)
+const ERRORS: &[(&str, ErrorKind, u32, u32, &str)] = &[
+    ("s_nop 0\n  frob s0", ErrorKind::UnknownMnemonic, 2, 3, "unknown mnemonic `frob`"),
+    (
+        "v_mac_f32 v0, v1, v2",
+        ErrorKind::Unsupported,
+        1,
+        1,
+        "unsupported instruction `v_mac_f32`: not in the pws GCN3 subset",
+    ),
+    ("s_mov_b32 s0, v[1:2]", ErrorKind::BadOperand, 1, 15, "expected a 1-dword operand, found a 2-dword register"),
+    ("s_mov_b32 s0, s102", ErrorKind::RegisterOutOfRange, 1, 15, "register s102 out of range (s0..s101)"),
+    ("v_mov_b32 v0, v300", ErrorKind::RegisterOutOfRange, 1, 15, "register out of range (last is v255)"),
+    ("s_movk_i32 s0, 0x12345", ErrorKind::ImmediateOutOfRange, 1, 16, "immediate 74565 out of range -32768..=65535"),
+    ("s_branch nowhere", ErrorKind::UndefinedLabel, 1, 10, "undefined label `nowhere`"),
+    ("a:\n s_nop 0\n a: s_endpgm", ErrorKind::DuplicateLabel, 3, 2, "duplicate label `a`"),
+    ("s_add_u32 s0, 0x11111111, 0x22222222", ErrorKind::Literal, 1, 27, "only one literal operand is allowed"),
+    (
+        "v_add_f32 v0, s0, s1",
+        ErrorKind::ConstantBus,
+        1,
+        19,
+        "invalid operand (violates constant bus restrictions: at most one SGPR, special register or literal per VALU instruction)",
+    ),
+    ("v_and_b32_e64 v0, v1, v2 clamp", ErrorKind::Modifier, 1, 26, "v_and_b32 does not accept clamp"),
+    (
+        "v_add_f32_e32 v0, v1, v2 clamp",
+        ErrorKind::Modifier,
+        1,
+        26,
+        "v_add_f32 does not accept clamp in the e32 encoding (use _e64)",
+    ),
+    ("s_mov_b32 s0,", ErrorKind::Syntax, 1, 14, "too few operands: s_mov_b32 takes 2"),
+    ("s_mov_b32 s0, s1 # x", ErrorKind::Syntax, 1, 18, "unexpected character `#`"),
+    (".long 5", ErrorKind::Unsupported, 1, 1, "unsupported directive `.long`: the pws image holds instructions only"),
+    ("  .frobnicate", ErrorKind::Syntax, 1, 3, "unknown directive `.frobnicate`"),
+    (
+        "s_nop 0\n.amdgpu_metadata\n---\n",
+        ErrorKind::Syntax,
+        2,
+        1,
+        ".amdgpu_metadata block without .end_amdgpu_metadata",
+    ),
+];
+
+#[test]
+fn error_classes_positions_and_messages() {
+    for &(src, kind, line, column, message) in ERRORS {
+        let e = err(src);
+        assert_eq!(
+            (e.kind, e.line, e.column, e.message.as_str()),
+            (kind, line, column, message),
+            "{src:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            format!("k.s:{line}:{column}: error: {message}")
+        );
+    }
+}
+
+#[test]
+fn branch_out_of_range() {
+    let mut src = String::from("top:\n");
+    for _ in 0..32_770 {
+        src.push_str("s_nop 0\n");
+    }
+    src.push_str("s_branch top\n");
+    let e = err(&src);
+    assert_eq!((e.kind, e.line), (ErrorKind::ImmediateOutOfRange, 32_772));
+    assert!(e.message.contains("out of range"), "{e}");
+}
+
+#[test]
+fn decode_errors_name_offset_and_word() {
+    // An unknown SOPP opcode (0x7f) after two good instructions.
+    let e = decode(&[0xBF81_0000, 0x7E02_0302, 0xBFFF_0000]).unwrap_err();
+    assert_eq!((e.offset, e.word), (8, 0xBFFF_0000));
+    assert_eq!(
+        e.to_string(),
+        "cannot decode word 0xbfff0000 at byte offset 0x8: SOPP opcode 127 is not supported"
+    );
+    // A VOP3 instruction cut short, a literal past the end, an SGPR pair at an odd register.
+    assert_eq!(decode(&[0xD285_0001]).unwrap_err().offset, 0);
+    assert!(decode(&[0x7E0002FF])
+        .unwrap_err()
+        .message
+        .contains("past the end"));
+    assert!(
+        decode(&[0xBE810104]).is_err(),
+        "s_mov_b64 s[1:2], ... is misaligned"
+    );
+    assert!(Program::from_bytes(&[0, 0, 0x81, 0xbf, 1]).is_err());
+    // A literal that should have been an inline constant is not canonical.
+    assert!(decode(&[0xBE8000FF, 5]).is_err());
+}

@@ -1,0 +1,249 @@
+//! Random valid instructions for the property tests: every opcode, both encoding forms, every
+//! operand kind its slots accept, and the modifiers it allows. Candidates are drawn from
+//! class-aware pools and then filtered through `pws_isa::check`, so the generator never has to
+//! re-implement the operand rules it is testing.
+
+#![allow(dead_code)]
+
+use proptest::prelude::*;
+use pws_isa::{
+    check, Format, ImmKind, InlineFloat, Instruction, Modifiers, Omod, Opcode, Operand, Width,
+    MOD_CLAMP, MOD_INPUT, MOD_OMOD, OPCODES,
+};
+
+fn aligned(max_first: u16, dwords: u8) -> impl Strategy<Value = u8> {
+    let step = dwords.min(4) as u16;
+    (0..=max_first / step).prop_map(move |i| (i * step) as u8)
+}
+
+/// Scalar registers that can hold a value of `w` (SDST-class), plus now and then a
+/// misaligned or out-of-range one for the checker to reject.
+pub fn scalar_reg(w: Width) -> BoxedStrategy<Operand> {
+    let n = w.dwords() as u16;
+    let sgpr = prop_oneof![
+        12 => aligned(102 - n, n as u8).prop_map(Operand::Sgpr),
+        1 => (0u8..=110).prop_map(Operand::Sgpr),
+        1 => (0u8..=13).prop_map(Operand::Ttmp),
+    ];
+    let ttmp = aligned(12 - n, n as u8).prop_map(Operand::Ttmp);
+    match w {
+        Width::B32 => prop_oneof![
+            4 => sgpr,
+            1 => ttmp,
+            1 => prop_oneof![
+                Just(Operand::VccLo),
+                Just(Operand::VccHi),
+                Just(Operand::ExecLo),
+                Just(Operand::ExecHi),
+                Just(Operand::M0),
+                Just(Operand::FlatScratchLo),
+                Just(Operand::FlatScratchHi),
+            ],
+        ]
+        .boxed(),
+        Width::B64 => prop_oneof![
+            4 => sgpr,
+            1 => ttmp,
+            1 => prop_oneof![
+                Just(Operand::VccLo),
+                Just(Operand::ExecLo),
+                Just(Operand::FlatScratchLo)
+            ],
+        ]
+        .boxed(),
+        Width::B128 => prop_oneof![4 => sgpr, 1 => ttmp].boxed(),
+    }
+}
+
+/// Inline constants and canonical literals for a `w` operand.
+pub fn constant(w: Width) -> BoxedStrategy<Operand> {
+    prop_oneof![
+        (-16i8..=64).prop_map(Operand::Int),
+        proptest::sample::select(InlineFloat::ALL.to_vec()).prop_map(Operand::Float),
+        any::<u32>()
+            .prop_map(move |v| { Operand::constant(v as i64, w).unwrap_or(Operand::Literal(v)) }),
+    ]
+    .boxed()
+}
+
+pub fn condition_bit() -> BoxedStrategy<Operand> {
+    prop_oneof![
+        Just(Operand::Vccz),
+        Just(Operand::Execz),
+        Just(Operand::Scc)
+    ]
+    .boxed()
+}
+
+/// VGPRs for a `w` operand; now and then a tuple running past v255.
+pub fn vgpr(w: Width) -> BoxedStrategy<Operand> {
+    prop_oneof![
+        20 => (0..=(256 - w.dwords() as u16)).prop_map(|n| Operand::Vgpr(n as u8)),
+        1 => (250u8..=255).prop_map(Operand::Vgpr),
+    ]
+    .boxed()
+}
+
+/// Any operand a source of width `w` might take (the checker weeds out what the slot
+/// forbids).
+pub fn any_source(w: Width) -> BoxedStrategy<Operand> {
+    prop_oneof![
+        3 => vgpr(w),
+        3 => scalar_reg(w),
+        3 => constant(w),
+        1 => condition_bit(),
+    ]
+    .boxed()
+}
+
+fn mask() -> BoxedStrategy<Operand> {
+    prop_oneof![Just(Operand::VccLo), scalar_reg(Width::B64)].boxed()
+}
+
+/// A candidate for `op` (not yet filtered): often breaks an operand rule.
+pub fn candidate(op: Opcode) -> BoxedStrategy<Instruction> {
+    let info = op.info();
+    let sig = info.signature;
+    let format = info.format;
+    let valu = matches!(
+        format,
+        Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3
+    );
+    let vop3 = match format {
+        Format::Vop3 => Just(true).boxed(),
+        Format::Vop1 | Format::Vop2 | Format::Vopc => any::<bool>().boxed(),
+        _ => Just(false).boxed(),
+    };
+    let dst: BoxedStrategy<Option<Operand>> = match sig.dst {
+        None => Just(None).boxed(),
+        Some(w) if valu || format == Format::Flat => vgpr(w).prop_map(Some).boxed(),
+        Some(w) => scalar_reg(w).prop_map(Some).boxed(),
+    };
+    let sdst: BoxedStrategy<Option<Operand>> = match sig.sdst {
+        None => Just(None).boxed(),
+        Some(_) => mask().prop_map(Some).boxed(),
+    };
+    let src = |i: usize| -> BoxedStrategy<Option<Operand>> {
+        let Some(&w) = sig.srcs.get(i) else {
+            return Just(None).boxed();
+        };
+        match format {
+            Format::Flat => vgpr(w).prop_map(Some).boxed(),
+            Format::Smem => scalar_reg(w).prop_map(Some).boxed(),
+            Format::Sopk => scalar_reg(w).prop_map(Some).boxed(),
+            Format::Vop2 if i == 2 => mask().prop_map(Some).boxed(),
+            _ if valu && i == 1 => prop_oneof![3 => vgpr(w), 1 => any_source(w)]
+                .prop_map(Some)
+                .boxed(),
+            _ if valu => prop_oneof![2 => vgpr(w), 1 => any_source(w)]
+                .prop_map(Some)
+                .boxed(),
+            _ => any_source(w).prop_map(Some).boxed(),
+        }
+    };
+    let smem_offset: BoxedStrategy<Option<Operand>> = if format == Format::Smem {
+        prop_oneof![
+            3 => Just(None),
+            1 => prop_oneof![scalar_reg(Width::B32), Just(Operand::M0)].prop_map(Some),
+        ]
+        .boxed()
+    } else {
+        src(1)
+    };
+    let imm: BoxedStrategy<u32> = match sig.imm {
+        ImmKind::None => Just(0).boxed(),
+        ImmKind::SmemOffset => (0u32..=0xf_ffff).boxed(),
+        ImmKind::Waitcnt => {
+            prop_oneof![3 => (0u32..=0xf7f).prop_map(|v| v & 0xf7f), 1 => 0u32..=0xffff].boxed()
+        }
+        _ => (0u32..=0xffff).boxed(),
+    };
+    let allowed = info.mods;
+    let mods = (
+        any::<bool>(),
+        any::<bool>(),
+        any::<bool>(),
+        0u32..4,
+        0u8..8,
+        0u8..8,
+    )
+        .prop_map(move |(glc, slc, clamp, omod, neg, abs)| {
+            let vop_mods = |bit: u8| allowed & bit != 0;
+            Modifiers {
+                glc: glc && matches!(format, Format::Smem | Format::Flat),
+                slc: slc && format == Format::Flat,
+                clamp: clamp && vop_mods(MOD_CLAMP),
+                omod: if vop_mods(MOD_OMOD) {
+                    Omod::from_bits(omod)
+                } else {
+                    Omod::None
+                },
+                neg: if vop_mods(MOD_INPUT) { neg } else { 0 },
+                abs: if vop_mods(MOD_INPUT) { abs } else { 0 },
+            }
+        });
+    (vop3, dst, sdst, src(0), smem_offset, src(2), imm, mods)
+        .prop_map(move |(vop3, dst, sdst, s0, s1, s2, imm, mut mods)| {
+            if !vop3 {
+                mods = Modifiers {
+                    glc: mods.glc,
+                    slc: mods.slc,
+                    ..Modifiers::default()
+                };
+            }
+            let mut inst = Instruction::new(op);
+            inst.vop3 = vop3;
+            inst.dst = dst;
+            inst.sdst = if vop3 || sdst.is_none() {
+                sdst
+            } else {
+                Some(Operand::VccLo)
+            };
+            inst.srcs = [s0, s1, s2];
+            if !vop3 && format == Format::Vop2 && s2.is_some() {
+                inst.srcs[2] = Some(Operand::VccLo);
+            }
+            inst.imm = if s1.is_some() && format == Format::Smem {
+                0
+            } else {
+                imm
+            };
+            inst.mods = mods;
+            inst
+        })
+        .boxed()
+}
+
+/// A valid instruction of `op`.
+pub fn instruction_of(op: Opcode) -> BoxedStrategy<Instruction> {
+    candidate(op)
+        .prop_filter("operand rules", |i| check(i).is_ok())
+        .boxed()
+}
+
+/// A valid instruction of any opcode (uniform over opcodes).
+pub fn instruction() -> BoxedStrategy<Instruction> {
+    proptest::sample::select(OPCODES.iter().map(|i| i.opcode).collect::<Vec<_>>())
+        .prop_flat_map(instruction_of)
+        .boxed()
+}
+
+/// A candidate instruction of any opcode, valid or not.
+pub fn any_candidate() -> BoxedStrategy<Instruction> {
+    proptest::sample::select(OPCODES.iter().map(|i| i.opcode).collect::<Vec<_>>())
+        .prop_flat_map(candidate)
+        .boxed()
+}
+
+/// A seeded runner for drawing many values outside `proptest!` (the llvm-mc batch tests): the
+/// same values on every run, and no cap on the generator's filter rejects.
+pub fn seeded_runner() -> proptest::test_runner::TestRunner {
+    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+    TestRunner::new_with_rng(
+        Config {
+            max_local_rejects: u32::MAX,
+            ..Config::default()
+        },
+        TestRng::deterministic_rng(RngAlgorithm::ChaCha),
+    )
+}

@@ -1,0 +1,165 @@
+//! The assembler on hostile text: random mnemonics, garbage, and valid lines with one random
+//! edit. It must return Ok or an error whose line lies within the input and whose column is
+//! on that line (or just past its end) — never panic, never hang.
+
+mod common;
+
+use proptest::prelude::*;
+use pws_isa::testing::proptest_cases;
+use pws_isa::{assemble, OPCODES};
+
+fn token() -> impl Strategy<Value = String> {
+    prop_oneof![
+        proptest::sample::select(
+            OPCODES
+                .iter()
+                .map(|i| i.mnemonic.to_string())
+                .collect::<Vec<_>>()
+        ),
+        proptest::sample::select(
+            [
+                "s0",
+                "s101",
+                "s102",
+                "s999999999999",
+                "v255",
+                "v256",
+                "s[2:3]",
+                "s[3:4]",
+                "s[2:",
+                "s[",
+                "v[1:0]",
+                "v[0:3]",
+                "ttmp[4:7]",
+                "vcc",
+                "exec",
+                "m0",
+                "vcc_lo",
+                "src_scc",
+                "-",
+                "|",
+                "neg(",
+                "abs(v1)",
+                "(",
+                ")",
+                "[",
+                "]",
+                ":",
+                ",",
+                "&",
+                "+",
+                "0",
+                "-16",
+                "65",
+                "0x",
+                "0xffffffffffffffffff",
+                "1e",
+                "1e999",
+                "0.5",
+                "-0.5",
+                "1.",
+                "2e-3",
+                "99999999999999999999999",
+                "glc",
+                "slc",
+                "clamp",
+                "mul:2",
+                "div:3",
+                "mul:",
+                "vmcnt(",
+                "vmcnt(99)",
+                "lgkmcnt(0)",
+                "expcnt(7)",
+                "label",
+                "label:",
+                ".text",
+                ".long",
+                ".amdgpu_metadata",
+                ".end_amdgpu_metadata",
+                "_e32",
+                "_e64",
+                ";",
+                "//",
+                "\"",
+                "\\",
+                "é",
+                "\t",
+                "split",
+                "merge",
+                "s_branch",
+                "x:",
+                "::",
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+        ),
+        "[ -~]{0,6}",
+        "\\PC{0,3}",
+    ]
+}
+
+fn line() -> impl Strategy<Value = String> {
+    prop_oneof![
+        proptest::collection::vec(token(), 0..8).prop_map(|t| t.join(" ")),
+        proptest::collection::vec(token(), 0..8).prop_map(|t| t.join(", ")),
+        // A valid instruction with one character deleted, replaced or inserted.
+        (
+            common::instruction(),
+            any::<prop::sample::Index>(),
+            "[ -~]",
+            0..3u8
+        )
+            .prop_map(|(inst, at, c, edit)| {
+                let mut s: Vec<char> = inst.to_string().chars().collect();
+                let i = at.index(s.len() + 1);
+                match edit {
+                    0 if i < s.len() => {
+                        s.remove(i);
+                    }
+                    1 if i < s.len() => s[i] = c.chars().next().unwrap(),
+                    _ => s.insert(i.min(s.len()), c.chars().next().unwrap()),
+                }
+                s.into_iter().collect()
+            }),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        max_local_rejects: proptest_cases(10_000).saturating_mul(100),
+        ..ProptestConfig::with_cases(proptest_cases(10_000))
+    })]
+
+    #[test]
+    fn never_panics_and_points_into_the_input(lines in proptest::collection::vec(line(), 1..6)) {
+        let src = lines.join("\n");
+        if let Err(e) = assemble(&src, "fuzz.s") {
+            let text: Vec<&str> = src.lines().collect();
+            prop_assert!(e.line >= 1 && (e.line as usize) <= text.len().max(1), "{e} in {src:?}");
+            let width = text.get(e.line as usize - 1).map_or(0, |l| l.chars().count());
+            prop_assert!(e.column >= 1 && e.column as usize <= width + 1, "{e} in {src:?}");
+            let prefix = format!("fuzz.s:{}:{}: error: ", e.line, e.column);
+            prop_assert!(e.to_string().starts_with(&prefix));
+        }
+    }
+}
+
+/// Deeply nested or repeated operand decorations are an error, not a stack overflow.
+#[test]
+fn hostile_nesting_is_an_error() {
+    for prefix in ["-", "|", "neg(", "abs(", "-|"] {
+        let src = format!("v_add_f32 v0, {}v1, v2", prefix.repeat(50_000));
+        let e = assemble(&src, "deep.s").unwrap_err();
+        assert_eq!(
+            (e.line, e.message.as_str()),
+            (1, "too many operand modifiers"),
+            "{prefix}"
+        );
+    }
+    let long = "s_nop 0\n".repeat(100_000);
+    assert_eq!(
+        assemble(&long, "long.s").unwrap().instructions.len(),
+        100_000
+    );
+}

@@ -1,0 +1,892 @@
+//! Byte-for-byte and text comparison with the ISA oracle, `llvm-mc -arch=amdgcn -mcpu=fiji
+//! -show-encoding`. Fails (never skips) when llvm-mc is missing.
+//!
+//! - `forms`: every opcode in every encoding form with every kind of operand it takes
+//!   (registers, special registers, inline integers and floats, literals, modifiers), generated
+//!   from the opcode table; our bytes must equal llvm-mc's and our disassembly must equal the
+//!   canonical text llvm-mc prints.
+//! - `rejects`: lines llvm-mc rejects (operand rules); we must reject each of them too.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::process::Command;
+
+use pws_isa::{
+    assemble, decode, Format, ImmKind, Opcode, Width, MOD_CLAMP, MOD_INPUT, MOD_OMOD, OPCODES,
+};
+
+/// One line of llvm-mc output: canonical text and encoding bytes, or the error it reported.
+struct Oracle {
+    text: String,
+    bytes: Vec<u8>,
+}
+
+/// Runs llvm-mc over `lines` (one instruction each); returns per input line either its
+/// canonical text and encoding, or None if llvm-mc reported an error on that line.
+fn llvm_mc(lines: &[String]) -> Vec<Option<Oracle>> {
+    let mut file = tempfile::NamedTempFile::new().expect("temp file");
+    for l in lines {
+        writeln!(file, "{l}").unwrap();
+    }
+    let out = Command::new("llvm-mc")
+        .args(["-arch=amdgcn", "-mcpu=fiji", "-show-encoding"])
+        .arg(file.path())
+        .output()
+        .expect("llvm-mc (llvm-14) must be installed: it is the ISA oracle of these tests");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let mut bad = BTreeSet::new();
+    let path = file.path().to_string_lossy().to_string();
+    for l in stderr.lines() {
+        if let Some(rest) = l.strip_prefix(&format!("{path}:")) {
+            if let Some(n) = rest.split(':').next().and_then(|n| n.parse::<usize>().ok()) {
+                bad.insert(n);
+            }
+        }
+    }
+    let mut good = stdout.lines().filter_map(|l| {
+        let (text, enc) = l.split_once("; encoding: [")?;
+        let bytes = enc
+            .trim_end_matches(']')
+            .split(',')
+            .map(|b| u8::from_str_radix(b.trim_start_matches("0x"), 16).expect("hex byte"))
+            .collect();
+        Some(Oracle {
+            text: text.split_whitespace().collect::<Vec<_>>().join(" "),
+            bytes,
+        })
+    });
+    (1..=lines.len())
+        .map(|n| if bad.contains(&n) { None } else { good.next() })
+        .collect()
+}
+
+fn normalize(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Scalar source operands of each kind, for 32- and 64-bit reads.
+fn scalar_srcs(w: Width) -> Vec<&'static str> {
+    match w {
+        Width::B32 => vec![
+            "s7",
+            "s101",
+            "vcc_lo",
+            "vcc_hi",
+            "exec_lo",
+            "exec_hi",
+            "m0",
+            "flat_scratch_lo",
+            "ttmp3",
+            "0",
+            "64",
+            "-16",
+            "0.5",
+            "-4.0",
+            "0.15915494",
+            "0x12345678",
+            "-17",
+            "1.5",
+            "0xffffffff",
+            "0xfffffff0",
+            "0x3f800000",
+            "0xffffffef",
+            "-2147483648",
+            "src_scc",
+            "src_execz",
+            "src_vccz",
+        ],
+        _ => vec![
+            "s[6:7]",
+            "s[100:101]",
+            "vcc",
+            "exec",
+            "flat_scratch",
+            "ttmp[2:3]",
+            "-1",
+            "33",
+            "2.0",
+            "0x12345",
+            "-100",
+            "src_scc",
+            "0xffffffff",
+            "0x3ff0000000000000",
+            "0x40",
+            "-2147483648",
+            "0.15915494309189532",
+        ],
+    }
+}
+
+fn scalar_dsts(w: Width) -> Vec<&'static str> {
+    match w {
+        Width::B32 => vec![
+            "s5",
+            "s101",
+            "vcc_lo",
+            "exec_hi",
+            "m0",
+            "flat_scratch_hi",
+            "ttmp11",
+        ],
+        _ => vec!["s[10:11]", "vcc", "exec", "flat_scratch", "ttmp[4:5]"],
+    }
+}
+
+fn vsrc0(w: Width) -> Vec<&'static str> {
+    match w {
+        Width::B32 => vec![
+            "v9",
+            "v255",
+            "s3",
+            "vcc_hi",
+            "exec_lo",
+            "m0",
+            "ttmp1",
+            "-3",
+            "64",
+            "-0.5",
+            "4.0",
+            "0.15915494",
+            "0xdeadbeef",
+            "src_scc",
+        ],
+        _ => vec![
+            "v[3:4]",
+            "v[254:255]",
+            "s[2:3]",
+            "vcc",
+            "exec",
+            "7",
+            "1.0",
+            "0.15915494309189532",
+        ],
+    }
+}
+
+/// Text for every form of every opcode.
+fn forms() -> Vec<String> {
+    let mut out = Vec::new();
+    for info in OPCODES {
+        let op = info.opcode;
+        let m = info.mnemonic;
+        let sig = info.signature;
+        match info.format {
+            Format::Sop1 => {
+                for s in scalar_srcs(sig.srcs[0]) {
+                    out.push(format!("{m} {}, {s}", scalar_dsts(sig.dst.unwrap())[0]));
+                }
+                for d in scalar_dsts(sig.dst.unwrap()) {
+                    out.push(format!("{m} {d}, {}", scalar_srcs(sig.srcs[0])[0]));
+                }
+            }
+            Format::Sop2 => {
+                let d = scalar_dsts(sig.dst.unwrap());
+                let a = scalar_srcs(sig.srcs[0]);
+                let b = scalar_srcs(sig.srcs[1]);
+                for (i, x) in a.iter().enumerate() {
+                    out.push(format!(
+                        "{m} {}, {x}, {}",
+                        d[i % d.len()],
+                        b[(i + 1) % b.len()]
+                    ));
+                }
+                out.push(format!("{m} {}, {}, {}", d[0], b[0], "0x1234abcd"));
+            }
+            Format::Sopc if op == Opcode::Split || op == Opcode::Merge => {}
+            Format::Sopc => {
+                let a = scalar_srcs(sig.srcs[0]);
+                for (i, x) in a.iter().enumerate() {
+                    out.push(format!("{m} {x}, {}", a[(i + 3) % a.len()]));
+                }
+            }
+            Format::Sopk => {
+                for imm in ["0x0", "0x7fff", "0xffff", "0x1234"] {
+                    let reg = scalar_dsts(Width::B32)[imm.len() % 3];
+                    out.push(format!("{m} {reg}, {imm}"));
+                }
+                if sig.imm == ImmKind::Simm16 {
+                    out.push(format!("{m} s1, -32768"));
+                }
+            }
+            Format::Sopp => match sig.imm {
+                ImmKind::None => out.push(m.to_string()),
+                ImmKind::Branch => {
+                    for t in ["0", "-1", "32767", "-32768", "100"] {
+                        out.push(format!("{m} {t}"));
+                    }
+                }
+                ImmKind::Nop => {
+                    for t in ["0", "7", "64", "65", "0xffff"] {
+                        out.push(format!("{m} {t}"));
+                    }
+                }
+                _ => {
+                    for t in [
+                        "vmcnt(0)",
+                        "lgkmcnt(0)",
+                        "expcnt(0)",
+                        "vmcnt(0) lgkmcnt(0)",
+                        "vmcnt(3) expcnt(2) lgkmcnt(1)",
+                        "vmcnt(15) expcnt(7) lgkmcnt(15)",
+                        "0",
+                        "lgkmcnt(7) & vmcnt(1)",
+                    ] {
+                        out.push(format!("{m} {t}"));
+                    }
+                }
+            },
+            Format::Smem => {
+                let d = match sig.dst.unwrap() {
+                    Width::B32 => ["s1", "vcc_hi", "s101"],
+                    Width::B64 => ["s[4:5]", "vcc", "s[100:101]"],
+                    Width::B128 => ["s[4:7]", "s[96:99]", "ttmp[4:7]"],
+                };
+                for (i, (base, off)) in [
+                    ("s[2:3]", "0x10"),
+                    ("s[100:101]", "0xfffff"),
+                    ("vcc", "0"),
+                    ("s[8:9]", "s4"),
+                    ("ttmp[2:3]", "m0"),
+                ]
+                .iter()
+                .enumerate()
+                {
+                    out.push(format!("{m} {}, {base}, {off}", d[i % 3]));
+                }
+                out.push(format!("{m} {}, s[2:3], 0x20 glc", d[0]));
+            }
+            Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 => {
+                valu_forms(info, &mut out);
+            }
+            Format::Flat => {
+                let data = match op {
+                    Opcode::FlatLoadDword | Opcode::FlatStoreDword => ["v1", "v255"],
+                    _ => ["v[4:5]", "v[254:255]"],
+                };
+                let load = sig.dst.is_some();
+                for (i, addr) in ["v[2:3]", "v[254:255]", "v[7:8]"].iter().enumerate() {
+                    for mods in ["", " glc", " slc", " glc slc"] {
+                        let d = data[i % 2];
+                        if load {
+                            out.push(format!("{m} {d}, {addr}{mods}"));
+                        } else {
+                            out.push(format!("{m} {addr}, {d}{mods}"));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn valu_forms(info: &pws_isa::OpInfo, out: &mut Vec<String>) {
+    let m = info.mnemonic;
+    let sig = info.signature;
+    let dst = match sig.dst {
+        Some(Width::B64) => "v[6:7]",
+        Some(_) => "v5",
+        None => "",
+    };
+    let native = info.format != Format::Vop3;
+    let carry_in = sig.srcs.len() == 3 && info.format == Format::Vop2;
+    let head = |sdst: &str| {
+        let mut parts: Vec<String> = Vec::new();
+        if !dst.is_empty() {
+            parts.push(dst.to_string());
+        }
+        if sig.sdst.is_some() {
+            parts.push(sdst.to_string());
+        }
+        parts
+    };
+    if native {
+        // e32: any src0 kind, VGPR src1, VCC implicit.
+        for s0 in vsrc0(sig.srcs[0]) {
+            let mut parts = head("vcc");
+            parts.push(s0.to_string());
+            if sig.srcs.len() > 1 {
+                parts.push("v200".to_string());
+            }
+            if carry_in {
+                parts.push("vcc".to_string());
+            }
+            out.push(format!("{m}_e32 {}", parts.join(", ")));
+        }
+        // Unsuffixed: llvm-mc picks e32 where it can.
+        let mut parts = head("vcc");
+        parts.push("v1".into());
+        if sig.srcs.len() > 1 {
+            parts.push("v2".into());
+        }
+        if carry_in {
+            parts.push("vcc".into());
+        }
+        out.push(format!("{m} {}", parts.join(", ")));
+    }
+    // e64 / VOP3: constants and SGPRs in any source, mask destinations, modifiers.
+    let suffix = if native { "_e64" } else { "" };
+    let choices: [&[&str]; 3] = [
+        &["v9", "s3", "-5", "0.5", "v255", "exec_hi", "src_scc"],
+        &["v10", "v11", "s3", "64", "-1.0", "m0", "vcc_lo"],
+        &["v12", "3", "s3", "v13", "-16", "2.0", "v0"],
+    ];
+    let masks = [
+        "s[20:21]",
+        "vcc",
+        "exec",
+        "s[100:101]",
+        "ttmp[0:1]",
+        "s[2:3]",
+        "vcc",
+    ];
+    for k in 0..7 {
+        let mut parts = head(masks[k]);
+        for (i, w) in sig.srcs.iter().enumerate() {
+            let text = if carry_in && i == 2 {
+                masks[(k + 2) % masks.len()].to_string()
+            } else if *w == Width::B64 {
+                ["v[2:3]", "s[4:5]", "3", "v[254:255]", "vcc", "exec", "-2"][k].to_string()
+            } else {
+                let c = choices[i][k];
+                // One scalar value at most: keep the constant bus legal.
+                if i > 0
+                    && ["s3", "exec_hi", "src_scc", "m0", "vcc_lo"].contains(&c)
+                    && parts.iter().skip(1).any(|p| {
+                        p.starts_with('s') || p.contains("exec") || p.contains("vcc") || p == "m0"
+                    })
+                {
+                    "v1".to_string()
+                } else {
+                    c.to_string()
+                }
+            };
+            parts.push(text);
+        }
+        out.push(format!("{m}{suffix} {}", parts.join(", ")));
+    }
+    let mut mods = Vec::new();
+    if info.mods & MOD_CLAMP != 0 {
+        mods.push(" clamp");
+    }
+    if info.mods & MOD_OMOD != 0 {
+        mods.extend([" mul:2", " mul:4", " div:2", " clamp mul:4"]);
+    }
+    for modifier in mods {
+        let mut parts = head("s[8:9]");
+        for (i, _) in sig.srcs.iter().enumerate() {
+            parts.push(if carry_in && i == 2 {
+                "s[10:11]".into()
+            } else {
+                format!("v{}", 20 + i)
+            });
+        }
+        out.push(format!("{m}{suffix} {}{modifier}", parts.join(", ")));
+    }
+    if info.mods & MOD_INPUT != 0 {
+        for (a, b) in [
+            ("-v1", "v2"),
+            ("|v1|", "-|v2|"),
+            ("v1", "neg(2.0)"),
+            ("-|s1|", "|0.5|"),
+            ("abs(v3)", "-4.0"),
+        ] {
+            let mut parts = head("vcc");
+            parts.push(a.into());
+            if sig.srcs.len() > 1 {
+                parts.push(b.into());
+            }
+            if carry_in {
+                parts.push("s[4:5]".into());
+            } else if sig.srcs.len() == 3 {
+                parts.push("-v7".into());
+            }
+            out.push(format!("{m}{suffix} {}", parts.join(", ")));
+        }
+    }
+}
+
+/// The form of a canonical llvm-mc line: mnemonic (with its `_e32`/`_e64` suffix) and the
+/// kind of each operand: `S` scalar register (SGPRs, vcc, exec, m0, flat_scratch, ttmp), `V`
+/// VGPR, `C` condition source (`src_scc` ...), `I` inline integer, `F` inline float, `L`
+/// literal, `M` an input-modified source; modifiers (`glc`, `clamp`, `mul:2`) as themselves.
+fn form_key(line: &str) -> String {
+    let mut parts = line.split_whitespace();
+    let mut key = parts.next().unwrap_or_default().to_string();
+    let rest: Vec<&str> = parts.collect();
+    let rest = rest.join(" ");
+    for tok in rest.split(',').flat_map(|t| t.split_whitespace()) {
+        let kind = if tok.starts_with('-') && !tok[1..].starts_with(|c: char| c.is_ascii_digit())
+            || tok.starts_with('|')
+            || tok.starts_with("neg(")
+            || tok.starts_with("abs(")
+        {
+            "M"
+        } else if tok.starts_with("src_") {
+            "C"
+        } else if tok.starts_with("0x") {
+            "L"
+        } else if tok.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
+            if tok.contains('.') {
+                "F"
+            } else {
+                "I"
+            }
+        } else if tok.starts_with('v')
+            && tok[1..].starts_with(|c: char| c.is_ascii_digit() || c == '[')
+        {
+            "V"
+        } else if ["glc", "slc", "clamp"].contains(&tok) || tok.contains(':') && !tok.contains('[')
+        {
+            tok
+        } else {
+            "S"
+        };
+        key.push(' ');
+        key.push_str(kind);
+    }
+    key
+}
+
+#[test]
+fn forms_match_llvm_mc() {
+    let lines = forms();
+    let oracle = llvm_mc(&lines);
+    let mut failures = Vec::new();
+    let mut keys = BTreeSet::new();
+    let mut rejected = 0;
+    for (line, o) in lines.iter().zip(&oracle) {
+        let Some(o) = o else {
+            // Generated lines that break an operand rule: we must reject them too.
+            rejected += 1;
+            if let Ok(p) = assemble(line, "forms.s") {
+                failures.push(format!(
+                    "`{line}`: llvm-mc rejects it, we encode {:02x?}",
+                    p.bytes()
+                ));
+            }
+            continue;
+        };
+        keys.insert(form_key(&o.text));
+        match assemble(line, "forms.s") {
+            Err(e) => failures.push(format!("`{line}`: we reject it: {e}")),
+            Ok(p) => {
+                if p.bytes() != o.bytes {
+                    failures.push(format!(
+                        "`{line}`: bytes {:02x?}, llvm-mc {:02x?}",
+                        p.bytes(),
+                        o.bytes
+                    ));
+                    continue;
+                }
+                let decoded = decode(&p.words()).expect("decode our own encoding");
+                let text = normalize(&decoded[0].1.to_string());
+                if text != o.text {
+                    failures.push(format!("`{line}`: we print `{text}`, llvm-mc `{}`", o.text));
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    eprintln!(
+        "{} lines: {} distinct accepted forms byte- and text-identical to llvm-mc, {} lines \
+         rejected by both",
+        lines.len(),
+        keys.len(),
+        rejected
+    );
+    assert!(keys.len() >= 150, "only {} distinct forms", keys.len());
+    // Every opcode but split/merge (which llvm-mc cannot know) has accepted, matching forms.
+    let accepted: BTreeSet<&str> = oracle
+        .iter()
+        .flatten()
+        .filter_map(|o| o.text.split_whitespace().next())
+        .map(|m| m.trim_end_matches("_e32").trim_end_matches("_e64"))
+        .collect();
+    for info in OPCODES {
+        if !matches!(info.opcode, Opcode::Split | Opcode::Merge) {
+            assert!(
+                accepted.contains(info.mnemonic),
+                "{} has no form",
+                info.mnemonic
+            );
+        }
+    }
+}
+
+/// Lines that break one operand rule each, with the error class we must report.
+const REJECTS: &[(&str, pws_isa::ErrorKind)] = {
+    use pws_isa::ErrorKind::*;
+    &[
+        ("s_mov_b32 s102, s0", RegisterOutOfRange),
+        ("s_mov_b32 s0, s102", RegisterOutOfRange),
+        ("v_mov_b32 v256, v0", RegisterOutOfRange),
+        ("v_mov_b32 v0, v[255:256]", BadOperand),
+        ("s_mov_b32 s0, ttmp12", RegisterOutOfRange),
+        ("s_mov_b64 s[1:2], s[4:5]", BadOperand),
+        ("s_mov_b64 s[0:1], s[3:4]", BadOperand),
+        ("s_load_dwordx4 s[2:5], s[2:3], 0x0", BadOperand),
+        ("s_load_dword s1, s[3:4], 0x0", BadOperand),
+        ("s_load_dword s1, s[2:3], 0x100000", ImmediateOutOfRange),
+        ("s_load_dword exec_lo, s[2:3], 0x0", BadOperand),
+        ("s_mov_b32 s0, s[0:1]", BadOperand),
+        ("s_mov_b64 s[0:1], s0", BadOperand),
+        ("s_mov_b64 s[0:1], m0", BadOperand),
+        ("s_mov_b32 s0, v0", BadOperand),
+        ("s_add_u32 s0, 0x12345678, 0x12345679", Literal),
+        ("s_mov_b64 s[0:1], 0x123456789", ImmediateOutOfRange),
+        ("v_mul_lo_u32 v1, v2, 0x1234", Literal),
+        ("v_add_u32_e64 v1, vcc, v2, 0x1234", Literal),
+        ("v_mov_b32_e64 v1, 0x12345678", Literal),
+        ("v_cmp_eq_u32 vcc, v2, 0x1234", Literal),
+        ("v_add_u32 v1, vcc, s1, s2", ConstantBus),
+        ("v_mul_lo_u32 v1, s2, s3", ConstantBus),
+        ("v_mad_u32_u24 v1, s1, v2, s2", ConstantBus),
+        ("v_cndmask_b32 v1, s2, v3, vcc", ConstantBus),
+        ("v_addc_u32 v1, vcc, s2, v3, vcc", ConstantBus),
+        ("v_add_f32 v0, 0x1234, s1", Literal),
+        ("v_add_f32_e32 v0, v1, s1", BadOperand),
+        ("v_add_u32_e32 v1, s[0:1], v2, v3", BadOperand),
+        ("v_cmp_eq_u32_e32 s[0:1], v1, v2", BadOperand),
+        ("v_cndmask_b32_e32 v1, v2, v3, s[0:1]", BadOperand),
+        ("v_cndmask_b32_e64 v1, v2, v3, 0", BadOperand),
+        ("v_add_u32_e64 v1, s[1:2], v2, v3", BadOperand),
+        ("v_mov_b32 v1, exec", BadOperand),
+        ("flat_load_dword v1, s[2:3]", BadOperand),
+        ("flat_load_dword s1, v[2:3]", BadOperand),
+        ("s_movk_i32 s0, -32769", ImmediateOutOfRange),
+        ("s_movk_i32 s0, 0x10000", ImmediateOutOfRange),
+        ("s_cmpk_eq_u32 s0, -2", ImmediateOutOfRange),
+        ("s_branch 65536", ImmediateOutOfRange),
+        ("s_waitcnt vmcnt(16)", ImmediateOutOfRange),
+        ("s_waitcnt expcnt(8)", ImmediateOutOfRange),
+        ("s_waitcnt lgkmcnt(16)", ImmediateOutOfRange),
+        ("v_and_b32_e64 v1, v2, v3 clamp", Modifier),
+        ("v_mul_lo_u32 v1, v2, v3 clamp", Modifier),
+        ("v_cvt_f32_i32_e64 v1, v2 div:3", Modifier),
+        ("v_mov_b32_e64 v1, v2 mul:2", Modifier),
+        ("v_add_u32_e64 v1, vcc, -v2, v3", Modifier),
+        ("s_mov_b32 s0, s1 glc", Modifier),
+        ("s_load_dword s1, s[2:3], 0x0 slc", Modifier),
+        ("v_mov_b32 v1, xnack_mask_lo", Unsupported),
+        ("s_foo s0, s1", Unsupported),
+        ("frobnicate v1", UnknownMnemonic),
+        ("v_mul_lo_u32_e32 v1, v2, v3", Unsupported),
+        ("s_mov_b32 s0", Syntax),
+        ("s_mov_b32 s0, s1, s2", Syntax),
+        ("v_add_f32 v0, v1, v2 foo", Syntax),
+    ]
+};
+
+/// Lines llvm-mc accepts that pws rejects on purpose: instructions outside the subset, and
+/// sloppy syntax llvm-mc tolerates (missing commas, suffixes on scalar mnemonics, values it
+/// silently truncates, the optional `s_endpgm` operand no gfx8 hardware reads).
+const STRICTER: &[(&str, pws_isa::ErrorKind)] = {
+    use pws_isa::ErrorKind::*;
+    &[
+        ("s_getpc_b64 s[0:1]", Unsupported),
+        ("v_mac_f32 v1, v2, v3", Unsupported),
+        ("buffer_load_dword v1, off, s[0:3], 0", Unsupported),
+        ("s_mov_b32_e32 s0, s1", Unsupported),
+        ("s_nop 0x10000", ImmediateOutOfRange),
+        ("s_mov_b32 s0 s1", Syntax),
+        ("s_endpgm 1", Syntax),
+    ]
+};
+
+#[test]
+fn stricter_than_llvm_mc() {
+    let lines: Vec<String> = STRICTER.iter().map(|(l, _)| l.to_string()).collect();
+    let oracle = llvm_mc(&lines);
+    for ((line, kind), o) in STRICTER.iter().zip(&oracle) {
+        assert!(
+            o.is_some(),
+            "`{line}`: llvm-mc now rejects it; move it to REJECTS"
+        );
+        let e = assemble(line, "x.s").expect_err(line);
+        assert_eq!(e.kind, *kind, "`{line}`: {e}");
+    }
+}
+
+#[test]
+fn rejects_match_llvm_mc() {
+    let lines: Vec<String> = REJECTS.iter().map(|(l, _)| l.to_string()).collect();
+    let oracle = llvm_mc(&lines);
+    let mut failures = Vec::new();
+    for ((line, kind), o) in REJECTS.iter().zip(&oracle) {
+        if let Some(o) = o {
+            failures.push(format!("`{line}`: llvm-mc accepts it as `{}`", o.text));
+        }
+        match assemble(line, "bad.s") {
+            Ok(p) => failures.push(format!("`{line}`: we accept it: {:02x?}", p.bytes())),
+            Err(e) if e.kind != *kind => failures.push(format!(
+                "`{line}`: expected {kind:?}, got {:?}: {e}",
+                e.kind
+            )),
+            Err(e) => assert!(e.to_string().starts_with("bad.s:1:"), "{e}"),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// clang-14's output for three small OpenCL kernels (tests/data/kernels.cl), directives,
+/// kernel descriptors and metadata included: every instruction assembles to llvm-mc's bytes.
+#[test]
+fn clang14_kernels_match_llvm_mc() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/clang14_fiji.s");
+    let source = std::fs::read_to_string(path).unwrap();
+    let program = assemble(&source, path).unwrap_or_else(|e| panic!("{e}"));
+    let out = Command::new("llvm-mc")
+        .args([
+            "-triple=amdgcn-amd-amdhsa",
+            "-mcpu=fiji",
+            "-show-encoding",
+            path,
+        ])
+        .output()
+        .expect("llvm-mc (llvm-14) must be installed");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    // llvm-mc leaves label offsets as fixups, shown as `A` bytes: those must match the label.
+    let oracle: Vec<(String, Vec<Option<u8>>)> = stdout
+        .lines()
+        .filter_map(|l| l.split_once("; encoding: ["))
+        .map(|(text, e)| {
+            let bytes = e
+                .trim_end_matches(']')
+                .split(',')
+                .map(|b| {
+                    u8::from_str_radix(b.trim_start_matches("0x"), 16)
+                        .ok()
+                        .filter(|_| b != "A")
+                })
+                .collect();
+            (text.trim().to_string(), bytes)
+        })
+        .collect();
+    assert_eq!(program.instructions.len(), oracle.len());
+    assert!(oracle.len() > 60, "only {} instructions", oracle.len());
+    let mut branches = 0;
+    for (l, (text, bytes)) in program.instructions.iter().zip(&oracle) {
+        let ours: Vec<u8> = l.words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        assert_eq!(ours.len(), bytes.len(), "{text}");
+        for (a, b) in ours.iter().zip(bytes) {
+            assert!(
+                b.is_none() || Some(*a) == *b,
+                "line {}: `{text}`: {ours:02x?} vs {bytes:02x?}",
+                l.line
+            );
+        }
+        if bytes.contains(&None) {
+            branches += 1;
+            let label = text.split_whitespace().last().unwrap();
+            assert_eq!(
+                l.item.branch_target(l.pc),
+                program.labels.get(label).copied(),
+                "{text}"
+            );
+        }
+    }
+    assert_eq!(branches, 4, "s_cbranch_execz x3, s_cbranch_execnz x1");
+    for name in ["vadd", "loop", "fl", ".LBB0_2"] {
+        assert!(program.labels.contains_key(name), "label {name}");
+    }
+}
+
+/// Random valid instructions of every opcode (the round-trip generator, fixed seed): printed by
+/// us, llvm-mc must accept the text and give our bytes and our text back.
+#[test]
+fn random_instructions_match_llvm_mc() {
+    use proptest::strategy::{Strategy, ValueTree};
+    let mut runner = common::seeded_runner();
+    let count = pws_isa::testing::proptest_cases(3_000) as usize;
+    let insts: Vec<pws_isa::Instruction> = (0..count)
+        .map(|_| {
+            common::instruction()
+                .new_tree(&mut runner)
+                .unwrap()
+                .current()
+        })
+        .filter(|i| !matches!(i.opcode, Opcode::Split | Opcode::Merge))
+        .collect();
+    let lines: Vec<String> = insts.iter().map(|i| i.to_string()).collect();
+    let oracle = llvm_mc(&lines);
+    let mut failures = Vec::new();
+    for ((inst, line), o) in insts.iter().zip(&lines).zip(&oracle) {
+        let ours: Vec<u8> = pws_isa::encode(inst)
+            .unwrap()
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        match o {
+            None => failures.push(format!("llvm-mc rejects `{line}`")),
+            Some(o) if o.bytes != ours => {
+                failures.push(format!("`{line}`: {ours:02x?} vs llvm-mc {:02x?}", o.bytes))
+            }
+            // By design we print an s_waitcnt with bits outside the three counters as a raw
+            // number (llvm-mc drops those bits from the text, which then reassembles
+            // differently).
+            Some(_) if inst.opcode == Opcode::SWaitcnt && inst.imm & !0xf7f != 0 => {}
+            Some(o) if o.text != normalize(line) => {
+                failures.push(format!("`{line}`: llvm-mc prints `{}`", o.text))
+            }
+            _ => {}
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {}:\n{}",
+        failures.len(),
+        lines.len(),
+        failures.join("\n")
+    );
+}
+
+/// Random candidates that often break an operand rule (constant bus, literals, alignment,
+/// e32 restrictions, modifiers): we accept exactly the lines llvm-mc accepts.
+#[test]
+fn random_candidates_accepted_iff_llvm_mc_accepts() {
+    use proptest::strategy::{Strategy, ValueTree};
+    let mut runner = common::seeded_runner();
+    let count = pws_isa::testing::proptest_cases(3_000) as usize;
+    let lines: Vec<String> = (0..count)
+        .map(|_| {
+            common::any_candidate()
+                .new_tree(&mut runner)
+                .unwrap()
+                .current()
+        })
+        .filter(|i| !matches!(i.opcode, Opcode::Split | Opcode::Merge))
+        .map(|i| i.to_string())
+        .collect();
+    let oracle = llvm_mc(&lines);
+    let mut failures = Vec::new();
+    let mut rejected = 0;
+    for (line, o) in lines.iter().zip(&oracle) {
+        let ours = assemble(line, "c.s");
+        rejected += ours.is_err() as usize;
+        match (o, ours) {
+            (None, Ok(_)) => failures.push(format!("we accept `{line}`, llvm-mc rejects it")),
+            (Some(o), Err(e)) => {
+                failures.push(format!("we reject `{line}` ({e}), llvm-mc: `{}`", o.text))
+            }
+            (Some(o), Ok(p)) if p.bytes() != o.bytes => {
+                failures.push(format!("`{line}`: bytes differ"))
+            }
+            _ => {}
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {}:\n{}",
+        failures.len(),
+        lines.len(),
+        failures.join("\n")
+    );
+    assert!(
+        rejected * 5 > lines.len(),
+        "too few invalid candidates: {rejected}"
+    );
+}
+
+/// The decoder against `llvm-mc --disassemble`: encodings of random instructions with one
+/// random bit flipped (often another opcode, operand or form). Whatever we decode, llvm-mc must
+/// decode to the same text.
+#[test]
+fn decoder_matches_llvm_mc_disassembler() {
+    use proptest::strategy::{Strategy, ValueTree};
+    let mut runner = common::seeded_runner();
+    let count = pws_isa::testing::proptest_cases(3_000) as usize;
+    let mut cases: Vec<(Vec<u32>, pws_isa::Instruction)> = Vec::new();
+    let mut tried = 0;
+    for k in 0..count {
+        let inst = common::instruction()
+            .new_tree(&mut runner)
+            .unwrap()
+            .current();
+        if matches!(inst.opcode, Opcode::Split | Opcode::Merge) {
+            continue;
+        }
+        let mut words = pws_isa::encode(&inst).unwrap();
+        let bit = (k * 7919) % (32 * words.len().min(2));
+        words[bit / 32] ^= 1 << (bit % 32);
+        tried += 1;
+        if let Ok((decoded, len)) = pws_isa::decode_one(&words, 0) {
+            // A flipped bit can turn an s_cmp_* into split/merge, which llvm-mc cannot decode.
+            if matches!(decoded.opcode, Opcode::Split | Opcode::Merge) {
+                continue;
+            }
+            cases.push((words[..len].to_vec(), decoded));
+        }
+    }
+    let mut input = String::new();
+    for (words, _) in &cases {
+        let bytes: Vec<String> = words
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .map(|b| format!("0x{b:02x}"))
+            .collect();
+        input.push_str(&bytes.join(","));
+        input.push('\n');
+    }
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    file.write_all(input.as_bytes()).unwrap();
+    let out = Command::new("llvm-mc")
+        .args(["-arch=amdgcn", "-mcpu=fiji", "--disassemble"])
+        .arg(file.path())
+        .output()
+        .expect("llvm-mc (llvm-14) must be installed");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let texts: Vec<String> = stdout
+        .lines()
+        .map(normalize)
+        .filter(|l| !l.is_empty() && l != ".text")
+        .collect();
+    assert_eq!(
+        texts.len(),
+        cases.len(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut failures = Vec::new();
+    for ((words, inst), text) in cases.iter().zip(&texts) {
+        let ours = normalize(&inst.to_string());
+        let waitcnt_extra = inst.opcode == Opcode::SWaitcnt && inst.imm & !0xf7f != 0;
+        // llvm-mc's disassembler prints branch offsets unsigned (`s_branch 65533`); we print
+        // them signed, as its assembler does for `s_branch -3`. Both assemble to the same word.
+        let same_branch = inst.is_branch()
+            && text.split_whitespace().next() == ours.split_whitespace().next()
+            && text
+                .split_whitespace()
+                .nth(1)
+                .and_then(|n| n.parse::<u32>().ok())
+                == Some(inst.imm);
+        if ours != *text && !waitcnt_extra && !same_branch {
+            failures.push(format!("{words:08x?}: we print `{ours}`, llvm-mc `{text}`"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {}:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+    assert!(
+        cases.len() * 3 > tried,
+        "only {} of {tried} mutants decode",
+        cases.len()
+    );
+}

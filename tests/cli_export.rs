@@ -1,0 +1,50 @@
+//! `pws export` from the command line: files written, checks run, JSON summary, errors.
+
+use std::process::Command;
+
+fn pws() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_pws"))
+}
+
+#[test]
+fn export_writes_a_checked_file_per_unit_and_reports_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = pws()
+        .args(["export", "--out"])
+        .arg(dir.path())
+        .args(["--unit", "split_merge_unit", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let units = summary["units"].as_array().unwrap();
+    assert_eq!(units.len(), 1);
+    assert_eq!(units[0]["module"], "pws_split_merge_unit");
+    assert!(units[0]["yosys_cells"].as_u64().unwrap() > 0);
+    assert!(units[0]["lint"]["waived"]["WIDTH"].as_u64().unwrap() > 0);
+    let verilog = std::fs::read_to_string(dir.path().join("pws_split_merge_unit.v")).unwrap();
+    assert!(verilog.contains("module pws_split_merge_unit("));
+    assert!(dir.path().join("pws_lint.vlt").exists());
+}
+
+#[test]
+fn an_unknown_unit_is_an_error_listing_the_known_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = pws().args(["export", "--out"]).arg(dir.path()).args(["--unit", "alu"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("unknown unit `alu`"), "{stderr}");
+    assert!(stderr.contains("pws_swizzle_unit"), "{stderr}");
+}
+
+#[test]
+fn a_bad_fmax_target_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = pws()
+        .args(["export", "--report", "--freq", "0", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("fmax target"));
+}

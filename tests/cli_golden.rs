@@ -1,0 +1,59 @@
+//! `pws golden` end to end: the binary on kernels/figure2.toml in both modes, JSON output.
+
+use std::process::Command;
+
+fn golden(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_pws"))
+        .arg("golden")
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/kernels/figure2.toml"))
+        .args(args)
+        .output()
+        .expect("pws runs")
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = golden(args);
+    assert!(
+        out.status.success(),
+        "pws golden {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("--json prints JSON")
+}
+
+#[test]
+fn figure2_json_in_both_modes() {
+    for args in [
+        &["--mode", "nosplit", "--json"][..],
+        &["--mode", "pws", "--S", "2", "--json"][..],
+    ] {
+        let report = json(args);
+        assert_eq!(
+            report["buffers"]["out"],
+            serde_json::json!([-15, 1025, 1090, 1204]),
+            "{args:?}"
+        );
+        assert_eq!(report["buffers"]["A"], serde_json::json!([17, 29, 52, 80]));
+    }
+    let pws = json(&["--mode", "pws", "--json"]);
+    assert_eq!(pws["stats"]["splits"], 3);
+    assert_eq!(pws["trace"][0]["kind"], "split");
+    assert_eq!(pws["trace"][0]["spm"], "0x000000000000000e");
+    assert_eq!(pws["wavefronts"][0]["exec"], "0x000000000000000f");
+    let nosplit = json(&["--mode", "nosplit", "--json"]);
+    assert_eq!(nosplit["trace"], serde_json::json!([]));
+    assert_eq!(nosplit["mode"], "nosplit");
+}
+
+#[test]
+fn human_report_and_errors() {
+    let out = golden(&["--mode", "pws"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(text.contains("out i32[4]: -15 1025 1090 1204"), "{text}");
+    assert!(text.contains("0x000000000000000e"), "{text}");
+    let out = golden(&["--max-instructions", "10"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("error: instruction limit of 10"), "{err}");
+}

@@ -1,0 +1,101 @@
+//! `pws unit split-merge` end to end: the Fig 5 script's masks and stacks (text and JSON), the
+//! VCD file, and script errors reported as file:line with exit status 1.
+
+use std::path::Path;
+use std::process::Command;
+
+fn pws(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_pws"))
+        .args(args)
+        .output()
+        .expect("run pws")
+}
+
+fn script(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("kernels/units")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn figure5_script_prints_masks_and_stacks() {
+    let out = pws(&[
+        "unit",
+        "split-merge",
+        &script("figure5.sm"),
+        "--config",
+        "figure5",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("e_s = 5 cycles"), "{text}");
+    let step = text
+        .split("line 9: split 0 c 8 -> ok, 5 cycle(s)")
+        .nth(1)
+        .expect("second split");
+    let ctx0 = step.lines().nth(2).unwrap();
+    assert!(ctx0.contains("0xc") && ctx0.contains("[1 2]"), "{ctx0}");
+}
+
+#[test]
+fn json_output_has_every_step_and_the_final_full_mask() {
+    let dir = tempfile::tempdir().unwrap();
+    let vcd = dir.path().join("sm.vcd");
+    let out = pws(&[
+        "unit",
+        "split-merge",
+        &script("nested-errors.sm"),
+        "--S",
+        "2",
+        "--json",
+        "--vcd",
+        vcd.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let steps = v["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 13);
+    let outcomes: Vec<&str> = steps
+        .iter()
+        .map(|s| s["outcome"].as_str().unwrap())
+        .collect();
+    assert_eq!(outcomes[1], "no-partner");
+    assert_eq!(outcomes[4], "no-free-context");
+    assert_eq!(outcomes[6], "stack-overflow");
+    assert_eq!(v["no_free_context_splits"], 2);
+    let last = &steps[12]["contexts"][0];
+    assert_eq!(last["spm"], "0xffffffffffffffff");
+    assert_eq!(last["stack"].as_array().unwrap().len(), 0);
+    let trace = std::fs::read_to_string(&vcd).unwrap();
+    assert!(
+        trace.contains("$var") && trace.contains("req_op"),
+        "VCD declares the ports"
+    );
+}
+
+#[test]
+fn script_errors_name_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.sm");
+    std::fs::write(&path, "launch\n# fine\nsplit 0 xyz\n").unwrap();
+    let out = pws(&["unit", "split-merge", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.sm:3: mask `xyz`"), "{err}");
+    std::fs::write(&path, "sgpr 0 99 1\n").unwrap();
+    let out = pws(&["unit", "split-merge", path.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.sm:1: SGPR 99"));
+    std::fs::write(&path, "launch\n").unwrap();
+    let out = pws(&["unit", "split-merge", path.to_str().unwrap(), "--S", "0"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("S >= 1"));
+}

@@ -1,0 +1,692 @@
+//! Semantics of one instruction for one context, written from the GCN3 ISA manual (scalar
+//! ALU with SCC, vector ALU under EXEC & SpM with VCC/carry-out, compares, saveexec, branches,
+//! scalar and flat memory). Control flow and PWS effects are returned as a [`Flow`] for the
+//! scheduler; everything else is applied here.
+
+use pws_isa::{Format, Instruction, Omod, Opcode, Operand, Width, MOD_OMOD};
+
+use super::machine::{Context, LANES};
+use super::memory::{GlobalMemory, MemFault};
+
+/// What the scheduler does after the instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Flow {
+    /// Continue with the next instruction.
+    Next,
+    /// Continue at this byte address.
+    Jump(u32),
+    Endpgm,
+    Barrier,
+    /// `split` with mask M = sB:sA.
+    Split(u64),
+    Merge,
+}
+
+/// Why an instruction could not execute (the scheduler adds where).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Fault {
+    NotExecutable(String),
+    Memory {
+        lane: Option<usize>,
+        fault: MemFault,
+    },
+}
+
+fn not_executable<T>(why: impl Into<String>) -> Result<T, Fault> {
+    Err(Fault::NotExecutable(why.into()))
+}
+
+/// Executes `inst` at `pc` for context `c`; `vgprs` is the wavefront's shared vector file.
+pub(crate) fn execute(
+    inst: &Instruction,
+    pc: u32,
+    c: &mut Context,
+    vgprs: &mut [[u32; LANES]],
+    mem: &mut GlobalMemory,
+) -> Result<Flow, Fault> {
+    // Only the floating-point operations take an output modifier.
+    if inst.opcode.info().mods & MOD_OMOD != 0 {
+        return not_executable("floating-point instructions are not modelled by the golden model");
+    }
+    match inst.opcode.format() {
+        Format::Sop1 => sop1(inst, c),
+        Format::Sop2 => sop2(inst, c),
+        Format::Sopc => sopc(inst, c),
+        Format::Sopk => sopk(inst, c),
+        Format::Sopp => sopp(inst, pc, c),
+        Format::Smem => smem(inst, c, mem),
+        Format::Vop1 | Format::Vop2 | Format::Vop3 => valu(inst, c, vgprs),
+        Format::Vopc => vopc(inst, c, vgprs),
+        Format::Flat => flat(inst, c, vgprs, mem),
+    }
+}
+
+fn src(inst: &Instruction, i: usize) -> Result<Operand, Fault> {
+    inst.src(i)
+        .ok_or_else(|| Fault::NotExecutable(format!("source {i} is missing")))
+}
+
+fn dst(inst: &Instruction) -> Result<Operand, Fault> {
+    inst.dst
+        .ok_or_else(|| Fault::NotExecutable("destination is missing".into()))
+}
+
+/// Reads a 32-bit scalar source. `src_execz` sees EXEC & SpM, like the execz branches.
+fn read_s32(c: &Context, op: Operand) -> Result<u32, Fault> {
+    match op {
+        Operand::Vccz => Ok((c.scalar.vcc() == 0) as u32),
+        Operand::Execz => Ok((c.active() == 0) as u32),
+        Operand::Scc => Ok(c.scalar.scc as u32),
+        Operand::Vgpr(n) => not_executable(format!("v{n} is not a scalar source")),
+        _ => match op.constant_value32() {
+            Some(v) => Ok(v),
+            None => register(c, op.code()),
+        },
+    }
+}
+
+fn register(c: &Context, code: u16) -> Result<u32, Fault> {
+    c.scalar.get(code).ok_or_else(|| {
+        Fault::NotExecutable(format!(
+            "scalar register code {code} is past the register file"
+        ))
+    })
+}
+
+/// Reads a 64-bit scalar source: a register pair, or a constant read as 64 bits.
+fn read_s64(c: &Context, op: Operand) -> Result<u64, Fault> {
+    match op {
+        Operand::Vccz | Operand::Execz | Operand::Scc => read_s32(c, op).map(u64::from),
+        Operand::Vgpr(n) => not_executable(format!("v{n} is not a scalar source")),
+        _ => match op.constant_value64() {
+            Some(v) => Ok(v),
+            None => {
+                let lo = register(c, op.code())?;
+                let hi = register(c, op.code() + 1)?;
+                Ok(lo as u64 | (hi as u64) << 32)
+            }
+        },
+    }
+}
+
+fn write_s(c: &mut Context, op: Operand, dwords: &[u32]) -> Result<(), Fault> {
+    if !op.is_scalar_register() {
+        return not_executable(format!("{op:?} is not a writable scalar register"));
+    }
+    for (i, &v) in dwords.iter().enumerate() {
+        if !c.scalar.set(op.code() + i as u16, v) {
+            return not_executable(format!(
+                "scalar register code {} is past the register file",
+                op.code() + i as u16
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn write_s32(c: &mut Context, op: Operand, v: u32) -> Result<(), Fault> {
+    write_s(c, op, &[v])
+}
+
+fn write_s64(c: &mut Context, op: Operand, v: u64) -> Result<(), Fault> {
+    write_s(c, op, &[v as u32, (v >> 32) as u32])
+}
+
+fn sop1(inst: &Instruction, c: &mut Context) -> Result<Flow, Fault> {
+    use Opcode::*;
+    let d = dst(inst)?;
+    let s0 = src(inst, 0)?;
+    match inst.opcode {
+        SMovB32 => {
+            let v = read_s32(c, s0)?;
+            write_s32(c, d, v)?;
+        }
+        SMovB64 => {
+            let v = read_s64(c, s0)?;
+            write_s64(c, d, v)?;
+        }
+        SNotB32 => {
+            let v = !read_s32(c, s0)?;
+            c.scalar.scc = v != 0;
+            write_s32(c, d, v)?;
+        }
+        SNotB64 => {
+            let v = !read_s64(c, s0)?;
+            c.scalar.scc = v != 0;
+            write_s64(c, d, v)?;
+        }
+        SAndSaveexecB64 | SOrSaveexecB64 | SXorSaveexecB64 | SAndn2SaveexecB64 => {
+            // The source is read before the saved EXEC lands in the destination.
+            let s = read_s64(c, s0)?;
+            let old = c.scalar.exec();
+            write_s64(c, d, old)?;
+            let exec = match inst.opcode {
+                SAndSaveexecB64 => s & old,
+                SOrSaveexecB64 => s | old,
+                SXorSaveexecB64 => s ^ old,
+                _ => s & !old,
+            };
+            c.scalar.set_exec(exec);
+            c.scalar.scc = exec != 0;
+        }
+        op => return not_executable(format!("{} is not a SOP1 operation", op.mnemonic())),
+    }
+    Ok(Flow::Next)
+}
+
+fn sop2(inst: &Instruction, c: &mut Context) -> Result<Flow, Fault> {
+    use Opcode::*;
+    let d = dst(inst)?;
+    let (s0, s1) = (src(inst, 0)?, src(inst, 1)?);
+    let scc_in = c.scalar.scc as u64;
+    let wide = inst.opcode.signature().dst == Some(Width::B64);
+    if wide {
+        let a = read_s64(c, s0)?;
+        let (v, scc) = match inst.opcode {
+            SCselectB64 => (if c.scalar.scc { a } else { read_s64(c, s1)? }, None),
+            SLshlB64 | SLshrB64 | SAshrI64 => {
+                let s = read_s32(c, s1)? & 63;
+                let v = match inst.opcode {
+                    SLshlB64 => a << s,
+                    SLshrB64 => a >> s,
+                    _ => ((a as i64) >> s) as u64,
+                };
+                (v, Some(v != 0))
+            }
+            op => {
+                let b = read_s64(c, s1)?;
+                let v = match op {
+                    SAndB64 => a & b,
+                    SOrB64 => a | b,
+                    SXorB64 => a ^ b,
+                    SAndn2B64 => a & !b,
+                    op => {
+                        return not_executable(format!("{} is not a SOP2 operation", op.mnemonic()))
+                    }
+                };
+                (v, Some(v != 0))
+            }
+        };
+        if let Some(scc) = scc {
+            c.scalar.scc = scc;
+        }
+        write_s64(c, d, v)?;
+        return Ok(Flow::Next);
+    }
+    let a = read_s32(c, s0)?;
+    let b = read_s32(c, s1)?;
+    let (ai, bi) = (a as i32, b as i32);
+    let nonzero = |v: u32| (v, Some(v != 0));
+    let (v, scc) = match inst.opcode {
+        SAddU32 => {
+            let (v, carry) = a.overflowing_add(b);
+            (v, Some(carry))
+        }
+        SSubU32 => (a.wrapping_sub(b), Some(b > a)),
+        SAddI32 => {
+            let (v, overflow) = ai.overflowing_add(bi);
+            (v as u32, Some(overflow))
+        }
+        SSubI32 => {
+            let (v, overflow) = ai.overflowing_sub(bi);
+            (v as u32, Some(overflow))
+        }
+        SAddcU32 => {
+            let sum = a as u64 + b as u64 + scc_in;
+            (sum as u32, Some(sum > u32::MAX as u64))
+        }
+        SSubbU32 => (
+            a.wrapping_sub(b).wrapping_sub(scc_in as u32),
+            Some(b as u64 + scc_in > a as u64),
+        ),
+        // SCC says whether S0 was selected.
+        SMinI32 => (if ai < bi { a } else { b }, Some(ai < bi)),
+        SMinU32 => (a.min(b), Some(a < b)),
+        SMaxI32 => (if ai > bi { a } else { b }, Some(ai > bi)),
+        SMaxU32 => (a.max(b), Some(a > b)),
+        SCselectB32 => (if c.scalar.scc { a } else { b }, None),
+        SAndB32 => nonzero(a & b),
+        SOrB32 => nonzero(a | b),
+        SXorB32 => nonzero(a ^ b),
+        SAndn2B32 => nonzero(a & !b),
+        SLshlB32 => nonzero(a << (b & 31)),
+        SLshrB32 => nonzero(a >> (b & 31)),
+        SAshrI32 => nonzero((ai >> (b & 31)) as u32),
+        SMulI32 => (a.wrapping_mul(b), None),
+        op => return not_executable(format!("{} is not a SOP2 operation", op.mnemonic())),
+    };
+    if let Some(scc) = scc {
+        c.scalar.scc = scc;
+    }
+    write_s32(c, d, v)?;
+    Ok(Flow::Next)
+}
+
+fn sopc(inst: &Instruction, c: &mut Context) -> Result<Flow, Fault> {
+    use Opcode::*;
+    match inst.opcode {
+        Merge => return Ok(Flow::Merge),
+        Split => {
+            let lo = read_s32(c, src(inst, 0)?)?;
+            let hi = read_s32(c, src(inst, 1)?)?;
+            return Ok(Flow::Split(lo as u64 | (hi as u64) << 32));
+        }
+        SCmpEqU64 | SCmpLgU64 => {
+            let a = read_s64(c, src(inst, 0)?)?;
+            let b = read_s64(c, src(inst, 1)?)?;
+            c.scalar.scc = (a == b) == (inst.opcode == SCmpEqU64);
+            return Ok(Flow::Next);
+        }
+        _ => {}
+    }
+    let a = read_s32(c, src(inst, 0)?)?;
+    let b = read_s32(c, src(inst, 1)?)?;
+    let (ai, bi) = (a as i32, b as i32);
+    c.scalar.scc = match inst.opcode {
+        SCmpEqI32 | SCmpEqU32 => a == b,
+        SCmpLgI32 | SCmpLgU32 => a != b,
+        SCmpGtI32 => ai > bi,
+        SCmpGeI32 => ai >= bi,
+        SCmpLtI32 => ai < bi,
+        SCmpLeI32 => ai <= bi,
+        SCmpGtU32 => a > b,
+        SCmpGeU32 => a >= b,
+        SCmpLtU32 => a < b,
+        SCmpLeU32 => a <= b,
+        op => return not_executable(format!("{} is not a SOPC operation", op.mnemonic())),
+    };
+    Ok(Flow::Next)
+}
+
+fn sopk(inst: &Instruction, c: &mut Context) -> Result<Flow, Fault> {
+    use Opcode::*;
+    let simm = inst.simm16() as i32;
+    let uimm = inst.imm & 0xffff;
+    match inst.opcode {
+        SMovkI32 => write_s32(c, dst(inst)?, simm as u32)?,
+        SAddkI32 => {
+            let d = dst(inst)?;
+            let (v, overflow) = (read_s32(c, d)? as i32).overflowing_add(simm);
+            c.scalar.scc = overflow;
+            write_s32(c, d, v as u32)?;
+        }
+        SMulkI32 => {
+            let d = dst(inst)?;
+            let v = (read_s32(c, d)? as i32).wrapping_mul(simm);
+            write_s32(c, d, v as u32)?;
+        }
+        op => {
+            let a = read_s32(c, src(inst, 0)?)?;
+            let ai = a as i32;
+            c.scalar.scc = match op {
+                SCmpkEqI32 => ai == simm,
+                SCmpkLgI32 => ai != simm,
+                SCmpkGtI32 => ai > simm,
+                SCmpkGeI32 => ai >= simm,
+                SCmpkLtI32 => ai < simm,
+                SCmpkLeI32 => ai <= simm,
+                SCmpkEqU32 => a == uimm,
+                SCmpkLgU32 => a != uimm,
+                SCmpkGtU32 => a > uimm,
+                SCmpkGeU32 => a >= uimm,
+                SCmpkLtU32 => a < uimm,
+                SCmpkLeU32 => a <= uimm,
+                op => return not_executable(format!("{} is not a SOPK operation", op.mnemonic())),
+            };
+        }
+    }
+    Ok(Flow::Next)
+}
+
+fn sopp(inst: &Instruction, pc: u32, c: &Context) -> Result<Flow, Fault> {
+    use Opcode::*;
+    let taken = match inst.opcode {
+        // Untimed: every result is visible at once, so waits and nops do nothing.
+        SNop | SWaitcnt => return Ok(Flow::Next),
+        SEndpgm => return Ok(Flow::Endpgm),
+        SBarrier => return Ok(Flow::Barrier),
+        SBranch => true,
+        SCbranchScc0 => !c.scalar.scc,
+        SCbranchScc1 => c.scalar.scc,
+        SCbranchVccz => c.scalar.vcc() == 0,
+        SCbranchVccnz => c.scalar.vcc() != 0,
+        // A split context owns only the lanes of its SpM (thesis Table 4.1).
+        SCbranchExecz => c.active() == 0,
+        SCbranchExecnz => c.active() != 0,
+        op => return not_executable(format!("{} is not a SOPP operation", op.mnemonic())),
+    };
+    if !taken {
+        return Ok(Flow::Next);
+    }
+    match inst.branch_target(pc) {
+        Some(target) => Ok(Flow::Jump(target)),
+        None => not_executable("branch target is below address 0"),
+    }
+}
+
+fn smem(inst: &Instruction, c: &mut Context, mem: &GlobalMemory) -> Result<Flow, Fault> {
+    let d = dst(inst)?;
+    let base = read_s64(c, src(inst, 0)?)?;
+    let offset = match inst.src(1) {
+        Some(op) => read_s32(c, op)? as u64,
+        None => inst.imm as u64,
+    };
+    // SMEM ignores the two low address bits (GCN3 manual, scalar memory operations).
+    let addr = base.wrapping_add(offset) & !3;
+    let dwords = inst.opcode.signature().dst.map_or(1, Width::dwords);
+    let mut data = Vec::with_capacity(dwords as usize);
+    for i in 0..dwords as u64 {
+        let a = addr.wrapping_add(4 * i);
+        data.push(
+            mem.read(a)
+                .map_err(|fault| Fault::Memory { lane: None, fault })?,
+        );
+    }
+    write_s(c, d, &data)?;
+    Ok(Flow::Next)
+}
+
+/// Bits of `mask`, lowest first.
+fn lanes(mask: u64) -> impl Iterator<Item = usize> {
+    (0..LANES).filter(move |&l| mask >> l & 1 == 1)
+}
+
+fn vgpr_index(op: Operand, dwords: u8, vgprs: usize) -> Result<usize, Fault> {
+    match op {
+        Operand::Vgpr(n) if n as usize + dwords as usize <= vgprs => Ok(n as usize),
+        Operand::Vgpr(n) => not_executable(format!("v{n} is past the vector register file")),
+        _ => not_executable(format!("{op:?} is not a vector register")),
+    }
+}
+
+/// A 32-bit vector source for every lane (scalars and constants are broadcast).
+fn read_v32(c: &Context, vgprs: &[[u32; LANES]], op: Operand) -> Result<[u32; LANES], Fault> {
+    match op {
+        Operand::Vgpr(_) => Ok(vgprs[vgpr_index(op, 1, vgprs.len())?]),
+        _ => Ok([read_s32(c, op)?; LANES]),
+    }
+}
+
+/// A 64-bit vector source for every lane.
+fn read_v64(c: &Context, vgprs: &[[u32; LANES]], op: Operand) -> Result<[u64; LANES], Fault> {
+    match op {
+        Operand::Vgpr(_) => {
+            let n = vgpr_index(op, 2, vgprs.len())?;
+            Ok(std::array::from_fn(|l| {
+                vgprs[n][l] as u64 | (vgprs[n + 1][l] as u64) << 32
+            }))
+        }
+        _ => Ok([read_s64(c, op)?; LANES]),
+    }
+}
+
+/// Integer instructions run without VOP3 modifiers; `clamp` (saturation) is not modelled.
+/// `v_cndmask_b32` may carry `neg`/`abs`, which act on the sign bit of the selected value.
+fn check_integer_modifiers(inst: &Instruction) -> Result<(), Fault> {
+    let m = inst.mods;
+    let input_ok = inst.opcode == Opcode::VCndmaskB32;
+    if m.clamp || m.omod != Omod::None || (!input_ok && (m.neg != 0 || m.abs != 0)) {
+        return not_executable("VOP3 clamp/neg/abs/omod on an integer instruction");
+    }
+    Ok(())
+}
+
+/// Applies the `abs` then `neg` input modifiers of source `i` to a 32-bit value's sign bit.
+fn input_modifiers(inst: &Instruction, i: usize, v: [u32; LANES]) -> [u32; LANES] {
+    let abs = inst.mods.abs >> i & 1 == 1;
+    let neg = inst.mods.neg >> i & 1 == 1;
+    v.map(|x| {
+        let x = if abs { x & 0x7fff_ffff } else { x };
+        if neg {
+            x ^ 0x8000_0000
+        } else {
+            x
+        }
+    })
+}
+
+fn valu(inst: &Instruction, c: &mut Context, vgprs: &mut [[u32; LANES]]) -> Result<Flow, Fault> {
+    use Opcode::*;
+    check_integer_modifiers(inst)?;
+    let active = c.active();
+    let d = dst(inst)?;
+    if let VLshlrevB64 | VLshrrevB64 | VAshrrevI64 = inst.opcode {
+        let shift = read_v32(c, vgprs, src(inst, 0)?)?;
+        let value = read_v64(c, vgprs, src(inst, 1)?)?;
+        let n = vgpr_index(d, 2, vgprs.len())?;
+        for l in lanes(active) {
+            let s = shift[l] & 63;
+            let v = match inst.opcode {
+                VLshlrevB64 => value[l] << s,
+                VLshrrevB64 => value[l] >> s,
+                _ => ((value[l] as i64) >> s) as u64,
+            };
+            vgprs[n][l] = v as u32;
+            vgprs[n + 1][l] = (v >> 32) as u32;
+        }
+        return Ok(Flow::Next);
+    }
+    let a = input_modifiers(inst, 0, read_v32(c, vgprs, src(inst, 0)?)?);
+    let b = match inst.src(1) {
+        Some(op) => input_modifiers(inst, 1, read_v32(c, vgprs, op)?),
+        None => [0; LANES],
+    };
+    let (c32, mask) = match (inst.opcode, inst.src(2)) {
+        (VCndmaskB32 | VAddcU32 | VSubbU32, Some(op)) => ([0; LANES], read_s64(c, op)?),
+        (_, Some(op)) => (read_v32(c, vgprs, op)?, 0),
+        (_, None) => ([0; LANES], 0),
+    };
+    let n = vgpr_index(d, 1, vgprs.len())?;
+    let mut carry_out = 0u64;
+    for l in lanes(active) {
+        let (x, y, z) = (a[l], b[l], c32[l]);
+        let cin = (mask >> l & 1) as u32;
+        let u24 = |v: u32| v & 0x00ff_ffff;
+        let (v, carry) = match inst.opcode {
+            VMovB32 => (x, false),
+            VNotB32 => (!x, false),
+            VCndmaskB32 => (if cin == 1 { y } else { x }, false),
+            VMulU32U24 => (u24(x).wrapping_mul(u24(y)), false),
+            VMinI32 => ((x as i32).min(y as i32) as u32, false),
+            VMaxI32 => ((x as i32).max(y as i32) as u32, false),
+            VMinU32 => (x.min(y), false),
+            VMaxU32 => (x.max(y), false),
+            // The *rev shifts take the shift amount first.
+            VLshrrevB32 => (y >> (x & 31), false),
+            VAshrrevI32 => (((y as i32) >> (x & 31)) as u32, false),
+            VLshlrevB32 => (y << (x & 31), false),
+            VAndB32 => (x & y, false),
+            VOrB32 => (x | y, false),
+            VXorB32 => (x ^ y, false),
+            VAddU32 => x.overflowing_add(y),
+            VSubU32 => (x.wrapping_sub(y), y > x),
+            VSubrevU32 => (y.wrapping_sub(x), x > y),
+            VAddcU32 => {
+                let sum = x as u64 + y as u64 + cin as u64;
+                (sum as u32, sum > u32::MAX as u64)
+            }
+            VSubbU32 => (
+                x.wrapping_sub(y).wrapping_sub(cin),
+                y as u64 + cin as u64 > x as u64,
+            ),
+            VMadU32U24 => (u24(x).wrapping_mul(u24(y)).wrapping_add(z), false),
+            VBfeU32 => (bfe(x, y, z), false),
+            VBfeI32 => (bfe_signed(x, y, z), false),
+            VMulLoU32 => (x.wrapping_mul(y), false),
+            VMulHiU32 => (((x as u64 * y as u64) >> 32) as u32, false),
+            VMulHiI32 => (((x as i32 as i64 * y as i32 as i64) >> 32) as u32, false),
+            op => {
+                return not_executable(format!("{} is not a vector ALU operation", op.mnemonic()))
+            }
+        };
+        vgprs[n][l] = v;
+        carry_out |= (carry as u64) << l;
+    }
+    // Carry-out bits of lanes that did not run are 0, as for compares.
+    if let Some(sd) = inst.sdst {
+        write_s64(c, sd, carry_out)?;
+    }
+    Ok(Flow::Next)
+}
+
+/// `v_bfe_u32`: `width` bits of `x` from bit `offset` (both taken mod 32).
+fn bfe(x: u32, offset: u32, width: u32) -> u32 {
+    let (o, w) = (offset & 31, width & 31);
+    if w == 0 {
+        0
+    } else {
+        (x >> o) & ((1u32 << w) - 1)
+    }
+}
+
+/// `v_bfe_i32`: the field of [`bfe`], sign-extended from its top bit.
+fn bfe_signed(x: u32, offset: u32, width: u32) -> u32 {
+    let w = width & 31;
+    if w == 0 {
+        return 0;
+    }
+    let shift = 32 - w;
+    (((bfe(x, offset, width) << shift) as i32) >> shift) as u32
+}
+
+fn vopc(inst: &Instruction, c: &mut Context, vgprs: &[[u32; LANES]]) -> Result<Flow, Fault> {
+    use Opcode::*;
+    check_integer_modifiers(inst)?;
+    let a = read_v32(c, vgprs, src(inst, 0)?)?;
+    let b = read_v32(c, vgprs, src(inst, 1)?)?;
+    let mut mask = 0u64;
+    for l in lanes(c.active()) {
+        let (x, y) = (a[l], b[l]);
+        let (xi, yi) = (x as i32, y as i32);
+        let r = match inst.opcode {
+            VCmpLtI32 | VCmpxLtI32 => xi < yi,
+            VCmpEqI32 | VCmpxEqI32 | VCmpEqU32 | VCmpxEqU32 => x == y,
+            VCmpLeI32 | VCmpxLeI32 => xi <= yi,
+            VCmpGtI32 | VCmpxGtI32 => xi > yi,
+            VCmpNeI32 | VCmpxNeI32 | VCmpNeU32 | VCmpxNeU32 => x != y,
+            VCmpGeI32 | VCmpxGeI32 => xi >= yi,
+            VCmpLtU32 | VCmpxLtU32 => x < y,
+            VCmpLeU32 | VCmpxLeU32 => x <= y,
+            VCmpGtU32 | VCmpxGtU32 => x > y,
+            VCmpGeU32 | VCmpxGeU32 => x >= y,
+            op => return not_executable(format!("{} is not a vector compare", op.mnemonic())),
+        };
+        mask |= (r as u64) << l;
+    }
+    // Lanes that did not run write 0 (GCN3 manual, VOPC).
+    if let Some(sd) = inst.sdst {
+        write_s64(c, sd, mask)?;
+    }
+    if inst.opcode.is_cmpx() {
+        c.scalar.set_exec(mask);
+    }
+    Ok(Flow::Next)
+}
+
+fn flat(
+    inst: &Instruction,
+    c: &Context,
+    vgprs: &mut [[u32; LANES]],
+    mem: &mut GlobalMemory,
+) -> Result<Flow, Fault> {
+    use Opcode::*;
+    let addr = read_v64(c, vgprs, src(inst, 0)?)?;
+    let active = c.active();
+    let fault = |lane, fault| Fault::Memory {
+        lane: Some(lane),
+        fault,
+    };
+    match inst.opcode {
+        FlatLoadDword | FlatLoadDwordx2 => {
+            let dwords = if inst.opcode == FlatLoadDword { 1 } else { 2 };
+            let n = vgpr_index(dst(inst)?, dwords, vgprs.len())?;
+            for l in lanes(active) {
+                for i in 0..dwords as usize {
+                    let a = addr[l].wrapping_add(4 * i as u64);
+                    vgprs[n + i][l] = mem.read(a).map_err(|f| fault(l, f))?;
+                }
+            }
+        }
+        FlatStoreDword | FlatStoreDwordx2 => {
+            let data = src(inst, 1)?;
+            let dwords = if inst.opcode == FlatStoreDword { 1 } else { 2 };
+            let n = vgpr_index(data, dwords, vgprs.len())?;
+            for l in lanes(active) {
+                for i in 0..dwords as usize {
+                    let a = addr[l].wrapping_add(4 * i as u64);
+                    mem.write(a, vgprs[n + i][l]).map_err(|f| fault(l, f))?;
+                }
+            }
+        }
+        op => return not_executable(format!("{} is not a flat memory operation", op.mnemonic())),
+    }
+    Ok(Flow::Next)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::golden::machine::{ScalarFile, Status};
+    use crate::golden::pws::{ChildStack, ContextId};
+    use pws_isa::manifest::Manifest;
+    use pws_isa::OPCODES;
+
+    /// Every opcode of the isa table has semantics here, except floating point, which is
+    /// reported as not executable: a new opcode in the table must come with its semantics.
+    #[test]
+    fn every_integer_opcode_executes() {
+        let manifest = Manifest::parse("kernel = \"k.s\"\ngrid = 1\nworkgroup = 1\n", "k.toml")
+            .expect("valid manifest");
+        for info in OPCODES {
+            let op = info.opcode;
+            let vector = Instruction::new(op).is_vector();
+            let reg = |_: Width| {
+                if vector {
+                    Operand::Vgpr(0)
+                } else {
+                    Operand::Sgpr(0)
+                }
+            };
+            let mut inst = Instruction::new(op);
+            let sig = op.signature();
+            inst.dst = sig.dst.map(reg);
+            inst.sdst = sig.sdst.map(|_| Operand::VccLo);
+            for (i, &w) in sig.srcs.iter().enumerate() {
+                inst.srcs[i] = Some(match (op.format(), w) {
+                    (Format::Smem, _) => Operand::Sgpr(0),
+                    (_, Width::B64) if i == 2 => Operand::VccLo,
+                    _ => reg(w),
+                });
+            }
+            let mut c = Context {
+                id: ContextId::WF,
+                scalar: ScalarFile::default(),
+                pc: 0,
+                spm: u64::MAX,
+                parent: None,
+                stack: ChildStack::new(0),
+                status: Status::Ready,
+                wait_pc: 0,
+            };
+            let mut vgprs = vec![[0; LANES]; 4];
+            let mut mem = GlobalMemory::new(&manifest);
+            let result = execute(&inst, 0, &mut c, &mut vgprs, &mut mem);
+            let float = info.mods & MOD_OMOD != 0;
+            assert_eq!(
+                matches!(result, Err(Fault::NotExecutable(_))),
+                float,
+                "{}: {result:?}",
+                info.mnemonic
+            );
+        }
+    }
+
+    #[test]
+    fn bit_field_extract() {
+        assert_eq!(bfe(0xABCD_1234, 8, 8), 0x12);
+        assert_eq!(bfe(0xABCD_1234, 40, 8), 0x12, "offset is taken mod 32");
+        assert_eq!(bfe(0xFFFF_FFFF, 0, 0), 0);
+        assert_eq!(bfe_signed(0x0000_0F00, 8, 4), u32::MAX);
+        assert_eq!(bfe_signed(0x0000_0700, 8, 4), 7);
+    }
+}

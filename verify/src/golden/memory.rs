@@ -1,0 +1,164 @@
+//! Global memory of the golden model: the kernarg segment (read-only) and the launch's buffers
+//! at the addresses of the launch manifest's layout. Every other address is unmapped, so an
+//! out-of-bounds access is an error rather than a silent read of another buffer.
+
+use pws_isa::manifest::{Manifest, Region};
+
+/// Why a memory access failed (the executor adds the instruction and lane).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MemFault {
+    #[error("address {addr:#x} is outside the kernarg segment and every buffer")]
+    Unmapped { addr: u64 },
+    #[error("address {addr:#x} is not 4-byte aligned")]
+    Misaligned { addr: u64 },
+    #[error("address {addr:#x} is in the read-only {region} segment")]
+    ReadOnly { addr: u64, region: String },
+}
+
+/// One mapped region and its contents.
+#[derive(Clone, Debug)]
+struct Segment {
+    region: Region,
+    words: Vec<u32>,
+    writable: bool,
+}
+
+/// The global memory of one launch.
+#[derive(Clone, Debug)]
+pub struct GlobalMemory {
+    /// Sorted by base address; regions never overlap.
+    segments: Vec<Segment>,
+}
+
+impl GlobalMemory {
+    /// Memory at launch: kernarg contents and every buffer's initial data.
+    pub fn new(manifest: &Manifest) -> GlobalMemory {
+        let image = manifest.memory_image();
+        let mut segments = vec![Segment {
+            region: image.kernarg,
+            words: image.kernarg_words,
+            writable: false,
+        }];
+        segments.extend(
+            image
+                .buffers
+                .into_iter()
+                .zip(&manifest.buffers)
+                .map(|(region, b)| Segment {
+                    region,
+                    words: b.init.clone(),
+                    writable: true,
+                }),
+        );
+        segments.sort_by_key(|s| s.region.base);
+        GlobalMemory { segments }
+    }
+
+    /// Locates the segment and word index of the dword at `addr`.
+    fn locate(&self, addr: u64) -> Result<(usize, usize), MemFault> {
+        if addr % 4 != 0 {
+            return Err(MemFault::Misaligned { addr });
+        }
+        let i = self
+            .segments
+            .partition_point(|s| s.region.base <= addr)
+            .checked_sub(1)
+            .ok_or(MemFault::Unmapped { addr })?;
+        let seg = &self.segments[i];
+        if addr >= seg.region.end() {
+            return Err(MemFault::Unmapped { addr });
+        }
+        Ok((i, ((addr - seg.region.base) / 4) as usize))
+    }
+
+    /// Reads the dword at `addr`.
+    pub fn read(&self, addr: u64) -> Result<u32, MemFault> {
+        let (seg, word) = self.locate(addr)?;
+        Ok(self.segments[seg].words[word])
+    }
+
+    /// Writes the dword at `addr`.
+    pub fn write(&mut self, addr: u64, value: u32) -> Result<(), MemFault> {
+        let (seg, word) = self.locate(addr)?;
+        let seg = &mut self.segments[seg];
+        if !seg.writable {
+            return Err(MemFault::ReadOnly {
+                addr,
+                region: seg.region.name.clone(),
+            });
+        }
+        seg.words[word] = value;
+        Ok(())
+    }
+
+    /// Final contents of every buffer, in manifest order (the layout places them in it).
+    pub fn into_buffers(self) -> Vec<(Region, Vec<u32>)> {
+        self.segments
+            .into_iter()
+            .filter(|s| s.writable)
+            .map(|s| (s.region, s.words))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pws_isa::manifest::layout;
+
+    fn memory() -> GlobalMemory {
+        let m = Manifest::parse(
+            "kernel = \"k.s\"\ngrid = 1\nworkgroup = 1\nargs = [\"a\", 5]\n\
+             [[buffer]]\nname = \"a\"\ntype = \"i32\"\ndata = [1, 2]\n\
+             [[buffer]]\nname = \"b\"\ntype = \"u32\"\nlen = 1024\n",
+            "l.toml",
+        )
+        .unwrap();
+        GlobalMemory::new(&m)
+    }
+
+    #[test]
+    fn reads_kernarg_and_buffers() {
+        let mut mem = memory();
+        assert_eq!(
+            mem.read(layout::KERNARG_BASE),
+            Ok(layout::BUFFER_BASE as u32)
+        );
+        assert_eq!(mem.read(layout::KERNARG_BASE + 8), Ok(5));
+        assert_eq!(mem.read(layout::BUFFER_BASE + 4), Ok(2));
+        mem.write(layout::BUFFER_BASE, 7).unwrap();
+        let b_base = layout::BUFFER_BASE + 0x2000;
+        mem.write(b_base + 4092, 9).unwrap();
+        let bufs = mem.into_buffers();
+        assert_eq!(bufs[0].1, vec![7, 2]);
+        assert_eq!(bufs[1].0.base, b_base);
+        assert_eq!(bufs[1].1[1023], 9);
+    }
+
+    #[test]
+    fn faults() {
+        let mut mem = memory();
+        let past_a = layout::BUFFER_BASE + 8;
+        assert_eq!(mem.read(past_a), Err(MemFault::Unmapped { addr: past_a }));
+        assert_eq!(mem.read(0), Err(MemFault::Unmapped { addr: 0 }));
+        assert_eq!(
+            mem.read(u64::MAX - 3),
+            Err(MemFault::Unmapped { addr: u64::MAX - 3 })
+        );
+        assert_eq!(
+            mem.read(layout::BUFFER_BASE + 2),
+            Err(MemFault::Misaligned {
+                addr: layout::BUFFER_BASE + 2
+            })
+        );
+        assert!(matches!(
+            mem.write(layout::KERNARG_BASE, 1),
+            Err(MemFault::ReadOnly { .. })
+        ));
+        let past_b = layout::BUFFER_BASE + 0x2000 + 4096;
+        assert_eq!(
+            mem.write(past_b, 1),
+            Err(MemFault::Unmapped { addr: past_b })
+        );
+    }
+}
