@@ -108,9 +108,9 @@ pub struct LaneAlu {
 impl Logic for LaneAlu {
     #[hdl_gen]
     fn update(&mut self) {
-        self.p_ll.next = self.a.val().get_bits::<16>(0) * self.b.val().get_bits::<16>(0);
-        self.p_lh.next = self.a.val().get_bits::<16>(0) * self.b.val().get_bits::<16>(16);
-        self.p_hl.next = self.a.val().get_bits::<16>(16) * self.b.val().get_bits::<16>(0);
+        self.p_ll.next = 0.into();
+        self.p_lh.next = 0.into();
+        self.p_hl.next = 0.into();
         self.result.next = 0.into();
         self.cmp.next = false;
         match self.op.val() {
@@ -135,6 +135,9 @@ impl Logic for LaneAlu {
                 }
             }
             ValuOp::MulLo => {
+                self.p_ll.next = self.a.val().get_bits::<16>(0) * self.b.val().get_bits::<16>(0);
+                self.p_lh.next = self.a.val().get_bits::<16>(0) * self.b.val().get_bits::<16>(16);
+                self.p_hl.next = self.a.val().get_bits::<16>(16) * self.b.val().get_bits::<16>(0);
                 self.result.next = self.p_ll.val() + ((self.p_lh.val() + self.p_hl.val()) << 16);
             }
             ValuOp::CmpEq => self.cmp.next = self.a.val() == self.b.val(),

@@ -200,14 +200,22 @@ fn exec_written_by_the_cu_is_inherited_and_merged() {
     let mut rtl = SplitMergeRtl::new(&cfg).unwrap();
     rtl.apply(Request::Launch { exec: !0, pc: 0 }).unwrap();
     rtl.write_pc_exec(0, 0x40, 0x00FF_00FF).unwrap();
-    rtl.apply(Request::Split { ctx: 0, mask: 0xFFFF, pc: 0x48 }).unwrap();
+    rtl.apply(Request::Split {
+        ctx: 0,
+        mask: 0xFFFF,
+        pc: 0x48,
+    })
+    .unwrap();
     let views = rtl.views().unwrap();
     assert_eq!((views[0].pc, views[0].exec), (0x40, 0x00FF_00FF));
     assert_eq!((views[1].pc, views[1].exec), (0x48, 0x00FF_00FF));
     rtl.write_pc_exec(1, 0x80, 0x0F00_0000).unwrap();
     rtl.write_pc_exec(0, 0x80, 0x0000_00F0).unwrap();
     rtl.apply(Request::Merge { ctx: 0 }).unwrap();
-    assert_eq!(rtl.apply(Request::Merge { ctx: 1 }).unwrap().0, Outcome::Merged);
+    assert_eq!(
+        rtl.apply(Request::Merge { ctx: 1 }).unwrap().0,
+        Outcome::Merged
+    );
     let wf = &rtl.views().unwrap()[0];
     assert_eq!((wf.pc, wf.exec, wf.spm), (0x80, 0x0F00_00F0, !0));
 }

@@ -365,6 +365,13 @@ pub mod rtl {
         SgprRange { reg: usize, count: usize },
         #[error("the unit did not finish a request within {0} cycles")]
         Timeout(u64),
+        #[error("context {ctx}: the read port shows stack top {top} at depth {depth}, the stack holds {stack:?}")]
+        ReadPort {
+            ctx: usize,
+            top: u64,
+            depth: usize,
+            stack: Vec<u64>,
+        },
     }
 
     /// [`SplitMergeUnit`] under the cycle driver.
@@ -505,7 +512,8 @@ pub mod rtl {
             self.driver.uut().no_free_count.val().to_u64()
         }
 
-        /// Every context as the hardware holds it, read through the `rd_*` port.
+        /// Every context as the hardware holds it, read through the `rd_*` port (the whole
+        /// child stack is peeked; the port's top and depth must agree with it).
         pub fn views(&mut self) -> Result<Vec<ContextView>, RtlError> {
             let mut views = Vec::new();
             for k in 0..self.cfg.contexts_per_wavefront() {
@@ -517,9 +525,20 @@ pub mod rtl {
                     ContextState::Running => RunState::Running,
                     ContextState::Waiting => RunState::Waiting,
                 };
-                let stack = u.contexts[k]
-                    .stack
-                    .peek()
+                let raw = u.contexts[k].stack.peek();
+                let (top, depth) = (
+                    u.rd_stack_top.val().to_u64(),
+                    u.rd_stack_depth.val().index(),
+                );
+                if depth != raw.len() || top != raw.last().copied().unwrap_or(NOOP_MARKER) {
+                    return Err(RtlError::ReadPort {
+                        ctx: k,
+                        top,
+                        depth,
+                        stack: raw,
+                    });
+                }
+                let stack = raw
                     .into_iter()
                     .map(|e| {
                         if e == NOOP_MARKER {
