@@ -64,7 +64,7 @@ fn json_output_has_every_step_and_the_final_full_mask() {
     );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let steps = v["steps"].as_array().unwrap();
-    assert_eq!(steps.len(), 13);
+    assert_eq!(steps.len(), 14);
     let outcomes: Vec<&str> = steps
         .iter()
         .map(|s| s["outcome"].as_str().unwrap())
@@ -73,9 +73,10 @@ fn json_output_has_every_step_and_the_final_full_mask() {
     assert_eq!(outcomes[4], "no-free-context");
     assert_eq!(outcomes[6], "stack-overflow");
     assert_eq!(v["no_free_context_splits"], 2);
-    let last = &steps[12]["contexts"][0];
-    assert_eq!(last["spm"], "0xffffffffffffffff");
-    assert_eq!(last["stack"].as_array().unwrap().len(), 0);
+    let merged = &steps[12]["contexts"][0];
+    assert_eq!(merged["spm"], "0xffffffffffffffff");
+    assert_eq!(merged["stack"].as_array().unwrap().len(), 0);
+    assert_eq!(steps[13]["contexts"][0]["state"], "free");
     let trace = std::fs::read_to_string(&vcd).unwrap();
     assert!(
         trace.contains("$var") && trace.contains("req_op"),

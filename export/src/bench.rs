@@ -33,7 +33,11 @@ pub struct BenchOptions {
 
 impl Default for BenchOptions {
     fn default() -> Self {
-        BenchOptions { budget: Duration::from_secs(1), stimulus_cycles: 1024, seed: 1 }
+        BenchOptions {
+            budget: Duration::from_secs(1),
+            stimulus_cycles: 1024,
+            seed: 1,
+        }
     }
 }
 
@@ -85,7 +89,11 @@ impl fmt::Display for BenchTable {
 
 /// Benchmarks the units selected by `unit` (see [`units::select`]; all when `None`), building
 /// the Verilator models under `dir` (a temporary directory when `None`).
-pub fn run(unit: Option<&str>, options: &BenchOptions, dir: Option<&Path>) -> Result<BenchTable, ExportError> {
+pub fn run(
+    unit: Option<&str>,
+    options: &BenchOptions,
+    dir: Option<&Path>,
+) -> Result<BenchTable, ExportError> {
     let temp;
     let dir = match dir {
         Some(d) => d,
@@ -114,7 +122,9 @@ pub fn measure<D: Design + CoSimPorts>(
     dir: &Path,
 ) -> Result<BenchRow, ExportError> {
     if options.stimulus_cycles == 0 {
-        return Err(ExportError::BadArgument("the benchmark needs at least one stimulus row".into()));
+        return Err(ExportError::BadArgument(
+            "the benchmark needs at least one stimulus row".into(),
+        ));
     }
     let mut uut = D::build()?;
     let text = verilog::generate(&mut uut, D::MODULE)?;
@@ -129,14 +139,21 @@ pub fn measure<D: Design + CoSimPorts>(
     }
     let stimulus = Stimulus::random(&uut, options.seed, options.stimulus_cycles);
 
-    let driver_err = |source| ExportError::Driver { unit: D::MODULE.to_string(), source };
+    let driver_err = |source| ExportError::Driver {
+        unit: D::MODULE.to_string(),
+        source,
+    };
     let mut driver = Driver::new(Harness(uut)).map_err(driver_err)?;
     let mut hash = HASH_SEED;
     let start = Instant::now();
     let mut cycles = 0u64;
     loop {
         let row = &stimulus.rows[cycles as usize % stimulus.rows.len()];
-        driver.uut_mut().0.set_inputs(row).map_err(ExportError::BadArgument)?;
+        driver
+            .uut_mut()
+            .0
+            .set_inputs(row)
+            .map_err(ExportError::BadArgument)?;
         driver.tick().map_err(driver_err)?;
         if (cycles as usize) < stimulus.rows.len() {
             hash = driver.uut().0.read_outputs().into_iter().fold(hash, fold);
@@ -155,13 +172,40 @@ pub fn measure<D: Design + CoSimPorts>(
     let harness_path = dir.join("bench_main.cpp");
     std::fs::write(&harness_path, harness).map_err(|e| ExportError::io(&harness_path, e))?;
     let build_start = Instant::now();
-    let mut args: Vec<String> = ["--cc", "--exe", "--build", "-O3", "-j", "2", "--x-assign", "fast"]
-        .map(String::from)
-        .to_vec();
+    let mut args: Vec<String> = [
+        "--cc",
+        "--exe",
+        "--build",
+        "-O3",
+        "-j",
+        "2",
+        "--x-assign",
+        "fast",
+    ]
+    .map(String::from)
+    .to_vec();
     tools::write_lint_config(dir)?;
-    args.extend(["-Wno-fatal", "-MAKEFLAGS", "OPT_FAST=-O2", "--top-module", D::MODULE].map(String::from));
-    args.extend(["-Mdir".into(), "obj_bench".into(), "-o".into(), "bench_sim".into()]);
-    args.extend([tools::LINT_CONFIG.to_string(), file_name(&file), file_name(&harness_path)]);
+    args.extend(
+        [
+            "-Wno-fatal",
+            "-MAKEFLAGS",
+            "OPT_FAST=-O2",
+            "--top-module",
+            D::MODULE,
+        ]
+        .map(String::from),
+    );
+    args.extend([
+        "-Mdir".into(),
+        "obj_bench".into(),
+        "-o".into(),
+        "bench_sim".into(),
+    ]);
+    args.extend([
+        tools::LINT_CONFIG.to_string(),
+        file_name(&file),
+        file_name(&harness_path),
+    ]);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     tools::run(Tool::Verilator, &args, dir, D::MODULE)?;
     let build_seconds = build_start.elapsed().as_secs_f64();
@@ -172,7 +216,10 @@ pub fn measure<D: Design + CoSimPorts>(
         .map_err(|e| ExportError::io(&binary, e))?;
     let report = String::from_utf8_lossy(&out.stdout).to_string();
     let fields: Vec<&str> = report.split_whitespace().collect();
-    let parse_err = || ExportError::Parse { what: "the Verilator harness report".into(), text: report.clone() };
+    let parse_err = || ExportError::Parse {
+        what: "the Verilator harness report".into(),
+        text: report.clone(),
+    };
     let (v_cycles, v_seconds, v_hash) = match fields.as_slice() {
         [c, s, h] => (
             c.parse::<u64>().map_err(|_| parse_err())?,
@@ -198,31 +245,54 @@ pub fn measure<D: Design + CoSimPorts>(
 }
 
 fn file_name(path: &Path) -> String {
-    path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 /// Verilator's C++ name of a port: characters other than letters, digits and `_` become
 /// `__0` and their two hex digits (`mask_i$0` is `mask_i__0240`).
 pub fn verilator_name(port: &str) -> String {
     port.chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c.to_string() } else { format!("__0{:02x}", c as u32) })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c.to_string()
+            } else {
+                format!("__0{:02x}", c as u32)
+            }
+        })
         .collect()
 }
 
 /// The C++ harness: embedded stimulus, the same cycle loop and checksum as the Rust side,
 /// prints `cycles seconds checksum`.
-pub fn harness(module: &str, inputs: &[PortSpec], outputs: &[PortSpec], stimulus: &Stimulus) -> String {
+pub fn harness(
+    module: &str,
+    inputs: &[PortSpec],
+    outputs: &[PortSpec],
+    stimulus: &Stimulus,
+) -> String {
     let class = format!("V{module}");
     let mut c = String::new();
-    let _ = writeln!(c, "// Generated by pws-export: rust-hdl vs Verilator benchmark of {module}.");
+    let _ = writeln!(
+        c,
+        "// Generated by pws-export: rust-hdl vs Verilator benchmark of {module}."
+    );
     let _ = writeln!(c, "#include \"{class}.h\"\n#include \"verilated.h\"");
-    let _ = writeln!(c, "#include <chrono>\n#include <cstdint>\n#include <cstdio>\n#include <cstdlib>\n");
+    let _ = writeln!(
+        c,
+        "#include <chrono>\n#include <cstdint>\n#include <cstdio>\n#include <cstdlib>\n"
+    );
     let rows = stimulus.rows.len();
     let width = inputs.len().max(1);
     let _ = writeln!(c, "static const uint64_t STIM[{rows}][{width}] = {{");
     for row in &stimulus.rows {
         let values: Vec<String> = row.iter().map(|v| format!("0x{v:x}ULL")).collect();
-        let values = if values.is_empty() { "0".to_string() } else { values.join(",") };
+        let values = if values.is_empty() {
+            "0".to_string()
+        } else {
+            values.join(",")
+        };
         let _ = writeln!(c, "  {{{values}}},");
     }
     let _ = writeln!(c, "}};\n");
@@ -236,16 +306,29 @@ pub fn harness(module: &str, inputs: &[PortSpec], outputs: &[PortSpec], stimulus
     let _ = writeln!(c, "  VerilatedContext* ctx = new VerilatedContext;");
     let _ = writeln!(c, "  {class}* top = new {class}{{ctx}};");
     let _ = writeln!(c, "  top->clock = 0;\n  top->eval();");
-    let _ = writeln!(c, "  uint64_t h = 0x{HASH_SEED:X}ULL, k = 0;\n  double elapsed = 0;");
+    let _ = writeln!(
+        c,
+        "  uint64_t h = 0x{HASH_SEED:X}ULL, k = 0;\n  double elapsed = 0;"
+    );
     let _ = writeln!(c, "  auto t0 = std::chrono::steady_clock::now();");
-    let _ = writeln!(c, "  for (;;) {{\n    const uint64_t* row = STIM[k % {rows}];");
+    let _ = writeln!(
+        c,
+        "  for (;;) {{\n    const uint64_t* row = STIM[k % {rows}];"
+    );
     for (i, p) in inputs.iter().enumerate() {
         let _ = writeln!(c, "    top->{} = row[{i}];", verilator_name(&p.name));
     }
-    let _ = writeln!(c, "    top->clock = 1;\n    top->eval();\n    top->clock = 0;\n    top->eval();");
+    let _ = writeln!(
+        c,
+        "    top->clock = 1;\n    top->eval();\n    top->clock = 0;\n    top->eval();"
+    );
     let _ = writeln!(c, "    if (k < {rows}) {{");
     for p in outputs {
-        let _ = writeln!(c, "      h = fold(h, (uint64_t)top->{});", verilator_name(&p.name));
+        let _ = writeln!(
+            c,
+            "      h = fold(h, (uint64_t)top->{});",
+            verilator_name(&p.name)
+        );
     }
     let _ = writeln!(c, "    }}\n    ++k;");
     let _ = writeln!(
@@ -255,7 +338,10 @@ pub fn harness(module: &str, inputs: &[PortSpec], outputs: &[PortSpec], stimulus
          if (elapsed >= budget) break;\n    }}\n  }}"
     );
     let _ = writeln!(c, "  printf(\"%llu %.9f %016llx\\n\", (unsigned long long)k, elapsed, (unsigned long long)h);");
-    let _ = writeln!(c, "  top->final();\n  delete top;\n  delete ctx;\n  return 0;\n}}");
+    let _ = writeln!(
+        c,
+        "  top->final();\n  delete top;\n  delete ctx;\n  return 0;\n}}"
+    );
     c
 }
 

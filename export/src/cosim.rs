@@ -118,10 +118,15 @@ pub trait OutputGroup {
 
 impl<T: Synth + PortValue> InputGroup for Signal<In, T> {
     fn specs(&self, name: &str, out: &mut Vec<PortSpec>) {
-        out.push(PortSpec { name: name.to_string(), width: T::BITS });
+        out.push(PortSpec {
+            name: name.to_string(),
+            width: T::BITS,
+        });
     }
     fn drive(&mut self, name: &str, values: &mut dyn Iterator<Item = u64>) -> Result<(), String> {
-        let value = values.next().ok_or_else(|| format!("no value for input {name}"))?;
+        let value = values
+            .next()
+            .ok_or_else(|| format!("no value for input {name}"))?;
         self.next = T::from_u64(value)
             .ok_or_else(|| format!("{value:#x} is not a valid value of input {name}"))?;
         Ok(())
@@ -130,7 +135,10 @@ impl<T: Synth + PortValue> InputGroup for Signal<In, T> {
 
 impl<T: Synth + PortValue> OutputGroup for Signal<Out, T> {
     fn specs(&self, name: &str, out: &mut Vec<PortSpec>) {
-        out.push(PortSpec { name: name.to_string(), width: T::BITS });
+        out.push(PortSpec {
+            name: name.to_string(),
+            width: T::BITS,
+        });
     }
     fn read(&self, out: &mut Vec<u64>) {
         out.push(self.val().to_u64());
@@ -180,7 +188,9 @@ pub trait CoSimPorts {
     /// `cycles` rows of stimulus: by default every input uniformly random in every cycle.
     fn random_stimulus(&self, rng: &mut SplitMix64, cycles: usize) -> Vec<Vec<u64>> {
         let ports = self.input_ports();
-        (0..cycles).map(|_| ports.iter().map(|p| rng.bits(p.width)).collect()).collect()
+        (0..cycles)
+            .map(|_| ports.iter().map(|p| rng.bits(p.width)).collect())
+            .collect()
     }
 }
 
@@ -278,7 +288,10 @@ pub fn simulate_rust<U: Design + CoSimPorts>(
     uut: U,
     stimulus: &Stimulus,
 ) -> Result<Vec<Vec<u64>>, ExportError> {
-    let driver_err = |source| ExportError::Driver { unit: U::MODULE.to_string(), source };
+    let driver_err = |source| ExportError::Driver {
+        unit: U::MODULE.to_string(),
+        source,
+    };
     let n_inputs = uut.input_ports().len();
     let mut driver = Driver::new(Harness(uut)).map_err(driver_err)?;
     let mut outputs = Vec::with_capacity(stimulus.rows.len());
@@ -305,38 +318,69 @@ pub fn check_ports(
     inputs: &[PortSpec],
     outputs: &[PortSpec],
 ) -> Result<(), ExportError> {
-    let clock = PortSpec { name: CLOCK_PORT.to_string(), width: 1 };
+    let clock = PortSpec {
+        name: CLOCK_PORT.to_string(),
+        width: 1,
+    };
     let mut expected: Vec<(String, verilog::Direction, usize)> = std::iter::once(&clock)
         .chain(inputs)
         .map(|p| (p.name.to_string(), verilog::Direction::Input, p.width))
-        .chain(outputs.iter().map(|p| (p.name.to_string(), verilog::Direction::Output, p.width)))
+        .chain(
+            outputs
+                .iter()
+                .map(|p| (p.name.to_string(), verilog::Direction::Output, p.width)),
+        )
         .collect();
-    let mut actual: Vec<(String, verilog::Direction, usize)> =
-        verilog_ports.iter().map(|p| (p.name.clone(), p.direction, p.width)).collect();
+    let mut actual: Vec<(String, verilog::Direction, usize)> = verilog_ports
+        .iter()
+        .map(|p| (p.name.clone(), p.direction, p.width))
+        .collect();
     expected.sort();
     actual.sort();
     if expected == actual {
         return Ok(());
     }
     let show = |v: &[(String, verilog::Direction, usize)]| {
-        v.iter().map(|(n, d, w)| format!("{d:?} {n}[{w}]")).collect::<Vec<_>>().join(", ")
+        v.iter()
+            .map(|(n, d, w)| format!("{d:?} {n}[{w}]"))
+            .collect::<Vec<_>>()
+            .join(", ")
     };
     Err(ExportError::PortMismatch {
         unit: module.to_string(),
-        detail: format!("Verilog has {}; the co-simulation drives {}", show(&actual), show(&expected)),
+        detail: format!(
+            "Verilog has {}; the co-simulation drives {}",
+            show(&actual),
+            show(&expected)
+        ),
     })
 }
 
 /// The Icarus test bench: reads one `$readmemh` file per input, applies a row per cycle, writes
 /// the outputs of each cycle as hex to `outputs.txt`.
 pub fn testbench(module: &str, inputs: &[PortSpec], outputs: &[PortSpec], cycles: usize) -> String {
-    let range = |w: usize| if w == 1 { String::new() } else { format!("[{}:0] ", w - 1) };
+    let range = |w: usize| {
+        if w == 1 {
+            String::new()
+        } else {
+            format!("[{}:0] ", w - 1)
+        }
+    };
     let mut tb = String::new();
     let _ = writeln!(tb, "`timescale 1ns/1ps\nmodule pws_cosim_tb;");
-    let _ = writeln!(tb, "  reg {CLOCK_PORT} = 1'b0;\n  integer cycle;\n  integer fd;");
+    let _ = writeln!(
+        tb,
+        "  reg {CLOCK_PORT} = 1'b0;\n  integer cycle;\n  integer fd;"
+    );
     for p in inputs {
         let _ = writeln!(tb, "  reg {}in_{};", range(p.width), p.name);
-        let _ = writeln!(tb, "  reg {}stim_{} [0:{}];", range(p.width), p.name, cycles.max(1) - 1);
+        let _ = writeln!(
+            tb,
+            "  reg {}stim_{} [0:{}];",
+            range(p.width),
+            p.name,
+            cycles.max(1) - 1
+        );
     }
     for p in outputs {
         let _ = writeln!(tb, "  wire {}out_{};", range(p.width), p.name);
@@ -345,20 +389,34 @@ pub fn testbench(module: &str, inputs: &[PortSpec], outputs: &[PortSpec], cycles
         .chain(inputs.iter().map(|p| format!(".{0}(in_{0})", p.name)))
         .chain(outputs.iter().map(|p| format!(".{0}(out_{0})", p.name)))
         .collect();
-    let _ = writeln!(tb, "  {module} dut(\n    {}\n  );", connections.join(",\n    "));
+    let _ = writeln!(
+        tb,
+        "  {module} dut(\n    {}\n  );",
+        connections.join(",\n    ")
+    );
     let _ = writeln!(tb, "  initial begin");
     for p in inputs {
         let _ = writeln!(tb, "    $readmemh(\"stim_{0}.hex\", stim_{0});", p.name);
     }
     let _ = writeln!(tb, "    fd = $fopen(\"outputs.txt\", \"w\");");
-    let _ = writeln!(tb, "    for (cycle = 0; cycle < {cycles}; cycle = cycle + 1) begin");
+    let _ = writeln!(
+        tb,
+        "    for (cycle = 0; cycle < {cycles}; cycle = cycle + 1) begin"
+    );
     for p in inputs {
         let _ = writeln!(tb, "      in_{0} = stim_{0}[cycle];", p.name);
     }
     let formats = vec!["%h"; outputs.len()].join(" ");
     let values: Vec<String> = outputs.iter().map(|p| format!("out_{}", p.name)).collect();
-    let _ = writeln!(tb, "      #1 $fdisplay(fd, \"{formats}\", {});", values.join(", "));
-    let _ = writeln!(tb, "      #4 {CLOCK_PORT} = 1'b1;\n      #5 {CLOCK_PORT} = 1'b0;\n    end");
+    let _ = writeln!(
+        tb,
+        "      #1 $fdisplay(fd, \"{formats}\", {});",
+        values.join(", ")
+    );
+    let _ = writeln!(
+        tb,
+        "      #4 {CLOCK_PORT} = 1'b1;\n      #5 {CLOCK_PORT} = 1'b0;\n    end"
+    );
     let _ = writeln!(tb, "    $fclose(fd);\n    $finish;\n  end\nendmodule");
     tb
 }
@@ -374,7 +432,11 @@ pub fn simulate_icarus(
     dir: &Path,
 ) -> Result<Vec<Vec<String>>, ExportError> {
     for (i, p) in inputs.iter().enumerate() {
-        let hex: String = stimulus.rows.iter().map(|r| format!("{:x}\n", r[i])).collect();
+        let hex: String = stimulus
+            .rows
+            .iter()
+            .map(|r| format!("{:x}\n", r[i]))
+            .collect();
         let path = dir.join(format!("stim_{}.hex", p.name));
         std::fs::write(&path, hex).map_err(|e| ExportError::io(&path, e))?;
     }
@@ -386,8 +448,10 @@ pub fn simulate_icarus(
     tools::run(tools::Tool::Vvp, &["-n", "pws_cosim_tb.vvp"], dir, module)?;
     let out_path = dir.join("outputs.txt");
     let text = std::fs::read_to_string(&out_path).map_err(|e| ExportError::io(&out_path, e))?;
-    let rows: Vec<Vec<String>> =
-        text.lines().map(|l| l.split_whitespace().map(str::to_string).collect()).collect();
+    let rows: Vec<Vec<String>> = text
+        .lines()
+        .map(|l| l.split_whitespace().map(str::to_string).collect())
+        .collect();
     if rows.len() != stimulus.rows.len() || rows.iter().any(|r| r.len() != outputs.len()) {
         return Err(ExportError::Parse {
             what: format!(
@@ -434,7 +498,9 @@ pub fn cosimulate<U: Design + CoSimPorts>(
     dir: &Path,
 ) -> Result<CoSimReport, ExportError> {
     if cycles == 0 {
-        return Err(ExportError::BadArgument("a co-simulation needs at least one cycle".into()));
+        return Err(ExportError::BadArgument(
+            "a co-simulation needs at least one cycle".into(),
+        ));
     }
     let mut uut = U::build()?;
     let text = verilog::generate(&mut uut, U::MODULE)?;
@@ -448,12 +514,23 @@ pub fn cosimulate<U: Design + CoSimPorts>(
             wide.width
         )));
     }
-    check_ports(U::MODULE, &verilog::ports(&text, U::MODULE)?, &inputs, &outputs)?;
+    check_ports(
+        U::MODULE,
+        &verilog::ports(&text, U::MODULE)?,
+        &inputs,
+        &outputs,
+    )?;
     let stimulus = Stimulus::random(&uut, seed, cycles);
     let rust = simulate_rust(uut, &stimulus)?;
     let icarus = simulate_icarus(&file, U::MODULE, &inputs, &outputs, &stimulus, dir)?;
     compare(U::MODULE, seed, &outputs, &rust, &icarus)?;
-    Ok(CoSimReport { unit: U::MODULE.to_string(), seed, cycles, inputs, outputs })
+    Ok(CoSimReport {
+        unit: U::MODULE.to_string(),
+        seed,
+        cycles,
+        inputs,
+        outputs,
+    })
 }
 
 #[cfg(test)]
@@ -461,7 +538,10 @@ mod tests {
     use super::*;
 
     fn spec(name: &str, width: usize) -> PortSpec {
-        PortSpec { name: name.to_string(), width }
+        PortSpec {
+            name: name.to_string(),
+            width,
+        }
     }
 
     #[test]
@@ -480,14 +560,23 @@ mod tests {
     fn the_first_difference_is_reported_with_cycle_port_and_seed() {
         let outs = [spec("a", 8), spec("b", 8)];
         let rust = vec![vec![1, 2], vec![3, 4], vec![5, 6]];
-        let same: Vec<Vec<String>> =
-            rust.iter().map(|r| r.iter().map(|v| format!("{v:02x}")).collect()).collect();
+        let same: Vec<Vec<String>> = rust
+            .iter()
+            .map(|r| r.iter().map(|v| format!("{v:02x}")).collect())
+            .collect();
         compare("m", 9, &outs, &rust, &same).unwrap();
         let mut diff = same.clone();
         diff[1][1] = "0x".into();
         diff[2][0] = "07".into();
         match compare("m", 9, &outs, &rust, &diff) {
-            Err(ExportError::Mismatch { seed: 9, cycle: 1, port, rust: 4, verilog, .. }) => {
+            Err(ExportError::Mismatch {
+                seed: 9,
+                cycle: 1,
+                port,
+                rust: 4,
+                verilog,
+                ..
+            }) => {
                 assert_eq!((port.as_str(), verilog.as_str()), ("b", "'h0x"));
             }
             other => panic!("expected a mismatch at cycle 1, got {other:?}"),
@@ -496,7 +585,11 @@ mod tests {
 
     #[test]
     fn port_check_names_what_differs() {
-        let port = |n: &str, d, w| Port { name: n.into(), direction: d, width: w };
+        let port = |n: &str, d, w| Port {
+            name: n.into(),
+            direction: d,
+            width: w,
+        };
         let verilog = [
             port("clock", verilog::Direction::Input, 1),
             port("a", verilog::Direction::Input, 4),

@@ -2,7 +2,9 @@
 //! add the area on a generic gate library and on iCE40, and the iCE40 fmax.
 //!
 //! The checks every file must pass: Verilator lint (`-Wall` minus the documented waivers,
-//! exit 0), Icarus compile (`-g2005`) and Yosys `synth`. For fmax, a unit's ports cannot go to
+//! exit 0), Icarus compile (`-g2005`) and the Yosys front end (`hierarchy -check; proc;
+//! check -assert`, no latches). Full synthesis takes minutes for the largest unit, so it runs
+//! with the report only: generic `synth` cells, `synth_ice40` LUTs and flip-flops. For fmax, a unit's ports cannot go to
 //! pins (the swizzle unit alone has over 500 port bits; an HX8K in the CT256 package has 206
 //! I/Os), so the unit is placed inside a generated wrapper that feeds its inputs from a shift
 //! register and folds its outputs into a rotating register: every port stays observable, so
@@ -33,11 +35,12 @@ pub struct ExportOptions {
     pub target_mhz: f64,
 }
 
-/// The iCE40 part of a report.
+/// The synthesis part of a report.
 #[derive(Clone, Debug, Serialize)]
-pub struct Ice40Report {
-    #[serde(flatten)]
-    pub stat: Ice40Stat,
+pub struct AreaReport {
+    /// Cells after `synth -flatten` on Yosys' generic library.
+    pub yosys_cells: u64,
+    pub ice40: Ice40Stat,
     /// Maximum clock frequency after place and route of the unit in its wrapper.
     pub fmax_mhz: Option<f64>,
     /// Why there is no fmax (the design does not fit the HX8K, for instance).
@@ -55,9 +58,8 @@ pub struct UnitExport {
     pub modules: usize,
     pub ports: Vec<Port>,
     pub lint: LintReport,
-    /// Cells after `synth -flatten` on Yosys' generic library.
-    pub yosys_cells: u64,
-    pub ice40: Option<Ice40Report>,
+    /// With `--report` only.
+    pub area: Option<AreaReport>,
 }
 
 /// Everything `pws export` did.
@@ -82,7 +84,10 @@ pub fn export(options: &ExportOptions) -> Result<ExportSummary, ExportError> {
         .collect::<Result<_, _>>()?;
     Ok(ExportSummary {
         out: options.out.clone(),
-        lint_waivers: tools::LINT_WAIVERS.iter().map(|w| w.rule.to_string()).collect(),
+        lint_waivers: tools::LINT_WAIVERS
+            .iter()
+            .map(|w| w.rule.to_string())
+            .collect(),
         units,
     })
 }
@@ -93,31 +98,47 @@ fn export_unit(unit: &Unit, options: &ExportOptions) -> Result<UnitExport, Expor
     let ports = verilog::ports(&text, unit.module)?;
     let lint = tools::lint(&file, unit.module)?;
     let work = tempfile::tempdir().map_err(|e| ExportError::io(Path::new("tempdir"), e))?;
-    tools::iverilog(&[&file], unit.module, &work.path().join(format!("{}.vvp", unit.module)))?;
+    tools::iverilog(
+        &[&file],
+        unit.module,
+        &work.path().join(format!("{}.vvp", unit.module)),
+    )?;
     tools::yosys_check(&file, unit.module)?;
-    let yosys_cells = tools::yosys_synth(&file, unit.module)?.cells;
-    let ice40 = if options.report { Some(ice40_report(unit.module, &file, &ports, work.path(), options)?) } else { None };
+    let area = if options.report {
+        Some(area_report(
+            unit.module,
+            &file,
+            &ports,
+            work.path(),
+            options,
+        )?)
+    } else {
+        None
+    };
     Ok(UnitExport {
         module: unit.module.to_string(),
         rust_type: unit.rust_type.to_string(),
         file,
         lines: text.lines().count(),
-        modules: text.lines().filter(|l| l.trim_start().starts_with("module ")).count(),
+        modules: text
+            .lines()
+            .filter(|l| l.trim_start().starts_with("module "))
+            .count(),
         ports,
         lint,
-        yosys_cells,
-        ice40,
+        area,
     })
 }
 
-fn ice40_report(
+fn area_report(
     module: &str,
     file: &Path,
     ports: &[Port],
     work: &Path,
     options: &ExportOptions,
-) -> Result<Ice40Report, ExportError> {
-    let stat = tools::yosys_ice40(&[file], module, &work.join(format!("{module}.json")))?;
+) -> Result<AreaReport, ExportError> {
+    let yosys_cells = tools::yosys_synth(file, module)?.cells;
+    let ice40 = tools::yosys_ice40(&[file], module, &work.join(format!("{module}.json")))?;
     let wrapper = wrapper_name(module);
     let wrapper_path = work.join(format!("{wrapper}.v"));
     std::fs::write(&wrapper_path, fmax_wrapper(module, ports))
@@ -129,7 +150,12 @@ fn ice40_report(
         Err(ExportError::ToolFailed { output, .. }) => (None, Some(nextpnr_reason(&output))),
         Err(e) => return Err(e),
     };
-    Ok(Ice40Report { stat, fmax_mhz, fmax_error })
+    Ok(AreaReport {
+        yosys_cells,
+        ice40,
+        fmax_mhz,
+        fmax_error,
+    })
 }
 
 /// The first error line of a failed nextpnr run.
@@ -149,16 +175,29 @@ pub fn wrapper_name(module: &str) -> String {
 /// drives all inputs, and all outputs are xored into a register that rotates by one bit per
 /// cycle, whose top bit is `so`.
 pub fn fmax_wrapper(module: &str, ports: &[Port]) -> String {
-    let inputs: Vec<&Port> =
-        ports.iter().filter(|p| p.direction == Direction::Input && p.name != crate::cosim::CLOCK_PORT).collect();
-    let outputs: Vec<&Port> = ports.iter().filter(|p| p.direction == Direction::Output).collect();
+    let inputs: Vec<&Port> = ports
+        .iter()
+        .filter(|p| p.direction == Direction::Input && p.name != crate::cosim::CLOCK_PORT)
+        .collect();
+    let outputs: Vec<&Port> = ports
+        .iter()
+        .filter(|p| p.direction == Direction::Output)
+        .collect();
     let n_in: usize = inputs.iter().map(|p| p.width).sum::<usize>().max(1);
     let n_out: usize = outputs.iter().map(|p| p.width).sum::<usize>().max(1);
     let name = wrapper_name(module);
     let mut v = String::new();
     let _ = writeln!(v, "module {name}(clock, si, so);");
-    let _ = writeln!(v, "  input wire clock;\n  input wire si;\n  output wire so;");
-    let _ = writeln!(v, "  reg [{}:0] sh = 0;\n  reg [{}:0] oq = 0;", n_in - 1, n_out - 1);
+    let _ = writeln!(
+        v,
+        "  input wire clock;\n  input wire si;\n  output wire so;"
+    );
+    let _ = writeln!(
+        v,
+        "  reg [{}:0] sh = 0;\n  reg [{}:0] oq = 0;",
+        n_in - 1,
+        n_out - 1
+    );
     let mut connections = vec![format!(".{0}({0})", crate::cosim::CLOCK_PORT)];
     let mut low = 0;
     for p in &inputs {
@@ -169,11 +208,27 @@ pub fn fmax_wrapper(module: &str, ports: &[Port]) -> String {
         let _ = writeln!(v, "  wire [{}:0] o{i};", p.width - 1);
         connections.push(format!(".{}(o{i})", p.name));
     }
-    let _ = writeln!(v, "  {module} dut(\n    {}\n  );", connections.join(",\n    "));
-    let shifted = if n_in == 1 { "si".to_string() } else { format!("{{sh[{}:0], si}}", n_in - 2) };
-    let rotated = if n_out == 1 { "oq".to_string() } else { format!("{{oq[{}:0], oq[{}]}}", n_out - 2, n_out - 1) };
+    let _ = writeln!(
+        v,
+        "  {module} dut(\n    {}\n  );",
+        connections.join(",\n    ")
+    );
+    let shifted = if n_in == 1 {
+        "si".to_string()
+    } else {
+        format!("{{sh[{}:0], si}}", n_in - 2)
+    };
+    let rotated = if n_out == 1 {
+        "oq".to_string()
+    } else {
+        format!("{{oq[{}:0], oq[{}]}}", n_out - 2, n_out - 1)
+    };
     let all_outputs: Vec<String> = (0..outputs.len()).rev().map(|i| format!("o{i}")).collect();
-    let all_outputs = if all_outputs.is_empty() { "1'b0".to_string() } else { all_outputs.join(", ") };
+    let all_outputs = if all_outputs.is_empty() {
+        "1'b0".to_string()
+    } else {
+        all_outputs.join(", ")
+    };
     let _ = writeln!(v, "  always @(posedge clock) begin\n    sh <= {shifted};");
     let _ = writeln!(v, "    oq <= {{{all_outputs}}} ^ {rotated};\n  end");
     let _ = writeln!(v, "  assign so = oq[{}];\nendmodule", n_out - 1);
@@ -182,41 +237,62 @@ pub fn fmax_wrapper(module: &str, ports: &[Port]) -> String {
 
 impl fmt::Display for ExportSummary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let report = self.units.iter().any(|u| u.ice40.is_some());
-        write!(f, "{:<24} {:>6} {:>8} {:>7} {:>11}", "unit", "ports", "lines", "lint", "yosys cells")?;
+        let report = self.units.iter().any(|u| u.area.is_some());
+        write!(
+            f,
+            "{:<24} {:>6} {:>7} {:>8} {:>10}",
+            "unit", "ports", "lines", "modules", "lint"
+        )?;
         if report {
-            write!(f, " {:>9} {:>8} {:>7} {:>10}", "ice40 LUT", "ice40 FF", "carry", "fmax MHz")?;
+            write!(
+                f,
+                " {:>11} {:>9} {:>8} {:>6} {:>9}",
+                "yosys cells", "ice40 LUT", "ice40 FF", "carry", "fmax MHz"
+            )?;
         }
         writeln!(f)?;
         for u in &self.units {
             let waived: usize = u.lint.waived.values().sum();
+            let lint = format!("ok ({waived}w)");
             write!(
                 f,
-                "{:<24} {:>6} {:>8} {:>7} {:>11}",
+                "{:<24} {:>6} {:>7} {:>8} {:>10}",
                 u.module,
                 u.ports.len(),
                 u.lines,
-                format!("ok/{waived}w"),
-                u.yosys_cells
+                u.modules,
+                lint
             )?;
-            if let Some(ice) = &u.ice40 {
-                let fmax = ice.fmax_mhz.map_or("n/a".to_string(), |m| format!("{m:.1}"));
-                write!(f, " {:>9} {:>8} {:>7} {:>10}", ice.stat.luts, ice.stat.ffs, ice.stat.carries, fmax)?;
+            if let Some(a) = &u.area {
+                let fmax = a.fmax_mhz.map_or("n/a".to_string(), |m| format!("{m:.1}"));
+                write!(
+                    f,
+                    " {:>11} {:>9} {:>8} {:>6} {:>9}",
+                    a.yosys_cells, a.ice40.luts, a.ice40.ffs, a.ice40.carries, fmax
+                )?;
             }
             writeln!(f)?;
         }
         for u in &self.units {
-            if let Some(reason) = u.ice40.as_ref().and_then(|i| i.fmax_error.as_ref()) {
+            if let Some(reason) = u.area.as_ref().and_then(|a| a.fmax_error.as_ref()) {
                 writeln!(f, "{}: no fmax: {reason}", u.module)?;
             }
         }
         writeln!(
             f,
-            "written to {}; lint: verilator -Wall with waivers {} (`ok/Nw`: N waived warnings); \
-             iverilog -g2005 and yosys synth passed",
+            "written to {}; every file passed verilator --lint-only -Wall (waivers in {}: {}; \
+             (Nw) = N waived warnings), iverilog -g2005 and the yosys front-end check",
             self.out.display(),
+            tools::LINT_CONFIG,
             self.lint_waivers.join(", ")
-        )
+        )?;
+        if report {
+            writeln!(
+                f,
+                "fmax: nextpnr-ice40 --hx8k --package ct256, unit between I/O registers"
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -226,7 +302,11 @@ mod tests {
 
     #[test]
     fn wrapper_feeds_every_input_bit_and_observes_every_output() {
-        let port = |n: &str, d, w| Port { name: n.into(), direction: d, width: w };
+        let port = |n: &str, d, w| Port {
+            name: n.into(),
+            direction: d,
+            width: w,
+        };
         let ports = [
             port("clock", Direction::Input, 1),
             port("a", Direction::Input, 3),

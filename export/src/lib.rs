@@ -29,29 +29,55 @@ pub enum ExportError {
     Check { unit: String, detail: String },
     #[error("unknown unit `{name}` (known units: {known})")]
     UnknownUnit { name: String, known: String },
-    #[error("`{tool}` was not found on PATH: install the Debian package `{package}` (`make deps` does)")]
-    ToolMissing { tool: &'static str, package: &'static str },
+    #[error(
+        "`{tool}` was not found on PATH: install the Debian package `{package}` (`make deps` does)"
+    )]
+    ToolMissing {
+        tool: &'static str,
+        package: &'static str,
+    },
     #[error("{tool} failed on {subject} (exit status {status}):\n{output}")]
-    ToolFailed { tool: &'static str, subject: String, status: String, output: String },
+    ToolFailed {
+        tool: &'static str,
+        subject: String,
+        status: String,
+        output: String,
+    },
     #[error("could not parse {what} from:\n{text}")]
     Parse { what: String, text: String },
     #[error("{path}: {source}")]
-    Io { path: String, source: std::io::Error },
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
     #[error("port mismatch in unit {unit}: {detail}")]
     PortMismatch { unit: String, detail: String },
     #[error("simulating unit {unit} in rust-hdl failed: {source}")]
-    Driver { unit: String, source: pws_sim::DriverError },
+    Driver {
+        unit: String,
+        source: pws_sim::DriverError,
+    },
     #[error(
         "co-simulation of {unit} diverged (seed {seed}) at cycle {cycle}, port {port}: \
          rust-hdl {rust:#x}, Verilog {verilog}"
     )]
-    Mismatch { unit: String, seed: u64, cycle: usize, port: String, rust: u64, verilog: String },
+    Mismatch {
+        unit: String,
+        seed: u64,
+        cycle: usize,
+        port: String,
+        rust: u64,
+        verilog: String,
+    },
     #[error("bad argument: {0}")]
     BadArgument(String),
 }
 
 impl ExportError {
     fn io(path: &Path, source: std::io::Error) -> Self {
-        ExportError::Io { path: path.display().to_string(), source }
+        ExportError::Io {
+            path: path.display().to_string(),
+            source,
+        }
     }
 }

@@ -67,7 +67,10 @@ fn run_binary(
         .current_dir(dir)
         .output()
         .map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => ExportError::ToolMissing { tool: binary, package },
+            std::io::ErrorKind::NotFound => ExportError::ToolMissing {
+                tool: binary,
+                package,
+            },
             _ => ExportError::io(dir, e),
         })?;
     if output.status.success() {
@@ -153,7 +156,9 @@ pub const LINT_CONFIG: &str = "pws_lint.vlt";
 
 /// The Verilator configuration file of [`LINT_WAIVERS`] (`lint_off` lines).
 pub fn lint_config() -> String {
-    let mut text = String::from("`verilator_config\n// Lint waivers of pws-export; reasons in docs/verilog.md.\n");
+    let mut text = String::from(
+        "`verilator_config\n// Lint waivers of pws-export; reasons in docs/verilog.md.\n",
+    );
     for w in LINT_WAIVERS {
         text.push_str(&format!("lint_off -rule {}", w.rule));
         if let Some(file) = w.file {
@@ -187,16 +192,38 @@ pub struct LintReport {
 pub fn lint(file: &Path, top: &str) -> Result<LintReport, ExportError> {
     let (dir, name) = split(file)?;
     write_lint_config(dir)?;
-    run(Tool::Verilator, &["--lint-only", "-Wall", "--top-module", top, LINT_CONFIG, &name], dir, &name)?;
+    run(
+        Tool::Verilator,
+        &[
+            "--lint-only",
+            "-Wall",
+            "--top-module",
+            top,
+            LINT_CONFIG,
+            &name,
+        ],
+        dir,
+        &name,
+    )?;
     let counted = run(
         Tool::Verilator,
-        &["--lint-only", "-Wall", "-Wno-fatal", "--top-module", top, &name],
+        &[
+            "--lint-only",
+            "-Wall",
+            "-Wno-fatal",
+            "--top-module",
+            top,
+            &name,
+        ],
         dir,
         &name,
     )?;
     let mut waived = BTreeMap::new();
     for line in text(&counted).lines() {
-        if let Some(class) = line.strip_prefix("%Warning-").and_then(|l| l.split(':').next()) {
+        if let Some(class) = line
+            .strip_prefix("%Warning-")
+            .and_then(|l| l.split(':').next())
+        {
             *waived.entry(class.to_string()).or_insert(0) += 1;
         }
     }
@@ -205,11 +232,17 @@ pub fn lint(file: &Path, top: &str) -> Result<LintReport, ExportError> {
 
 /// `iverilog -g2005 -s TOP -o OUT FILES...`: the files must compile as plain Verilog-2005.
 pub fn iverilog(files: &[&Path], top: &str, out: &Path) -> Result<(), ExportError> {
-    let dir = out.parent().ok_or_else(|| ExportError::BadArgument(out.display().to_string()))?;
+    let dir = out
+        .parent()
+        .ok_or_else(|| ExportError::BadArgument(out.display().to_string()))?;
     let mut args = vec!["-g2005".to_string(), "-s".into(), top.into(), "-o".into()];
     args.push(out.display().to_string());
     args.extend(files.iter().map(|f| f.display().to_string()));
-    let subject = files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(" ");
+    let subject = files
+        .iter()
+        .map(|f| f.display().to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
     run(Tool::Iverilog, &strs(&args), dir, &subject).map(drop)
 }
 
@@ -224,7 +257,11 @@ impl CellStat {
     /// Cells whose type name contains `pattern` (`DFF` counts every flip-flop flavour of the
     /// generic library: `$_DFF_P_`, `$_DFFE_PP_`, `$_SDFF_PP0_`, ...).
     pub fn count(&self, pattern: &str) -> u64 {
-        self.by_type.iter().filter(|(t, _)| t.contains(pattern)).map(|(_, n)| n).sum()
+        self.by_type
+            .iter()
+            .filter(|(t, _)| t.contains(pattern))
+            .map(|(_, n)| n)
+            .sum()
     }
 }
 
@@ -261,9 +298,14 @@ pub struct Ice40Stat {
 /// `yosys -p "read_verilog FILES; synth_ice40 -top TOP -json JSON; stat"`; the JSON netlist is
 /// what [`nextpnr_fmax`] places and routes.
 pub fn yosys_ice40(files: &[&Path], top: &str, json: &Path) -> Result<Ice40Stat, ExportError> {
-    let first = files.first().ok_or_else(|| ExportError::BadArgument("no Verilog files".into()))?;
+    let first = files
+        .first()
+        .ok_or_else(|| ExportError::BadArgument("no Verilog files".into()))?;
     let (dir, _) = split(first)?;
-    let sources: Vec<String> = files.iter().map(|f| format!("\"{}\"", f.display())).collect();
+    let sources: Vec<String> = files
+        .iter()
+        .map(|f| format!("\"{}\"", f.display()))
+        .collect();
     let script = format!(
         "read_verilog {}; synth_ice40 -top {top} -json \"{}\"; stat",
         sources.join(" "),
@@ -281,27 +323,39 @@ pub fn yosys_ice40(files: &[&Path], top: &str, json: &Path) -> Result<Ice40Stat,
 
 /// Reads the last `Number of cells:` block of a Yosys `stat`, with the per-type lines under it.
 pub fn parse_stat(log: &str) -> Result<CellStat, ExportError> {
-    let start = log.rfind("Number of cells:").ok_or_else(|| ExportError::Parse {
-        what: "a Yosys `stat` cell count".into(),
-        text: tail(log),
-    })?;
+    let start = log
+        .rfind("Number of cells:")
+        .ok_or_else(|| ExportError::Parse {
+            what: "a Yosys `stat` cell count".into(),
+            text: tail(log),
+        })?;
     let mut lines = log[start..].lines();
     let total = lines
         .next()
         .and_then(|l| l.split(':').nth(1))
         .and_then(|n| n.trim().parse().ok())
-        .ok_or_else(|| ExportError::Parse { what: "a Yosys cell count".into(), text: tail(log) })?;
+        .ok_or_else(|| ExportError::Parse {
+            what: "a Yosys cell count".into(),
+            text: tail(log),
+        })?;
     let mut by_type = BTreeMap::new();
     for line in lines {
         let mut fields = line.split_whitespace();
-        match (fields.next(), fields.next().and_then(|n| n.parse().ok()), fields.next()) {
+        match (
+            fields.next(),
+            fields.next().and_then(|n| n.parse().ok()),
+            fields.next(),
+        ) {
             (Some(kind), Some(n), None) => {
                 by_type.insert(kind.to_string(), n);
             }
             _ => break,
         }
     }
-    Ok(CellStat { cells: total, by_type })
+    Ok(CellStat {
+        cells: total,
+        by_type,
+    })
 }
 
 /// `nextpnr-ice40 --hx8k --package ct256 --json JSON --freq MHZ`: the maximum clock frequency
@@ -311,7 +365,15 @@ pub fn nextpnr_fmax(json: &Path, target_mhz: f64) -> Result<f64, ExportError> {
     let freq = target_mhz.to_string();
     let out = run(
         Tool::NextpnrIce40,
-        &["--hx8k", "--package", "ct256", "--json", &name, "--freq", &freq],
+        &[
+            "--hx8k",
+            "--package",
+            "ct256",
+            "--json",
+            &name,
+            "--freq",
+            &freq,
+        ],
         dir,
         &name,
     )?;
@@ -322,16 +384,33 @@ pub fn nextpnr_fmax(json: &Path, target_mhz: f64) -> Result<f64, ExportError> {
 pub fn parse_fmax(log: &str) -> Result<f64, ExportError> {
     log.lines()
         .filter_map(|l| l.split_once("Max frequency for clock"))
-        .filter_map(|(_, rest)| rest.split("': ").nth(1)?.split_whitespace().next()?.parse().ok())
+        .filter_map(|(_, rest)| {
+            rest.split("': ")
+                .nth(1)?
+                .split_whitespace()
+                .next()?
+                .parse()
+                .ok()
+        })
         .last()
-        .ok_or_else(|| ExportError::Parse { what: "nextpnr's max frequency".into(), text: tail(log) })
+        .ok_or_else(|| ExportError::Parse {
+            what: "nextpnr's max frequency".into(),
+            text: tail(log),
+        })
 }
 
 /// Directory and file name of `file`, for tools that run beside their input.
 fn split(file: &Path) -> Result<(&Path, String), ExportError> {
     let bad = || ExportError::BadArgument(format!("not a file path: {}", file.display()));
-    let name = file.file_name().ok_or_else(bad)?.to_string_lossy().into_owned();
-    let dir = file.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = file
+        .file_name()
+        .ok_or_else(bad)?
+        .to_string_lossy()
+        .into_owned();
+    let dir = file
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     Ok((dir, name))
 }
 
@@ -378,13 +457,25 @@ mod tests {
             }
             other => panic!("expected ToolMissing, got {other:?}"),
         }
-        let missing_dir = run_binary("pws-no-such-tool", "p", &[], Path::new("/nonexistent/d"), "x");
+        let missing_dir = run_binary(
+            "pws-no-such-tool",
+            "p",
+            &[],
+            Path::new("/nonexistent/d"),
+            "x",
+        );
         assert!(matches!(missing_dir, Err(ExportError::Io { .. })));
     }
 
     #[test]
     fn a_failing_tool_reports_its_status_and_output() {
-        match run_binary("sh", "dash", &["-c", "echo oops; exit 3"], Path::new("."), "x") {
+        match run_binary(
+            "sh",
+            "dash",
+            &["-c", "echo oops; exit 3"],
+            Path::new("."),
+            "x",
+        ) {
             Err(ExportError::ToolFailed { status, output, .. }) => {
                 assert_eq!(status, "3");
                 assert!(output.contains("oops"));
@@ -397,7 +488,10 @@ mod tests {
     fn waiver_file_has_one_lint_off_per_waiver() {
         let config = lint_config();
         assert!(config.starts_with("`verilator_config\n"));
-        assert_eq!(config.matches("lint_off -rule ").count(), LINT_WAIVERS.len());
+        assert_eq!(
+            config.matches("lint_off -rule ").count(),
+            LINT_WAIVERS.len()
+        );
         assert!(config.contains("lint_off -rule WIDTH\n"));
         assert!(config.contains("-file \"*pws_split_merge_unit.v\" -match \"*'copy_prev'*\""));
     }

@@ -108,20 +108,30 @@ pub fn all() -> Vec<Unit> {
 pub fn select(name: Option<&str>) -> Result<Vec<Unit>, ExportError> {
     let units = all();
     let Some(name) = name else { return Ok(units) };
-    let known = units.iter().map(|u| u.module).collect::<Vec<_>>().join(", ");
+    let known = units
+        .iter()
+        .map(|u| u.module)
+        .collect::<Vec<_>>()
+        .join(", ");
     let chosen: Vec<Unit> = units
         .into_iter()
         .filter(|u| u.module == name || u.module.strip_prefix("pws_") == Some(name))
         .collect();
     if chosen.is_empty() {
-        Err(ExportError::UnknownUnit { name: name.to_string(), known })
+        Err(ExportError::UnknownUnit {
+            name: name.to_string(),
+            known,
+        })
     } else {
         Ok(chosen)
     }
 }
 
 fn config_error(unit: &str, e: impl std::fmt::Display) -> ExportError {
-    ExportError::Check { unit: unit.to_string(), detail: e.to_string() }
+    ExportError::Check {
+        unit: unit.to_string(),
+        detail: e.to_string(),
+    }
 }
 
 crate::enum_port_value!(SmOp: Idle, Launch, Split, Merge);
@@ -151,12 +161,38 @@ impl Design for SplitMergeUnit {
 
 crate::cosim_ports!(SplitMergeUnit {
     inputs: [
-        req_op, req_ctx, req_mask_lo, req_mask_hi, req_pc, srf_ctx, srf_addr, srf_we, srf_wdata,
-        wr_ctx, wr_pc_en, wr_pc, wr_exec_en, wr_exec_lo, wr_exec_hi, rd_ctx,
+        req_op,
+        req_ctx,
+        req_mask_lo,
+        req_mask_hi,
+        req_pc,
+        srf_ctx,
+        srf_addr,
+        srf_we,
+        srf_wdata,
+        wr_ctx,
+        wr_pc_en,
+        wr_pc,
+        wr_exec_en,
+        wr_exec_lo,
+        wr_exec_hi,
+        rd_ctx,
     ],
     outputs: [
-        done, status, busy, no_free_count, srf_rdata, rd_state, rd_parent, rd_spm_lo, rd_spm_hi,
-        rd_exec_lo, rd_exec_hi, rd_pc, rd_stack_top, rd_stack_depth,
+        done,
+        status,
+        busy,
+        no_free_count,
+        srf_rdata,
+        rd_state,
+        rd_parent,
+        rd_spm_lo,
+        rd_spm_hi,
+        rd_exec_lo,
+        rd_exec_hi,
+        rd_pc,
+        rd_stack_top,
+        rd_stack_depth,
     ],
     stimulus: split_merge_stimulus,
 });
@@ -233,8 +269,18 @@ impl Design for SwizzleUnit {
 crate::cosim_ports!(SwizzleUnit {
     inputs: [start_i, mode_i, mask_i],
     outputs: [
-        ready_o, pass_valid_o, last_o, done_o, pass_o, passes_o, active_o, group_o, lane_o, src_o,
-        wb_en_o, wb_pos_o,
+        ready_o,
+        pass_valid_o,
+        last_o,
+        done_o,
+        pass_o,
+        passes_o,
+        active_o,
+        group_o,
+        lane_o,
+        src_o,
+        wb_en_o,
+        wb_pos_o,
     ],
     stimulus: swizzle_stimulus,
 });
@@ -267,10 +313,16 @@ mod tests {
 
     #[test]
     fn selection_accepts_module_names_with_or_without_prefix() {
-        assert_eq!(select(Some("swizzle_unit")).unwrap()[0].module, "pws_swizzle_unit");
+        assert_eq!(
+            select(Some("swizzle_unit")).unwrap()[0].module,
+            "pws_swizzle_unit"
+        );
         assert_eq!(select(Some("pws_split_merge_unit")).unwrap().len(), 1);
         assert_eq!(select(None).unwrap().len(), all().len());
-        assert!(matches!(select(Some("alu")), Err(ExportError::UnknownUnit { .. })));
+        assert!(matches!(
+            select(Some("alu")),
+            Err(ExportError::UnknownUnit { .. })
+        ));
     }
 
     #[test]

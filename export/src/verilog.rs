@@ -53,7 +53,8 @@ pub fn initialise_memories(verilog: &str) -> String {
         while i < lines.len() {
             out.push_str(lines[i]);
             if let Some(words) = memory_words(lines[i]) {
-                let mut body = String::from("       // pws-export: rust-hdl simulates these as 0\n");
+                let mut body =
+                    String::from("       // pws-export: rust-hdl simulates these as 0\n");
                 if has_read_port {
                     body.push_str("       read_data = 0;\n");
                 }
@@ -159,7 +160,11 @@ pub fn ports(verilog: &str, module: &str) -> Result<Vec<Port>, ExportError> {
             }
         }
         if let Some(name) = name {
-            declared.push(Port { name, direction, width });
+            declared.push(Port {
+                name,
+                direction,
+                width,
+            });
         }
     }
     names
@@ -203,7 +208,10 @@ mod tests {
     #[test]
     fn ports_follow_the_header_order_with_declared_widths() {
         let ports = ports(HEADER, "pws_x").unwrap();
-        let summary: Vec<_> = ports.iter().map(|p| (p.name.as_str(), p.direction, p.width)).collect();
+        let summary: Vec<_> = ports
+            .iter()
+            .map(|p| (p.name.as_str(), p.direction, p.width))
+            .collect();
         assert_eq!(
             summary,
             [
@@ -235,7 +243,10 @@ mod tests {
         assert!(zero < fixed.find("mem[0] = 8'h5").unwrap());
         assert_eq!(fixed.matches("initial begin").count(), 1);
         assert!(!fixed.contains("read_data = 0"));
-        assert_eq!(initialise_memories("module n(a);\nendmodule\n"), "module n(a);\nendmodule\n");
+        assert_eq!(
+            initialise_memories("module n(a);\nendmodule\n"),
+            "module n(a);\nendmodule\n"
+        );
     }
 
     #[test]

@@ -23,7 +23,11 @@ fn generated_verilog_is_named_after_the_unit_and_passes_every_tool() {
     assert_eq!(file, dir.path().join("pws_test_mac.v"));
 
     let lint = tools::lint(&file, MacFsm::MODULE).unwrap();
-    assert!(lint.waived.get("WIDTH").copied().unwrap_or(0) > 0, "{:?}", lint.waived);
+    assert!(
+        lint.waived.get("WIDTH").copied().unwrap_or(0) > 0,
+        "{:?}",
+        lint.waived
+    );
     tools::iverilog(&[&file], MacFsm::MODULE, &dir.path().join("mac.vvp")).unwrap();
     tools::yosys_check(&file, MacFsm::MODULE).unwrap();
     let generic = tools::yosys_synth(&file, MacFsm::MODULE).unwrap();
@@ -39,8 +43,14 @@ fn generated_verilog_is_named_after_the_unit_and_passes_every_tool() {
 fn two_exported_units_load_together() {
     let dir = tempfile::tempdir().unwrap();
     let files: Vec<_> = [
-        (pws_export::units::verilog_of::<Counter>().unwrap(), Counter::MODULE),
-        (pws_export::units::verilog_of::<MacFsm>().unwrap(), MacFsm::MODULE),
+        (
+            pws_export::units::verilog_of::<Counter>().unwrap(),
+            Counter::MODULE,
+        ),
+        (
+            pws_export::units::verilog_of::<MacFsm>().unwrap(),
+            MacFsm::MODULE,
+        ),
     ]
     .iter()
     .map(|(text, module)| verilog::write(dir.path(), module, text).unwrap())
@@ -56,17 +66,27 @@ fn a_latch_fails_the_yosys_check() {
     let latch = "module pws_latch(input wire e, input wire d, output reg q);\n\
                  always @(*) if (e) q = d;\nendmodule\n";
     std::fs::write(&file, latch).unwrap();
-    assert!(matches!(tools::yosys_check(&file, "pws_latch"), Err(ExportError::ToolFailed { tool: "yosys", .. })));
+    assert!(matches!(
+        tools::yosys_check(&file, "pws_latch"),
+        Err(ExportError::ToolFailed { tool: "yosys", .. })
+    ));
 }
 
 #[test]
 fn lint_failure_is_an_error_with_verilators_message() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("pws_bad.v");
-    std::fs::write(&file, "module pws_bad(input wire a, output wire y);\nassign y = b;\nendmodule\n")
-        .unwrap();
+    std::fs::write(
+        &file,
+        "module pws_bad(input wire a, output wire y);\nassign y = b;\nendmodule\n",
+    )
+    .unwrap();
     match tools::lint(&file, "pws_bad") {
-        Err(ExportError::ToolFailed { tool: "verilator", output, .. }) => {
+        Err(ExportError::ToolFailed {
+            tool: "verilator",
+            output,
+            ..
+        }) => {
             assert!(output.contains('b'), "{output}")
         }
         other => panic!("expected a lint failure, got {other:?}"),
@@ -78,7 +98,10 @@ fn counter_and_fsm_cosimulate_cycle_by_cycle() {
     for seed in [1, 2, 3] {
         let dir = tempfile::tempdir().unwrap();
         let report = cosim::cosimulate::<Counter>(seed, 300, dir.path()).unwrap();
-        assert_eq!((report.cycles, report.inputs.len(), report.outputs.len()), (300, 3, 1));
+        assert_eq!(
+            (report.cycles, report.inputs.len(), report.outputs.len()),
+            (300, 3, 1)
+        );
         let dir = tempfile::tempdir().unwrap();
         cosim::cosimulate::<MacFsm>(seed, 300, dir.path()).unwrap();
     }
@@ -95,11 +118,21 @@ fn a_wrong_verilog_model_is_caught_at_the_first_differing_cycle() {
     let file = verilog::write(dir.path(), Counter::MODULE, &broken).unwrap();
     let (ins, outs) = (uut.input_ports(), uut.output_ports());
     // Enable from cycle 0, no load: the counts differ from the first increment on.
-    let stimulus = Stimulus { seed: 0, rows: vec![vec![1, 0, 0]; 5] };
+    let stimulus = Stimulus {
+        seed: 0,
+        rows: vec![vec![1, 0, 0]; 5],
+    };
     let rust = cosim::simulate_rust(Counter::build().unwrap(), &stimulus).unwrap();
-    let icarus = cosim::simulate_icarus(&file, Counter::MODULE, &ins, &outs, &stimulus, dir.path()).unwrap();
+    let icarus =
+        cosim::simulate_icarus(&file, Counter::MODULE, &ins, &outs, &stimulus, dir.path()).unwrap();
     match cosim::compare(Counter::MODULE, 0, &outs, &rust, &icarus) {
-        Err(ExportError::Mismatch { cycle: 1, port, rust: 1, verilog, .. }) => {
+        Err(ExportError::Mismatch {
+            cycle: 1,
+            port,
+            rust: 1,
+            verilog,
+            ..
+        }) => {
             assert_eq!((port.as_str(), verilog.as_str()), ("count", "'h00000002"))
         }
         other => panic!("expected a mismatch at cycle 1, got {other:?}"),
@@ -108,10 +141,20 @@ fn a_wrong_verilog_model_is_caught_at_the_first_differing_cycle() {
 
 #[test]
 fn invalid_stimulus_is_an_error_not_a_panic() {
-    let stimulus = Stimulus { seed: 0, rows: vec![vec![2, 0, 0]] };
+    let stimulus = Stimulus {
+        seed: 0,
+        rows: vec![vec![2, 0, 0]],
+    };
     let err = cosim::simulate_rust(Counter::build().unwrap(), &stimulus).unwrap_err();
-    assert!(err.to_string().contains("not a valid value of input enable"), "{err}");
-    let short = Stimulus { seed: 0, rows: vec![vec![1]] };
+    assert!(
+        err.to_string()
+            .contains("not a valid value of input enable"),
+        "{err}"
+    );
+    let short = Stimulus {
+        seed: 0,
+        rows: vec![vec![1]],
+    };
     assert!(cosim::simulate_rust(Counter::build().unwrap(), &short).is_err());
 }
 
@@ -121,8 +164,14 @@ fn fmax_wrapper_places_and_routes() {
     let text = pws_export::units::verilog_of::<MacFsm>().unwrap();
     let file = verilog::write(dir.path(), MacFsm::MODULE, &text).unwrap();
     let wrapper = dir.path().join("wrap.v");
-    std::fs::write(&wrapper, flow::fmax_wrapper(MacFsm::MODULE, &verilog::ports(&text, MacFsm::MODULE).unwrap()))
-        .unwrap();
+    std::fs::write(
+        &wrapper,
+        flow::fmax_wrapper(
+            MacFsm::MODULE,
+            &verilog::ports(&text, MacFsm::MODULE).unwrap(),
+        ),
+    )
+    .unwrap();
     let json = dir.path().join("wrap.json");
     let name = flow::wrapper_name(MacFsm::MODULE);
     let stat = tools::yosys_ice40(&[&file, &wrapper], &name, &json).unwrap();
@@ -136,8 +185,11 @@ fn fmax_wrapper_places_and_routes() {
 #[test]
 fn benchmark_agrees_on_outputs_and_reports_both_speeds() {
     let dir = tempfile::tempdir().unwrap();
-    let options =
-        bench::BenchOptions { budget: Duration::from_millis(200), stimulus_cycles: 256, seed: 5 };
+    let options = bench::BenchOptions {
+        budget: Duration::from_millis(200),
+        stimulus_cycles: 256,
+        seed: 5,
+    };
     let row = bench::measure::<MacFsm>(&options, dir.path()).unwrap();
     assert!(row.outputs_agree);
     assert!(row.rust_hdl_cycles >= 256 && row.verilator_cycles >= 256);

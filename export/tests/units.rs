@@ -22,8 +22,12 @@ fn every_unit_lints_compiles_and_passes_yosys_checks() {
         assert!(text.contains(&format!("module {}(", u.module)));
         assert!(!text.contains("module top"), "{}", u.module);
         tools::lint(&file, u.module).unwrap_or_else(|e| panic!("{e}"));
-        tools::iverilog(&[&file], u.module, &dir.path().join(format!("{}.vvp", u.module)))
-            .unwrap_or_else(|e| panic!("{e}"));
+        tools::iverilog(
+            &[&file],
+            u.module,
+            &dir.path().join(format!("{}.vvp", u.module)),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
         // Full synthesis takes minutes for the largest unit; `pws export` (tests/cli_export.rs)
         // runs it.
         tools::yosys_check(&file, u.module).unwrap_or_else(|e| panic!("{e}"));
@@ -62,19 +66,34 @@ fn observed<D: Design + CoSimPorts>(cycles: usize, when: &str, what: &str) -> BT
     let (when, what) = (index(when), index(what));
     let stimulus = Stimulus::random(&uut, 1, cycles);
     let outputs = cosim::simulate_rust(uut, &stimulus).unwrap();
-    outputs.iter().filter(|row| row[when] == 1).map(|row| row[what]).collect()
+    outputs
+        .iter()
+        .filter(|row| row[when] == 1)
+        .map(|row| row[what])
+        .collect()
 }
 
 #[test]
 fn split_merge_stimulus_reaches_every_status() {
     let statuses = observed::<SplitMergeUnit>(2000, "done", "status");
-    for s in [SmStatus::Ok, SmStatus::NoFreeContext, SmStatus::Merged, SmStatus::MergeWait] {
-        assert!(statuses.contains(&s.to_u64()), "{s:?} never completed: {statuses:?}");
+    for s in [
+        SmStatus::Ok,
+        SmStatus::NoFreeContext,
+        SmStatus::Merged,
+        SmStatus::MergeWait,
+    ] {
+        assert!(
+            statuses.contains(&s.to_u64()),
+            "{s:?} never completed: {statuses:?}"
+        );
     }
     assert_eq!(statuses.len(), 9, "{statuses:?}");
 }
 
 #[test]
 fn swizzle_stimulus_reaches_every_pass_count() {
-    assert_eq!(observed::<SwizzleUnit>(600, "done_o", "passes_o"), BTreeSet::from([1, 2, 3, 4]));
+    assert_eq!(
+        observed::<SwizzleUnit>(600, "done_o", "passes_o"),
+        BTreeSet::from([1, 2, 3, 4])
+    );
 }

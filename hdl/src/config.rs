@@ -7,7 +7,7 @@
 //! build (it reports every problem at once), and [`HwConfig::preset`] names the configurations
 //! used by tests, the CLI and the paper's worked examples.
 //!
-//! Parameter names follow [P] Table 1: `N_WIWF` (wavefront width), `S` (SpSIMDs per SIMD),
+//! Parameter names follow \[P\] Table 1: `N_WIWF` (wavefront width), `S` (SpSIMDs per SIMD),
 //! `N_WFC` (wavefront contexts per SIMD), `N_SIMD` (SIMDs per compute unit).
 
 use std::fmt;
@@ -110,7 +110,7 @@ impl fmt::Display for ConfigErrors {
 impl std::error::Error for ConfigErrors {}
 
 impl Default for HwConfig {
-    /// The GCN3-like configuration ([T] §1.1: 64-wide wavefronts on 16-lane SIMDs, 10 slots,
+    /// The GCN3-like configuration (\[T\] §1.1: 64-wide wavefronts on 16-lane SIMDs, 10 slots,
     /// 4 SIMDs) with S = 2, 102 addressable SGPRs and 256 VGPRs.
     fn default() -> Self {
         HwConfig {
@@ -146,7 +146,7 @@ impl HwConfig {
         }
     }
 
-    /// The machine of [P] Fig 5: a 4-lane wavefront, one SIMD with one WF context and two
+    /// The machine of \[P\] Fig 5: a 4-lane wavefront, one SIMD with one WF context and two
     /// SpSIMDs, three scalar registers.
     pub fn figure5() -> Self {
         HwConfig {

@@ -1,14 +1,14 @@
 //! Wavefront (WF) and split-wavefront (SWF) contexts: the per-context state PWS adds to a SIMD
-//! slot ([P] §4.1, Fig 4).
+//! slot (\[P\] §4.1, Fig 4).
 //!
 //! A wavefront slot owns one context on its SIMD (the WF context, number 0) and one on each of
-//! the S SpSIMDs (SWF contexts, numbers 1..=S; [P]'s SpSIMDID is the number plus one). WF and
+//! the S SpSIMDs (SWF contexts, numbers 1..=S; \[P\]'s SpSIMDID is the number plus one). WF and
 //! SWF contexts hold the same registers, so one block, [`Context`], models both; the WF
 //! context's parent register is simply never written, and only the WF context has a VRF (which
-//! lives in [`crate::simd::VectorRegisterFile`], shared by the whole slot).
+//! lives in the banks of [`crate::simd::SimdCluster`], shared by the whole slot).
 //!
 //! A context holds: its [`ContextState`] (an SWF context is free exactly when its parent
-//! register is unset, [P] §4.1; here "parent set" is `state != Free`), PC, EXEC (two 32-bit
+//! register is unset, \[P\] §4.1; here "parent set" is `state != Free`), PC, EXEC (two 32-bit
 //! halves, lanes 0..31 and 32..63), split mask SpM (same halves), parent, a [`ChildStack`] of
 //! depth S and its scalar register file (SRF, a synchronous RAM with one read and one write
 //! port). Every field is written only through the `set_*`/`push`/`pop` inputs, which the
@@ -18,7 +18,7 @@ use rust_hdl::prelude::*;
 
 use crate::config::{HwConfig, CONTEXT_ID_BITS, SGPR_ADDR_BITS};
 
-/// Child-stack entry that marks a split which allocated no context ([P] Fig 5 SWF2; design.md
+/// Child-stack entry that marks a split which allocated no context (\[P\] Fig 5 SWF2; design.md
 /// decision 3). Context 0 is the WF context, which is never anyone's child, so 0 is free to
 /// serve as the marker.
 pub const NOOP_MARKER: u64 = 0;

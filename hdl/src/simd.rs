@@ -1,4 +1,4 @@
-//! SIMD and SpSIMD lane arrays sharing one wavefront's vector register file ([P] §4.1, Fig 4;
+//! SIMD and SpSIMD lane arrays sharing one wavefront's vector register file (\[P\] §4.1, Fig 4;
 //! GCN3's 16-lane SIMD executing a 64-wide wavefront in 4 passes).
 //!
 //! [`SimdCluster`] is the vector side of one wavefront slot: the SIMD (number 0) and its S
@@ -52,9 +52,9 @@ pub enum ValuOp {
     And,
     Or,
     Xor,
-    /// d = a << b[4:0]
+    /// d = a << `b[4:0]`
     Shl,
-    /// d = a >> b[4:0] (logical)
+    /// d = a >> `b[4:0]` (logical)
     Shr,
     MinU,
     MaxU,
@@ -424,16 +424,19 @@ impl Logic for SimdCluster {
                 self.alus[k * 16 + j].a.next = 0.into();
                 self.alus[k * 16 + j].b.next = self.imm_q[k].q.val();
             }
+            // The pass conditions sit outside the lane loops so the simulation skips the
+            // passes a (Sp)SIMD is not in; the hardware is the same.
             for q in 0..(self.last_pass.val().index() + 1) {
-                for j in 0..16 {
-                    if self.rvalid[k].q.val()
-                        & (self.rpass[k].q.val().index() == q)
-                        & self.en_q[k * 4 + q].q.val().get_bit(j)
-                    {
-                        self.bank_a[q * 16 + j].read_address.next = self.src0_q[k].q.val();
-                        self.bank_b[q * 16 + j].read_address.next = self.src1_q[k].q.val();
+                if self.rvalid[k].q.val() & (self.rpass[k].q.val().index() == q) {
+                    for j in 0..16 {
+                        if self.en_q[k * 4 + q].q.val().get_bit(j) {
+                            self.bank_a[q * 16 + j].read_address.next = self.src0_q[k].q.val();
+                            self.bank_b[q * 16 + j].read_address.next = self.src1_q[k].q.val();
+                        }
                     }
-                    if self.xvalid[k].q.val() & (self.xpass[k].q.val().index() == q) {
+                }
+                if self.xvalid[k].q.val() & (self.xpass[k].q.val().index() == q) {
+                    for j in 0..16 {
                         self.alus[k * 16 + j].a.next = self.bank_a[q * 16 + j].read_data.val();
                         if !self.imm_en_q[k].q.val() {
                             self.alus[k * 16 + j].b.next = self.bank_b[q * 16 + j].read_data.val();

@@ -1,4 +1,4 @@
-//! The split/merge datapath of one wavefront slot ([P] §4.1, Fig 5b; design.md decisions 3, 4).
+//! The split/merge datapath of one wavefront slot (\[P\] §4.1, Fig 5b; design.md decisions 3, 4).
 //!
 //! [`SplitMergeUnit`] holds the slot's S + 1 [`Context`]s (number 0 = the WF context on the
 //! SIMD, k = the SWF context on SpSIMD k) and executes one request at a time, presented on
@@ -12,13 +12,15 @@
 //!   SWF context is free, nothing is allocated and C pushes the no-op marker (statuses
 //!   `SplitNoop`, `NoFreeContext`; the latter is also counted in `no_free_count`). A split
 //!   on a full child stack changes nothing and reports `StackOverflow`. The lowest-numbered free
-//!   SWF context is taken, so [P] Fig 5's SWF2/SWF3 land on SpSIMDs 1 and 2 in order.
+//!   SWF context is taken, so \[P\] Fig 5's SWF2/SWF3 land on SpSIMDs 1 and 2 in order.
 //! * **merge** (requesting context X): a no-op marker on top of X's stack is popped
 //!   (`MergeNoop`). A child c on top: if c is already waiting at its merge with an empty stack,
 //!   X.SpM |= c.SpM, X.EXEC |= c.EXEC, X pops, c is freed (`Merged`); otherwise X waits
 //!   (`MergeWait`). An empty stack: X pairs with its parent P; if P waits with X on top, the
 //!   same merge happens into P, P runs again and X is freed (`Merged`); otherwise X waits. The
 //!   WF context with an empty stack has no partner: `NoPartner`, nothing changes.
+//! * **end** (context 0, running, empty child stack, so every SWF has merged back): the WF
+//!   context is freed for the next wavefront (`Ok`); anything else is `BadContext`.
 //! * a request from a context number above S, from a free or waiting context, or a launch on
 //!   a busy WF context: `BadContext`, nothing changes.
 //!
@@ -59,6 +61,8 @@ pub enum SmOp {
     Launch,
     Split,
     Merge,
+    /// The wavefront on context 0 ends (`s_endpgm`) and frees its slot.
+    End,
 }
 
 /// Result of a request, valid while `done` is high.
@@ -220,6 +224,7 @@ pub struct SplitMergeUnit {
     do_pop: Signal<Local, Bit>,
     do_wait: Signal<Local, Bit>,
     do_launch: Signal<Local, Bit>,
+    do_end: Signal<Local, Bit>,
     do_finish_split: Signal<Local, Bit>,
 }
 
@@ -321,6 +326,7 @@ impl SplitMergeUnit {
             do_pop: Default::default(),
             do_wait: Default::default(),
             do_launch: Default::default(),
+            do_end: Default::default(),
             do_finish_split: Default::default(),
         })
     }
@@ -444,6 +450,7 @@ impl Logic for SplitMergeUnit {
         self.do_pop.next = false;
         self.do_wait.next = false;
         self.do_launch.next = false;
+        self.do_end.next = false;
         self.do_finish_split.next = false;
         self.copy_prev.next = self.copy_idx.q.val() - 1;
         if self.phase.q.val() == SmPhase::Decide {
@@ -456,6 +463,15 @@ impl Logic for SplitMergeUnit {
                 SmOp::Launch => {
                     if (self.cur.val() == 0) & (self.cur_state.val() == ContextState::Free) {
                         self.do_launch.next = true;
+                        self.status_reg.d.next = SmStatus::Ok;
+                    }
+                }
+                SmOp::End => {
+                    if (self.cur.val() == 0)
+                        & (self.cur_state.val() == ContextState::Running)
+                        & (self.cur_depth.val() == 0)
+                    {
+                        self.do_end.next = true;
                         self.status_reg.d.next = SmStatus::Ok;
                     }
                 }
@@ -597,7 +613,7 @@ impl Logic for SplitMergeUnit {
                     self.contexts[i].exec_hi_in.next =
                         self.cur_exec_hi.val() | self.ch_exec_hi.val();
                 }
-                if self.do_merge_into_par.val() {
+                if self.do_merge_into_par.val() | self.do_end.val() {
                     self.contexts[i].set_state.next = true;
                     self.contexts[i].state_in.next = ContextState::Free;
                 }

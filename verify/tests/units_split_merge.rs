@@ -259,6 +259,7 @@ enum Step {
     Launch { exec: u64, pc: u32 },
     Split { who: Issuer, mask: u64, pc: u32 },
     Merge { who: Issuer },
+    End,
     WriteSgpr { who: Issuer, reg: usize, value: u32 },
 }
 
@@ -290,6 +291,7 @@ impl Step {
                 pc,
             },
             Step::Merge { who } => Request::Merge { ctx: ctx(who) },
+            Step::End => Request::End,
             Step::WriteSgpr { who, reg, value } => Request::WriteSgpr {
                 ctx: ctx(who),
                 reg,
@@ -311,6 +313,7 @@ fn step(s: usize, sgprs: usize) -> impl Strategy<Value = Step> {
         1 => (any::<u64>(), any::<u32>()).prop_map(|(exec, pc)| Step::Launch { exec, pc }),
         5 => (who.clone(), mask, any::<u32>()).prop_map(|(who, mask, pc)| Step::Split { who, mask, pc }),
         5 => who.clone().prop_map(|who| Step::Merge { who }),
+        1 => Just(Step::End),
         2 => (who.prop_filter("SGPR writes go to existing contexts", move |w| !matches!(w, Issuer::Raw(k) if *k > s)), 0..sgprs, any::<u32>())
             .prop_map(|(who, reg, value)| Step::WriteSgpr { who, reg, value }),
     ]

@@ -102,7 +102,13 @@ pws_export::cosim_ports!(Counter {
     outputs: [count],
     stimulus: |_: &Counter, rng: &mut pws_export::cosim::SplitMix64, cycles: usize| {
         (0..cycles)
-            .map(|_| vec![u64::from(rng.chance(70)), u64::from(rng.chance(5)), rng.bits(32)])
+            .map(|_| {
+                vec![
+                    u64::from(rng.chance(70)),
+                    u64::from(rng.chance(5)),
+                    rng.bits(32),
+                ]
+            })
             .collect()
     },
 });

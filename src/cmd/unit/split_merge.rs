@@ -7,6 +7,7 @@
 //! launch [EXEC]          start the wavefront on context 0 (EXEC hex, default all lanes)
 //! split CTX MASK [PC]    context CTX executes `split` with M = MASK (hex); new SWF starts at PC
 //! merge CTX              context CTX reaches `merge`
+//! end                    the wavefront ends (`s_endpgm` on context 0) and frees its slot
 //! sgpr CTX REG VALUE     the scalar unit writes SGPR REG of context CTX
 //! ```
 
@@ -164,6 +165,10 @@ fn parse(source: &str, cfg: &HwConfig) -> Result<Vec<Op>, (usize, String)> {
                     ctx: context(words[1]).map_err(err)?,
                 }
             }
+            "end" => {
+                arity(0, 0, "end")?;
+                Request::End
+            }
             "sgpr" => {
                 arity(3, 3, "sgpr CTX REG VALUE")?;
                 let ctx = context(words[1]).map_err(err)?;
@@ -186,7 +191,7 @@ fn parse(source: &str, cfg: &HwConfig) -> Result<Vec<Op>, (usize, String)> {
             }
             other => {
                 return Err(err(format!(
-                    "unknown operation `{other}` (launch, split, merge, sgpr)"
+                    "unknown operation `{other}` (launch, split, merge, end, sgpr)"
                 )))
             }
         };

@@ -1,5 +1,5 @@
 //! Golden model of the split/merge datapath of one wavefront slot, written from design.md
-//! decisions 3 and 4 and [P] §4.1 / Fig 5, independently of `pws_hdl::split_merge`; and
+//! decisions 3 and 4 and \[P\] §4.1 / Fig 5, independently of `pws_hdl::split_merge`; and
 //! [`rtl`], which drives the RTL unit through the cycle driver so both answer the same
 //! [`Request`]s with the same [`Outcome`]s and [`ContextView`]s.
 //!
@@ -18,6 +18,8 @@ pub enum Request {
     Split { ctx: usize, mask: u64, pc: u32 },
     /// Context `ctx` reaches `merge`.
     Merge { ctx: usize },
+    /// The wavefront ends (`s_endpgm` on context 0).
+    End,
     /// The scalar unit writes SGPR `reg` of context `ctx` (one cycle, not a datapath request).
     WriteSgpr { ctx: usize, reg: usize, value: u32 },
 }
@@ -232,6 +234,7 @@ impl SplitMergeModel {
             Request::Launch { exec, pc } => (self.launch(exec, pc), 1),
             Request::Split { ctx, mask, pc } => self.split(ctx, mask, pc),
             Request::Merge { ctx } => (self.merge(ctx), 1),
+            Request::End => (self.end(), 1),
             Request::WriteSgpr { ctx, reg, value } => {
                 if let Some(r) = self.ctxs.get_mut(ctx).and_then(|c| c.srf.get_mut(reg)) {
                     *r = value;
@@ -252,6 +255,16 @@ impl SplitMergeModel {
         wf.exec = exec & lanes;
         wf.pc = pc;
         wf.stack.clear();
+        Outcome::Ok
+    }
+
+    /// Only an unsplit, running wavefront may end: every SWF must have merged back first.
+    fn end(&mut self) -> Outcome {
+        let wf = &mut self.ctxs[0];
+        if wf.state != RunState::Running || !wf.stack.is_empty() {
+            return Outcome::BadContext;
+        }
+        wf.state = RunState::Free;
         Outcome::Ok
     }
 
@@ -359,8 +372,8 @@ pub mod rtl {
         Config(#[from] pws_hdl::split_merge::SplitMergeConfigError),
         #[error(transparent)]
         Driver(#[from] DriverError),
-        #[error("context {ctx} is out of range 0..={max}")]
-        ContextRange { ctx: usize, max: usize },
+        #[error("context {ctx} does not fit the 3-bit context port (0..=7)")]
+        ContextRange { ctx: usize },
         #[error("SGPR {reg} is out of range 0..{count}")]
         SgprRange { reg: usize, count: usize },
         #[error("the unit did not finish a request within {0} cycles")]
@@ -406,10 +419,7 @@ pub mod rtl {
             // Context numbers beyond S still reach the hardware (it must reject them), but
             // only numbers that fit the 3-bit port can be driven.
             if ctx > 7 {
-                return Err(RtlError::ContextRange {
-                    ctx,
-                    max: self.cfg.spsimds_per_simd,
-                });
+                return Err(RtlError::ContextRange { ctx });
             }
             Ok((ctx as u64).to_bits())
         }
@@ -421,6 +431,7 @@ pub mod rtl {
                 Request::Launch { exec, pc } => (SmOp::Launch, 0, exec, pc),
                 Request::Split { ctx, mask, pc } => (SmOp::Split, ctx, mask, pc),
                 Request::Merge { ctx } => (SmOp::Merge, ctx, 0, 0),
+                Request::End => (SmOp::End, 0, 0, 0),
                 Request::WriteSgpr { ctx, reg, value } => {
                     self.write_sgpr(ctx, reg, value)?;
                     return Ok((Outcome::Ok, 1));
