@@ -8,7 +8,11 @@ use clap::{Parser, Subcommand};
 mod cmd;
 
 #[derive(Parser)]
-#[command(name = "pws", version, about = "Predictable wavefront splitting: GCN3 RTL, golden model and WCET analysis")]
+#[command(
+    name = "pws",
+    version,
+    about = "Predictable wavefront splitting: GCN3 RTL, golden model and WCET analysis"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -35,7 +39,19 @@ enum Command {
     Bench(cmd::bench::Args),
 }
 
+/// Restores the default SIGPIPE action, which Rust's runtime sets to ignore: `pws ... | head`
+/// then ends quietly when `head` closes the pipe, as a Unix filter should, instead of
+/// `println!` panicking on the broken pipe.
+fn restore_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in main, before any thread exists; SIG_DFL is a valid action.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    restore_sigpipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Asm(a) => cmd::asm::run(a),

@@ -1,4 +1,5 @@
-//! `pws export` from the command line: files written, checks run, JSON summary, errors.
+//! `pws export` from the command line: files written, checks and co-simulation run, JSON
+//! summary, errors.
 
 use std::process::Command;
 
@@ -12,7 +13,15 @@ fn export_writes_a_checked_file_per_unit_and_reports_json() {
     let out = pws()
         .args(["export", "--out"])
         .arg(dir.path())
-        .args(["--unit", "split_merge_unit", "--json"])
+        .args([
+            "--unit",
+            "split_merge_unit",
+            "--cosim",
+            "300",
+            "--seed",
+            "7",
+            "--json",
+        ])
         .output()
         .unwrap();
     assert!(
@@ -25,6 +34,8 @@ fn export_writes_a_checked_file_per_unit_and_reports_json() {
     assert_eq!(units.len(), 1);
     assert_eq!(units[0]["module"], "pws_split_merge_unit");
     assert!(units[0]["area"].is_null(), "no synthesis without --report");
+    assert_eq!(units[0]["cosim"]["cycles"], 300);
+    assert_eq!(units[0]["cosim"]["seed"], 7);
     assert!(units[0]["lint"]["waived"]["WIDTH"].as_u64().unwrap() > 0);
     let verilog = std::fs::read_to_string(dir.path().join("pws_split_merge_unit.v")).unwrap();
     assert!(verilog.contains("module pws_split_merge_unit("));

@@ -34,9 +34,12 @@ fn figure5_script_prints_masks_and_stacks() {
         String::from_utf8_lossy(&out.stderr)
     );
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("e_s = 5 cycles"), "{text}");
+    assert!(
+        text.contains("e_s = ceil(n / 2) + 2 cycles for n SGPRs (e_s = 4 cycles for all 3)"),
+        "{text}"
+    );
     let step = text
-        .split("line 9: split 0 c 8 -> ok, 5 cycle(s)")
+        .split("line 10: split 0 c 8 -> ok, 4 cycle(s), 3 SGPR(s) copied")
         .nth(1)
         .expect("second split");
     let ctx0 = step.lines().nth(2).unwrap();
@@ -84,6 +87,52 @@ fn json_output_has_every_step_and_the_final_full_mask() {
     );
 }
 
+/// `launch EXEC SGPRS` sets the count every split of the wavefront copies: on GCN3 (8 SGPRs per
+/// cycle) 4 SGPRs take ceil(4 / 8) + 2 = 3 cycles, 0 (the default) and 120 (past the 102 SGPRs)
+/// copy all 102 in ceil(102 / 8) + 2 = 15.
+#[test]
+fn launch_sets_the_sgprs_each_split_copies() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("count.sm");
+    std::fs::write(
+        &path,
+        "launch ffffffffffffffff 4\nsplit 0 ffff\nmerge 1\nmerge 0\nend\n\
+         launch ffffffffffffffff 120\nsplit 0 ffff\nmerge 0\nmerge 1\nend\n\
+         launch\nsplit 0 ffff\n",
+    )
+    .unwrap();
+    let out = pws(&[
+        "unit",
+        "split-merge",
+        path.to_str().unwrap(),
+        "--config",
+        "gcn3",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (v["srf_copy_width"].clone(), v["e_s"].clone()),
+        (8.into(), 15.into())
+    );
+    let steps = v["steps"].as_array().unwrap();
+    let splits: Vec<(u64, u64)> = [1, 6, 11]
+        .iter()
+        .map(|&i| {
+            (
+                steps[i]["cycles"].as_u64().unwrap(),
+                steps[i]["sgprs_copied"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(splits, vec![(3, 4), (15, 102), (15, 102)]);
+    assert!(steps[2]["sgprs_copied"].is_null(), "merges copy nothing");
+}
+
 #[test]
 fn script_errors_name_file_and_line() {
     let dir = tempfile::tempdir().unwrap();
@@ -96,6 +145,10 @@ fn script_errors_name_file_and_line() {
     std::fs::write(&path, "sgpr 0 99 1\n").unwrap();
     let out = pws(&["unit", "split-merge", path.to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("bad.sm:1: SGPR 99"));
+    std::fs::write(&path, "launch f 128\n").unwrap();
+    let out = pws(&["unit", "split-merge", path.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.sm:1: SGPR count 128"), "{err}");
     std::fs::write(&path, "launch\n").unwrap();
     let out = pws(&["unit", "split-merge", path.to_str().unwrap(), "--S", "0"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("S >= 1"));

@@ -216,7 +216,26 @@ fn launch_manifest_gives_the_kernel_and_the_launch() {
     assert_eq!(r["selected"], serde_json::json!(["BB1", "BB2", "BB7"]));
     assert_eq!(r["count"], 2);
     assert_eq!(r["ds"]["pws"], 1);
-    assert!(r["pws"].as_u64() < r["nosplit"].as_u64());
+    // The kernel names s0..s17: a split copies 18 SGPRs, 8 per cycle, after 2 fixed cycles.
+    assert_eq!(r["e_s"], 2 + 3);
+    assert_eq!(r["e_m"], 1);
+    // Lemma 5.1 charges every selected split: E_WF = IPET(C_out) + |SB| (e_s + e_m).
+    let ipet = r["ipet"]["pws"].as_u64().unwrap();
+    assert_eq!(r["e_wf"]["pws"].as_u64().unwrap(), ipet + 3 * (5 + 1));
+    assert!(ipet < r["ipet"]["nosplit"].as_u64().unwrap());
+    // With the paper's unit split and merge costs splitting pays off on this kernel.
+    let unit = json(&[
+        "wcet",
+        "kernels/figure2.toml",
+        "--S",
+        "2",
+        "--es",
+        "1",
+        "--em",
+        "1",
+        "--json",
+    ]);
+    assert!(unit["pws"].as_u64() < unit["nosplit"].as_u64());
 }
 
 #[test]

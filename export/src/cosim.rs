@@ -152,8 +152,10 @@ impl<G: InputGroup> InputGroup for Vec<G> {
         }
     }
     fn drive(&mut self, name: &str, values: &mut dyn Iterator<Item = u64>) -> Result<(), String> {
+        // The element's port name is only built for an error: this runs every cycle.
         for (i, g) in self.iter_mut().enumerate() {
-            g.drive(&format!("{name}${i}"), values)?;
+            g.drive(name, values)
+                .map_err(|e| format!("{e} (port {name}${i})"))?;
         }
         Ok(())
     }
@@ -173,7 +175,7 @@ impl<G: OutputGroup> OutputGroup for Vec<G> {
 }
 
 /// How a unit's ports are driven and read by a co-simulation. Implement it with
-/// [`cosim_ports!`](crate::cosim_ports); override [`CoSimPorts::random_inputs`] when uniformly
+/// [`cosim_ports!`](crate::cosim_ports); override [`CoSimPorts::random_stimulus`] when uniformly
 /// random inputs would rarely exercise the unit.
 pub trait CoSimPorts {
     /// Driven ports (not the clock), in stimulus order.

@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use crate::cosim::CoSimReport;
 use crate::tools::{self, Ice40Stat, LintReport};
 use crate::units::{self, Unit};
 use crate::verilog::{self, Direction, Port};
@@ -33,6 +34,10 @@ pub struct ExportOptions {
     pub report: bool,
     /// Clock target given to nextpnr (it reports the achieved maximum either way).
     pub target_mhz: f64,
+    /// Also co-simulate every unit against Icarus for this many cycles.
+    pub cosim_cycles: Option<usize>,
+    /// Seed of the co-simulation stimulus.
+    pub seed: u64,
 }
 
 /// The synthesis part of a report.
@@ -60,6 +65,8 @@ pub struct UnitExport {
     pub lint: LintReport,
     /// With `--report` only.
     pub area: Option<AreaReport>,
+    /// With `--cosim` only.
+    pub cosim: Option<CoSimReport>,
 }
 
 /// Everything `pws export` did.
@@ -104,6 +111,14 @@ fn export_unit(unit: &Unit, options: &ExportOptions) -> Result<UnitExport, Expor
         &work.path().join(format!("{}.vvp", unit.module)),
     )?;
     tools::yosys_check(&file, unit.module)?;
+    let cosim = match options.cosim_cycles {
+        Some(cycles) => Some((unit.cosim)(
+            options.seed,
+            cycles,
+            &work.path().join("cosim"),
+        )?),
+        None => None,
+    };
     let area = if options.report {
         Some(area_report(
             unit.module,
@@ -127,6 +142,7 @@ fn export_unit(unit: &Unit, options: &ExportOptions) -> Result<UnitExport, Expor
         ports,
         lint,
         area,
+        cosim,
     })
 }
 
@@ -290,6 +306,17 @@ impl fmt::Display for ExportSummary {
             writeln!(
                 f,
                 "fmax: nextpnr-ice40 --hx8k --package ct256, unit between I/O registers"
+            )?;
+        }
+        for c in self.units.iter().filter_map(|u| u.cosim.as_ref()) {
+            writeln!(
+                f,
+                "{}: co-simulation against Icarus passed: {} cycles, seed {}, {} outputs compared \
+                 every cycle",
+                c.unit,
+                c.cycles,
+                c.seed,
+                c.outputs.len()
             )?;
         }
         Ok(())

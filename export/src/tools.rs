@@ -97,14 +97,10 @@ fn text(output: &Output) -> String {
     )
 }
 
-/// A Verilator warning the lint accepts: a whole class, or one signal's warnings in one file.
+/// A class of Verilator warnings the lint accepts, and why.
 #[derive(Clone, Copy, Debug)]
 pub struct Waiver {
     pub rule: &'static str,
-    /// File glob, for a waiver that applies to one unit only.
-    pub file: Option<&'static str>,
-    /// Message glob (Verilator's `-match`), for a waiver of one signal.
-    pub matching: Option<&'static str>,
     pub reason: &'static str,
 }
 
@@ -113,41 +109,19 @@ pub struct Waiver {
 pub const LINT_WAIVERS: &[Waiver] = &[
     Waiver {
         rule: "DECLFILENAME",
-        file: None,
-        matching: None,
         reason: "one file holds a unit and all of its submodules (`unit$child`), so only the top \
                  module matches the file name",
     },
     Waiver {
         rule: "WIDTH",
-        file: None,
-        matching: None,
         reason: "rust-hdl writes every literal as 32 bits (`32'h1`; enum DFF resets as `64'h0`) and \
                  relies on Verilog's context-determined widths to extend and truncate, which is \
                  rust-hdl's own modular `Bits<N>` arithmetic; the co-simulation checks it bit for bit",
     },
     Waiver {
         rule: "UNUSEDPARAM",
-        file: None,
-        matching: None,
         reason: "rust-hdl copies an enum's `localparam`s into every module holding a signal of that \
                  type, including DFF submodules that never compare against them",
-    },
-    Waiver {
-        rule: "UNOPTFLAT",
-        file: None,
-        matching: None,
-        reason: "rust-hdl emits one `always @(*)` per module; when it reads a local before the \
-                 statement that assigns it (the end of a prefix-sum chain), Verilator cannot order \
-                 the block and evaluates it iteratively. It is a simulation-speed note, not a loop: \
-                 rust-hdl's `check_logic_loops` rejects real combinational loops before export",
-    },
-    Waiver {
-        rule: "UNUSEDSIGNAL",
-        file: Some("*pws_split_merge_unit.v"),
-        matching: Some("*'copy_prev'*"),
-        reason: "bit 7 of the split/merge SRF copy counter's predecessor: SGPR addresses are 7 bits \
-                 and the counter is 8 (Yosys removes the bit)",
     },
 ];
 
@@ -160,14 +134,7 @@ pub fn lint_config() -> String {
         "`verilator_config\n// Lint waivers of pws-export; reasons in docs/verilog.md.\n",
     );
     for w in LINT_WAIVERS {
-        text.push_str(&format!("lint_off -rule {}", w.rule));
-        if let Some(file) = w.file {
-            text.push_str(&format!(" -file \"{file}\""));
-        }
-        if let Some(matching) = w.matching {
-            text.push_str(&format!(" -match \"{matching}\""));
-        }
-        text.push('\n');
+        text.push_str(&format!("lint_off -rule {}\n", w.rule));
     }
     text
 }
@@ -383,6 +350,7 @@ pub fn nextpnr_fmax(json: &Path, target_mhz: f64) -> Result<f64, ExportError> {
 /// The last `Max frequency for clock '...': F MHz` of a nextpnr log.
 pub fn parse_fmax(log: &str) -> Result<f64, ExportError> {
     log.lines()
+        .rev()
         .filter_map(|l| l.split_once("Max frequency for clock"))
         .filter_map(|(_, rest)| {
             rest.split("': ")
@@ -392,7 +360,7 @@ pub fn parse_fmax(log: &str) -> Result<f64, ExportError> {
                 .parse()
                 .ok()
         })
-        .last()
+        .next()
         .ok_or_else(|| ExportError::Parse {
             what: "nextpnr's max frequency".into(),
             text: tail(log),
@@ -493,6 +461,5 @@ mod tests {
             LINT_WAIVERS.len()
         );
         assert!(config.contains("lint_off -rule WIDTH\n"));
-        assert!(config.contains("-file \"*pws_split_merge_unit.v\" -match \"*'copy_prev'*\""));
     }
 }

@@ -134,7 +134,7 @@ fn config_error(unit: &str, e: impl std::fmt::Display) -> ExportError {
     }
 }
 
-crate::enum_port_value!(SmOp: Idle, Launch, Split, Merge);
+crate::enum_port_value!(SmOp: Idle, Launch, Split, Merge, End);
 crate::enum_port_value!(
     SmStatus: Ok,
     SplitNoop,
@@ -166,6 +166,7 @@ crate::cosim_ports!(SplitMergeUnit {
         req_mask_lo,
         req_mask_hi,
         req_pc,
+        req_sgpr_count,
         srf_ctx,
         srf_addr,
         srf_we,
@@ -198,10 +199,11 @@ crate::cosim_ports!(SplitMergeUnit {
 });
 
 /// A launch first, then requests held for 1 to 8 cycles (an allocating split copies for
-/// N_SGPR + 2 cycles while `busy`, and requests seen then are ignored by design, so holding
-/// longer only repeats them): mostly splits and merges, from context 0 or an SWF context, with
-/// some out of range; split masks empty, full or random per half; the shared SRF and PC/EXEC
-/// ports used at random.
+/// ceil(n / srf_copy_width) + 2 cycles while `busy`, and requests seen then are ignored by
+/// design, so holding longer only repeats them): mostly splits and merges, from context 0 or an
+/// SWF context, with some out of range, and now and then an end of the wavefront and a new
+/// launch; split masks empty, full or random per half; the shared SRF and PC/EXEC ports used at
+/// random.
 fn split_merge_stimulus(
     _uut: &SplitMergeUnit,
     rng: &mut SplitMix64,
@@ -213,27 +215,43 @@ fn split_merge_stimulus(
         4..=8 => 1 + rng.below(swf_contexts),
         _ => rng.bits(CONTEXT_ID_BITS),
     };
+    // SGPRs a split copies: mostly an allocation within the SRF, sometimes 0 or past its end
+    // (both mean all of it).
+    let sgprs = HwConfig::default().sgprs_per_context as u64;
+    let count = |rng: &mut SplitMix64| match rng.below(8) {
+        0 => 0,
+        1 => rng.bits(7),
+        _ => 1 + rng.below(sgprs),
+    };
     let half = |rng: &mut SplitMix64| match rng.below(4) {
         0 => 0,
         1 => u64::from(u32::MAX),
         _ => rng.bits(32),
     };
     let op = |rng: &mut SplitMix64| {
-        let op = match rng.below(20) {
-            0 => SmOp::Idle,
-            1 => SmOp::Launch,
-            2..=10 => SmOp::Split,
+        let op = match rng.below(40) {
+            0 | 1 => SmOp::Idle,
+            2 | 3 => SmOp::Launch,
+            4 => SmOp::End,
+            5..=22 => SmOp::Split,
             _ => SmOp::Merge,
         };
         cosim::PortValue::to_u64(&op)
     };
     let mut rows = Vec::with_capacity(cycles);
     let launch = cosim::PortValue::to_u64(&SmOp::Launch);
-    let mut request = vec![launch, 0, half(rng), half(rng), rng.bits(32)];
+    let mut request = vec![launch, 0, half(rng), half(rng), rng.bits(32), count(rng)];
     let mut hold = 2;
     while rows.len() < cycles {
         if hold == 0 {
-            request = vec![op(rng), context(rng), half(rng), half(rng), rng.bits(32)];
+            request = vec![
+                op(rng),
+                context(rng),
+                half(rng),
+                half(rng),
+                rng.bits(32),
+                count(rng),
+            ];
             hold = 1 + rng.below(8);
         }
         hold -= 1;
@@ -332,6 +350,30 @@ mod tests {
         }
         assert_eq!(SwizzleMode::from_u64(3), None);
         assert_eq!(SmStatus::from_u64(8), Some(SmStatus::BadContext));
+    }
+
+    /// Codes `from_u64` accepts for `T`.
+    fn codes<T: PortValue>() -> usize {
+        (0..64).filter(|&v| T::from_u64(v).is_some()).count()
+    }
+
+    #[test]
+    fn enum_tables_list_every_variant_rust_hdl_exports() {
+        let verilog =
+            verilog_of::<SplitMergeUnit>().unwrap() + &verilog_of::<SwizzleUnit>().unwrap();
+        let exported = |ty: &str| {
+            let prefix = format!("localparam {ty}$");
+            let names: std::collections::BTreeSet<&str> = verilog
+                .lines()
+                .filter_map(|l| l.trim().strip_prefix(prefix.as_str()))
+                .filter_map(|l| l.split_whitespace().next())
+                .collect();
+            names.len()
+        };
+        assert_eq!(codes::<SmOp>(), exported("SmOp"));
+        assert_eq!(codes::<SmStatus>(), exported("SmStatus"));
+        assert_eq!(codes::<ContextState>(), exported("ContextState"));
+        assert_eq!(codes::<SwizzleMode>(), exported("SwizzleMode"));
     }
 
     #[test]

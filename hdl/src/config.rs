@@ -21,6 +21,8 @@ pub const MAX_SPSIMDS: usize = 7;
 pub const MAX_SGPRS: usize = 128;
 /// Most vector registers per wavefront: the VRF address is 8 bits wide, as in GCN3.
 pub const MAX_VGPRS: usize = 256;
+/// Widest SRF copy path: SGPRs the split datapath copies per cycle (a 512-bit bus).
+pub const MAX_SRF_COPY_WIDTH: usize = 16;
 /// Width in bits of a context number (0 = the SIMD's WF context, 1..=S = SpSIMD k's SWF context).
 pub const CONTEXT_ID_BITS: usize = 3;
 /// Width in bits of an SGPR address.
@@ -46,6 +48,11 @@ pub struct HwConfig {
     pub sgprs_per_context: usize,
     /// Vector registers of a wavefront, shared by the wavefront and its SWFs.
     pub vgprs_per_wavefront: usize,
+    /// SGPRs a split copies into the new SWF context per cycle (a power of two, at most
+    /// [`MAX_SRF_COPY_WIDTH`]): each SRF is banked this many ways and the copy bus between the
+    /// SIMD's and the SpSIMDs' SRFs is `32 * srf_copy_width` bits wide, so e_s =
+    /// ceil(n / srf_copy_width) + 2 for n SGPRs copied (docs/rtl-units.md).
+    pub srf_copy_width: usize,
 }
 
 /// A configuration the RTL cannot be built for.
@@ -58,6 +65,7 @@ pub enum ConfigError {
     Simds(usize),
     Sgprs(usize),
     Vgprs(usize),
+    SrfCopyWidth(usize),
 }
 
 impl fmt::Display for ConfigError {
@@ -90,6 +98,10 @@ impl fmt::Display for ConfigError {
             ConfigError::Vgprs(n) => {
                 write!(f, "{n} VGPRs per wavefront is out of range 1..={MAX_VGPRS}")
             }
+            ConfigError::SrfCopyWidth(w) => write!(
+                f,
+                "SRF copy width {w} must be a power of two between 1 and {MAX_SRF_COPY_WIDTH}"
+            ),
         }
     }
 }
@@ -111,7 +123,8 @@ impl std::error::Error for ConfigErrors {}
 
 impl Default for HwConfig {
     /// The GCN3-like configuration (\[T\] §1.1: 64-wide wavefronts on 16-lane SIMDs, 10 slots,
-    /// 4 SIMDs) with S = 2, 102 addressable SGPRs and 256 VGPRs.
+    /// 4 SIMDs) with S = 2, 102 addressable SGPRs, 256 VGPRs and an SRF copy path of 8 SGPRs
+    /// (256 bits) per cycle.
     fn default() -> Self {
         HwConfig {
             wavefront_width: 64,
@@ -121,6 +134,7 @@ impl Default for HwConfig {
             simds_per_cu: 4,
             sgprs_per_context: 102,
             vgprs_per_wavefront: 256,
+            srf_copy_width: 8,
         }
     }
 }
@@ -135,19 +149,22 @@ impl HwConfig {
     }
 
     /// GCN3 geometry with small register files, so unit simulations stay fast: 8 SGPRs per
-    /// context, 8 VGPRs, 2 wavefront slots, one SIMD.
+    /// context, 8 VGPRs, 2 wavefront slots, one SIMD, and an SRF copy path of 4 SGPRs per cycle
+    /// (a full copy takes two rows, so multi-row copies are exercised cheaply).
     pub fn small() -> Self {
         HwConfig {
             wf_contexts_per_simd: 2,
             simds_per_cu: 1,
             sgprs_per_context: 8,
             vgprs_per_wavefront: 8,
+            srf_copy_width: 4,
             ..Self::default()
         }
     }
 
     /// The machine of \[P\] Fig 5: a 4-lane wavefront, one SIMD with one WF context and two
-    /// SpSIMDs, three scalar registers.
+    /// SpSIMDs, three scalar registers copied two per cycle (the second row is partial, as the
+    /// last row of most real copies is).
     pub fn figure5() -> Self {
         HwConfig {
             wavefront_width: 4,
@@ -157,6 +174,7 @@ impl HwConfig {
             simds_per_cu: 1,
             sgprs_per_context: 3,
             vgprs_per_wavefront: 1,
+            srf_copy_width: 2,
         }
     }
 
@@ -203,6 +221,10 @@ impl HwConfig {
         }
         if !(1..=MAX_VGPRS).contains(&self.vgprs_per_wavefront) {
             errors.push(ConfigError::Vgprs(self.vgprs_per_wavefront));
+        }
+        let copy = self.srf_copy_width;
+        if !copy.is_power_of_two() || copy > MAX_SRF_COPY_WIDTH {
+            errors.push(ConfigError::SrfCopyWidth(copy));
         }
         if errors.is_empty() {
             Ok(())
@@ -261,6 +283,7 @@ mod tests {
             spsimds_per_simd: 8,
             sgprs_per_context: 0,
             vgprs_per_wavefront: 257,
+            srf_copy_width: 3,
             ..HwConfig::default()
         };
         let errs = cfg.validate().unwrap_err().0;
@@ -271,9 +294,18 @@ mod tests {
                 ConfigError::SpSimds(8),
                 ConfigError::Sgprs(0),
                 ConfigError::Vgprs(257),
+                ConfigError::SrfCopyWidth(3),
             ]
         );
         let text = ConfigErrors(errs).to_string();
         assert!(text.contains("S = 8"), "{text}");
+        assert!(text.contains("SRF copy width 3"), "{text}");
+        for (width, ok) in [(0, false), (1, true), (16, true), (32, false)] {
+            let cfg = HwConfig {
+                srf_copy_width: width,
+                ..HwConfig::default()
+            };
+            assert_eq!(cfg.validate().is_ok(), ok, "width {width}");
+        }
     }
 }

@@ -1,5 +1,5 @@
 //! Wavefront (WF) and split-wavefront (SWF) contexts: the per-context state PWS adds to a SIMD
-//! slot (\[P\] §4.1, Fig 4).
+//! slot (\[P\] §4.1, Fig 4), and the slot's banked scalar register files.
 //!
 //! A wavefront slot owns one context on its SIMD (the WF context, number 0) and one on each of
 //! the S SpSIMDs (SWF contexts, numbers 1..=S; \[P\]'s SpSIMDID is the number plus one). WF and
@@ -9,10 +9,16 @@
 //!
 //! A context holds: its [`ContextState`] (an SWF context is free exactly when its parent
 //! register is unset, \[P\] §4.1; here "parent set" is `state != Free`), PC, EXEC (two 32-bit
-//! halves, lanes 0..31 and 32..63), split mask SpM (same halves), parent, a [`ChildStack`] of
-//! depth S and its scalar register file (SRF, a synchronous RAM with one read and one write
-//! port). Every field is written only through the `set_*`/`push`/`pop` inputs, which the
+//! halves, lanes 0..31 and 32..63), split mask SpM (same halves), parent and a [`ChildStack`] of
+//! depth S. Every field is written only through the `set_*`/`push`/`pop` inputs, which the
 //! split/merge datapath ([`crate::split_merge::SplitMergeUnit`]) drives.
+//!
+//! Each context also has a scalar register file (SRF). A split copies the creator's SRF into the
+//! new context `srf_copy_width` (W) registers per cycle, so every SRF is banked W ways (SGPR r
+//! lives in bank r mod W, row r / W) and bank b of all S + 1 contexts forms one [`SrfLane`]:
+//! the 32-bit slice b of the W·32-bit copy bus that runs between the SIMD's and the SpSIMDs'
+//! SRFs. The lanes are separate blocks (not fields of [`Context`]) because the copy moves one
+//! row of every bank between two contexts at once.
 
 use rust_hdl::prelude::*;
 
@@ -139,12 +145,6 @@ pub struct Context {
     pub push_value: Signal<In, Bits<CONTEXT_ID_BITS>>,
     pub pop: Signal<In, Bit>,
     pub clear_stack: Signal<In, Bit>,
-    /// SRF read port: `srf_rdata` is the register at `srf_raddr` as of the last rising edge.
-    pub srf_raddr: Signal<In, Bits<SGPR_ADDR_BITS>>,
-    pub srf_rdata: Signal<Out, Bits<32>>,
-    pub srf_we: Signal<In, Bit>,
-    pub srf_waddr: Signal<In, Bits<SGPR_ADDR_BITS>>,
-    pub srf_wdata: Signal<In, Bits<32>>,
     pub state: Signal<Out, ContextState>,
     pub parent: Signal<Out, Bits<CONTEXT_ID_BITS>>,
     pub spm_lo: Signal<Out, Bits<32>>,
@@ -156,7 +156,6 @@ pub struct Context {
     pub stack_depth: Signal<Out, Bits<DEPTH_BITS>>,
     pub stack_full: Signal<Out, Bit>,
     pub stack: ChildStack,
-    pub srf: RAM<Bits<32>, SGPR_ADDR_BITS>,
     state_reg: DFF<ContextState>,
     parent_reg: DFF<Bits<CONTEXT_ID_BITS>>,
     spm_lo_reg: DFF<Bits<32>>,
@@ -167,9 +166,7 @@ pub struct Context {
 }
 
 impl Context {
-    /// A free context with a child stack of depth S and an SRF of `cfg.sgprs_per_context`
-    /// registers (the RAM is sized for [`crate::config::MAX_SGPRS`]; the datapath only copies
-    /// the configured number).
+    /// A free context with a child stack of depth S.
     pub fn new(cfg: &HwConfig) -> Self {
         Context {
             clock: Default::default(),
@@ -189,11 +186,6 @@ impl Context {
             push_value: Default::default(),
             pop: Default::default(),
             clear_stack: Default::default(),
-            srf_raddr: Default::default(),
-            srf_rdata: Default::default(),
-            srf_we: Default::default(),
-            srf_waddr: Default::default(),
-            srf_wdata: Default::default(),
             state: Default::default(),
             parent: Default::default(),
             spm_lo: Default::default(),
@@ -205,7 +197,6 @@ impl Context {
             stack_depth: Default::default(),
             stack_full: Default::default(),
             stack: ChildStack::new(cfg.child_stack_depth()),
-            srf: RAM::default(),
             state_reg: Default::default(),
             parent_reg: Default::default(),
             spm_lo_reg: Default::default(),
@@ -247,13 +238,6 @@ impl Logic for Context {
             pc_reg
         );
         clock!(self, clock, stack);
-        self.srf.read_clock.next = self.clock.val();
-        self.srf.write_clock.next = self.clock.val();
-        self.srf.read_address.next = self.srf_raddr.val();
-        self.srf_rdata.next = self.srf.read_data.val();
-        self.srf.write_enable.next = self.srf_we.val();
-        self.srf.write_address.next = self.srf_waddr.val();
-        self.srf.write_data.next = self.srf_wdata.val();
         self.stack.push.next = self.push.val();
         self.stack.push_value.next = self.push_value.val();
         self.stack.pop.next = self.pop.val();
@@ -285,5 +269,100 @@ impl Logic for Context {
         self.stack_top.next = self.stack.top.val();
         self.stack_depth.next = self.stack.depth.val();
         self.stack_full.next = self.stack.full.val();
+    }
+}
+
+/// Bank b of every context's SRF: lane b of the SRF copy bus (see the module documentation).
+///
+/// Two users share the banks. The CU's port (`cu_*`) reads row `cu_row` of context `cu_ctx`'s
+/// bank (`cu_rdata` is it as of the last rising edge) and writes it when `cu_we`. The copy
+/// (`copy_*`) reads row `copy_row` of context `copy_src` while `copy_rd`, and while `copy_we`
+/// writes what the bank read at the last edge into row `copy_wr_row` of context `copy_dst`, if
+/// this lane's register number in that row is below `copy_remain` (the row's first register
+/// counts 0), so a partial last row leaves the rest of the destination untouched. The copy wins
+/// over the CU port for the banks it uses.
+#[derive(LogicBlock)]
+pub struct SrfLane {
+    pub clock: Signal<In, Clock>,
+    pub cu_ctx: Signal<In, Bits<CONTEXT_ID_BITS>>,
+    pub cu_row: Signal<In, Bits<SGPR_ADDR_BITS>>,
+    pub cu_we: Signal<In, Bit>,
+    pub cu_wdata: Signal<In, Bits<32>>,
+    pub cu_rdata: Signal<Out, Bits<32>>,
+    pub copy_rd: Signal<In, Bit>,
+    pub copy_src: Signal<In, Bits<CONTEXT_ID_BITS>>,
+    pub copy_row: Signal<In, Bits<SGPR_ADDR_BITS>>,
+    pub copy_we: Signal<In, Bit>,
+    pub copy_dst: Signal<In, Bits<CONTEXT_ID_BITS>>,
+    pub copy_wr_row: Signal<In, Bits<SGPR_ADDR_BITS>>,
+    pub copy_remain: Signal<In, Bits<8>>,
+    /// Bank k is context k's; rows beyond ceil(N_SGPR / W) are never addressed.
+    pub banks: Vec<RAM<Bits<32>, SGPR_ADDR_BITS>>,
+    rd_ctx: DFF<Bits<CONTEXT_ID_BITS>>,
+    lane: Constant<Bits<8>>,
+    bus: Signal<Local, Bits<32>>,
+    copy_write: Signal<Local, Bit>,
+}
+
+impl SrfLane {
+    /// Lane `lane` of the copy bus, with one bank per context of a wavefront slot.
+    pub fn new(cfg: &HwConfig, lane: usize) -> Self {
+        SrfLane {
+            clock: Default::default(),
+            cu_ctx: Default::default(),
+            cu_row: Default::default(),
+            cu_we: Default::default(),
+            cu_wdata: Default::default(),
+            cu_rdata: Default::default(),
+            copy_rd: Default::default(),
+            copy_src: Default::default(),
+            copy_row: Default::default(),
+            copy_we: Default::default(),
+            copy_dst: Default::default(),
+            copy_wr_row: Default::default(),
+            copy_remain: Default::default(),
+            banks: (0..cfg.contexts_per_wavefront())
+                .map(|_| RAM::default())
+                .collect(),
+            rd_ctx: Default::default(),
+            lane: Constant::new(lane.to_bits()),
+            bus: Default::default(),
+            copy_write: Default::default(),
+        }
+    }
+}
+
+impl Logic for SrfLane {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, rd_ctx);
+        self.rd_ctx.d.next = self.cu_ctx.val();
+        self.copy_write.next = self.copy_we.val() & (self.lane.val() < self.copy_remain.val());
+        self.bus.next = 0.into();
+        self.cu_rdata.next = 0.into();
+        for i in 0..self.banks.len() {
+            if self.copy_src.val().index() == i {
+                self.bus.next = self.banks[i].read_data.val();
+            }
+            if self.rd_ctx.q.val().index() == i {
+                self.cu_rdata.next = self.banks[i].read_data.val();
+            }
+        }
+        for i in 0..self.banks.len() {
+            self.banks[i].read_clock.next = self.clock.val();
+            self.banks[i].write_clock.next = self.clock.val();
+            self.banks[i].read_address.next = self.cu_row.val();
+            if self.copy_rd.val() & (self.copy_src.val().index() == i) {
+                self.banks[i].read_address.next = self.copy_row.val();
+            }
+            self.banks[i].write_enable.next = self.cu_we.val() & (self.cu_ctx.val().index() == i);
+            self.banks[i].write_address.next = self.cu_row.val();
+            self.banks[i].write_data.next = self.cu_wdata.val();
+            if self.copy_write.val() & (self.copy_dst.val().index() == i) {
+                self.banks[i].write_enable.next = true;
+                self.banks[i].write_address.next = self.copy_wr_row.val();
+                self.banks[i].write_data.next = self.bus.val();
+            }
+        }
     }
 }

@@ -7,11 +7,15 @@
 //! * **launch** (context 0, mask = EXEC, pc): the WF context starts running with SpM = all lanes
 //!   of the configured width and an empty child stack;
 //! * **split** (requesting context C, mask M = `req_mask_hi:req_mask_lo`, pc = the PC the new
-//!   SWF starts at): C keeps SpM & M, a free SWF context F gets SpM & !M, C's EXEC, the pc, a
-//!   copy of C's SRF, parent C and an empty stack; C pushes F. If either side is empty, or no
-//!   SWF context is free, nothing is allocated and C pushes the no-op marker (statuses
-//!   `SplitNoop`, `NoFreeContext`; the latter is also counted in `no_free_count`). A split
-//!   on a full child stack changes nothing and reports `StackOverflow`. The lowest-numbered free
+//!   SWF starts at, n = `req_sgpr_count` SGPRs to copy): C keeps SpM & M, a free SWF context F
+//!   gets SpM & !M, C's EXEC, the pc, a copy of C's SGPRs 0..n, parent C and an empty stack; C
+//!   pushes F. F's SGPRs n.. keep whatever they held (the wavefront was not allocated them, so
+//!   it never reads them). n is the wavefront's SGPR allocation (GCN: the kernel descriptor's
+//!   `.amdhsa_next_free_sgpr`); 0 or more than N_SGPR means all N_SGPR (see [`sgprs_copied`]).
+//!   If either side is empty, or no SWF context is free, nothing is allocated and C pushes the
+//!   no-op marker (statuses `SplitNoop`, `NoFreeContext`; the latter is also counted in
+//!   `no_free_count`). A split on a full child stack changes nothing and reports
+//!   `StackOverflow`. The lowest-numbered free
 //!   SWF context is taken, so \[P\] Fig 5's SWF2/SWF3 land on SpSIMDs 1 and 2 in order.
 //! * **merge** (requesting context X): a no-op marker on top of X's stack is popped
 //!   (`MergeNoop`). A child c on top: if c is already waiting at its merge with an empty stack,
@@ -31,28 +35,33 @@
 //! Counting rising edges from the first one that samples the request to the one after which
 //! `done` is high:
 //!
-//! * **e_s = N_SGPR + 2** for a split that allocates (one edge to decide, N_SGPR + 1 edges to
-//!   stream the SRF through the RAMs' registered read port, one SGPR per cycle);
+//! * **e_s = ceil(n / W) + 2** for a split that allocates and copies n SGPRs (n after
+//!   [`sgprs_copied`]), W = `srf_copy_width`: one edge decides, then ceil(n / W) edges read one
+//!   row of W SGPRs each through the SRF banks' registered read ports and one more edge writes
+//!   the last row (each row is written one edge after it is read);
 //! * **1** for every other request: merge (whether it merges, waits or pops), no-op split,
 //!   split without a free context, launch and errors. So **e_m = 1**; the time a context spends
 //!   waiting for its partner is not part of e_m (the WCET analysis covers it through the
 //!   partner's path).
 //!
 //! [`split_cycles`] and [`MERGE_CYCLES`] give these numbers; the tests assert them on every
-//! request. The copy streams one SGPR per cycle because a single-cycle bulk copy would need a
-//! 32·N_SGPR-bit path between every pair of (Sp)SIMDs.
+//! request. The copy moves W SGPRs per cycle over a W·32-bit bus (256 bits for GCN3's W = 8;
+//! see [`crate::context::SrfLane`]): a one-cycle bulk copy would need a 32·N_SGPR-bit path
+//! between every pair of (Sp)SIMDs, while one SGPR per cycle makes a split cost more than the
+//! short divergent paths it parallelises.
 //!
 //! # Ports shared with the compute unit
 //!
 //! The SRF port (`srf_*`, one access per cycle, context chosen by `srf_ctx`) and the PC/EXEC
 //! write port (`wr_*`) are ignored for the context the datapath writes in the same cycle (the
-//! datapath wins; the CU stalls a context while it splits or merges). `rd_*` is a
+//! datapath wins; the CU stalls a context while it splits or merges). SRF writes are ignored
+//! while `busy`, and reads of the splitting context then return copy data. `rd_*` is a
 //! combinational read-out of context `rd_ctx`.
 
 use rust_hdl::prelude::*;
 
 use crate::config::{ConfigErrors, HwConfig, CONTEXT_ID_BITS, SGPR_ADDR_BITS};
-use crate::context::{Context, ContextState, DEPTH_BITS};
+use crate::context::{Context, ContextState, SrfLane, DEPTH_BITS};
 
 /// Request on `req_op`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
@@ -97,9 +106,21 @@ pub enum SmPhase {
     Copy,
 }
 
-/// Cycles of a split that allocates a context: e_s (see the module documentation).
-pub fn split_cycles(cfg: &HwConfig) -> u64 {
-    cfg.sgprs_per_context as u64 + 2
+/// SGPRs a split copies when the request asks for `requested`: 0 (no allocation given) and
+/// anything above N_SGPR mean all N_SGPR, since a wavefront cannot be allocated more.
+pub fn sgprs_copied(cfg: &HwConfig, requested: usize) -> usize {
+    if requested == 0 || requested > cfg.sgprs_per_context {
+        cfg.sgprs_per_context
+    } else {
+        requested
+    }
+}
+
+/// Cycles of a split that allocates a context and is asked to copy `sgprs` SGPRs: e_s =
+/// ceil(n / srf_copy_width) + 2 with n = [`sgprs_copied`]`(cfg, sgprs)` (see the module
+/// documentation).
+pub fn split_cycles(cfg: &HwConfig, sgprs: usize) -> u64 {
+    (sgprs_copied(cfg, sgprs).div_ceil(cfg.srf_copy_width) + 2) as u64
 }
 
 /// Cycles of a merge request and of every request that does not copy: e_m.
@@ -135,6 +156,8 @@ pub struct SplitMergeUnit {
     pub req_mask_lo: Signal<In, Bits<32>>,
     pub req_mask_hi: Signal<In, Bits<32>>,
     pub req_pc: Signal<In, Bits<32>>,
+    /// SGPRs a split copies (0 or above N_SGPR: all of them; see [`sgprs_copied`]).
+    pub req_sgpr_count: Signal<In, Bits<SGPR_ADDR_BITS>>,
     /// High for the one cycle after the edge that completed a request.
     pub done: Signal<Out, Bit>,
     pub status: Signal<Out, SmStatus>,
@@ -166,8 +189,14 @@ pub struct SplitMergeUnit {
     pub rd_stack_depth: Signal<Out, Bits<DEPTH_BITS>>,
     /// Context 0 is the WF context, k the SWF context on SpSIMD k.
     pub contexts: Vec<Context>,
+    /// The SRFs of all contexts, lane b holding SGPRs b, b + W, b + 2W, ... of each.
+    pub srf: Vec<SrfLane>,
     phase: DFF<SmPhase>,
-    copy_idx: DFF<Bits<8>>,
+    /// Row the copy reads this cycle; row `copy_row - 1` is written.
+    copy_row: DFF<Bits<8>>,
+    op_count: DFF<Bits<8>>,
+    op_rows: DFF<Bits<8>>,
+    rd_lane: DFF<Bits<SGPR_ADDR_BITS>>,
     op_ctx: DFF<Bits<CONTEXT_ID_BITS>>,
     op_dst: DFF<Bits<CONTEXT_ID_BITS>>,
     op_mask_lo: DFF<Bits<32>>,
@@ -178,6 +207,9 @@ pub struct SplitMergeUnit {
     no_free_reg: DFF<Bits<16>>,
     n_contexts: Constant<Bits<4>>,
     n_sgprs: Constant<Bits<8>>,
+    copy_shift: Constant<Bits<3>>,
+    copy_lane_mask: Constant<Bits<SGPR_ADDR_BITS>>,
+    copy_round: Constant<Bits<8>>,
     lanes_lo: Constant<Bits<32>>,
     lanes_hi: Constant<Bits<32>>,
     // The requester (`cur`), its top child (`ch`) and its parent (`par`), muxed out of
@@ -195,7 +227,6 @@ pub struct SplitMergeUnit {
     cur_top: Signal<Local, Bits<CONTEXT_ID_BITS>>,
     cur_depth: Signal<Local, Bits<DEPTH_BITS>>,
     cur_full: Signal<Local, Bit>,
-    cur_rdata: Signal<Local, Bits<32>>,
     ch_state: Signal<Local, ContextState>,
     ch_spm_lo: Signal<Local, Bits<32>>,
     ch_spm_hi: Signal<Local, Bits<32>>,
@@ -215,7 +246,11 @@ pub struct SplitMergeUnit {
     give_hi: Signal<Local, Bits<32>>,
     free_found: Signal<Local, Bit>,
     free_idx: Signal<Local, Bits<CONTEXT_ID_BITS>>,
+    req_count: Signal<Local, Bits<8>>,
     copy_prev: Signal<Local, Bits<8>>,
+    copy_remain: Signal<Local, Bits<8>>,
+    cu_lane: Signal<Local, Bits<SGPR_ADDR_BITS>>,
+    cu_row: Signal<Local, Bits<SGPR_ADDR_BITS>>,
     // One-hot style actions of this cycle, applied to the contexts in one place.
     do_merge_into_cur: Signal<Local, Bit>,
     do_merge_into_par: Signal<Local, Bit>,
@@ -243,6 +278,7 @@ impl SplitMergeUnit {
             req_mask_lo: Default::default(),
             req_mask_hi: Default::default(),
             req_pc: Default::default(),
+            req_sgpr_count: Default::default(),
             done: Default::default(),
             status: Default::default(),
             busy: Default::default(),
@@ -271,8 +307,14 @@ impl SplitMergeUnit {
             contexts: (0..cfg.contexts_per_wavefront())
                 .map(|_| Context::new(cfg))
                 .collect(),
+            srf: (0..cfg.srf_copy_width)
+                .map(|lane| SrfLane::new(cfg, lane))
+                .collect(),
             phase: Default::default(),
-            copy_idx: Default::default(),
+            copy_row: Default::default(),
+            op_count: Default::default(),
+            op_rows: Default::default(),
+            rd_lane: Default::default(),
             op_ctx: Default::default(),
             op_dst: Default::default(),
             op_mask_lo: Default::default(),
@@ -283,6 +325,9 @@ impl SplitMergeUnit {
             no_free_reg: Default::default(),
             n_contexts: Constant::new(cfg.contexts_per_wavefront().to_bits()),
             n_sgprs: Constant::new(cfg.sgprs_per_context.to_bits()),
+            copy_shift: Constant::new((cfg.srf_copy_width.trailing_zeros() as usize).to_bits()),
+            copy_lane_mask: Constant::new((cfg.srf_copy_width - 1).to_bits()),
+            copy_round: Constant::new((cfg.srf_copy_width - 1).to_bits()),
             lanes_lo: Constant::new((lanes & 0xFFFF_FFFF).to_bits()),
             lanes_hi: Constant::new((lanes >> 32).to_bits()),
             cur: Default::default(),
@@ -298,7 +343,6 @@ impl SplitMergeUnit {
             cur_top: Default::default(),
             cur_depth: Default::default(),
             cur_full: Default::default(),
-            cur_rdata: Default::default(),
             ch_state: Default::default(),
             ch_spm_lo: Default::default(),
             ch_spm_hi: Default::default(),
@@ -318,7 +362,11 @@ impl SplitMergeUnit {
             give_hi: Default::default(),
             free_found: Default::default(),
             free_idx: Default::default(),
+            req_count: Default::default(),
             copy_prev: Default::default(),
+            copy_remain: Default::default(),
+            cu_lane: Default::default(),
+            cu_row: Default::default(),
             do_merge_into_cur: Default::default(),
             do_merge_into_par: Default::default(),
             do_push: Default::default(),
@@ -339,7 +387,10 @@ impl Logic for SplitMergeUnit {
             self,
             clock,
             phase,
-            copy_idx,
+            copy_row,
+            op_count,
+            op_rows,
+            rd_lane,
             op_ctx,
             op_dst,
             op_mask_lo,
@@ -380,7 +431,6 @@ impl Logic for SplitMergeUnit {
         self.cur_top.next = 0.into();
         self.cur_depth.next = 0.into();
         self.cur_full.next = false;
-        self.cur_rdata.next = 0.into();
         for i in 0..self.contexts.len() {
             if self.cur.val().index() == i {
                 self.cur_state.next = self.contexts[i].state.val();
@@ -392,7 +442,6 @@ impl Logic for SplitMergeUnit {
                 self.cur_top.next = self.contexts[i].stack_top.val();
                 self.cur_depth.next = self.contexts[i].stack_depth.val();
                 self.cur_full.next = self.contexts[i].stack_full.val();
-                self.cur_rdata.next = self.contexts[i].srf_rdata.val();
             }
         }
         self.ch_state.next = ContextState::Free;
@@ -452,7 +501,15 @@ impl Logic for SplitMergeUnit {
         self.do_launch.next = false;
         self.do_end.next = false;
         self.do_finish_split.next = false;
-        self.copy_prev.next = self.copy_idx.q.val() - 1;
+        self.copy_prev.next = self.copy_row.q.val() - 1;
+        self.copy_remain.next =
+            self.op_count.q.val() - (self.copy_prev.val() << self.copy_shift.val());
+        self.req_count.next = bit_cast::<8, SGPR_ADDR_BITS>(self.req_sgpr_count.val());
+        if (self.req_sgpr_count.val() == 0)
+            | (bit_cast::<8, SGPR_ADDR_BITS>(self.req_sgpr_count.val()) > self.n_sgprs.val())
+        {
+            self.req_count.next = self.n_sgprs.val();
+        }
         if self.phase.q.val() == SmPhase::Decide {
             if self.req_op.val() != SmOp::Idle {
                 self.done_reg.d.next = true;
@@ -493,7 +550,10 @@ impl Logic for SplitMergeUnit {
                         } else {
                             self.done_reg.d.next = false;
                             self.phase.d.next = SmPhase::Copy;
-                            self.copy_idx.d.next = 0.into();
+                            self.copy_row.d.next = 0.into();
+                            self.op_count.d.next = self.req_count.val();
+                            self.op_rows.d.next = (self.req_count.val() + self.copy_round.val())
+                                >> self.copy_shift.val();
                             self.op_ctx.d.next = self.cur.val();
                             self.op_dst.d.next = self.free_idx.val();
                             self.op_pc.d.next = self.req_pc.val();
@@ -531,9 +591,9 @@ impl Logic for SplitMergeUnit {
                 }
             }
         } else {
-            // Copy: read SGPR copy_idx of the requester, write SGPR copy_idx - 1 of the new
-            // context from the RAM's registered read port.
-            if self.copy_idx.q.val() == self.n_sgprs.val() {
+            // Copy: read row copy_row of the requester's banks, write row copy_row - 1 of the
+            // new context's from the banks' registered read ports.
+            if self.copy_row.q.val() == self.op_rows.q.val() {
                 self.do_finish_split.next = true;
                 self.do_push.next = true;
                 self.push_value.next = self.op_dst.q.val();
@@ -541,7 +601,7 @@ impl Logic for SplitMergeUnit {
                 self.done_reg.d.next = true;
                 self.status_reg.d.next = SmStatus::Ok;
             } else {
-                self.copy_idx.d.next = self.copy_idx.q.val() + 1;
+                self.copy_row.d.next = self.copy_row.q.val() + 1;
             }
         }
 
@@ -563,22 +623,11 @@ impl Logic for SplitMergeUnit {
             self.contexts[i].push_value.next = self.push_value.val();
             self.contexts[i].pop.next = false;
             self.contexts[i].clear_stack.next = false;
-            self.contexts[i].srf_raddr.next = self.srf_addr.val();
-            self.contexts[i].srf_we.next = false;
-            self.contexts[i].srf_waddr.next = self.srf_addr.val();
-            self.contexts[i].srf_wdata.next = self.srf_wdata.val();
             if self.wr_ctx.val().index() == i {
                 self.contexts[i].set_pc.next = self.wr_pc_en.val();
                 self.contexts[i].set_exec.next = self.wr_exec_en.val();
             }
-            if (self.srf_ctx.val().index() == i) & (self.phase.q.val() == SmPhase::Decide) {
-                self.contexts[i].srf_we.next = self.srf_we.val();
-            }
             if self.cur.val().index() == i {
-                if self.phase.q.val() == SmPhase::Copy {
-                    self.contexts[i].srf_raddr.next =
-                        self.copy_idx.q.val().get_bits::<SGPR_ADDR_BITS>(0);
-                }
                 if self.do_launch.val() {
                     self.contexts[i].set_state.next = true;
                     self.contexts[i].state_in.next = ContextState::Running;
@@ -633,26 +682,43 @@ impl Logic for SplitMergeUnit {
                 self.contexts[i].exec_lo_in.next = self.par_exec_lo.val() | self.cur_exec_lo.val();
                 self.contexts[i].exec_hi_in.next = self.par_exec_hi.val() | self.cur_exec_hi.val();
             }
-            if (self.op_dst.q.val().index() == i) & (self.phase.q.val() == SmPhase::Copy) {
-                self.contexts[i].srf_we.next = self.copy_idx.q.val() != 0;
-                self.contexts[i].srf_waddr.next =
-                    self.copy_prev.val().get_bits::<SGPR_ADDR_BITS>(0);
-                self.contexts[i].srf_wdata.next = self.cur_rdata.val();
-                if self.do_finish_split.val() {
-                    self.contexts[i].set_state.next = true;
-                    self.contexts[i].state_in.next = ContextState::Running;
-                    self.contexts[i].set_parent.next = true;
-                    self.contexts[i].set_spm.next = true;
-                    self.contexts[i].spm_lo_in.next = self.give_lo.val();
-                    self.contexts[i].spm_hi_in.next = self.give_hi.val();
-                    self.contexts[i].set_exec.next = true;
-                    self.contexts[i].exec_lo_in.next = self.cur_exec_lo.val();
-                    self.contexts[i].exec_hi_in.next = self.cur_exec_hi.val();
-                    self.contexts[i].set_pc.next = true;
-                    self.contexts[i].pc_in.next = self.op_pc.q.val();
-                    self.contexts[i].clear_stack.next = true;
-                }
+            if (self.op_dst.q.val().index() == i) & self.do_finish_split.val() {
+                self.contexts[i].set_state.next = true;
+                self.contexts[i].state_in.next = ContextState::Running;
+                self.contexts[i].set_parent.next = true;
+                self.contexts[i].set_spm.next = true;
+                self.contexts[i].spm_lo_in.next = self.give_lo.val();
+                self.contexts[i].spm_hi_in.next = self.give_hi.val();
+                self.contexts[i].set_exec.next = true;
+                self.contexts[i].exec_lo_in.next = self.cur_exec_lo.val();
+                self.contexts[i].exec_hi_in.next = self.cur_exec_hi.val();
+                self.contexts[i].set_pc.next = true;
+                self.contexts[i].pc_in.next = self.op_pc.q.val();
+                self.contexts[i].clear_stack.next = true;
             }
+        }
+
+        // The SRF lanes: the CU's port addresses lane `addr mod W`, row `addr / W`; the copy
+        // moves one row of all lanes per cycle.
+        self.cu_lane.next = self.srf_addr.val() & self.copy_lane_mask.val();
+        self.cu_row.next = self.srf_addr.val() >> self.copy_shift.val();
+        self.rd_lane.d.next = self.cu_lane.val();
+        for i in 0..self.srf.len() {
+            self.srf[i].clock.next = self.clock.val();
+            self.srf[i].cu_ctx.next = self.srf_ctx.val();
+            self.srf[i].cu_row.next = self.cu_row.val();
+            self.srf[i].cu_we.next = self.srf_we.val()
+                & (self.phase.q.val() == SmPhase::Decide)
+                & (self.cu_lane.val().index() == i);
+            self.srf[i].cu_wdata.next = self.srf_wdata.val();
+            self.srf[i].copy_rd.next = self.phase.q.val() == SmPhase::Copy;
+            self.srf[i].copy_src.next = self.op_ctx.q.val();
+            self.srf[i].copy_row.next = self.copy_row.q.val().get_bits::<SGPR_ADDR_BITS>(0);
+            self.srf[i].copy_we.next =
+                (self.phase.q.val() == SmPhase::Copy) & (self.copy_row.q.val() != 0);
+            self.srf[i].copy_dst.next = self.op_dst.q.val();
+            self.srf[i].copy_wr_row.next = self.copy_prev.val().get_bits::<SGPR_ADDR_BITS>(0);
+            self.srf[i].copy_remain.next = self.copy_remain.val();
         }
 
         // Read-out port and SRF read data.
@@ -678,8 +744,10 @@ impl Logic for SplitMergeUnit {
                 self.rd_stack_top.next = self.contexts[i].stack_top.val();
                 self.rd_stack_depth.next = self.contexts[i].stack_depth.val();
             }
-            if self.srf_ctx.val().index() == i {
-                self.srf_rdata.next = self.contexts[i].srf_rdata.val();
+        }
+        for i in 0..self.srf.len() {
+            if self.rd_lane.q.val().index() == i {
+                self.srf_rdata.next = self.srf[i].cu_rdata.val();
             }
         }
     }

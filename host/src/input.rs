@@ -3,12 +3,12 @@
 
 use std::path::Path;
 
-use pws_isa::manifest::Manifest;
+use pws_isa::manifest::{abi, Manifest};
 
 use crate::cfg::Cfg;
 use crate::dot::parse_cfg;
 use crate::error::{HostError, Result};
-use crate::extract::extract;
+use crate::extract::{extract, Kernel};
 use crate::kernel::Launch;
 use crate::timing::TimingTable;
 
@@ -17,6 +17,16 @@ use crate::timing::TimingTable;
 pub struct Input {
     pub cfg: Cfg,
     pub launch: Option<Launch>,
+    /// For a kernel: the scalar registers each wavefront holds (those it names, and at least the
+    /// ones the launch ABI initialises), which a split copies.
+    pub sgprs: Option<u32>,
+}
+
+fn kernel_sgprs(kernel: &Kernel) -> u32 {
+    kernel
+        .program
+        .sgprs_used()
+        .max(u32::from(abi::WORKGROUP_ID_X_SGPR) + 1)
 }
 
 fn read(path: &Path) -> Result<String> {
@@ -31,16 +41,22 @@ pub fn load(path: &Path) -> Result<Input> {
         "dot" | "gv" => Ok(Input {
             cfg: parse_cfg(&read(path)?, &name)?,
             launch: None,
+            sgprs: None,
         }),
-        "s" | "asm" => Ok(Input {
-            cfg: extract(&read(path)?, &name, &TimingTable::PLACEHOLDER)?.cfg,
-            launch: None,
-        }),
+        "s" | "asm" => {
+            let kernel = extract(&read(path)?, &name, &TimingTable::PLACEHOLDER)?;
+            Ok(Input {
+                sgprs: Some(kernel_sgprs(&kernel)),
+                cfg: kernel.cfg,
+                launch: None,
+            })
+        }
         "toml" => {
             let m = Manifest::load(path).map_err(|e| HostError::Input(e.to_string()))?;
             let source = m.kernel_source().map_err(|e| HostError::Input(e.to_string()))?;
             let kernel = extract(&source, &m.kernel.display().to_string(), &TimingTable::PLACEHOLDER)?;
             Ok(Input {
+                sgprs: Some(kernel_sgprs(&kernel)),
                 cfg: kernel.cfg,
                 launch: Some(Launch {
                     groups: u64::from(m.workgroups()),

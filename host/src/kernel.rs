@@ -44,7 +44,7 @@ impl Default for GpuConfig {
             n_wfc: 10,
             n_wiwf: 64,
             s: 2,
-            e_s: 1,
+            e_s: 15,
             e_m: 1,
             d: 1,
         }

@@ -2,10 +2,10 @@
 //! worst-case cycles one instruction of each class may take on the compute unit, including
 //! waits for a shared port. This is the only place block WCETs of `.s` kernels come from.
 //!
-//! PLACEHOLDER: the compute-unit RTL has not published its contract yet. The values below are
-//! deliberately generous round numbers (a 64-wide VALU op on 16 lanes takes 4 cycles as in
-//! GCN3; memory is charged its full latency at issue so that `s_waitcnt` costs only its own
-//! issue). When `docs/rtl-units.md` defines the contract, replace [`TimingTable::PLACEHOLDER`]
+//! PLACEHOLDER: the compute-unit RTL has not published its contract yet. The vector ALU cost
+//! is the SIMD unit's measured latency (passes + 2 = 6 cycles for wave64 on 16 lanes,
+//! docs/rtl-units.md); the rest are deliberately generous round numbers (memory is charged its
+//! full latency at issue so that `s_waitcnt` costs only its own issue). When `docs/rtl-units.md` defines the contract, replace [`TimingTable::PLACEHOLDER`]
 //! by those numbers and keep the test that checks RTL cycles never exceed it.
 
 use pws_isa::{Format, Instruction, Opcode};
@@ -50,13 +50,19 @@ pub struct TimingTable {
     pub barrier: u64,
     pub split_merge: u64,
     pub control: u64,
+    /// The split/merge datapath (docs/rtl-units.md, "Cycle costs"): a split that allocates a
+    /// context costs `split_fixed` cycles plus one per `srf_copy_width` SGPRs it copies (e_s);
+    /// a merge costs `merge` cycles (e_m).
+    pub split_fixed: u64,
+    pub srf_copy_width: u64,
+    pub merge: u64,
 }
 
 impl TimingTable {
     /// See the module documentation: placeholder until the RTL's timing contract exists.
     pub const PLACEHOLDER: TimingTable = TimingTable {
         salu: 1,
-        valu: 4,
+        valu: 6,
         valu_quarter: 16,
         smem: 64,
         flat: 256,
@@ -65,7 +71,16 @@ impl TimingTable {
         barrier: 1,
         split_merge: 1,
         control: 1,
+        split_fixed: 2,
+        srf_copy_width: 8,
+        merge: 1,
     };
+
+    /// e_s for a kernel whose wavefronts hold `sgprs` scalar registers: the split/merge
+    /// datapath copies exactly those into the new split context.
+    pub fn split_cycles(&self, sgprs: u32) -> u64 {
+        self.split_fixed + u64::from(sgprs).div_ceil(self.srf_copy_width)
+    }
 
     /// The class of `inst`.
     pub fn class(inst: &Instruction) -> InstClass {

@@ -128,7 +128,8 @@ fn rotated_loop_with_bound_annotation() {
     let header = g.find(".LBB0_2").unwrap();
     assert_eq!(a.pws_solution.block_counts[header], 8);
     // One split per iteration: 8 · (e_s + e_m).
-    assert_eq!(a.report.split_merge.pws, 16);
+    let gpu = params().gpu;
+    assert_eq!(a.report.split_merge.pws, 8 * (gpu.e_s + gpu.e_m));
     let unbounded = src.replace("; pws: loop_bound 8\n", "");
     let e = BsbCfg::new(
         extract(&unbounded, "loop.s", &TimingTable::PLACEHOLDER)
@@ -222,8 +223,9 @@ END:
     );
     let g = BsbCfg::new(k.cfg).unwrap();
     let r = analyse(&g, &all_branches(&g), &params()).unwrap().report;
-    // Worst path: the first block (s_cmp 1 + branch 2), the longer arm (4 + 2), END (1).
-    assert_eq!(r.e_wf.nosplit, 3 + 6 + 1);
+    // Worst path: the first block (s_cmp 1 + branch 2), the longer arm (VALU 6 + branch 2),
+    // END (1).
+    assert_eq!(r.e_wf.nosplit, 3 + 8 + 1);
 }
 
 fn extract_err(src: &str) -> String {

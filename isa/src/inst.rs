@@ -418,6 +418,14 @@ impl Instruction {
             .filter_map(|(w, s)| s.map(|s| (s, *w)))
     }
 
+    /// Every present operand, destinations first, with its width.
+    pub fn operands(&self) -> impl Iterator<Item = (Operand, Width)> + '_ {
+        let sig = self.opcode.signature();
+        let dst = self.dst.zip(sig.dst);
+        let sdst = self.sdst.zip(sig.sdst);
+        dst.into_iter().chain(sdst).chain(self.sources())
+    }
+
     /// SIMM16 as a signed value (SOPK, SOPP).
     pub fn simm16(&self) -> i16 {
         self.imm as u16 as i16

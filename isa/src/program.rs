@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use crate::decode::decode_one;
 use crate::error::DecodeError;
-use crate::inst::Instruction;
+use crate::inst::{Instruction, Operand};
 
 /// An item placed in the program image.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,6 +30,20 @@ pub struct Program {
 }
 
 impl Program {
+    /// Scalar registers the program names: one past the highest SGPR any instruction reads or
+    /// writes (0 when it names none). A split copies this many SGPRs into the new context.
+    pub fn sgprs_used(&self) -> u32 {
+        self.instructions
+            .iter()
+            .flat_map(|l| l.item.operands())
+            .filter_map(|(op, width)| match op {
+                Operand::Sgpr(n) => Some(u32::from(n) + u32::from(width.dwords())),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
     /// The image as dwords.
     pub fn words(&self) -> Vec<u32> {
         self.instructions

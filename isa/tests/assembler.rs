@@ -227,3 +227,16 @@ fn decode_errors_name_offset_and_word() {
     // A literal that should have been an inline constant is not canonical.
     assert!(decode(&[0xBE8000FF, 5]).is_err());
 }
+
+#[test]
+fn sgprs_used_covers_register_ranges_and_every_operand_slot() {
+    let used = |src: &str| assemble(src, "t.s").unwrap().sgprs_used();
+    assert_eq!(used("v_mov_b32_e32 v1, v2\ns_endpgm"), 0);
+    assert_eq!(used("s_mov_b32 s3, 0"), 4);
+    // A 128-bit SMEM destination s[8:11] and the base pair s[4:5].
+    assert_eq!(used("s_load_dwordx4 s[8:11], s[4:5], 0x0"), 12);
+    // A VOP3 compare's SGPR-pair destination.
+    assert_eq!(used("v_cmp_lt_i32_e64 s[14:15], 25, v2"), 16);
+    // Sources count too, and vcc/exec are not SGPRs.
+    assert_eq!(used("v_add_u32_e32 v1, vcc, s20, v1\ns_and_saveexec_b64 s[2:3], vcc"), 21);
+}

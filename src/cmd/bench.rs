@@ -36,7 +36,9 @@ pub fn run(args: Args) -> CmdResult {
         };
         let table = rtl_bench::run(args.unit.as_deref(), &options, None)?;
         if !args.json {
-            println!("RTL simulation speed: rust-hdl (pws_sim::Driver) against Verilator, same stimulus");
+            println!(
+                "RTL simulation speed: rust-hdl (pws_sim::Driver) against Verilator, same stimulus"
+            );
             println!("{table}");
         }
         report.insert("rtl".into(), serde_json::to_value(&table)?);

@@ -1,6 +1,7 @@
-//! `pws export --out DIR [--report] [--json] [--unit NAME]`: writes one Verilog file per RTL
-//! unit and checks each with Verilator lint, Icarus and Yosys; `--report` adds the iCE40 area
-//! and the fmax nextpnr-ice40 reaches. The flows are in `pws_export::flow` (docs/verilog.md).
+//! `pws export --out DIR [--report] [--cosim CYCLES] [--json] [--unit NAME]`: writes one Verilog
+//! file per RTL unit and checks each with Verilator lint, Icarus and Yosys; `--report` adds the
+//! Yosys and iCE40 area and the fmax nextpnr-ice40 reaches; `--cosim` co-simulates each unit
+//! against its Verilog. The flows are in `pws_export::flow` (docs/verilog.md).
 
 use std::path::PathBuf;
 
@@ -22,6 +23,12 @@ pub struct Args {
     /// Clock target handed to nextpnr-ice40, in MHz (the achieved fmax is reported either way).
     #[arg(long, default_value_t = 12.0)]
     freq: f64,
+    /// Also co-simulate every unit against its Verilog in Icarus for this many cycles.
+    #[arg(long, value_name = "CYCLES")]
+    cosim: Option<usize>,
+    /// Seed of the co-simulation stimulus.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
@@ -33,6 +40,8 @@ pub fn run(args: Args) -> CmdResult {
         unit: args.unit,
         report: args.report,
         target_mhz: args.freq,
+        cosim_cycles: args.cosim,
+        seed: args.seed,
     })?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&summary)?);

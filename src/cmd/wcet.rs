@@ -6,6 +6,7 @@ use pws_host::analysis::{analyse, Params};
 use pws_host::ipet::IpetSystem;
 use pws_host::kernel::{GpuConfig, Launch};
 use pws_host::select::all_branches;
+use pws_host::timing::TimingTable;
 use pws_host::{report, BsbCfg};
 
 use super::CmdResult;
@@ -24,7 +25,8 @@ pub struct Args {
     /// Initialization delay d in cycles.
     #[arg(long)]
     d: Option<u64>,
-    /// Split cost e_s in cycles.
+    /// Split cost e_s in cycles (default: the configuration's; for a kernel without --config,
+    /// the timing contract's cost of copying the SGPRs it holds).
     #[arg(long)]
     es: Option<u64>,
     /// Merge cost e_m in cycles.
@@ -62,12 +64,18 @@ pub fn run(args: Args) -> CmdResult {
         }
         None => GpuConfig::default(),
     };
+    let input = pws_host::input::load(&args.input)?;
+    // A kernel's split cost follows from the registers it holds, unless a configuration file
+    // or a flag fixes it.
+    if let (None, Some(sgprs)) = (&args.config, input.sgprs) {
+        gpu.e_s = TimingTable::PLACEHOLDER.split_cycles(sgprs);
+        gpu.e_m = TimingTable::PLACEHOLDER.merge;
+    }
     gpu.s = args.s.unwrap_or(gpu.s);
     gpu.d = args.d.unwrap_or(gpu.d);
     gpu.e_s = args.es.unwrap_or(gpu.e_s);
     gpu.e_m = args.em.unwrap_or(gpu.e_m);
 
-    let input = pws_host::input::load(&args.input)?;
     let from_manifest = input.launch;
     let g = BsbCfg::new(input.cfg)?;
     let marked = if args.split_all {

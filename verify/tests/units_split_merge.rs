@@ -20,6 +20,7 @@ fn model_config(cfg: &HwConfig) -> ModelConfig {
         spsimds: cfg.spsimds_per_simd,
         sgprs: cfg.sgprs_per_context,
         wavefront_width: cfg.wavefront_width,
+        copy_width: cfg.srf_copy_width,
     }
 }
 
@@ -50,11 +51,21 @@ fn figure5_split_mask_table() {
     }
     assert_eq!(spm(&mut rtl), vec![Some(0b1111), None, None]);
 
-    let split = |ctx, mask| Request::Split { ctx, mask, pc: 8 };
-    assert_eq!(rtl.apply(split(0, 0b1101)).unwrap().0, Outcome::Ok);
+    // The kernel is allocated all three SGPRs; the figure5 preset copies two per cycle, so
+    // each allocating split takes ceil(3 / 2) + 2 = 4 cycles.
+    let split = |ctx, mask| Request::Split {
+        ctx,
+        mask,
+        pc: 8,
+        sgprs: 3,
+    };
+    assert_eq!(rtl.apply(split(0, 0b1101)).unwrap(), (Outcome::Ok, 4));
     assert_eq!(spm(&mut rtl), vec![Some(0b1101), Some(0b0010), None]);
-    assert_eq!(rtl.apply(split(0, 0b1100)).unwrap().0, Outcome::Ok);
-    assert_eq!(rtl.apply(split(1, 0b1100)).unwrap().0, Outcome::SplitNoop);
+    assert_eq!(rtl.apply(split(0, 0b1100)).unwrap(), (Outcome::Ok, 4));
+    assert_eq!(
+        rtl.apply(split(1, 0b1100)).unwrap(),
+        (Outcome::SplitNoop, MERGE_CYCLES)
+    );
     assert_eq!(
         spm(&mut rtl),
         vec![Some(0b1100), Some(0b0010), Some(0b0001)]
@@ -121,6 +132,7 @@ fn invalid_requests_report_and_change_nothing() {
     assert_eq!(
         rtl.apply(Request::Split {
             ctx: 5,
+            sgprs: 0,
             mask: 1,
             pc: 0
         })
@@ -132,6 +144,7 @@ fn invalid_requests_report_and_change_nothing() {
     assert_eq!(
         rtl.apply(Request::Split {
             ctx: 0,
+            sgprs: 0,
             mask: 1,
             pc: 0
         })
@@ -142,6 +155,7 @@ fn invalid_requests_report_and_change_nothing() {
     assert_eq!(
         rtl.apply(Request::Split {
             ctx: 0,
+            sgprs: 0,
             mask: 3,
             pc: 0
         })
@@ -152,6 +166,7 @@ fn invalid_requests_report_and_change_nothing() {
     assert_eq!(
         rtl.apply(Request::Split {
             ctx: 1,
+            sgprs: 0,
             mask: 1,
             pc: 0
         })
@@ -170,12 +185,14 @@ fn split_without_free_context_pushes_noop_and_counts() {
     rtl.apply(Request::Launch { exec: !0, pc: 0 }).unwrap();
     rtl.apply(Request::Split {
         ctx: 0,
+        sgprs: 0,
         mask: 0xFF,
         pc: 0,
     })
     .unwrap();
     rtl.apply(Request::Split {
         ctx: 1,
+        sgprs: 0,
         mask: 0xFF00,
         pc: 0,
     })
@@ -183,6 +200,7 @@ fn split_without_free_context_pushes_noop_and_counts() {
     let (outcome, cycles) = rtl
         .apply(Request::Split {
             ctx: 2,
+            sgprs: 0,
             mask: 0xFF_0000,
             pc: 0,
         })
@@ -202,6 +220,7 @@ fn exec_written_by_the_cu_is_inherited_and_merged() {
     rtl.write_pc_exec(0, 0x40, 0x00FF_00FF).unwrap();
     rtl.apply(Request::Split {
         ctx: 0,
+        sgprs: 0,
         mask: 0xFFFF,
         pc: 0x48,
     })
@@ -220,30 +239,114 @@ fn exec_written_by_the_cu_is_inherited_and_merged() {
     assert_eq!((wf.pc, wf.exec, wf.spm), (0x80, 0x0F00_00F0, !0));
 }
 
-/// The cycles of every request equal the documented costs, for every SRF size.
+/// e_s for GCN3's 102 SGPRs, written out by hand: the numbers docs/rtl-units.md quotes.
+#[test]
+fn gcn3_split_cycles_table() {
+    let gcn3 = HwConfig::gcn3();
+    let with_width = |w| HwConfig {
+        srf_copy_width: w,
+        ..gcn3
+    };
+    // (copy width, SGPRs requested, e_s)
+    let table = [
+        (8, 16, 4),
+        (8, 32, 6),
+        (8, 102, 15),
+        (8, 0, 15),
+        (8, 127, 15),
+        (8, 1, 3),
+        (1, 102, 104),
+        (1, 16, 18),
+        (4, 102, 28),
+        (16, 102, 9),
+        (16, 32, 4),
+    ];
+    for (w, n, e_s) in table {
+        assert_eq!(split_cycles(&with_width(w), n), e_s, "W = {w}, n = {n}");
+    }
+}
+
+/// The RTL takes exactly the documented cycles for every copy width and a spread of counts
+/// (empty, one, partial and full rows, the whole SRF, 0 and too many), copies exactly the
+/// first n SGPRs and leaves the new context's others as they were; merges take e_m.
 #[test]
 fn cycle_costs_are_the_documented_e_s_and_e_m() {
-    for sgprs in [1, 4, 17] {
-        let cfg = HwConfig {
-            sgprs_per_context: sgprs,
-            ..HwConfig::small()
-        };
-        let mut rtl = SplitMergeRtl::new(&cfg).unwrap();
-        rtl.apply(Request::Launch { exec: !0, pc: 0 }).unwrap();
-        let (o, c) = rtl
-            .apply(Request::Split {
-                ctx: 0,
-                mask: 0xF,
-                pc: 4,
-            })
-            .unwrap();
-        assert_eq!((o, c), (Outcome::Ok, split_cycles(&cfg)));
-        assert_eq!(c, sgprs as u64 + 2);
-        let (o, c) = rtl.apply(Request::Merge { ctx: 1 }).unwrap();
-        assert_eq!((o, c), (Outcome::MergeWait, MERGE_CYCLES));
-        let (o, c) = rtl.apply(Request::Merge { ctx: 0 }).unwrap();
-        assert_eq!((o, c), (Outcome::Merged, MERGE_CYCLES));
+    for (base, sgprs) in [
+        (HwConfig::small(), 1),
+        (HwConfig::small(), 8),
+        (HwConfig::small(), 17),
+        (HwConfig::gcn3(), 102),
+    ] {
+        for width in [1, 2, 4, 8, 16] {
+            let cfg = HwConfig {
+                sgprs_per_context: sgprs,
+                srf_copy_width: width,
+                ..base
+            };
+            let counts = [
+                0,
+                1,
+                width - 1,
+                width,
+                width + 1,
+                sgprs - 1,
+                sgprs,
+                sgprs + 1,
+                127,
+            ];
+            for requested in counts {
+                let n = if requested == 0 || requested > sgprs {
+                    sgprs
+                } else {
+                    requested
+                };
+                let mut rtl = SplitMergeRtl::new(&cfg).unwrap();
+                rtl.apply(Request::Launch { exec: !0, pc: 0 }).unwrap();
+                for reg in 0..sgprs {
+                    rtl.write_sgpr(0, reg, 0x1000 + reg as u32).unwrap();
+                    rtl.write_sgpr(1, reg, 0xdead_0000 + reg as u32).unwrap();
+                }
+                let (o, c) = rtl
+                    .apply(Request::Split {
+                        ctx: 0,
+                        mask: 0xF,
+                        pc: 4,
+                        sgprs: requested,
+                    })
+                    .unwrap();
+                let case = format!("N = {sgprs}, W = {width}, requested {requested}");
+                assert_eq!(
+                    (o, c),
+                    (Outcome::Ok, split_cycles(&cfg, requested)),
+                    "{case}"
+                );
+                assert_eq!(c, n.div_ceil(width) as u64 + 2, "{case}");
+                let want: Vec<u32> = (0..sgprs)
+                    .map(|r| if r < n { 0x1000 } else { 0xdead_0000 } + r as u32)
+                    .collect();
+                assert_eq!(rtl.srf(1).unwrap(), want, "{case}");
+                let (o, c) = rtl.apply(Request::Merge { ctx: 1 }).unwrap();
+                assert_eq!((o, c), (Outcome::MergeWait, MERGE_CYCLES), "{case}");
+                let (o, c) = rtl.apply(Request::Merge { ctx: 0 }).unwrap();
+                assert_eq!((o, c), (Outcome::Merged, MERGE_CYCLES), "{case}");
+            }
+        }
     }
+}
+
+#[test]
+fn sgpr_counts_beyond_the_port_are_rejected_by_the_harness() {
+    let mut rtl = SplitMergeRtl::new(&HwConfig::small()).unwrap();
+    rtl.apply(Request::Launch { exec: !0, pc: 0 }).unwrap();
+    let err = rtl
+        .apply(Request::Split {
+            ctx: 0,
+            mask: 1,
+            pc: 0,
+            sgprs: 128,
+        })
+        .unwrap_err();
+    assert!(err.to_string().contains("7-bit count port"), "{err}");
 }
 
 /// Who issues a request: mostly a context that is running (so nested splits and merges
@@ -256,11 +359,25 @@ enum Issuer {
 
 #[derive(Clone, Copy, Debug)]
 enum Step {
-    Launch { exec: u64, pc: u32 },
-    Split { who: Issuer, mask: u64, pc: u32 },
-    Merge { who: Issuer },
+    Launch {
+        exec: u64,
+        pc: u32,
+    },
+    Split {
+        who: Issuer,
+        mask: u64,
+        pc: u32,
+        sgprs: usize,
+    },
+    Merge {
+        who: Issuer,
+    },
     End,
-    WriteSgpr { who: Issuer, reg: usize, value: u32 },
+    WriteSgpr {
+        who: Issuer,
+        reg: usize,
+        value: u32,
+    },
 }
 
 impl Step {
@@ -285,10 +402,16 @@ impl Step {
         };
         match self {
             Step::Launch { exec, pc } => Request::Launch { exec, pc },
-            Step::Split { who, mask, pc } => Request::Split {
+            Step::Split {
+                who,
+                mask,
+                pc,
+                sgprs,
+            } => Request::Split {
                 ctx: ctx(who),
                 mask,
                 pc,
+                sgprs,
             },
             Step::Merge { who } => Request::Merge { ctx: ctx(who) },
             Step::End => Request::End,
@@ -309,9 +432,15 @@ fn step(s: usize, sgprs: usize) -> impl Strategy<Value = Step> {
         1 => Just(0xFFFF_FFFFu64),
         6 => any::<u64>(),
     ];
+    // SGPRs a split copies: mostly within the SRF, sometimes 0 (all) or too many (all).
+    let count = prop_oneof![
+        1 => Just(0usize),
+        6 => 1..=sgprs,
+        1 => sgprs + 1..=(sgprs + 4).min(127),
+    ];
     prop_oneof![
         1 => (any::<u64>(), any::<u32>()).prop_map(|(exec, pc)| Step::Launch { exec, pc }),
-        5 => (who.clone(), mask, any::<u32>()).prop_map(|(who, mask, pc)| Step::Split { who, mask, pc }),
+        5 => (who.clone(), mask, any::<u32>(), count).prop_map(|(who, mask, pc, sgprs)| Step::Split { who, mask, pc, sgprs }),
         5 => who.clone().prop_map(|who| Step::Merge { who }),
         1 => Just(Step::End),
         2 => (who.prop_filter("SGPR writes go to existing contexts", move |w| !matches!(w, Issuer::Raw(k) if *k > s)), 0..sgprs, any::<u32>())
@@ -319,25 +448,43 @@ fn step(s: usize, sgprs: usize) -> impl Strategy<Value = Step> {
     ]
 }
 
-fn scenario() -> impl Strategy<Value = (usize, Vec<Step>)> {
-    (1usize..=3).prop_flat_map(|s| {
+/// A configuration: a preset (GCN3's 102 SGPRs now and then; `small` with 1..=20 SGPRs
+/// otherwise; `figure5`), S = 1..=3 and any copy width.
+fn config() -> impl Strategy<Value = HwConfig> {
+    let base = prop_oneof![
+        1 => Just(HwConfig::gcn3()),
+        6 => (1usize..=20).prop_map(|sgprs| HwConfig { sgprs_per_context: sgprs, ..HwConfig::small() }),
+        1 => Just(HwConfig::figure5()),
+    ];
+    (base, 1usize..=3, 0u32..=4).prop_map(|(base, s, log_width)| HwConfig {
+        srf_copy_width: 1 << log_width,
+        ..base.with_spsimds(s)
+    })
+}
+
+fn scenario() -> impl Strategy<Value = (HwConfig, Vec<Step>)> {
+    config().prop_flat_map(|cfg| {
         let launch = (any::<u64>(), any::<u32>()).prop_map(|(exec, pc)| Step::Launch { exec, pc });
-        let steps = (launch, prop::collection::vec(step(s, 4), 1..40)).prop_map(|(l, mut v)| {
-            v.insert(0, l);
-            v
-        });
-        (Just(s), steps)
+        let steps = (
+            launch,
+            prop::collection::vec(step(cfg.spsimds_per_simd, cfg.sgprs_per_context), 1..40),
+        )
+            .prop_map(|(l, mut v)| {
+                v.insert(0, l);
+                v
+            });
+        (Just(cfg), steps)
     })
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(proptest_cases(1000)))]
 
-    /// Compared after every request: outcome, cycles, every context's live state and the
-    /// no-free-context counter; at the end, the SRF of every live context.
+    /// Compared after every request: outcome, cycles (so every split's e_s), every context's
+    /// live state and the no-free-context counter; at the end, the whole SRF of every context
+    /// (the copied SGPRs and the ones a split left alone).
     #[test]
-    fn rtl_matches_golden_model((s, steps) in scenario()) {
-        let cfg = HwConfig { sgprs_per_context: 4, ..HwConfig::small().with_spsimds(s) };
+    fn rtl_matches_golden_model((cfg, steps) in scenario()) {
         let mut rtl = SplitMergeRtl::new(&cfg).unwrap();
         let mut model = SplitMergeModel::new(model_config(&cfg));
         for (i, step) in steps.iter().enumerate() {
@@ -345,13 +492,14 @@ proptest! {
             let got = rtl.apply(req).unwrap();
             let want = model.apply(req);
             prop_assert_eq!(got, want, "request {} {:?}", i, req);
+            if let (Request::Split { sgprs, .. }, (Outcome::Ok, cycles)) = (req, got) {
+                prop_assert_eq!(cycles, split_cycles(&cfg, sgprs));
+            }
             prop_assert_eq!(rtl.views().unwrap(), model.views(), "after request {} {:?}", i, req);
             prop_assert_eq!(rtl.no_free_count(), model.no_free_count());
         }
-        for (k, view) in model.views().iter().enumerate() {
-            if view.state != RunState::Free {
-                prop_assert_eq!(rtl.srf(k).unwrap(), model.srf(k).to_vec(), "SRF of context {}", k);
-            }
+        for k in 0..cfg.contexts_per_wavefront() {
+            prop_assert_eq!(rtl.srf(k).unwrap(), model.srf(k).to_vec(), "SRF of context {}", k);
         }
     }
 }
@@ -380,6 +528,7 @@ fn vcd_trace_declares_the_ports_and_records_the_masks() {
     .unwrap();
     rtl.apply(Request::Split {
         ctx: 0,
+        sgprs: 0,
         mask: 0b1101,
         pc: 4,
     })

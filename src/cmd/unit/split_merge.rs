@@ -4,7 +4,9 @@
 //! Script format (docs/rtl-units.md), one operation per line, `#` starts a comment:
 //!
 //! ```text
-//! launch [EXEC]          start the wavefront on context 0 (EXEC hex, default all lanes)
+//! launch [EXEC] [SGPRS]  start the wavefront on context 0 (EXEC hex, default all lanes) with
+//!                        SGPRS scalar registers allocated (decimal or 0x hex, 0..=127; default
+//!                        0 = the whole SRF): every split of this wavefront copies that many
 //! split CTX MASK [PC]    context CTX executes `split` with M = MASK (hex); new SWF starts at PC
 //! merge CTX              context CTX reaches `merge`
 //! end                    the wavefront ends (`s_endpgm` on context 0) and frees its slot
@@ -15,8 +17,9 @@ use std::fs::File;
 use std::io::BufWriter;
 use std::path::PathBuf;
 
+use pws_hdl::config::SGPR_ADDR_BITS;
 use pws_hdl::config::{HwConfig, PRESETS};
-use pws_hdl::split_merge::{split_cycles, MERGE_CYCLES};
+use pws_hdl::split_merge::{sgprs_copied, split_cycles, MERGE_CYCLES};
 use pws_verify::units::split_merge::rtl::SplitMergeRtl;
 use pws_verify::units::split_merge::{ContextView, Outcome, Request, RunState};
 use serde_json::json;
@@ -74,17 +77,28 @@ pub fn run(args: Args) -> CmdResult {
     let mut steps = Vec::new();
     if !args.json {
         println!(
-            "split/merge datapath: S = {}, {} lanes, {} SGPRs per context; e_s = {} cycles, e_m = {} cycle",
+            "split/merge datapath: S = {}, {} lanes, {} SGPRs per context copied {} per cycle; \
+             e_s = ceil(n / {}) + 2 cycles for n SGPRs (e_s = {} cycles for all {}), e_m = {} cycle",
             cfg.spsimds_per_simd,
             cfg.wavefront_width,
             cfg.sgprs_per_context,
-            split_cycles(&cfg),
+            cfg.srf_copy_width,
+            cfg.srf_copy_width,
+            split_cycles(&cfg, cfg.sgprs_per_context),
+            cfg.sgprs_per_context,
             MERGE_CYCLES
         );
     }
     for op in &ops {
         let (outcome, cycles) = rtl.apply(op.request)?;
         let views = rtl.views()?;
+        // SGPRs an allocating split copied (the others do not copy).
+        let copied = match op.request {
+            Request::Split { sgprs, .. } if outcome == Outcome::Ok => {
+                Some(sgprs_copied(&cfg, sgprs))
+            }
+            _ => None,
+        };
         if args.json {
             steps.push(json!({
                 "line": op.line,
@@ -92,10 +106,11 @@ pub fn run(args: Args) -> CmdResult {
                 "outcome": outcome.name(),
                 "error": outcome.is_error(),
                 "cycles": cycles,
+                "sgprs_copied": copied,
                 "contexts": views.iter().enumerate().map(|(k, v)| context_json(k, v)).collect::<Vec<_>>(),
             }));
         } else {
-            print_step(op, outcome, cycles, &views, cfg.wavefront_width);
+            print_step(op, outcome, cycles, copied, &views, cfg.wavefront_width);
         }
     }
     if args.json {
@@ -103,7 +118,8 @@ pub fn run(args: Args) -> CmdResult {
             "spsimds": cfg.spsimds_per_simd,
             "wavefront_width": cfg.wavefront_width,
             "sgprs_per_context": cfg.sgprs_per_context,
-            "e_s": split_cycles(&cfg),
+            "srf_copy_width": cfg.srf_copy_width,
+            "e_s": split_cycles(&cfg, cfg.sgprs_per_context),
             "e_m": MERGE_CYCLES,
             "cycles": rtl.cycles(),
             "no_free_context_splits": rtl.no_free_count(),
@@ -122,6 +138,8 @@ pub fn run(args: Args) -> CmdResult {
 
 fn parse(source: &str, cfg: &HwConfig) -> Result<Vec<Op>, (usize, String)> {
     let mut ops = Vec::new();
+    // The running wavefront's SGPR allocation, which every split request carries.
+    let mut sgprs = 0;
     for (i, raw) in source.lines().enumerate() {
         let line = i + 1;
         let text = raw.split('#').next().unwrap_or("").trim();
@@ -139,10 +157,14 @@ fn parse(source: &str, cfg: &HwConfig) -> Result<Vec<Op>, (usize, String)> {
         };
         let request = match words[0] {
             "launch" => {
-                arity(0, 1, "launch [EXEC]")?;
+                arity(0, 2, "launch [EXEC] [SGPRS]")?;
                 let exec = match words.get(1) {
                     Some(w) => hex(w).map_err(err)?,
                     None => cfg.lane_mask(),
+                };
+                sgprs = match words.get(2) {
+                    Some(w) => sgpr_count(w).map_err(err)?,
+                    None => 0,
                 };
                 Request::Launch { exec, pc: 0 }
             }
@@ -157,6 +179,7 @@ fn parse(source: &str, cfg: &HwConfig) -> Result<Vec<Op>, (usize, String)> {
                     ctx: context(words[1]).map_err(err)?,
                     mask: hex(words[2]).map_err(err)?,
                     pc,
+                    sgprs,
                 }
             }
             "merge" => {
@@ -213,6 +236,18 @@ fn context(word: &str) -> Result<usize, String> {
     }
 }
 
+/// An SGPR allocation: it must fit the 7-bit count port; 0 and counts above the SRF size mean
+/// the whole SRF.
+fn sgpr_count(word: &str) -> Result<usize, String> {
+    let limit = (1u64 << SGPR_ADDR_BITS) - 1;
+    match number(word)? {
+        n if n <= limit => Ok(n as usize),
+        n => Err(format!(
+            "SGPR count {n} does not fit the split request (0..={limit})"
+        )),
+    }
+}
+
 /// A mask: hexadecimal, with or without `0x`, `_` allowed.
 fn hex(word: &str) -> Result<u64, String> {
     let digits = word.trim_start_matches("0x").replace('_', "");
@@ -242,11 +277,19 @@ fn where_text(k: usize) -> String {
     }
 }
 
-fn print_step(op: &Op, outcome: Outcome, cycles: u64, views: &[ContextView], width: usize) {
+fn print_step(
+    op: &Op,
+    outcome: Outcome,
+    cycles: u64,
+    copied: Option<usize>,
+    views: &[ContextView],
+    width: usize,
+) {
     let digits = width.div_ceil(4);
     let marker = if outcome.is_error() { " (error)" } else { "" };
+    let copy = copied.map_or(String::new(), |n| format!(", {n} SGPR(s) copied"));
     println!(
-        "line {}: {} -> {outcome}{marker}, {cycles} cycle(s)",
+        "line {}: {} -> {outcome}{marker}, {cycles} cycle(s){copy}",
         op.line, op.text
     );
     println!(

@@ -14,8 +14,15 @@ use std::fmt;
 pub enum Request {
     /// Start a wavefront on the WF context (context 0) with this EXEC and PC.
     Launch { exec: u64, pc: u32 },
-    /// Context `ctx` executes `split` with mask M; the new SWF starts at `pc`.
-    Split { ctx: usize, mask: u64, pc: u32 },
+    /// Context `ctx` executes `split` with mask M; the new SWF starts at `pc` with a copy of
+    /// the first `sgprs` SGPRs (the wavefront's allocation; 0 or more than the SRF holds means
+    /// the whole SRF).
+    Split {
+        ctx: usize,
+        mask: u64,
+        pc: u32,
+        sgprs: usize,
+    },
     /// Context `ctx` reaches `merge`.
     Merge { ctx: usize },
     /// The wavefront ends (`s_endpgm` on context 0).
@@ -144,6 +151,8 @@ pub struct ModelConfig {
     pub spsimds: usize,
     pub sgprs: usize,
     pub wavefront_width: usize,
+    /// SGPRs the split datapath copies per cycle.
+    pub copy_width: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -195,10 +204,21 @@ impl SplitMergeModel {
         self.no_free
     }
 
-    /// Cycles the hardware takes for an allocating split: e_s.
-    pub fn split_cost(&self) -> u64 {
-        // Decide, then one read per SGPR plus the write of the last one.
-        1 + self.cfg.sgprs as u64 + 1
+    /// SGPRs a split asked to copy `requested` copies: a request for none or for more than
+    /// the SRF holds copies all of it.
+    pub fn copied(&self, requested: usize) -> usize {
+        if requested == 0 || requested > self.cfg.sgprs {
+            self.cfg.sgprs
+        } else {
+            requested
+        }
+    }
+
+    /// Cycles the hardware takes for an allocating split copying `requested` SGPRs: e_s.
+    pub fn split_cost(&self, requested: usize) -> u64 {
+        // Decide, then one read per row of `copy_width` SGPRs plus the write of the last row.
+        let rows = self.copied(requested).div_ceil(self.cfg.copy_width);
+        1 + rows as u64 + 1
     }
 
     /// The view of every context, context 0 first.
@@ -232,7 +252,12 @@ impl SplitMergeModel {
     pub fn apply(&mut self, req: Request) -> (Outcome, u64) {
         match req {
             Request::Launch { exec, pc } => (self.launch(exec, pc), 1),
-            Request::Split { ctx, mask, pc } => self.split(ctx, mask, pc),
+            Request::Split {
+                ctx,
+                mask,
+                pc,
+                sgprs,
+            } => self.split(ctx, mask, pc, sgprs),
             Request::Merge { ctx } => (self.merge(ctx), 1),
             Request::End => (self.end(), 1),
             Request::WriteSgpr { ctx, reg, value } => {
@@ -268,7 +293,7 @@ impl SplitMergeModel {
         Outcome::Ok
     }
 
-    fn split(&mut self, c: usize, m: u64, pc: u32) -> (Outcome, u64) {
+    fn split(&mut self, c: usize, m: u64, pc: u32, sgprs: usize) -> (Outcome, u64) {
         if !self.runnable(c) {
             return (Outcome::BadContext, 1);
         }
@@ -286,19 +311,20 @@ impl SplitMergeModel {
             self.no_free = (self.no_free + 1).min(u64::from(u16::MAX));
             return (Outcome::NoFreeContext, 1);
         };
-        let (srf, exec) = (self.ctxs[c].srf.clone(), self.ctxs[c].exec);
-        self.ctxs[f] = Ctx {
-            state: RunState::Running,
-            parent: Some(c),
-            spm: give,
-            exec,
-            pc,
-            stack: Vec::new(),
-            srf,
-        };
+        // Only the allocated SGPRs move; the new context's others keep their old values.
+        let n = self.copied(sgprs);
+        let (copied, exec) = (self.ctxs[c].srf[..n].to_vec(), self.ctxs[c].exec);
+        let child = &mut self.ctxs[f];
+        child.state = RunState::Running;
+        child.parent = Some(c);
+        child.spm = give;
+        child.exec = exec;
+        child.pc = pc;
+        child.stack.clear();
+        child.srf[..n].copy_from_slice(&copied);
         self.ctxs[c].spm = keep;
         self.ctxs[c].stack.push(StackEntry::Child(f));
-        (Outcome::Ok, self.split_cost())
+        (Outcome::Ok, self.split_cost(sgprs))
     }
 
     fn merge(&mut self, x: usize) -> Outcome {
@@ -357,7 +383,7 @@ impl SplitMergeModel {
 pub mod rtl {
     use std::io::Write;
 
-    use pws_hdl::config::HwConfig;
+    use pws_hdl::config::{HwConfig, SGPR_ADDR_BITS};
     use pws_hdl::context::{ContextState, NOOP_MARKER};
     use pws_hdl::split_merge::{SmOp, SmStatus, SplitMergeUnit};
     use pws_sim::{Driver, DriverError};
@@ -376,6 +402,8 @@ pub mod rtl {
         ContextRange { ctx: usize },
         #[error("SGPR {reg} is out of range 0..{count}")]
         SgprRange { reg: usize, count: usize },
+        #[error("an SGPR count of {0} does not fit the 7-bit count port (0..=127)")]
+        SgprCount(usize),
         #[error("the unit did not finish a request within {0} cycles")]
         Timeout(u64),
         #[error("context {ctx}: the read port shows stack top {top} at depth {depth}, the stack holds {stack:?}")]
@@ -427,19 +455,28 @@ pub mod rtl {
         /// Presents a request and holds it until `done`; returns the status and the cycles
         /// from the first edge that sampled it to the edge after which `done` was high.
         pub fn apply(&mut self, req: Request) -> Result<(Outcome, u64), RtlError> {
-            let (op, ctx, mask, pc) = match req {
-                Request::Launch { exec, pc } => (SmOp::Launch, 0, exec, pc),
-                Request::Split { ctx, mask, pc } => (SmOp::Split, ctx, mask, pc),
-                Request::Merge { ctx } => (SmOp::Merge, ctx, 0, 0),
-                Request::End => (SmOp::End, 0, 0, 0),
+            let (op, ctx, mask, pc, sgprs) = match req {
+                Request::Launch { exec, pc } => (SmOp::Launch, 0, exec, pc, 0),
+                Request::Split {
+                    ctx,
+                    mask,
+                    pc,
+                    sgprs,
+                } => (SmOp::Split, ctx, mask, pc, sgprs),
+                Request::Merge { ctx } => (SmOp::Merge, ctx, 0, 0, 0),
+                Request::End => (SmOp::End, 0, 0, 0, 0),
                 Request::WriteSgpr { ctx, reg, value } => {
                     self.write_sgpr(ctx, reg, value)?;
                     return Ok((Outcome::Ok, 1));
                 }
             };
             let ctx = self.check_ctx(ctx)?;
+            if sgprs >= 1 << SGPR_ADDR_BITS {
+                return Err(RtlError::SgprCount(sgprs));
+            }
             let u = self.driver.uut_mut();
             u.req_op.next = op;
+            u.req_sgpr_count.next = (sgprs as u64).to_bits();
             u.req_ctx.next = ctx;
             u.req_mask_lo.next = (mask & 0xFFFF_FFFF).to_bits();
             u.req_mask_hi.next = (mask >> 32).to_bits();
