@@ -27,6 +27,8 @@ pub enum ExportError {
     BadModuleName(String),
     #[error("unit {unit} failed rust-hdl's structural checks: {detail}")]
     Check { unit: String, detail: String },
+    #[error("unit {unit} cannot be built for the exported configuration: {detail}")]
+    Config { unit: String, detail: String },
     #[error("unknown unit `{name}` (known units: {known})")]
     UnknownUnit { name: String, known: String },
     #[error(

@@ -128,7 +128,7 @@ pub fn select(name: Option<&str>) -> Result<Vec<Unit>, ExportError> {
 }
 
 fn config_error(unit: &str, e: impl std::fmt::Display) -> ExportError {
-    ExportError::Check {
+    ExportError::Config {
         unit: unit.to_string(),
         detail: e.to_string(),
     }

@@ -238,5 +238,8 @@ fn sgprs_used_covers_register_ranges_and_every_operand_slot() {
     // A VOP3 compare's SGPR-pair destination.
     assert_eq!(used("v_cmp_lt_i32_e64 s[14:15], 25, v2"), 16);
     // Sources count too, and vcc/exec are not SGPRs.
-    assert_eq!(used("v_add_u32_e32 v1, vcc, s20, v1\ns_and_saveexec_b64 s[2:3], vcc"), 21);
+    assert_eq!(
+        used("v_add_u32_e32 v1, vcc, s20, v1\ns_and_saveexec_b64 s[2:3], vcc"),
+        21
+    );
 }

@@ -15,7 +15,9 @@
 //! A VCD trace, when requested, is streamed to its writer at every half period through
 //! rust-hdl's own probe, so signal names are the design's hierarchy as rust-hdl names it.
 
+use std::cell::RefCell;
 use std::io::Write;
+use std::rc::Rc;
 
 use rust_hdl::core::prelude::*;
 use rust_hdl::core::simulate::simulate;
@@ -67,7 +69,11 @@ impl<U: Clocked> Driver<U> {
     pub fn new(mut uut: U) -> Result<Self, DriverError> {
         uut.connect_all();
         check_all(&uut).map_err(|e| DriverError::Check(format!("{e:?}")))?;
-        let mut driver = Driver { uut, cycle: 0, vcd: None };
+        let mut driver = Driver {
+            uut,
+            cycle: 0,
+            vcd: None,
+        };
         driver.uut.clock_mut().next = Clock::from(false);
         driver.settle()?;
         Ok(driver)
@@ -131,9 +137,34 @@ impl<U: Clocked> Driver<U> {
     fn trace(&mut self, time_ps: u64) -> Result<(), DriverError> {
         if let Some(probe) = self.vcd.take() {
             let mut probe = probe;
-            probe.timestamp(time_ps).map_err(|e| DriverError::Vcd(e.to_string()))?;
+            probe
+                .timestamp(time_ps)
+                .map_err(|e| DriverError::Vcd(e.to_string()))?;
             self.vcd = Some(write_vcd_change(probe, &self.uut));
         }
+        Ok(())
+    }
+}
+
+/// An in-memory trace sink for [`Driver::with_vcd`] that stays readable after the driver is
+/// dropped: clones share one buffer, so a test keeps a clone and reads the VCD text back.
+#[derive(Clone, Debug, Default)]
+pub struct TraceBuffer(Rc<RefCell<Vec<u8>>>);
+
+impl TraceBuffer {
+    /// Everything written so far.
+    pub fn contents(&self) -> Vec<u8> {
+        self.0.borrow().clone()
+    }
+}
+
+impl Write for TraceBuffer {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(b);
+        Ok(b.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
     }
 }
@@ -179,22 +210,12 @@ mod tests {
 
     #[test]
     fn vcd_trace_declares_signals_and_records_changes() {
-        #[derive(Clone, Default)]
-        struct Shared(std::rc::Rc<std::cell::RefCell<Vec<u8>>>);
-        impl Write for Shared {
-            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-                self.0.borrow_mut().write(b)
-            }
-            fn flush(&mut self) -> std::io::Result<()> {
-                Ok(())
-            }
-        }
-        let buf = Shared::default();
+        let buf = TraceBuffer::default();
         let mut d = Driver::with_vcd(Counter::default(), buf.clone()).unwrap();
         d.uut_mut().enable.next = true;
         d.run(3).unwrap();
         drop(d);
-        let text = buf.0.borrow().clone();
+        let text = buf.contents();
         let mut parser = vcd::Parser::new(&text[..]);
         let header = parser.parse_header().unwrap();
         let count = header.find_var(&["uut", "count"]).expect("count declared");

@@ -5,4 +5,4 @@
 pub mod driver;
 pub mod units;
 
-pub use driver::{Clocked, Driver, DriverError};
+pub use driver::{Clocked, Driver, DriverError, TraceBuffer};

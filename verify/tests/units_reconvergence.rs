@@ -1,14 +1,11 @@
 //! The reconvergence stacks' RTL on the digest's worked traces (§2.8), against the golden
 //! models over random operation sequences (valid and invalid), their VCD traces and Verilog.
 
-use std::cell::RefCell;
-use std::io::Write;
-use std::rc::Rc;
-
 use proptest::prelude::*;
 use pws_hdl::reconvergence::{DualPathStack, PdomStack};
 use pws_isa::testing::proptest_cases;
 use pws_sim::Driver;
+use pws_sim::TraceBuffer;
 use pws_verify::units::reconvergence::{
     rtl, DpeEntry, DualPathModel, Op, PdomModel, Side, SpeEntry, Status,
 };
@@ -511,18 +508,6 @@ fn errors_leave_the_stack_unchanged() {
     assert!(DualPathStack::new(0).is_err());
 }
 
-#[derive(Clone, Default)]
-struct SharedBuf(Rc<RefCell<Vec<u8>>>);
-
-impl Write for SharedBuf {
-    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-        self.0.borrow_mut().write(b)
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 fn vector_changes(text: &[u8], var: &[&str]) -> usize {
     let mut parser = vcd::Parser::new(text);
     let header = parser.parse_header().unwrap();
@@ -538,23 +523,23 @@ fn vector_changes(text: &[u8], var: &[&str]) -> usize {
 
 #[test]
 fn vcd_traces_declare_the_ports_and_record_changes() {
-    let buf = SharedBuf::default();
+    let buf = TraceBuffer::default();
     let mut d = Driver::with_vcd(PdomStack::new(4).unwrap(), buf.clone()).unwrap();
     rtl::apply_pdom(&mut d, INIT).unwrap();
     rtl::apply_pdom(&mut d, branch(B0, C0, 0b0011, G0)).unwrap();
     rtl::apply_pdom(&mut d, adv(B1)).unwrap();
     drop(d);
-    let text = buf.0.borrow().clone();
+    let text = buf.contents();
     assert!(vector_changes(&text, &["uut", "depth_o"]) >= 2);
     assert!(vector_changes(&text, &["uut", "tos_pc_o"]) >= 3);
 
-    let buf = SharedBuf::default();
+    let buf = TraceBuffer::default();
     let mut d = Driver::with_vcd(DualPathStack::new(4).unwrap(), buf.clone()).unwrap();
     rtl::apply_dpe(&mut d, Side::L, INIT).unwrap();
     rtl::apply_dpe(&mut d, Side::L, branch(B0, C0, 0b0011, G0)).unwrap();
     rtl::apply_dpe(&mut d, Side::R, adv(C1)).unwrap();
     drop(d);
-    let text = buf.0.borrow().clone();
+    let text = buf.contents();
     assert!(vector_changes(&text, &["uut", "tos_r_pc_o"]) >= 2);
     assert!(vector_changes(&text, &["uut", "depth_o"]) >= 2);
 }

@@ -2,14 +2,11 @@
 //! partitions (the disjoint split masks of SWFs), random EXEC and operands; the VRF, every
 //! (Sp)SIMD's VCC and every instruction's latency are compared. Plus a VCD trace parsed back.
 
-use std::cell::RefCell;
-use std::io::Write;
-use std::rc::Rc;
-
 use proptest::prelude::*;
 use pws_hdl::config::HwConfig;
 use pws_hdl::simd::valu_cycles;
 use pws_isa::testing::proptest_cases;
+use pws_sim::TraceBuffer;
 use pws_verify::units::simd::rtl::SimdClusterRtl;
 use pws_verify::units::simd::{latency, AluOp, OperandB, SimdModel, VectorOp};
 
@@ -119,21 +116,9 @@ fn simd_and_spsimd_run_in_parallel_with_the_documented_latency() {
     assert_eq!((vrf[1][0], vrf[1][63]), (14, 7));
 }
 
-#[derive(Clone, Default)]
-struct SharedBuf(Rc<RefCell<Vec<u8>>>);
-
-impl Write for SharedBuf {
-    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-        self.0.borrow_mut().write(b)
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 #[test]
 fn vcd_trace_declares_ports_and_records_the_passes() {
-    let buf = SharedBuf::default();
+    let buf = TraceBuffer::default();
     let mut rtl = SimdClusterRtl::with_vcd(&config(1), buf.clone()).unwrap();
     rtl.run(&[VectorOp {
         simd: 0,
@@ -147,7 +132,7 @@ fn vcd_trace_declares_ports_and_records_the_passes() {
     .unwrap();
     assert_eq!(rtl.vcc(0), u64::MAX);
     drop(rtl);
-    let text = buf.0.borrow().clone();
+    let text = buf.contents();
     let mut parser = vcd::Parser::new(&text[..]);
     let header = parser.parse_header().unwrap();
     header.find_var(&["uut", "issue"]).expect("issue declared");

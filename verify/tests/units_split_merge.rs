@@ -2,14 +2,11 @@
 //! costs e_s / e_m, random request sequences (valid and invalid) compared after every request,
 //! and a VCD trace parsed back.
 
-use std::cell::RefCell;
-use std::io::Write;
-use std::rc::Rc;
-
 use proptest::prelude::*;
 use pws_hdl::config::HwConfig;
 use pws_hdl::split_merge::{split_cycles, MERGE_CYCLES};
 use pws_isa::testing::proptest_cases;
+use pws_sim::TraceBuffer;
 use pws_verify::units::split_merge::rtl::SplitMergeRtl;
 use pws_verify::units::split_merge::{
     ModelConfig, Outcome, Request, RunState, SplitMergeModel, StackEntry,
@@ -504,21 +501,9 @@ proptest! {
     }
 }
 
-#[derive(Clone, Default)]
-struct SharedBuf(Rc<RefCell<Vec<u8>>>);
-
-impl Write for SharedBuf {
-    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-        self.0.borrow_mut().write(b)
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 #[test]
 fn vcd_trace_declares_the_ports_and_records_the_masks() {
-    let buf = SharedBuf::default();
+    let buf = TraceBuffer::default();
     let cfg = HwConfig::figure5();
     let mut rtl = SplitMergeRtl::with_vcd(&cfg, buf.clone()).unwrap();
     rtl.apply(Request::Launch {
@@ -536,7 +521,7 @@ fn vcd_trace_declares_the_ports_and_records_the_masks() {
     rtl.apply(Request::Merge { ctx: 1 }).unwrap();
     rtl.apply(Request::Merge { ctx: 0 }).unwrap();
     drop(rtl);
-    let text = buf.0.borrow().clone();
+    let text = buf.contents();
     let mut parser = vcd::Parser::new(&text[..]);
     let header = parser.parse_header().unwrap();
     let done = header

@@ -1,14 +1,11 @@
 //! The swizzle unit's RTL against the digest's test vectors (S1 §1.9) and against the golden
 //! model over random masks, its VCD trace, and its Verilog.
 
-use std::cell::RefCell;
-use std::io::Write;
-use std::rc::Rc;
-
 use proptest::prelude::*;
 use pws_hdl::swizzle::SwizzleUnit;
 use pws_isa::testing::proptest_cases;
 use pws_sim::Driver;
+use pws_sim::TraceBuffer;
 use pws_verify::units::swizzle::{
     base_cycles, bcc_cycles, rtl, scc_cycles, schedule, write_back, Geometry, Mode, Pass,
 };
@@ -224,24 +221,12 @@ fn bad_geometries_are_rejected() {
     assert!(SwizzleUnit::new(12, 4).is_ok(), "3 groups of 4");
 }
 
-#[derive(Clone, Default)]
-struct SharedBuf(Rc<RefCell<Vec<u8>>>);
-
-impl Write for SharedBuf {
-    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-        self.0.borrow_mut().write(b)
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 #[test]
 fn vcd_trace_declares_the_ports_and_records_the_passes() {
-    let buf = SharedBuf::default();
+    let buf = TraceBuffer::default();
     let run = rtl::run(16, 4, 0xAAAA, Mode::Scc, Some(Box::new(buf.clone()))).unwrap();
     assert_eq!(run.passes.len(), 2);
-    let text = buf.0.borrow().clone();
+    let text = buf.contents();
     let mut parser = vcd::Parser::new(&text[..]);
     let header = parser.parse_header().unwrap();
     let pass_valid = header
