@@ -35,7 +35,7 @@ soak: deps
 	PWS_PROPTEST_SCALE=$${PWS_PROPTEST_SCALE:-10} $(CARGO) test --workspace --release
 
 export: deps
-	$(PWS) export --out $(OUT)/verilog
+	$(PWS) export --out $(OUT)/verilog --cosim 500
 
 synth: deps
 	$(PWS) export --out $(OUT)/verilog --report
