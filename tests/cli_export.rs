@@ -68,3 +68,29 @@ fn a_bad_fmax_target_is_an_error() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("fmax target"));
 }
+
+#[test]
+fn a_relative_output_directory_works_with_cosimulation() {
+    // `make export` passes `--out out/verilog`: the tools run in their own working directories,
+    // so the written file must still be found.
+    let dir = tempfile::tempdir().unwrap();
+    let out = pws()
+        .current_dir(dir.path())
+        .args([
+            "export",
+            "--out",
+            "out/verilog",
+            "--unit",
+            "pdom_stack",
+            "--cosim",
+            "50",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(dir.path().join("out/verilog/pws_pdom_stack.v").exists());
+}

@@ -34,7 +34,7 @@ pub struct ExportOptions {
     pub report: bool,
     /// Clock target given to nextpnr (it reports the achieved maximum either way).
     pub target_mhz: f64,
-    /// Also co-simulate every unit against Icarus for this many cycles.
+    /// Also co-simulate every unit that has an Icarus co-simulation for this many cycles.
     pub cosim_cycles: Option<usize>,
     /// Seed of the co-simulation stimulus.
     pub seed: u64,
@@ -67,6 +67,8 @@ pub struct UnitExport {
     pub area: Option<AreaReport>,
     /// With `--cosim` only.
     pub cosim: Option<CoSimReport>,
+    /// `--cosim` was asked for but the unit has no Icarus co-simulation.
+    pub cosim_skipped: bool,
 }
 
 /// Everything `pws export` did.
@@ -111,13 +113,13 @@ fn export_unit(unit: &Unit, options: &ExportOptions) -> Result<UnitExport, Expor
         &work.path().join(format!("{}.vvp", unit.module)),
     )?;
     tools::yosys_check(&file, unit.module)?;
-    let cosim = match options.cosim_cycles {
-        Some(cycles) => Some((unit.cosim)(
+    let cosim = match (options.cosim_cycles, unit.cosim) {
+        (Some(cycles), Some(cosimulate)) => Some(cosimulate(
             options.seed,
             cycles,
             &work.path().join("cosim"),
         )?),
-        None => None,
+        _ => None,
     };
     let area = if options.report {
         Some(area_report(
@@ -143,6 +145,7 @@ fn export_unit(unit: &Unit, options: &ExportOptions) -> Result<UnitExport, Expor
         lint,
         area,
         cosim,
+        cosim_skipped: options.cosim_cycles.is_some() && unit.cosim.is_none(),
     })
 }
 
@@ -317,6 +320,14 @@ impl fmt::Display for ExportSummary {
                 c.cycles,
                 c.seed,
                 c.outputs.len()
+            )?;
+        }
+        for u in self.units.iter().filter(|u| u.cosim_skipped) {
+            writeln!(
+                f,
+                "{}: not co-simulated against Icarus (too slow on its Verilog); `pws bench` \
+                 compares its outputs with Verilator's",
+                u.module
             )?;
         }
         Ok(())

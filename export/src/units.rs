@@ -1,8 +1,9 @@
 //! The exported units of `pws-hdl`: their Verilog module names, the configuration they are
 //! built for, and how a co-simulation drives each one.
 //!
-//! Every unit is exported as built from `HwConfig::default()` (64-lane wavefronts, 16-lane
-//! SIMDs, S = 2, 102 SGPRs). Module names are `pws_` + the unit's name in snake case.
+//! The configured units are exported as built from `HwConfig::default()` (64-lane wavefronts,
+//! 16-lane SIMDs, S = 2, 102 SGPRs); the reconvergence stacks [`STACK_DEPTH`] entries deep.
+//! Module names are `pws_` + the unit's name in snake case.
 //!
 //! The stimulus generators keep enum inputs within their variants (the only constraint a
 //! random value can break) and bias the other inputs towards what the unit does interesting
@@ -12,8 +13,10 @@
 
 use std::path::Path;
 
-use pws_hdl::config::{HwConfig, CONTEXT_ID_BITS};
+use pws_hdl::config::{HwConfig, CONTEXT_ID_BITS, VGPR_ADDR_BITS};
 use pws_hdl::context::ContextState;
+use pws_hdl::reconvergence::{DualPathStack, PdomStack, StackOp, StackStatus};
+use pws_hdl::simd::{SimdCluster, ValuOp};
 use pws_hdl::split_merge::{SmOp, SmStatus, SplitMergeUnit};
 use pws_hdl::swizzle::{SwizzleMode, SwizzleUnit, MAX_LANES};
 use rust_hdl::core::prelude::{Block, Clock, In, Logic, Probe, Signal};
@@ -77,8 +80,10 @@ pub struct Unit {
     /// The rust-hdl type it is generated from.
     pub rust_type: &'static str,
     pub verilog: fn() -> Result<String, ExportError>,
-    /// Co-simulation against Icarus: `(seed, cycles, work dir)`.
-    pub cosim: CoSimFn,
+    /// Co-simulation against Icarus: `(seed, cycles, work dir)`; `None` for a unit whose Verilog
+    /// Icarus cannot run at a useful speed (its outputs are then compared with Verilator's by
+    /// the checksum of [`bench::measure`]).
+    pub cosim: Option<CoSimFn>,
     /// rust-hdl against Verilator simulation speed.
     pub bench: BenchFn,
 }
@@ -89,7 +94,7 @@ impl Unit {
             module: D::MODULE,
             rust_type,
             verilog: verilog_of::<D>,
-            cosim: cosim::cosimulate::<D>,
+            cosim: Some(cosim::cosimulate::<D>),
             bench: bench::measure::<D>,
         }
     }
@@ -100,6 +105,13 @@ pub fn all() -> Vec<Unit> {
     vec![
         Unit::of::<SplitMergeUnit>("pws_hdl::split_merge::SplitMergeUnit"),
         Unit::of::<SwizzleUnit>("pws_hdl::swizzle::SwizzleUnit"),
+        // Icarus runs the cluster at under a cycle per second (docs/verilog.md).
+        Unit {
+            cosim: None,
+            ..Unit::of::<SimdCluster>("pws_hdl::simd::SimdCluster")
+        },
+        Unit::of::<PdomStack>("pws_hdl::reconvergence::PdomStack"),
+        Unit::of::<DualPathStack>("pws_hdl::reconvergence::DualPathStack"),
     ]
 }
 
@@ -324,6 +336,268 @@ fn swizzle_stimulus(uut: &SwizzleUnit, rng: &mut SplitMix64, cycles: usize) -> V
         .collect()
 }
 
+crate::enum_port_value!(
+    ValuOp: Mov,
+    Add,
+    Sub,
+    And,
+    Or,
+    Xor,
+    Shl,
+    Shr,
+    MinU,
+    MaxU,
+    MulLo,
+    CmpEq,
+    CmpLtU,
+    CmpGtU
+);
+crate::enum_port_value!(StackOp: Nop, Init, Advance, Branch);
+crate::enum_port_value!(StackStatus: Ok, Overflow, Underflow, InvalidPath);
+
+impl Design for SimdCluster {
+    const MODULE: &'static str = "pws_simd_cluster";
+    fn build() -> Result<Self, ExportError> {
+        SimdCluster::new(&HwConfig::default()).map_err(|e| config_error(Self::MODULE, e))
+    }
+    fn clock_mut(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+}
+
+crate::cosim_ports!(SimdCluster {
+    inputs: [
+        issue,
+        issue_simd,
+        op,
+        dst,
+        src0,
+        src1,
+        src1_is_imm,
+        imm,
+        exec_lo,
+        exec_hi,
+        spm_lo,
+        spm_hi,
+        host_we,
+        host_pass,
+        host_addr,
+        host_wdata,
+    ],
+    outputs: [issue_ready, busy, done, vcc, host_rdata],
+    stimulus: simd_cluster_stimulus,
+});
+
+/// The host port first loads VGPRs 0 to 7 of every lane (one pass per cycle), then ops are
+/// issued in half of the cycles, to an existing (Sp)SIMD or now and then to a number past
+/// them: every operation, operands and destinations within those eight VGPRs (so ops read
+/// earlier results) or anywhere in the VRF, an immediate operand b in a quarter of them.
+/// EXEC is empty, full or random per half; the split mask of the target is its share of a
+/// random partition of the lanes that changes every 64 to 256 cycles (split masks of one
+/// wavefront are disjoint), and in one issue in twenty a random mask instead, so two
+/// (Sp)SIMDs may claim one VRF bank and the priority between them is compared as well. The
+/// host port reads at random throughout and writes in a few cycles.
+fn simd_cluster_stimulus(uut: &SimdCluster, rng: &mut SplitMix64, cycles: usize) -> Vec<Vec<u64>> {
+    const LOADED_VGPRS: u64 = 8;
+    let simds = uut.simds() as u64;
+    let lanes = HwConfig::default().wavefront_width;
+    let passes = HwConfig::default().passes() as u64;
+    let half = |rng: &mut SplitMix64| match rng.below(4) {
+        0 => 0,
+        1 => u64::from(u32::MAX),
+        _ => rng.bits(32),
+    };
+    let vgpr = |rng: &mut SplitMix64| {
+        if rng.chance(90) {
+            rng.below(LOADED_VGPRS)
+        } else {
+            rng.bits(VGPR_ADDR_BITS)
+        }
+    };
+    let mut owner: Vec<u64> = Vec::new();
+    let mut epoch = 0;
+    let mut rows = Vec::with_capacity(cycles);
+    let mut load = (0..passes).flat_map(|pass| (0..LOADED_VGPRS).map(move |addr| (pass, addr)));
+    while rows.len() < cycles {
+        if epoch == 0 {
+            owner = (0..lanes).map(|_| rng.below(simds)).collect();
+            epoch = 64 + rng.below(193);
+        }
+        epoch -= 1;
+        let target = if rng.chance(90) {
+            rng.below(simds)
+        } else {
+            rng.bits(CONTEXT_ID_BITS)
+        };
+        let spm = if rng.chance(5) {
+            rng.next_u64()
+        } else {
+            (0..lanes)
+                .filter(|&j| owner[j] == target)
+                .fold(0, |m, j| m | 1 << j)
+        };
+        let (op, imm) = (rng.below(ValuOp::ALL.len() as u64), rng.chance(25));
+        let mut row = vec![
+            u64::from(rng.chance(50)),
+            target,
+            op,
+            vgpr(rng),
+            vgpr(rng),
+            vgpr(rng),
+            u64::from(imm),
+            if rng.chance(50) {
+                rng.bits(5)
+            } else {
+                rng.bits(32)
+            },
+            half(rng),
+            half(rng),
+            spm & u64::from(u32::MAX),
+            spm >> 32,
+        ];
+        let (we, pass, addr) = match load.next() {
+            Some((pass, addr)) => {
+                row[0] = 0;
+                (true, pass, addr)
+            }
+            None => (rng.chance(3), rng.below(passes), vgpr(rng)),
+        };
+        row.extend([u64::from(we), pass, addr]);
+        row.extend((0..uut.host_wdata.len()).map(|_| rng.bits(32)));
+        rows.push(row);
+    }
+    rows
+}
+
+/// Depth of the exported reconvergence stacks: enough for three nested divergent branches of
+/// the single-path stack (two entries each), so random branches overflow it within a few
+/// dozen cycles and every depth is reached.
+pub const STACK_DEPTH: usize = 8;
+
+impl Design for PdomStack {
+    const MODULE: &'static str = "pws_pdom_stack";
+    fn build() -> Result<Self, ExportError> {
+        PdomStack::new(STACK_DEPTH).map_err(|e| config_error(Self::MODULE, e))
+    }
+    fn clock_mut(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+}
+
+crate::cosim_ports!(PdomStack {
+    inputs: [op_i, pc_i, alt_pc_i, rpc_i, mask_i, peek_i],
+    outputs: [
+        tos_pc_o,
+        tos_rpc_o,
+        tos_mask_o,
+        depth_o,
+        empty_o,
+        status_o,
+        peek_pc_o,
+        peek_rpc_o,
+        peek_mask_o,
+    ],
+    stimulus: pdom_stimulus,
+});
+
+/// PCs the stack stimulus draws from: so few that targets, IPDOMs and the entries' RPCs
+/// coincide often, which is what makes the stacks pop, skip pushes and replace entries.
+const STACK_PCS: [u64; 8] = [0x100, 0x104, 0x108, 0x10c, 0x110, 0x114, 0x118, 0x11c];
+
+/// Stack operations in phases of 4 to 63 cycles that mostly branch (the stack fills up to
+/// overflow) or mostly advance (paths reach their RPC and pop, down to underflow), with an
+/// `Init` now and then and as the first operation. PCs come from [`STACK_PCS`] and rarely
+/// anywhere; branch masks are random per half, now and then empty or full (mostly random so
+/// the thinning masks of nested entries still diverge); `peek_i` reads an entry, an unused
+/// slot or a number past the stack. `path` adds the dual-path stack's `path_i`.
+fn stack_stimulus(rng: &mut SplitMix64, cycles: usize, path: bool) -> Vec<Vec<u64>> {
+    let pc = |rng: &mut SplitMix64| {
+        if rng.chance(95) {
+            STACK_PCS[rng.below(STACK_PCS.len() as u64) as usize]
+        } else {
+            rng.bits(32)
+        }
+    };
+    let half = |rng: &mut SplitMix64| match rng.below(8) {
+        0 => 0,
+        1 => u64::from(u32::MAX),
+        _ => rng.bits(32),
+    };
+    let code = |op: StackOp| cosim::PortValue::to_u64(&op);
+    let (mut phase, mut branchy) = (0, true);
+    let mut rows = Vec::with_capacity(cycles);
+    while rows.len() < cycles {
+        if phase == 0 {
+            phase = 4 + rng.below(60);
+            branchy = rng.chance(50);
+        }
+        phase -= 1;
+        let branch_share = if branchy { 92 } else { 10 };
+        let op = match rng.below(100) {
+            _ if rows.is_empty() => StackOp::Init,
+            0..=2 => StackOp::Init,
+            3..=7 => StackOp::Nop,
+            n if n < 8 + branch_share => StackOp::Branch,
+            _ => StackOp::Advance,
+        };
+        let mut row = vec![code(op)];
+        if path {
+            row.push(rng.bits(1));
+        }
+        let mask = half(rng) | half(rng) << 32;
+        let peek = if rng.chance(90) {
+            rng.below(STACK_DEPTH as u64 + 1)
+        } else {
+            rng.bits(6)
+        };
+        row.extend([pc(rng), pc(rng), pc(rng), mask, peek]);
+        rows.push(row);
+    }
+    rows
+}
+
+fn pdom_stimulus(_uut: &PdomStack, rng: &mut SplitMix64, cycles: usize) -> Vec<Vec<u64>> {
+    stack_stimulus(rng, cycles, false)
+}
+
+fn dual_path_stimulus(_uut: &DualPathStack, rng: &mut SplitMix64, cycles: usize) -> Vec<Vec<u64>> {
+    stack_stimulus(rng, cycles, true)
+}
+
+impl Design for DualPathStack {
+    const MODULE: &'static str = "pws_dual_path_stack";
+    fn build() -> Result<Self, ExportError> {
+        DualPathStack::new(STACK_DEPTH).map_err(|e| config_error(Self::MODULE, e))
+    }
+    fn clock_mut(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+}
+
+crate::cosim_ports!(DualPathStack {
+    inputs: [op_i, path_i, pc_i, alt_pc_i, rpc_i, mask_i, peek_i],
+    outputs: [
+        tos_l_pc_o,
+        tos_l_mask_o,
+        tos_l_valid_o,
+        tos_r_pc_o,
+        tos_r_mask_o,
+        tos_r_valid_o,
+        tos_rpc_o,
+        depth_o,
+        empty_o,
+        status_o,
+        peek_l_pc_o,
+        peek_l_mask_o,
+        peek_l_valid_o,
+        peek_r_pc_o,
+        peek_r_mask_o,
+        peek_r_valid_o,
+        peek_rpc_o,
+    ],
+    stimulus: dual_path_stimulus,
+});
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -336,6 +610,10 @@ mod tests {
             "pws_swizzle_unit"
         );
         assert_eq!(select(Some("pws_split_merge_unit")).unwrap().len(), 1);
+        assert_eq!(
+            select(Some("pdom_stack")).unwrap()[0].module,
+            "pws_pdom_stack"
+        );
         assert_eq!(select(None).unwrap().len(), all().len());
         assert!(matches!(
             select(Some("alu")),
@@ -350,6 +628,10 @@ mod tests {
         }
         assert_eq!(SwizzleMode::from_u64(3), None);
         assert_eq!(SmStatus::from_u64(8), Some(SmStatus::BadContext));
+        for (code, op) in ValuOp::ALL.iter().enumerate() {
+            assert_eq!(op.to_u64(), code as u64);
+        }
+        assert_eq!(StackStatus::from_u64(3), Some(StackStatus::InvalidPath));
     }
 
     /// Codes `from_u64` accepts for `T`.
@@ -359,8 +641,16 @@ mod tests {
 
     #[test]
     fn enum_tables_list_every_variant_rust_hdl_exports() {
-        let verilog =
-            verilog_of::<SplitMergeUnit>().unwrap() + &verilog_of::<SwizzleUnit>().unwrap();
+        let verilog = [
+            verilog_of::<SplitMergeUnit>(),
+            verilog_of::<SwizzleUnit>(),
+            verilog_of::<SimdCluster>(),
+            verilog_of::<PdomStack>(),
+            verilog_of::<DualPathStack>(),
+        ]
+        .into_iter()
+        .map(Result::unwrap)
+        .collect::<String>();
         let exported = |ty: &str| {
             let prefix = format!("localparam {ty}$");
             let names: std::collections::BTreeSet<&str> = verilog
@@ -374,6 +664,10 @@ mod tests {
         assert_eq!(codes::<SmStatus>(), exported("SmStatus"));
         assert_eq!(codes::<ContextState>(), exported("ContextState"));
         assert_eq!(codes::<SwizzleMode>(), exported("SwizzleMode"));
+        assert_eq!(codes::<ValuOp>(), exported("ValuOp"));
+        assert_eq!(codes::<ValuOp>(), ValuOp::ALL.len());
+        assert_eq!(codes::<StackOp>(), exported("StackOp"));
+        assert_eq!(codes::<StackStatus>(), exported("StackStatus"));
     }
 
     #[test]
@@ -389,5 +683,8 @@ mod tests {
         }
         check::<SplitMergeUnit>();
         check::<SwizzleUnit>();
+        check::<SimdCluster>();
+        check::<PdomStack>();
+        check::<DualPathStack>();
     }
 }

@@ -94,7 +94,9 @@ fn memory_words(line: &str) -> Option<u64> {
 /// Writes `text` to `dir/<module>.v`, creating `dir` if needed, and returns the path.
 pub fn write(dir: &Path, module: &str, text: &str) -> Result<PathBuf, ExportError> {
     std::fs::create_dir_all(dir).map_err(|e| ExportError::io(dir, e))?;
-    let path = dir.join(format!("{module}.v"));
+    // Absolute, because the tools that read the file run in their own working directories.
+    let path = std::path::absolute(dir.join(format!("{module}.v")))
+        .map_err(|e| ExportError::io(dir, e))?;
     std::fs::write(&path, text).map_err(|e| ExportError::io(&path, e))?;
     Ok(path)
 }
