@@ -43,8 +43,11 @@ synth: deps
 bench: deps
 	$(PWS) bench
 
+# The paper's Figure 5 split/merge sequence on the datapath RTL, as a waveform.
 wave: deps
-	@echo "VCD files are written with --vcd; open them with gtkwave"
+	@mkdir -p $(OUT)
+	$(PWS) unit split-merge kernels/units/figure5.sm --vcd $(OUT)/figure5.vcd
+	@echo "wrote $(OUT)/figure5.vcd: open it with gtkwave $(OUT)/figure5.vcd"
 
 clean:
 	$(CARGO) clean
