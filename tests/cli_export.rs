@@ -1,11 +1,9 @@
 //! `pws export` from the command line: files written, checks and co-simulation run, JSON
 //! summary, errors.
 
-use std::process::Command;
+mod common;
 
-fn pws() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pws"))
-}
+use common::command as pws;
 
 #[test]
 fn export_writes_a_checked_file_per_unit_and_reports_json() {

@@ -1,24 +1,17 @@
 //! `pws golden` end to end: the binary on kernels/figure2.toml in both modes, JSON output.
 
-use std::process::Command;
+mod common;
 
+const FIGURE2: [&str; 2] = ["golden", "kernels/figure2.toml"];
+
+/// `pws golden kernels/figure2.toml ARGS`.
 fn golden(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_pws"))
-        .arg("golden")
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/kernels/figure2.toml"))
-        .args(args)
-        .output()
-        .expect("pws runs")
+    common::pws(&[&FIGURE2[..], args].concat())
 }
 
+/// The same, which must succeed, as JSON.
 fn json(args: &[&str]) -> serde_json::Value {
-    let out = golden(args);
-    assert!(
-        out.status.success(),
-        "pws golden {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("--json prints JSON")
+    common::json(&[&FIGURE2[..], args].concat())
 }
 
 #[test]

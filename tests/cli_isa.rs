@@ -1,14 +1,9 @@
 //! `pws asm` and `pws disasm` end to end: image and hex output, the round trip through the
 //! disassembler, and error reporting with file:line:column and exit status 1.
 
-use std::process::Command;
+mod common;
 
-fn pws(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_pws"))
-        .args(args)
-        .output()
-        .expect("run pws")
-}
+use common::pws;
 
 const KERNEL: &str = "\
 ; two paths, split and merged

@@ -2,7 +2,9 @@
 //! a panic message.
 
 use std::io::Read;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
+
+mod common;
 
 #[test]
 fn closed_stdout_is_not_a_panic() {
@@ -11,7 +13,7 @@ fn closed_stdout_is_not_a_panic() {
     let dir = tempfile::tempdir().unwrap();
     let kernel = dir.path().join("long.s");
     std::fs::write(&kernel, "s_nop 0\n".repeat(50_000)).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pws"))
+    let mut child = common::command()
         .arg("asm")
         .arg(&kernel)
         .arg("--hex")

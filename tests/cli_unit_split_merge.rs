@@ -2,14 +2,10 @@
 //! VCD file, and script errors reported as file:line with exit status 1.
 
 use std::path::Path;
-use std::process::Command;
 
-fn pws(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_pws"))
-        .args(args)
-        .output()
-        .expect("run pws")
-}
+mod common;
+
+use common::pws;
 
 fn script(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -1,13 +1,8 @@
 //! `pws unit stack`: the digest's S2 Fig. 1 trace on both stacks, and script errors.
 
-use std::process::Command;
+mod common;
 
-fn pws(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_pws"))
-        .args(args)
-        .output()
-        .expect("pws runs")
-}
+use common::{json, pws};
 
 /// S2 Fig. 1: A0..A2 = 0..2, B = 3..5, C = 6..8, D = 9..11, E = 12..14, F = 15, G = 16..18,
 /// end = 19; BR at A2 (B 0011 / C, IPDOM G), BR at C2 (D 0100 / E, IPDOM F).
@@ -61,20 +56,14 @@ fn run_json(kind: &str, script: &str) -> serde_json::Value {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("ops.txt");
     std::fs::write(&path, script).unwrap();
-    let out = pws(&[
+    json(&[
         "unit",
         "stack",
         path.to_str().unwrap(),
         "--kind",
         kind,
         "--json",
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    ])
 }
 
 #[test]

@@ -1,24 +1,9 @@
 //! `pws unit swizzle`: JSON schedules for the digest's SIMD16-on-4-lanes example and a wave64
 //! case, the human-readable table, and errors for bad input.
 
-use std::process::Command;
+mod common;
 
-fn pws(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_pws"))
-        .args(args)
-        .output()
-        .expect("pws runs")
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let out = pws(args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("JSON output")
-}
+use common::{json, pws};
 
 #[test]
 fn simd16_on_four_lanes_packs_0xaaaa_into_two_passes() {

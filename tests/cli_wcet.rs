@@ -1,30 +1,11 @@
 //! `pws wcet` and `pws compile` end to end: the Figure 8 numbers (design.md decision 7), the
 //! JSON contract (decision 9), the Graphviz and LP outputs, and bad input (exit 1, no panic).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+mod common;
 
-fn pws(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pws"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .unwrap()
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let out = pws(args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
+use common::{json, pws};
 
 /// Runs a failing command and returns its stderr, checking exit status 1 and no panic.
 fn fails(args: &[&str]) -> String {

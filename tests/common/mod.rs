@@ -1,0 +1,28 @@
+//! What the end-to-end tests share: running the `pws` binary from the repository root, so
+//! `kernels/...` paths resolve. Each test binary uses a subset of these.
+#![allow(dead_code)]
+
+use std::process::{Command, Output};
+
+/// The `pws` binary as a command, in the repository root.
+pub fn command() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_pws"));
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c
+}
+
+/// Runs `pws args` to completion.
+pub fn pws(args: &[&str]) -> Output {
+    command().args(args).output().expect("pws runs")
+}
+
+/// Runs `pws args`, which must succeed, and parses what it prints as JSON.
+pub fn json(args: &[&str]) -> serde_json::Value {
+    let out = pws(args);
+    assert!(
+        out.status.success(),
+        "pws {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON output")
+}
