@@ -26,6 +26,10 @@ enum Command {
     Disasm(cmd::disasm::Args),
     /// Run a launch on the ISA-level golden model.
     Golden(cmd::golden::Args),
+    /// Run a launch on the compute-unit RTL, cycle by cycle.
+    Run(cmd::run::Args),
+    /// Run a launch on the RTL in every mode, S and compaction, beside golden memory and the WCET bound.
+    Compare(cmd::compare::Args),
     /// Insert split and merge instructions into a kernel.
     Compile(cmd::compile::Args),
     /// Bound the worst-case execution time of a CFG, kernel or launch.
@@ -57,6 +61,8 @@ fn main() -> ExitCode {
         Command::Asm(a) => cmd::asm::run(a),
         Command::Disasm(a) => cmd::disasm::run(a),
         Command::Golden(a) => cmd::golden::run(a),
+        Command::Run(a) => cmd::run::run(a),
+        Command::Compare(a) => cmd::compare::run(a),
         Command::Compile(a) => cmd::compile::run(a),
         Command::Wcet(a) => cmd::wcet::run(a),
         Command::Unit(c) => cmd::unit::run(c),

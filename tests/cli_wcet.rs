@@ -189,25 +189,112 @@ fn compile_then_wcet_on_a_kernel() {
     );
 }
 
+/// The entry of `mode` in a launch report.
+fn mode<'a>(r: &'a serde_json::Value, mode: &str) -> &'a serde_json::Value {
+    r["modes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["mode"] == mode)
+        .unwrap_or_else(|| panic!("no {mode} in {r}"))
+}
+
+fn u(v: &serde_json::Value) -> u64 {
+    v.as_u64().unwrap_or_else(|| panic!("not a count: {v}"))
+}
+
 #[test]
-fn launch_manifest_gives_the_kernel_and_the_launch() {
+fn launch_manifest_is_bounded_on_the_compute_unit() {
     // kernels/figure2.toml: the paper's Figure 2 kernel, one workgroup of 4 work-items, with
     // `split` before BB1, BB2 and BB7 (nested BB1/BB2, BB7 reusing a context).
     let r = json(&["wcet", "kernels/figure2.toml", "--S", "2", "--json"]);
-    assert_eq!(r["selected"], serde_json::json!(["BB1", "BB2", "BB7"]));
-    assert_eq!(r["count"], 2);
-    assert_eq!(r["ds"]["pws"], 1);
+    assert_eq!(r["rounds"]["workgroups"], 1);
+    assert_eq!(r["rounds"]["round_wavefronts"], serde_json::json!([1]));
+    assert_eq!(r["machine"]["cu"]["spsimds"], 2);
+    let modes: Vec<&str> = r["modes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["mode"].as_str().unwrap())
+        .collect();
+    assert_eq!(modes, ["nosplit", "dws", "pws"]);
+    let d = &r["dispatch_cost"];
+    let fixed = u(&d["start"]) + u(&d["drain"]) + u(&d["per_wavefront"]) + u(&d["release"]);
+    for m in ["nosplit", "dws", "pws"] {
+        let b = mode(&r, m);
+        assert_eq!(u(&b["bound"]), fixed + u(&b["per_wavefront"]), "{m}");
+        // The RTL's block list: ascending PCs from the entry, tiling the program.
+        let blocks = b["blocks"].as_array().unwrap();
+        assert_eq!(blocks[0]["pc"], 0);
+        assert_eq!(blocks[0]["node"], "BB1");
+        for w in blocks.windows(2) {
+            assert!(u(&w[0]["last_pc"]) < u(&w[1]["pc"]), "{m}: {w:?}");
+        }
+        // One wavefront alone: nothing competes in the no-split mode.
+        if m == "nosplit" {
+            assert_eq!(
+                b["competition"],
+                serde_json::json!({"issue": 0, "valu": 0, "lsu": 0, "split_merge": 0})
+            );
+        }
+    }
+    let pws = mode(&r, "pws");
+    assert_eq!(pws["selected"], serde_json::json!(["BB1", "BB2", "BB7"]));
+    assert_eq!(pws["count"], 2);
     // The kernel names s0..s17: a split copies 18 SGPRs, 8 per cycle, after 2 fixed cycles.
-    assert_eq!(r["e_s"], 2 + 3);
-    assert_eq!(r["e_m"], 1);
+    assert_eq!(pws["e_s"], 2 + 3);
+    assert_eq!(pws["e_m"], 1);
     // Lemma 5.1 charges every selected split: E_WF = IPET(C_out) + |SB| (e_s + e_m).
-    let ipet = r["ipet"]["pws"].as_u64().unwrap();
-    assert_eq!(r["e_wf"]["pws"].as_u64().unwrap(), ipet + 3 * (5 + 1));
-    assert!(ipet < r["ipet"]["nosplit"].as_u64().unwrap());
-    // With the paper's unit split and merge costs splitting pays off on this kernel.
-    let unit = json(&[
+    assert_eq!(u(&pws["e_wf"]), u(&pws["ipet"]) + 3 * (5 + 1));
+    assert_eq!(u(&pws["per_wavefront"]), u(&pws["e_wf"]));
+    // Between a split and its merge the parent and its two children share the memory port;
+    // figure2's loads come before the first split and its store after the last merge.
+    assert_eq!(pws["competition"]["lsu"], 0);
+    assert_eq!(pws["competition_in_split"]["lsu"], 2);
+    assert_eq!(pws["contexts_per_wavefront"], 3);
+    // Lemma 5.7's (S + 1) E_WF^DWS: the split wavefronts share the SIMD.
+    let dws = mode(&r, "dws");
+    assert_eq!(u(&dws["per_wavefront"]), 3 * u(&dws["e_wf"]));
+    // The first block ends in `split s8, s9`: in PWS it goes through the split/merge arbiter,
+    // reads its two SGPRs and takes e_s; in no-split it is a no-op. Merge blocks are sync.
+    // (With S = 0 nothing competes in either mode.)
+    let s0 = json(&["wcet", "kernels/figure2.toml", "--S", "0", "--json"]);
+    let split_block = |m: &str| {
+        mode(&s0, m)["blocks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["pc"] == 0)
+            .map(|b| u(&b["wcet"]))
+            .unwrap()
+    };
+    let (tp, tn) = (&mode(&s0, "pws")["table"], &mode(&s0, "nosplit")["table"]);
+    assert_eq!(
+        split_block("pws") - split_block("nosplit"),
+        u(&tp["split"]) + 2 * u(&tp["per_sgpr_read"]) + 5 - u(&tn["nop"])
+    );
+    assert!(pws["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|b| b["sync"] == true));
+
+    let one = json(&[
         "wcet",
         "kernels/figure2.toml",
+        "--mode",
+        "pws",
+        "--S",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(one["modes"].as_array().unwrap().len(), 1);
+    assert_eq!(mode(&one, "pws")["bound"], pws["bound"]);
+    // The kernel alone keeps the paper's formulas; with unit split and merge costs splitting
+    // pays off.
+    let unit = json(&[
+        "wcet",
+        "kernels/figure2.s",
         "--S",
         "2",
         "--es",
@@ -217,6 +304,99 @@ fn launch_manifest_gives_the_kernel_and_the_launch() {
         "--json",
     ]);
     assert!(unit["pws"].as_u64() < unit["nosplit"].as_u64());
+    let text = String::from_utf8(pws_ok(&["wcet", "kernels/figure2.toml"])).unwrap();
+    assert!(
+        text.contains("selected split points (SB, peak 2 live): BB1, BB2, BB7"),
+        "{text}"
+    );
+}
+
+fn pws_ok(args: &[&str]) -> Vec<u8> {
+    let out = pws(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+#[test]
+fn launch_rounds_follow_the_slots() {
+    // vecadd: 300 work-items in workgroups of 128 = 2 + 2 + 1 wavefronts.
+    // The gcn3 preset has 40 slots: all at once.
+    let gcn3 = json(&[
+        "wcet",
+        "kernels/vecadd.toml",
+        "--config",
+        "gcn3",
+        "--mode",
+        "nosplit",
+        "--json",
+    ]);
+    assert_eq!(gcn3["rounds"]["round_wavefronts"], serde_json::json!([5]));
+    assert_eq!(gcn3["rounds"]["workgroups_per_round"], 20);
+    // The `cu` preset (the default) has 2 slots: one workgroup at a time.
+    let cu = json(&["wcet", "kernels/vecadd.toml", "--mode", "nosplit", "--json"]);
+    assert_eq!(
+        cu["rounds"]["round_wavefronts"],
+        serde_json::json!([2, 2, 1])
+    );
+    assert_eq!(cu["machine"]["cu"]["mem_latency"], 8);
+    let b = mode(&cu, "nosplit");
+    let d = &cu["dispatch_cost"];
+    let per_round = u(&b["per_wavefront"]) + u(&d["release"]);
+    assert_eq!(
+        u(&b["bound"]),
+        u(&d["start"]) + u(&d["drain"]) + 5 * u(&d["per_wavefront"]) + 3 * per_round
+    );
+    // Two wavefronts of a workgroup compete for the issue unit and the memory port.
+    assert_eq!(
+        b["competition"],
+        serde_json::json!({"issue": 1, "valu": 0, "lsu": 1, "split_merge": 0})
+    );
+    // A configuration file overrides the preset it names.
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = write(dir.path(), "cu.toml", "preset = \"cu\"\nmem_latency = 20\n");
+    let slow = json(&[
+        "wcet",
+        "kernels/vecadd.toml",
+        "--config",
+        &cfg,
+        "--mode",
+        "nosplit",
+        "--json",
+    ]);
+    assert_eq!(slow["machine"]["cu"]["mem_latency"], 20);
+    assert!(u(&mode(&slow, "nosplit")["bound"]) > u(&b["bound"]));
+}
+
+#[test]
+fn bad_launch_options_are_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let one_slot = write(
+        dir.path(),
+        "one.toml",
+        "preset = \"cu\"\nwf_contexts_per_simd = 1\n",
+    );
+    assert!(
+        fails(&["wcet", "kernels/divergent64.toml", "--config", &one_slot])
+            .contains("needs 2 wavefront slots; the compute unit has 1")
+    );
+    let typo = write(dir.path(), "typo.toml", "mem_latncy = 3\n");
+    assert!(fails(&["wcet", "kernels/figure2.toml", "--config", &typo])
+        .contains("unknown key `mem_latncy`"));
+    assert!(fails(&["wcet", "kernels/figure2.toml", "--config", "nope"])
+        .contains("gcn3, small, figure5, cu"));
+    assert!(
+        fails(&["wcet", "kernels/figure2.toml", "--config", "figure5"])
+            .contains("wavefronts of 64 work-items")
+    );
+    assert!(fails(&["wcet", "kernels/figure2.toml", "--ds", "1"])
+        .contains("--ds does not apply to a launch manifest"));
+    assert!(fails(&["wcet", FIG8, "--mode", "pws"])
+        .contains("--mode and --observed apply to a launch manifest"));
+    assert!(fails(&["wcet", "kernels/figure2.toml", "--S", "9"]).contains("S = 9"));
 }
 
 #[test]
@@ -236,4 +416,84 @@ fn figure2_serialized_20_split_13() {
     assert_eq!(r["e_wf"]["pws"], 13);
     assert_eq!(r["selected"], serde_json::json!(["BB1", "BB2", "BB7"]));
     assert_eq!(r["count"], 2);
+}
+
+#[test]
+fn observed_runs_give_the_tightness_and_check_the_blocks() {
+    let r = json(&["wcet", "kernels/figure2.toml", "--mode", "pws", "--json"]);
+    let b = mode(&r, "pws");
+    let bound = u(&b["bound"]);
+    let first = &b["blocks"][0];
+    let dir = tempfile::tempdir().unwrap();
+    // What `pws run --json` prints, reduced to what the comparison reads.
+    let run = |name: &str, cycles: u64, block: u64, mode: &str| {
+        write(
+            dir.path(),
+            name,
+            &serde_json::json!({
+                "mode": mode, "s": 3, "compaction": "none", "cycles": cycles,
+                "blocks": [{"pc": first["pc"], "max_cycles": block, "executions": 1}]
+            })
+            .to_string(),
+        )
+    };
+    let ok = run("ok.json", bound / 2, u(&first["wcet"]), "pws");
+    let r = json(&[
+        "wcet",
+        "kernels/figure2.toml",
+        "--mode",
+        "pws",
+        "--observed",
+        &ok,
+        "--json",
+    ]);
+    let o = &r["observed"][0];
+    assert_eq!((u(&o["bound"]), u(&o["observed"])), (bound, bound / 2));
+    assert!((o["ratio"].as_f64().unwrap() - bound as f64 / (bound / 2) as f64).abs() < 1e-9);
+    assert_eq!(o["blocks_over"], serde_json::json!([]));
+    let text = String::from_utf8(pws_ok(&[
+        "wcet",
+        "kernels/figure2.toml",
+        "--mode",
+        "pws",
+        "--observed",
+        &ok,
+    ]))
+    .unwrap();
+    assert!(text.contains("observed") && text.contains("x\n"), "{text}");
+    // A run above its bound, or a block above its WCET, is an error.
+    let slow = run("slow.json", bound + 1, 1, "pws");
+    assert!(
+        fails(&["wcet", "kernels/figure2.toml", "--observed", &slow])
+            .contains("exceeded the bound or a block's WCET in")
+    );
+    let block = run("block.json", 1, u(&first["wcet"]) + 1, "pws");
+    let out = pws(&["wcet", "kernels/figure2.toml", "--observed", &block]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("above its WCET"));
+    // The run must match the bound's mode and S.
+    let dws = run("dws.json", 1, 1, "dws");
+    assert!(fails(&[
+        "wcet",
+        "kernels/figure2.toml",
+        "--mode",
+        "pws",
+        "--observed",
+        &dws
+    ])
+    .contains("a dws run, but the bound was computed for another --mode"));
+    assert!(fails(&[
+        "wcet",
+        "kernels/figure2.toml",
+        "--S",
+        "2",
+        "--observed",
+        &ok
+    ])
+    .contains("the run had S = 3, the bound is for S = 2"));
+    let junk = write(dir.path(), "junk.json", "{}");
+    assert!(
+        fails(&["wcet", "kernels/figure2.toml", "--observed", &junk])
+            .contains("not a `pws run --json` report")
+    );
 }

@@ -1,34 +1,197 @@
-//! The WCET analysis's timing contract (pws-host) against the RTL's documented cycle costs
-//! (pws-hdl): the two crates do not depend on each other, so this test is what keeps them equal.
+//! The WCET analysis's timing contract (pws-host) against the compute unit's (pws-hdl,
+//! `pws_hdl::cu::timing`, docs/timing.md): the two crates do not depend on each other, so this
+//! test is what keeps them equal, for several configurations, modes and competitions.
 
 use pws_hdl::config::HwConfig;
-use pws_hdl::simd::valu_cycles;
+use pws_hdl::cu::timing as rtl;
 use pws_hdl::split_merge::{split_cycles, MERGE_CYCLES};
-use pws_host::timing::TimingTable;
+use pws_host::timing::{
+    split_datapath_cycles, Competition, CuTiming, DispatchCost, Mode, TimingTable,
+};
 use pws_host::GpuConfig;
+use pws_isa::manifest::abi;
 
-fn gcn3() -> HwConfig {
-    HwConfig::preset("gcn3").expect("gcn3 preset")
+/// The configurations the contract is compared on: the presets the CU is built for, and
+/// variations of every parameter the contract depends on.
+fn configurations() -> Vec<HwConfig> {
+    let cu = HwConfig::cu();
+    vec![
+        HwConfig::gcn3(),
+        cu,
+        HwConfig::small(),
+        HwConfig {
+            mem_latency: 2,
+            ..cu
+        },
+        HwConfig {
+            mem_latency: 127,
+            spsimds_per_simd: 7,
+            ..cu
+        },
+        HwConfig {
+            srf_copy_width: 2,
+            spsimds_per_simd: 1,
+            ..cu
+        },
+        HwConfig {
+            wavefront_width: 32,
+            ..cu
+        },
+        HwConfig {
+            wavefront_width: 16,
+            spsimds_per_simd: 0,
+            ..cu
+        },
+    ]
+}
+
+fn timing(cfg: &HwConfig) -> CuTiming {
+    CuTiming {
+        passes: cfg.passes() as u64,
+        mem_latency: cfg.mem_latency as u64,
+        srf_copy_width: cfg.srf_copy_width as u64,
+        spsimds: cfg.spsimds_per_simd as u64,
+    }
+}
+
+fn table(cfg: &HwConfig, mode: Mode, comp: &Competition, sgprs: u32) -> TimingTable {
+    TimingTable::contract(&timing(cfg), mode, comp, sgprs)
+}
+
+#[test]
+fn instruction_costs_equal_the_rtl_contract() {
+    for cfg in configurations() {
+        cfg.validate().unwrap();
+        let sgprs = cfg.sgprs_per_context.min(18);
+        for mode in Mode::ALL {
+            let t = table(&cfg, mode, &Competition::default(), sgprs as u32);
+            let at = format!("{mode} on {cfg:?}");
+            assert_eq!(t.salu, rtl::salu_cycles(0), "{at}");
+            assert_eq!(
+                t.salu + rtl::SALU_MAX_READS * t.per_sgpr_read,
+                rtl::salu_worst(),
+                "{at}"
+            );
+            assert_eq!(t.branch, rtl::branch_cycles(), "{at}");
+            assert_eq!(t.nop, rtl::nop_cycles(), "{at}");
+            assert_eq!(t.barrier, rtl::barrier_cycles(), "{at}");
+            for reads in 0..=rtl::VALU_MAX_READS {
+                assert_eq!(
+                    t.valu + reads * t.per_sgpr_read,
+                    rtl::valu_cycles(reads, cfg.passes() as u64),
+                    "{at}"
+                );
+            }
+            assert_eq!(t.valu + 4 * t.per_sgpr_read, rtl::valu_worst(&cfg), "{at}");
+            assert_eq!(t.flat_load, rtl::flat_cycles(&cfg, false, 1), "{at}");
+            assert_eq!(t.flat_load_x2, rtl::flat_cycles(&cfg, false, 2), "{at}");
+            assert_eq!(t.flat_store, rtl::flat_cycles(&cfg, true, 1), "{at}");
+            assert_eq!(t.flat_store_x2, rtl::flat_cycles(&cfg, true, 2), "{at}");
+            for reads in 0..=rtl::SMEM_MAX_READS {
+                let r = reads * t.per_sgpr_read;
+                assert_eq!(t.smem + r, rtl::smem_cycles(&cfg, reads, 1), "{at}");
+                assert_eq!(t.smem + r, rtl::smem_cycles(&cfg, reads, 2), "{at}");
+                assert_eq!(t.smem_x4 + r, rtl::smem_cycles(&cfg, reads, 4), "{at}");
+            }
+            if mode == Mode::NoSplit {
+                // Split and merge are no-ops.
+                assert_eq!(
+                    (t.split, t.merge, t.e_s, t.e_m),
+                    (t.nop, t.nop, 0, 0),
+                    "{at}"
+                );
+            } else {
+                for reads in 0..=rtl::SPLIT_MAX_READS {
+                    assert_eq!(
+                        t.split + reads * t.per_sgpr_read + t.e_s,
+                        rtl::split_cycles_cu(&cfg, reads, sgprs),
+                        "{at}"
+                    );
+                }
+                assert_eq!(t.merge + t.e_m, rtl::merge_cycles_cu(), "{at}");
+                assert_eq!(t.e_m, MERGE_CYCLES);
+            }
+        }
+    }
+}
+
+#[test]
+fn waits_equal_the_rtl_contract() {
+    for cfg in configurations() {
+        let s = cfg.spsimds_per_simd as u64;
+        let sgprs = cfg.sgprs_per_context.min(18);
+        for mode in Mode::ALL {
+            let dws = mode == Mode::Dws;
+            for n in [0, 1, 2, 5, 39] {
+                let at = format!("{mode}, {n} competitors on {cfg:?}");
+                let t = table(
+                    &cfg,
+                    mode,
+                    &Competition {
+                        issue: n,
+                        valu: if dws { s } else { 0 },
+                        lsu: n,
+                        split_merge: if mode.splits() { s } else { 0 },
+                    },
+                    sgprs as u32,
+                );
+                assert_eq!(t.schedule_wait, rtl::schedule_wait(&cfg, n, dws), "{at}");
+                assert_eq!(t.lsu_wait, rtl::lsu_wait(&cfg, n), "{at}");
+                if dws {
+                    assert_eq!(t.valu_wait, rtl::dws_valu_wait(&cfg), "{at}");
+                }
+                if mode.splits() {
+                    assert_eq!(
+                        t.split_merge_wait,
+                        rtl::split_merge_wait(&cfg, sgprs),
+                        "{at}"
+                    );
+                }
+            }
+            // Every other context of the compute unit in the LSU: the RTL's shared worst case.
+            let all = table(
+                &cfg,
+                mode,
+                &Competition {
+                    lsu: rtl::contexts(&cfg) - 1,
+                    ..Competition::default()
+                },
+                sgprs as u32,
+            );
+            assert_eq!(
+                all.flat_store_x2 + all.lsu_wait,
+                rtl::mem_worst_shared(&cfg),
+                "{mode} on {cfg:?}"
+            );
+        }
+    }
 }
 
 #[test]
 fn split_cost_matches_the_split_merge_datapath_for_every_sgpr_count() {
-    let cfg = gcn3();
-    let table = TimingTable::PLACEHOLDER;
-    assert_eq!(table.srf_copy_width as usize, cfg.srf_copy_width);
-    for n in 1..=cfg.sgprs_per_context {
-        assert_eq!(
-            table.split_cycles(n as u32),
-            split_cycles(&cfg, n),
-            "e_s for {n} SGPRs"
-        );
+    for cfg in configurations() {
+        for n in 1..=cfg.sgprs_per_context {
+            assert_eq!(
+                split_datapath_cycles(&timing(&cfg), n as u32),
+                split_cycles(&cfg, n),
+                "e_s for {n} SGPRs on {cfg:?}"
+            );
+        }
     }
-    assert_eq!(table.merge, MERGE_CYCLES);
+}
+
+#[test]
+fn dispatch_cost_matches_the_dispatcher() {
+    for cfg in configurations() {
+        let d = DispatchCost::contract(&timing(&cfg));
+        let abi_sgprs = u64::from(abi::WORKGROUP_ID_X_SGPR) + 1;
+        assert_eq!(d.per_wavefront, rtl::dispatch_cycles(&cfg, abi_sgprs, 1));
+    }
 }
 
 #[test]
 fn default_gpu_configuration_charges_a_full_srf_copy() {
-    let cfg = gcn3();
+    let cfg = HwConfig::gcn3();
     let gpu = GpuConfig::default();
     assert_eq!(gpu.e_s, split_cycles(&cfg, cfg.sgprs_per_context));
     assert_eq!(gpu.e_m, MERGE_CYCLES);
@@ -36,9 +199,6 @@ fn default_gpu_configuration_charges_a_full_srf_copy() {
     assert_eq!(gpu.n_wiwf as usize, cfg.wavefront_width);
     assert_eq!(gpu.n_wfc as usize, cfg.wf_contexts_per_simd);
     assert_eq!(gpu.n_simd as usize, cfg.simds_per_cu);
-}
-
-#[test]
-fn vector_alu_cost_matches_the_simd_latency() {
-    assert_eq!(TimingTable::PLACEHOLDER.valu, valu_cycles(&gcn3()));
+    assert_eq!(TimingTable::GCN3.e_s, gpu.e_s);
+    assert_eq!(CuTiming::GCN3, timing(&cfg));
 }

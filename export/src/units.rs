@@ -16,7 +16,7 @@ use std::path::Path;
 use pws_hdl::config::{HwConfig, CONTEXT_ID_BITS, VGPR_ADDR_BITS};
 use pws_hdl::context::ContextState;
 use pws_hdl::reconvergence::{DualPathStack, PdomStack, StackOp, StackStatus};
-use pws_hdl::simd::{SimdCluster, ValuOp};
+use pws_hdl::simd::{ValuOp, VectorUnit};
 use pws_hdl::split_merge::{SmOp, SmStatus, SplitMergeUnit};
 use pws_hdl::swizzle::{SwizzleMode, SwizzleUnit, MAX_LANES};
 use rust_hdl::core::prelude::{Block, Clock, In, Logic, Probe, Signal};
@@ -105,10 +105,10 @@ pub fn all() -> Vec<Unit> {
     vec![
         Unit::of::<SplitMergeUnit>("pws_hdl::split_merge::SplitMergeUnit"),
         Unit::of::<SwizzleUnit>("pws_hdl::swizzle::SwizzleUnit"),
-        // Icarus runs the cluster at under a cycle per second (docs/verilog.md).
+        // Icarus runs the vector unit at under a cycle per second (docs/verilog.md).
         Unit {
             cosim: None,
-            ..Unit::of::<SimdCluster>("pws_hdl::simd::SimdCluster")
+            ..Unit::of::<VectorUnit>("pws_hdl::simd::VectorUnit")
         },
         Unit::of::<PdomStack>("pws_hdl::reconvergence::PdomStack"),
         Unit::of::<DualPathStack>("pws_hdl::reconvergence::DualPathStack"),
@@ -338,70 +338,108 @@ fn swizzle_stimulus(uut: &SwizzleUnit, rng: &mut SplitMix64, cycles: usize) -> V
 
 crate::enum_port_value!(
     ValuOp: Mov,
+    Not,
     Add,
+    Addc,
     Sub,
+    Subb,
+    MulLo,
+    MulHiU,
+    MulHiI,
+    MulU24,
+    MulI24,
+    MadU24,
+    MadI24,
     And,
     Or,
     Xor,
     Shl,
     Shr,
+    Ashr,
+    Shl64,
+    Shr64,
+    Ashr64,
+    MinI,
+    MaxI,
     MinU,
     MaxU,
-    MulLo,
+    BfeU,
+    BfeI,
+    Cndmask,
     CmpEq,
+    CmpNe,
     CmpLtU,
-    CmpGtU
+    CmpLeU,
+    CmpGtU,
+    CmpGeU,
+    CmpLtI,
+    CmpLeI,
+    CmpGtI,
+    CmpGeI
 );
 crate::enum_port_value!(StackOp: Nop, Init, Advance, Branch);
 crate::enum_port_value!(StackStatus: Ok, Overflow, Underflow, InvalidPath);
 
-impl Design for SimdCluster {
-    const MODULE: &'static str = "pws_simd_cluster";
+impl Design for VectorUnit {
+    const MODULE: &'static str = "pws_vector_unit";
     fn build() -> Result<Self, ExportError> {
-        SimdCluster::new(&HwConfig::default()).map_err(|e| config_error(Self::MODULE, e))
+        VectorUnit::new(&HwConfig::default()).map_err(|e| config_error(Self::MODULE, e))
     }
     fn clock_mut(&mut self) -> &mut Signal<In, Clock> {
         &mut self.clock
     }
 }
 
-crate::cosim_ports!(SimdCluster {
+crate::cosim_ports!(VectorUnit {
     inputs: [
-        issue,
-        issue_simd,
-        op,
-        dst,
-        src0,
-        src1,
-        src1_is_imm,
-        imm,
-        exec_lo,
-        exec_hi,
-        spm_lo,
-        spm_hi,
-        host_we,
-        host_pass,
-        host_addr,
-        host_wdata,
+        issue_i,
+        op_i,
+        dst_i,
+        src_is_vgpr_i,
+        src_vgpr_i,
+        src_value_i,
+        src_value_hi_i,
+        mask_in_lo_i,
+        mask_in_hi_i,
+        en_lo_i,
+        en_hi_i,
+        compaction_i,
+        lsu_rd_i,
+        lsu_rd_addr_i,
+        lsu_rd_pass_i,
+        lsu_we_i,
+        lsu_wr_addr_i,
+        lsu_wr_pass_i,
+        lsu_wr_lanes_i,
+        lsu_wdata_i,
     ],
-    outputs: [issue_ready, busy, done, vcc, host_rdata],
-    stimulus: simd_cluster_stimulus,
+    outputs: [
+        ready_o,
+        done_o,
+        mask_lo_o,
+        mask_hi_o,
+        lsu_rdata_o,
+        stat_passes_o,
+        stat_skipped_o,
+        stat_active_o,
+    ],
+    stimulus: vector_unit_stimulus,
 });
 
-/// The host port first loads VGPRs 0 to 7 of every lane (one pass per cycle), then ops are
-/// issued in half of the cycles, to an existing (Sp)SIMD or now and then to a number past
-/// them: every operation, operands and destinations within those eight VGPRs (so ops read
-/// earlier results) or anywhere in the VRF, an immediate operand b in a quarter of them.
-/// EXEC is empty, full or random per half; the split mask of the target is its share of a
-/// random partition of the lanes that changes every 64 to 256 cycles (split masks of one
-/// wavefront are disjoint), and in one issue in twenty a random mask instead, so two
-/// (Sp)SIMDs may claim one VRF bank and the priority between them is compared as well. The
-/// host port reads at random throughout and writes in a few cycles.
-fn simd_cluster_stimulus(uut: &SimdCluster, rng: &mut SplitMix64, cycles: usize) -> Vec<Vec<u64>> {
+/// The LSU port first writes VGPRs 0 to 7 of every lane (one pass per cycle), then every
+/// (Sp)SIMD is offered an op in half of the cycles: every operation, sources that are VGPRs
+/// within those eight (so ops read earlier results) or anywhere in the VRF, or broadcast
+/// values (small shift amounts and field widths among them), random carry-in masks. EXEC is
+/// empty, full or random per half; the enable mask of (Sp)SIMD k is EXEC & its share of a
+/// random partition of the lanes that changes, with the compaction mode, every 64 to 256
+/// cycles (split masks of one wavefront are disjoint), and in one issue in twenty a random
+/// mask instead, so two (Sp)SIMDs may claim one VRF bank and the priority between them is
+/// compared as well. The LSU port reads at random throughout and writes in a few cycles.
+fn vector_unit_stimulus(uut: &VectorUnit, rng: &mut SplitMix64, cycles: usize) -> Vec<Vec<u64>> {
     const LOADED_VGPRS: u64 = 8;
-    let simds = uut.simds() as u64;
-    let lanes = HwConfig::default().wavefront_width;
-    let passes = HwConfig::default().passes() as u64;
+    let simds = uut.simds();
+    let lanes = uut.width();
+    let passes = (lanes / pws_hdl::simd::SIMD_LANES) as u64;
     let half = |rng: &mut SplitMix64| match rng.below(4) {
         0 => 0,
         1 => u64::from(u32::MAX),
@@ -414,56 +452,76 @@ fn simd_cluster_stimulus(uut: &SimdCluster, rng: &mut SplitMix64, cycles: usize)
             rng.bits(VGPR_ADDR_BITS)
         }
     };
-    let mut owner: Vec<u64> = Vec::new();
+    let value = |rng: &mut SplitMix64| match rng.below(3) {
+        0 => rng.bits(6),
+        _ => rng.bits(32),
+    };
+    let mut owner: Vec<usize> = Vec::new();
+    let mut mode = 0;
     let mut epoch = 0;
     let mut rows = Vec::with_capacity(cycles);
     let mut load = (0..passes).flat_map(|pass| (0..LOADED_VGPRS).map(move |addr| (pass, addr)));
     while rows.len() < cycles {
         if epoch == 0 {
-            owner = (0..lanes).map(|_| rng.below(simds)).collect();
+            owner = (0..lanes).map(|_| rng.below(simds as u64) as usize).collect();
+            mode = rng.below(3);
             epoch = 64 + rng.below(193);
         }
         epoch -= 1;
-        let target = if rng.chance(90) {
-            rng.below(simds)
-        } else {
-            rng.bits(CONTEXT_ID_BITS)
-        };
-        let spm = if rng.chance(5) {
-            rng.next_u64()
-        } else {
-            (0..lanes)
-                .filter(|&j| owner[j] == target)
-                .fold(0, |m, j| m | 1 << j)
-        };
-        let (op, imm) = (rng.below(ValuOp::ALL.len() as u64), rng.chance(25));
-        let mut row = vec![
-            u64::from(rng.chance(50)),
-            target,
-            op,
-            vgpr(rng),
-            vgpr(rng),
-            vgpr(rng),
-            u64::from(imm),
-            if rng.chance(50) {
-                rng.bits(5)
-            } else {
-                rng.bits(32)
-            },
-            half(rng),
-            half(rng),
-            spm & u64::from(u32::MAX),
-            spm >> 32,
-        ];
-        let (we, pass, addr) = match load.next() {
-            Some((pass, addr)) => {
-                row[0] = 0;
-                (true, pass, addr)
+        let loading = load.next();
+        let mut issue = Vec::with_capacity(simds);
+        let mut op = Vec::with_capacity(simds);
+        let mut dst = Vec::with_capacity(simds);
+        let (mut is_vgpr, mut src_vgpr, mut src_value, mut src_value_hi) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut mask_lo, mut mask_hi, mut en_lo, mut en_hi) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for k in 0..simds {
+            issue.push(u64::from(loading.is_none() && rng.chance(50)));
+            op.push(rng.below(ValuOp::ALL.len() as u64));
+            dst.push(vgpr(rng));
+            for _ in 0..pws_hdl::simd::SOURCES {
+                is_vgpr.push(u64::from(rng.chance(70)));
+                src_vgpr.push(vgpr(rng));
+                src_value.push(value(rng));
+                src_value_hi.push(rng.bits(32));
             }
-            None => (rng.chance(3), rng.below(passes), vgpr(rng)),
+            mask_lo.push(half(rng));
+            mask_hi.push(half(rng));
+            let spm = if rng.chance(5) {
+                rng.next_u64()
+            } else {
+                (0..lanes)
+                    .filter(|&j| owner[j] == k)
+                    .fold(0, |m, j| m | 1 << j)
+            };
+            en_lo.push(half(rng) & spm & u64::from(u32::MAX));
+            en_hi.push(half(rng) & spm >> 32);
+        }
+        let mut row = Vec::new();
+        for group in [
+            issue,
+            op,
+            dst,
+            is_vgpr,
+            src_vgpr,
+            src_value,
+            src_value_hi,
+            mask_lo,
+            mask_hi,
+            en_lo,
+            en_hi,
+        ] {
+            row.extend(group);
+        }
+        row.push(mode);
+        row.extend([u64::from(rng.chance(50)), vgpr(rng), rng.below(passes)]);
+        let (we, pass, addr, wlanes) = match loading {
+            Some((pass, addr)) => (true, pass, addr, cosim::mask(16)),
+            None => (rng.chance(3), rng.below(passes), vgpr(rng), rng.bits(16)),
         };
-        row.extend([u64::from(we), pass, addr]);
-        row.extend((0..uut.host_wdata.len()).map(|_| rng.bits(32)));
+        row.extend([u64::from(we), addr, pass, wlanes]);
+        row.extend((0..uut.lsu_wdata_i.len()).map(|_| rng.bits(32)));
         rows.push(row);
     }
     rows
@@ -644,7 +702,7 @@ mod tests {
         let verilog = [
             verilog_of::<SplitMergeUnit>(),
             verilog_of::<SwizzleUnit>(),
-            verilog_of::<SimdCluster>(),
+            verilog_of::<VectorUnit>(),
             verilog_of::<PdomStack>(),
             verilog_of::<DualPathStack>(),
         ]
@@ -683,7 +741,7 @@ mod tests {
         }
         check::<SplitMergeUnit>();
         check::<SwizzleUnit>();
-        check::<SimdCluster>();
+        check::<VectorUnit>();
         check::<PdomStack>();
         check::<DualPathStack>();
     }

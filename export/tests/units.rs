@@ -150,18 +150,18 @@ fn stack_stimulus_fills_empties_and_overflows_both_stacks() {
     );
 }
 
-/// The SIMD cluster has no Icarus co-simulation (docs/verilog.md): its Verilog runs in
+/// The vector unit has no Icarus co-simulation (docs/verilog.md): its Verilog runs in
 /// Verilator on the same random stimulus as rust-hdl instead, and every output of every
 /// cycle goes into the checksum both sides must agree on.
 #[test]
-fn simd_cluster_matches_its_verilog_in_verilator() {
+fn vector_unit_matches_its_verilog_in_verilator() {
     let options = pws_export::bench::BenchOptions {
         budget: std::time::Duration::from_millis(50),
         stimulus_cycles: 1024,
         seed: 7,
     };
-    let table = pws_export::bench::run(Some("simd_cluster"), &options, None).unwrap();
+    let table = pws_export::bench::run(Some("vector_unit"), &options, None).unwrap();
     let row = &table.rows[0];
-    assert_eq!(row.unit, "pws_simd_cluster");
+    assert_eq!(row.unit, "pws_vector_unit");
     assert!(row.outputs_agree, "rust-hdl and Verilator outputs differ");
 }

@@ -29,6 +29,14 @@ pub const CONTEXT_ID_BITS: usize = 3;
 pub const SGPR_ADDR_BITS: usize = 7;
 /// Width in bits of a VGPR address.
 pub const VGPR_ADDR_BITS: usize = 8;
+/// Shortest memory latency: the LSU reads the tag of a returning request from a RAM one cycle
+/// before the response, which must be after the cycle that wrote it.
+pub const MIN_MEM_LATENCY: usize = 2;
+/// Longest memory latency: the LSU remembers each outstanding request in a ring indexed by
+/// the cycle it was sent in, which has 128 entries.
+pub const MAX_MEM_LATENCY: usize = 127;
+/// Largest instruction memory in 32-bit words (byte PCs fit the 16-bit fetch address).
+pub const MAX_IMEM_WORDS: usize = 16384;
 
 /// Every design-time parameter of the compute-unit slice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +61,12 @@ pub struct HwConfig {
     /// SIMD's and the SpSIMDs' SRFs is `32 * srf_copy_width` bits wide, so e_s =
     /// ceil(n / srf_copy_width) + 2 for n SGPRs copied (docs/rtl-units.md).
     pub srf_copy_width: usize,
+    /// Cycles from the rising edge that accepts a data-memory request to the response (loads
+    /// and stores alike; the memory model outside the RTL answers exactly this late).
+    pub mem_latency: usize,
+    /// Size of the compute unit's instruction memory in 32-bit words (a power of two); a
+    /// program must fit in it.
+    pub imem_words: usize,
 }
 
 /// A configuration the RTL cannot be built for.
@@ -66,6 +80,8 @@ pub enum ConfigError {
     Sgprs(usize),
     Vgprs(usize),
     SrfCopyWidth(usize),
+    MemLatency(usize),
+    ImemWords(usize),
 }
 
 impl fmt::Display for ConfigError {
@@ -102,6 +118,14 @@ impl fmt::Display for ConfigError {
                 f,
                 "SRF copy width {w} must be a power of two between 1 and {MAX_SRF_COPY_WIDTH}"
             ),
+            ConfigError::MemLatency(l) => write!(
+                f,
+                "memory latency {l} is out of range {MIN_MEM_LATENCY}..={MAX_MEM_LATENCY} cycles"
+            ),
+            ConfigError::ImemWords(n) => write!(
+                f,
+                "instruction memory of {n} words must be a power of two between 2 and {MAX_IMEM_WORDS}"
+            ),
         }
     }
 }
@@ -123,8 +147,8 @@ impl std::error::Error for ConfigErrors {}
 
 impl Default for HwConfig {
     /// The GCN3-like configuration (\[T\] §1.1: 64-wide wavefronts on 16-lane SIMDs, 10 slots,
-    /// 4 SIMDs) with S = 2, 102 addressable SGPRs, 256 VGPRs and an SRF copy path of 8 SGPRs
-    /// (256 bits) per cycle.
+    /// 4 SIMDs) with S = 2, 102 addressable SGPRs, 256 VGPRs, an SRF copy path of 8 SGPRs
+    /// (256 bits) per cycle, a 32-cycle memory and 4096 words of instruction memory.
     fn default() -> Self {
         HwConfig {
             wavefront_width: 64,
@@ -135,12 +159,14 @@ impl Default for HwConfig {
             sgprs_per_context: 102,
             vgprs_per_wavefront: 256,
             srf_copy_width: 8,
+            mem_latency: 32,
+            imem_words: 4096,
         }
     }
 }
 
 /// The named configurations, for `--config NAME` style options and tests.
-pub const PRESETS: &[&str] = &["gcn3", "small", "figure5"];
+pub const PRESETS: &[&str] = &["gcn3", "small", "figure5", "cu"];
 
 impl HwConfig {
     /// GCN3 geometry (the default).
@@ -150,7 +176,8 @@ impl HwConfig {
 
     /// GCN3 geometry with small register files, so unit simulations stay fast: 8 SGPRs per
     /// context, 8 VGPRs, 2 wavefront slots, one SIMD, and an SRF copy path of 4 SGPRs per cycle
-    /// (a full copy takes two rows, so multi-row copies are exercised cheaply).
+    /// (a full copy takes two rows, so multi-row copies are exercised cheaply) and an 8-cycle
+    /// memory.
     pub fn small() -> Self {
         HwConfig {
             wf_contexts_per_simd: 2,
@@ -158,6 +185,23 @@ impl HwConfig {
             sgprs_per_context: 8,
             vgprs_per_wavefront: 8,
             srf_copy_width: 4,
+            mem_latency: 8,
+            ..Self::default()
+        }
+    }
+
+    /// The compute-unit test configuration: one SIMD with S = 3 SpSIMDs and 2 wavefront slots,
+    /// 32 SGPRs and 32 VGPRs, an SRF copy path of 8 SGPRs per cycle and an 8-cycle memory, so
+    /// whole kernels simulate quickly while nested splits still find free contexts.
+    pub fn cu() -> Self {
+        HwConfig {
+            spsimds_per_simd: 3,
+            wf_contexts_per_simd: 2,
+            simds_per_cu: 1,
+            sgprs_per_context: 32,
+            vgprs_per_wavefront: 32,
+            srf_copy_width: 8,
+            mem_latency: 8,
             ..Self::default()
         }
     }
@@ -175,6 +219,8 @@ impl HwConfig {
             sgprs_per_context: 3,
             vgprs_per_wavefront: 1,
             srf_copy_width: 2,
+            mem_latency: 8,
+            imem_words: 4096,
         }
     }
 
@@ -184,6 +230,7 @@ impl HwConfig {
             "gcn3" => Some(Self::gcn3()),
             "small" => Some(Self::small()),
             "figure5" => Some(Self::figure5()),
+            "cu" => Some(Self::cu()),
             _ => None,
         }
     }
@@ -225,6 +272,13 @@ impl HwConfig {
         let copy = self.srf_copy_width;
         if !copy.is_power_of_two() || copy > MAX_SRF_COPY_WIDTH {
             errors.push(ConfigError::SrfCopyWidth(copy));
+        }
+        if !(MIN_MEM_LATENCY..=MAX_MEM_LATENCY).contains(&self.mem_latency) {
+            errors.push(ConfigError::MemLatency(self.mem_latency));
+        }
+        let imem = self.imem_words;
+        if !imem.is_power_of_two() || !(2..=MAX_IMEM_WORDS).contains(&imem) {
+            errors.push(ConfigError::ImemWords(imem));
         }
         if errors.is_empty() {
             Ok(())
@@ -274,6 +328,15 @@ mod tests {
         assert_eq!(HwConfig::default().passes(), 4);
         assert_eq!(HwConfig::figure5().lane_mask(), 0b1111);
         assert_eq!(HwConfig::default().lane_mask(), u64::MAX);
+        let cu = HwConfig::cu();
+        assert_eq!(
+            (cu.spsimds_per_simd, cu.wf_contexts_per_simd, cu.mem_latency),
+            (3, 2, 8)
+        );
+        assert_eq!(
+            (HwConfig::gcn3().mem_latency, HwConfig::gcn3().imem_words),
+            (32, 4096)
+        );
     }
 
     #[test]
@@ -284,6 +347,8 @@ mod tests {
             sgprs_per_context: 0,
             vgprs_per_wavefront: 257,
             srf_copy_width: 3,
+            mem_latency: 0,
+            imem_words: 1000,
             ..HwConfig::default()
         };
         let errs = cfg.validate().unwrap_err().0;
@@ -295,6 +360,8 @@ mod tests {
                 ConfigError::Sgprs(0),
                 ConfigError::Vgprs(257),
                 ConfigError::SrfCopyWidth(3),
+                ConfigError::MemLatency(0),
+                ConfigError::ImemWords(1000),
             ]
         );
         let text = ConfigErrors(errs).to_string();

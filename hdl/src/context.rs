@@ -5,7 +5,7 @@
 //! the S SpSIMDs (SWF contexts, numbers 1..=S; \[P\]'s SpSIMDID is the number plus one). WF and
 //! SWF contexts hold the same registers, so one block, [`Context`], models both; the WF
 //! context's parent register is simply never written, and only the WF context has a VRF (which
-//! lives in the banks of [`crate::simd::SimdCluster`], shared by the whole slot).
+//! lives in the banks of [`crate::simd::VectorUnit`], shared by the whole slot).
 //!
 //! A context holds: its [`ContextState`] (an SWF context is free exactly when its parent
 //! register is unset, \[P\] §4.1; here "parent set" is `state != Free`), PC, EXEC (two 32-bit
@@ -281,6 +281,13 @@ impl Logic for Context {
 /// this lane's register number in that row is below `copy_remain` (the row's first register
 /// counts 0), so a partial last row leaves the rest of the destination untouched. The copy wins
 /// over the CU port for the banks it uses.
+///
+/// A lane built for the compute unit ([`SrfLane::with_context_ports`]) also has a port per
+/// context (`ctx_*[k]`, bank k's own read and write ports), so the issue units serving
+/// different contexts of one slot access their SRFs in the same cycle: while `ctx_rd[k]`, bank
+/// k reads row `ctx_row[k]` (`ctx_rdata[k]` as of the last edge), and `ctx_we[k]` writes
+/// `ctx_wdata[k]` into row `ctx_wr_row[k]`. They win over the shared `cu_*` port for bank k;
+/// the copy wins over both. [`SrfLane::new`] builds the lane without them.
 #[derive(LogicBlock)]
 pub struct SrfLane {
     pub clock: Signal<In, Clock>,
@@ -296,6 +303,12 @@ pub struct SrfLane {
     pub copy_dst: Signal<In, Bits<CONTEXT_ID_BITS>>,
     pub copy_wr_row: Signal<In, Bits<SGPR_ADDR_BITS>>,
     pub copy_remain: Signal<In, Bits<8>>,
+    pub ctx_rd: Vec<Signal<In, Bit>>,
+    pub ctx_row: Vec<Signal<In, Bits<SGPR_ADDR_BITS>>>,
+    pub ctx_rdata: Vec<Signal<Out, Bits<32>>>,
+    pub ctx_we: Vec<Signal<In, Bit>>,
+    pub ctx_wr_row: Vec<Signal<In, Bits<SGPR_ADDR_BITS>>>,
+    pub ctx_wdata: Vec<Signal<In, Bits<32>>>,
     /// Bank k is context k's; rows beyond ceil(N_SGPR / W) are never addressed.
     pub banks: Vec<RAM<Bits<32>, SGPR_ADDR_BITS>>,
     rd_ctx: DFF<Bits<CONTEXT_ID_BITS>>,
@@ -307,6 +320,19 @@ pub struct SrfLane {
 impl SrfLane {
     /// Lane `lane` of the copy bus, with one bank per context of a wavefront slot.
     pub fn new(cfg: &HwConfig, lane: usize) -> Self {
+        Self::build(cfg, lane, 0)
+    }
+
+    /// The same lane with a read and a write port per context (`ctx_*`).
+    pub fn with_context_ports(cfg: &HwConfig, lane: usize) -> Self {
+        Self::build(cfg, lane, cfg.contexts_per_wavefront())
+    }
+
+    fn build(cfg: &HwConfig, lane: usize, ports: usize) -> Self {
+        let contexts = cfg.contexts_per_wavefront();
+        fn many<T: Default>(n: usize) -> Vec<T> {
+            (0..n).map(|_| T::default()).collect()
+        }
         SrfLane {
             clock: Default::default(),
             cu_ctx: Default::default(),
@@ -321,9 +347,13 @@ impl SrfLane {
             copy_dst: Default::default(),
             copy_wr_row: Default::default(),
             copy_remain: Default::default(),
-            banks: (0..cfg.contexts_per_wavefront())
-                .map(|_| RAM::default())
-                .collect(),
+            ctx_rd: many(ports),
+            ctx_row: many(ports),
+            ctx_rdata: many(ports),
+            ctx_we: many(ports),
+            ctx_wr_row: many(ports),
+            ctx_wdata: many(ports),
+            banks: many(contexts),
             rd_ctx: Default::default(),
             lane: Constant::new(lane.to_bits()),
             bus: Default::default(),
@@ -362,6 +392,19 @@ impl Logic for SrfLane {
                 self.banks[i].write_enable.next = true;
                 self.banks[i].write_address.next = self.copy_wr_row.val();
                 self.banks[i].write_data.next = self.bus.val();
+            }
+        }
+        // Per-context ports (compute-unit lanes only); the copy keeps its banks.
+        for i in 0..self.ctx_rd.len() {
+            self.ctx_rdata[i].next = self.banks[i].read_data.val();
+            if self.ctx_rd[i].val() & !(self.copy_rd.val() & (self.copy_src.val().index() == i)) {
+                self.banks[i].read_address.next = self.ctx_row[i].val();
+            }
+            if self.ctx_we[i].val() & !(self.copy_write.val() & (self.copy_dst.val().index() == i))
+            {
+                self.banks[i].write_enable.next = true;
+                self.banks[i].write_address.next = self.ctx_wr_row[i].val();
+                self.banks[i].write_data.next = self.ctx_wdata[i].val();
             }
         }
     }

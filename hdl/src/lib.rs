@@ -4,6 +4,7 @@
 
 pub mod config;
 pub mod context;
+pub mod cu;
 pub mod reconvergence;
 pub mod simd;
 pub mod split_merge;

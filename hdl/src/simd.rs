@@ -1,158 +1,91 @@
-//! SIMD and SpSIMD lane arrays sharing one wavefront's vector register file (\[P\] §4.1, Fig 4;
-//! GCN3's 16-lane SIMD executing a 64-wide wavefront in 4 passes).
+//! The vector unit of one wavefront slot: the SIMD and its S SpSIMDs sharing the wavefront's
+//! vector register file (\[P\] §4.1, Fig 4), with BCC/SCC compaction of each op's passes
+//! (Vaidya et al., ISCA'13) and the port of the CU's load/store unit.
 //!
-//! [`SimdCluster`] is the vector side of one wavefront slot: the SIMD (number 0) and its S
-//! SpSIMDs (numbers 1..=S), each with 16 lanes of 32-bit integer ALU ([`LaneAlu`]), and the
+//! [`VectorUnit`] holds (Sp)SIMD k = 0 (the SIMD, WF context) .. S (SpSIMD k, SWF context k),
+//! each with 16 lanes of 32-bit integer ALU ([`LaneAlu`]) and its own [`SwizzleUnit`], and the
 //! wavefront's VRF, which the SWFs share with their wavefront (they have no VRF of their own).
+//! A lane of an op runs, and writes, only if it is enabled by the issuing context's EXEC & SpM.
 //!
 //! # VRF organisation and why it needs no arbiter
 //!
-//! The VRF has one bank per lane (work-item), each a RAM of `vgprs_per_wavefront` 32-bit words,
-//! duplicated so a pass can read two operands (`bank_a`, `bank_b`; every write goes to both).
-//! A lane's bank is driven by the (Sp)SIMD for which that lane is enabled (EXEC & SpM) in the
-//! pass it is reading or writing. Split masks of the SWFs of one wavefront are disjoint
-//! (decision 3), so at most one (Sp)SIMD drives any bank in a cycle and the SIMD and its
-//! SpSIMDs run in parallel without ever waiting for a VRF port. Should two (Sp)SIMDs be
-//! given overlapping masks anyway (a protocol violation) the higher-numbered one wins the bank.
+//! The VRF is one [`VrfBank`] per lane (work-item): three read ports for the op's sources
+//! a, b, c (a's high word on port c for the 64-bit shifts) and one write port that also writes
+//! the high word of a 64-bit result. A bank is addressed by the (Sp)SIMD whose op has the lane
+//! enabled, from the issue cycle to the op's last pass, and written by it when the lane's
+//! pass executes. Split masks of the SWFs of one wavefront are disjoint (decision 3), so at
+//! most one (Sp)SIMD owns any bank and the SIMD and its SpSIMDs run in parallel without ever
+//! waiting for a VRF port. The LSU port reads and writes the banks of the lanes nobody owns
+//! (the lanes of the context whose memory instruction is in flight: it has no VALU op).
+//!
+//! Protocol violations and what they do: two (Sp)SIMDs enabling the same lane — the
+//! higher-numbered one addresses and writes the bank; an LSU access to a lane a VALU op owns —
+//! the LSU reads that op's operand a instead of its register, and the op's write wins over the
+//! LSU's (the LSU write of a lane the op does not write in that cycle still lands).
+//!
+//! # Passes and compaction
+//!
+//! The swizzle unit of (Sp)SIMD k latches the op's enable mask at the accepting edge and emits
+//! one pass per cycle: every 16-lane group in mode `None` (W / 16 passes), the non-empty groups
+//! under BCC, `ceil(active / 16)` passes under SCC. ALU position p executes lane `src_o[p]`:
+//! its operands come from that lane's bank through the crossbar and its result goes back to
+//! that lane's bank (the un-swizzle). Passes without a swizzle (every active position p runs
+//! lane `16·g + p` of one group g, which is every pass of `None` and BCC) take a direct path
+//! in simulation; the hardware is the same crossbar.
 //!
 //! # Timing (the VALU row of the timing contract)
 //!
-//! An op issued at a rising edge reads pass q's operands at the next edge and computes and
-//! writes pass q one edge later, overlapping the read of pass q + 1; so from the edge that
-//! accepts the issue to the edge after which `done` is high it takes [`valu_cycles`] =
-//! passes + 2 (6 for a 64-wide wavefront on 16 lanes). A (Sp)SIMD accepts its next op in the
-//! cycle its `done` is high. The cluster accepts one issue per cycle (`issue_simd` selects the
-//! target), like GCN's one VALU issue per cycle per CU, so with 4-pass ops up to four
-//! (Sp)SIMDs are kept busy.
+//! A (Sp)SIMD accepts an op at a rising edge while `ready_o[k]` is high. Its lanes' banks are
+//! addressed in the accepting cycle, so pass 0 executes in the next cycle and every pass
+//! writes its lanes at the edge that ends it, one pass per cycle. A lane is read once per op
+//! and written once, so reading every lane at the start is the same as reading it in its
+//! pass. With P passes (`P = 0` for an empty mask under BCC/SCC) `done_o[k]` and
+//! `mask_*_o[k]` are valid for one cycle after edge number max(P, 1) counting from the
+//! accepting edge as 0: [`valu_cycles_for`]`(P)` = max(P, 1) + 1 edges from accept to done,
+//! inclusive; the worst case is [`valu_cycles`] = W / 16 + 1 (5 for wave64). `ready_o[k]` is
+//! high again in the `done_o[k]` cycle, so back-to-back ops on one (Sp)SIMD are
+//! [`valu_cycles_for`]`(P)` - 1 cycles apart. The 64-bit shifts cost the same as 32-bit ops
+//! (both words are written in one cycle). Different (Sp)SIMDs accept ops in the same cycle.
 //!
 //! # Fixed geometry
 //!
 //! rust-hdl evaluates array indices in the Verilog it emits only from loop variables and
 //! literals, so the flattened per-lane arrays are indexed with the literal lane count 16 and at
-//! most 4 passes: [`SimdCluster::new`] accepts `lanes_per_simd == 16` and wavefront widths 16,
+//! most 4 passes: [`VectorUnit::new`] accepts `lanes_per_simd == 16` and wavefront widths 16,
 //! 32 and 64 (GCN3 and RDNA-like geometries), and rejects others with an error.
+
+mod alu;
+mod schedule;
+mod vrf;
+
+pub use alu::{LaneAlu, ValuOp};
+pub use schedule::PassSchedule;
+pub use vrf::VrfBank;
 
 use rust_hdl::prelude::*;
 
-use crate::config::{ConfigErrors, HwConfig, CONTEXT_ID_BITS, VGPR_ADDR_BITS};
+use crate::config::{ConfigErrors, HwConfig, VGPR_ADDR_BITS};
+use crate::swizzle::SwizzleMode;
 
 /// Lanes of one SIMD / SpSIMD in this RTL.
 pub const SIMD_LANES: usize = 16;
 /// Most passes per op (64-wide wavefront on 16 lanes).
 pub const MAX_PASSES: usize = 4;
+/// Source operands per op (a, b, c); vector ports indexed `k * SOURCES + n`.
+pub const SOURCES: usize = 3;
 
-/// Operation of a VALU instruction. Comparisons are unsigned and write the lane mask (VCC)
-/// instead of a VGPR; shifts use the low 5 bits of operand b.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
-pub enum ValuOp {
-    /// d = b
-    Mov,
-    Add,
-    Sub,
-    And,
-    Or,
-    Xor,
-    /// d = a << `b[4:0]`
-    Shl,
-    /// d = a >> `b[4:0]` (logical)
-    Shr,
-    MinU,
-    MaxU,
-    /// d = low 32 bits of a * b
-    MulLo,
-    CmpEq,
-    CmpLtU,
-    CmpGtU,
+/// Cycles of a VALU op with `passes` passes, from the accepting edge to the edge after which
+/// `done_o` is high, both counted: max(passes, 1) + 1.
+pub fn valu_cycles_for(passes: usize) -> u64 {
+    passes.max(1) as u64 + 1
 }
 
-impl ValuOp {
-    /// Every operation, in encoding order.
-    pub const ALL: [ValuOp; 14] = [
-        ValuOp::Mov,
-        ValuOp::Add,
-        ValuOp::Sub,
-        ValuOp::And,
-        ValuOp::Or,
-        ValuOp::Xor,
-        ValuOp::Shl,
-        ValuOp::Shr,
-        ValuOp::MinU,
-        ValuOp::MaxU,
-        ValuOp::MulLo,
-        ValuOp::CmpEq,
-        ValuOp::CmpLtU,
-        ValuOp::CmpGtU,
-    ];
-
-    /// Compares write VCC, not a VGPR.
-    pub fn is_compare(self) -> bool {
-        matches!(self, ValuOp::CmpEq | ValuOp::CmpLtU | ValuOp::CmpGtU)
-    }
-}
-
-/// One 32-bit integer ALU lane (combinational).
-#[derive(LogicBlock, Default)]
-pub struct LaneAlu {
-    pub op: Signal<In, ValuOp>,
-    pub a: Signal<In, Bits<32>>,
-    pub b: Signal<In, Bits<32>>,
-    pub result: Signal<Out, Bits<32>>,
-    /// Outcome of a comparison op (false for the others).
-    pub cmp: Signal<Out, Bit>,
-    // Partial products of the 32 x 32 multiply from rust-hdl's 16 x 16 multipliers.
-    p_ll: Signal<Local, Bits<32>>,
-    p_lh: Signal<Local, Bits<32>>,
-    p_hl: Signal<Local, Bits<32>>,
-}
-
-impl Logic for LaneAlu {
-    #[hdl_gen]
-    fn update(&mut self) {
-        self.p_ll.next = 0.into();
-        self.p_lh.next = 0.into();
-        self.p_hl.next = 0.into();
-        self.result.next = 0.into();
-        self.cmp.next = false;
-        match self.op.val() {
-            ValuOp::Mov => self.result.next = self.b.val(),
-            ValuOp::Add => self.result.next = self.a.val() + self.b.val(),
-            ValuOp::Sub => self.result.next = self.a.val() - self.b.val(),
-            ValuOp::And => self.result.next = self.a.val() & self.b.val(),
-            ValuOp::Or => self.result.next = self.a.val() | self.b.val(),
-            ValuOp::Xor => self.result.next = self.a.val() ^ self.b.val(),
-            ValuOp::Shl => self.result.next = self.a.val() << self.b.val().get_bits::<5>(0),
-            ValuOp::Shr => self.result.next = self.a.val() >> self.b.val().get_bits::<5>(0),
-            ValuOp::MinU => {
-                self.result.next = self.b.val();
-                if self.a.val() < self.b.val() {
-                    self.result.next = self.a.val();
-                }
-            }
-            ValuOp::MaxU => {
-                self.result.next = self.b.val();
-                if self.a.val() > self.b.val() {
-                    self.result.next = self.a.val();
-                }
-            }
-            ValuOp::MulLo => {
-                self.p_ll.next = self.a.val().get_bits::<16>(0) * self.b.val().get_bits::<16>(0);
-                self.p_lh.next = self.a.val().get_bits::<16>(0) * self.b.val().get_bits::<16>(16);
-                self.p_hl.next = self.a.val().get_bits::<16>(16) * self.b.val().get_bits::<16>(0);
-                self.result.next = self.p_ll.val() + ((self.p_lh.val() + self.p_hl.val()) << 16);
-            }
-            ValuOp::CmpEq => self.cmp.next = self.a.val() == self.b.val(),
-            ValuOp::CmpLtU => self.cmp.next = self.a.val() < self.b.val(),
-            ValuOp::CmpGtU => self.cmp.next = self.a.val() > self.b.val(),
-        }
-    }
-}
-
-/// Cycles of a VALU op from the accepting edge to `done`: passes + 2.
+/// Worst-case cycles of a VALU op (no compaction: W / 16 passes): W / 16 + 1.
 pub fn valu_cycles(cfg: &HwConfig) -> u64 {
-    cfg.passes() as u64 + 2
+    valu_cycles_for(cfg.passes())
 }
 
-/// Why a [`SimdCluster`] cannot be built.
+/// Why a [`VectorUnit`] cannot be built.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SimdConfigError {
     Invalid(ConfigErrors),
@@ -179,294 +112,551 @@ impl std::fmt::Display for SimdConfigError {
 impl std::error::Error for SimdConfigError {}
 
 /// The SIMD, its SpSIMDs and the shared VRF of one wavefront slot (see the module
-/// documentation). Per-(Sp)SIMD state is kept in vectors indexed by the (Sp)SIMD number k;
-/// per-pass state of k at index `k * 4 + pass`; ALU lane j of k at `k * 16 + j`; VRF banks by
-/// lane.
+/// documentation). Vectors are indexed by the (Sp)SIMD number k; source operands at
+/// `k * 3 + n`; per-group state of k at `k * 4 + g`; ALU position p of k at `k * 16 + p`;
+/// VRF banks by lane.
 #[derive(LogicBlock)]
-pub struct SimdCluster {
+pub struct VectorUnit {
     pub clock: Signal<In, Clock>,
-    /// Issue an op to (Sp)SIMD `issue_simd`; accepted when `issue_ready` is high.
-    pub issue: Signal<In, Bit>,
-    pub issue_simd: Signal<In, Bits<CONTEXT_ID_BITS>>,
-    pub op: Signal<In, ValuOp>,
-    pub dst: Signal<In, Bits<VGPR_ADDR_BITS>>,
-    pub src0: Signal<In, Bits<VGPR_ADDR_BITS>>,
-    pub src1: Signal<In, Bits<VGPR_ADDR_BITS>>,
-    /// Use `imm` instead of VGPR `src1` as operand b.
-    pub src1_is_imm: Signal<In, Bit>,
-    pub imm: Signal<In, Bits<32>>,
-    pub exec_lo: Signal<In, Bits<32>>,
-    pub exec_hi: Signal<In, Bits<32>>,
-    pub spm_lo: Signal<In, Bits<32>>,
-    pub spm_hi: Signal<In, Bits<32>>,
-    /// `issue_simd` exists and is idle.
-    pub issue_ready: Signal<Out, Bit>,
-    /// Bit k: (Sp)SIMD k has an op in flight.
-    pub busy: Signal<Out, Bits<8>>,
-    /// Bit k: (Sp)SIMD k finished an op at the last edge.
-    pub done: Signal<Out, Bits<8>>,
-    /// VCC of (Sp)SIMD k, lanes 16q..16q+15, at index `k * 4 + q`.
-    pub vcc: Vec<Signal<Out, Bits<16>>>,
-    /// Host port to load and dump the VRF while every (Sp)SIMD is idle, one pass (16 lanes
-    /// of one VGPR) per cycle: lane 16 * `host_pass` + j is `host_wdata[j]` / `host_rdata[j]`.
-    pub host_we: Signal<In, Bit>,
-    pub host_pass: Signal<In, Bits<2>>,
-    pub host_addr: Signal<In, Bits<VGPR_ADDR_BITS>>,
-    pub host_wdata: Vec<Signal<In, Bits<32>>>,
-    /// VGPR `host_addr` of the pass's lanes as of the last rising edge.
-    pub host_rdata: Vec<Signal<Out, Bits<32>>>,
+    /// Issue an op to (Sp)SIMD k; accepted at the edge if `ready_o[k]` is high.
+    pub issue_i: Vec<Signal<In, Bit>>,
+    /// (Sp)SIMD k is idle.
+    pub ready_o: Vec<Signal<Out, Bit>>,
+    pub op_i: Vec<Signal<In, ValuOp>>,
+    /// Destination VGPR (and d + 1 for the 64-bit shifts); unused by compares.
+    pub dst_i: Vec<Signal<In, Bits<VGPR_ADDR_BITS>>>,
+    /// Source n of k is VGPR `src_vgpr_i[k*3+n]` (v, v + 1 for the 64-bit operand a) ...
+    pub src_is_vgpr_i: Vec<Signal<In, Bit>>,
+    pub src_vgpr_i: Vec<Signal<In, Bits<VGPR_ADDR_BITS>>>,
+    /// ... or the broadcast value `src_value_i` (high word `src_value_hi_i`, read for
+    /// operand a of the 64-bit shifts only).
+    pub src_value_i: Vec<Signal<In, Bits<32>>>,
+    pub src_value_hi_i: Vec<Signal<In, Bits<32>>>,
+    /// Mask input (carry-in, cndmask select), bit i = lane i.
+    pub mask_in_lo_i: Vec<Signal<In, Bits<32>>>,
+    pub mask_in_hi_i: Vec<Signal<In, Bits<32>>>,
+    /// Lanes the op runs on: EXEC & SpM of the issuing context.
+    pub en_lo_i: Vec<Signal<In, Bits<32>>>,
+    pub en_hi_i: Vec<Signal<In, Bits<32>>>,
+    /// High for one cycle after the op's last write.
+    pub done_o: Vec<Signal<Out, Bit>>,
+    /// Compare result or carry/borrow-out, 0 for lanes that did not run and for the other
+    /// ops; valid with `done_o`, held until the next op of k completes.
+    pub mask_lo_o: Vec<Signal<Out, Bits<32>>>,
+    pub mask_hi_o: Vec<Signal<Out, Bits<32>>>,
+    /// Compaction of every op's passes (held for the run).
+    pub compaction_i: Signal<In, SwizzleMode>,
+    /// LSU read: VGPR `lsu_rd_addr_i` of lanes 16·`lsu_rd_pass_i` + j on `lsu_rdata_o[j]`
+    /// in the next cycle.
+    pub lsu_rd_i: Signal<In, Bit>,
+    pub lsu_rd_addr_i: Signal<In, Bits<VGPR_ADDR_BITS>>,
+    pub lsu_rd_pass_i: Signal<In, Bits<2>>,
+    /// The pass read by the last `lsu_rd_i`, as of the last edge.
+    pub lsu_rdata_o: Vec<Signal<Out, Bits<32>>>,
+    /// LSU write: `lsu_wdata_i[j]` to VGPR `lsu_wr_addr_i` of lane 16·`lsu_wr_pass_i` + j
+    /// for each set bit j of `lsu_wr_lanes_i`, at the edge.
+    pub lsu_we_i: Signal<In, Bit>,
+    pub lsu_wr_addr_i: Signal<In, Bits<VGPR_ADDR_BITS>>,
+    pub lsu_wr_pass_i: Signal<In, Bits<2>>,
+    pub lsu_wr_lanes_i: Signal<In, Bits<16>>,
+    pub lsu_wdata_i: Vec<Signal<In, Bits<32>>>,
+    /// ALU passes executed (including passes with no active lane, as mode `None` issues).
+    pub stat_passes_o: Signal<Out, Bits<32>>,
+    /// Passes compaction saved: W / 16 minus the passes, per op.
+    pub stat_skipped_o: Signal<Out, Bits<32>>,
+    /// Lane-ops executed (active ALU positions summed over passes).
+    pub stat_active_o: Signal<Out, Bits<32>>,
+    pub schedule: Vec<PassSchedule>,
     pub alus: Vec<LaneAlu>,
-    pub bank_a: Vec<RAM<Bits<32>, VGPR_ADDR_BITS>>,
-    pub bank_b: Vec<RAM<Bits<32>, VGPR_ADDR_BITS>>,
-    busy_q: Vec<DFF<Bit>>,
-    done_q: Vec<DFF<Bit>>,
-    rvalid: Vec<DFF<Bit>>,
-    rpass: Vec<DFF<Bits<3>>>,
-    xvalid: Vec<DFF<Bit>>,
-    xpass: Vec<DFF<Bits<3>>>,
-    op_q: Vec<DFF<ValuOp>>,
-    dst_q: Vec<DFF<Bits<VGPR_ADDR_BITS>>>,
-    src0_q: Vec<DFF<Bits<VGPR_ADDR_BITS>>>,
-    src1_q: Vec<DFF<Bits<VGPR_ADDR_BITS>>>,
-    imm_en_q: Vec<DFF<Bit>>,
-    imm_q: Vec<DFF<Bits<32>>>,
-    en_q: Vec<DFF<Bits<16>>>,
-    vcc_q: Vec<DFF<Bits<16>>>,
-    last_pass: Constant<Bits<3>>,
-    // VCC chunks being assembled lane by lane this cycle.
-    vcc_acc: Vec<Signal<Local, Bits<16>>>,
-    en_lo: Signal<Local, Bits<32>>,
-    en_hi: Signal<Local, Bits<32>>,
-    busy_acc: Signal<Local, Bits<8>>,
-    done_acc: Signal<Local, Bits<8>>,
+    pub banks: Vec<VrfBank>,
+    busy: Vec<DFF<Bit>>,
+    done: Vec<DFF<Bit>>,
+    op: Vec<DFF<ValuOp>>,
+    dst: Vec<DFF<Bits<VGPR_ADDR_BITS>>>,
+    /// Bit n: source n is a VGPR.
+    is_vgpr: Vec<DFF<Bits<3>>>,
+    vgpr: Vec<DFF<Bits<VGPR_ADDR_BITS>>>,
+    value: Vec<DFF<Bits<32>>>,
+    value_hi: Vec<DFF<Bits<32>>>,
+    /// Decoded at issue: the op is a 64-bit shift / writes a VGPR.
+    wide: Vec<DFF<Bit>>,
+    writes: Vec<DFF<Bit>>,
+    en: Vec<DFF<Bits<16>>>,
+    mask_in: Vec<DFF<Bits<16>>>,
+    mask_out: Vec<DFF<Bits<16>>>,
+    /// The mask result of the last completed op (packed at retirement: shifts are slow to
+    /// simulate, so the output words are not rebuilt every cycle).
+    mask_lo: Vec<DFF<Bits<32>>>,
+    mask_hi: Vec<DFF<Bits<32>>>,
+    lsu_pass: DFF<Bits<2>>,
+    stat_passes: DFF<Bits<32>>,
+    stat_skipped: DFF<Bits<32>>,
+    stat_active: DFF<Bits<32>>,
+    // Per (Sp)SIMD, reused in each iteration of its loop: the op is accepted now; the lanes
+    // whose banks it addresses and the three read addresses; the pass runs lanes 16·g + p in
+    // place; the mask result being assembled.
+    accept: Signal<Local, Bit>,
+    wide_in: Signal<Local, Bit>,
+    is_vgpr_in: Signal<Local, Bits<3>>,
+    own: Vec<Signal<Local, Bits<16>>>,
+    ra0: Signal<Local, Bits<VGPR_ADDR_BITS>>,
+    ra1: Signal<Local, Bits<VGPR_ADDR_BITS>>,
+    ra2: Signal<Local, Bits<VGPR_ADDR_BITS>>,
+    /// Crossbar input of each ALU position in a swizzled pass.
+    lane: Vec<Signal<Local, Bits<4>>>,
+    group: Vec<Signal<Local, Bits<2>>>,
+    mo: Vec<Signal<Local, Bits<16>>>,
+    mo_lo: Signal<Local, Bits<16>>,
+    mo_hi: Signal<Local, Bits<16>>,
+    passes: Signal<Local, Bits<3>>,
+    // Statistics summed over the (Sp)SIMDs this cycle.
+    passes_acc: Signal<Local, Bits<32>>,
+    skipped_acc: Signal<Local, Bits<32>>,
+    active_acc: Signal<Local, Bits<32>>,
+    /// 0xFFFF for the lane groups the wavefront has, 0 for the others.
+    group_mask: Vec<Constant<Bits<16>>>,
+    groups32: Constant<Bits<32>>,
+    _simds: usize,
+    _groups: usize,
 }
 
-impl SimdCluster {
+impl VectorUnit {
     /// The SIMD and S SpSIMDs of one wavefront slot with a VRF of `vgprs_per_wavefront`
-    /// registers (the banks are sized for [`crate::config::MAX_VGPRS`]).
+    /// registers per lane.
     pub fn new(cfg: &HwConfig) -> Result<Self, SimdConfigError> {
         cfg.validate().map_err(SimdConfigError::Invalid)?;
+        let geometry = SimdConfigError::Geometry {
+            lanes: cfg.lanes_per_simd,
+            width: cfg.wavefront_width,
+        };
         if cfg.lanes_per_simd != SIMD_LANES || cfg.passes() > MAX_PASSES {
-            return Err(SimdConfigError::Geometry {
-                lanes: cfg.lanes_per_simd,
-                width: cfg.wavefront_width,
-            });
+            return Err(geometry);
         }
+        let schedule = (0..cfg.contexts_per_wavefront())
+            .map(|_| PassSchedule::new(cfg.wavefront_width))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|_| geometry)?;
         let simds = cfg.contexts_per_wavefront();
-        let lanes = cfg.wavefront_width;
+        let groups = cfg.passes();
         fn many<T: Default>(n: usize) -> Vec<T> {
             (0..n).map(|_| T::default()).collect()
         }
-        Ok(SimdCluster {
+        Ok(VectorUnit {
             clock: Default::default(),
-            issue: Default::default(),
-            issue_simd: Default::default(),
-            op: Default::default(),
-            dst: Default::default(),
-            src0: Default::default(),
-            src1: Default::default(),
-            src1_is_imm: Default::default(),
-            imm: Default::default(),
-            exec_lo: Default::default(),
-            exec_hi: Default::default(),
-            spm_lo: Default::default(),
-            spm_hi: Default::default(),
-            issue_ready: Default::default(),
-            busy: Default::default(),
-            done: Default::default(),
-            vcc: many(simds * MAX_PASSES),
-            host_we: Default::default(),
-            host_pass: Default::default(),
-            host_addr: Default::default(),
-            host_wdata: many(SIMD_LANES),
-            host_rdata: many(SIMD_LANES),
+            issue_i: many(simds),
+            ready_o: many(simds),
+            op_i: many(simds),
+            dst_i: many(simds),
+            src_is_vgpr_i: many(simds * SOURCES),
+            src_vgpr_i: many(simds * SOURCES),
+            src_value_i: many(simds * SOURCES),
+            src_value_hi_i: many(simds * SOURCES),
+            mask_in_lo_i: many(simds),
+            mask_in_hi_i: many(simds),
+            en_lo_i: many(simds),
+            en_hi_i: many(simds),
+            done_o: many(simds),
+            mask_lo_o: many(simds),
+            mask_hi_o: many(simds),
+            compaction_i: Default::default(),
+            lsu_rd_i: Default::default(),
+            lsu_rd_addr_i: Default::default(),
+            lsu_rd_pass_i: Default::default(),
+            lsu_rdata_o: many(SIMD_LANES),
+            lsu_we_i: Default::default(),
+            lsu_wr_addr_i: Default::default(),
+            lsu_wr_pass_i: Default::default(),
+            lsu_wr_lanes_i: Default::default(),
+            lsu_wdata_i: many(SIMD_LANES),
+            stat_passes_o: Default::default(),
+            stat_skipped_o: Default::default(),
+            stat_active_o: Default::default(),
+            schedule,
             alus: many(simds * SIMD_LANES),
-            bank_a: many(lanes),
-            bank_b: many(lanes),
-            busy_q: many(simds),
-            done_q: many(simds),
-            rvalid: many(simds),
-            rpass: many(simds),
-            xvalid: many(simds),
-            xpass: many(simds),
-            op_q: many(simds),
-            dst_q: many(simds),
-            src0_q: many(simds),
-            src1_q: many(simds),
-            imm_en_q: many(simds),
-            imm_q: many(simds),
-            en_q: many(simds * MAX_PASSES),
-            vcc_q: many(simds * MAX_PASSES),
-            last_pass: Constant::new((cfg.passes() - 1).to_bits()),
-            vcc_acc: many(simds * MAX_PASSES),
-            en_lo: Default::default(),
-            en_hi: Default::default(),
-            busy_acc: Default::default(),
-            done_acc: Default::default(),
+            banks: (0..cfg.wavefront_width)
+                .map(|_| VrfBank::new(cfg.vgprs_per_wavefront))
+                .collect(),
+            busy: many(simds),
+            done: many(simds),
+            op: many(simds),
+            dst: many(simds),
+            is_vgpr: many(simds),
+            vgpr: many(simds * SOURCES),
+            value: many(simds * SOURCES),
+            value_hi: many(simds),
+            wide: many(simds),
+            writes: many(simds),
+            en: many(simds * MAX_PASSES),
+            mask_in: many(simds * MAX_PASSES),
+            mask_out: many(simds * MAX_PASSES),
+            mask_lo: many(simds),
+            mask_hi: many(simds),
+            lsu_pass: Default::default(),
+            stat_passes: Default::default(),
+            stat_skipped: Default::default(),
+            stat_active: Default::default(),
+            accept: Default::default(),
+            wide_in: Default::default(),
+            is_vgpr_in: Default::default(),
+            own: many(MAX_PASSES),
+            ra0: Default::default(),
+            ra1: Default::default(),
+            ra2: Default::default(),
+            lane: many(SIMD_LANES),
+            group: many(SIMD_LANES),
+            mo: many(MAX_PASSES),
+            mo_lo: Default::default(),
+            mo_hi: Default::default(),
+            passes: Default::default(),
+            passes_acc: Default::default(),
+            skipped_acc: Default::default(),
+            active_acc: Default::default(),
+            group_mask: (0..MAX_PASSES)
+                .map(|g| Constant::new(if g < groups { 0xFFFFu64 } else { 0 }.to_bits()))
+                .collect(),
+            groups32: Constant::new((groups as u64).to_bits()),
+            _simds: simds,
+            _groups: groups,
         })
     }
 
     /// Number of (Sp)SIMDs (S + 1).
     pub fn simds(&self) -> usize {
-        self.busy_q.len()
+        self._simds
     }
 
-    /// VCC of (Sp)SIMD `k` as one 64-bit mask (simulation-side peek).
-    pub fn vcc_mask(&self, k: usize) -> u64 {
-        (0..MAX_PASSES)
-            .map(|q| self.vcc[k * MAX_PASSES + q].val().to_u64() << (16 * q))
-            .fold(0, |m, chunk| m | chunk)
+    /// Wavefront width W.
+    pub fn width(&self) -> usize {
+        self.banks.len()
+    }
+
+    /// The mask result of (Sp)SIMD `k` as one 64-bit mask (simulation-side peek).
+    pub fn mask_result(&self, k: usize) -> u64 {
+        self.mask_lo_o[k].val().to_u64() | self.mask_hi_o[k].val().to_u64() << 32
     }
 }
 
-impl Logic for SimdCluster {
+impl Logic for VectorUnit {
     #[hdl_gen]
     fn update(&mut self) {
-        self.en_lo.next = self.exec_lo.val() & self.spm_lo.val();
-        self.en_hi.next = self.exec_hi.val() & self.spm_hi.val();
-        self.issue_ready.next = false;
-        self.busy_acc.next = 0.into();
-        self.done_acc.next = 0.into();
-        for k in 0..self.busy_q.len() {
-            self.busy_q[k].clock.next = self.clock.val();
-            self.done_q[k].clock.next = self.clock.val();
-            self.rvalid[k].clock.next = self.clock.val();
-            self.rpass[k].clock.next = self.clock.val();
-            self.xvalid[k].clock.next = self.clock.val();
-            self.xpass[k].clock.next = self.clock.val();
-            self.op_q[k].clock.next = self.clock.val();
-            self.dst_q[k].clock.next = self.clock.val();
-            self.src0_q[k].clock.next = self.clock.val();
-            self.src1_q[k].clock.next = self.clock.val();
-            self.imm_en_q[k].clock.next = self.clock.val();
-            self.imm_q[k].clock.next = self.clock.val();
-            self.busy_q[k].d.next = self.busy_q[k].q.val();
-            self.done_q[k].d.next = false;
-            self.rvalid[k].d.next = false;
-            self.rpass[k].d.next = self.rpass[k].q.val();
-            self.xvalid[k].d.next = self.rvalid[k].q.val();
-            self.xpass[k].d.next = self.rpass[k].q.val();
-            self.op_q[k].d.next = self.op_q[k].q.val();
-            self.dst_q[k].d.next = self.dst_q[k].q.val();
-            self.src0_q[k].d.next = self.src0_q[k].q.val();
-            self.src1_q[k].d.next = self.src1_q[k].q.val();
-            self.imm_en_q[k].d.next = self.imm_en_q[k].q.val();
-            self.imm_q[k].d.next = self.imm_q[k].q.val();
-            for q in 0..4 {
-                self.en_q[k * 4 + q].clock.next = self.clock.val();
-                self.en_q[k * 4 + q].d.next = self.en_q[k * 4 + q].q.val();
-                self.vcc_q[k * 4 + q].clock.next = self.clock.val();
-                self.vcc_acc[k * 4 + q].next = self.vcc_q[k * 4 + q].q.val();
-                self.vcc[k * 4 + q].next = self.vcc_q[k * 4 + q].q.val();
-            }
-            // Read stage: pass rpass's operands are addressed now and latched at the edge.
-            if self.rvalid[k].q.val() {
-                self.rpass[k].d.next = self.rpass[k].q.val() + 1;
-                self.rvalid[k].d.next = self.rpass[k].q.val() != self.last_pass.val();
-            }
-            // Execute stage: the last pass retires the op.
-            if self.xvalid[k].q.val() & (self.xpass[k].q.val() == self.last_pass.val()) {
-                self.busy_q[k].d.next = false;
-                self.done_q[k].d.next = true;
-            }
-            if (self.issue_simd.val().index() == k) & !self.busy_q[k].q.val() {
-                self.issue_ready.next = true;
-                if self.issue.val() {
-                    self.busy_q[k].d.next = true;
-                    self.rvalid[k].d.next = true;
-                    self.rpass[k].d.next = 0.into();
-                    self.op_q[k].d.next = self.op.val();
-                    self.dst_q[k].d.next = self.dst.val();
-                    self.src0_q[k].d.next = self.src0.val();
-                    self.src1_q[k].d.next = self.src1.val();
-                    self.imm_en_q[k].d.next = self.src1_is_imm.val();
-                    self.imm_q[k].d.next = self.imm.val();
-                    self.en_q[k * 4].d.next = self.en_lo.val().get_bits::<16>(0);
-                    self.en_q[k * 4 + 1].d.next = self.en_lo.val().get_bits::<16>(16);
-                    self.en_q[k * 4 + 2].d.next = self.en_hi.val().get_bits::<16>(0);
-                    self.en_q[k * 4 + 3].d.next = self.en_hi.val().get_bits::<16>(16);
-                }
-            }
-            self.busy_acc.next = self.busy_acc.val().replace_bit(k, self.busy_q[k].q.val());
-            self.done_acc.next = self.done_acc.val().replace_bit(k, self.done_q[k].q.val());
-        }
-        self.busy.next = self.busy_acc.val();
-        self.done.next = self.done_acc.val();
+        dff_setup!(
+            self,
+            clock,
+            lsu_pass,
+            stat_passes,
+            stat_skipped,
+            stat_active
+        );
+        self.passes_acc.next = 0.into();
+        self.skipped_acc.next = 0.into();
+        self.active_acc.next = 0.into();
 
-        // VRF banks: the host port by default, the lane's owner when it reads or writes it.
+        // VRF banks: the LSU port by default, the owning (Sp)SIMD below.
+        for g in 0..self._groups {
+            for j in 0..16 {
+                self.banks[g * 16 + j].clock.next = self.clock.val();
+                self.banks[g * 16 + j].ra0.next = self.lsu_rd_addr_i.val();
+                self.banks[g * 16 + j].ra1.next = self.lsu_rd_addr_i.val();
+                self.banks[g * 16 + j].ra2.next = self.lsu_rd_addr_i.val();
+                self.banks[g * 16 + j].we.next = self.lsu_we_i.val()
+                    & (self.lsu_wr_pass_i.val().index() == g)
+                    & self.lsu_wr_lanes_i.val().get_bit(j);
+                self.banks[g * 16 + j].wa.next = self.lsu_wr_addr_i.val();
+                self.banks[g * 16 + j].wd.next = self.lsu_wdata_i[j].val();
+                self.banks[g * 16 + j].we_hi.next = false;
+                self.banks[g * 16 + j].wd_hi.next = 0.into();
+            }
+        }
+        if self.lsu_rd_i.val() {
+            self.lsu_pass.d.next = self.lsu_rd_pass_i.val();
+        }
         for j in 0..16 {
-            self.host_rdata[j].next = 0.into();
+            self.lsu_rdata_o[j].next = 0.into();
         }
-        for q in 0..(self.last_pass.val().index() + 1) {
-            for j in 0..16 {
-                self.bank_a[q * 16 + j].read_clock.next = self.clock.val();
-                self.bank_a[q * 16 + j].write_clock.next = self.clock.val();
-                self.bank_b[q * 16 + j].read_clock.next = self.clock.val();
-                self.bank_b[q * 16 + j].write_clock.next = self.clock.val();
-                self.bank_a[q * 16 + j].read_address.next = self.host_addr.val();
-                self.bank_b[q * 16 + j].read_address.next = self.host_addr.val();
-                self.bank_a[q * 16 + j].write_address.next = self.host_addr.val();
-                self.bank_b[q * 16 + j].write_address.next = self.host_addr.val();
-                self.bank_a[q * 16 + j].write_data.next = self.host_wdata[j].val();
-                self.bank_b[q * 16 + j].write_data.next = self.host_wdata[j].val();
-                self.bank_a[q * 16 + j].write_enable.next =
-                    self.host_we.val() & (self.host_pass.val().index() == q);
-                self.bank_b[q * 16 + j].write_enable.next =
-                    self.host_we.val() & (self.host_pass.val().index() == q);
-                if self.host_pass.val().index() == q {
-                    self.host_rdata[j].next = self.bank_a[q * 16 + j].read_data.val();
+        for g in 0..self._groups {
+            if self.lsu_pass.q.val().index() == g {
+                for j in 0..16 {
+                    self.lsu_rdata_o[j].next = self.banks[g * 16 + j].rd0.val();
                 }
             }
         }
-        for k in 0..self.busy_q.len() {
-            for j in 0..16 {
-                self.alus[k * 16 + j].op.next = self.op_q[k].q.val();
-                self.alus[k * 16 + j].a.next = 0.into();
-                self.alus[k * 16 + j].b.next = self.imm_q[k].q.val();
+
+        for k in 0..self._simds {
+            self.busy[k].clock.next = self.clock.val();
+            self.done[k].clock.next = self.clock.val();
+            self.op[k].clock.next = self.clock.val();
+            self.dst[k].clock.next = self.clock.val();
+            self.is_vgpr[k].clock.next = self.clock.val();
+            self.value_hi[k].clock.next = self.clock.val();
+            self.wide[k].clock.next = self.clock.val();
+            self.mask_lo[k].clock.next = self.clock.val();
+            self.mask_hi[k].clock.next = self.clock.val();
+            self.mask_lo[k].d.next = self.mask_lo[k].q.val();
+            self.mask_hi[k].d.next = self.mask_hi[k].q.val();
+            self.writes[k].clock.next = self.clock.val();
+            self.busy[k].d.next = self.busy[k].q.val();
+            self.done[k].d.next = false;
+            self.op[k].d.next = self.op[k].q.val();
+            self.dst[k].d.next = self.dst[k].q.val();
+            self.is_vgpr[k].d.next = self.is_vgpr[k].q.val();
+            self.value_hi[k].d.next = self.value_hi[k].q.val();
+            self.wide[k].d.next = self.wide[k].q.val();
+            self.writes[k].d.next = self.writes[k].q.val();
+            for n in 0..3 {
+                self.vgpr[k * 3 + n].clock.next = self.clock.val();
+                self.value[k * 3 + n].clock.next = self.clock.val();
+                self.vgpr[k * 3 + n].d.next = self.vgpr[k * 3 + n].q.val();
+                self.value[k * 3 + n].d.next = self.value[k * 3 + n].q.val();
             }
-            // The pass conditions sit outside the lane loops so the simulation skips the
-            // passes a (Sp)SIMD is not in; the hardware is the same.
-            for q in 0..(self.last_pass.val().index() + 1) {
-                if self.rvalid[k].q.val() & (self.rpass[k].q.val().index() == q) {
+            for g in 0..4 {
+                self.en[k * 4 + g].clock.next = self.clock.val();
+                self.mask_in[k * 4 + g].clock.next = self.clock.val();
+                self.mask_out[k * 4 + g].clock.next = self.clock.val();
+                self.en[k * 4 + g].d.next = self.en[k * 4 + g].q.val();
+                self.mask_in[k * 4 + g].d.next = self.mask_in[k * 4 + g].q.val();
+                self.mo[g].next = self.mask_out[k * 4 + g].q.val();
+            }
+
+            self.wide_in.next = false;
+            self.is_vgpr_in.next = 0.into();
+            self.passes.next = 0.into();
+
+            // Issue: the swizzle unit latches the enable mask at the same edge.
+            self.schedule[k].clock.next = self.clock.val();
+            self.schedule[k].mode_i.next = self.compaction_i.val();
+            self.ready_o[k].next = !self.busy[k].q.val() & self.schedule[k].ready_o.val();
+            self.accept.next = self.issue_i[k].val() & self.ready_o[k].val();
+            self.schedule[k].start_i.next = self.accept.val();
+            self.done_o[k].next = self.done[k].q.val();
+            self.mask_lo_o[k].next = self.mask_lo[k].q.val();
+            self.mask_hi_o[k].next = self.mask_hi[k].q.val();
+
+            // The banks k addresses: its op's lanes from the issue cycle to the last pass.
+            for g in 0..4 {
+                self.own[g].next = 0.into();
+            }
+            self.schedule[k].mask0_i.next = 0.into();
+            self.schedule[k].mask1_i.next = 0.into();
+            self.schedule[k].mask2_i.next = 0.into();
+            self.schedule[k].mask3_i.next = 0.into();
+            self.ra0.next = self.vgpr[k * 3].q.val();
+            self.ra1.next = self.vgpr[k * 3 + 1].q.val();
+            self.ra2.next = self.vgpr[k * 3 + 2].q.val();
+            if self.wide[k].q.val() {
+                self.ra2.next = self.vgpr[k * 3].q.val() + 1;
+            }
+            if self.busy[k].q.val() {
+                for g in 0..4 {
+                    self.own[g].next = self.en[k * 4 + g].q.val();
+                }
+            }
+            if self.accept.val() {
+                self.busy[k].d.next = true;
+                self.op[k].d.next = self.op_i[k].val();
+                self.dst[k].d.next = self.dst_i[k].val();
+                self.value_hi[k].d.next = self.src_value_hi_i[k * 3].val();
+                self.wide_in.next = (self.op_i[k].val() == ValuOp::Shl64)
+                    | (self.op_i[k].val() == ValuOp::Shr64)
+                    | (self.op_i[k].val() == ValuOp::Ashr64);
+                self.wide[k].d.next = self.wide_in.val();
+                self.writes[k].d.next = !((self.op_i[k].val() == ValuOp::CmpEq)
+                    | (self.op_i[k].val() == ValuOp::CmpNe)
+                    | (self.op_i[k].val() == ValuOp::CmpLtU)
+                    | (self.op_i[k].val() == ValuOp::CmpLeU)
+                    | (self.op_i[k].val() == ValuOp::CmpGtU)
+                    | (self.op_i[k].val() == ValuOp::CmpGeU)
+                    | (self.op_i[k].val() == ValuOp::CmpLtI)
+                    | (self.op_i[k].val() == ValuOp::CmpLeI)
+                    | (self.op_i[k].val() == ValuOp::CmpGtI)
+                    | (self.op_i[k].val() == ValuOp::CmpGeI));
+                for n in 0..3 {
+                    self.is_vgpr_in.next = self
+                        .is_vgpr_in
+                        .val()
+                        .replace_bit(n, self.src_is_vgpr_i[k * 3 + n].val());
+                    self.vgpr[k * 3 + n].d.next = self.src_vgpr_i[k * 3 + n].val();
+                    self.value[k * 3 + n].d.next = self.src_value_i[k * 3 + n].val();
+                }
+                self.is_vgpr[k].d.next = self.is_vgpr_in.val();
+                self.own[0].next =
+                    self.en_lo_i[k].val().get_bits::<16>(0) & self.group_mask[0].val();
+                self.own[1].next =
+                    self.en_lo_i[k].val().get_bits::<16>(16) & self.group_mask[1].val();
+                self.own[2].next =
+                    self.en_hi_i[k].val().get_bits::<16>(0) & self.group_mask[2].val();
+                self.own[3].next =
+                    self.en_hi_i[k].val().get_bits::<16>(16) & self.group_mask[3].val();
+                self.mask_in[k * 4].d.next = self.mask_in_lo_i[k].val().get_bits::<16>(0);
+                self.mask_in[k * 4 + 1].d.next = self.mask_in_lo_i[k].val().get_bits::<16>(16);
+                self.mask_in[k * 4 + 2].d.next = self.mask_in_hi_i[k].val().get_bits::<16>(0);
+                self.mask_in[k * 4 + 3].d.next = self.mask_in_hi_i[k].val().get_bits::<16>(16);
+                for g in 0..4 {
+                    self.en[k * 4 + g].d.next = self.own[g].val();
+                    self.mo[g].next = 0.into();
+                }
+                self.schedule[k].mask0_i.next = self.own[0].val();
+                self.schedule[k].mask1_i.next = self.own[1].val();
+                self.schedule[k].mask2_i.next = self.own[2].val();
+                self.schedule[k].mask3_i.next = self.own[3].val();
+                self.ra0.next = self.src_vgpr_i[k * 3].val();
+                self.ra1.next = self.src_vgpr_i[k * 3 + 1].val();
+                self.ra2.next = self.src_vgpr_i[k * 3 + 2].val();
+                if self.wide_in.val() {
+                    self.ra2.next = self.src_vgpr_i[k * 3].val() + 1;
+                }
+            }
+            for g in 0..self._groups {
+                if self.own[g].val().any() {
                     for j in 0..16 {
-                        if self.en_q[k * 4 + q].q.val().get_bit(j) {
-                            self.bank_a[q * 16 + j].read_address.next = self.src0_q[k].q.val();
-                            self.bank_b[q * 16 + j].read_address.next = self.src1_q[k].q.val();
+                        if self.own[g].val().get_bit(j) {
+                            self.banks[g * 16 + j].ra0.next = self.ra0.val();
+                            self.banks[g * 16 + j].ra1.next = self.ra1.val();
+                            self.banks[g * 16 + j].ra2.next = self.ra2.val();
                         }
                     }
                 }
-                if self.xvalid[k].q.val() & (self.xpass[k].q.val().index() == q) {
-                    for j in 0..16 {
-                        self.alus[k * 16 + j].a.next = self.bank_a[q * 16 + j].read_data.val();
-                        if !self.imm_en_q[k].q.val() {
-                            self.alus[k * 16 + j].b.next = self.bank_b[q * 16 + j].read_data.val();
-                        }
-                        if (self.op_q[k].q.val() == ValuOp::CmpEq)
-                            | (self.op_q[k].q.val() == ValuOp::CmpLtU)
-                            | (self.op_q[k].q.val() == ValuOp::CmpGtU)
-                        {
-                            self.vcc_acc[k * 4 + q].next =
-                                self.vcc_acc[k * 4 + q].val().replace_bit(
-                                    j,
-                                    self.en_q[k * 4 + q].q.val().get_bit(j)
-                                        & self.alus[k * 16 + j].cmp.val(),
-                                );
-                        } else if self.en_q[k * 4 + q].q.val().get_bit(j) {
-                            self.bank_a[q * 16 + j].write_enable.next = true;
-                            self.bank_b[q * 16 + j].write_enable.next = true;
-                            self.bank_a[q * 16 + j].write_address.next = self.dst_q[k].q.val();
-                            self.bank_b[q * 16 + j].write_address.next = self.dst_q[k].q.val();
-                            self.bank_a[q * 16 + j].write_data.next =
-                                self.alus[k * 16 + j].result.val();
-                            self.bank_b[q * 16 + j].write_data.next =
-                                self.alus[k * 16 + j].result.val();
+            }
+
+            // Execute: ALU position p runs lane src_o[p] of the swizzle unit's pass.
+            for p in 0..16 {
+                self.alus[k * 16 + p].op.next = self.op[k].q.val();
+                self.alus[k * 16 + p].a.next = self.value[k * 3].q.val();
+                self.alus[k * 16 + p].a_hi.next = self.value_hi[k].q.val();
+                self.alus[k * 16 + p].b.next = self.value[k * 3 + 1].q.val();
+                self.alus[k * 16 + p].c.next = self.value[k * 3 + 2].q.val();
+                self.alus[k * 16 + p].m.next = false;
+            }
+            for p in 0..16 {
+                self.lane[p].next = 0.into();
+                self.group[p].next = 0.into();
+            }
+            if self.busy[k].q.val() & self.schedule[k].pass_valid_o.val() {
+                self.passes_acc.next = self.passes_acc.val() + 1;
+            }
+            if self.busy[k].q.val() & self.schedule[k].pass_valid_o.val() & self.schedule[k].in_place_o.val() {
+                for g in 0..self._groups {
+                    if self.schedule[k].group_o.val().index() == g {
+                        for p in 0..16 {
+                            if self.is_vgpr[k].q.val().get_bit(0) {
+                                self.alus[k * 16 + p].a.next = self.banks[g * 16 + p].rd0.val();
+                                self.alus[k * 16 + p].a_hi.next =
+                                    self.banks[g * 16 + p].rd2.val();
+                            }
+                            if self.is_vgpr[k].q.val().get_bit(1) {
+                                self.alus[k * 16 + p].b.next = self.banks[g * 16 + p].rd1.val();
+                            }
+                            if self.is_vgpr[k].q.val().get_bit(2) {
+                                self.alus[k * 16 + p].c.next = self.banks[g * 16 + p].rd2.val();
+                            }
+                            self.alus[k * 16 + p].m.next =
+                                self.mask_in[k * 4 + g].q.val().get_bit(p);
+                            if self.schedule[k].active_o.val().get_bit(p) {
+                                self.active_acc.next = self.active_acc.val() + 1;
+                                self.mo[g].next = self.mo[g]
+                                    .val()
+                                    .replace_bit(p, self.alus[k * 16 + p].flag.val());
+                                if self.writes[k].q.val() {
+                                    self.banks[g * 16 + p].we.next = true;
+                                    self.banks[g * 16 + p].wa.next = self.dst[k].q.val();
+                                    self.banks[g * 16 + p].wd.next =
+                                        self.alus[k * 16 + p].result.val();
+                                    self.banks[g * 16 + p].we_hi.next = self.wide[k].q.val();
+                                    self.banks[g * 16 + p].wd_hi.next =
+                                        self.alus[k * 16 + p].result_hi.val();
+                                }
+                            }
                         }
                     }
                 }
             }
-            for q in 0..4 {
-                self.vcc_q[k * 4 + q].d.next = self.vcc_acc[k * 4 + q].val();
+            if self.busy[k].q.val() & self.schedule[k].pass_valid_o.val() & !self.schedule[k].in_place_o.val() {
+                // The crossbar: lane m of group g to position p, and its result back.
+                for p in 0..8 {
+                    for b in 0..4 {
+                        self.lane[p].next = self.lane[p]
+                            .val()
+                            .replace_bit(b, self.schedule[k].lanes_lo_o.val().get_bit(4 * p + b));
+                        self.lane[p + 8].next = self.lane[p + 8]
+                            .val()
+                            .replace_bit(b, self.schedule[k].lanes_hi_o.val().get_bit(4 * p + b));
+                    }
+                }
+                for p in 0..16 {
+                    for b in 0..2 {
+                        self.group[p].next = self.group[p]
+                            .val()
+                            .replace_bit(b, self.schedule[k].groups_o.val().get_bit(2 * p + b));
+                    }
+                }
+                for p in 0..16 {
+                    if self.schedule[k].active_o.val().get_bit(p) {
+                        self.active_acc.next = self.active_acc.val() + 1;
+                        for g in 0..self._groups {
+                            if self.group[p].val().index() == g {
+                                for m in 0..16 {
+                                    if self.lane[p].val().index() == m {
+                                        if self.is_vgpr[k].q.val().get_bit(0) {
+                                            self.alus[k * 16 + p].a.next =
+                                                self.banks[g * 16 + m].rd0.val();
+                                            self.alus[k * 16 + p].a_hi.next =
+                                                self.banks[g * 16 + m].rd2.val();
+                                        }
+                                        if self.is_vgpr[k].q.val().get_bit(1) {
+                                            self.alus[k * 16 + p].b.next =
+                                                self.banks[g * 16 + m].rd1.val();
+                                        }
+                                        if self.is_vgpr[k].q.val().get_bit(2) {
+                                            self.alus[k * 16 + p].c.next =
+                                                self.banks[g * 16 + m].rd2.val();
+                                        }
+                                        self.alus[k * 16 + p].m.next =
+                                            self.mask_in[k * 4 + g].q.val().get_bit(m);
+                                        self.mo[g].next = self.mo[g]
+                                            .val()
+                                            .replace_bit(m, self.alus[k * 16 + p].flag.val());
+                                        if self.writes[k].q.val() {
+                                            self.banks[g * 16 + m].we.next = true;
+                                            self.banks[g * 16 + m].wa.next = self.dst[k].q.val();
+                                            self.banks[g * 16 + m].wd.next =
+                                                self.alus[k * 16 + p].result.val();
+                                            self.banks[g * 16 + m].we_hi.next =
+                                                self.wide[k].q.val();
+                                            self.banks[g * 16 + m].wd_hi.next =
+                                                self.alus[k * 16 + p].result_hi.val();
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            for g in 0..4 {
+                self.mask_out[k * 4 + g].d.next = self.mo[g].val();
+            }
+
+            // The last pass (or the empty schedule) retires the op.
+            if self.busy[k].q.val() & self.schedule[k].done_o.val() {
+                self.busy[k].d.next = false;
+                self.done[k].d.next = true;
+                self.passes.next = self.schedule[k].passes_o.val();
+                self.skipped_acc.next =
+                    self.skipped_acc.val() + self.groups32.val() - bit_cast::<32, 3>(self.passes.val());
+                self.mo_lo.next = self.mo[0].val();
+                self.mo_hi.next = self.mo[1].val();
+                self.mask_lo[k].d.next = (bit_cast::<32, 16>(self.mo_hi.val()) << 16)
+                    | bit_cast::<32, 16>(self.mo_lo.val());
+                self.mo_lo.next = self.mo[2].val();
+                self.mo_hi.next = self.mo[3].val();
+                self.mask_hi[k].d.next = (bit_cast::<32, 16>(self.mo_hi.val()) << 16)
+                    | bit_cast::<32, 16>(self.mo_lo.val());
             }
         }
+        self.stat_passes.d.next = self.stat_passes.q.val() + self.passes_acc.val();
+        self.stat_skipped.d.next = self.stat_skipped.q.val() + self.skipped_acc.val();
+        self.stat_active.d.next = self.stat_active.q.val() + self.active_acc.val();
+        self.stat_passes_o.next = self.stat_passes.q.val();
+        self.stat_skipped_o.next = self.stat_skipped.q.val();
+        self.stat_active_o.next = self.stat_active.q.val();
     }
 }

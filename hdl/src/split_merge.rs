@@ -57,6 +57,29 @@
 //! datapath wins; the CU stalls a context while it splits or merges). SRF writes are ignored
 //! while `busy`, and reads of the splitting context then return copy data. `rd_*` is a
 //! combinational read-out of context `rd_ctx`.
+//!
+//! # Ports for the compute unit (`cx_*`, one per context)
+//!
+//! In a compute unit the contexts of one slot issue in parallel (one issue unit per (Sp)SIMD,
+//! `hdl::cu`), so each context k also has its own ports, indexed by k:
+//!
+//! * SRF pair port: while `cx_srf_rd[k]`, SGPRs `cx_srf_raddr[k]` and the next one are read
+//!   (`cx_srf_rdata_lo/hi[k]` as of the last edge); `cx_srf_we_lo/hi[k]` write
+//!   `cx_srf_wdata_lo/hi[k]` into SGPRs `cx_srf_waddr[k]` and the next one. The two SGPRs of a
+//!   pair lie in different banks when W >= 2, so a 64-bit scalar operand takes one cycle (the
+//!   compute unit requires W >= 2). The copy wins over these ports for the banks it uses.
+//! * PC/EXEC write port `cx_wr_pc_en/cx_wr_pc`, `cx_wr_exec_en/cx_wr_exec_lo/hi` (the
+//!   datapath's own writes win) and the read-out `cx_state`, `cx_pc`, `cx_exec_lo/hi`,
+//!   `cx_spm_lo/hi`.
+//! * `overflow_noop` (held for the run) turns on the golden model's nesting rule: a split on a
+//!   full child stack, instead of `StackOverflow`, pushes its no-op marker into a per-context
+//!   16-bit counter above the stack (`SplitNoop` or `NoFreeContext` as for any other
+//!   non-allocating split), and a merge pops that counter first (`MergeNoop`). Only a counter
+//!   that would wrap reports `StackOverflow`. With S = 0 ([`SplitMergeUnit::for_cu`]) every
+//!   split takes this path, so a slot without SpSIMDs still pairs its merges.
+//! * `free_all` frees every context, empties every stack and counter (the CU ends a wavefront
+//!   with it once all its contexts have executed `s_endpgm`, even if SWFs ended unmerged);
+//!   `new_ctx` is the context the last allocating split created (valid with `done`).
 
 use rust_hdl::prelude::*;
 
@@ -187,6 +210,29 @@ pub struct SplitMergeUnit {
     pub rd_pc: Signal<Out, Bits<32>>,
     pub rd_stack_top: Signal<Out, Bits<CONTEXT_ID_BITS>>,
     pub rd_stack_depth: Signal<Out, Bits<DEPTH_BITS>>,
+    pub cx_srf_rd: Vec<Signal<In, Bit>>,
+    pub cx_srf_raddr: Vec<Signal<In, Bits<SGPR_ADDR_BITS>>>,
+    pub cx_srf_rdata_lo: Vec<Signal<Out, Bits<32>>>,
+    pub cx_srf_rdata_hi: Vec<Signal<Out, Bits<32>>>,
+    pub cx_srf_we_lo: Vec<Signal<In, Bit>>,
+    pub cx_srf_we_hi: Vec<Signal<In, Bit>>,
+    pub cx_srf_waddr: Vec<Signal<In, Bits<SGPR_ADDR_BITS>>>,
+    pub cx_srf_wdata_lo: Vec<Signal<In, Bits<32>>>,
+    pub cx_srf_wdata_hi: Vec<Signal<In, Bits<32>>>,
+    pub cx_wr_pc_en: Vec<Signal<In, Bit>>,
+    pub cx_wr_pc: Vec<Signal<In, Bits<32>>>,
+    pub cx_wr_exec_en: Vec<Signal<In, Bit>>,
+    pub cx_wr_exec_lo: Vec<Signal<In, Bits<32>>>,
+    pub cx_wr_exec_hi: Vec<Signal<In, Bits<32>>>,
+    pub cx_state: Vec<Signal<Out, ContextState>>,
+    pub cx_pc: Vec<Signal<Out, Bits<32>>>,
+    pub cx_exec_lo: Vec<Signal<Out, Bits<32>>>,
+    pub cx_exec_hi: Vec<Signal<Out, Bits<32>>>,
+    pub cx_spm_lo: Vec<Signal<Out, Bits<32>>>,
+    pub cx_spm_hi: Vec<Signal<Out, Bits<32>>>,
+    pub overflow_noop: Signal<In, Bit>,
+    pub free_all: Signal<In, Bit>,
+    pub new_ctx: Signal<Out, Bits<CONTEXT_ID_BITS>>,
     /// Context 0 is the WF context, k the SWF context on SpSIMD k.
     pub contexts: Vec<Context>,
     /// The SRFs of all contexts, lane b holding SGPRs b, b + W, b + 2W, ... of each.
@@ -205,6 +251,14 @@ pub struct SplitMergeUnit {
     done_reg: DFF<Bit>,
     status_reg: DFF<SmStatus>,
     no_free_reg: DFF<Bits<16>>,
+    ovf: Vec<DFF<Bits<16>>>,
+    cx_rlo_lane: Vec<DFF<Bits<SGPR_ADDR_BITS>>>,
+    cx_rhi_lane: Vec<DFF<Bits<SGPR_ADDR_BITS>>>,
+    cx_raddr_hi: Vec<Signal<Local, Bits<SGPR_ADDR_BITS>>>,
+    cx_waddr_hi: Vec<Signal<Local, Bits<SGPR_ADDR_BITS>>>,
+    cur_ovf: Signal<Local, Bits<16>>,
+    do_ovf_inc: Signal<Local, Bit>,
+    do_ovf_dec: Signal<Local, Bit>,
     n_contexts: Constant<Bits<4>>,
     n_sgprs: Constant<Bits<8>>,
     copy_shift: Constant<Bits<3>>,
@@ -266,11 +320,31 @@ pub struct SplitMergeUnit {
 impl SplitMergeUnit {
     /// The datapath of one wavefront slot with S + 1 contexts.
     pub fn new(cfg: &HwConfig) -> Result<Self, SplitMergeConfigError> {
-        cfg.validate().map_err(SplitMergeConfigError::Invalid)?;
         if cfg.spsimds_per_simd == 0 {
+            cfg.validate().map_err(SplitMergeConfigError::Invalid)?;
             return Err(SplitMergeConfigError::NoSpSimds);
         }
+        Self::build(cfg, false)
+    }
+
+    /// The datapath of one compute-unit slot, which also exists without SpSIMDs (S = 0: only
+    /// the WF context; every split is a no-op or fallback split, which `overflow_noop` makes
+    /// pair with its merge).
+    pub fn for_cu(cfg: &HwConfig) -> Result<Self, SplitMergeConfigError> {
+        Self::build(cfg, true)
+    }
+
+    /// `cu_ports`: build the per-context `cx_*` ports (and the SRF lanes' per-context ports);
+    /// without them the vectors are empty, so the unit exports to Verilog as before (rust-hdl
+    /// cannot emit an index into a sub-block's vector port inside a loop).
+    fn build(cfg: &HwConfig, cu_ports: bool) -> Result<Self, SplitMergeConfigError> {
+        cfg.validate().map_err(SplitMergeConfigError::Invalid)?;
         let lanes = cfg.lane_mask();
+        let contexts = cfg.contexts_per_wavefront();
+        let ports = if cu_ports { contexts } else { 0 };
+        fn many<T: Default>(n: usize) -> Vec<T> {
+            (0..n).map(|_| T::default()).collect()
+        }
         Ok(SplitMergeUnit {
             clock: Default::default(),
             req_op: Default::default(),
@@ -304,11 +378,40 @@ impl SplitMergeUnit {
             rd_pc: Default::default(),
             rd_stack_top: Default::default(),
             rd_stack_depth: Default::default(),
+            cx_srf_rd: many(ports),
+            cx_srf_raddr: many(ports),
+            cx_srf_rdata_lo: many(ports),
+            cx_srf_rdata_hi: many(ports),
+            cx_srf_we_lo: many(ports),
+            cx_srf_we_hi: many(ports),
+            cx_srf_waddr: many(ports),
+            cx_srf_wdata_lo: many(ports),
+            cx_srf_wdata_hi: many(ports),
+            cx_wr_pc_en: many(ports),
+            cx_wr_pc: many(ports),
+            cx_wr_exec_en: many(ports),
+            cx_wr_exec_lo: many(ports),
+            cx_wr_exec_hi: many(ports),
+            cx_state: many(ports),
+            cx_pc: many(ports),
+            cx_exec_lo: many(ports),
+            cx_exec_hi: many(ports),
+            cx_spm_lo: many(ports),
+            cx_spm_hi: many(ports),
+            overflow_noop: Default::default(),
+            free_all: Default::default(),
+            new_ctx: Default::default(),
             contexts: (0..cfg.contexts_per_wavefront())
                 .map(|_| Context::new(cfg))
                 .collect(),
             srf: (0..cfg.srf_copy_width)
-                .map(|lane| SrfLane::new(cfg, lane))
+                .map(|lane| {
+                    if cu_ports {
+                        SrfLane::with_context_ports(cfg, lane)
+                    } else {
+                        SrfLane::new(cfg, lane)
+                    }
+                })
                 .collect(),
             phase: Default::default(),
             copy_row: Default::default(),
@@ -323,6 +426,14 @@ impl SplitMergeUnit {
             done_reg: Default::default(),
             status_reg: Default::default(),
             no_free_reg: Default::default(),
+            ovf: many(contexts),
+            cx_rlo_lane: many(ports),
+            cx_rhi_lane: many(ports),
+            cx_raddr_hi: many(ports),
+            cx_waddr_hi: many(ports),
+            cur_ovf: Default::default(),
+            do_ovf_inc: Default::default(),
+            do_ovf_dec: Default::default(),
             n_contexts: Constant::new(cfg.contexts_per_wavefront().to_bits()),
             n_sgprs: Constant::new(cfg.sgprs_per_context.to_bits()),
             copy_shift: Constant::new((cfg.srf_copy_width.trailing_zeros() as usize).to_bits()),
@@ -402,7 +513,14 @@ impl Logic for SplitMergeUnit {
         );
         for i in 0..self.contexts.len() {
             self.contexts[i].clock.next = self.clock.val();
+            self.ovf[i].clock.next = self.clock.val();
+            self.ovf[i].d.next = self.ovf[i].q.val();
         }
+        for k in 0..self.cx_rlo_lane.len() {
+            self.cx_rlo_lane[k].clock.next = self.clock.val();
+            self.cx_rhi_lane[k].clock.next = self.clock.val();
+        }
+        self.new_ctx.next = self.op_dst.q.val();
         self.done_reg.d.next = false;
         self.done.next = self.done_reg.q.val();
         self.status.next = self.status_reg.q.val();
@@ -431,8 +549,10 @@ impl Logic for SplitMergeUnit {
         self.cur_top.next = 0.into();
         self.cur_depth.next = 0.into();
         self.cur_full.next = false;
+        self.cur_ovf.next = 0.into();
         for i in 0..self.contexts.len() {
             if self.cur.val().index() == i {
+                self.cur_ovf.next = self.ovf[i].q.val();
                 self.cur_state.next = self.contexts[i].state.val();
                 self.cur_parent.next = self.contexts[i].parent.val();
                 self.cur_spm_lo.next = self.contexts[i].spm_lo.val();
@@ -501,6 +621,8 @@ impl Logic for SplitMergeUnit {
         self.do_launch.next = false;
         self.do_end.next = false;
         self.do_finish_split.next = false;
+        self.do_ovf_inc.next = false;
+        self.do_ovf_dec.next = false;
         self.copy_prev.next = self.copy_row.q.val() - 1;
         self.copy_remain.next =
             self.op_count.q.val() - (self.copy_prev.val() << self.copy_shift.val());
@@ -534,15 +656,19 @@ impl Logic for SplitMergeUnit {
                 }
                 SmOp::Split => {
                     if self.cur_valid.val() & (self.cur_state.val() == ContextState::Running) {
-                        if self.cur_full.val() {
+                        if self.cur_full.val()
+                            & (!self.overflow_noop.val() | (self.cur_ovf.val() == 0xFFFF))
+                        {
                             self.status_reg.d.next = SmStatus::StackOverflow;
                         } else if ((self.keep_lo.val() | self.keep_hi.val()) == 0)
                             | ((self.give_lo.val() | self.give_hi.val()) == 0)
                         {
-                            self.do_push.next = true;
+                            self.do_push.next = !self.cur_full.val();
+                            self.do_ovf_inc.next = self.cur_full.val();
                             self.status_reg.d.next = SmStatus::SplitNoop;
-                        } else if !self.free_found.val() {
-                            self.do_push.next = true;
+                        } else if !self.free_found.val() | self.cur_full.val() {
+                            self.do_push.next = !self.cur_full.val();
+                            self.do_ovf_inc.next = self.cur_full.val();
                             self.status_reg.d.next = SmStatus::NoFreeContext;
                             if self.no_free_reg.q.val() != 0xFFFF {
                                 self.no_free_reg.d.next = self.no_free_reg.q.val() + 1;
@@ -562,7 +688,10 @@ impl Logic for SplitMergeUnit {
                 }
                 SmOp::Merge => {
                     if self.cur_valid.val() & (self.cur_state.val() == ContextState::Running) {
-                        if self.cur_depth.val() != 0 {
+                        if self.cur_ovf.val() != 0 {
+                            self.do_ovf_dec.next = true;
+                            self.status_reg.d.next = SmStatus::MergeNoop;
+                        } else if self.cur_depth.val() != 0 {
                             if self.cur_top.val() == 0 {
                                 self.do_pop.next = true;
                                 self.status_reg.d.next = SmStatus::MergeNoop;
@@ -627,6 +756,20 @@ impl Logic for SplitMergeUnit {
                 self.contexts[i].set_pc.next = self.wr_pc_en.val();
                 self.contexts[i].set_exec.next = self.wr_exec_en.val();
             }
+        }
+        // The compute unit's per-context writes, before the datapath's (which win).
+        for i in 0..self.cx_wr_pc_en.len() {
+            if self.cx_wr_pc_en[i].val() {
+                self.contexts[i].set_pc.next = true;
+                self.contexts[i].pc_in.next = self.cx_wr_pc[i].val();
+            }
+            if self.cx_wr_exec_en[i].val() {
+                self.contexts[i].set_exec.next = true;
+                self.contexts[i].exec_lo_in.next = self.cx_wr_exec_lo[i].val();
+                self.contexts[i].exec_hi_in.next = self.cx_wr_exec_hi[i].val();
+            }
+        }
+        for i in 0..self.contexts.len() {
             if self.cur.val().index() == i {
                 if self.do_launch.val() {
                     self.contexts[i].set_state.next = true;
@@ -666,6 +809,12 @@ impl Logic for SplitMergeUnit {
                     self.contexts[i].set_state.next = true;
                     self.contexts[i].state_in.next = ContextState::Free;
                 }
+                if self.do_ovf_inc.val() {
+                    self.ovf[i].d.next = self.ovf[i].q.val() + 1;
+                }
+                if self.do_ovf_dec.val() {
+                    self.ovf[i].d.next = self.ovf[i].q.val() - 1;
+                }
             }
             if (self.cur_top.val().index() == i) & self.do_merge_into_cur.val() {
                 self.contexts[i].set_state.next = true;
@@ -696,6 +845,12 @@ impl Logic for SplitMergeUnit {
                 self.contexts[i].pc_in.next = self.op_pc.q.val();
                 self.contexts[i].clear_stack.next = true;
             }
+            if self.free_all.val() {
+                self.contexts[i].set_state.next = true;
+                self.contexts[i].state_in.next = ContextState::Free;
+                self.contexts[i].clear_stack.next = true;
+                self.ovf[i].d.next = 0.into();
+            }
         }
 
         // The SRF lanes: the CU's port addresses lane `addr mod W`, row `addr / W`; the copy
@@ -719,6 +874,54 @@ impl Logic for SplitMergeUnit {
             self.srf[i].copy_dst.next = self.op_dst.q.val();
             self.srf[i].copy_wr_row.next = self.copy_prev.val().get_bits::<SGPR_ADDR_BITS>(0);
             self.srf[i].copy_remain.next = self.copy_remain.val();
+        }
+
+        // Per-context SRF pair ports: SGPR a in lane a mod W, a + 1 in the next lane.
+        for k in 0..self.cx_srf_rd.len() {
+            self.cx_raddr_hi[k].next = self.cx_srf_raddr[k].val() + 1;
+            self.cx_waddr_hi[k].next = self.cx_srf_waddr[k].val() + 1;
+            self.cx_rlo_lane[k].d.next = self.cx_srf_raddr[k].val() & self.copy_lane_mask.val();
+            self.cx_rhi_lane[k].d.next = self.cx_raddr_hi[k].val() & self.copy_lane_mask.val();
+        }
+        for i in 0..self.srf.len() {
+            for k in 0..self.cx_srf_rd.len() {
+                self.srf[i].ctx_rd[k].next = self.cx_srf_rd[k].val();
+                self.srf[i].ctx_row[k].next = self.cx_raddr_hi[k].val() >> self.copy_shift.val();
+                if (self.cx_srf_raddr[k].val() & self.copy_lane_mask.val()).index() == i {
+                    self.srf[i].ctx_row[k].next =
+                        self.cx_srf_raddr[k].val() >> self.copy_shift.val();
+                }
+                self.srf[i].ctx_we[k].next = false;
+                self.srf[i].ctx_wr_row[k].next = self.cx_waddr_hi[k].val() >> self.copy_shift.val();
+                self.srf[i].ctx_wdata[k].next = self.cx_srf_wdata_hi[k].val();
+                if (self.cx_waddr_hi[k].val() & self.copy_lane_mask.val()).index() == i {
+                    self.srf[i].ctx_we[k].next = self.cx_srf_we_hi[k].val();
+                }
+                if (self.cx_srf_waddr[k].val() & self.copy_lane_mask.val()).index() == i {
+                    self.srf[i].ctx_we[k].next = self.cx_srf_we_lo[k].val();
+                    self.srf[i].ctx_wr_row[k].next =
+                        self.cx_srf_waddr[k].val() >> self.copy_shift.val();
+                    self.srf[i].ctx_wdata[k].next = self.cx_srf_wdata_lo[k].val();
+                }
+            }
+        }
+        for k in 0..self.cx_srf_rd.len() {
+            self.cx_srf_rdata_lo[k].next = 0.into();
+            self.cx_srf_rdata_hi[k].next = 0.into();
+            for i in 0..self.srf.len() {
+                if self.cx_rlo_lane[k].q.val().index() == i {
+                    self.cx_srf_rdata_lo[k].next = self.srf[i].ctx_rdata[k].val();
+                }
+                if self.cx_rhi_lane[k].q.val().index() == i {
+                    self.cx_srf_rdata_hi[k].next = self.srf[i].ctx_rdata[k].val();
+                }
+            }
+            self.cx_state[k].next = self.contexts[k].state.val();
+            self.cx_pc[k].next = self.contexts[k].pc.val();
+            self.cx_exec_lo[k].next = self.contexts[k].exec_lo.val();
+            self.cx_exec_hi[k].next = self.contexts[k].exec_hi.val();
+            self.cx_spm_lo[k].next = self.contexts[k].spm_lo.val();
+            self.cx_spm_hi[k].next = self.contexts[k].spm_hi.val();
         }
 
         // Read-out port and SRF read data.

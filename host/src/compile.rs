@@ -73,7 +73,7 @@ fn without_instruction(line: &str, mnemonic: &str) -> Option<String> {
 
 /// Runs the pass on `source` (`file` names it in errors).
 pub fn compile(source: &str, file: &str, split_all: bool) -> Result<Compiled> {
-    let kernel = extract(source, file, &TimingTable::PLACEHOLDER)?;
+    let kernel = extract(source, file, &TimingTable::GCN3)?;
     // Structure only: irreducible flow and broken if/else regions are errors, loop bounds are not needed here.
     BsbCfg::structure(kernel.cfg.clone())?;
     let insts = &kernel.program.instructions;

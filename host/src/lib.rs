@@ -19,6 +19,7 @@ pub mod gen;
 pub mod input;
 pub mod ipet;
 pub mod kernel;
+pub mod launch;
 pub mod prune;
 pub mod report;
 pub mod select;

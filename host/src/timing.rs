@@ -1,121 +1,538 @@
-//! The timing contract the WCET analysis uses for assembly input (design.md decision 6): the
-//! worst-case cycles one instruction of each class may take on the compute unit, including
-//! waits for a shared port. This is the only place block WCETs of `.s` kernels come from.
+//! The compute unit's timing contract as the WCET analysis sees it (design.md decision 6): the
+//! worst-case cycles one instruction of each class may take on the RTL, including the waits for
+//! the shared issue unit, vector ALU and memory port that the other contexts can cause. Every
+//! block WCET of a `.s` kernel or a launch comes from here.
 //!
-//! PLACEHOLDER: the compute-unit RTL has not published its contract yet. The vector ALU cost
-//! is the SIMD unit's measured latency (passes + 2 = 6 cycles for wave64 on 16 lanes,
-//! docs/rtl-units.md); the rest are deliberately generous round numbers (memory is charged its
-//! full latency at issue so that `s_waitcnt` costs only its own issue). When `docs/rtl-units.md` defines the contract, replace [`TimingTable::PLACEHOLDER`]
-//! by those numbers and keep the test that checks RTL cycles never exceed it.
+//! The RTL documents the contract in docs/timing.md and `pws_hdl::cu::timing`; this crate does not
+//! depend on the RTL (design.md layout), so [`TimingTable::contract`] mirrors it as formulas over
+//! the hardware parameters ([`CuTiming`]) and the number of competing contexts
+//! ([`Competition`]), and `tests/timing_contract.rs` keeps the two equal for several
+//! configurations. A cost counts from the cycle its context may issue again (its launch, or the
+//! retire of its previous instruction: a context has one instruction in flight) to the retire of
+//! the instruction. It excludes only the waits that belong to other paths: a merge waiting for
+//! its partner and `s_barrier` waiting for the other wavefronts, which the analysis covers at path
+//! level ([`is_sync`]).
 
-use pws_isa::{Format, Instruction, Opcode};
+use std::fmt;
+use std::str::FromStr;
+
+use pws_isa::{Format, Instruction, Opcode, Operand, Program};
 use serde::Serialize;
 
-/// Instruction classes with one worst-case cost each.
+/// Execution mode of the compute unit (design.md decision 5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// `split`/`merge` are no-ops; one SIMD serialises both paths of every branch.
+    NoSplit,
+    /// Split wavefronts share their SIMD and its issue unit.
+    Dws,
+    /// Split wavefronts run on S dedicated SpSIMDs with their own issue units.
+    Pws,
+}
+
+impl Mode {
+    /// The three modes in report order.
+    pub const ALL: [Mode; 3] = [Mode::NoSplit, Mode::Dws, Mode::Pws];
+
+    /// The name the CLI and the JSON use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::NoSplit => "nosplit",
+            Mode::Dws => "dws",
+            Mode::Pws => "pws",
+        }
+    }
+
+    /// True when `split` and `merge` act (DWS and PWS).
+    pub fn splits(self) -> bool {
+        self != Mode::NoSplit
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Mode {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Mode, String> {
+        Mode::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| format!("unknown mode '{s}' (expected nosplit, dws or pws)"))
+    }
+}
+
+/// The hardware parameters the contract depends on: the host's mirror of the timing-relevant
+/// fields of `pws_hdl::config::HwConfig`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct CuTiming {
+    /// Passes of one wavefront-wide vector op: wavefront width / lanes per (Sp)SIMD.
+    pub passes: u64,
+    /// Cycles from the edge that accepts a memory request to its response.
+    pub mem_latency: u64,
+    /// SGPRs the split datapath copies per cycle.
+    pub srf_copy_width: u64,
+    /// S: SpSIMDs per SIMD, hence split contexts per slot.
+    pub spsimds: u64,
+}
+
+impl CuTiming {
+    /// The `gcn3` preset: wave64 on 16 lanes, 32-cycle memory, 8 SGPRs copied per cycle, S = 2.
+    pub const GCN3: CuTiming = CuTiming {
+        passes: 4,
+        mem_latency: 32,
+        srf_copy_width: 8,
+        spsimds: 2,
+    };
+}
+
+/// e_s: cycles of a split that allocates a context and copies `sgprs` SGPRs, `srf_copy_width`
+/// per cycle after two fixed cycles (docs/rtl-units.md, "Cycle costs").
+pub const fn split_datapath_cycles(cu: &CuTiming, sgprs: u32) -> u64 {
+    (sgprs as u64).div_ceil(cu.srf_copy_width) + pipeline::SPLIT_FIXED
+}
+
+/// Other contexts that can delay one context's instruction. Every arbiter of the compute unit is
+/// round-robin, so each competitor is served at most once before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Competition {
+    /// Other contexts scheduled by the same issue unit.
+    pub issue: u64,
+    /// Other contexts that may hold the same (Sp)SIMD (DWS: the slot's split contexts).
+    pub valu: u64,
+    /// Other contexts that can hold a memory instruction in the compute unit's one LSU.
+    pub lsu: u64,
+    /// Other contexts of the slot that may use its split/merge datapath.
+    pub split_merge: u64,
+}
+
+/// Instruction classes of the contract.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum InstClass {
     /// SOP1/SOP2/SOPK/SOPC scalar ALU operations.
     Salu,
-    /// Full-rate vector ALU operations (one wavefront over the 16-lane SIMD).
+    /// Vector ALU operations (VOP1/VOP2/VOPC/VOP3), one wavefront over its (Sp)SIMD.
     Valu,
-    /// Quarter-rate vector operations (32-bit multiplies).
-    ValuQuarter,
-    /// Scalar memory loads (SMEM), to completion.
+    /// `s_load_dword`, `s_load_dwordx2` (one request), to completion.
     Smem,
-    /// Flat (global) loads and stores, to completion, including port arbitration.
-    Flat,
+    /// `s_load_dwordx4` (one request, two SRF write-back cycles), to completion.
+    SmemX4,
+    /// FLAT loads of one or two dwords per lane, to completion.
+    FlatLoad,
+    FlatLoadX2,
+    /// FLAT stores of one or two dwords per lane, to their last response.
+    FlatStore,
+    FlatStoreX2,
     /// `s_branch` and `s_cbranch_*` (taken or not).
     Branch,
-    /// `s_waitcnt`: memory is already charged at issue.
-    Waitcnt,
-    /// `s_barrier`: the wait for other wavefronts is part of d in the kernel-level formula.
+    /// `s_nop`, `s_waitcnt` (satisfied at issue: a context has one instruction in flight),
+    /// `s_endpgm`, and `split`/`merge` in no-split mode.
+    Nop,
+    /// `s_barrier` when the others have arrived.
     Barrier,
-    /// `split` and `merge` issue; their datapath cost is e_s / e_m in Lemma 5.1.
-    SplitMerge,
-    /// `s_nop`, `s_endpgm`.
-    Control,
+    /// `split` through the pipeline (e_s is its datapath cost).
+    Split,
+    /// `merge` through the pipeline (e_m is its datapath cost), without the partner wait.
+    Merge,
 }
 
-/// Worst-case cycles per instruction class.
+/// The timing contract of one configuration, mode and competition: cycles from the pick of an
+/// instruction to its retire with no SGPR operand and no wait, plus the cycles each SGPR operand
+/// and each kind of wait adds ([`TimingTable::cycles`] puts them together per instruction).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct TimingTable {
+    pub mode: Mode,
     pub salu: u64,
     pub valu: u64,
-    pub valu_quarter: u64,
     pub smem: u64,
-    pub flat: u64,
+    pub smem_x4: u64,
+    pub flat_load: u64,
+    pub flat_load_x2: u64,
+    pub flat_store: u64,
+    pub flat_store_x2: u64,
     pub branch: u64,
-    pub waitcnt: u64,
+    pub nop: u64,
     pub barrier: u64,
-    pub split_merge: u64,
-    pub control: u64,
-    /// The split/merge datapath (docs/rtl-units.md, "Cycle costs"): a split that allocates a
-    /// context costs `split_fixed` cycles plus one per `srf_copy_width` SGPRs it copies (e_s);
-    /// a merge costs `merge` cycles (e_m).
-    pub split_fixed: u64,
-    pub srf_copy_width: u64,
+    /// `split` and `merge` without their datapath cycles e_s, e_m.
+    pub split: u64,
     pub merge: u64,
+    /// Per SGPR operand (one SRF read cycle each; VCC, EXEC, M0, SCC and constants are free).
+    pub per_sgpr_read: u64,
+    /// Every instruction: the wait to be picked by its issue unit.
+    pub schedule_wait: u64,
+    /// VALU: the wait for its (Sp)SIMD.
+    pub valu_wait: u64,
+    /// Memory: the wait for the LSU's request sequencer.
+    pub lsu_wait: u64,
+    /// `split`, `merge`: the wait for the slot's split/merge datapath.
+    pub split_merge_wait: u64,
+    /// e_s for the kernel's SGPRs, and e_m (0 in no-split mode, where they are no-ops).
+    pub e_s: u64,
+    pub e_m: u64,
+}
+
+/// The fixed part of the contract: cycle counts of the RTL's pipeline (`pws_hdl::cu::issue`,
+/// `lsu`, `split_merge`), the same for every configuration.
+mod pipeline {
+    /// Pick and decode, before the operand reads.
+    pub const PICK_DECODE: u64 = 2;
+    /// The execute (and write-back) cycle.
+    pub const EXECUTE: u64 = 1;
+    /// The cycle a unit outside the issue unit (LSU sequencer, split/merge arbiter, barrier)
+    /// takes to accept the instruction.
+    pub const HANDOFF: u64 = 1;
+    /// Most SGPR operands any instruction reads (three VALU sources and a lane mask): the
+    /// front-end occupancy of a competitor.
+    pub const MAX_READS: u64 = 4;
+    /// A VALU op's cycles on the (Sp)SIMD beyond one per pass.
+    pub const VALU_EXTRA: u64 = 1;
+    /// The split datapath's decision edge and last row write (docs/rtl-units.md).
+    pub const SPLIT_FIXED: u64 = 2;
+    /// e_m: merge, wait or pop in the split/merge datapath.
+    pub const MERGE: u64 = 1;
 }
 
 impl TimingTable {
-    /// See the module documentation: placeholder until the RTL's timing contract exists.
-    pub const PLACEHOLDER: TimingTable = TimingTable {
-        salu: 1,
-        valu: 6,
-        valu_quarter: 16,
-        smem: 64,
-        flat: 256,
-        branch: 2,
-        waitcnt: 1,
-        barrier: 1,
-        split_merge: 1,
-        control: 1,
-        split_fixed: 2,
-        srf_copy_width: 8,
-        merge: 1,
-    };
-
-    /// e_s for a kernel whose wavefronts hold `sgprs` scalar registers: the split/merge
-    /// datapath copies exactly those into the new split context.
-    pub fn split_cycles(&self, sgprs: u32) -> u64 {
-        self.split_fixed + u64::from(sgprs).div_ceil(self.srf_copy_width)
+    /// The contract for `cu` in `mode` for a kernel holding `sgprs` SGPRs, when `comp` other
+    /// contexts compete. The one place the numbers live: `tests/timing_contract.rs` checks them
+    /// against `pws_hdl::cu::timing` for several configurations.
+    pub const fn contract(
+        cu: &CuTiming,
+        mode: Mode,
+        comp: &Competition,
+        sgprs: u32,
+    ) -> TimingTable {
+        use pipeline::*;
+        let front = PICK_DECODE;
+        let valu_op = if cu.passes > 1 { cu.passes } else { 1 } + VALU_EXTRA;
+        // In DWS a context may wait in the front end while its slot's other contexts hold the SIMD.
+        let dws = matches!(mode, Mode::Dws);
+        let simd_busy = cu.spsimds * (valu_op - 1);
+        let front_worst = PICK_DECODE + MAX_READS + if dws { simd_busy } else { 0 };
+        // The LSU's request sequencer spends, per pass, one cycle reading the addresses, one
+        // per dword sent and, for a store, one reading the data: a FLAT instruction holds it
+        // passes · (1 + dwords + store) cycles, the longest a two-dword store.
+        let lsu_max = cu.passes * (1 + 2 + 1);
+        let flat = front + EXECUTE + HANDOFF + cu.mem_latency;
+        let smem = front + EXECUTE + HANDOFF + 1 + cu.mem_latency;
+        let e_s = split_datapath_cycles(cu, sgprs);
+        let splits = !matches!(mode, Mode::NoSplit);
+        TimingTable {
+            mode,
+            salu: front + EXECUTE,
+            valu: front + EXECUTE + valu_op,
+            smem,
+            smem_x4: smem + 1,
+            flat_load: flat + cu.passes * 2,
+            flat_load_x2: flat + cu.passes * 3,
+            flat_store: flat + cu.passes * 3,
+            flat_store_x2: flat + cu.passes * 4,
+            branch: front + EXECUTE,
+            nop: front + EXECUTE,
+            barrier: front + EXECUTE + HANDOFF,
+            split: if splits {
+                front + EXECUTE + HANDOFF
+            } else {
+                front + EXECUTE
+            },
+            merge: if splits {
+                front + EXECUTE + HANDOFF
+            } else {
+                front + EXECUTE
+            },
+            per_sgpr_read: 1,
+            schedule_wait: comp.issue * front_worst,
+            valu_wait: comp.valu * (valu_op - 1),
+            lsu_wait: comp.lsu * lsu_max,
+            split_merge_wait: if splits {
+                comp.split_merge * (e_s + 1)
+            } else {
+                0
+            },
+            e_s: if splits { e_s } else { 0 },
+            e_m: if splits { MERGE } else { 0 },
+        }
     }
 
-    /// The class of `inst`.
-    pub fn class(inst: &Instruction) -> InstClass {
+    /// The `gcn3` configuration's contract in PWS for one wavefront alone on the compute unit,
+    /// charging a full SRF copy (102 SGPRs): the table `pws compile` and `pws wcet` on a bare
+    /// `.s` kernel use.
+    pub const GCN3: TimingTable = TimingTable::contract(
+        &CuTiming::GCN3,
+        Mode::Pws,
+        &Competition {
+            issue: 0,
+            valu: 0,
+            lsu: 0,
+            split_merge: 0,
+        },
+        102,
+    );
+
+    /// The class of `inst` in `mode`.
+    pub fn class(inst: &Instruction, mode: Mode) -> InstClass {
         use Opcode::*;
         match inst.opcode {
-            Split | Merge => InstClass::SplitMerge,
-            SWaitcnt => InstClass::Waitcnt,
+            Split | Merge if mode == Mode::NoSplit => InstClass::Nop,
+            Split => InstClass::Split,
+            Merge => InstClass::Merge,
+            SWaitcnt | SNop | SEndpgm => InstClass::Nop,
             SBarrier => InstClass::Barrier,
-            SNop | SEndpgm => InstClass::Control,
-            VMulLoU32 | VMulHiU32 | VMulHiI32 => InstClass::ValuQuarter,
+            SLoadDwordx4 => InstClass::SmemX4,
+            FlatLoadDword => InstClass::FlatLoad,
+            FlatLoadDwordx2 => InstClass::FlatLoadX2,
+            FlatStoreDword => InstClass::FlatStore,
+            FlatStoreDwordx2 => InstClass::FlatStoreX2,
             _ if inst.is_branch() => InstClass::Branch,
             _ => match inst.opcode.format() {
                 Format::Sop1 | Format::Sop2 | Format::Sopk | Format::Sopc | Format::Sopp => {
                     InstClass::Salu
                 }
                 Format::Smem => InstClass::Smem,
-                Format::Flat => InstClass::Flat,
+                Format::Flat => InstClass::FlatLoad,
                 Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 => InstClass::Valu,
             },
         }
     }
 
-    /// Worst-case cycles of one execution of `inst`.
-    pub fn cycles(&self, inst: &Instruction) -> u64 {
-        match Self::class(inst) {
-            InstClass::Salu => self.salu,
-            InstClass::Valu => self.valu,
-            InstClass::ValuQuarter => self.valu_quarter,
-            InstClass::Smem => self.smem,
-            InstClass::Flat => self.flat,
-            InstClass::Branch => self.branch,
-            InstClass::Waitcnt => self.waitcnt,
-            InstClass::Barrier => self.barrier,
-            InstClass::SplitMerge => self.split_merge,
-            InstClass::Control => self.control,
+    /// SGPR operands the issue unit reads for `inst`, one cycle each: scalar registers among
+    /// its sources, and the destination that `s_addk_i32` / `s_mulk_i32` also read. Classes that
+    /// read none (branches, FLAT, no-ops) get 0.
+    pub fn sgpr_reads(inst: &Instruction, mode: Mode) -> u64 {
+        match Self::class(inst, mode) {
+            InstClass::Salu
+            | InstClass::Valu
+            | InstClass::Smem
+            | InstClass::SmemX4
+            | InstClass::Split => {}
+            _ => return 0,
         }
+        let sources = inst
+            .sources()
+            .filter(|(op, _)| matches!(op, Operand::Sgpr(_) | Operand::Ttmp(_)))
+            .count() as u64;
+        let read_dst = matches!(inst.opcode, Opcode::SAddkI32 | Opcode::SMulkI32)
+            && matches!(inst.dst, Some(Operand::Sgpr(_)));
+        sources + u64::from(read_dst)
+    }
+
+    /// Worst-case cycles of one execution of `inst` from the cycle its context may be
+    /// picked to its retire, without the split/merge datapath's e_s / e_m (Lemma 5.1 charges
+    /// those; see [`TimingTable::datapath_cycles`]).
+    pub fn cycles(&self, inst: &Instruction) -> u64 {
+        let class = Self::class(inst, self.mode);
+        let base = match class {
+            InstClass::Salu => self.salu,
+            InstClass::Valu => self.valu + self.valu_wait,
+            InstClass::Smem => self.smem + self.lsu_wait,
+            InstClass::SmemX4 => self.smem_x4 + self.lsu_wait,
+            InstClass::FlatLoad => self.flat_load + self.lsu_wait,
+            InstClass::FlatLoadX2 => self.flat_load_x2 + self.lsu_wait,
+            InstClass::FlatStore => self.flat_store + self.lsu_wait,
+            InstClass::FlatStoreX2 => self.flat_store_x2 + self.lsu_wait,
+            InstClass::Branch => self.branch,
+            InstClass::Nop => self.nop,
+            InstClass::Barrier => self.barrier,
+            InstClass::Split => self.split + self.split_merge_wait,
+            InstClass::Merge => self.merge + self.split_merge_wait,
+        };
+        base + self.schedule_wait + self.per_sgpr_read * Self::sgpr_reads(inst, self.mode)
+    }
+
+    /// The split/merge datapath's cycles of `inst`: e_s for a `split`, e_m for a `merge` (0 in
+    /// no-split mode); the RTL measures them in the instruction's time.
+    pub fn datapath_cycles(&self, inst: &Instruction) -> u64 {
+        match inst.opcode {
+            Opcode::Split => self.e_s,
+            Opcode::Merge => self.e_m,
+            _ => 0,
+        }
+    }
+}
+
+/// What the dispatcher (the SPI-like port driven by `pws_sim`) and the end of a run cost, in
+/// cycles: the part of the contract that is not per instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct DispatchCost {
+    /// Per wavefront: one register-init write per cycle (the ABI's SGPRs, then v0 one pass per
+    /// write) and the launch.
+    pub per_wavefront: u64,
+    /// Per workgroup, on top of its wavefronts.
+    pub per_workgroup: u64,
+    /// From the retire of a wavefront's `s_endpgm` to its slot showing free.
+    pub release: u64,
+    /// From the start of the run to the first init write, and from the last slot freed to the
+    /// end of the run.
+    pub start: u64,
+    pub drain: u64,
+}
+
+impl DispatchCost {
+    /// The dispatch contract for `cu`.
+    pub const fn contract(cu: &CuTiming) -> DispatchCost {
+        let init_sgprs = pws_isa::manifest::abi::WORKGROUP_ID_X_SGPR as u64 + 1;
+        DispatchCost {
+            per_wavefront: init_sgprs + cu.passes + 1,
+            per_workgroup: 0,
+            release: 1,
+            start: 0,
+            drain: 1,
+        }
+    }
+}
+
+/// True for the instructions whose RTL time includes a wait for another context or wavefront
+/// (a merge for its partner, `s_barrier` for the workgroup): the table bounds them without
+/// that wait, which the analysis covers through the partner's path.
+pub fn is_sync(inst: &Instruction) -> bool {
+    matches!(inst.opcode, Opcode::Merge | Opcode::SBarrier)
+}
+
+/// A straight-line block as the RTL measures it (`pws run --json` "blocks").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TimedBlock {
+    /// Byte address of its first instruction (the key the RTL's measurement uses).
+    pub pc: u32,
+    /// Byte address of its last instruction.
+    pub last_pc: u32,
+    /// Instruction indices in the program.
+    #[serde(skip)]
+    pub insts: std::ops::Range<usize>,
+    /// Worst-case cycles from the issue of its first instruction to the retire of its last.
+    pub wcet: u64,
+    /// It contains a merge or `s_barrier`: its measured time may include a partner's path.
+    pub sync: bool,
+}
+
+/// The program's blocks with the RTL's boundaries: maximal straight-line runs between leaders,
+/// which are the entry, branch targets and the instruction after a branch, `s_endpgm`, `split`
+/// or `merge` (unlike the CFG's blocks, labels alone do not start one, and a split or merge
+/// ends one). A block's WCET is the sum of `cost` (per instruction index) over it.
+pub fn rtl_blocks(program: &Program, cost: &[u64]) -> Vec<TimedBlock> {
+    let insts = &program.instructions;
+    let mut leader = vec![false; insts.len()];
+    if let Some(first) = leader.first_mut() {
+        *first = true;
+    }
+    for (i, l) in insts.iter().enumerate() {
+        if let Some(t) = l
+            .item
+            .branch_target(l.pc)
+            .and_then(|pc| program.index_of(pc))
+        {
+            leader[t] = true;
+        }
+        let ends = l.item.is_branch()
+            || matches!(
+                l.item.opcode,
+                Opcode::SEndpgm | Opcode::Split | Opcode::Merge
+            );
+        if ends && i + 1 < insts.len() {
+            leader[i + 1] = true;
+        }
+    }
+    let starts: Vec<usize> = (0..insts.len()).filter(|&i| leader[i]).collect();
+    starts
+        .iter()
+        .enumerate()
+        .map(|(k, &s)| {
+            let end = starts.get(k + 1).copied().unwrap_or(insts.len());
+            TimedBlock {
+                pc: insts[s].pc,
+                last_pc: insts[end - 1].pc,
+                insts: s..end,
+                wcet: cost[s..end].iter().sum(),
+                sync: insts[s..end].iter().any(|l| is_sync(&l.item)),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KERNEL: &str = "k:\n    s_mov_b32 s0, 0\nL:\n    v_mov_b32_e32 v1, v0\n    split s0, s1\n    s_cbranch_execz E\n    v_add_u32_e32 v1, vcc, 1, v1\nE:\n    merge\n    s_barrier\n    flat_store_dword v[2:3], v1\n    s_endpgm\n";
+
+    fn table(mode: Mode, comp: &Competition) -> TimingTable {
+        TimingTable::contract(&CuTiming::GCN3, mode, comp, 16)
+    }
+
+    #[test]
+    fn rtl_blocks_follow_branches_splits_and_merges_not_labels() {
+        let p = pws_isa::assemble(KERNEL, "k.s").unwrap();
+        let cost = |t: &TimingTable| -> Vec<u64> {
+            p.instructions
+                .iter()
+                .map(|l| t.cycles(&l.item) + t.datapath_cycles(&l.item))
+                .collect()
+        };
+        let t = table(Mode::Pws, &Competition::default());
+        let b = rtl_blocks(&p, &cost(&t));
+        let pcs: Vec<u32> = b.iter().map(|b| b.pc).collect();
+        // s_mov + v_mov + split | s_cbranch | v_add | merge | s_barrier + store + s_endpgm
+        assert_eq!(pcs, [0, 12, 16, 20, 24]);
+        // `split s0, s1` reads two SGPRs; e_s copies 16 SGPRs 8 per cycle after 2 cycles.
+        assert_eq!(t.e_s, 4);
+        assert_eq!(
+            b[0].wcet,
+            t.salu + t.valu + t.split + 2 * t.per_sgpr_read + t.e_s
+        );
+        assert!(b[3].sync && b[4].sync && !b[0].sync);
+        assert_eq!(b[3].wcet, t.merge + t.e_m);
+        assert_eq!(b[4].wcet, t.barrier + t.flat_store + t.nop);
+        let n = table(Mode::NoSplit, &Competition::default());
+        let nosplit = rtl_blocks(&p, &cost(&n));
+        assert_eq!(nosplit[0].wcet, n.salu + n.valu + n.nop);
+        assert_eq!((n.e_s, n.e_m), (0, 0));
+        assert_eq!(nosplit[4].last_pc, p.instructions.last().unwrap().pc);
+    }
+
+    #[test]
+    fn competition_only_raises_costs() {
+        let alone = table(Mode::Dws, &Competition::default());
+        let busy = table(
+            Mode::Dws,
+            &Competition {
+                issue: 3,
+                valu: 2,
+                lsu: 5,
+                split_merge: 1,
+            },
+        );
+        let p = pws_isa::assemble(KERNEL, "k.s").unwrap();
+        for l in &p.instructions {
+            assert!(busy.cycles(&l.item) > alone.cycles(&l.item), "{:?}", l.item);
+        }
+        // Nothing waits when nothing competes.
+        assert_eq!(
+            (
+                alone.schedule_wait,
+                alone.valu_wait,
+                alone.lsu_wait,
+                alone.split_merge_wait
+            ),
+            (0, 0, 0, 0)
+        );
+        let cu = CuTiming::GCN3;
+        assert!(alone.flat_load >= cu.mem_latency + cu.passes);
+        assert_eq!(TimingTable::GCN3.e_s, split_datapath_cycles(&cu, 102));
+    }
+
+    #[test]
+    fn modes_parse_and_print() {
+        for m in Mode::ALL {
+            assert_eq!(m.name().parse::<Mode>(), Ok(m));
+        }
+        assert!("split"
+            .parse::<Mode>()
+            .unwrap_err()
+            .contains("nosplit, dws or pws"));
     }
 }

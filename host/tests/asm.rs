@@ -38,7 +38,7 @@ fn role_names(g: &BsbCfg, v: usize) -> (String, String, String) {
 #[test]
 fn if_else_and_if_without_else_from_clang() {
     let src = data("ifelse.s");
-    let k = extract(&src, "ifelse.s", &TimingTable::PLACEHOLDER).unwrap();
+    let k = extract(&src, "ifelse.s", &TimingTable::GCN3).unwrap();
     assert_eq!(k.ifs.len(), 2);
     let g = BsbCfg::new(k.cfg.clone()).unwrap();
     let branches: Vec<&str> = g.branches().map(|v| g.name(v)).collect();
@@ -57,7 +57,7 @@ fn if_else_and_if_without_else_from_clang() {
         .program
         .instructions
         .iter()
-        .map(|l| TimingTable::PLACEHOLDER.cycles(&l.item))
+        .map(|l| TimingTable::GCN3.cycles(&l.item))
         .sum();
     let r = analyse(&g, &all_branches(&g), &params()).unwrap().report;
     assert_eq!(r.e_wf.nosplit, total);
@@ -104,14 +104,14 @@ fn compile_inserts_split_before_the_branch_and_merge_after_the_restore() {
     let again = compile(&c.text, "ifelse.s", false).unwrap();
     assert_eq!(again.text, c.text);
     assert_eq!(again.split_points, c.split_points);
-    let k = extract(&c.text, "out.s", &TimingTable::PLACEHOLDER).unwrap();
+    let k = extract(&c.text, "out.s", &TimingTable::GCN3).unwrap();
     assert!(k.ifs.iter().all(|b| b.split.is_some()));
 }
 
 #[test]
 fn rotated_loop_with_bound_annotation() {
     let src = data("loop.s");
-    let k = extract(&src, "loop.s", &TimingTable::PLACEHOLDER).unwrap();
+    let k = extract(&src, "loop.s", &TimingTable::GCN3).unwrap();
     let g = BsbCfg::new(k.cfg).unwrap();
     assert_eq!(g.loops().len(), 1);
     let lp = &g.loops()[0];
@@ -132,7 +132,7 @@ fn rotated_loop_with_bound_annotation() {
     assert_eq!(a.report.split_merge.pws, 8 * (gpu.e_s + gpu.e_m));
     let unbounded = src.replace("; pws: loop_bound 8\n", "");
     let e = BsbCfg::new(
-        extract(&unbounded, "loop.s", &TimingTable::PLACEHOLDER)
+        extract(&unbounded, "loop.s", &TimingTable::GCN3)
             .unwrap()
             .cfg,
     )
@@ -169,7 +169,7 @@ END:
 
 #[test]
 fn split_marker_and_redundant_split_merge() {
-    let k = extract(IF_ELSE, "m.s", &TimingTable::PLACEHOLDER).unwrap();
+    let k = extract(IF_ELSE, "m.s", &TimingTable::GCN3).unwrap();
     assert!(k.cfg.blocks[k.ifs[0].node].split);
     let stray = IF_ELSE.replace(
         "    v_add_u32_e32 v2, vcc, 11, v3\n",
@@ -208,7 +208,7 @@ SKIP:
 END:
     s_endpgm
 ";
-    let k = extract(src, "u.s", &TimingTable::PLACEHOLDER).unwrap();
+    let k = extract(src, "u.s", &TimingTable::GCN3).unwrap();
     assert!(k.cfg.blocks.iter().all(|b| b.kind == BlockKind::Block));
     // No fall-through after s_branch: the then-block goes only to END.
     let names: Vec<(&str, &str)> = k
@@ -223,13 +223,17 @@ END:
     );
     let g = BsbCfg::new(k.cfg).unwrap();
     let r = analyse(&g, &all_branches(&g), &params()).unwrap().report;
-    // Worst path: the first block (s_cmp 1 + branch 2), the longer arm (VALU 6 + branch 2),
-    // END (1).
-    assert_eq!(r.e_wf.nosplit, 3 + 8 + 1);
+    // Worst path: the first block (s_cmp reading s2 + branch), the longer arm (VALU + branch),
+    // END.
+    let t = TimingTable::GCN3;
+    assert_eq!(
+        r.e_wf.nosplit,
+        t.salu + t.per_sgpr_read + t.branch + t.valu + t.branch + t.nop
+    );
 }
 
 fn extract_err(src: &str) -> String {
-    match extract(src, "e.s", &TimingTable::PLACEHOLDER) {
+    match extract(src, "e.s", &TimingTable::GCN3) {
         Ok(k) => BsbCfg::new(k.cfg).unwrap_err().to_string(),
         Err(e) => e.to_string(),
     }

@@ -17,7 +17,7 @@ use pws_isa::testing::proptest_cases;
 
 /// Assembly for `g` and the CFG the extractor must find (same nodes, costs of the emitted code).
 fn emit(g: &BsbCfg) -> (String, Cfg) {
-    let t = TimingTable::PLACEHOLDER;
+    let t = TimingTable::GCN3;
     let mut cfg = g.cfg().clone();
     let n = g.len();
     // An if whose BSB and path 2 cost nothing is written without an else.
@@ -68,15 +68,15 @@ fn emit(g: &BsbCfg) -> (String, Cfg) {
         let _ = writeln!(s, "n{v}:");
         if let Some(u) = join_of[v] {
             let _ = writeln!(s, "    s_or_b64 exec, exec, {}", reg(depth[u]));
-            cost += t.salu;
+            cost += t.salu + t.per_sgpr_read;
             if g.block(u).split {
                 let _ = writeln!(s, "    merge");
-                cost += t.split_merge;
+                cost += t.merge;
             }
         }
         for _ in 0..=g.wcet(v) {
             let _ = writeln!(s, "    s_nop 0");
-            cost += t.control;
+            cost += t.nop;
         }
         match g.role(v) {
             Role::Branch { bsb, reconv, .. } => {
@@ -86,17 +86,17 @@ fn emit(g: &BsbCfg) -> (String, Cfg) {
                     s,
                     "    s_and_saveexec_b64 {r}, vcc\n    s_xor_b64 {r}, exec, {r}"
                 );
-                cost += 2 * t.salu + t.branch;
+                cost += 2 * t.salu + t.per_sgpr_read + t.branch;
                 if block.split {
                     let _ = writeln!(s, "    split vcc_lo, vcc_hi");
-                    cost += t.split_merge;
+                    cost += t.split;
                 }
                 let _ = writeln!(s, "    s_cbranch_execz n{target}");
             }
             Role::Bsb { branch, reconv, .. } => {
                 let r = reg(depth[branch]);
                 let _ = writeln!(s, "    s_or_saveexec_b64 {r}, {r}\n    s_xor_b64 exec, exec, {r}\n    s_cbranch_execz n{reconv}");
-                cost += 2 * t.salu + t.branch;
+                cost += 2 * (t.salu + t.per_sgpr_read) + t.branch;
             }
             Role::Block => {
                 if let Some(lp) = g.loops().iter().find(|lp| lp.latch == v) {
@@ -105,7 +105,7 @@ fn emit(g: &BsbCfg) -> (String, Cfg) {
                 }
                 if g.forward_successors(v).is_empty() {
                     let _ = writeln!(s, "    s_endpgm");
-                    cost += t.control;
+                    cost += t.nop;
                 }
             }
         }
@@ -125,7 +125,7 @@ proptest! {
         let opts = GenOptions { nodes, loops, max_depth: 5, ..GenOptions::default() };
         let g = BsbCfg::new(random_cfg(seed, &opts)).unwrap();
         let (asm, expected) = emit(&g);
-        let k = extract(&asm, "gen.s", &TimingTable::PLACEHOLDER).map_err(|e| TestCaseError::fail(format!("{e}\n{asm}")))?;
+        let k = extract(&asm, "gen.s", &TimingTable::GCN3).map_err(|e| TestCaseError::fail(format!("{e}\n{asm}")))?;
         let got = BsbCfg::new(k.cfg).map_err(|e| TestCaseError::fail(format!("{e}\n{asm}")))?;
         let want = BsbCfg::new(expected).unwrap();
         prop_assert_eq!(got.len(), want.len());

@@ -8,4 +8,4 @@ crate::impl_clocked!(
     pws_hdl::reconvergence::DualPathStack,
     pws_hdl::split_merge::SplitMergeUnit,
 );
-crate::impl_clocked!(pws_hdl::simd::SimdCluster);
+crate::impl_clocked!(pws_hdl::simd::VectorUnit);

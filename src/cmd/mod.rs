@@ -2,10 +2,12 @@
 
 pub mod asm;
 pub mod bench;
+pub mod compare;
 pub mod compile;
 pub mod disasm;
 pub mod export;
 pub mod golden;
+pub mod run;
 pub mod unit;
 pub mod wcet;
 

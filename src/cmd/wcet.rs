@@ -1,13 +1,21 @@
-//! `pws wcet`: WCET bounds of a kernel for no-split, DWS and PWS (pws_host; docs/wcet.md).
+//! `pws wcet`: WCET bounds of a kernel for no-split, DWS and PWS (pws_host; docs/wcet.md). A
+//! `.dot` CFG or a `.s` kernel gets the paper's kernel-level lemmas over a GPU configuration; a
+//! launch manifest gets the bound of the whole launch on the compute unit `pws run` simulates.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use pws_hdl::config::HwConfig;
 use pws_host::analysis::{analyse, Params};
 use pws_host::ipet::IpetSystem;
 use pws_host::kernel::{GpuConfig, Launch};
+use pws_host::launch::{
+    analyse_launch, check_blocks, tightness_table, BlockExcess, KernelSource, LaunchReport,
+    Machine, Tightness,
+};
 use pws_host::select::all_branches;
-use pws_host::timing::TimingTable;
+use pws_host::timing::{split_datapath_cycles, CuTiming, Mode, TimingTable};
 use pws_host::{report, BsbCfg};
+use pws_isa::manifest::Manifest;
 
 use super::CmdResult;
 
@@ -15,13 +23,18 @@ use super::CmdResult;
 pub struct Args {
     /// A DOT CFG (.dot), a GCN3 kernel (.s) or a launch manifest (.toml).
     input: PathBuf,
-    /// GPU configuration (TOML with N_CU, N_SIMD, N_WFC, N_WIWF, S, e_s, e_m, d); default: the
-    /// values of kernels/gpu.toml.
+    /// For a .dot or .s input: GPU configuration (TOML with N_CU, N_SIMD, N_WFC, N_WIWF, S,
+    /// e_s, e_m, d; default: the values of kernels/gpu.toml). For a launch: the compute unit, a
+    /// preset name (gcn3, small, figure5, cu) or a TOML file of hardware parameters (default
+    /// cu).
     #[arg(long)]
-    config: Option<PathBuf>,
+    config: Option<String>,
     /// SpSIMDs per SIMD (overrides the configuration).
     #[arg(long = "S")]
     s: Option<u64>,
+    /// For a launch: the modes to bound (default: all three).
+    #[arg(long, value_parser = ["nosplit", "dws", "pws"])]
+    mode: Option<String>,
     /// Initialization delay d in cycles.
     #[arg(long)]
     d: Option<u64>,
@@ -35,10 +48,10 @@ pub struct Args {
     /// Dispatch steps DS (instead of computing it from the launch).
     #[arg(long)]
     ds: Option<u64>,
-    /// Number of workgroups G (a manifest gives it; default 1).
+    /// Number of workgroups G (default 1).
     #[arg(long)]
     groups: Option<u64>,
-    /// Work-items per workgroup N_WIWG (a manifest gives it; default N_WIWF).
+    /// Work-items per workgroup N_WIWG (default N_WIWF).
     #[arg(long)]
     wg_size: Option<u64>,
     /// Treat every divergent branch as a split point.
@@ -53,14 +66,53 @@ pub struct Args {
     /// Write the PWS IPET problem (the pruned CFG) in CPLEX LP format.
     #[arg(long)]
     write_lp: Option<PathBuf>,
+    /// For a launch: `pws run --json` reports of this launch to compare with the bound (the
+    /// tightness bound / observed, and every measured block against its WCET); a run above its
+    /// bound is an error. Repeatable.
+    #[arg(long)]
+    observed: Vec<PathBuf>,
+}
+
+/// What `--observed` reads from a `pws run --json` report.
+#[derive(serde::Deserialize)]
+struct Observed {
+    mode: String,
+    s: Option<u64>,
+    compaction: Option<String>,
+    cycles: u64,
+    #[serde(default)]
+    blocks: Vec<ObservedBlock>,
+}
+
+#[derive(serde::Deserialize)]
+struct ObservedBlock {
+    pc: u32,
+    max_cycles: u64,
+}
+
+/// One `--observed` run beside its bound.
+#[derive(serde::Serialize)]
+struct Comparison {
+    file: String,
+    compaction: Option<String>,
+    #[serde(flatten)]
+    tightness: Tightness,
+    ratio: f64,
+    /// Measured blocks above their WCET, or without a host block at their PC.
+    blocks_over: Vec<BlockExcess>,
 }
 
 pub fn run(args: Args) -> CmdResult {
+    if args.input.extension().and_then(|e| e.to_str()) == Some("toml") {
+        return run_launch(args);
+    }
+    if args.mode.is_some() || !args.observed.is_empty() {
+        return Err("--mode and --observed apply to a launch manifest (.toml); a .dot or .s input reports all three modes of the paper's formulas".into());
+    }
     let mut gpu = match &args.config {
         Some(path) => {
-            let text =
-                std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            GpuConfig::from_toml(&text, &path.display().to_string())?
+            let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+            GpuConfig::from_toml(&text, path)?
         }
         None => GpuConfig::default(),
     };
@@ -68,15 +120,14 @@ pub fn run(args: Args) -> CmdResult {
     // A kernel's split cost follows from the registers it holds, unless a configuration file
     // or a flag fixes it.
     if let (None, Some(sgprs)) = (&args.config, input.sgprs) {
-        gpu.e_s = TimingTable::PLACEHOLDER.split_cycles(sgprs);
-        gpu.e_m = TimingTable::PLACEHOLDER.merge;
+        gpu.e_s = split_datapath_cycles(&CuTiming::GCN3, sgprs);
+        gpu.e_m = TimingTable::GCN3.e_m;
     }
     gpu.s = args.s.unwrap_or(gpu.s);
     gpu.d = args.d.unwrap_or(gpu.d);
     gpu.e_s = args.es.unwrap_or(gpu.e_s);
     gpu.e_m = args.em.unwrap_or(gpu.e_m);
 
-    let from_manifest = input.launch;
     let g = BsbCfg::new(input.cfg)?;
     let marked = if args.split_all {
         all_branches(&g)
@@ -84,11 +135,8 @@ pub fn run(args: Args) -> CmdResult {
         (0..g.len()).map(|v| g.block(v).split).collect()
     };
     let launch = Launch {
-        groups: args.groups.or(from_manifest.map(|l| l.groups)).unwrap_or(1),
-        wg_size: args
-            .wg_size
-            .or(from_manifest.map(|l| l.wg_size))
-            .unwrap_or(gpu.n_wiwf),
+        groups: args.groups.unwrap_or(1),
+        wg_size: args.wg_size.unwrap_or(gpu.n_wiwf),
     };
     let a = analyse(
         &g,
@@ -114,4 +162,182 @@ pub fn run(args: Args) -> CmdResult {
         print!("{}", report::text(&g, &a));
     }
     Ok(())
+}
+
+/// The compute unit of `--config`: a preset name or a TOML file whose keys are
+/// [`HwConfig`]'s fields (`preset = "NAME"` picks the base). Without it, the `cu` preset, the
+/// compute unit `pws run` simulates by default.
+pub(crate) fn hw_config(config: Option<&str>) -> Result<HwConfig, String> {
+    let Some(spec) = config else {
+        return Ok(HwConfig::cu());
+    };
+    if let Some(cfg) = HwConfig::preset(spec) {
+        return Ok(cfg);
+    }
+    let text = std::fs::read_to_string(spec).map_err(|e| {
+        format!(
+            "{spec}: {e} (--config takes a preset, one of {}, or a TOML file)",
+            pws_hdl::config::PRESETS.join(", ")
+        )
+    })?;
+    let table: toml::Table = text
+        .parse()
+        .map_err(|e: toml::de::Error| format!("{spec}: {}", e.to_string().trim_end()))?;
+    let mut cfg = match table.get("preset") {
+        None => HwConfig::cu(),
+        Some(toml::Value::String(p)) => {
+            HwConfig::preset(p).ok_or_else(|| format!("{spec}: unknown preset '{p}'"))?
+        }
+        Some(v) => return Err(format!("{spec}: preset must be a string, found {v}")),
+    };
+    for (key, value) in &table {
+        if key == "preset" {
+            continue;
+        }
+        let n = value
+            .as_integer()
+            .and_then(|n| usize::try_from(n).ok())
+            .ok_or_else(|| format!("{spec}: {key} must be a non-negative integer"))?;
+        let field = match key.as_str() {
+            "wavefront_width" => &mut cfg.wavefront_width,
+            "lanes_per_simd" => &mut cfg.lanes_per_simd,
+            "spsimds_per_simd" => &mut cfg.spsimds_per_simd,
+            "wf_contexts_per_simd" => &mut cfg.wf_contexts_per_simd,
+            "simds_per_cu" => &mut cfg.simds_per_cu,
+            "sgprs_per_context" => &mut cfg.sgprs_per_context,
+            "vgprs_per_wavefront" => &mut cfg.vgprs_per_wavefront,
+            "srf_copy_width" => &mut cfg.srf_copy_width,
+            "mem_latency" => &mut cfg.mem_latency,
+            "imem_words" => &mut cfg.imem_words,
+            _ => return Err(format!("{spec}: unknown key `{key}` (expected preset or a field of the hardware configuration: wavefront_width, lanes_per_simd, spsimds_per_simd, wf_contexts_per_simd, simds_per_cu, sgprs_per_context, vgprs_per_wavefront, srf_copy_width, mem_latency, imem_words)")),
+        };
+        *field = n;
+    }
+    Ok(cfg)
+}
+
+/// The host's view of `cfg` (the analysis does not depend on the RTL crate).
+pub fn machine(cfg: &HwConfig) -> Machine {
+    Machine {
+        n_simd: cfg.simds_per_cu as u64,
+        n_wfc: cfg.wf_contexts_per_simd as u64,
+        cu: CuTiming {
+            passes: cfg.passes() as u64,
+            mem_latency: cfg.mem_latency as u64,
+            srf_copy_width: cfg.srf_copy_width as u64,
+            spsimds: cfg.spsimds_per_simd as u64,
+        },
+    }
+}
+
+fn run_launch(args: Args) -> CmdResult {
+    for (flag, given) in [
+        ("--d", args.d.is_some()),
+        ("--es", args.es.is_some()),
+        ("--em", args.em.is_some()),
+        ("--ds", args.ds.is_some()),
+        ("--groups", args.groups.is_some()),
+        ("--wg-size", args.wg_size.is_some()),
+        ("--dot", args.dot.is_some()),
+        ("--write-lp", args.write_lp.is_some()),
+    ] {
+        if given {
+            return Err(format!("{flag} does not apply to a launch manifest: the launch and the compute unit's timing contract fix it (analyse the kernel's .s for the paper's formulas)").into());
+        }
+    }
+    let mut cfg = hw_config(args.config.as_deref())?;
+    if let Some(s) = args.s {
+        cfg.spsimds_per_simd = usize::try_from(s).map_err(|_| format!("--S {s} is too large"))?;
+    }
+    cfg.validate()?;
+    let width = pws_isa::manifest::WAVEFRONT_SIZE as usize;
+    if cfg.wavefront_width != width {
+        return Err(format!(
+            "a launch runs wavefronts of {width} work-items; the configuration has {}",
+            cfg.wavefront_width
+        )
+        .into());
+    }
+    let manifest = Manifest::load(Path::new(&args.input))?;
+    let source = KernelSource::load(&manifest)?;
+    let modes: Vec<Mode> = match &args.mode {
+        Some(m) => vec![m.parse::<Mode>()?],
+        None => Mode::ALL.to_vec(),
+    };
+    let r = analyse_launch(&manifest, &source, &machine(&cfg), &modes, args.split_all)?;
+    let observed = args
+        .observed
+        .iter()
+        .map(|path| compare(&r, path))
+        .collect::<Result<Vec<_>, String>>()?;
+    if args.json {
+        let mut v = serde_json::to_value(&r)?;
+        v["observed"] = serde_json::to_value(&observed)?;
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        print!("{}", pws_host::launch::text(&r));
+        if !observed.is_empty() {
+            let rows: Vec<Tightness> = observed.iter().map(|c| c.tightness.clone()).collect();
+            print!("{}", tightness_table(&rows));
+            for c in observed.iter().filter(|c| !c.blocks_over.is_empty()) {
+                for b in &c.blocks_over {
+                    match b.wcet {
+                        Some(w) => println!(
+                            "{}: block at pc {:#x} took {} cycles, above its WCET {w}",
+                            c.file, b.pc, b.measured
+                        ),
+                        None => println!(
+                            "{}: block at pc {:#x} ({} cycles) is not a block of the analysis",
+                            c.file, b.pc, b.measured
+                        ),
+                    }
+                }
+            }
+        }
+    }
+    let bad: Vec<String> = observed
+        .iter()
+        .filter(|c| !c.tightness.safe() || !c.blocks_over.is_empty())
+        .map(|c| c.file.clone())
+        .collect();
+    if !bad.is_empty() {
+        return Err(format!(
+            "the RTL exceeded the bound or a block's WCET in {}",
+            bad.join(", ")
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// Compares the `pws run --json` report in `path` with the bound of its mode.
+fn compare(r: &LaunchReport, path: &Path) -> Result<Comparison, String> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{file}: {e}"))?;
+    let run: Observed = serde_json::from_str(&text)
+        .map_err(|e| format!("{file}: not a `pws run --json` report: {e}"))?;
+    let mode: Mode = run.mode.parse().map_err(|e| format!("{file}: {e}"))?;
+    let bound = r.mode(mode).ok_or_else(|| {
+        format!("{file}: a {mode} run, but the bound was computed for another --mode")
+    })?;
+    if let Some(s) = run.s.filter(|&s| s != r.machine.cu.spsimds) {
+        return Err(format!(
+            "{file}: the run had S = {s}, the bound is for S = {} (pass --S {s})",
+            r.machine.cu.spsimds
+        ));
+    }
+    let measured: Vec<(u32, u64)> = run.blocks.iter().map(|b| (b.pc, b.max_cycles)).collect();
+    let tightness = Tightness {
+        kernel: r.kernel.clone(),
+        mode,
+        bound: bound.bound,
+        observed: run.cycles,
+    };
+    Ok(Comparison {
+        file,
+        compaction: run.compaction,
+        ratio: tightness.ratio(),
+        tightness,
+        blocks_over: check_blocks(bound, &measured),
+    })
 }

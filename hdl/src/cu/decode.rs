@@ -1,0 +1,963 @@
+//! The decode stage: GCN3 instruction words in, the control signals of one instruction out.
+//!
+//! [`Decoder`] is combinational. It sees the word at the PC and the word after it (the fetch
+//! stage reads 64 bits, so a 32-bit literal arrives with its instruction) and works in three
+//! steps, as a hardware decoder does:
+//!
+//! 1. **Format** from the fixed high bits of the first word (SOP1/SOPC/SOPP before SOPK before
+//!    SOP2, since their prefixes nest), giving a 4-bit format id.
+//! 2. **Operation** from a decode ROM addressed by the format id and the opcode field
+//!    (`format << 10 | opcode`, VOP1/VOP2/VOPC opcodes also at their VOP3 numbers): the
+//!    instruction class, the scalar or vector ALU operation and a word of flags
+//!    ([`flags`]). The ROM contents are generated from `pws-isa`'s opcode table through
+//!    [`micro_op`], so an opcode the table gains without a decision here fails to build; a
+//!    key the ROM lacks decodes as [`InstClass::Illegal`].
+//! 3. **Operands** from the format's fields by three [`OperandDecoder`]s (source positions 0, 1
+//!    and 2): register class, register number, and for constants the value as the operand's
+//!    width reads it (integer inline constants sign-extended, float inline constants as f32 or
+//!    f64 bits, a literal sign-extended to 64 bits as `pws-isa` defines it).
+//!
+//! The scalar outputs (`ssrc*`) and the vector outputs (`vsrc*`) come from the same three
+//! operand decoders; for `*rev` operations and 64-bit shifts the vector outputs are swapped so
+//! that the vector ALU always sees its value operand first (`a op b`).
+//!
+//! What the RTL does not implement decodes as illegal, so the issue unit stops the wavefront
+//! with an error naming the PC instead of computing something else: floating-point
+//! instructions (the golden model does not execute them either), VOP3 input/output modifiers
+//! and `clamp`, trap temporaries, `flat_scratch`, `xnack_mask` and LDS-direct operands.
+
+use std::collections::BTreeMap;
+
+use pws_isa::{Format, Opcode, OPCODES};
+use rust_hdl::prelude::*;
+
+use crate::config::{SGPR_ADDR_BITS, VGPR_ADDR_BITS};
+use crate::simd::ValuOp;
+
+/// What the execute stage does with an instruction.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
+pub enum InstClass {
+    /// Not an instruction the compute unit implements (the ROM's default).
+    Illegal,
+    Salu,
+    Valu,
+    /// `s_load_dword{,x2,x4}`.
+    Smem,
+    /// `flat_load/store_dword{,x2}`.
+    Flat,
+    /// `s_branch`, `s_cbranch_*`.
+    Branch,
+    Split,
+    Merge,
+    /// `s_waitcnt`: satisfied at issue, since a context has one instruction in flight.
+    Waitcnt,
+    /// `s_nop`.
+    Nop,
+    Barrier,
+    EndPgm,
+}
+
+/// Scalar ALU operations. Results are `f(ssrc0, ssrc1)`; [`flags::S_WIDE`] makes the
+/// destination and `ssrc0` 64-bit, [`flags::S1_WIDE`] `ssrc1` too.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
+pub enum SaluOp {
+    Mov,
+    Not,
+    /// `D = EXEC; EXEC = S0 & EXEC; SCC = EXEC != 0`, and the or/xor/andn2 forms below.
+    AndSaveexec,
+    OrSaveexec,
+    XorSaveexec,
+    Andn2Saveexec,
+    AddU,
+    SubU,
+    AddI,
+    SubI,
+    AddcU,
+    SubbU,
+    MinI,
+    MinU,
+    MaxI,
+    MaxU,
+    Cselect,
+    And,
+    Or,
+    Xor,
+    Andn2,
+    Lshl,
+    Lshr,
+    Ashr,
+    Mul,
+    CmpEq,
+    CmpLg,
+    CmpGtI,
+    CmpGeI,
+    CmpLtI,
+    CmpLeI,
+    CmpGtU,
+    CmpGeU,
+    CmpLtU,
+    CmpLeU,
+}
+
+/// Condition of a branch.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
+pub enum BranchCond {
+    Always,
+    Scc0,
+    Scc1,
+    Vccz,
+    Vccnz,
+    /// EXEC & SpM == 0 (docs/golden.md: split contexts test their own lanes).
+    Execz,
+    Execnz,
+}
+
+/// Where a source operand comes from. For a 64-bit operand `Sgpr` names the first register of
+/// the pair and `VccLo`/`ExecLo` the whole VCC/EXEC.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
+pub enum SrcKind {
+    Sgpr,
+    VccLo,
+    VccHi,
+    ExecLo,
+    ExecHi,
+    M0,
+    /// `src_scc`: 0 or 1.
+    Scc,
+    /// `src_vccz`: 1 when VCC is zero.
+    Vccz,
+    /// `src_execz`: 1 when EXEC is zero.
+    Execz,
+    /// Inline constant or literal: the value is on the operand's `const` outputs.
+    Const,
+    Vgpr,
+}
+
+/// Where a scalar result goes. For a 64-bit result `Sgpr` names the first register of the
+/// pair and `VccLo`/`ExecLo` the whole VCC/EXEC.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
+pub enum DstKind {
+    None,
+    Sgpr,
+    VccLo,
+    VccHi,
+    ExecLo,
+    ExecHi,
+    M0,
+}
+
+/// Bits of the decode ROM's flag word.
+pub mod flags {
+    /// Scalar op: destination and `ssrc0` are 64-bit.
+    pub const S_WIDE: u64 = 1 << 0;
+    /// Scalar op: `ssrc1` is 64-bit too (not for 64-bit shifts, whose amount is 32-bit).
+    pub const S1_WIDE: u64 = 1 << 1;
+    /// Vector op: source 1 in assembler order is a 64-bit value (`v_lshlrev_b64` etc.).
+    pub const V1_WIDE: u64 = 1 << 2;
+    /// Vector op: swap sources 0 and 1 (`*rev` forms, 64-bit shifts).
+    pub const SWAP: u64 = 1 << 3;
+    /// Vector op writes its VGPR destination.
+    pub const VDST: u64 = 1 << 4;
+    /// Vector op writes a lane mask: compare result or carry-out (VCC in e32, SGPR pair in e64).
+    pub const MASK_DST: u64 = 1 << 5;
+    /// `v_cmpx_*`: the mask is written to EXEC too.
+    pub const EXEC_DST: u64 = 1 << 6;
+    /// Vector op reads a lane mask: carry-in or `v_cndmask_b32`'s select (VCC in e32, source 2
+    /// in e64).
+    pub const MASK_SRC: u64 = 1 << 7;
+    /// Carry-out op: its e64 form is VOP3b (mask destination in bits 14:8).
+    pub const CARRY: u64 = 1 << 8;
+    /// Memory store.
+    pub const STORE: u64 = 1 << 9;
+    /// Memory op of two dwords.
+    pub const DW2: u64 = 1 << 10;
+    /// Memory op of four dwords.
+    pub const DW4: u64 = 1 << 11;
+    /// SOPK: the 16-bit constant is zero-extended (unsigned compares), not sign-extended.
+    pub const K_UNSIGNED: u64 = 1 << 12;
+    /// SOPK: the register in the SDST field is read as `ssrc0` (`s_cmpk_*`, `s_addk_i32`,
+    /// `s_mulk_i32`); otherwise the constant is `ssrc0` (`s_movk_i32`).
+    pub const K_READS_DST: u64 = 1 << 13;
+    /// The op writes no scalar destination (compares).
+    pub const NO_SDST: u64 = 1 << 14;
+}
+
+/// One row of the decode ROM.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MicroOp {
+    pub class: InstClass,
+    pub salu: SaluOp,
+    pub valu: ValuOp,
+    pub flags: u64,
+}
+
+/// The micro-op of a supported instruction; `None` for those the RTL does not execute.
+pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
+    use flags::*;
+    use Opcode::*;
+    let salu = |op: SaluOp, f: u64| MicroOp {
+        class: InstClass::Salu,
+        salu: op,
+        valu: ValuOp::Mov,
+        flags: f,
+    };
+    let valu = |op: ValuOp, f: u64| MicroOp {
+        class: InstClass::Valu,
+        salu: SaluOp::Mov,
+        valu: op,
+        flags: f,
+    };
+    let other = |class: InstClass, f: u64| MicroOp {
+        class,
+        salu: SaluOp::Mov,
+        valu: ValuOp::Mov,
+        flags: f,
+    };
+    const W: u64 = S_WIDE;
+    const WW: u64 = S_WIDE | S1_WIDE;
+    const CMP: u64 = NO_SDST;
+    const CMPK: u64 = NO_SDST | K_READS_DST;
+    const CMPKU: u64 = NO_SDST | K_READS_DST | K_UNSIGNED;
+    const V: u64 = VDST;
+    const VCO: u64 = VDST | MASK_DST | CARRY;
+    const VCIO: u64 = VDST | MASK_DST | MASK_SRC | CARRY;
+    const VC: u64 = MASK_DST;
+    const VCX: u64 = MASK_DST | EXEC_DST;
+    const SH64: u64 = VDST | V1_WIDE | SWAP;
+    Some(match opcode {
+        SMovB32 => salu(SaluOp::Mov, 0),
+        SMovB64 => salu(SaluOp::Mov, W),
+        SNotB32 => salu(SaluOp::Not, 0),
+        SNotB64 => salu(SaluOp::Not, W),
+        SAndSaveexecB64 => salu(SaluOp::AndSaveexec, W),
+        SOrSaveexecB64 => salu(SaluOp::OrSaveexec, W),
+        SXorSaveexecB64 => salu(SaluOp::XorSaveexec, W),
+        SAndn2SaveexecB64 => salu(SaluOp::Andn2Saveexec, W),
+        SAddU32 => salu(SaluOp::AddU, 0),
+        SSubU32 => salu(SaluOp::SubU, 0),
+        SAddI32 => salu(SaluOp::AddI, 0),
+        SSubI32 => salu(SaluOp::SubI, 0),
+        SAddcU32 => salu(SaluOp::AddcU, 0),
+        SSubbU32 => salu(SaluOp::SubbU, 0),
+        SMinI32 => salu(SaluOp::MinI, 0),
+        SMinU32 => salu(SaluOp::MinU, 0),
+        SMaxI32 => salu(SaluOp::MaxI, 0),
+        SMaxU32 => salu(SaluOp::MaxU, 0),
+        SCselectB32 => salu(SaluOp::Cselect, 0),
+        SCselectB64 => salu(SaluOp::Cselect, WW),
+        SAndB32 => salu(SaluOp::And, 0),
+        SAndB64 => salu(SaluOp::And, WW),
+        SOrB32 => salu(SaluOp::Or, 0),
+        SOrB64 => salu(SaluOp::Or, WW),
+        SXorB32 => salu(SaluOp::Xor, 0),
+        SXorB64 => salu(SaluOp::Xor, WW),
+        SAndn2B32 => salu(SaluOp::Andn2, 0),
+        SAndn2B64 => salu(SaluOp::Andn2, WW),
+        SLshlB32 => salu(SaluOp::Lshl, 0),
+        SLshlB64 => salu(SaluOp::Lshl, W),
+        SLshrB32 => salu(SaluOp::Lshr, 0),
+        SLshrB64 => salu(SaluOp::Lshr, W),
+        SAshrI32 => salu(SaluOp::Ashr, 0),
+        SAshrI64 => salu(SaluOp::Ashr, W),
+        SMulI32 => salu(SaluOp::Mul, 0),
+        SCmpEqI32 | SCmpEqU32 => salu(SaluOp::CmpEq, CMP),
+        SCmpLgI32 | SCmpLgU32 => salu(SaluOp::CmpLg, CMP),
+        SCmpGtI32 => salu(SaluOp::CmpGtI, CMP),
+        SCmpGeI32 => salu(SaluOp::CmpGeI, CMP),
+        SCmpLtI32 => salu(SaluOp::CmpLtI, CMP),
+        SCmpLeI32 => salu(SaluOp::CmpLeI, CMP),
+        SCmpGtU32 => salu(SaluOp::CmpGtU, CMP),
+        SCmpGeU32 => salu(SaluOp::CmpGeU, CMP),
+        SCmpLtU32 => salu(SaluOp::CmpLtU, CMP),
+        SCmpLeU32 => salu(SaluOp::CmpLeU, CMP),
+        SCmpEqU64 => salu(SaluOp::CmpEq, CMP | WW),
+        SCmpLgU64 => salu(SaluOp::CmpLg, CMP | WW),
+        Split => other(InstClass::Split, NO_SDST),
+        Merge => other(InstClass::Merge, NO_SDST),
+        SMovkI32 => salu(SaluOp::Mov, 0),
+        SCmpkEqI32 => salu(SaluOp::CmpEq, CMPK),
+        SCmpkLgI32 => salu(SaluOp::CmpLg, CMPK),
+        SCmpkGtI32 => salu(SaluOp::CmpGtI, CMPK),
+        SCmpkGeI32 => salu(SaluOp::CmpGeI, CMPK),
+        SCmpkLtI32 => salu(SaluOp::CmpLtI, CMPK),
+        SCmpkLeI32 => salu(SaluOp::CmpLeI, CMPK),
+        SCmpkEqU32 => salu(SaluOp::CmpEq, CMPKU),
+        SCmpkLgU32 => salu(SaluOp::CmpLg, CMPKU),
+        SCmpkGtU32 => salu(SaluOp::CmpGtU, CMPKU),
+        SCmpkGeU32 => salu(SaluOp::CmpGeU, CMPKU),
+        SCmpkLtU32 => salu(SaluOp::CmpLtU, CMPKU),
+        SCmpkLeU32 => salu(SaluOp::CmpLeU, CMPKU),
+        SAddkI32 => salu(SaluOp::AddI, K_READS_DST),
+        SMulkI32 => salu(SaluOp::Mul, K_READS_DST),
+        SNop => other(InstClass::Nop, NO_SDST),
+        SEndpgm => other(InstClass::EndPgm, NO_SDST),
+        SBranch | SCbranchScc0 | SCbranchScc1 | SCbranchVccz | SCbranchVccnz | SCbranchExecz
+        | SCbranchExecnz => other(InstClass::Branch, NO_SDST),
+        SBarrier => other(InstClass::Barrier, NO_SDST),
+        SWaitcnt => other(InstClass::Waitcnt, NO_SDST),
+        SLoadDword => other(InstClass::Smem, 0),
+        SLoadDwordx2 => other(InstClass::Smem, DW2),
+        SLoadDwordx4 => other(InstClass::Smem, DW4),
+        VMovB32 => valu(ValuOp::Mov, V),
+        VNotB32 => valu(ValuOp::Not, V),
+        VCndmaskB32 => valu(ValuOp::Cndmask, V | MASK_SRC),
+        VMulU32U24 => valu(ValuOp::MulU24, V),
+        VMinI32 => valu(ValuOp::MinI, V),
+        VMaxI32 => valu(ValuOp::MaxI, V),
+        VMinU32 => valu(ValuOp::MinU, V),
+        VMaxU32 => valu(ValuOp::MaxU, V),
+        VLshrrevB32 => valu(ValuOp::Shr, V | SWAP),
+        VAshrrevI32 => valu(ValuOp::Ashr, V | SWAP),
+        VLshlrevB32 => valu(ValuOp::Shl, V | SWAP),
+        VAndB32 => valu(ValuOp::And, V),
+        VOrB32 => valu(ValuOp::Or, V),
+        VXorB32 => valu(ValuOp::Xor, V),
+        VAddU32 => valu(ValuOp::Add, VCO),
+        VSubU32 => valu(ValuOp::Sub, VCO),
+        VSubrevU32 => valu(ValuOp::Sub, VCO | SWAP),
+        VAddcU32 => valu(ValuOp::Addc, VCIO),
+        VSubbU32 => valu(ValuOp::Subb, VCIO),
+        VMadU32U24 => valu(ValuOp::MadU24, V),
+        VBfeU32 => valu(ValuOp::BfeU, V),
+        VBfeI32 => valu(ValuOp::BfeI, V),
+        VMulLoU32 => valu(ValuOp::MulLo, V),
+        VMulHiU32 => valu(ValuOp::MulHiU, V),
+        VMulHiI32 => valu(ValuOp::MulHiI, V),
+        VLshlrevB64 => valu(ValuOp::Shl64, SH64),
+        VLshrrevB64 => valu(ValuOp::Shr64, SH64),
+        VAshrrevI64 => valu(ValuOp::Ashr64, SH64),
+        VCmpLtI32 => valu(ValuOp::CmpLtI, VC),
+        VCmpEqI32 | VCmpEqU32 => valu(ValuOp::CmpEq, VC),
+        VCmpLeI32 => valu(ValuOp::CmpLeI, VC),
+        VCmpGtI32 => valu(ValuOp::CmpGtI, VC),
+        VCmpNeI32 | VCmpNeU32 => valu(ValuOp::CmpNe, VC),
+        VCmpGeI32 => valu(ValuOp::CmpGeI, VC),
+        VCmpLtU32 => valu(ValuOp::CmpLtU, VC),
+        VCmpLeU32 => valu(ValuOp::CmpLeU, VC),
+        VCmpGtU32 => valu(ValuOp::CmpGtU, VC),
+        VCmpGeU32 => valu(ValuOp::CmpGeU, VC),
+        VCmpxLtI32 => valu(ValuOp::CmpLtI, VCX),
+        VCmpxEqI32 | VCmpxEqU32 => valu(ValuOp::CmpEq, VCX),
+        VCmpxLeI32 => valu(ValuOp::CmpLeI, VCX),
+        VCmpxGtI32 => valu(ValuOp::CmpGtI, VCX),
+        VCmpxNeI32 | VCmpxNeU32 => valu(ValuOp::CmpNe, VCX),
+        VCmpxGeI32 => valu(ValuOp::CmpGeI, VCX),
+        VCmpxLtU32 => valu(ValuOp::CmpLtU, VCX),
+        VCmpxLeU32 => valu(ValuOp::CmpLeU, VCX),
+        VCmpxGtU32 => valu(ValuOp::CmpGtU, VCX),
+        VCmpxGeU32 => valu(ValuOp::CmpGeU, VCX),
+        FlatLoadDword => other(InstClass::Flat, 0),
+        FlatLoadDwordx2 => other(InstClass::Flat, DW2),
+        FlatStoreDword => other(InstClass::Flat, STORE),
+        FlatStoreDwordx2 => other(InstClass::Flat, STORE | DW2),
+        VCvtF32I32 | VCvtF32U32 | VCvtU32F32 | VCvtI32F32 | VAddF32 | VSubF32 | VMulF32
+        | VMadF32 => return None,
+    })
+}
+
+/// Width of a decode-ROM address: a 4-bit format id and a 10-bit opcode.
+pub const KEY_BITS: usize = 14;
+
+/// The 4-bit id the format detector gives each format (0: none).
+pub fn format_id(format: Format) -> u64 {
+    match format {
+        Format::Sop1 => 1,
+        Format::Sop2 => 2,
+        Format::Sopk => 3,
+        Format::Sopc => 4,
+        Format::Sopp => 5,
+        Format::Smem => 6,
+        Format::Vop1 => 7,
+        Format::Vop2 => 8,
+        Format::Vopc => 9,
+        Format::Vop3 => 10,
+        Format::Flat => 11,
+    }
+}
+
+/// Every (ROM address, micro-op) pair: each supported opcode at its native encoding, and
+/// vector ALU opcodes with an `_e64` form also at their VOP3 number.
+pub fn rom_contents() -> Vec<(u64, MicroOp)> {
+    let mut rows = Vec::new();
+    for info in OPCODES {
+        let Some(uop) = micro_op(info.opcode) else {
+            continue;
+        };
+        rows.push((format_id(info.format) << 10 | u64::from(info.code), uop));
+        if info.format.has_vop3_form() {
+            let code = info
+                .opcode
+                .vop3_code()
+                .expect("VOP1/VOP2/VOPC have a VOP3 number");
+            rows.push((format_id(Format::Vop3) << 10 | u64::from(code), uop));
+        }
+    }
+    rows
+}
+
+fn rom<D: Synth>(field: impl Fn(&MicroOp) -> D) -> ROM<D, KEY_BITS> {
+    let values: BTreeMap<Bits<KEY_BITS>, D> = rom_contents()
+        .iter()
+        .map(|(key, uop)| (Bits::<KEY_BITS>::from(*key), field(uop)))
+        .collect();
+    ROM::new(values)
+}
+
+/// One source operand field: register class and number, or the constant's value as an operand
+/// of the given width reads it.
+#[derive(LogicBlock, Default)]
+pub struct OperandDecoder {
+    /// The 9-bit source code (SGPR-class codes below 256, VGPRs at 256 + n).
+    pub code_i: Signal<In, Bits<9>>,
+    /// The operand is read as 64 bits.
+    pub wide_i: Signal<In, Bit>,
+    /// The literal dword after the instruction.
+    pub literal_i: Signal<In, Bits<32>>,
+    pub kind_o: Signal<Out, SrcKind>,
+    pub sgpr_o: Signal<Out, Bits<SGPR_ADDR_BITS>>,
+    pub vgpr_o: Signal<Out, Bits<VGPR_ADDR_BITS>>,
+    pub const_o: Signal<Out, Bits<32>>,
+    pub const_hi_o: Signal<Out, Bits<32>>,
+    /// The code names an operand the compute unit implements.
+    pub legal_o: Signal<Out, Bit>,
+    /// The code is a literal: the instruction is two words long.
+    pub literal_o: Signal<Out, Bit>,
+}
+
+impl Logic for OperandDecoder {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.kind_o.next = SrcKind::Const;
+        self.sgpr_o.next = self.code_i.val().get_bits::<SGPR_ADDR_BITS>(0);
+        self.vgpr_o.next = self.code_i.val().get_bits::<VGPR_ADDR_BITS>(0);
+        self.const_o.next = 0.into();
+        self.const_hi_o.next = 0.into();
+        self.legal_o.next = true;
+        self.literal_o.next = false;
+        if self.code_i.val() >= 256 {
+            self.kind_o.next = SrcKind::Vgpr;
+        } else if self.code_i.val() <= 101 {
+            self.kind_o.next = SrcKind::Sgpr;
+        } else if (self.code_i.val() >= 129) & (self.code_i.val() <= 192) {
+            self.const_o.next = bit_cast::<32, 9>(self.code_i.val() - 128);
+        } else if (self.code_i.val() >= 193) & (self.code_i.val() <= 208) {
+            // -(code - 192) = !(code - 193) in two's complement.
+            self.const_o.next = !bit_cast::<32, 9>(self.code_i.val() - 193);
+            self.const_hi_o.next = 0xFFFF_FFFF_u64.into();
+        } else {
+            match self.code_i.val().index() {
+                106 => self.kind_o.next = SrcKind::VccLo,
+                107 => self.kind_o.next = SrcKind::VccHi,
+                124 => self.kind_o.next = SrcKind::M0,
+                126 => self.kind_o.next = SrcKind::ExecLo,
+                127 => self.kind_o.next = SrcKind::ExecHi,
+                128 => {}
+                240 => {
+                    self.const_o.next = 0x3F00_0000_u64.into();
+                    if self.wide_i.val() {
+                        self.const_o.next = 0.into();
+                        self.const_hi_o.next = 0x3FE0_0000_u64.into();
+                    }
+                }
+                241 => {
+                    self.const_o.next = 0xBF00_0000_u64.into();
+                    if self.wide_i.val() {
+                        self.const_o.next = 0.into();
+                        self.const_hi_o.next = 0xBFE0_0000_u64.into();
+                    }
+                }
+                242 => {
+                    self.const_o.next = 0x3F80_0000_u64.into();
+                    if self.wide_i.val() {
+                        self.const_o.next = 0.into();
+                        self.const_hi_o.next = 0x3FF0_0000_u64.into();
+                    }
+                }
+                243 => {
+                    self.const_o.next = 0xBF80_0000_u64.into();
+                    if self.wide_i.val() {
+                        self.const_o.next = 0.into();
+                        self.const_hi_o.next = 0xBFF0_0000_u64.into();
+                    }
+                }
+                244 => {
+                    self.const_o.next = 0x4000_0000_u64.into();
+                    if self.wide_i.val() {
+                        self.const_o.next = 0.into();
+                        self.const_hi_o.next = 0x4000_0000_u64.into();
+                    }
+                }
+                245 => {
+                    self.const_o.next = 0xC000_0000_u64.into();
+                    if self.wide_i.val() {
+                        self.const_o.next = 0.into();
+                        self.const_hi_o.next = 0xC000_0000_u64.into();
+                    }
+                }
+                246 => {
+                    self.const_o.next = 0x4080_0000_u64.into();
+                    if self.wide_i.val() {
+                        self.const_o.next = 0.into();
+                        self.const_hi_o.next = 0x4010_0000_u64.into();
+                    }
+                }
+                247 => {
+                    self.const_o.next = 0xC080_0000_u64.into();
+                    if self.wide_i.val() {
+                        self.const_o.next = 0.into();
+                        self.const_hi_o.next = 0xC010_0000_u64.into();
+                    }
+                }
+                248 => {
+                    self.const_o.next = 0x3E22_F983_u64.into();
+                    if self.wide_i.val() {
+                        self.const_o.next = 0x6DC9_C882_u64.into();
+                        self.const_hi_o.next = 0x3FC4_5F30_u64.into();
+                    }
+                }
+                251 => self.kind_o.next = SrcKind::Vccz,
+                252 => self.kind_o.next = SrcKind::Execz,
+                253 => self.kind_o.next = SrcKind::Scc,
+                255 => {
+                    self.literal_o.next = true;
+                    self.const_o.next = self.literal_i.val();
+                    if self.literal_i.val().get_bit(31) {
+                        self.const_hi_o.next = 0xFFFF_FFFF_u64.into();
+                    }
+                }
+                _ => self.legal_o.next = false,
+            }
+        }
+    }
+}
+
+/// A 7-bit scalar destination code: SGPR number or special register.
+#[derive(LogicBlock, Default)]
+pub struct DstDecoder {
+    pub code_i: Signal<In, Bits<SGPR_ADDR_BITS>>,
+    pub kind_o: Signal<Out, DstKind>,
+    pub sgpr_o: Signal<Out, Bits<SGPR_ADDR_BITS>>,
+    pub legal_o: Signal<Out, Bit>,
+}
+
+impl Logic for DstDecoder {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.sgpr_o.next = self.code_i.val();
+        self.kind_o.next = DstKind::None;
+        self.legal_o.next = true;
+        if self.code_i.val() <= 101 {
+            self.kind_o.next = DstKind::Sgpr;
+        } else {
+            match self.code_i.val().index() {
+                106 => self.kind_o.next = DstKind::VccLo,
+                107 => self.kind_o.next = DstKind::VccHi,
+                124 => self.kind_o.next = DstKind::M0,
+                126 => self.kind_o.next = DstKind::ExecLo,
+                127 => self.kind_o.next = DstKind::ExecHi,
+                _ => self.legal_o.next = false,
+            }
+        }
+    }
+}
+
+/// The decode stage (see the module documentation). Outputs follow CU-SPEC's decoder
+/// section; fields that an instruction's format does not have read as 0 / `None`.
+#[derive(LogicBlock)]
+pub struct Decoder {
+    /// The dword at the PC.
+    pub word0_i: Signal<In, Bits<32>>,
+    /// The dword after it (a literal, or the second half of a 64-bit encoding).
+    pub word1_i: Signal<In, Bits<32>>,
+    pub legal_o: Signal<Out, Bit>,
+    /// Instruction length in dwords (1 or 2).
+    pub size_o: Signal<Out, Bits<2>>,
+    pub class_o: Signal<Out, InstClass>,
+    pub salu_op_o: Signal<Out, SaluOp>,
+    pub valu_op_o: Signal<Out, ValuOp>,
+    pub branch_o: Signal<Out, BranchCond>,
+    /// SOPP/SOPK 16-bit field (branch offset in dwords from the next instruction).
+    pub simm16_o: Signal<Out, Bits<16>>,
+    /// 64-bit scalar operation: destination and `ssrc0` are 64-bit.
+    pub wide_o: Signal<Out, Bit>,
+    /// `ssrc1` is 64-bit too.
+    pub wide1_o: Signal<Out, Bit>,
+    pub ssrc0_kind_o: Signal<Out, SrcKind>,
+    pub ssrc0_sgpr_o: Signal<Out, Bits<SGPR_ADDR_BITS>>,
+    pub ssrc0_const_o: Signal<Out, Bits<32>>,
+    pub ssrc0_const_hi_o: Signal<Out, Bits<32>>,
+    pub ssrc1_kind_o: Signal<Out, SrcKind>,
+    pub ssrc1_sgpr_o: Signal<Out, Bits<SGPR_ADDR_BITS>>,
+    pub ssrc1_const_o: Signal<Out, Bits<32>>,
+    pub ssrc1_const_hi_o: Signal<Out, Bits<32>>,
+    pub sdst_kind_o: Signal<Out, DstKind>,
+    pub sdst_sgpr_o: Signal<Out, Bits<SGPR_ADDR_BITS>>,
+    /// Vector sources in ALU order (`*rev` and 64-bit shifts already swapped).
+    pub vsrc_is_vgpr_o: Vec<Signal<Out, Bit>>,
+    pub vsrc_vgpr_o: Vec<Signal<Out, Bits<VGPR_ADDR_BITS>>>,
+    pub vsrc_kind_o: Vec<Signal<Out, SrcKind>>,
+    pub vsrc_sgpr_o: Vec<Signal<Out, Bits<SGPR_ADDR_BITS>>>,
+    pub vsrc_const_o: Vec<Signal<Out, Bits<32>>>,
+    pub vsrc_const_hi_o: Vec<Signal<Out, Bits<32>>>,
+    /// Vector source 0 (after the swap) is a 64-bit value.
+    pub vsrc0_wide_o: Signal<Out, Bit>,
+    pub vdst_o: Signal<Out, Bits<VGPR_ADDR_BITS>>,
+    pub writes_vgpr_o: Signal<Out, Bit>,
+    pub mask_dst_kind_o: Signal<Out, DstKind>,
+    pub mask_dst_sgpr_o: Signal<Out, Bits<SGPR_ADDR_BITS>>,
+    pub writes_exec_o: Signal<Out, Bit>,
+    /// Carry-in / select mask: `None`-like `Const` when the op reads none.
+    pub reads_mask_o: Signal<Out, Bit>,
+    pub mask_src_kind_o: Signal<Out, SrcKind>,
+    pub mask_src_sgpr_o: Signal<Out, Bits<SGPR_ADDR_BITS>>,
+    pub mem_store_o: Signal<Out, Bit>,
+    /// Dwords per lane (FLAT) or in all (SMEM): 1, 2 or 4.
+    pub mem_dwords_o: Signal<Out, Bits<3>>,
+    /// SMEM byte offset (when `smem_offset_is_sgpr_o` is low).
+    pub smem_offset_o: Signal<Out, Bits<32>>,
+    /// SMEM offset comes from SGPR `smem_offset_o[6:0]`.
+    pub smem_offset_is_sgpr_o: Signal<Out, Bit>,
+    pub sbase_sgpr_o: Signal<Out, Bits<SGPR_ADDR_BITS>>,
+    /// FLAT address VGPR pair (first register).
+    pub addr_vgpr_o: Signal<Out, Bits<VGPR_ADDR_BITS>>,
+    /// FLAT store data VGPR (first register).
+    pub data_vgpr_o: Signal<Out, Bits<VGPR_ADDR_BITS>>,
+    class_rom: ROM<InstClass, KEY_BITS>,
+    salu_rom: ROM<SaluOp, KEY_BITS>,
+    valu_rom: ROM<ValuOp, KEY_BITS>,
+    flags_rom: ROM<Bits<16>, KEY_BITS>,
+    src: Vec<OperandDecoder>,
+    sdst: DstDecoder,
+    mask_dst: DstDecoder,
+    fmt: Signal<Local, Bits<4>>,
+    opfield: Signal<Local, Bits<10>>,
+    fl: Signal<Local, Bits<16>>,
+    simm: Signal<Local, Bits<32>>,
+    swap: Signal<Local, Bit>,
+    ops_legal: Signal<Local, Bit>,
+    has_literal: Signal<Local, Bit>,
+    /// Modifiers or register fields the RTL does not implement.
+    bad_fields: Signal<Local, Bit>,
+    has_sdst: Signal<Local, Bit>,
+}
+
+impl Default for Decoder {
+    fn default() -> Self {
+        Decoder {
+            word0_i: Default::default(),
+            word1_i: Default::default(),
+            legal_o: Default::default(),
+            size_o: Default::default(),
+            class_o: Default::default(),
+            salu_op_o: Default::default(),
+            valu_op_o: Default::default(),
+            branch_o: Default::default(),
+            simm16_o: Default::default(),
+            wide_o: Default::default(),
+            wide1_o: Default::default(),
+            ssrc0_kind_o: Default::default(),
+            ssrc0_sgpr_o: Default::default(),
+            ssrc0_const_o: Default::default(),
+            ssrc0_const_hi_o: Default::default(),
+            ssrc1_kind_o: Default::default(),
+            ssrc1_sgpr_o: Default::default(),
+            ssrc1_const_o: Default::default(),
+            ssrc1_const_hi_o: Default::default(),
+            sdst_kind_o: Default::default(),
+            sdst_sgpr_o: Default::default(),
+            vsrc_is_vgpr_o: (0..3).map(|_| Default::default()).collect(),
+            vsrc_vgpr_o: (0..3).map(|_| Default::default()).collect(),
+            vsrc_kind_o: (0..3).map(|_| Default::default()).collect(),
+            vsrc_sgpr_o: (0..3).map(|_| Default::default()).collect(),
+            vsrc_const_o: (0..3).map(|_| Default::default()).collect(),
+            vsrc_const_hi_o: (0..3).map(|_| Default::default()).collect(),
+            vsrc0_wide_o: Default::default(),
+            vdst_o: Default::default(),
+            writes_vgpr_o: Default::default(),
+            mask_dst_kind_o: Default::default(),
+            mask_dst_sgpr_o: Default::default(),
+            writes_exec_o: Default::default(),
+            reads_mask_o: Default::default(),
+            mask_src_kind_o: Default::default(),
+            mask_src_sgpr_o: Default::default(),
+            mem_store_o: Default::default(),
+            mem_dwords_o: Default::default(),
+            smem_offset_o: Default::default(),
+            smem_offset_is_sgpr_o: Default::default(),
+            sbase_sgpr_o: Default::default(),
+            addr_vgpr_o: Default::default(),
+            data_vgpr_o: Default::default(),
+            class_rom: rom(|u| u.class),
+            salu_rom: rom(|u| u.salu),
+            valu_rom: rom(|u| u.valu),
+            flags_rom: rom(|u| Bits::<16>::from(u.flags)),
+            src: (0..3).map(|_| OperandDecoder::default()).collect(),
+            sdst: Default::default(),
+            mask_dst: Default::default(),
+            fmt: Default::default(),
+            opfield: Default::default(),
+            fl: Default::default(),
+            simm: Default::default(),
+            swap: Default::default(),
+            ops_legal: Default::default(),
+            has_literal: Default::default(),
+            bad_fields: Default::default(),
+            has_sdst: Default::default(),
+        }
+    }
+}
+
+// hdl_gen has no match guards, so SOPK's register read stays an `if` inside its arm.
+#[allow(clippy::collapsible_match)]
+impl Logic for Decoder {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // 1. Format and opcode field (format ids: see `format_id`). SOP1/SOPC/SOPP share SOPK's 0b1011 prefix and VOP1/VOPC
+        // share VOP2's leading 0, so the longer prefixes are tested first.
+        self.fmt.next = 0.into();
+        self.opfield.next = 0.into();
+        if self.word0_i.val().get_bits::<9>(23) == 0x17D {
+            self.fmt.next = 1.into();
+            self.opfield.next = bit_cast::<10, 8>(self.word0_i.val().get_bits::<8>(8));
+        } else if self.word0_i.val().get_bits::<9>(23) == 0x17E {
+            self.fmt.next = 4.into();
+            self.opfield.next = bit_cast::<10, 7>(self.word0_i.val().get_bits::<7>(16));
+        } else if self.word0_i.val().get_bits::<9>(23) == 0x17F {
+            self.fmt.next = 5.into();
+            self.opfield.next = bit_cast::<10, 7>(self.word0_i.val().get_bits::<7>(16));
+        } else if self.word0_i.val().get_bits::<4>(28) == 0xB {
+            self.fmt.next = 3.into();
+            self.opfield.next = bit_cast::<10, 5>(self.word0_i.val().get_bits::<5>(23));
+        } else if self.word0_i.val().get_bits::<2>(30) == 2 {
+            self.fmt.next = 2.into();
+            self.opfield.next = bit_cast::<10, 7>(self.word0_i.val().get_bits::<7>(23));
+        } else if self.word0_i.val().get_bits::<6>(26) == 0x30 {
+            self.fmt.next = 6.into();
+            self.opfield.next = bit_cast::<10, 8>(self.word0_i.val().get_bits::<8>(18));
+        } else if self.word0_i.val().get_bits::<7>(25) == 0x3F {
+            self.fmt.next = 7.into();
+            self.opfield.next = bit_cast::<10, 8>(self.word0_i.val().get_bits::<8>(9));
+        } else if self.word0_i.val().get_bits::<7>(25) == 0x3E {
+            self.fmt.next = 9.into();
+            self.opfield.next = bit_cast::<10, 8>(self.word0_i.val().get_bits::<8>(17));
+        } else if self.word0_i.val().get_bits::<6>(26) == 0x34 {
+            self.fmt.next = 10.into();
+            self.opfield.next = self.word0_i.val().get_bits::<10>(16);
+        } else if self.word0_i.val().get_bits::<6>(26) == 0x37 {
+            self.fmt.next = 11.into();
+            self.opfield.next = bit_cast::<10, 7>(self.word0_i.val().get_bits::<7>(18));
+        } else if !self.word0_i.val().get_bit(31) {
+            self.fmt.next = 8.into();
+            self.opfield.next = bit_cast::<10, 6>(self.word0_i.val().get_bits::<6>(25));
+        }
+
+        // 2. The decode ROM.
+        self.class_rom.address.next = (bit_cast::<KEY_BITS, 4>(self.fmt.val()) << 10)
+            | bit_cast::<KEY_BITS, 10>(self.opfield.val());
+        self.salu_rom.address.next = self.class_rom.address.val();
+        self.valu_rom.address.next = self.class_rom.address.val();
+        self.flags_rom.address.next = self.class_rom.address.val();
+        self.fl.next = self.flags_rom.data.val();
+        self.class_o.next = self.class_rom.data.val();
+        self.salu_op_o.next = self.salu_rom.data.val();
+        self.valu_op_o.next = self.valu_rom.data.val();
+        self.wide_o.next = self.fl.val().get_bit(0);
+        self.wide1_o.next = self.fl.val().get_bit(1);
+        self.swap.next = self.fl.val().get_bit(3);
+        self.writes_vgpr_o.next = self.fl.val().get_bit(4);
+        self.writes_exec_o.next = self.fl.val().get_bit(6);
+        self.reads_mask_o.next = self.fl.val().get_bit(7);
+        self.mem_store_o.next = self.fl.val().get_bit(9);
+        self.mem_dwords_o.next = 1.into();
+        if self.fl.val().get_bit(10) {
+            self.mem_dwords_o.next = 2.into();
+        }
+        if self.fl.val().get_bit(11) {
+            self.mem_dwords_o.next = 4.into();
+        }
+
+        // 3. Operand fields by format.
+        self.simm16_o.next = self.word0_i.val().get_bits::<16>(0);
+        self.simm.next = bit_cast::<32, 16>(self.word0_i.val().get_bits::<16>(0));
+        if self.word0_i.val().get_bit(15) & !self.fl.val().get_bit(12) {
+            self.simm.next =
+                bit_cast::<32, 16>(self.word0_i.val().get_bits::<16>(0)) | 0xFFFF_0000_u64;
+        }
+        for n in 0..3 {
+            self.src[n].literal_i.next = self.word1_i.val();
+            self.src[n].code_i.next = 0.into();
+            self.src[n].wide_i.next = false;
+        }
+        self.src[0].wide_i.next = self.fl.val().get_bit(0);
+        self.src[1].wide_i.next = self.fl.val().get_bit(1) | self.fl.val().get_bit(2);
+        self.src[2].wide_i.next = self.fl.val().get_bit(7);
+        self.sdst.code_i.next = self.word0_i.val().get_bits::<7>(16);
+        self.mask_dst.code_i.next = 106.into();
+        self.vdst_o.next = self.word0_i.val().get_bits::<8>(17);
+        self.addr_vgpr_o.next = self.word1_i.val().get_bits::<8>(0);
+        self.data_vgpr_o.next = self.word1_i.val().get_bits::<8>(8);
+        self.sbase_sgpr_o.next =
+            bit_cast::<SGPR_ADDR_BITS, 6>(self.word0_i.val().get_bits::<6>(0)) << 1;
+        self.smem_offset_o.next = bit_cast::<32, 20>(self.word1_i.val().get_bits::<20>(0));
+        self.smem_offset_is_sgpr_o.next = !self.word0_i.val().get_bit(17);
+        self.bad_fields.next = false;
+        self.has_literal.next = false;
+        self.ops_legal.next =
+            self.src[0].legal_o.val() & self.src[1].legal_o.val() & self.src[2].legal_o.val();
+        match self.fmt.val().index() {
+            1 => {
+                self.src[0].code_i.next = bit_cast::<9, 8>(self.word0_i.val().get_bits::<8>(0));
+                self.has_literal.next = self.src[0].literal_o.val();
+            }
+            2 => {
+                self.src[0].code_i.next = bit_cast::<9, 8>(self.word0_i.val().get_bits::<8>(0));
+                self.src[1].code_i.next = bit_cast::<9, 8>(self.word0_i.val().get_bits::<8>(8));
+                self.has_literal.next = self.src[0].literal_o.val() | self.src[1].literal_o.val();
+            }
+            4 => {
+                self.src[0].code_i.next = bit_cast::<9, 8>(self.word0_i.val().get_bits::<8>(0));
+                self.src[1].code_i.next = bit_cast::<9, 8>(self.word0_i.val().get_bits::<8>(8));
+                self.has_literal.next = self.src[0].literal_o.val() | self.src[1].literal_o.val();
+            }
+            3 => {
+                if self.fl.val().get_bit(13) {
+                    self.src[0].code_i.next =
+                        bit_cast::<9, 7>(self.word0_i.val().get_bits::<7>(16));
+                }
+            }
+            6 => {
+                self.sdst.code_i.next = self.word0_i.val().get_bits::<7>(6);
+                // The base pair and an offset register must be SGPRs (not ttmp/flat_scratch).
+                self.bad_fields.next = (self.word0_i.val().get_bits::<6>(0) > 50)
+                    | (!self.word0_i.val().get_bit(17)
+                        & (self.word1_i.val().get_bits::<8>(0) > 101));
+            }
+            7 => {
+                self.src[0].code_i.next = self.word0_i.val().get_bits::<9>(0);
+                self.has_literal.next = self.src[0].literal_o.val();
+            }
+            8 => {
+                self.src[0].code_i.next = self.word0_i.val().get_bits::<9>(0);
+                self.src[1].code_i.next =
+                    bit_cast::<9, 8>(self.word0_i.val().get_bits::<8>(9)) | 0x100;
+                self.has_literal.next = self.src[0].literal_o.val();
+            }
+            9 => {
+                self.src[0].code_i.next = self.word0_i.val().get_bits::<9>(0);
+                self.src[1].code_i.next =
+                    bit_cast::<9, 8>(self.word0_i.val().get_bits::<8>(9)) | 0x100;
+                self.has_literal.next = self.src[0].literal_o.val();
+            }
+            10 => {
+                self.src[0].code_i.next = self.word1_i.val().get_bits::<9>(0);
+                self.src[1].code_i.next = self.word1_i.val().get_bits::<9>(9);
+                self.src[2].code_i.next = self.word1_i.val().get_bits::<9>(18);
+                self.vdst_o.next = self.word0_i.val().get_bits::<8>(0);
+                // VOP3b (carry ops) keeps its mask destination where VOP3a has abs.
+                self.bad_fields.next = self.word0_i.val().get_bit(15)
+                    | (self.word1_i.val().get_bits::<5>(27) != 0)
+                    | (!self.fl.val().get_bit(8) & (self.word0_i.val().get_bits::<3>(8) != 0));
+                if self.fl.val().get_bit(8) {
+                    self.mask_dst.code_i.next = self.word0_i.val().get_bits::<7>(8);
+                } else {
+                    self.mask_dst.code_i.next = self.word0_i.val().get_bits::<7>(0);
+                    if self.word0_i.val().get_bit(7) & self.fl.val().get_bit(5) {
+                        self.bad_fields.next = true;
+                    }
+                }
+            }
+            11 => {
+                self.vdst_o.next = self.word1_i.val().get_bits::<8>(24);
+            }
+            _ => {}
+        }
+
+        // Scalar outputs: SOPK replaces a source by its 16-bit constant.
+        self.ssrc0_kind_o.next = self.src[0].kind_o.val();
+        self.ssrc0_sgpr_o.next = self.src[0].sgpr_o.val();
+        self.ssrc0_const_o.next = self.src[0].const_o.val();
+        self.ssrc0_const_hi_o.next = self.src[0].const_hi_o.val();
+        self.ssrc1_kind_o.next = self.src[1].kind_o.val();
+        self.ssrc1_sgpr_o.next = self.src[1].sgpr_o.val();
+        self.ssrc1_const_o.next = self.src[1].const_o.val();
+        self.ssrc1_const_hi_o.next = self.src[1].const_hi_o.val();
+        if self.fmt.val() == 3 {
+            if self.fl.val().get_bit(13) {
+                self.ssrc1_kind_o.next = SrcKind::Const;
+                self.ssrc1_const_o.next = self.simm.val();
+                self.ssrc1_const_hi_o.next = 0.into();
+            } else {
+                self.ssrc0_kind_o.next = SrcKind::Const;
+                self.ssrc0_const_o.next = self.simm.val();
+                self.ssrc0_const_hi_o.next = 0.into();
+            }
+        }
+        self.has_sdst.next =
+            !(self.fl.val().get_bit(14) | (self.fmt.val() >= 7) | (self.fmt.val() == 0));
+        self.sdst_kind_o.next = DstKind::None;
+        self.sdst_sgpr_o.next = self.sdst.sgpr_o.val();
+        if self.has_sdst.val() {
+            self.sdst_kind_o.next = self.sdst.kind_o.val();
+        }
+
+        // Vector outputs, swapped for `*rev` and 64-bit shifts.
+        for n in 0..3 {
+            self.vsrc_is_vgpr_o[n].next = self.src[n].kind_o.val() == SrcKind::Vgpr;
+            self.vsrc_vgpr_o[n].next = self.src[n].vgpr_o.val();
+            self.vsrc_kind_o[n].next = self.src[n].kind_o.val();
+            self.vsrc_sgpr_o[n].next = self.src[n].sgpr_o.val();
+            self.vsrc_const_o[n].next = self.src[n].const_o.val();
+            self.vsrc_const_hi_o[n].next = self.src[n].const_hi_o.val();
+        }
+        self.vsrc0_wide_o.next = false;
+        if self.swap.val() {
+            self.vsrc0_wide_o.next = self.fl.val().get_bit(2);
+            self.vsrc_is_vgpr_o[0].next = self.src[1].kind_o.val() == SrcKind::Vgpr;
+            self.vsrc_vgpr_o[0].next = self.src[1].vgpr_o.val();
+            self.vsrc_kind_o[0].next = self.src[1].kind_o.val();
+            self.vsrc_sgpr_o[0].next = self.src[1].sgpr_o.val();
+            self.vsrc_const_o[0].next = self.src[1].const_o.val();
+            self.vsrc_const_hi_o[0].next = self.src[1].const_hi_o.val();
+            self.vsrc_is_vgpr_o[1].next = self.src[0].kind_o.val() == SrcKind::Vgpr;
+            self.vsrc_vgpr_o[1].next = self.src[0].vgpr_o.val();
+            self.vsrc_kind_o[1].next = self.src[0].kind_o.val();
+            self.vsrc_sgpr_o[1].next = self.src[0].sgpr_o.val();
+            self.vsrc_const_o[1].next = self.src[0].const_o.val();
+            self.vsrc_const_hi_o[1].next = self.src[0].const_hi_o.val();
+        }
+
+        // Lane masks: VCC in the 32-bit encodings, explicit SGPR pairs in VOP3.
+        self.mask_dst_kind_o.next = DstKind::None;
+        self.mask_dst_sgpr_o.next = self.mask_dst.sgpr_o.val();
+        if self.fl.val().get_bit(5) {
+            self.mask_dst_kind_o.next = self.mask_dst.kind_o.val();
+        }
+        self.mask_src_kind_o.next = SrcKind::VccLo;
+        self.mask_src_sgpr_o.next = 0.into();
+        if self.fmt.val() == 10 {
+            self.mask_src_kind_o.next = self.src[2].kind_o.val();
+            self.mask_src_sgpr_o.next = self.src[2].sgpr_o.val();
+        }
+
+        self.branch_o.next = BranchCond::Always;
+        match self.word0_i.val().get_bits::<7>(16).index() {
+            4 => self.branch_o.next = BranchCond::Scc0,
+            5 => self.branch_o.next = BranchCond::Scc1,
+            6 => self.branch_o.next = BranchCond::Vccz,
+            7 => self.branch_o.next = BranchCond::Vccnz,
+            8 => self.branch_o.next = BranchCond::Execz,
+            9 => self.branch_o.next = BranchCond::Execnz,
+            _ => {}
+        }
+
+        self.size_o.next = 1.into();
+        if self.has_literal.val() | (self.fmt.val() == 6) | (self.fmt.val() >= 10) {
+            self.size_o.next = 2.into();
+        }
+        self.legal_o.next = (self.class_rom.data.val() != InstClass::Illegal)
+            & self.ops_legal.val()
+            & !self.bad_fields.val()
+            & (self.sdst.legal_o.val() | !self.has_sdst.val())
+            & (self.mask_dst.legal_o.val() | !self.fl.val().get_bit(5));
+    }
+}

@@ -1,0 +1,752 @@
+//! The load/store unit: one per compute unit, shared by every context. It takes memory
+//! instructions from the issue units, sends their requests on the data-memory port one per
+//! cycle, and writes load data back into the VRF (through the slot's vector unit) or the SRF.
+//!
+//! # Arbitration (predictable: round-robin, bounded wait)
+//!
+//! An issue unit deposits a memory instruction in its context's entry (`disp_*`, one port per
+//! issue unit; a context has at most one instruction in flight, so an entry is never
+//! overwritten). When the request sequencer is free (or finishes in this cycle) it takes the
+//! pending entry that follows the last one served in context order (round-robin), so an
+//! instruction waits for at most one instruction of every other context: its wait is at most
+//! the sum of the other contexts' worst-case sequencer occupancies ([`super::timing`]).
+//!
+//! # Requests (fixed per instruction, so the timing is exact)
+//!
+//! A vector instruction sends one request per 16-lane pass and dword, for every pass of the
+//! wavefront whether or not it has active lanes (BCC/SCC do not apply to memory), the lanes of
+//! EXEC & SpM on `mem_lanes_o`. Per pass the sequencer spends one cycle reading the address
+//! VGPR through the vector unit's LSU port, then a load one cycle per dword (address + 4·d);
+//! a store first reads the data VGPR of dword 0 and then sends one dword per cycle while
+//! reading the next dword's data. A scalar load (`s_load_dword{,x2,x4}`) is one request of
+//! its 1, 2 or 4 consecutive dwords (address from the issue unit); an x4 load keeps the
+//! sequencer one more cycle so its two-cycle SRF write-back never meets the next response.
+//! Only the low 32 bits of a FLAT address are sent (the memory model bounds-checks them).
+//!
+//! # Responses
+//!
+//! The memory answers every request exactly `mem_latency` cycles after the edge that accepted
+//! it, in order. The sequencer writes each request's tag into a ring indexed by the cycle it
+//! was sent in and reads it back one cycle before the response, so no queue is searched. Vector
+//! load data is written into the VRF in the response cycle; scalar data through the context's
+//! SRF pair port (two dwords per cycle, an x4 load's second pair one cycle later). The
+//! instruction retires (`retire_o[c]`) in the cycle its last response is written; stores
+//! retire at their last response too.
+
+use rust_hdl::prelude::*;
+
+use crate::config::{HwConfig, SGPR_ADDR_BITS, VGPR_ADDR_BITS};
+
+/// Width of a dense context index (slot · (S + 1) + k).
+pub const CTX_BITS: usize = 8;
+const RING_BITS: usize = 7;
+
+/// What a returning response does.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
+pub enum MemKind {
+    VectorLoad,
+    Store,
+    ScalarLoad,
+}
+
+/// The load/store unit (see the module documentation).
+#[derive(LogicBlock)]
+pub struct LoadStoreUnit {
+    pub clock: Signal<In, Clock>,
+    /// Dispatch port of issue unit u: a memory instruction of context `disp_ctx_i[u]`.
+    pub disp_valid_i: Vec<Signal<In, Bit>>,
+    pub disp_ctx_i: Vec<Signal<In, Bits<CTX_BITS>>>,
+    pub disp_store_i: Vec<Signal<In, Bit>>,
+    pub disp_scalar_i: Vec<Signal<In, Bit>>,
+    pub disp_dwords_i: Vec<Signal<In, Bits<3>>>,
+    pub disp_addr_vgpr_i: Vec<Signal<In, Bits<VGPR_ADDR_BITS>>>,
+    pub disp_data_vgpr_i: Vec<Signal<In, Bits<VGPR_ADDR_BITS>>>,
+    pub disp_sdst_i: Vec<Signal<In, Bits<SGPR_ADDR_BITS>>>,
+    pub disp_saddr_i: Vec<Signal<In, Bits<32>>>,
+    pub disp_en_lo_i: Vec<Signal<In, Bits<32>>>,
+    pub disp_en_hi_i: Vec<Signal<In, Bits<32>>>,
+    /// Data-memory port (CU-SPEC).
+    pub mem_req_o: Signal<Out, Bit>,
+    pub mem_we_o: Signal<Out, Bit>,
+    pub mem_addr_o: Vec<Signal<Out, Bits<32>>>,
+    pub mem_wdata_o: Vec<Signal<Out, Bits<32>>>,
+    pub mem_lanes_o: Signal<Out, Bits<16>>,
+    /// slot · 8 + k of the requesting context.
+    pub mem_ctx_o: Signal<Out, Bits<8>>,
+    pub mem_rvalid_i: Signal<In, Bit>,
+    pub mem_rdata_i: Vec<Signal<In, Bits<32>>>,
+    /// Vector-unit LSU port of slot `vu_slot_o` (reads) and `vu_wr_slot_o` (writes).
+    pub vu_slot_o: Signal<Out, Bits<4>>,
+    pub vu_rd_o: Signal<Out, Bit>,
+    pub vu_rd_addr_o: Signal<Out, Bits<VGPR_ADDR_BITS>>,
+    pub vu_rd_pass_o: Signal<Out, Bits<2>>,
+    pub vu_rdata_i: Vec<Signal<In, Bits<32>>>,
+    pub vu_wr_slot_o: Signal<Out, Bits<4>>,
+    pub vu_we_o: Signal<Out, Bit>,
+    pub vu_wr_addr_o: Signal<Out, Bits<VGPR_ADDR_BITS>>,
+    pub vu_wr_pass_o: Signal<Out, Bits<2>>,
+    pub vu_wr_lanes_o: Signal<Out, Bits<16>>,
+    /// SRF write-back of a scalar load into context `srf_ctx_o`.
+    pub srf_ctx_o: Signal<Out, Bits<CTX_BITS>>,
+    pub srf_we_lo_o: Signal<Out, Bit>,
+    pub srf_we_hi_o: Signal<Out, Bit>,
+    pub srf_addr_o: Signal<Out, Bits<SGPR_ADDR_BITS>>,
+    pub srf_wdata_lo_o: Signal<Out, Bits<32>>,
+    pub srf_wdata_hi_o: Signal<Out, Bits<32>>,
+    /// Context c's memory instruction completes in this cycle.
+    pub retire_o: Vec<Signal<Out, Bit>>,
+    /// Instructions pending, in the sequencer, or requests outstanding.
+    pub busy_o: Signal<Out, Bit>,
+    pend: Vec<DFF<Bit>>,
+    e_store: Vec<DFF<Bit>>,
+    e_scalar: Vec<DFF<Bit>>,
+    e_dwords: Vec<DFF<Bits<3>>>,
+    e_avgpr: Vec<DFF<Bits<VGPR_ADDR_BITS>>>,
+    e_dvgpr: Vec<DFF<Bits<VGPR_ADDR_BITS>>>,
+    e_sdst: Vec<DFF<Bits<SGPR_ADDR_BITS>>>,
+    e_saddr: Vec<DFF<Bits<32>>>,
+    e_en_lo: Vec<DFF<Bits<32>>>,
+    e_en_hi: Vec<DFF<Bits<32>>>,
+    /// slot · 8 + k of dense context c; slot of c.
+    ctx_id: Vec<Constant<Bits<8>>>,
+    ctx_slot: Vec<Constant<Bits<4>>>,
+    active: DFF<Bit>,
+    cur: DFF<Bits<CTX_BITS>>,
+    rr: DFF<Bits<CTX_BITS>>,
+    c_id: DFF<Bits<8>>,
+    c_slot: DFF<Bits<4>>,
+    c_store: DFF<Bit>,
+    c_scalar: DFF<Bit>,
+    c_dwords: DFF<Bits<3>>,
+    c_avgpr: DFF<Bits<VGPR_ADDR_BITS>>,
+    c_dvgpr: DFF<Bits<VGPR_ADDR_BITS>>,
+    c_sdst: DFF<Bits<SGPR_ADDR_BITS>>,
+    c_saddr: DFF<Bits<32>>,
+    c_en_lo: DFF<Bits<32>>,
+    c_en_hi: DFF<Bits<32>>,
+    pass: DFF<Bits<3>>,
+    step: DFF<Bits<3>>,
+    addr_q: Vec<DFF<Bits<32>>>,
+    now: DFF<Bits<RING_BITS>>,
+    outstanding: DFF<Bits<8>>,
+    /// Tag ring: word a = valid, last, kind, pass, vgpr, dwords, context; word b = lanes, sgpr.
+    tag_a: RAM<Bits<32>, RING_BITS>,
+    tag_b: RAM<Bits<32>, RING_BITS>,
+    // Second pair of an x4 scalar load, written one cycle after the response.
+    s2_valid: DFF<Bit>,
+    s2_ctx: DFF<Bits<CTX_BITS>>,
+    s2_addr: DFF<Bits<SGPR_ADDR_BITS>>,
+    s2_lo: DFF<Bits<32>>,
+    s2_hi: DFF<Bits<32>>,
+    last_pass: Constant<Bits<3>>,
+    latency_m1: Constant<Bits<RING_BITS>>,
+    // Combinational.
+    pick_found: Signal<Local, Bit>,
+    pick: Signal<Local, Bits<CTX_BITS>>,
+    fin: Signal<Local, Bit>,
+    send: Signal<Local, Bit>,
+    send_last: Signal<Local, Bit>,
+    send_dword: Signal<Local, Bits<3>>,
+    lanes: Signal<Local, Bits<16>>,
+    kind: Signal<Local, MemKind>,
+    kind_code: Signal<Local, Bits<2>>,
+    tag_w: Signal<Local, Bits<32>>,
+    last_step: Signal<Local, Bits<3>>,
+    t_valid: Signal<Local, Bit>,
+    t_last: Signal<Local, Bit>,
+    t_kind: Signal<Local, Bits<2>>,
+    t_pass: Signal<Local, Bits<2>>,
+    t_vgpr: Signal<Local, Bits<VGPR_ADDR_BITS>>,
+    t_dwords: Signal<Local, Bits<3>>,
+    t_ctx: Signal<Local, Bits<CTX_BITS>>,
+    t_lanes: Signal<Local, Bits<16>>,
+    t_sgpr: Signal<Local, Bits<SGPR_ADDR_BITS>>,
+    t_slot: Signal<Local, Bits<4>>,
+    w_vgpr: Signal<Local, Bits<VGPR_ADDR_BITS>>,
+    resp: Signal<Local, Bit>,
+}
+
+impl LoadStoreUnit {
+    /// The LSU of a compute unit with `issue_units` dispatch ports and every context of `cfg`.
+    pub fn new(cfg: &HwConfig, issue_units: usize) -> Self {
+        fn many<T: Default>(n: usize) -> Vec<T> {
+            (0..n).map(|_| T::default()).collect()
+        }
+        let per_slot = cfg.contexts_per_wavefront();
+        let slots = cfg.simds_per_cu * cfg.wf_contexts_per_simd;
+        let n = slots * per_slot;
+        LoadStoreUnit {
+            clock: Default::default(),
+            disp_valid_i: many(issue_units),
+            disp_ctx_i: many(issue_units),
+            disp_store_i: many(issue_units),
+            disp_scalar_i: many(issue_units),
+            disp_dwords_i: many(issue_units),
+            disp_addr_vgpr_i: many(issue_units),
+            disp_data_vgpr_i: many(issue_units),
+            disp_sdst_i: many(issue_units),
+            disp_saddr_i: many(issue_units),
+            disp_en_lo_i: many(issue_units),
+            disp_en_hi_i: many(issue_units),
+            mem_req_o: Default::default(),
+            mem_we_o: Default::default(),
+            mem_addr_o: many(16),
+            mem_wdata_o: many(16),
+            mem_lanes_o: Default::default(),
+            mem_ctx_o: Default::default(),
+            mem_rvalid_i: Default::default(),
+            mem_rdata_i: many(16),
+            vu_slot_o: Default::default(),
+            vu_rd_o: Default::default(),
+            vu_rd_addr_o: Default::default(),
+            vu_rd_pass_o: Default::default(),
+            vu_rdata_i: many(16),
+            vu_wr_slot_o: Default::default(),
+            vu_we_o: Default::default(),
+            vu_wr_addr_o: Default::default(),
+            vu_wr_pass_o: Default::default(),
+            vu_wr_lanes_o: Default::default(),
+            srf_ctx_o: Default::default(),
+            srf_we_lo_o: Default::default(),
+            srf_we_hi_o: Default::default(),
+            srf_addr_o: Default::default(),
+            srf_wdata_lo_o: Default::default(),
+            srf_wdata_hi_o: Default::default(),
+            retire_o: many(n),
+            busy_o: Default::default(),
+            pend: many(n),
+            e_store: many(n),
+            e_scalar: many(n),
+            e_dwords: many(n),
+            e_avgpr: many(n),
+            e_dvgpr: many(n),
+            e_sdst: many(n),
+            e_saddr: many(n),
+            e_en_lo: many(n),
+            e_en_hi: many(n),
+            ctx_id: (0..n)
+                .map(|c| Constant::new(((c / per_slot) * 8 + c % per_slot).to_bits()))
+                .collect(),
+            ctx_slot: (0..n)
+                .map(|c| Constant::new((c / per_slot).to_bits()))
+                .collect(),
+            active: Default::default(),
+            cur: Default::default(),
+            rr: Default::default(),
+            c_id: Default::default(),
+            c_slot: Default::default(),
+            c_store: Default::default(),
+            c_scalar: Default::default(),
+            c_dwords: Default::default(),
+            c_avgpr: Default::default(),
+            c_dvgpr: Default::default(),
+            c_sdst: Default::default(),
+            c_saddr: Default::default(),
+            c_en_lo: Default::default(),
+            c_en_hi: Default::default(),
+            pass: Default::default(),
+            step: Default::default(),
+            addr_q: many(16),
+            now: Default::default(),
+            outstanding: Default::default(),
+            tag_a: Default::default(),
+            tag_b: Default::default(),
+            s2_valid: Default::default(),
+            s2_ctx: Default::default(),
+            s2_addr: Default::default(),
+            s2_lo: Default::default(),
+            s2_hi: Default::default(),
+            last_pass: Constant::new((cfg.passes() - 1).to_bits()),
+            latency_m1: Constant::new((cfg.mem_latency - 1).to_bits()),
+            pick_found: Default::default(),
+            pick: Default::default(),
+            fin: Default::default(),
+            send: Default::default(),
+            send_last: Default::default(),
+            send_dword: Default::default(),
+            lanes: Default::default(),
+            kind: Default::default(),
+            kind_code: Default::default(),
+            tag_w: Default::default(),
+            last_step: Default::default(),
+            t_valid: Default::default(),
+            t_last: Default::default(),
+            t_kind: Default::default(),
+            t_pass: Default::default(),
+            t_vgpr: Default::default(),
+            t_dwords: Default::default(),
+            t_ctx: Default::default(),
+            t_lanes: Default::default(),
+            t_sgpr: Default::default(),
+            t_slot: Default::default(),
+            w_vgpr: Default::default(),
+            resp: Default::default(),
+        }
+    }
+}
+
+impl Logic for LoadStoreUnit {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            active,
+            cur,
+            rr,
+            c_id,
+            c_slot,
+            c_store,
+            c_scalar,
+            c_dwords,
+            c_avgpr,
+            c_dvgpr,
+            c_sdst,
+            c_saddr,
+            c_en_lo,
+            c_en_hi,
+            pass,
+            step,
+            now,
+            outstanding,
+            s2_valid,
+            s2_ctx,
+            s2_addr,
+            s2_lo,
+            s2_hi
+        );
+        self.now.d.next = self.now.q.val() + 1;
+        self.s2_valid.d.next = false;
+
+        // Request sequencer: what the current step does.
+        self.kind.next = MemKind::VectorLoad;
+        if self.c_scalar.q.val() {
+            self.kind.next = MemKind::ScalarLoad;
+        } else if self.c_store.q.val() {
+            self.kind.next = MemKind::Store;
+        }
+        self.last_step.next = bit_cast::<3, 3>(self.c_dwords.q.val());
+        if self.c_store.q.val() {
+            self.last_step.next = self.c_dwords.q.val() + 1;
+        }
+        if self.c_scalar.q.val() {
+            self.last_step.next = 0.into();
+            if self.c_dwords.q.val() == 4 {
+                self.last_step.next = 1.into();
+            }
+        }
+        self.lanes.next = self.c_en_lo.q.val().get_bits::<16>(0);
+        if self.pass.q.val() == 1 {
+            self.lanes.next = self.c_en_lo.q.val().get_bits::<16>(16);
+        }
+        if self.pass.q.val() == 2 {
+            self.lanes.next = self.c_en_hi.q.val().get_bits::<16>(0);
+        }
+        if self.pass.q.val() == 3 {
+            self.lanes.next = self.c_en_hi.q.val().get_bits::<16>(16);
+        }
+        self.send.next = false;
+        self.send_dword.next = 0.into();
+        self.vu_rd_o.next = false;
+        self.vu_rd_addr_o.next = self.c_avgpr.q.val();
+        self.vu_rd_pass_o.next = self.pass.q.val().get_bits::<2>(0);
+        self.vu_slot_o.next = self.c_slot.q.val();
+        self.mem_we_o.next = false;
+        self.mem_lanes_o.next = self.lanes.val();
+        self.mem_ctx_o.next = self.c_id.q.val();
+        for j in 0..16 {
+            self.addr_q[j].clock.next = self.clock.val();
+            self.addr_q[j].d.next = self.addr_q[j].q.val();
+            self.mem_addr_o[j].next = self.addr_q[j].q.val();
+            self.mem_wdata_o[j].next = self.vu_rdata_i[j].val();
+        }
+        if self.active.q.val() {
+            match self.kind.val() {
+                MemKind::ScalarLoad => {
+                    if self.step.q.val() == 0 {
+                        self.send.next = true;
+                        self.mem_lanes_o.next = 0x1.into();
+                        if self.c_dwords.q.val() == 2 {
+                            self.mem_lanes_o.next = 0x3.into();
+                        }
+                        if self.c_dwords.q.val() == 4 {
+                            self.mem_lanes_o.next = 0xF.into();
+                        }
+                        self.mem_addr_o[0].next = self.c_saddr.q.val();
+                        self.mem_addr_o[1].next = self.c_saddr.q.val() + 4;
+                        self.mem_addr_o[2].next = self.c_saddr.q.val() + 8;
+                        self.mem_addr_o[3].next = self.c_saddr.q.val() + 12;
+                    }
+                }
+                MemKind::VectorLoad => {
+                    if self.step.q.val() == 0 {
+                        self.vu_rd_o.next = true;
+                    } else {
+                        self.send.next = true;
+                        self.send_dword.next = self.step.q.val() - 1;
+                        if self.step.q.val() == 1 {
+                            for j in 0..16 {
+                                self.addr_q[j].d.next = self.vu_rdata_i[j].val();
+                                self.mem_addr_o[j].next = self.vu_rdata_i[j].val();
+                            }
+                        } else {
+                            for j in 0..16 {
+                                self.mem_addr_o[j].next = self.addr_q[j].q.val() + 4;
+                            }
+                        }
+                    }
+                }
+                MemKind::Store => {
+                    if self.step.q.val() == 0 {
+                        self.vu_rd_o.next = true;
+                    } else if self.step.q.val() == 1 {
+                        self.vu_rd_o.next = true;
+                        self.vu_rd_addr_o.next = self.c_dvgpr.q.val();
+                        for j in 0..16 {
+                            self.addr_q[j].d.next = self.vu_rdata_i[j].val();
+                        }
+                    } else {
+                        self.send.next = true;
+                        self.mem_we_o.next = true;
+                        self.send_dword.next = self.step.q.val() - 2;
+                        if self.step.q.val() == 3 {
+                            for j in 0..16 {
+                                self.mem_addr_o[j].next = self.addr_q[j].q.val() + 4;
+                            }
+                        }
+                        // Read the next dword's data while this one is sent.
+                        if self.step.q.val() != self.last_step.val() {
+                            self.vu_rd_o.next = true;
+                            self.vu_rd_addr_o.next = self.c_dvgpr.q.val() + 1;
+                        }
+                    }
+                }
+            }
+        }
+        self.mem_req_o.next = self.send.val();
+        self.send_last.next = (self.step.q.val() == self.last_step.val())
+            & (self.c_scalar.q.val() | (self.pass.q.val() == self.last_pass.val()));
+        if self.c_scalar.q.val() {
+            self.send_last.next = true;
+        }
+        self.fin.next = self.active.q.val()
+            & (self.step.q.val() == self.last_step.val())
+            & (self.c_scalar.q.val() | (self.pass.q.val() == self.last_pass.val()));
+        if self.active.q.val() {
+            if self.step.q.val() == self.last_step.val() {
+                self.step.d.next = 0.into();
+                self.pass.d.next = self.pass.q.val() + 1;
+            } else {
+                self.step.d.next = self.step.q.val() + 1;
+            }
+            if self.fin.val() {
+                self.active.d.next = false;
+            }
+        }
+
+        // Round-robin pick among pending entries: the first after `rr`, else the first.
+        self.pick_found.next = false;
+        self.pick.next = 0.into();
+        for c in 0..self.pend.len() {
+            if !self.pick_found.val() & self.pend[c].q.val() & (self.rr.q.val().index() < c) {
+                self.pick_found.next = true;
+                self.pick.next = c.to_bits();
+            }
+        }
+        for c in 0..self.pend.len() {
+            if !self.pick_found.val() & self.pend[c].q.val() {
+                self.pick_found.next = true;
+                self.pick.next = c.to_bits();
+            }
+        }
+        if self.pick_found.val() & (!self.active.q.val() | self.fin.val()) {
+            self.active.d.next = true;
+            self.cur.d.next = self.pick.val();
+            self.rr.d.next = self.pick.val();
+            self.pass.d.next = 0.into();
+            self.step.d.next = 0.into();
+        }
+
+        // Entries: dispatch fills, the pick empties.
+        for c in 0..self.pend.len() {
+            self.pend[c].clock.next = self.clock.val();
+            self.e_store[c].clock.next = self.clock.val();
+            self.e_scalar[c].clock.next = self.clock.val();
+            self.e_dwords[c].clock.next = self.clock.val();
+            self.e_avgpr[c].clock.next = self.clock.val();
+            self.e_dvgpr[c].clock.next = self.clock.val();
+            self.e_sdst[c].clock.next = self.clock.val();
+            self.e_saddr[c].clock.next = self.clock.val();
+            self.e_en_lo[c].clock.next = self.clock.val();
+            self.e_en_hi[c].clock.next = self.clock.val();
+            self.pend[c].d.next = self.pend[c].q.val();
+            self.e_store[c].d.next = self.e_store[c].q.val();
+            self.e_scalar[c].d.next = self.e_scalar[c].q.val();
+            self.e_dwords[c].d.next = self.e_dwords[c].q.val();
+            self.e_avgpr[c].d.next = self.e_avgpr[c].q.val();
+            self.e_dvgpr[c].d.next = self.e_dvgpr[c].q.val();
+            self.e_sdst[c].d.next = self.e_sdst[c].q.val();
+            self.e_saddr[c].d.next = self.e_saddr[c].q.val();
+            self.e_en_lo[c].d.next = self.e_en_lo[c].q.val();
+            self.e_en_hi[c].d.next = self.e_en_hi[c].q.val();
+            if self.pick_found.val()
+                & (!self.active.q.val() | self.fin.val())
+                & (self.pick.val().index() == c)
+            {
+                self.pend[c].d.next = false;
+                self.c_id.d.next = self.ctx_id[c].val();
+                self.c_slot.d.next = self.ctx_slot[c].val();
+                self.c_store.d.next = self.e_store[c].q.val();
+                self.c_scalar.d.next = self.e_scalar[c].q.val();
+                self.c_dwords.d.next = self.e_dwords[c].q.val();
+                self.c_avgpr.d.next = self.e_avgpr[c].q.val();
+                self.c_dvgpr.d.next = self.e_dvgpr[c].q.val();
+                self.c_sdst.d.next = self.e_sdst[c].q.val();
+                self.c_saddr.d.next = self.e_saddr[c].q.val();
+                self.c_en_lo.d.next = self.e_en_lo[c].q.val();
+                self.c_en_hi.d.next = self.e_en_hi[c].q.val();
+            }
+            for u in 0..self.disp_valid_i.len() {
+                if self.disp_valid_i[u].val() & (self.disp_ctx_i[u].val().index() == c) {
+                    self.pend[c].d.next = true;
+                    self.e_store[c].d.next = self.disp_store_i[u].val();
+                    self.e_scalar[c].d.next = self.disp_scalar_i[u].val();
+                    self.e_dwords[c].d.next = self.disp_dwords_i[u].val();
+                    self.e_avgpr[c].d.next = self.disp_addr_vgpr_i[u].val();
+                    self.e_dvgpr[c].d.next = self.disp_data_vgpr_i[u].val();
+                    self.e_sdst[c].d.next = self.disp_sdst_i[u].val();
+                    self.e_saddr[c].d.next = self.disp_saddr_i[u].val();
+                    self.e_en_lo[c].d.next = self.disp_en_lo_i[u].val();
+                    self.e_en_hi[c].d.next = self.disp_en_hi_i[u].val();
+                }
+            }
+        }
+
+        // Tag ring: written every cycle at `now` (valid = a request left), read one cycle
+        // before its response is due.
+        self.tag_a.read_clock.next = self.clock.val();
+        self.tag_a.write_clock.next = self.clock.val();
+        self.tag_b.read_clock.next = self.clock.val();
+        self.tag_b.write_clock.next = self.clock.val();
+        self.tag_a.write_enable.next = true;
+        self.tag_b.write_enable.next = true;
+        self.tag_a.write_address.next = self.now.q.val();
+        self.tag_b.write_address.next = self.now.q.val();
+        self.tag_a.read_address.next = self.now.q.val() - self.latency_m1.val();
+        self.tag_b.read_address.next = self.now.q.val() - self.latency_m1.val();
+        self.w_vgpr.next =
+            self.c_dvgpr.q.val() + bit_cast::<VGPR_ADDR_BITS, 3>(self.send_dword.val());
+        self.kind_code.next = 0.into();
+        if self.kind.val() == MemKind::Store {
+            self.kind_code.next = 1.into();
+        }
+        if self.kind.val() == MemKind::ScalarLoad {
+            self.kind_code.next = 2.into();
+        }
+        self.tag_w.next = 0.into();
+        if self.send.val() {
+            self.tag_w.next = (bit_cast::<32, 2>(self.kind_code.val()) << 2)
+                | (bit_cast::<32, 2>(self.pass.q.val().get_bits::<2>(0)) << 4)
+                | (bit_cast::<32, VGPR_ADDR_BITS>(self.w_vgpr.val()) << 6)
+                | (bit_cast::<32, 3>(self.c_dwords.q.val()) << 14)
+                | (bit_cast::<32, CTX_BITS>(self.cur.q.val()) << 17)
+                | (bit_cast::<32, 4>(self.c_slot.q.val()) << 25)
+                | 1;
+            if self.send_last.val() {
+                self.tag_w.next = self.tag_w.val() | 2;
+            }
+        }
+        self.tag_a.write_data.next = self.tag_w.val();
+        self.tag_b.write_data.next = bit_cast::<32, 16>(self.mem_lanes_o.val())
+            | (bit_cast::<32, SGPR_ADDR_BITS>(self.c_sdst.q.val()) << 16);
+        self.t_valid.next = self.tag_a.read_data.val().get_bit(0);
+        self.t_last.next = self.tag_a.read_data.val().get_bit(1);
+        self.t_kind.next = self.tag_a.read_data.val().get_bits::<2>(2);
+        self.t_pass.next = self.tag_a.read_data.val().get_bits::<2>(4);
+        self.t_vgpr.next = self.tag_a.read_data.val().get_bits::<VGPR_ADDR_BITS>(6);
+        self.t_dwords.next = self.tag_a.read_data.val().get_bits::<3>(14);
+        self.t_ctx.next = self.tag_a.read_data.val().get_bits::<CTX_BITS>(17);
+        self.t_slot.next = self.tag_a.read_data.val().get_bits::<4>(25);
+        self.t_lanes.next = self.tag_b.read_data.val().get_bits::<16>(0);
+        self.t_sgpr.next = self.tag_b.read_data.val().get_bits::<SGPR_ADDR_BITS>(16);
+        self.resp.next = self.t_valid.val() & self.mem_rvalid_i.val();
+
+        self.outstanding.d.next = self.outstanding.q.val();
+        if self.send.val() & !self.resp.val() {
+            self.outstanding.d.next = self.outstanding.q.val() + 1;
+        }
+        if !self.send.val() & self.resp.val() {
+            self.outstanding.d.next = self.outstanding.q.val() - 1;
+        }
+
+        // Write-back.
+        self.vu_wr_slot_o.next = self.t_slot.val();
+        self.vu_we_o.next = self.resp.val() & (self.t_kind.val() == 0);
+        self.vu_wr_addr_o.next = self.t_vgpr.val();
+        self.vu_wr_pass_o.next = self.t_pass.val();
+        self.vu_wr_lanes_o.next = self.t_lanes.val();
+        self.srf_ctx_o.next = self.t_ctx.val();
+        self.srf_addr_o.next = self.t_sgpr.val();
+        self.srf_wdata_lo_o.next = self.mem_rdata_i[0].val();
+        self.srf_wdata_hi_o.next = self.mem_rdata_i[1].val();
+        self.srf_we_lo_o.next = self.resp.val() & (self.t_kind.val() == 2);
+        self.srf_we_hi_o.next =
+            self.resp.val() & (self.t_kind.val() == 2) & (self.t_dwords.val() != 1);
+        if self.resp.val() & (self.t_kind.val() == 2) & (self.t_dwords.val() == 4) {
+            self.s2_valid.d.next = true;
+            self.s2_ctx.d.next = self.t_ctx.val();
+            self.s2_addr.d.next = self.t_sgpr.val() + 2;
+            self.s2_lo.d.next = self.mem_rdata_i[2].val();
+            self.s2_hi.d.next = self.mem_rdata_i[3].val();
+        }
+        if self.s2_valid.q.val() {
+            self.srf_ctx_o.next = self.s2_ctx.q.val();
+            self.srf_addr_o.next = self.s2_addr.q.val();
+            self.srf_wdata_lo_o.next = self.s2_lo.q.val();
+            self.srf_wdata_hi_o.next = self.s2_hi.q.val();
+            self.srf_we_lo_o.next = true;
+            self.srf_we_hi_o.next = true;
+        }
+        for c in 0..self.retire_o.len() {
+            self.retire_o[c].next = false;
+            if self.resp.val()
+                & self.t_last.val()
+                & (self.t_ctx.val().index() == c)
+                & !((self.t_kind.val() == 2) & (self.t_dwords.val() == 4))
+            {
+                self.retire_o[c].next = true;
+            }
+            if self.s2_valid.q.val() & (self.s2_ctx.q.val().index() == c) {
+                self.retire_o[c].next = true;
+            }
+        }
+        self.busy_o.next =
+            self.active.q.val() | (self.outstanding.q.val() != 0) | self.s2_valid.q.val();
+        for c in 0..self.pend.len() {
+            if self.pend[c].q.val() {
+                self.busy_o.next = true;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rust_hdl::core::simulate::simulate;
+
+    fn tick(lsu: &mut LoadStoreUnit) {
+        assert!(simulate(lsu, 1000));
+        lsu.clock.next = Clock::from(true);
+        assert!(simulate(lsu, 1000));
+        lsu.clock.next = Clock::from(false);
+        assert!(simulate(lsu, 1000));
+        for u in 0..lsu.disp_valid_i.len() {
+            lsu.disp_valid_i[u].next = false;
+        }
+    }
+
+    fn scalar_load(lsu: &mut LoadStoreUnit, port: usize, ctx: usize, addr: u64) {
+        lsu.disp_valid_i[port].next = true;
+        lsu.disp_ctx_i[port].next = (ctx as u64).into();
+        lsu.disp_scalar_i[port].next = true;
+        lsu.disp_store_i[port].next = false;
+        lsu.disp_dwords_i[port].next = 1.into();
+        lsu.disp_saddr_i[port].next = addr.into();
+        lsu.disp_sdst_i[port].next = 3.into();
+    }
+
+    fn unit() -> (HwConfig, LoadStoreUnit) {
+        let cfg = HwConfig::cu();
+        let mut lsu = LoadStoreUnit::new(&cfg, 4);
+        lsu.connect_all();
+        assert!(simulate(&mut lsu, 1000));
+        (cfg, lsu)
+    }
+
+    /// Runs until idle; per cycle the request's context (slot * 8 + k) if one left.
+    fn requests(lsu: &mut LoadStoreUnit, cycles: usize) -> Vec<Option<u64>> {
+        (0..cycles)
+            .map(|_| {
+                assert!(simulate(lsu, 1000));
+                let req = lsu.mem_req_o.val().then(|| lsu.mem_ctx_o.val().to_u64());
+                tick(lsu);
+                req
+            })
+            .collect()
+    }
+
+    #[test]
+    fn round_robin_serves_each_context_once_in_order() {
+        let (_, mut lsu) = unit();
+        // Contexts 5, 1, 6, 2 (slot 1 k 1, slot 0 k 1, slot 1 k 2, slot 0 k 2) at once.
+        for (port, ctx) in [(0, 5), (1, 1), (2, 6), (3, 2)] {
+            scalar_load(&mut lsu, port, ctx, 0x40);
+        }
+        tick(&mut lsu);
+        let order: Vec<u64> = requests(&mut lsu, 6).into_iter().flatten().collect();
+        assert_eq!(
+            order,
+            vec![1, 2, 9, 10],
+            "context order after the last served (none)"
+        );
+        // The pointer is now at context 6: 0 and 7 pending -> 7 first, then 0.
+        scalar_load(&mut lsu, 0, 0, 0x40);
+        scalar_load(&mut lsu, 1, 7, 0x40);
+        tick(&mut lsu);
+        let order: Vec<u64> = requests(&mut lsu, 4).into_iter().flatten().collect();
+        assert_eq!(order, vec![11, 0]);
+    }
+
+    #[test]
+    fn vector_load_sends_every_pass_and_retires_after_the_last_response() {
+        let (cfg, mut lsu) = unit();
+        lsu.disp_valid_i[0].next = true;
+        lsu.disp_ctx_i[0].next = 4.into();
+        lsu.disp_scalar_i[0].next = false;
+        lsu.disp_store_i[0].next = false;
+        lsu.disp_dwords_i[0].next = 1.into();
+        lsu.disp_addr_vgpr_i[0].next = 2.into();
+        lsu.disp_data_vgpr_i[0].next = 5.into();
+        lsu.disp_en_lo_i[0].next = 0x0001_8000.into();
+        lsu.disp_en_hi_i[0].next = 0.into();
+        tick(&mut lsu);
+        let mut sent = Vec::new();
+        let mut retired = None;
+        for cycle in 0..40u64 {
+            for j in 0..16 {
+                lsu.vu_rdata_i[j].next = (0x1000 + 4 * j as u64).into();
+            }
+            let due = sent
+                .iter()
+                .any(|&(c, _)| c + cfg.mem_latency as u64 == cycle);
+            lsu.mem_rvalid_i.next = due;
+            assert!(simulate(&mut lsu, 1000));
+            if lsu.mem_req_o.val() {
+                sent.push((cycle, lsu.mem_lanes_o.val().to_u64()));
+            }
+            if lsu.retire_o[4].val() {
+                retired = Some(cycle);
+            }
+            if due {
+                assert!(lsu.vu_we_o.val());
+                assert_eq!(lsu.vu_wr_addr_o.val().to_u64(), 5);
+                assert_eq!(lsu.vu_wr_slot_o.val().to_u64(), 1);
+            }
+            tick(&mut lsu);
+        }
+        let passes = cfg.passes();
+        assert_eq!(
+            sent.iter().map(|s| s.1).collect::<Vec<_>>(),
+            vec![0x8000, 0x0001, 0, 0],
+            "one request per pass, lanes of EXEC & SpM"
+        );
+        // One address read, then one request per pass: requests 2 cycles apart.
+        let first = sent[0].0;
+        assert!(sent
+            .iter()
+            .enumerate()
+            .all(|(q, s)| s.0 == first + 2 * q as u64));
+        assert_eq!(retired, Some(sent[passes - 1].0 + cfg.mem_latency as u64));
+    }
+}

@@ -1,0 +1,52 @@
+//! The compute unit: the RTL that runs whole GCN3 kernels (docs/cu.md).
+//!
+//! [`ComputeUnit`] is a compute-unit slice built from one [`HwConfig`]: per SIMD, one
+//! [`issue::IssueUnit`] per (Sp)SIMD number (schedule, fetch from the [`imem`], [`decode`],
+//! operand read, scalar ALU ([`salu`]) and branch unit ([`branch`]) execute, write-back); per
+//! wavefront slot, the [`crate::split_merge::SplitMergeUnit`] (contexts, SRFs, split/merge)
+//! and the [`crate::simd::VectorUnit`] (SIMD, SpSIMDs, shared VRF, compaction); one
+//! [`lsu::LoadStoreUnit`] and one [`barrier::BarrierUnit`] per compute unit. [`timing`] gives
+//! the worst-case cycles of every instruction class as this RTL implements them (the timing
+//! contract, docs/timing.md).
+
+pub mod barrier;
+pub mod branch;
+pub mod decode;
+pub mod imem;
+pub mod issue;
+pub mod lsu;
+pub mod salu;
+pub mod timing;
+mod top;
+
+pub use top::{ComputeUnit, CuConfigError};
+
+use rust_hdl::prelude::*;
+
+/// How split and merge behave (design.md decision 5).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
+pub enum CuMode {
+    /// `split` and `merge` are no-ops; the wavefront serialises both paths.
+    NoSplit,
+    /// Splits and merges happen, but every context of a slot issues through issue unit 0
+    /// onto the SIMD: the split wavefronts share their SIMD.
+    Dws,
+    /// Issue unit k serves contexts k: split wavefronts run on their own SpSIMDs.
+    Pws,
+}
+
+/// Why the compute unit stopped (`error_code_o`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
+pub enum CuError {
+    None,
+    /// The decoder does not implement the instruction (or its modifiers).
+    IllegalInstruction,
+    /// The PC left the loaded program.
+    BadPc,
+    /// An SGPR operand or destination beyond the configured scalar register file.
+    SgprOutOfRange,
+    /// More than 65,535 no-op markers nested above a full child stack.
+    NestingOverflow,
+    /// The split/merge datapath rejected a request (a protocol error of the compute unit).
+    MergeProtocol,
+}

@@ -1,0 +1,185 @@
+//! The timing contract of the compute unit (design.md decision 6; docs/timing.md): the
+//! worst-case cycles of every instruction class as this RTL implements it.
+//!
+//! A context's instruction **takes** the cycles from the one in which its issue unit picks it
+//! (`ctx_issue_o`) to the one in which it retires (`ctx_retire_o`), both counted; the
+//! context's next instruction can be picked in the cycle after. So a straight-line block of
+//! instructions i takes at most Σ (takes(i) + schedule wait(i)) cycles, where the schedule
+//! wait is 0 for a context alone on its issue unit (every `pws` kernel of one wavefront) and
+//! bounded by [`schedule_wait`] otherwise. Numbers for waiting at a merge for the partner or at
+//! a barrier for the other contexts are not here: the WCET analysis covers them through the
+//! partner's path (as e_m excludes them, docs/rtl-units.md).
+//!
+//! Derivations (issue unit, docs of [`super::issue`]): pick (1 cycle), decode (1), one read
+//! cycle per SGPR operand (r), execute (1). Scalar instructions retire in the execute cycle.
+//! Units that finish later hand the instruction over at the edge ending the execute cycle.
+
+use crate::config::HwConfig;
+use crate::simd::valu_cycles_for;
+use crate::split_merge::{split_cycles, MERGE_CYCLES};
+
+/// Most SGPR operands a scalar ALU instruction reads (two sources, 32 or 64 bits each; one
+/// cycle each).
+pub const SALU_MAX_READS: u64 = 2;
+/// Most SGPR operands a VALU instruction reads: three sources and an SGPR-pair mask.
+pub const VALU_MAX_READS: u64 = 4;
+/// SGPR operands of `s_load_dword*`: the base pair, and the offset when it is an SGPR.
+pub const SMEM_MAX_READS: u64 = 2;
+/// SGPR operands of `split sA, sB`.
+pub const SPLIT_MAX_READS: u64 = 2;
+
+/// Front-end cycles of an instruction with `reads` SGPR operands before its execute cycle:
+/// pick, decode and the reads.
+fn front(reads: u64) -> u64 {
+    2 + reads
+}
+
+/// A scalar ALU instruction (SOP1/SOP2/SOPC/SOPK) with `reads` SGPR operands: 3 + reads.
+pub fn salu_cycles(reads: u64) -> u64 {
+    front(reads) + 1
+}
+
+/// Worst-case scalar ALU instruction: 5.
+pub fn salu_worst() -> u64 {
+    salu_cycles(SALU_MAX_READS)
+}
+
+/// `s_branch` / `s_cbranch_*` (no SGPR operand), taken or not: 3.
+pub fn branch_cycles() -> u64 {
+    front(0) + 1
+}
+
+/// `s_nop`, `s_waitcnt`, `s_endpgm`, and `split`/`merge` in `nosplit` mode: 3.
+pub fn nop_cycles() -> u64 {
+    front(0) + 1
+}
+
+/// A VALU instruction with `reads` SGPR operands and `passes` passes (BCC/SCC: the passes of
+/// its enable mask): handed to the vector unit at the edge ending the execute cycle, done
+/// [`valu_cycles_for`]`(passes)` edges later, retired in the done cycle:
+/// front + 1 + valu_cycles_for(passes) = reads + 4 + max(passes, 1) for a (Sp)SIMD that is
+/// idle. In `dws` add [`dws_valu_wait`].
+pub fn valu_cycles(reads: u64, passes: u64) -> u64 {
+    front(reads) + 1 + valu_cycles_for(passes as usize)
+}
+
+/// Worst-case VALU instruction (4 SGPR operands, every pass).
+pub fn valu_worst(cfg: &HwConfig) -> u64 {
+    valu_cycles(VALU_MAX_READS, cfg.passes() as u64)
+}
+
+/// Cycles the LSU's request sequencer spends on a vector memory instruction: per pass one
+/// address read, then one request per dword (loads), or one data read and one request per
+/// dword (stores).
+pub fn lsu_vector_occupancy(cfg: &HwConfig, store: bool, dwords: u64) -> u64 {
+    cfg.passes() as u64 * (1 + dwords + store as u64)
+}
+
+/// Sequencer cycles of `s_load_dword{,x2,x4}`: one request; x4 holds the sequencer one more
+/// cycle for its two-cycle SRF write-back.
+pub fn lsu_scalar_occupancy(dwords: u64) -> u64 {
+    if dwords == 4 {
+        2
+    } else {
+        1
+    }
+}
+
+/// The longest any memory instruction holds the sequencer: a two-dword store.
+pub fn lsu_max_occupancy(cfg: &HwConfig) -> u64 {
+    lsu_vector_occupancy(cfg, true, 2)
+}
+
+/// Contexts of the compute unit (all can have a memory instruction pending).
+pub fn contexts(cfg: &HwConfig) -> u64 {
+    (cfg.simds_per_cu * cfg.wf_contexts_per_simd * cfg.contexts_per_wavefront()) as u64
+}
+
+/// Worst-case wait of a memory instruction for the LSU when `competitors` other contexts may
+/// have memory instructions (round-robin: each is served at most once first, each for at most
+/// [`lsu_max_occupancy`]).
+pub fn lsu_wait(cfg: &HwConfig, competitors: u64) -> u64 {
+    competitors * lsu_max_occupancy(cfg)
+}
+
+/// A FLAT load or store with the sequencer free: front + 1 (execute) + 1 (the sequencer picks
+/// it) + its occupancy + `mem_latency` (the last response; the instruction retires in its
+/// cycle).
+pub fn flat_cycles(cfg: &HwConfig, store: bool, dwords: u64) -> u64 {
+    front(0) + 2 + lsu_vector_occupancy(cfg, store, dwords) + cfg.mem_latency as u64
+}
+
+/// `s_load_dword{,x2,x4}` with `reads` SGPR operands and the sequencer free.
+pub fn smem_cycles(cfg: &HwConfig, reads: u64, dwords: u64) -> u64 {
+    front(reads) + 2 + 1 + cfg.mem_latency as u64 + (dwords == 4) as u64
+}
+
+/// Worst-case memory instruction without arbitration wait.
+pub fn mem_worst(cfg: &HwConfig) -> u64 {
+    flat_cycles(cfg, true, 2).max(smem_cycles(cfg, SMEM_MAX_READS, 4))
+}
+
+/// Worst-case memory instruction including the LSU wait when every other context of the
+/// compute unit competes.
+pub fn mem_worst_shared(cfg: &HwConfig) -> u64 {
+    mem_worst(cfg) + lsu_wait(cfg, contexts(cfg) - 1)
+}
+
+/// `split` with `reads` SGPR operands (1 for `split sN, sN+1`) whose slot's split/merge
+/// datapath is free: front + 1 (the execute cycle presents it to the datapath, which samples
+/// it at the edge ending that cycle) + e (`split_cycles` when it allocates a context and copies
+/// `sgprs` SGPRs; 1 for a no-op or fallback split) edges, retiring in the cycle `done` is high.
+pub fn split_cycles_cu(cfg: &HwConfig, reads: u64, sgprs: usize) -> u64 {
+    front(reads) + 1 + split_cycles(cfg, sgprs)
+}
+
+/// A split that allocates nothing (no-op or fallback): front + 1 + 1.
+pub fn split_noop_cycles_cu(reads: u64) -> u64 {
+    front(reads) + 1 + MERGE_CYCLES
+}
+
+/// `merge` (merging, popping a marker or starting to wait): front + 1 + e_m = 4.
+pub fn merge_cycles_cu() -> u64 {
+    front(0) + 1 + MERGE_CYCLES
+}
+
+/// Worst-case wait of a split or merge for its slot's datapath: the slot's S other contexts
+/// each served first once, each holding the datapath for its request plus the done cycle, and
+/// one more cycle because a request that had to wait is presented from its pending entry (in
+/// the cycle after its execute cycle at the earliest) instead of directly.
+pub fn split_merge_wait(cfg: &HwConfig, sgprs: usize) -> u64 {
+    let others = cfg.spsimds_per_simd as u64;
+    others * (split_cycles(cfg, sgprs) + 1) + u64::from(others > 0)
+}
+
+/// `s_barrier` when every other context has already arrived: front + 1 + 1 (release).
+pub fn barrier_cycles() -> u64 {
+    front(0) + 2
+}
+
+/// `dws`: a VALU op waits for the SIMD while the slot's S other contexts may each have one op
+/// on it (each holds it for valu_cycles_for(P) - 1 cycles, the SIMD accepting the next op in
+/// its done cycle).
+pub fn dws_valu_wait(cfg: &HwConfig) -> u64 {
+    cfg.spsimds_per_simd as u64 * (valu_cycles_for(cfg.passes()) - 1)
+}
+
+/// Longest front-end occupancy of one instruction (pick overlaps the previous execute):
+/// decode + 4 reads + execute, plus in `dws` the wait for the SIMD.
+pub fn frontend_worst(cfg: &HwConfig, dws: bool) -> u64 {
+    2 + VALU_MAX_READS + if dws { dws_valu_wait(cfg) } else { 0 }
+}
+
+/// Worst-case wait to be picked when `competitors` other contexts share the issue unit: the
+/// instruction in the front end finishes, then round-robin picks each other competitor at most
+/// once before this context (the one just served comes last), each holding the front end for
+/// at most [`frontend_worst`] cycles (the pick overlaps the previous execute cycle).
+pub fn schedule_wait(cfg: &HwConfig, competitors: u64, dws: bool) -> u64 {
+    competitors * frontend_worst(cfg, dws)
+}
+
+/// Dispatch of one wavefront: one init write per cycle (SGPRs, then VGPRs one pass per
+/// cycle), then the launch cycle.
+pub fn dispatch_cycles(cfg: &HwConfig, sgprs: u64, vgprs: u64) -> u64 {
+    sgprs + vgprs * cfg.passes() as u64 + 1
+}

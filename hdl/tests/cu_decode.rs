@@ -1,0 +1,384 @@
+//! The decode stage against `pws-isa`: random valid instructions of every opcode and form are
+//! encoded by `pws_isa::encode`, fed to the RTL `Decoder` as raw words, and every control
+//! output is compared with what the instruction model (`pws_isa::Instruction`) says.
+
+#[path = "../../isa/tests/common/mod.rs"]
+mod instructions;
+
+use proptest::prelude::*;
+use pws_hdl::cu::decode::{micro_op, BranchCond, Decoder, DstKind, InstClass, SrcKind};
+use pws_isa::{encode, Format, ImmKind, Instruction, Opcode, Operand, Width, OPCODES};
+use rust_hdl::core::prelude::*;
+use rust_hdl::core::simulate::simulate;
+
+fn decode_rtl(dec: &mut Decoder, words: &[u32]) {
+    dec.word0_i.next = u64::from(words[0]).into();
+    dec.word1_i.next = u64::from(words.get(1).copied().unwrap_or(0xDEAD_BEEF)).into();
+    assert!(simulate(dec, 100), "decoder did not settle");
+}
+
+fn decoder() -> Decoder {
+    let mut dec = Decoder::default();
+    dec.connect_all();
+    dec
+}
+
+/// What the decoder should report for a source operand read with `width` (the high word of a
+/// constant only for 64-bit operands).
+#[derive(Debug, PartialEq, Eq)]
+enum Src {
+    Sgpr(u64),
+    Vgpr(u64),
+    Special(SrcKind),
+    Const(u64, u64),
+}
+
+fn expected_src(op: Operand, width: Width) -> Option<Src> {
+    Some(match op {
+        Operand::Sgpr(n) => Src::Sgpr(n.into()),
+        Operand::Vgpr(n) => Src::Vgpr(n.into()),
+        Operand::VccLo => Src::Special(SrcKind::VccLo),
+        Operand::VccHi => Src::Special(SrcKind::VccHi),
+        Operand::ExecLo => Src::Special(SrcKind::ExecLo),
+        Operand::ExecHi => Src::Special(SrcKind::ExecHi),
+        Operand::M0 => Src::Special(SrcKind::M0),
+        Operand::Scc => Src::Special(SrcKind::Scc),
+        Operand::Vccz => Src::Special(SrcKind::Vccz),
+        Operand::Execz => Src::Special(SrcKind::Execz),
+        Operand::Int(_) | Operand::Float(_) | Operand::Literal(_) => {
+            if width == Width::B32 {
+                Src::Const(op.constant_value32().unwrap().into(), 0)
+            } else {
+                let v = op.constant_value64().unwrap();
+                Src::Const(v & 0xFFFF_FFFF, v >> 32)
+            }
+        }
+        Operand::Ttmp(_) | Operand::FlatScratchLo | Operand::FlatScratchHi => return None,
+    })
+}
+
+fn expected_dst(op: Operand) -> Option<(DstKind, u64)> {
+    Some(match op {
+        Operand::Sgpr(n) => (DstKind::Sgpr, n.into()),
+        Operand::VccLo => (DstKind::VccLo, 106),
+        Operand::VccHi => (DstKind::VccHi, 107),
+        Operand::ExecLo => (DstKind::ExecLo, 126),
+        Operand::ExecHi => (DstKind::ExecHi, 127),
+        Operand::M0 => (DstKind::M0, 124),
+        _ => return None,
+    })
+}
+
+fn narrow(src: Src, width: Width) -> Src {
+    match src {
+        Src::Const(lo, _) if width == Width::B32 => Src::Const(lo, 0),
+        other => other,
+    }
+}
+
+fn scalar_src(dec: &Decoder, n: usize) -> Src {
+    let (kind, sgpr, lo, hi) = if n == 0 {
+        (
+            dec.ssrc0_kind_o.val(),
+            dec.ssrc0_sgpr_o.val(),
+            dec.ssrc0_const_o.val(),
+            dec.ssrc0_const_hi_o.val(),
+        )
+    } else {
+        (
+            dec.ssrc1_kind_o.val(),
+            dec.ssrc1_sgpr_o.val(),
+            dec.ssrc1_const_o.val(),
+            dec.ssrc1_const_hi_o.val(),
+        )
+    };
+    match kind {
+        SrcKind::Sgpr => Src::Sgpr(sgpr.to_u64()),
+        SrcKind::Const => Src::Const(lo.to_u64(), hi.to_u64()),
+        SrcKind::Vgpr => panic!("scalar source {n} decoded as a VGPR"),
+        k => Src::Special(k),
+    }
+}
+
+fn vector_src(dec: &Decoder, n: usize) -> Src {
+    match dec.vsrc_kind_o[n].val() {
+        SrcKind::Sgpr => Src::Sgpr(dec.vsrc_sgpr_o[n].val().to_u64()),
+        SrcKind::Vgpr => {
+            assert!(dec.vsrc_is_vgpr_o[n].val());
+            Src::Vgpr(dec.vsrc_vgpr_o[n].val().to_u64())
+        }
+        SrcKind::Const => Src::Const(
+            dec.vsrc_const_o[n].val().to_u64(),
+            dec.vsrc_const_hi_o[n].val().to_u64(),
+        ),
+        k => Src::Special(k),
+    }
+}
+
+fn has_mods(inst: &Instruction) -> bool {
+    let m = inst.mods;
+    m.clamp || m.neg != 0 || m.abs != 0 || m.omod != Default::default()
+}
+
+/// Checks every decoder output for one instruction against the instruction model.
+fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
+    let words = encode(inst).map_err(|e| TestCaseError::reject(e.to_string()))?;
+    decode_rtl(dec, &words);
+    let uop = micro_op(inst.opcode);
+    let info = inst.opcode.info();
+    let sig = info.signature;
+    let unsupported_operand = inst
+        .srcs
+        .iter()
+        .chain([&inst.dst, &inst.sdst])
+        .flatten()
+        .any(|op| {
+            matches!(
+                op,
+                Operand::Ttmp(_) | Operand::FlatScratchLo | Operand::FlatScratchHi
+            )
+        });
+    // The RTL's SMEM base and offset registers must be SGPRs (not VCC or M0).
+    let smem_special_offset = info.format == Format::Smem
+        && (!matches!(inst.srcs[0], Some(Operand::Sgpr(_)))
+            || !matches!(inst.srcs[1], None | Some(Operand::Sgpr(_))));
+    let legal = uop.is_some() && !has_mods(inst) && !unsupported_operand && !smem_special_offset;
+    prop_assert_eq!(dec.legal_o.val(), legal, "legal of {:?} {:x?}", inst, words);
+    prop_assert_eq!(
+        dec.size_o.val().to_u64(),
+        words.len() as u64,
+        "size of {:?}",
+        inst
+    );
+    let Some(uop) = uop else {
+        prop_assert_eq!(dec.class_o.val(), InstClass::Illegal);
+        return Ok(());
+    };
+    if !legal {
+        return Ok(());
+    }
+    prop_assert_eq!(dec.class_o.val(), uop.class, "{:?}", inst);
+    let width = |i: usize| sig.srcs.get(i).copied().unwrap_or(Width::B32);
+    match uop.class {
+        InstClass::Salu => {
+            prop_assert_eq!(dec.salu_op_o.val(), uop.salu);
+            let k = |imm: u32| {
+                let v = if sig.imm == ImmKind::Uimm16 {
+                    imm
+                } else {
+                    imm as u16 as i16 as i32 as u32
+                };
+                Src::Const(v.into(), 0)
+            };
+            match info.format {
+                Format::Sopk => match (inst.dst, inst.srcs[0]) {
+                    (Some(d), None) if inst.opcode == Opcode::SMovkI32 => {
+                        prop_assert_eq!(scalar_src(dec, 0), k(inst.imm));
+                        prop_assert_eq!(
+                            (dec.sdst_kind_o.val(), dec.sdst_sgpr_o.val().to_u64()),
+                            expected_dst(d).unwrap()
+                        );
+                    }
+                    (Some(d), None) => {
+                        prop_assert_eq!(
+                            Some(narrow(scalar_src(dec, 0), Width::B32)),
+                            expected_src(d, Width::B32)
+                        );
+                        prop_assert_eq!(scalar_src(dec, 1), k(inst.imm));
+                        prop_assert_eq!(
+                            (dec.sdst_kind_o.val(), dec.sdst_sgpr_o.val().to_u64()),
+                            expected_dst(d).unwrap()
+                        );
+                    }
+                    (None, Some(s)) => {
+                        prop_assert_eq!(
+                            Some(narrow(scalar_src(dec, 0), Width::B32)),
+                            expected_src(s, Width::B32)
+                        );
+                        prop_assert_eq!(scalar_src(dec, 1), k(inst.imm));
+                        prop_assert_eq!(dec.sdst_kind_o.val(), DstKind::None);
+                    }
+                    other => panic!("SOPK operands {other:?}"),
+                },
+                _ => {
+                    for (i, src) in inst.srcs.iter().enumerate().take(2) {
+                        if let Some(src) = src {
+                            prop_assert_eq!(
+                                Some(narrow(scalar_src(dec, i), width(i))),
+                                expected_src(*src, width(i)),
+                                "ssrc{} of {:?}",
+                                i,
+                                inst
+                            );
+                        }
+                    }
+                    prop_assert_eq!(
+                        dec.wide_o.val(),
+                        sig.dst.or(sig.srcs.first().copied()) == Some(Width::B64)
+                    );
+                    prop_assert_eq!(dec.wide1_o.val(), sig.srcs.get(1) == Some(&Width::B64));
+                    match inst.dst {
+                        Some(d) => prop_assert_eq!(
+                            (dec.sdst_kind_o.val(), dec.sdst_sgpr_o.val().to_u64()),
+                            expected_dst(d).unwrap()
+                        ),
+                        None => prop_assert_eq!(dec.sdst_kind_o.val(), DstKind::None),
+                    }
+                }
+            }
+        }
+        InstClass::Valu => {
+            prop_assert_eq!(dec.valu_op_o.val(), uop.valu);
+            let swap = uop.flags & pws_hdl::cu::decode::flags::SWAP != 0;
+            let n_value_srcs = if sig.srcs.len() == 3 && sig.srcs[2] == Width::B64 {
+                2
+            } else {
+                sig.srcs.len()
+            };
+            for i in 0..n_value_srcs {
+                let alu = if swap && i < 2 { 1 - i } else { i };
+                let src = inst.srcs[i].expect("VALU sources are present");
+                prop_assert_eq!(
+                    Some(narrow(vector_src(dec, alu), width(i))),
+                    expected_src(src, width(i)),
+                    "vsrc{} (text {}) of {:?}",
+                    alu,
+                    i,
+                    inst
+                );
+            }
+            prop_assert_eq!(dec.vsrc0_wide_o.val(), swap && width(1) == Width::B64);
+            prop_assert_eq!(dec.writes_vgpr_o.val(), sig.dst.is_some());
+            if let Some(Operand::Vgpr(d)) = inst.dst {
+                prop_assert_eq!(dec.vdst_o.val().to_u64(), u64::from(d));
+            }
+            match inst.sdst {
+                Some(d) => {
+                    let (kind, n) = expected_dst(d).unwrap();
+                    prop_assert_eq!(dec.mask_dst_kind_o.val(), kind, "mask dst of {:?}", inst);
+                    if kind == DstKind::Sgpr {
+                        prop_assert_eq!(dec.mask_dst_sgpr_o.val().to_u64(), n);
+                    }
+                }
+                None => prop_assert_eq!(dec.mask_dst_kind_o.val(), DstKind::None),
+            }
+            prop_assert_eq!(dec.writes_exec_o.val(), info.mnemonic.starts_with("v_cmpx"));
+            prop_assert_eq!(dec.reads_mask_o.val(), n_value_srcs < sig.srcs.len());
+            if n_value_srcs < sig.srcs.len() {
+                match expected_src(inst.srcs[2].unwrap(), Width::B64).unwrap() {
+                    Src::Sgpr(n) => {
+                        prop_assert_eq!(dec.mask_src_kind_o.val(), SrcKind::Sgpr);
+                        prop_assert_eq!(dec.mask_src_sgpr_o.val().to_u64(), n);
+                    }
+                    Src::Special(k) => prop_assert_eq!(dec.mask_src_kind_o.val(), k),
+                    other => prop_assert_eq!(vector_src(dec, 2), other),
+                }
+            }
+        }
+        InstClass::Smem => {
+            let Some(Operand::Sgpr(base)) = inst.srcs[0] else {
+                panic!("SMEM base {inst:?}")
+            };
+            prop_assert_eq!(dec.sbase_sgpr_o.val().to_u64(), u64::from(base));
+            prop_assert_eq!(
+                (dec.sdst_kind_o.val(), dec.sdst_sgpr_o.val().to_u64()),
+                expected_dst(inst.dst.unwrap()).unwrap()
+            );
+            prop_assert_eq!(
+                dec.mem_dwords_o.val().to_u64(),
+                u64::from(sig.dst.unwrap().dwords())
+            );
+            match inst.srcs[1] {
+                Some(Operand::Sgpr(off)) => {
+                    prop_assert!(dec.smem_offset_is_sgpr_o.val());
+                    prop_assert_eq!(dec.smem_offset_o.val().to_u64() & 0x7F, u64::from(off));
+                }
+                _ => {
+                    prop_assert!(!dec.smem_offset_is_sgpr_o.val());
+                    prop_assert_eq!(dec.smem_offset_o.val().to_u64(), u64::from(inst.imm));
+                }
+            }
+        }
+        InstClass::Flat => {
+            let store = inst.dst.is_none();
+            prop_assert_eq!(dec.mem_store_o.val(), store);
+            let Some(Operand::Vgpr(addr)) = inst.srcs[0] else {
+                panic!("FLAT address {inst:?}")
+            };
+            prop_assert_eq!(dec.addr_vgpr_o.val().to_u64(), u64::from(addr));
+            let (data, w) = if store {
+                (inst.srcs[1], sig.srcs[1])
+            } else {
+                (inst.dst, sig.dst.unwrap())
+            };
+            let Some(Operand::Vgpr(data)) = data else {
+                panic!("FLAT data {inst:?}")
+            };
+            let field = if store {
+                dec.data_vgpr_o.val()
+            } else {
+                dec.vdst_o.val()
+            };
+            prop_assert_eq!(field.to_u64(), u64::from(data));
+            prop_assert_eq!(dec.mem_dwords_o.val().to_u64(), u64::from(w.dwords()));
+        }
+        InstClass::Branch => {
+            let cond = match inst.opcode {
+                Opcode::SBranch => BranchCond::Always,
+                Opcode::SCbranchScc0 => BranchCond::Scc0,
+                Opcode::SCbranchScc1 => BranchCond::Scc1,
+                Opcode::SCbranchVccz => BranchCond::Vccz,
+                Opcode::SCbranchVccnz => BranchCond::Vccnz,
+                Opcode::SCbranchExecz => BranchCond::Execz,
+                Opcode::SCbranchExecnz => BranchCond::Execnz,
+                other => panic!("{other:?} is not a branch"),
+            };
+            prop_assert_eq!(dec.branch_o.val(), cond);
+            prop_assert_eq!(dec.simm16_o.val().to_u64(), u64::from(inst.imm & 0xFFFF));
+        }
+        InstClass::Split => {
+            for i in 0..2 {
+                prop_assert_eq!(
+                    Some(narrow(scalar_src(dec, i), Width::B32)),
+                    expected_src(inst.srcs[i].unwrap(), Width::B32)
+                );
+            }
+        }
+        _ => prop_assert_eq!(dec.sdst_kind_o.val(), DstKind::None),
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(pws_isa::testing::proptest_cases(3000)))]
+
+    #[test]
+    fn decoder_agrees_with_the_instruction_model(inst in instructions::instruction()) {
+        let mut dec = decoder();
+        check(&mut dec, &inst)?;
+    }
+}
+
+#[test]
+fn every_opcode_in_every_form_decodes() {
+    let mut dec = decoder();
+    let mut runner = instructions::seeded_runner();
+    for info in OPCODES {
+        let strategy = instructions::instruction_of(info.opcode);
+        for _ in 0..20 {
+            let inst = strategy.new_tree(&mut runner).unwrap().current();
+            check(&mut dec, &inst).unwrap_or_else(|e| panic!("{}: {e}", info.mnemonic));
+        }
+    }
+}
+
+#[test]
+fn garbage_words_never_claim_an_unsupported_format() {
+    // A word with no GCN3 format prefix (e.g. the MUBUF/MIMG prefixes) decodes as illegal.
+    let mut dec = decoder();
+    for word in [0xE000_0000u32, 0xF000_0000, 0xC800_0000, 0xDC00_0000] {
+        decode_rtl(&mut dec, &[word, 0]);
+        assert!(!dec.legal_o.val(), "{word:#x}");
+        assert_eq!(dec.class_o.val(), InstClass::Illegal);
+    }
+}

@@ -1,0 +1,898 @@
+//! WCET of a whole launch on the compute unit (`pws wcet LAUNCH.toml`): the per-wavefront
+//! bounds of the lemmas with block WCETs from the timing contract, the interference the contract
+//! charges for the contexts that can run at the same time, and the dispatch of the workgroups in
+//! rounds. The bound is what `pws run` must never exceed; [`Tightness`] compares the two.
+//!
+//! How the launch is bounded (docs/wcet.md, "Launch-level bounds"):
+//! - a workgroup of w wavefronts is dispatched only when w slots are free, workgroups in order;
+//!   at most P = ⌊N_SIMD·N_WFC / w⌋ are resident at once, so the launch runs in R = ⌈G / P⌉
+//!   rounds of P consecutive workgroups;
+//! - by induction over the rounds, round r is finished by B_r = B_{r-1} + Σ_{g ∈ r} (w_g·D_wf +
+//!   D_wg) + E + release: once the earlier rounds are done, at most P − 1 workgroups hold slots
+//!   whenever the next one of round r waits, so it is dispatched right after its predecessors,
+//!   and it finishes E after its last wavefront's launch (a wavefront launched earlier is at
+//!   most as far along, and a barrier releases when the last one arrives);
+//! - E is the per-wavefront bound of the mode, whose table charges every instruction with the
+//!   competitors that the resident wavefronts can put in front of it.
+
+use std::fmt::Write as _;
+
+use pws_isa::manifest::Manifest;
+use pws_isa::Program;
+use serde::Serialize;
+
+use crate::analysis::{analyse, Params};
+use crate::cfg::{BsbCfg, Role};
+use crate::compile::compile;
+use crate::error::{HostError, Result};
+use crate::extract::{extract, Kernel};
+use crate::ipet::IpetMethod;
+use crate::kernel::{GpuConfig, Launch};
+use crate::select::{all_branches, select};
+use crate::timing::{rtl_blocks, Competition, CuTiming, DispatchCost, Mode, TimingTable};
+
+/// The compute unit a launch runs on: the host's mirror of `pws_hdl::config::HwConfig`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Machine {
+    /// N_SIMD.
+    pub n_simd: u64,
+    /// N_WFC: wavefront slots per SIMD.
+    pub n_wfc: u64,
+    /// The timing parameters, S among them.
+    pub cu: CuTiming,
+}
+
+impl Machine {
+    /// Wavefront slots of the compute unit.
+    pub fn slots(&self) -> u64 {
+        self.n_simd * self.n_wfc
+    }
+}
+
+/// A launch's kernel source, as the manifest names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KernelSource {
+    pub text: String,
+    /// The file, for messages.
+    pub file: String,
+}
+
+impl KernelSource {
+    /// Reads the kernel `manifest` names.
+    pub fn load(manifest: &Manifest) -> Result<KernelSource> {
+        Ok(KernelSource {
+            text: manifest
+                .kernel_source()
+                .map_err(|e| HostError::Input(e.to_string()))?,
+            file: manifest.kernel.display().to_string(),
+        })
+    }
+}
+
+/// The kernel of a launch as the RTL runs it in one mode.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LaunchKernel {
+    /// Assembly after the host pass, if the mode takes it.
+    pub text: String,
+    pub program: Program,
+    /// SGPRs a wavefront holds (what a split copies).
+    pub sgprs: u32,
+}
+
+impl LaunchKernel {
+    /// The program `pws run` executes in `mode`: in DWS and PWS, the split/merge pass runs when
+    /// the source has `pws: split` markers or `split_all` is set; no-split runs the source as
+    /// it is (its `split`/`merge` are no-ops). PCs, and so the block lists, follow from it.
+    pub fn new(source: &KernelSource, mode: Mode, split_all: bool) -> Result<LaunchKernel> {
+        let (text, file) = (&source.text, &source.file);
+        let marked = extract(text, file, &TimingTable::GCN3)?
+            .ifs
+            .iter()
+            .any(|b| b.marker);
+        let text = if mode.splits() && (split_all || marked) {
+            compile(text, file, split_all)?.text
+        } else {
+            text.clone()
+        };
+        let kernel = extract(&text, file, &TimingTable::GCN3)?;
+        Ok(LaunchKernel {
+            sgprs: crate::input::kernel_sgprs(&kernel),
+            program: kernel.program,
+            text,
+        })
+    }
+}
+
+/// How the workgroups share the slots.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Rounds {
+    pub workgroups: u64,
+    /// Wavefronts of the largest workgroup.
+    pub wavefronts_per_workgroup: u64,
+    pub wavefronts: u64,
+    pub slots: u64,
+    /// P: workgroups resident at once.
+    pub workgroups_per_round: u64,
+    /// Wavefronts dispatched in each round.
+    pub round_wavefronts: Vec<u64>,
+    /// Most wavefronts resident at once.
+    pub resident_wavefronts: u64,
+}
+
+impl Rounds {
+    /// Rounds of `manifest`'s launch on `machine`; a workgroup larger than the compute unit is
+    /// an error.
+    pub fn new(manifest: &Manifest, machine: &Machine) -> Result<Rounds> {
+        let groups = manifest.workgroups();
+        let sizes: Vec<u64> = (0..groups)
+            .map(|g| u64::from(manifest.wavefronts_in(g)))
+            .collect();
+        let w = sizes.iter().copied().max().unwrap_or(1);
+        let slots = machine.slots();
+        if w > slots {
+            return Err(HostError::Config(format!(
+                "a workgroup of {} work-items needs {w} wavefront slots; the compute unit has {slots} (N_SIMD = {}, N_WFC = {})",
+                manifest.workgroup, machine.n_simd, machine.n_wfc
+            )));
+        }
+        let p = slots / w;
+        let round_wavefronts: Vec<u64> = sizes.chunks(p as usize).map(|c| c.iter().sum()).collect();
+        Ok(Rounds {
+            workgroups: u64::from(groups),
+            wavefronts_per_workgroup: w,
+            wavefronts: sizes.iter().sum(),
+            slots,
+            workgroups_per_round: p,
+            resident_wavefronts: round_wavefronts.iter().copied().max().unwrap_or(0),
+            round_wavefronts,
+        })
+    }
+
+    /// Workgroups dispatched in round `r`.
+    fn round_workgroups(&self, r: usize) -> u64 {
+        let p = self.workgroups_per_round;
+        (self.workgroups - r as u64 * p).min(p)
+    }
+}
+
+/// One block of the RTL's list with its bound in one mode.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BlockBound {
+    pub pc: u32,
+    pub last_pc: u32,
+    pub wcet: u64,
+    /// Contains a merge or `s_barrier`: the measured time may include a partner's path, which
+    /// the block's WCET does not cover (the wavefront bound does).
+    pub sync: bool,
+    /// The CFG node (docs/wcet.md, "Input: GCN3 assembly") that holds its first instruction.
+    pub node: String,
+}
+
+/// The launch bound in one mode and how it was obtained.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ModeBound {
+    pub mode: Mode,
+    /// Cycles of the whole launch, from the start of the run to its end.
+    pub bound: u64,
+    /// E: one wavefront from its launch to its end, with the interference below (DWS: (S + 1)
+    /// · E_WF^DWS, Lemma 5.7's per-step term; PWS: Lemma 5.1; no-split: IPET(C)).
+    pub per_wavefront: u64,
+    /// E_WF of the mode's lemma.
+    pub e_wf: u64,
+    /// IPET(C) (no-split, DWS) or IPET(C_out) (PWS).
+    pub ipet: u64,
+    /// Split/merge cycles in E_WF.
+    pub split_merge: u64,
+    /// Cycles spent dispatching, over all rounds.
+    pub dispatch: u64,
+    /// Contexts a wavefront may occupy (1 + S when it can split).
+    pub contexts_per_wavefront: u64,
+    /// Competitors of an instruction outside split regions, and its table.
+    pub competition: Competition,
+    pub table: TimingTable,
+    /// Competitors of an instruction between a split and its merge (PWS: the wavefront's own
+    /// split contexts share the LSU), and its table.
+    pub competition_in_split: Competition,
+    pub table_in_split: TimingTable,
+    pub e_s: u64,
+    pub e_m: u64,
+    /// SB (PWS) in topological order; empty in the other modes.
+    pub selected: Vec<String>,
+    pub count: u64,
+    pub ipet_method: IpetMethod,
+    /// SGPRs a wavefront holds (what a split copies).
+    pub sgprs: u32,
+    pub blocks: Vec<BlockBound>,
+    /// The program the bound is for, which `pws run` executes in this mode.
+    #[serde(skip)]
+    pub kernel: LaunchKernel,
+}
+
+/// Everything `pws wcet LAUNCH.toml` reports.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LaunchReport {
+    pub kernel: String,
+    pub machine: Machine,
+    pub rounds: Rounds,
+    pub dispatch_cost: DispatchCost,
+    /// One entry per requested mode, in [`Mode::ALL`] order.
+    pub modes: Vec<ModeBound>,
+}
+
+impl LaunchReport {
+    /// The bound of `mode`, if it was analysed.
+    pub fn mode(&self, mode: Mode) -> Option<&ModeBound> {
+        self.modes.iter().find(|m| m.mode == mode)
+    }
+}
+
+/// Bounds `manifest`'s launch of `source` on `machine` in each of `modes`. `split_all` treats
+/// every divergent branch as a split point.
+pub fn analyse_launch(
+    manifest: &Manifest,
+    source: &KernelSource,
+    machine: &Machine,
+    modes: &[Mode],
+    split_all: bool,
+) -> Result<LaunchReport> {
+    if machine.n_simd == 0 || machine.n_wfc == 0 || machine.cu.passes == 0 {
+        return Err(HostError::Config(
+            "the compute unit needs at least one SIMD, one slot and one pass per op".into(),
+        ));
+    }
+    let rounds = Rounds::new(manifest, machine)?;
+    let dispatch_cost = DispatchCost::contract(&machine.cu);
+    let mut out = Vec::new();
+    for mode in Mode::ALL.into_iter().filter(|m| modes.contains(m)) {
+        out.push(mode_bound(
+            LaunchKernel::new(source, mode, split_all)?,
+            &source.file,
+            machine,
+            &rounds,
+            &dispatch_cost,
+            mode,
+            split_all,
+        )?);
+    }
+    Ok(LaunchReport {
+        kernel: source.file.clone(),
+        machine: *machine,
+        rounds,
+        dispatch_cost,
+        modes: out,
+    })
+}
+
+/// Who can compete with one context of a resident wavefront in `mode`.
+#[derive(Debug, Clone, Copy)]
+struct Competitors {
+    /// Contexts a wavefront may occupy.
+    contexts: u64,
+    /// What the RTL's blocks may meet outside and inside split regions (only inside can the
+    /// wavefront's own split contexts be alive).
+    outside: Competition,
+    inside: Competition,
+    /// What E charges inside split regions: the same, except in DWS, where Lemma 5.7's factor
+    /// S + 1 covers the wavefront's own split contexts.
+    inside_for_e: Competition,
+}
+
+fn competitors(kernel: &Kernel, machine: &Machine, rounds: &Rounds, mode: Mode) -> Competitors {
+    let insts = &kernel.program.instructions;
+    let splits = insts
+        .iter()
+        .any(|l| l.item.opcode == pws_isa::Opcode::Split);
+    let contexts = if mode.splits() && splits {
+        1 + machine.cu.spsimds
+    } else {
+        1
+    };
+    let own = contexts - 1;
+    let others = rounds.resident_wavefronts - 1;
+    // The dispatcher may put every resident wavefront on one SIMD, up to its N_WFC slots.
+    let others_on_simd = rounds.resident_wavefronts.min(machine.n_wfc) - 1;
+    let memory = insts.iter().any(|l| l.item.is_memory());
+    let lsu_others = if memory { others * contexts } else { 0 };
+    let lsu_own = if memory { own } else { 0 };
+    // Issue unit k of a SIMD serves context k of its slots in PWS (in no-split only k = 0
+    // exists); in DWS issue unit 0 and the slot's SIMD serve all of them.
+    let issue_others = match mode {
+        Mode::NoSplit | Mode::Pws => others_on_simd,
+        Mode::Dws => others_on_simd * contexts,
+    };
+    let outside = Competition {
+        issue: issue_others,
+        valu: 0,
+        lsu: lsu_others,
+        split_merge: 0,
+    };
+    let inside = Competition {
+        issue: issue_others + if mode == Mode::Dws { own } else { 0 },
+        valu: if mode == Mode::Dws { own } else { 0 },
+        lsu: lsu_others + lsu_own,
+        split_merge: own,
+    };
+    Competitors {
+        contexts,
+        outside,
+        inside,
+        inside_for_e: if mode == Mode::Dws { outside } else { inside },
+    }
+}
+
+/// Each `split` that is not right before a divergent branch (Figure 5's straight-line splits),
+/// with the `merge` that pairs with it by nesting in program order (`None`: no merge follows).
+fn stray_splits(kernel: &Kernel) -> Vec<(usize, Option<usize>)> {
+    let insts = &kernel.program.instructions;
+    kernel
+        .stray_splits
+        .iter()
+        .map(|&split| {
+            let mut depth = 0usize;
+            let merge = (split + 1..insts.len()).find(|&i| match insts[i].item.opcode {
+                pws_isa::Opcode::Split => {
+                    depth += 1;
+                    false
+                }
+                pws_isa::Opcode::Merge if depth == 0 => true,
+                pws_isa::Opcode::Merge => {
+                    depth -= 1;
+                    false
+                }
+                _ => false,
+            });
+            (split, merge)
+        })
+        .collect()
+}
+
+/// Instructions inside a split region, where the wavefront's split contexts may be alive: after
+/// a `split`, up to the merge after its branch's join, or for a straight-line `split`, up to its
+/// merge (to the end without one). At the outermost `split` itself none is alive.
+fn split_regions(kernel: &Kernel, g: &BsbCfg) -> Vec<bool> {
+    let mut inside = vec![false; kernel.program.instructions.len()];
+    for (split, merge) in stray_splits(kernel) {
+        let end = merge.map_or(inside.len(), |m| m + 1);
+        for flag in &mut inside[split + 1..end] {
+            *flag = true;
+        }
+    }
+    for b in &kernel.ifs {
+        let Some(split) = b.split else { continue };
+        let Role::Branch {
+            path1, bsb, reconv, ..
+        } = g.role(b.node)
+        else {
+            continue;
+        };
+        let mut seen = vec![false; g.len()];
+        let mut work = vec![path1, bsb];
+        while let Some(v) = work.pop() {
+            if v == reconv || std::mem::replace(&mut seen[v], true) {
+                continue;
+            }
+            for i in kernel.ranges[v].clone() {
+                inside[i] = true;
+            }
+            work.extend(g.forward_successors(v).iter().copied());
+            work.extend(g.back_edges().iter().filter(|e| e.0 == v).map(|e| e.1));
+        }
+        let merge_end = (b.restore + 2).min(inside.len());
+        for i in
+            (split + 1..kernel.ranges[b.node].end).chain(kernel.ranges[reconv].start..merge_end)
+        {
+            inside[i] = true;
+        }
+    }
+    inside
+}
+
+fn mode_bound(
+    lk: LaunchKernel,
+    file: &str,
+    machine: &Machine,
+    rounds: &Rounds,
+    dispatch_cost: &DispatchCost,
+    mode: Mode,
+    split_all: bool,
+) -> Result<ModeBound> {
+    let mut kernel = extract(&lk.text, file, &TimingTable::GCN3)?;
+    let structure = BsbCfg::new(kernel.cfg.clone())?;
+    let marked = if split_all {
+        all_branches(&structure)
+    } else {
+        (0..structure.len())
+            .map(|v| structure.block(v).split)
+            .collect()
+    };
+    let sel = select(&structure, &marked, machine.cu.spsimds);
+    let inside = split_regions(&kernel, &structure);
+    let comp = competitors(&kernel, machine, rounds, mode);
+    let table = |c: &Competition| TimingTable::contract(&machine.cu, mode, c, lk.sgprs);
+    let (outside_table, inside_table, inside_table_e) = (
+        table(&comp.outside),
+        table(&comp.inside),
+        table(&comp.inside_for_e),
+    );
+    let insts = &kernel.program.instructions;
+    let cost = |inside_table: &TimingTable| -> Vec<u64> {
+        insts
+            .iter()
+            .zip(&inside)
+            .map(|(l, &i)| if i { inside_table } else { &outside_table }.cycles(&l.item))
+            .collect()
+    };
+    let datapath: Vec<u64> = insts
+        .iter()
+        .map(|l| outside_table.datapath_cycles(&l.item))
+        .collect();
+    // Lemma 5.1 charges e_s + e_m for the splits in SB only; the RTL splits at any `split` that
+    // finds a free context (also a straight-line one), so the others are charged in their blocks.
+    let mut ipet_cost = cost(&inside_table_e);
+    if mode == Mode::Pws {
+        let unselected = kernel
+            .ifs
+            .iter()
+            .filter(|b| !sel.selected.contains(&b.node))
+            .filter_map(|b| b.split.map(|split| (split, Some(b.restore + 1))));
+        for (split, merge) in unselected.chain(stray_splits(&kernel)) {
+            ipet_cost[split] += datapath[split];
+            if let Some(m) = merge.filter(|&m| m < insts.len()) {
+                ipet_cost[m] += datapath[m];
+            }
+        }
+    }
+    for (block, range) in kernel.cfg.blocks.iter_mut().zip(&kernel.ranges) {
+        block.wcet = range.clone().map(|i| ipet_cost[i]).sum();
+    }
+    let g = BsbCfg::new(kernel.cfg.clone())?;
+    let gpu = GpuConfig {
+        n_cu: 1,
+        n_simd: machine.n_simd,
+        n_wfc: machine.n_wfc,
+        n_wiwf: u64::from(pws_isa::manifest::WAVEFRONT_SIZE),
+        s: machine.cu.spsimds,
+        e_s: outside_table.e_s,
+        e_m: outside_table.e_m,
+        d: 0,
+    };
+    let a = analyse(
+        &g,
+        &marked,
+        &Params {
+            gpu,
+            launch: Launch {
+                groups: 1,
+                wg_size: gpu.n_wiwf,
+            },
+            ds: Some(1),
+        },
+    )?;
+    let r = &a.report;
+    // A kernel without `split` never has split contexts: DWS then runs it like no-split (on
+    // DWS's issue unit), and neither the split costs nor Lemma 5.7's factor S + 1 apply.
+    let dws_splits = comp.contexts > 1;
+    let (e_wf, ipet, split_merge) = match mode {
+        Mode::NoSplit => (r.e_wf.nosplit, r.ipet.nosplit, 0),
+        Mode::Dws if dws_splits => (r.e_wf.dws, r.ipet.dws, r.split_merge.dws),
+        Mode::Dws => (r.ipet.dws, r.ipet.dws, 0),
+        Mode::Pws => (r.e_wf.pws, r.ipet.pws, r.split_merge.pws),
+    };
+    let overflow = || HostError::Structure("the launch bound exceeds 64 bits".into());
+    let per_wavefront = match mode {
+        Mode::Dws if dws_splits => (machine.cu.spsimds + 1)
+            .checked_mul(e_wf)
+            .ok_or_else(overflow)?,
+        Mode::NoSplit | Mode::Dws | Mode::Pws => e_wf,
+    };
+    let mut dispatch = 0u64;
+    let mut bound = dispatch_cost.start + dispatch_cost.drain;
+    for (i, &wfs) in rounds.round_wavefronts.iter().enumerate() {
+        let d = wfs * dispatch_cost.per_wavefront
+            + rounds.round_workgroups(i) * dispatch_cost.per_workgroup;
+        dispatch += d;
+        bound = bound
+            .checked_add(d + dispatch_cost.release)
+            .and_then(|b| b.checked_add(per_wavefront))
+            .ok_or_else(overflow)?;
+    }
+    let node_of = |i: usize| {
+        kernel
+            .ranges
+            .iter()
+            .position(|r| r.contains(&i))
+            .map_or_else(String::new, |v| kernel.cfg.blocks[v].name.clone())
+    };
+    let rtl_cost: Vec<u64> = cost(&inside_table)
+        .iter()
+        .zip(&datapath)
+        .map(|(p, d)| p + d)
+        .collect();
+    let blocks = rtl_blocks(&kernel.program, &rtl_cost)
+        .into_iter()
+        .map(|b| BlockBound {
+            node: node_of(b.insts.start),
+            pc: b.pc,
+            last_pc: b.last_pc,
+            wcet: b.wcet,
+            sync: b.sync,
+        })
+        .collect();
+    Ok(ModeBound {
+        mode,
+        bound,
+        per_wavefront,
+        e_wf,
+        ipet,
+        split_merge,
+        dispatch,
+        contexts_per_wavefront: comp.contexts,
+        competition: comp.outside,
+        competition_in_split: comp.inside,
+        table: outside_table,
+        table_in_split: inside_table,
+        e_s: gpu.e_s,
+        e_m: gpu.e_m,
+        selected: if mode == Mode::Pws {
+            r.selected.clone()
+        } else {
+            Vec::new()
+        },
+        count: if mode == Mode::Pws { r.count } else { 0 },
+        ipet_method: r.ipet_method,
+        sgprs: lk.sgprs,
+        blocks,
+        kernel: lk,
+    })
+}
+
+/// A block whose measured time exceeds its bound, or that the host's list does not have.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BlockExcess {
+    pub pc: u32,
+    pub measured: u64,
+    /// `None`: no host block starts at this PC (the two lists' boundaries differ).
+    pub wcet: Option<u64>,
+}
+
+/// Checks measured block times (`pws run --json` "blocks": PC and max cycles) against the
+/// bound's blocks. Sync blocks are skipped: their measured time includes a partner's path.
+pub fn check_blocks(bound: &ModeBound, measured: &[(u32, u64)]) -> Vec<BlockExcess> {
+    measured
+        .iter()
+        .filter_map(
+            |&(pc, cycles)| match bound.blocks.iter().find(|b| b.pc == pc) {
+                Some(b) if b.sync || cycles <= b.wcet => None,
+                Some(b) => Some(BlockExcess {
+                    pc,
+                    measured: cycles,
+                    wcet: Some(b.wcet),
+                }),
+                None => Some(BlockExcess {
+                    pc,
+                    measured: cycles,
+                    wcet: None,
+                }),
+            },
+        )
+        .collect()
+}
+
+/// A bound beside the cycles the RTL took.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Tightness {
+    pub kernel: String,
+    pub mode: Mode,
+    pub bound: u64,
+    pub observed: u64,
+}
+
+impl Tightness {
+    /// bound / observed (the paper's analytical bounds were 1.2x to 12x); infinite when the run
+    /// took no cycle.
+    pub fn ratio(&self) -> f64 {
+        if self.observed == 0 {
+            f64::INFINITY
+        } else {
+            self.bound as f64 / self.observed as f64
+        }
+    }
+
+    /// The bound holds.
+    pub fn safe(&self) -> bool {
+        self.bound >= self.observed
+    }
+}
+
+/// The tightness rows as a table, one line per kernel and mode.
+pub fn tightness_table(rows: &[Tightness]) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{:<28} {:<8} {:>10} {:>10} {:>7}",
+        "kernel", "mode", "bound", "observed", "ratio"
+    );
+    for t in rows {
+        let _ = writeln!(
+            s,
+            "{:<28} {:<8} {:>10} {:>10} {:>6.2}x{}",
+            t.kernel,
+            t.mode.name(),
+            t.bound,
+            t.observed,
+            t.ratio(),
+            if t.safe() { "" } else { "  VIOLATED" }
+        );
+    }
+    s
+}
+
+/// The human-readable report.
+pub fn text(r: &LaunchReport) -> String {
+    let mut s = String::new();
+    let m = &r.machine;
+    let k = &r.rounds;
+    let _ = writeln!(
+        s,
+        "launch of {}: {} workgroups of up to {} wavefronts ({} wavefronts); N_SIMD = {}, N_WFC = {}, S = {}, {} passes, memory latency {}",
+        r.kernel, k.workgroups, k.wavefronts_per_workgroup, k.wavefronts, m.n_simd, m.n_wfc, m.cu.spsimds, m.cu.passes, m.cu.mem_latency
+    );
+    let _ = writeln!(
+        s,
+        "{} workgroups per round, {} rounds, at most {} wavefronts resident; dispatch {} cycles per wavefront",
+        k.workgroups_per_round,
+        k.round_wavefronts.len(),
+        k.resident_wavefronts,
+        r.dispatch_cost.per_wavefront
+    );
+    let _ = writeln!(
+        s,
+        "{:<9} {:>10} {:>10} {:>10} {:>9} {:>9} {:>20} {:>20}",
+        "mode",
+        "bound",
+        "E",
+        "E_WF",
+        "IPET",
+        "dispatch",
+        "competitors i/v/lsu",
+        "in a split region"
+    );
+    for b in &r.modes {
+        let c = |c: &Competition| format!("{}/{}/{}", c.issue, c.valu, c.lsu);
+        let _ = writeln!(
+            s,
+            "{:<9} {:>10} {:>10} {:>10} {:>9} {:>9} {:>20} {:>20}",
+            b.mode.name(),
+            b.bound,
+            b.per_wavefront,
+            b.e_wf,
+            b.ipet,
+            b.dispatch,
+            c(&b.competition),
+            c(&b.competition_in_split)
+        );
+    }
+    if let Some(p) = r.mode(Mode::Pws) {
+        let _ = writeln!(
+            s,
+            "PWS: e_s = {}, e_m = {}, selected split points (SB, peak {} live): {}",
+            p.e_s,
+            p.e_m,
+            p.count,
+            if p.selected.is_empty() {
+                "none".to_string()
+            } else {
+                p.selected.join(", ")
+            }
+        );
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn source(text: &str) -> KernelSource {
+        KernelSource {
+            text: text.to_string(),
+            file: "k.s".to_string(),
+        }
+    }
+
+    fn manifest(grid: u32, workgroup: u32) -> Manifest {
+        Manifest::parse(
+            &format!("kernel = \"k.s\"\ngrid = {grid}\nworkgroup = {workgroup}\n"),
+            "l.toml",
+        )
+        .unwrap()
+    }
+
+    const CU: Machine = Machine {
+        n_simd: 1,
+        n_wfc: 2,
+        cu: CuTiming {
+            passes: 4,
+            mem_latency: 8,
+            srf_copy_width: 8,
+            spsimds: 2,
+        },
+    };
+
+    #[test]
+    fn workgroups_run_in_rounds_of_whole_workgroups() {
+        // 5 workgroups of 2 wavefronts on 2 slots: one at a time; the last has one wavefront.
+        let r = Rounds::new(&manifest(64 * 9, 128), &CU).unwrap();
+        assert_eq!(r.workgroups_per_round, 1);
+        assert_eq!(r.round_wavefronts, [2, 2, 2, 2, 1]);
+        assert_eq!(r.resident_wavefronts, 2);
+        // 3 single-wavefront workgroups on 2 slots: two rounds.
+        let r = Rounds::new(&manifest(100, 40), &CU).unwrap();
+        assert_eq!(r.round_wavefronts, [2, 1]);
+        let e = Rounds::new(&manifest(256, 256), &CU)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("needs 4 wavefront slots; the compute unit has 2"),
+            "{e}"
+        );
+    }
+
+    const KERNEL: &str = "k:\n    v_cmp_gt_i32_e32 vcc, 26, v0\n    s_and_saveexec_b64 s[0:1], vcc\n    s_xor_b64 s[0:1], exec, s[0:1]\n    split vcc_lo, vcc_hi\n    s_cbranch_execz ELSE\n    v_mul_lo_u32 v2, v0, 3\n    flat_load_dword v4, v[2:3]\nELSE:\n    s_or_saveexec_b64 s[0:1], s[0:1]\n    s_xor_b64 exec, exec, s[0:1]\n    s_cbranch_execz END\n    v_add_u32_e32 v2, vcc, 1, v0\n    v_add_u32_e32 v2, vcc, 1, v2\nEND:\n    s_or_b64 exec, exec, s[0:1]\n    merge\n    flat_store_dword v[2:3], v4\n    s_endpgm\n";
+
+    #[test]
+    fn launch_bound_adds_rounds_dispatch_and_interference() {
+        let k = source(KERNEL);
+        let one = analyse_launch(&manifest(64, 64), &k, &CU, &Mode::ALL, false).unwrap();
+        let d = one.dispatch_cost;
+        for b in &one.modes {
+            assert_eq!(
+                b.bound,
+                d.start + d.drain + d.per_wavefront + d.release + b.per_wavefront,
+                "{}",
+                b.mode
+            );
+        }
+        let nosplit = one.mode(Mode::NoSplit).unwrap();
+        let pws = one.mode(Mode::Pws).unwrap();
+        let dws = one.mode(Mode::Dws).unwrap();
+        assert_eq!(pws.selected, ["k"]);
+        assert_eq!(pws.contexts_per_wavefront, 3);
+        assert_eq!(nosplit.competition, Competition::default());
+        // DWS charges its own split contexts through Lemma 5.7's factor S + 1, not per
+        // instruction; PWS charges them on the LSU between the split and the merge.
+        assert_eq!(dws.competition, Competition::default());
+        assert_eq!(dws.per_wavefront, 3 * dws.e_wf);
+        assert_eq!(pws.competition, Competition::default());
+        assert_eq!(pws.competition_in_split.lsu, 2);
+        // The same program in every mode (its splits are explicit): compare block by block.
+        let insts = &pws.kernel.program.instructions;
+        assert_eq!(insts, &nosplit.kernel.program.instructions);
+        let at = |op: pws_isa::Opcode| insts.iter().find(|l| l.item.opcode == op).unwrap().pc;
+        let (load, store) = (
+            at(pws_isa::Opcode::FlatLoadDword),
+            at(pws_isa::Opcode::FlatStoreDword),
+        );
+        let wcet = |m: &ModeBound, pc: u32| {
+            m.blocks
+                .iter()
+                .find(|b| b.pc <= pc && pc <= b.last_pc)
+                .unwrap()
+                .wcet
+        };
+        let block_of = |pc: u32| wcet(pws, pc);
+        let nblock_of = |pc: u32| wcet(nosplit, pc);
+        assert_eq!(
+            block_of(load) - nblock_of(load),
+            pws.table_in_split.lsu_wait - pws.table.lsu_wait
+        );
+        assert_eq!(block_of(store), nblock_of(store));
+        // Blocks: the RTL's boundaries (after the split and the merge), the merge block is sync.
+        let pcs: Vec<u32> = pws.blocks.iter().map(|b| b.pc).collect();
+        assert_eq!(pcs, [0, 16, 20, 36, 48, 56, 64]);
+        assert!(pws.blocks.iter().filter(|b| b.sync).count() == 1);
+        assert_eq!(pws.blocks[0].node, "k");
+        // Four single-wavefront workgroups on two slots: two rounds, two wavefronts compete.
+        let four = analyse_launch(&manifest(256, 64), &k, &CU, &[Mode::NoSplit], false).unwrap();
+        let b = &four.modes[0];
+        assert_eq!(four.rounds.round_wavefronts, [2, 2]);
+        assert_eq!(b.competition.issue, 1);
+        assert_eq!(
+            b.bound,
+            d.start + d.drain + 2 * (2 * d.per_wavefront + d.release + b.per_wavefront)
+        );
+        assert!(b.per_wavefront > nosplit.per_wavefront);
+    }
+
+    #[test]
+    fn split_markers_run_the_split_merge_pass_in_the_split_modes() {
+        let bare = KERNEL
+            .replace("    split vcc_lo, vcc_hi\n", "")
+            .replace("    merge\n", "");
+        let count = |k: &LaunchKernel, op: pws_isa::Opcode| {
+            k.program
+                .instructions
+                .iter()
+                .filter(|l| l.item.opcode == op)
+                .count()
+        };
+        let kernel = |text: &str, mode, all| LaunchKernel::new(&source(text), mode, all).unwrap();
+        assert_eq!(
+            count(&kernel(&bare, Mode::Pws, false), pws_isa::Opcode::Split),
+            0
+        );
+        let marked = bare.replace(
+            "    s_cbranch_execz ELSE",
+            "    ; pws: split\n    s_cbranch_execz ELSE",
+        );
+        for k in [
+            kernel(&marked, Mode::Pws, false),
+            kernel(&marked, Mode::Dws, false),
+            kernel(&bare, Mode::Pws, true),
+        ] {
+            assert_eq!(count(&k, pws_isa::Opcode::Split), 1);
+            assert_eq!(count(&k, pws_isa::Opcode::Merge), 1);
+        }
+        // No-split runs the source as it is.
+        assert_eq!(kernel(&marked, Mode::NoSplit, false).text, marked);
+    }
+
+    #[test]
+    fn straight_line_splits_are_charged_where_they_happen() {
+        // Figure 5's shape: no branch, so Select has nothing to choose, but the RTL splits.
+        let src = "k:\n    s_mov_b32 s0, -1\n    split s0, s1\n    flat_load_dword v1, v[2:3]\n    split s0, s2\n    v_mov_b32_e32 v1, v0\n    merge\n    merge\n    flat_store_dword v[2:3], v1\n    s_endpgm\n";
+        let k = source(src);
+        let r = analyse_launch(
+            &manifest(64, 64),
+            &k,
+            &CU,
+            &[Mode::NoSplit, Mode::Pws],
+            false,
+        )
+        .unwrap();
+        let pws = r.mode(Mode::Pws).unwrap();
+        assert!(pws.selected.is_empty());
+        // Straight-line code: the wavefront bound is the sum of the RTL's blocks, e_s and e_m
+        // and the split contexts' waits included.
+        let sum: u64 = pws.blocks.iter().map(|b| b.wcet).sum();
+        assert_eq!(pws.e_wf, sum);
+        let t = &pws.table_in_split;
+        // The load after the first split waits for the two split contexts in the LSU; the store
+        // after the last merge does not.
+        assert_eq!(t.lsu_wait - pws.table.lsu_wait, 2 * 4 * CU.cu.passes);
+        let nosplit = r.mode(Mode::NoSplit).unwrap();
+        assert!(pws.e_wf >= nosplit.e_wf + 2 * pws.e_s + 2 * pws.e_m + t.lsu_wait);
+    }
+
+    #[test]
+    fn block_check_and_tightness() {
+        let k = source(KERNEL);
+        let r = analyse_launch(&manifest(64, 64), &k, &CU, &[Mode::Pws], false).unwrap();
+        let b = &r.modes[0];
+        let first = &b.blocks[0];
+        assert!(check_blocks(b, &[(first.pc, first.wcet)]).is_empty());
+        assert_eq!(
+            check_blocks(b, &[(first.pc, first.wcet + 1), (2, 1)]),
+            [
+                BlockExcess {
+                    pc: first.pc,
+                    measured: first.wcet + 1,
+                    wcet: Some(first.wcet)
+                },
+                BlockExcess {
+                    pc: 2,
+                    measured: 1,
+                    wcet: None
+                }
+            ]
+        );
+        let t = Tightness {
+            kernel: "k".into(),
+            mode: Mode::Pws,
+            bound: 150,
+            observed: 100,
+        };
+        assert!(t.safe() && (t.ratio() - 1.5).abs() < 1e-9);
+        assert!(tightness_table(&[t]).contains("1.50x"));
+    }
+}

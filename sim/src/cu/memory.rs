@@ -1,0 +1,299 @@
+//! The data memory the compute unit reaches through its memory port: the launch's kernarg
+//! segment (read-only) and buffers at the addresses of `pws_isa::manifest::layout`, every
+//! other address unmapped, as the golden model lays memory out (so final buffers compare word
+//! for word); and the fixed-latency, in-order delay line that answers the port.
+//!
+//! A request is performed when the rising edge accepts it (loads read, stores write then);
+//! its response is presented `latency` cycles later. Performing accesses in acceptance order
+//! keeps every context's own accesses in program order, which is all race-free kernels need.
+
+use std::collections::VecDeque;
+
+use pws_isa::manifest::{ElemType, Manifest, Region};
+
+/// Words in one request: one 16-lane pass.
+pub const PORT_LANES: usize = 16;
+
+/// Why an access failed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MemFault {
+    #[error("address {addr:#x} is outside the kernarg segment and every buffer")]
+    Unmapped { addr: u64 },
+    #[error("address {addr:#x} is not 4-byte aligned")]
+    Misaligned { addr: u64 },
+    #[error("address {addr:#x} is in the read-only {region} segment")]
+    ReadOnly { addr: u64, region: String },
+}
+
+/// One mapped region and its words.
+#[derive(Clone, Debug)]
+struct Segment {
+    region: Region,
+    ty: Option<ElemType>,
+    words: Vec<u32>,
+}
+
+/// Final contents of one buffer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BufferWords {
+    pub name: String,
+    pub ty: ElemType,
+    pub words: Vec<u32>,
+}
+
+/// Global memory of one launch.
+#[derive(Clone, Debug)]
+pub struct DataMemory {
+    /// Sorted by base; regions never overlap. The kernarg segment has no element type and is
+    /// the only read-only one.
+    segments: Vec<Segment>,
+}
+
+impl DataMemory {
+    /// Memory at launch: kernarg contents and every buffer's initial data.
+    pub fn new(manifest: &Manifest) -> DataMemory {
+        let image = manifest.memory_image();
+        let mut segments = vec![Segment {
+            region: image.kernarg,
+            ty: None,
+            words: image.kernarg_words,
+        }];
+        segments.extend(
+            image
+                .buffers
+                .into_iter()
+                .zip(&manifest.buffers)
+                .map(|(region, b)| Segment {
+                    region,
+                    ty: Some(b.ty),
+                    words: b.init.clone(),
+                }),
+        );
+        segments.sort_by_key(|s| s.region.base);
+        DataMemory { segments }
+    }
+
+    fn locate(&self, addr: u64) -> Result<(usize, usize), MemFault> {
+        if addr % 4 != 0 {
+            return Err(MemFault::Misaligned { addr });
+        }
+        let i = self
+            .segments
+            .partition_point(|s| s.region.base <= addr)
+            .checked_sub(1)
+            .ok_or(MemFault::Unmapped { addr })?;
+        let seg = &self.segments[i];
+        if addr >= seg.region.end() {
+            return Err(MemFault::Unmapped { addr });
+        }
+        Ok((i, ((addr - seg.region.base) / 4) as usize))
+    }
+
+    /// The dword at `addr`.
+    pub fn read(&self, addr: u64) -> Result<u32, MemFault> {
+        let (s, w) = self.locate(addr)?;
+        Ok(self.segments[s].words[w])
+    }
+
+    /// Writes the dword at `addr`.
+    pub fn write(&mut self, addr: u64, value: u32) -> Result<(), MemFault> {
+        let (s, w) = self.locate(addr)?;
+        let seg = &mut self.segments[s];
+        if seg.ty.is_none() {
+            return Err(MemFault::ReadOnly {
+                addr,
+                region: seg.region.name.clone(),
+            });
+        }
+        seg.words[w] = value;
+        Ok(())
+    }
+
+    /// Final contents of every buffer, in manifest order (the layout places them in it).
+    pub fn into_buffers(self) -> Vec<BufferWords> {
+        self.segments
+            .into_iter()
+            .filter_map(|s| {
+                Some(BufferWords {
+                    ty: s.ty?,
+                    name: s.region.name,
+                    words: s.words,
+                })
+            })
+            .collect()
+    }
+}
+
+/// A request as the port presents it in one cycle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Request {
+    pub write: bool,
+    /// Byte addresses, one per port lane.
+    pub addr: [u32; PORT_LANES],
+    pub wdata: [u32; PORT_LANES],
+    /// Bit i: lane i takes part.
+    pub lanes: u16,
+}
+
+/// A failed access: which lane of the request and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PortFault {
+    pub lane: usize,
+    pub fault: MemFault,
+}
+
+/// The fixed-latency, in-order memory behind the port.
+#[derive(Debug)]
+pub struct MemoryPort {
+    pub memory: DataMemory,
+    latency: u64,
+    /// (cycle the response is presented in, read data), oldest first.
+    pending: VecDeque<(u64, [u32; PORT_LANES])>,
+    /// Requests accepted so far (reads, writes).
+    pub reads: u64,
+    pub writes: u64,
+}
+
+impl MemoryPort {
+    /// A port answering `latency` (>= 1) cycles after the accepting edge.
+    pub fn new(memory: DataMemory, latency: u64) -> MemoryPort {
+        MemoryPort {
+            memory,
+            latency: latency.max(1),
+            pending: VecDeque::new(),
+            reads: 0,
+            writes: 0,
+        }
+    }
+
+    /// Performs `req`, accepted by the rising edge that ends cycle `cycle`; its response is due
+    /// `latency` cycles later. Inactive lanes are neither checked nor accessed.
+    pub fn accept(&mut self, cycle: u64, req: &Request) -> Result<(), PortFault> {
+        let mut data = [0; PORT_LANES];
+        for lane in (0..PORT_LANES).filter(|&l| req.lanes >> l & 1 == 1) {
+            let addr = u64::from(req.addr[lane]);
+            let r = if req.write {
+                self.memory.write(addr, req.wdata[lane])
+            } else {
+                self.memory.read(addr).map(|v| data[lane] = v)
+            };
+            r.map_err(|fault| PortFault { lane, fault })?;
+        }
+        if req.write {
+            self.writes += 1;
+        } else {
+            self.reads += 1;
+        }
+        self.pending.push_back((cycle + self.latency, data));
+        Ok(())
+    }
+
+    /// The response presented in cycle `cycle` (sampled by the edge that ends it), if any.
+    pub fn response(&mut self, cycle: u64) -> Option<[u32; PORT_LANES]> {
+        match self.pending.front() {
+            Some(&(due, data)) if due == cycle => {
+                self.pending.pop_front();
+                Some(data)
+            }
+            _ => None,
+        }
+    }
+
+    /// Requests accepted and not yet answered.
+    pub fn outstanding(&self) -> usize {
+        self.pending.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pws_isa::manifest::layout;
+
+    fn manifest() -> Manifest {
+        Manifest::parse(
+            "kernel = \"k.s\"\ngrid = 1\nworkgroup = 1\nargs = [\"a\", 5]\n\
+             [[buffer]]\nname = \"a\"\ntype = \"i32\"\ndata = [1, 2]\n\
+             [[buffer]]\nname = \"b\"\ntype = \"u32\"\nlen = 1024\n",
+            "l.toml",
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn maps_kernarg_and_buffers_like_the_manifest_layout() {
+        let mut mem = DataMemory::new(&manifest());
+        assert_eq!(mem.read(layout::KERNARG_BASE), Ok(layout::BUFFER_BASE as u32));
+        assert_eq!(mem.read(layout::KERNARG_BASE + 8), Ok(5));
+        assert_eq!(mem.read(layout::BUFFER_BASE + 4), Ok(2));
+        let b = layout::BUFFER_BASE + 0x2000;
+        mem.write(b + 4092, 9).unwrap();
+        let bufs = mem.into_buffers();
+        assert_eq!(bufs.len(), 2);
+        assert_eq!((bufs[0].name.as_str(), bufs[0].ty), ("a", ElemType::I32));
+        assert_eq!(bufs[1].words[1023], 9);
+    }
+
+    #[test]
+    fn faults_name_the_address() {
+        let mut mem = DataMemory::new(&manifest());
+        let past = layout::BUFFER_BASE + 8;
+        assert_eq!(mem.read(past), Err(MemFault::Unmapped { addr: past }));
+        assert_eq!(mem.read(0), Err(MemFault::Unmapped { addr: 0 }));
+        assert_eq!(
+            mem.read(layout::BUFFER_BASE + 2),
+            Err(MemFault::Misaligned {
+                addr: layout::BUFFER_BASE + 2
+            })
+        );
+        assert!(matches!(
+            mem.write(layout::KERNARG_BASE, 1),
+            Err(MemFault::ReadOnly { .. })
+        ));
+    }
+
+    #[test]
+    fn port_answers_in_order_exactly_latency_cycles_later() {
+        let mut port = MemoryPort::new(DataMemory::new(&manifest()), 3);
+        let base = layout::BUFFER_BASE as u32;
+        let mut store = Request {
+            write: true,
+            addr: [0; PORT_LANES],
+            wdata: [0; PORT_LANES],
+            lanes: 0b11,
+        };
+        store.addr[0] = base;
+        store.addr[1] = base + 4;
+        store.wdata[0] = 40;
+        store.wdata[1] = 41;
+        port.accept(10, &store).unwrap();
+        let mut load = Request {
+            write: false,
+            lanes: 0b10,
+            ..store.clone()
+        };
+        load.addr[0] = 0;
+        port.accept(11, &load).unwrap();
+        assert_eq!(port.response(12), None);
+        assert_eq!(port.response(13), Some([0; PORT_LANES]));
+        let data = port.response(14).unwrap();
+        assert_eq!((data[0], data[1]), (0, 41));
+        assert_eq!(port.outstanding(), 0);
+        assert_eq!((port.reads, port.writes), (1, 1));
+    }
+
+    #[test]
+    fn a_faulting_lane_is_reported() {
+        let mut port = MemoryPort::new(DataMemory::new(&manifest()), 1);
+        let mut req = Request {
+            write: false,
+            addr: [layout::BUFFER_BASE as u32; PORT_LANES],
+            wdata: [0; PORT_LANES],
+            lanes: 0b101,
+        };
+        req.addr[2] = 0x10;
+        let e = port.accept(0, &req).unwrap_err();
+        assert_eq!(e.lane, 2);
+        assert_eq!(e.fault, MemFault::Unmapped { addr: 0x10 });
+    }
+}

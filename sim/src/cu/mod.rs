@@ -1,0 +1,655 @@
+//! The test bench around the compute-unit RTL (`pws_hdl::cu::ComputeUnit`): it loads the
+//! program into the instruction memory, dispatches the launch's workgroups as slots free up
+//! ([`dispatch`]), answers the data-memory port from the launch's memory image ([`memory`]),
+//! watches the issue and retire outputs ([`monitor`]) and stops on completion, an RTL error, a
+//! memory fault, the cycle cap or a deadlock. [`run`] is what `pws run` and the equivalence
+//! suites call. docs/sim.md describes the report, the VCD and the watchdog.
+//!
+//! Cycle convention (the same as the RTL's own tests): in cycle `c` the bench drives the
+//! inputs, settles the design, reads its outputs, then the rising edge ends cycle `c`. A
+//! memory request seen in cycle `c` is accepted by that edge and its response is driven in
+//! cycle `c + mem_latency`. Reported cycles count from the first dispatch cycle (the program
+//! load before it is not part of the run).
+
+pub mod dispatch;
+pub mod memory;
+pub mod monitor;
+
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use pws_hdl::config::HwConfig;
+use pws_hdl::cu::{ComputeUnit, CuError, CuMode};
+use pws_hdl::swizzle::SwizzleMode;
+use pws_isa::manifest::{abi, ElemType, Manifest, WAVEFRONT_SIZE};
+use pws_isa::{Operand, Program};
+use rust_hdl::core::prelude::*;
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
+
+use crate::driver::{Driver, DriverError};
+use dispatch::{DispatchAction, DispatchError, Dispatcher};
+use memory::{BufferWords, DataMemory, MemFault, MemoryPort, Request, PORT_LANES};
+use monitor::{BlockStat, Ctx, InstStat, Monitor, MonitorError, StuckContext};
+
+crate::impl_clocked!(ComputeUnit);
+
+/// How to run a launch.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    pub hw: HwConfig,
+    pub mode: CuMode,
+    pub compaction: SwizzleMode,
+    /// Stop with [`RunError::CycleCap`] after this many cycles.
+    pub max_cycles: u64,
+    /// Stream a VCD of the whole design here while simulating.
+    pub vcd: Option<PathBuf>,
+    /// Show a progress bar on stderr once the run has taken a second.
+    pub progress: bool,
+    /// Cycles without any retire (while a wavefront is resident) after which the run stops
+    /// as deadlocked; `None`: [`default_watchdog`].
+    pub watchdog: Option<u64>,
+}
+
+impl RunOptions {
+    /// Options for `hw` in `mode` without compaction, a 10M-cycle cap, no VCD, no progress.
+    pub fn new(hw: HwConfig, mode: CuMode) -> RunOptions {
+        RunOptions {
+            hw,
+            mode,
+            compaction: SwizzleMode::None,
+            max_cycles: 10_000_000,
+            vcd: None,
+            progress: false,
+            watchdog: None,
+        }
+    }
+}
+
+/// The watchdog window for `hw`: far above the longest any one instruction can take (a memory
+/// access behind every other context's accesses, each one pass per cycle, plus the latency).
+pub fn default_watchdog(hw: &HwConfig) -> u64 {
+    let contexts = (hw.simds_per_cu * hw.wf_contexts_per_simd * (hw.spsimds_per_simd + 1)) as u64;
+    let per_access = (hw.mem_latency + hw.passes() * 2) as u64;
+    (contexts * per_access * 8).max(2_000)
+}
+
+/// One wavefront's residency.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct WavefrontRecord {
+    pub workgroup: u32,
+    /// Index within the workgroup.
+    pub wavefront: u32,
+    pub slot: usize,
+    /// Cycle of its launch.
+    pub start: u64,
+    /// First cycle its slot reads free again.
+    pub end: u64,
+}
+
+/// Final buffers in manifest order; JSON writes them as `name -> [values]`, typed as the
+/// manifest declares them (as `pws golden` does).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Buffers(pub Vec<BufferWords>);
+
+impl Buffers {
+    /// The raw words of buffer `name`.
+    pub fn get(&self, name: &str) -> Option<&[u32]> {
+        self.0
+            .iter()
+            .find(|b| b.name == name)
+            .map(|b| b.words.as_slice())
+    }
+}
+
+impl Serialize for Buffers {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for b in &self.0 {
+            match b.ty {
+                ElemType::I32 => {
+                    let v: Vec<i32> = b.words.iter().map(|&w| w as i32).collect();
+                    map.serialize_entry(&b.name, &v)?;
+                }
+                ElemType::U32 => map.serialize_entry(&b.name, &b.words)?,
+            }
+        }
+        map.end()
+    }
+}
+
+/// Everything a run reports.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunReport {
+    pub kernel: String,
+    pub mode: &'static str,
+    pub compaction: &'static str,
+    #[serde(rename = "S")]
+    pub s: usize,
+    /// Cycles from the first dispatch cycle to the cycle the compute unit reads idle.
+    pub cycles: u64,
+    pub buffers: Buffers,
+    pub wavefronts: Vec<WavefrontRecord>,
+    pub blocks: Vec<BlockStat>,
+    pub instructions: Vec<InstStat>,
+    /// Active lane-operations / (VALU passes issued * 16).
+    pub lane_utilisation: f64,
+    pub valu_passes: u64,
+    pub passes_skipped: u64,
+    pub active_lane_ops: u64,
+    pub splits: u64,
+    pub split_fallbacks: u64,
+    pub merges: u64,
+    pub retired: u64,
+    pub memory_reads: u64,
+    pub memory_writes: u64,
+    /// Wall-clock simulation speed.
+    pub cycles_per_second: f64,
+}
+
+/// Why a run stopped without completing.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error("invalid configuration: {0}")]
+    Config(String),
+    #[error(transparent)]
+    Dispatch(#[from] DispatchError),
+    #[error("the compute unit stopped with {code:?} at pc {pc:#06x} ({}) in {ctx}, cycle {cycle}", instruction.as_deref().unwrap_or("no instruction there"))]
+    Rtl {
+        code: CuError,
+        pc: u32,
+        instruction: Option<String>,
+        ctx: Ctx,
+        cycle: u64,
+    },
+    #[error("memory fault at cycle {cycle}: {ctx} pc {pc:#06x} ({}), lane {lane} of the request: {fault}", instruction.as_deref().unwrap_or("no instruction there"))]
+    Memory {
+        fault: MemFault,
+        lane: usize,
+        pc: u32,
+        instruction: Option<String>,
+        ctx: Ctx,
+        cycle: u64,
+    },
+    #[error("cycle cap of {cap} reached; live contexts:{}", list(stuck))]
+    CycleCap {
+        cap: u64,
+        stuck: Vec<StuckContext>,
+    },
+    #[error("deadlock: no instruction retired in the {window} cycles before cycle {cycle}; stuck contexts:{}", list(stuck))]
+    Deadlock {
+        cycle: u64,
+        window: u64,
+        stuck: Vec<StuckContext>,
+    },
+    #[error("the RTL's outputs contradict the program: {0}")]
+    Monitor(#[from] MonitorError),
+    #[error(transparent)]
+    Driver(#[from] DriverError),
+    #[error("cannot write the VCD {}: {source}", path.display())]
+    Vcd {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+fn list(stuck: &[StuckContext]) -> String {
+    if stuck.is_empty() {
+        return " none".into();
+    }
+    stuck.iter().map(|s| format!("\n  {s}")).collect()
+}
+
+fn mode_name(m: CuMode) -> &'static str {
+    match m {
+        CuMode::NoSplit => "nosplit",
+        CuMode::Dws => "dws",
+        CuMode::Pws => "pws",
+    }
+}
+
+fn compaction_name(c: SwizzleMode) -> &'static str {
+    match c {
+        SwizzleMode::None => "none",
+        SwizzleMode::Bcc => "bcc",
+        SwizzleMode::Scc => "scc",
+    }
+}
+
+/// Registers the program holds: one past the highest SGPR (at least the ABI's s0..s6) and
+/// VGPR it names.
+fn registers_used(program: &Program) -> (u32, u32) {
+    let mut vgprs = u32::from(abi::WORKITEM_ID_X_VGPR) + 1;
+    for (op, width) in program.instructions.iter().flat_map(|l| l.item.operands()) {
+        if let Operand::Vgpr(n) = op {
+            vgprs = vgprs.max(u32::from(n) + u32::from(width.dwords()));
+        }
+    }
+    let sgprs = program
+        .sgprs_used()
+        .max(u32::from(abi::WORKGROUP_ID_X_SGPR) + 1);
+    (sgprs, vgprs)
+}
+
+/// Rejects launches the compute unit cannot run as configured.
+fn check_fit(program: &Program, hw: &HwConfig) -> Result<(u32, usize), RunError> {
+    let bad = |m: String| Err(RunError::Config(m));
+    if hw.wavefront_width != WAVEFRONT_SIZE as usize || hw.lanes_per_simd != PORT_LANES {
+        return bad(format!(
+            "kernels run on wave64 with 16-lane SIMDs; the configuration has {}-wide wavefronts on {} lanes",
+            hw.wavefront_width, hw.lanes_per_simd
+        ));
+    }
+    let words = program.words().len();
+    if words == 0 {
+        return bad("the program is empty".into());
+    }
+    if words > hw.imem_words {
+        return bad(format!(
+            "the program has {words} words; the instruction memory holds {} (imem_words)",
+            hw.imem_words
+        ));
+    }
+    let (sgprs, vgprs) = registers_used(program);
+    if sgprs as usize > hw.sgprs_per_context || sgprs > 127 {
+        return bad(format!(
+            "the kernel uses {sgprs} SGPRs; each context has {} (sgprs_per_context)",
+            hw.sgprs_per_context
+        ));
+    }
+    if vgprs as usize > hw.vgprs_per_wavefront {
+        return bad(format!(
+            "the kernel uses {vgprs} VGPRs; each wavefront has {} (vgprs_per_wavefront)",
+            hw.vgprs_per_wavefront
+        ));
+    }
+    Ok((sgprs, words))
+}
+
+fn bits<const N: usize>(v: u64) -> Bits<N> {
+    v.into()
+}
+
+/// The bench's state while a run goes on.
+struct Bench<'p> {
+    driver: Driver<ComputeUnit>,
+    program: &'p Program,
+    per_slot: usize,
+    port: MemoryPort,
+    dispatcher: Dispatcher,
+    monitor: Monitor<'p>,
+    wavefronts: Vec<WavefrontRecord>,
+    /// Per slot: index into `wavefronts` of the resident wavefront.
+    resident: Vec<Option<usize>>,
+    start: u64,
+}
+
+impl Bench<'_> {
+    fn ctx_of_index(&self, c: usize) -> Ctx {
+        Ctx {
+            slot: c / self.per_slot,
+            k: c % self.per_slot,
+        }
+    }
+
+    /// A context as the RTL's 8-bit id (slot * 8 + k) names it.
+    fn ctx_of_id(&self, id: u64) -> Ctx {
+        Ctx {
+            slot: (id / 8) as usize,
+            k: (id % 8) as usize,
+        }
+    }
+
+    fn instruction(&self, pc: u32) -> Option<String> {
+        self.program
+            .instruction_at(pc)
+            .map(|l| l.item.to_string())
+    }
+
+    fn load_program(&mut self, words: &[u32]) -> Result<(), RunError> {
+        for (i, &w) in words.iter().enumerate() {
+            let cu = self.driver.uut_mut();
+            cu.imem_we_i.next = true;
+            cu.imem_addr_i.next = bits(i as u64);
+            cu.imem_data_i.next = bits(u64::from(w));
+            self.driver.tick()?;
+        }
+        let cu = self.driver.uut_mut();
+        cu.imem_we_i.next = false;
+        cu.prog_words_i.next = bits(words.len() as u64);
+        Ok(())
+    }
+
+    /// Drives this cycle's dispatch action.
+    fn drive_dispatch(&mut self, cycle: u64) {
+        let free = self.driver.uut().slot_free_o.val().to_u64() as u32;
+        let hold = self.dispatcher.holds_barrier();
+        let action = self.dispatcher.step(free);
+        let cu = self.driver.uut_mut();
+        cu.barrier_hold_i.next = hold;
+        cu.init_sgpr_we_i.next = false;
+        cu.init_vgpr_we_i.next = false;
+        cu.launch_i.next = false;
+        match action {
+            DispatchAction::Idle => {}
+            DispatchAction::InitSgpr { slot, addr, data } => {
+                cu.init_slot_i.next = bits(slot as u64);
+                cu.init_sgpr_we_i.next = true;
+                cu.init_sgpr_addr_i.next = bits(u64::from(addr));
+                cu.init_sgpr_data_i.next = bits(u64::from(data));
+            }
+            DispatchAction::InitVgpr {
+                slot,
+                addr,
+                pass,
+                data,
+            } => {
+                cu.init_slot_i.next = bits(slot as u64);
+                cu.init_vgpr_we_i.next = true;
+                cu.init_vgpr_addr_i.next = bits(u64::from(addr));
+                cu.init_vgpr_pass_i.next = bits(u64::from(pass));
+                for (l, &d) in data.iter().enumerate() {
+                    cu.init_vgpr_data_i[l].next = bits(u64::from(d));
+                }
+            }
+            DispatchAction::Launch {
+                slot,
+                pc,
+                exec,
+                wg_tag,
+                workgroup,
+                wave,
+            } => {
+                cu.init_slot_i.next = bits(slot as u64);
+                cu.launch_i.next = true;
+                cu.launch_pc_i.next = bits(u64::from(pc));
+                cu.launch_exec_lo_i.next = bits(exec & 0xFFFF_FFFF);
+                cu.launch_exec_hi_i.next = bits(exec >> 32);
+                cu.launch_wg_i.next = bits(u64::from(wg_tag));
+                self.monitor.launch(slot, cycle);
+                self.resident[slot] = Some(self.wavefronts.len());
+                self.wavefronts.push(WavefrontRecord {
+                    workgroup,
+                    wavefront: wave,
+                    slot,
+                    start: cycle - self.start,
+                    end: 0,
+                });
+            }
+        }
+    }
+
+    /// Drives the memory response due in this cycle.
+    fn drive_memory(&mut self, cycle: u64) {
+        let response = self.port.response(cycle);
+        let cu = self.driver.uut_mut();
+        cu.mem_rvalid_i.next = response.is_some();
+        if let Some(data) = response {
+            for (l, &d) in data.iter().enumerate() {
+                cu.mem_rdata_i[l].next = bits(u64::from(d));
+            }
+        }
+    }
+
+    /// Reads the settled outputs of this cycle: memory requests, issues, retires, frees.
+    fn observe(&mut self, cycle: u64) -> Result<(), RunError> {
+        let cu = self.driver.uut();
+        if cu.error_o.val() {
+            let ctx = self.ctx_of_id(cu.error_ctx_o.val().to_u64());
+            let pc = cu.error_pc_o.val().to_u64() as u32;
+            return Err(RunError::Rtl {
+                code: cu.error_code_o.val(),
+                pc,
+                instruction: self.instruction(pc),
+                ctx,
+                cycle: cycle - self.start,
+            });
+        }
+        if cu.mem_req_o.val() {
+            let mut req = Request {
+                write: cu.mem_we_o.val(),
+                addr: [0; PORT_LANES],
+                wdata: [0; PORT_LANES],
+                lanes: cu.mem_lanes_o.val().to_u64() as u16,
+            };
+            for l in 0..PORT_LANES {
+                req.addr[l] = cu.mem_addr_o[l].val().to_u64() as u32;
+                req.wdata[l] = cu.mem_wdata_o[l].val().to_u64() as u32;
+            }
+            let id = cu.mem_ctx_o.val().to_u64();
+            if let Err(e) = self.port.accept(cycle, &req) {
+                let ctx = self.ctx_of_id(id);
+                let c = ctx.slot * self.per_slot + ctx.k;
+                let pc = self.driver.uut().ctx_inst_pc_o[c].val().to_u64() as u32;
+                return Err(RunError::Memory {
+                    fault: e.fault,
+                    lane: e.lane,
+                    pc,
+                    instruction: self.instruction(pc),
+                    ctx,
+                    cycle: cycle - self.start,
+                });
+            }
+        }
+        // A context never retires one instruction and issues the next in the same cycle, but
+        // an instruction may retire in its issue cycle, and a child created by a split may
+        // issue in the cycle its parent's split retires. So: retires of the contexts that did
+        // not issue, then the issues (the issue units name the PC; `ctx_inst_pc_o` shows it
+        // from the next cycle on), then the retires of those that did.
+        let mut issued = vec![false; self.driver.uut().ctx_retire_o.len()];
+        let mut issues = Vec::new();
+        for u in 0..self.driver.uut().issue_units() {
+            let cu = self.driver.uut();
+            if cu.issue_valid_o[u].val() {
+                let ctx = self.ctx_of_id(cu.issue_ctx_o[u].val().to_u64());
+                let pc = cu.issue_pc_o[u].val().to_u64() as u32;
+                if let Some(flag) = issued.get_mut(ctx.slot * self.per_slot + ctx.k) {
+                    *flag = true;
+                }
+                issues.push((ctx, pc));
+            }
+        }
+        for after_issue in [false, true] {
+            if after_issue {
+                for &(ctx, pc) in &issues {
+                    self.monitor.issue(ctx, pc, cycle);
+                }
+            }
+            for (c, &did_issue) in issued.iter().enumerate() {
+                let cu = self.driver.uut();
+                if did_issue == after_issue && cu.ctx_retire_o[c].val() {
+                    let pc = cu.ctx_inst_pc_o[c].val().to_u64() as u32;
+                    self.monitor.retire(self.ctx_of_index(c), pc, cycle)?;
+                }
+            }
+        }
+        let free = self.driver.uut().slot_free_o.val().to_u64();
+        for slot in 0..self.resident.len() {
+            let Some(w) = self.resident[slot] else {
+                continue;
+            };
+            // The slot still reads free in its launch cycle.
+            if free >> slot & 1 == 1 && cycle - self.start > self.wavefronts[w].start {
+                self.wavefronts[w].end = cycle - self.start;
+                self.resident[slot] = None;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Runs `program` on the launch `manifest` describes, on the compute unit of `opts`.
+pub fn run(program: &Program, manifest: &Manifest, opts: &RunOptions) -> Result<RunReport, RunError> {
+    let hw = &opts.hw;
+    let (sgprs, _) = check_fit(program, hw)?;
+    let cu = ComputeUnit::new(hw).map_err(|e| RunError::Config(e.to_string()))?;
+    let slots = cu.slots();
+    let per_slot = hw.spsimds_per_simd + 1;
+    let dispatcher = Dispatcher::new(manifest, slots, hw.passes())?;
+    let mut driver = match &opts.vcd {
+        Some(path) => {
+            let file = File::create(path).map_err(|source| RunError::Vcd {
+                path: path.clone(),
+                source,
+            })?;
+            Driver::with_vcd(cu, BufWriter::new(file))?
+        }
+        None => Driver::new(cu)?,
+    };
+    {
+        let cu = driver.uut_mut();
+        cu.mode_i.next = opts.mode;
+        cu.compaction_i.next = opts.compaction;
+        cu.sgpr_count_i.next = bits(u64::from(sgprs));
+    }
+    let mut bench = Bench {
+        driver,
+        program,
+        per_slot,
+        port: MemoryPort::new(DataMemory::new(manifest), hw.mem_latency as u64),
+        dispatcher,
+        monitor: Monitor::new(program, slots, per_slot),
+        wavefronts: Vec::new(),
+        resident: vec![None; slots],
+        start: 0,
+    };
+    bench.load_program(&program.words())?;
+    let start = bench.driver.cycle();
+    bench.start = start;
+    let window = opts.watchdog.unwrap_or_else(|| default_watchdog(hw));
+    let clock = Instant::now();
+    let mut bar: Option<indicatif::ProgressBar> = None;
+    let end = loop {
+        let cycle = bench.driver.cycle();
+        // A wavefront launched in this cycle exists only after its edge.
+        let dispatching = !bench.dispatcher.done();
+        bench.drive_memory(cycle);
+        bench.drive_dispatch(cycle);
+        bench.driver.settle()?;
+        bench.observe(cycle)?;
+        let ran = cycle - start;
+        let idle = bench.driver.uut().idle_o.val();
+        if !dispatching && idle && bench.port.outstanding() == 0 {
+            break cycle;
+        }
+        if ran >= opts.max_cycles {
+            return Err(RunError::CycleCap {
+                cap: opts.max_cycles,
+                stuck: bench.monitor.stuck(cycle),
+            });
+        }
+        if !idle && cycle.saturating_sub(bench.monitor.last_retire) > window {
+            return Err(RunError::Deadlock {
+                cycle: ran,
+                window,
+                stuck: bench.monitor.stuck(cycle),
+            });
+        }
+        if opts.progress && ran % 4096 == 0 {
+            update_progress(&mut bar, clock.elapsed(), ran, opts.max_cycles);
+        }
+        bench.driver.tick()?;
+    };
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let seconds = clock.elapsed().as_secs_f64();
+    let cu = bench.driver.uut();
+    let stat = |s: &Signal<Out, Bits<32>>| s.val().to_u64();
+    let valu_passes = stat(&cu.stat_valu_passes_o);
+    let active_lane_ops = stat(&cu.stat_active_lane_ops_o);
+    let (passes_skipped, splits) = (stat(&cu.stat_passes_skipped_o), stat(&cu.stat_splits_o));
+    let (split_fallbacks, merges) = (stat(&cu.stat_split_fallbacks_o), stat(&cu.stat_merges_o));
+    let simulated = bench.driver.cycle();
+    let (blocks, instructions) = (bench.monitor.block_stats(), bench.monitor.inst_stats());
+    let retired = bench.monitor.retired;
+    // Dropping the driver flushes the VCD.
+    let Bench {
+        port, wavefronts, ..
+    } = bench;
+    Ok(RunReport {
+        kernel: manifest.kernel.display().to_string(),
+        mode: mode_name(opts.mode),
+        compaction: compaction_name(opts.compaction),
+        s: hw.spsimds_per_simd,
+        cycles: end - start,
+        wavefronts,
+        blocks,
+        instructions,
+        lane_utilisation: if valu_passes == 0 {
+            0.0
+        } else {
+            active_lane_ops as f64 / (valu_passes * PORT_LANES as u64) as f64
+        },
+        valu_passes,
+        passes_skipped,
+        active_lane_ops,
+        splits,
+        split_fallbacks,
+        merges,
+        retired,
+        memory_reads: port.reads,
+        memory_writes: port.writes,
+        buffers: Buffers(port.memory.into_buffers()),
+        cycles_per_second: if seconds > 0.0 {
+            simulated as f64 / seconds
+        } else {
+            0.0
+        },
+    })
+}
+
+/// Shows (after the first second) and advances the progress bar.
+fn update_progress(
+    bar: &mut Option<indicatif::ProgressBar>,
+    elapsed: Duration,
+    cycles: u64,
+    cap: u64,
+) {
+    if bar.is_none() && elapsed >= Duration::from_secs(1) {
+        let b = indicatif::ProgressBar::with_draw_target(
+            Some(cap),
+            indicatif::ProgressDrawTarget::stderr(),
+        );
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{spinner} simulating: {pos} cycles ({per_sec}) [cap {len}]",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+        );
+        *bar = Some(b);
+    }
+    if let Some(b) = bar {
+        b.set_position(cycles);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn launch(name: &str) -> (Program, Manifest) {
+        let path = format!("{}/../kernels/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+        let manifest = Manifest::load(&path).unwrap();
+        let source = manifest.kernel_source().unwrap();
+        (pws_isa::assemble(&source, name).unwrap(), manifest)
+    }
+
+    #[test]
+    fn figure2_gives_the_papers_output_in_every_mode() {
+        let (program, manifest) = launch("figure2");
+        for mode in [CuMode::NoSplit, CuMode::Dws, CuMode::Pws] {
+            let report = run(&program, &manifest, &RunOptions::new(HwConfig::cu(), mode)).unwrap();
+            eprintln!("{mode:?}: {} cycles, {:.0} cycles/s", report.cycles, report.cycles_per_second);
+            let out: Vec<i32> = report.buffers.get("out").unwrap().iter().map(|&w| w as i32).collect();
+            assert_eq!(out, [-15, 1025, 1090, 1204], "{mode:?}");
+            assert_eq!(report.wavefronts.len(), 1);
+            let w = &report.wavefronts[0];
+            assert!(w.start < w.end && w.end <= report.cycles, "{w:?}");
+            assert!(!report.blocks.is_empty() && report.blocks.iter().all(|b| b.max_cycles > 0));
+            assert_eq!(report.splits, if mode == CuMode::NoSplit { 0 } else { 3 });
+        }
+    }
+}

@@ -1,0 +1,397 @@
+//! Monitors of a compute-unit run, fed only by the per-context issue and retire outputs: the
+//! per-block and per-instruction maximum cycles, and what every live context is doing (for
+//! the deadlock watchdog's report).
+//!
+//! Blocks are the RTL's straight-line runs: maximal sequences between leaders, which are the
+//! entry, branch targets and the instruction after a branch, `s_endpgm`, `split` or `merge`
+//! (the same boundaries as `pws_host::timing::rtl_blocks`). A block's time runs from the
+//! retire of the context's previous instruction (or, for its first block, the wavefront's
+//! launch or the retire of the `split` that created the context) to the retire of the block's
+//! last instruction, so scheduling waits are inside it. An instruction's time runs from its
+//! issue to its retire.
+
+use std::collections::BTreeMap;
+
+use pws_isa::{Opcode, Program};
+
+/// A context of the compute unit: slot j, (Sp)SIMD number k (0: the WF context).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+pub struct Ctx {
+    pub slot: usize,
+    pub k: usize,
+}
+
+impl std::fmt::Display for Ctx {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "slot {} context {}", self.slot, self.k)
+    }
+}
+
+/// The program's RTL blocks: for each instruction index, whether it starts a block.
+#[derive(Debug)]
+pub struct Blocks {
+    leader: Vec<bool>,
+}
+
+impl Blocks {
+    pub fn of(program: &Program) -> Blocks {
+        let insts = &program.instructions;
+        let mut leader = vec![false; insts.len()];
+        if let Some(first) = leader.first_mut() {
+            *first = true;
+        }
+        for (i, l) in insts.iter().enumerate() {
+            if let Some(t) = l.item.branch_target(l.pc).and_then(|pc| program.index_of(pc)) {
+                leader[t] = true;
+            }
+            let ends = l.item.is_branch()
+                || matches!(l.item.opcode, Opcode::SEndpgm | Opcode::Split | Opcode::Merge);
+            if ends && i + 1 < insts.len() {
+                leader[i + 1] = true;
+            }
+        }
+        Blocks { leader }
+    }
+
+    /// Whether instruction `i` ends its block.
+    pub fn ends_block(&self, i: usize) -> bool {
+        i + 1 >= self.leader.len() || self.leader[i + 1]
+    }
+
+    /// First instruction of the block holding instruction `i`.
+    pub fn start_of(&self, i: usize) -> usize {
+        (0..=i).rev().find(|&j| self.leader[j]).unwrap_or(0)
+    }
+}
+
+/// Per-block measurement.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct BlockStat {
+    /// Byte address of the block's first instruction.
+    pub pc: u32,
+    pub max_cycles: u64,
+    pub executions: u64,
+}
+
+/// Per-instruction measurement.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct InstStat {
+    pub pc: u32,
+    pub max_cycles: u64,
+}
+
+/// What one context is doing, as far as its issue/retire outputs tell.
+#[derive(Clone, Debug, Default)]
+struct CtxState {
+    /// Live: launched or created, and not ended.
+    live: bool,
+    /// Where the current block's time started.
+    block_start: Option<u64>,
+    /// The instruction in flight: (issue cycle, pc).
+    in_flight: Option<(u64, u32)>,
+    /// The last retired instruction's pc and cycle.
+    last_pc: Option<u32>,
+    last_retire: Option<u64>,
+}
+
+/// A context that made no progress, for the watchdog's report.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct StuckContext {
+    pub ctx: Ctx,
+    pub pc: u32,
+    pub instruction: String,
+    pub waits_for: String,
+}
+
+impl std::fmt::Display for StuckContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} at pc {:#06x} (`{}`): {}",
+            self.ctx, self.pc, self.instruction, self.waits_for
+        )
+    }
+}
+
+/// An instruction retired at a PC that is not an instruction start, or by a context that
+/// never issued it: the RTL's outputs contradict the program.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{ctx} retired pc {pc:#06x} at cycle {cycle}, {why}")]
+pub struct MonitorError {
+    pub ctx: Ctx,
+    pub pc: u32,
+    pub cycle: u64,
+    pub why: &'static str,
+}
+
+/// Block and instruction timing and context tracking of one run.
+#[derive(Debug)]
+pub struct Monitor<'p> {
+    program: &'p Program,
+    blocks: Blocks,
+    contexts_per_slot: usize,
+    ctx: Vec<CtxState>,
+    /// Per slot: retire cycle of the last `split` by pc, where a new child starts.
+    split_retire: Vec<BTreeMap<u32, u64>>,
+    block_stats: BTreeMap<usize, BlockStat>,
+    inst_max: Vec<u64>,
+    pub retired: u64,
+    pub last_retire: u64,
+}
+
+impl<'p> Monitor<'p> {
+    pub fn new(program: &'p Program, slots: usize, contexts_per_slot: usize) -> Monitor<'p> {
+        Monitor {
+            program,
+            blocks: Blocks::of(program),
+            contexts_per_slot,
+            ctx: vec![CtxState::default(); slots * contexts_per_slot],
+            split_retire: vec![BTreeMap::new(); slots],
+            block_stats: BTreeMap::new(),
+            inst_max: vec![0; program.instructions.len()],
+            retired: 0,
+            last_retire: 0,
+        }
+    }
+
+    fn index(&self, c: Ctx) -> usize {
+        c.slot * self.contexts_per_slot + c.k
+    }
+
+    /// The wavefront in `slot` was launched at the edge ending cycle `cycle`.
+    pub fn launch(&mut self, slot: usize, cycle: u64) {
+        for k in 0..self.contexts_per_slot {
+            let i = self.index(Ctx { slot, k });
+            self.ctx[i] = CtxState::default();
+        }
+        let i = self.index(Ctx { slot, k: 0 });
+        self.ctx[i].live = true;
+        self.ctx[i].block_start = Some(cycle);
+        self.split_retire[slot].clear();
+        self.last_retire = self.last_retire.max(cycle);
+    }
+
+    /// `c` issued the instruction at `pc` in `cycle`.
+    pub fn issue(&mut self, c: Ctx, pc: u32, cycle: u64) {
+        let i = self.index(c);
+        // A child's first instruction follows the split that created it; a context that reads
+        // as live may have been freed by a merge and created again since.
+        let split = pc
+            .checked_sub(4)
+            .and_then(|p| self.split_retire[c.slot].get(&p).copied());
+        let state = &mut self.ctx[i];
+        let reborn = c.k > 0 && split.is_some_and(|t| state.last_retire.is_none_or(|r| t > r));
+        if !state.live || reborn {
+            state.live = true;
+            state.last_pc = None;
+            state.block_start = if c.k > 0 { split.or(Some(cycle)) } else { state.block_start };
+        }
+        state.in_flight = Some((cycle, pc));
+    }
+
+    /// `c` retired the instruction at `pc` in `cycle`.
+    pub fn retire(&mut self, c: Ctx, pc: u32, cycle: u64) -> Result<(), MonitorError> {
+        let fail = |why| MonitorError {
+            ctx: c,
+            pc,
+            cycle,
+            why,
+        };
+        let index = self.program.index_of(pc).ok_or(fail("which is not an instruction"))?;
+        let i = self.index(c);
+        let state = &mut self.ctx[i];
+        let (issued, issued_pc) = state.in_flight.take().ok_or(fail("but had nothing in flight"))?;
+        if issued_pc != pc {
+            return Err(fail("but had issued a different pc"));
+        }
+        self.retired += 1;
+        self.last_retire = cycle;
+        let m = &mut self.inst_max[index];
+        *m = (*m).max(cycle - issued + 1);
+        state.last_pc = Some(pc);
+        state.last_retire = Some(cycle);
+        let opcode = self.program.instructions[index].item.opcode;
+        if self.blocks.ends_block(index) {
+            let start = self.blocks.start_of(index);
+            let began = state.block_start.unwrap_or(issued);
+            let stat = self.block_stats.entry(start).or_insert_with(|| BlockStat {
+                pc: self.program.instructions[start].pc,
+                ..BlockStat::default()
+            });
+            stat.max_cycles = stat.max_cycles.max(cycle - began);
+            stat.executions += 1;
+            state.block_start = Some(cycle);
+        }
+        match opcode {
+            Opcode::SEndpgm => state.live = false,
+            Opcode::Split => {
+                self.split_retire[c.slot].insert(pc, cycle);
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The per-block maxima, in address order.
+    pub fn block_stats(&self) -> Vec<BlockStat> {
+        self.block_stats.values().cloned().collect()
+    }
+
+    /// The per-instruction maxima of the instructions that ran, in address order.
+    pub fn inst_stats(&self) -> Vec<InstStat> {
+        self.program
+            .instructions
+            .iter()
+            .zip(&self.inst_max)
+            .filter(|(_, &m)| m > 0)
+            .map(|(l, &m)| InstStat {
+                pc: l.pc,
+                max_cycles: m,
+            })
+            .collect()
+    }
+
+    /// Every live context with where it is and what it waits for.
+    pub fn stuck(&self, cycle: u64) -> Vec<StuckContext> {
+        let mut out = Vec::new();
+        for (i, s) in self.ctx.iter().enumerate() {
+            if !s.live {
+                continue;
+            }
+            let ctx = Ctx {
+                slot: i / self.contexts_per_slot,
+                k: i % self.contexts_per_slot,
+            };
+            let (pc, waits_for) = match (s.in_flight, s.last_pc) {
+                (Some((at, pc)), _) => {
+                    let what = match self.opcode_at(pc) {
+                        Some(Opcode::Merge) => "waits at merge for its partner",
+                        Some(Opcode::SBarrier) => {
+                            "waits at s_barrier for the other wavefronts of its workgroup"
+                        }
+                        Some(o) if o.info().format == pws_isa::Format::Smem
+                            || o.info().format == pws_isa::Format::Flat =>
+                        {
+                            "waits for its memory access to complete"
+                        }
+                        _ => "has not completed",
+                    };
+                    (pc, format!("{what} (issued at cycle {at}, {} cycles ago)", cycle - at))
+                }
+                (None, Some(last)) => match self.opcode_at(last) {
+                    // A child that passed its merge is usually gone (merged into its parent).
+                    Some(Opcode::Merge) if ctx.k > 0 => continue,
+                    Some(Opcode::Merge) => (
+                        last,
+                        "waits at merge for its child or parent to arrive".to_string(),
+                    ),
+                    Some(Opcode::SBarrier) => (
+                        last,
+                        "waits at s_barrier for the other wavefronts of its workgroup".to_string(),
+                    ),
+                    _ => (
+                        self.next_pc(last),
+                        format!("ready after pc {last:#06x} but never scheduled again"),
+                    ),
+                },
+                (None, None) => (0, "launched but never issued".to_string()),
+            };
+            out.push(StuckContext {
+                ctx,
+                pc,
+                instruction: self
+                    .program
+                    .instruction_at(pc)
+                    .map_or_else(|| "no instruction".into(), |l| l.item.to_string()),
+                waits_for,
+            });
+        }
+        out
+    }
+
+    fn opcode_at(&self, pc: u32) -> Option<Opcode> {
+        self.program.instruction_at(pc).map(|l| l.item.opcode)
+    }
+
+    fn next_pc(&self, pc: u32) -> u32 {
+        self.program
+            .instruction_at(pc)
+            .map_or(pc, |l| pc + 4 * l.words.len() as u32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SRC: &str = "k:\n s_mov_b32 s0, 1\n s_cmp_eq_u32 s0, 1\n s_cbranch_scc1 L\n \
+                       v_mov_b32_e32 v1, 2\nL:\n split s0, s1\n v_mov_b32_e32 v1, 3\n merge\n s_endpgm\n";
+
+    fn program() -> Program {
+        pws_isa::assemble(SRC, "k.s").unwrap()
+    }
+
+    #[test]
+    fn blocks_end_at_branches_splits_merges_and_targets() {
+        let p = program();
+        let b = Blocks::of(&p);
+        let ends: Vec<bool> = (0..p.instructions.len()).map(|i| b.ends_block(i)).collect();
+        assert_eq!(ends, [false, false, true, true, true, false, true, true]);
+        assert_eq!(b.start_of(6), 5);
+    }
+
+    #[test]
+    fn block_time_runs_from_the_previous_retire_and_children_from_their_split() {
+        let p = program();
+        let pcs: Vec<u32> = p.instructions.iter().map(|l| l.pc).collect();
+        let mut m = Monitor::new(&p, 1, 2);
+        let wf = Ctx { slot: 0, k: 0 };
+        let child = Ctx { slot: 0, k: 1 };
+        m.launch(0, 10);
+        for (n, &pc) in pcs[..3].iter().enumerate() {
+            m.issue(wf, pc, 12 + 3 * n as u64);
+            m.retire(wf, pc, 13 + 3 * n as u64).unwrap();
+        }
+        // The first block runs from the launch (10) to its branch's retire (19).
+        assert_eq!(m.block_stats()[0].max_cycles, 9);
+        m.issue(wf, pcs[3], 20);
+        m.retire(wf, pcs[3], 24).unwrap();
+        assert_eq!(m.block_stats()[1].max_cycles, 5);
+        m.issue(wf, pcs[4], 25);
+        m.retire(wf, pcs[4], 26).unwrap();
+        let stuck = m.stuck(27);
+        assert_eq!(stuck.len(), 1);
+        assert!(stuck[0].waits_for.contains("never scheduled"), "{}", stuck[0]);
+        m.issue(child, pcs[5], 28);
+        assert!(m.stuck(29)[1].waits_for.contains("not completed"));
+        m.retire(child, pcs[5], 30).unwrap();
+        m.issue(child, pcs[6], 31);
+        assert!(m.stuck(40)[1].waits_for.contains("merge"));
+        m.retire(child, pcs[6], 33).unwrap();
+        let child_block = &m.block_stats()[3];
+        assert_eq!((child_block.pc, child_block.max_cycles), (pcs[5], 7), "from the split's retire");
+        assert_eq!(m.inst_stats()[0].max_cycles, 2);
+        assert_eq!(m.stuck(40).len(), 1, "the merged child is gone");
+        // The child context is created again by a later split: its block starts there.
+        m.issue(wf, pcs[4], 50);
+        m.retire(wf, pcs[4], 52).unwrap();
+        m.issue(child, pcs[5], 60);
+        m.retire(child, pcs[5], 61).unwrap();
+        m.issue(child, pcs[6], 62);
+        m.retire(child, pcs[6], 63).unwrap();
+        assert_eq!(m.block_stats()[3].max_cycles, 11);
+        assert_eq!(m.block_stats()[3].executions, 2);
+    }
+
+    #[test]
+    fn contradicting_outputs_are_errors() {
+        let p = program();
+        let mut m = Monitor::new(&p, 1, 1);
+        let wf = Ctx { slot: 0, k: 0 };
+        m.launch(0, 0);
+        assert!(m.retire(wf, 0, 1).unwrap_err().to_string().contains("nothing in flight"));
+        assert!(m.retire(wf, 2, 1).is_err());
+        m.issue(wf, 0, 1);
+        assert!(m.retire(wf, 4, 2).is_err());
+    }
+}

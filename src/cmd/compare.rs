@@ -1,0 +1,193 @@
+//! `pws compare LAUNCH.toml`: one launch on the compute-unit RTL in every mode, S and
+//! compaction asked for, each run checked against the golden model's memory and set beside the
+//! WCET bound `pws wcet` gives for it. This is the table `make demo` prints for Figure 2.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use pws_hdl::config::HwConfig;
+use pws_hdl::cu::CuMode;
+use pws_hdl::swizzle::SwizzleMode;
+use pws_host::launch::{analyse_launch, KernelSource};
+use pws_host::timing::Mode;
+use pws_isa::manifest::Manifest;
+use pws_sim::cu::RunOptions;
+use pws_verify::golden;
+use serde::Serialize;
+
+use super::CmdResult;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Launch manifest (TOML; see docs/manifest.md).
+    manifest: PathBuf,
+    /// The compute unit: a preset or a TOML file of hardware parameters (default: cu).
+    #[arg(long)]
+    config: Option<String>,
+    /// SpSIMDs per SIMD to run DWS and PWS with (no-split runs once).
+    #[arg(long = "S", value_delimiter = ',', default_values_t = [1usize, 2, 3])]
+    s: Vec<usize>,
+    /// Compactions to run each mode with.
+    #[arg(long, value_delimiter = ',', default_values_t = ["none".to_string(), "bcc".to_string(), "scc".to_string()])]
+    compaction: Vec<String>,
+    /// Print the rows as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Stop a run with an error after this many cycles.
+    #[arg(long, default_value_t = 10_000_000)]
+    max_cycles: u64,
+}
+
+/// One RTL run beside its bound.
+#[derive(Serialize)]
+struct Row {
+    mode: Mode,
+    #[serde(rename = "S")]
+    s: usize,
+    compaction: String,
+    cycles: u64,
+    bound: u64,
+    /// bound / cycles.
+    tightness: f64,
+    lane_utilisation: f64,
+    passes_skipped: u64,
+    /// The final memory equals the golden model's.
+    golden_equal: bool,
+}
+
+fn compaction(name: &str) -> Result<SwizzleMode, String> {
+    match name {
+        "none" => Ok(SwizzleMode::None),
+        "bcc" => Ok(SwizzleMode::Bcc),
+        "scc" => Ok(SwizzleMode::Scc),
+        other => Err(format!(
+            "unknown compaction '{other}' (expected none, bcc or scc)"
+        )),
+    }
+}
+
+pub fn run(args: Args) -> CmdResult {
+    let base = match &args.config {
+        Some(spec) => super::wcet::hw_config(Some(spec))?,
+        None => HwConfig::cu(),
+    };
+    let compactions = args
+        .compaction
+        .iter()
+        .map(|c| compaction(c).map(|m| (c.clone(), m)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let manifest = Manifest::load(&args.manifest)?;
+    let source = KernelSource::load(&manifest)?;
+    let mut plan = vec![(Mode::NoSplit, base.spsimds_per_simd)];
+    for mode in [Mode::Dws, Mode::Pws] {
+        plan.extend(args.s.iter().map(|&s| (mode, s)));
+    }
+    let mut rows = Vec::new();
+    for (mode, s) in plan {
+        let hw = base.with_spsimds(s);
+        let bound = analyse_launch(
+            &manifest,
+            &source,
+            &super::wcet::machine(&hw),
+            &[mode],
+            mode == Mode::Dws,
+        )?;
+        let bound = bound.mode(mode).expect("the analysed mode is reported");
+        let program = &bound.kernel.program;
+        let reference = golden::run(
+            program,
+            &manifest,
+            &golden::Config {
+                mode: if mode == Mode::NoSplit {
+                    golden::Mode::NoSplit
+                } else {
+                    golden::Mode::Pws
+                },
+                s,
+                ..golden::Config::default()
+            },
+        )?;
+        for (name, swizzle) in &compactions {
+            let report = pws_sim::cu::run(
+                program,
+                &manifest,
+                &RunOptions {
+                    hw,
+                    mode: match mode {
+                        Mode::NoSplit => CuMode::NoSplit,
+                        Mode::Dws => CuMode::Dws,
+                        Mode::Pws => CuMode::Pws,
+                    },
+                    compaction: *swizzle,
+                    max_cycles: args.max_cycles,
+                    vcd: None,
+                    progress: false,
+                    watchdog: None,
+                },
+            )?;
+            let golden_equal = reference.buffers.0.iter().all(|(name, values)| {
+                report.buffers.get(name) == Some(values.words().as_slice())
+            });
+            rows.push(Row {
+                mode,
+                s: if mode == Mode::NoSplit { 0 } else { s },
+                compaction: name.clone(),
+                cycles: report.cycles,
+                bound: bound.bound,
+                tightness: bound.bound as f64 / report.cycles.max(1) as f64,
+                lane_utilisation: report.lane_utilisation,
+                passes_skipped: report.passes_skipped,
+                golden_equal,
+            });
+        }
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    } else {
+        print!("{}", table(&manifest, &rows));
+    }
+    let unequal = rows.iter().filter(|r| !r.golden_equal).count();
+    let unsafe_rows = rows.iter().filter(|r| r.cycles > r.bound).count();
+    if unequal > 0 || unsafe_rows > 0 {
+        return Err(format!(
+            "{unequal} run(s) differ from the golden model, {unsafe_rows} run(s) exceed their WCET bound"
+        )
+        .into());
+    }
+    Ok(())
+}
+
+fn table(manifest: &Manifest, rows: &[Row]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{}: RTL cycles beside the WCET bound (tightness = bound / cycles)\n",
+        manifest.kernel.display()
+    );
+    let _ = writeln!(
+        out,
+        "{:<8} {:>2} {:<10} {:>8} {:>8} {:>9} {:>10} {:>8} {:>7}",
+        "mode", "S", "compaction", "cycles", "bound", "tightness", "lane util", "skipped", "golden"
+    );
+    for r in rows {
+        let s = if r.mode == Mode::NoSplit {
+            "-".to_string()
+        } else {
+            r.s.to_string()
+        };
+        let _ = writeln!(
+            out,
+            "{:<8} {:>2} {:<10} {:>8} {:>8} {:>8.2}x {:>9.1}% {:>8} {:>7}",
+            r.mode.name(),
+            s,
+            r.compaction,
+            r.cycles,
+            r.bound,
+            r.tightness,
+            100.0 * r.lane_utilisation,
+            r.passes_skipped,
+            if r.golden_equal { "equal" } else { "DIFFERS" }
+        );
+    }
+    out
+}

@@ -1,0 +1,151 @@
+//! The compute-unit RTL against the golden model: for generated kernels (pws_verify::gen) and
+//! for every launch in kernels/, the RTL's final memory equals the golden model's in every
+//! mode (nosplit, dws, pws with S = 1..=3) and compaction (none, bcc, scc). The kernel is
+//! prepared as `pws run` prepares it (the host's split/merge pass; DWS marks every divergent
+//! branch). A failing case prints its kernel and launch, shrunk to a small tree.
+
+use std::path::Path;
+
+use proptest::prelude::*;
+use pws_hdl::config::HwConfig;
+use pws_hdl::cu::CuMode;
+use pws_hdl::swizzle::SwizzleMode;
+use pws_host::launch::{KernelSource, LaunchKernel};
+use pws_host::timing::Mode as HostMode;
+use pws_isa::manifest::Manifest;
+use pws_isa::testing::proptest_cases;
+use pws_sim::cu::{run, RunOptions};
+use pws_verify::gen::{kernel_spec, GenOptions};
+use pws_verify::golden::{self, Config, Mode};
+
+const MODES: [CuMode; 3] = [CuMode::NoSplit, CuMode::Dws, CuMode::Pws];
+const COMPACTIONS: [SwizzleMode; 3] = [SwizzleMode::None, SwizzleMode::Bcc, SwizzleMode::Scc];
+
+/// Final buffers of the golden model, without splitting, as (name, words).
+fn golden_memory(source: &str, manifest: &Manifest) -> Result<Vec<(String, Vec<u32>)>, String> {
+    let program = pws_isa::assemble(source, "kernel.s").map_err(|e| e.to_string())?;
+    let config = Config {
+        mode: Mode::NoSplit,
+        s: 0,
+        max_instructions: 10_000_000,
+    };
+    let report = golden::run(&program, manifest, &config).map_err(|e| e.to_string())?;
+    Ok(report
+        .buffers
+        .0
+        .iter()
+        .map(|(n, v)| (n.clone(), v.words()))
+        .collect())
+}
+
+/// Final buffers of the RTL in `mode` with `s` SpSIMDs and `compaction`, on the `cu` compute
+/// unit with at least `slots` wavefront slots.
+fn rtl_memory(
+    slots: usize,
+    source: &str,
+    manifest: &Manifest,
+    mode: CuMode,
+    s: usize,
+    compaction: SwizzleMode,
+) -> Result<Vec<(String, Vec<u32>)>, String> {
+    let host_mode = match mode {
+        CuMode::NoSplit => HostMode::NoSplit,
+        CuMode::Dws => HostMode::Dws,
+        CuMode::Pws => HostMode::Pws,
+    };
+    let kernel_source = KernelSource {
+        text: source.to_string(),
+        file: "kernel.s".into(),
+    };
+    let kernel = LaunchKernel::new(&kernel_source, host_mode, host_mode == HostMode::Dws)
+        .map_err(|e| e.to_string())?;
+    let opts = RunOptions {
+        compaction,
+        max_cycles: 2_000_000,
+        ..RunOptions::new(
+            HwConfig {
+                wf_contexts_per_simd: slots.max(2),
+                ..HwConfig::cu().with_spsimds(s)
+            },
+            mode,
+        )
+    };
+    let report = run(&kernel.program, manifest, &opts).map_err(|e| format!("{e}\n{}", kernel.text))?;
+    Ok(report
+        .buffers
+        .0
+        .into_iter()
+        .map(|b| (b.name, b.words))
+        .collect())
+}
+
+/// Generated kernels sized so that 200 RTL runs fit the `make test` budget: the compute
+/// unit simulates a few hundred cycles per second.
+fn small() -> GenOptions {
+    GenOptions {
+        max_workgroup: 96,
+        max_workgroups: 2,
+        max_statements: 3,
+        ..GenOptions::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(proptest_cases(200)))]
+
+    /// Each case runs one (mode, S, compaction) drawn with the kernel; shrinking keeps the
+    /// combination and simplifies the kernel.
+    #[test]
+    fn rtl_memory_equals_golden_memory(
+        spec in kernel_spec(small()),
+        mode in proptest::sample::select(&MODES[..]),
+        s in 1usize..=3,
+        compaction in proptest::sample::select(&COMPACTIONS[..]),
+    ) {
+        let g = spec.render();
+        let expected = golden_memory(&g.source, &g.manifest).map_err(TestCaseError::fail)?;
+        let got = rtl_memory(2, &g.source, &g.manifest, mode, s, compaction)
+            .map_err(|e| TestCaseError::fail(format!("{mode:?} S={s} {compaction:?}: {e}\n{}", g.manifest_toml("gen.s"))))?;
+        prop_assert!(
+            got == expected,
+            "{:?} S={} {:?}: memory differs\nRTL:    {:?}\ngolden: {:?}\n{}\n{}",
+            mode, s, compaction, got, expected, g.source, g.manifest_toml("gen.s")
+        );
+    }
+}
+
+/// Every shipped launch, in every mode; PWS with S = 1..=3; every compaction in PWS with S = 2.
+/// Only each launch's first workgroup runs (the others run the same code on other data), on
+/// as many slots as it has wavefronts, which keeps the larger launches within the budget.
+#[test]
+fn every_shipped_kernel_matches_the_golden_model_in_every_mode() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels");
+    let mut manifests: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml") && p.file_name() != Some("gpu.toml".as_ref()))
+        .collect();
+    manifests.sort();
+    assert!(manifests.len() >= 3, "{manifests:?}");
+    let mut runs = 0;
+    for path in &manifests {
+        let mut manifest = Manifest::load(path).unwrap();
+        manifest.grid = manifest.grid.min(manifest.workgroup);
+        let slots = manifest.wavefronts_in(0) as usize;
+        let source = manifest.kernel_source().unwrap();
+        let expected = golden_memory(&source, &manifest).unwrap();
+        let mut combos = vec![
+            (CuMode::NoSplit, 2, SwizzleMode::None),
+            (CuMode::Dws, 2, SwizzleMode::None),
+        ];
+        combos.extend((1..=3).map(|s| (CuMode::Pws, s, SwizzleMode::None)));
+        combos.extend([SwizzleMode::Bcc, SwizzleMode::Scc].map(|c| (CuMode::Pws, 2, c)));
+        for (mode, s, compaction) in combos {
+            let got = rtl_memory(slots, &source, &manifest, mode, s, compaction)
+                .unwrap_or_else(|e| panic!("{}: {mode:?} S={s} {compaction:?}: {e}", path.display()));
+            assert_eq!(got, expected, "{}: {mode:?} S={s} {compaction:?}", path.display());
+            runs += 1;
+        }
+    }
+    assert_eq!(runs, manifests.len() * 7);
+}
