@@ -101,13 +101,16 @@ fn instruction_costs_equal_the_rtl_contract() {
                     "{at}"
                 );
             } else {
-                for reads in 0..=rtl::SPLIT_MAX_READS {
+                let reads_max = rtl::SPLIT_MAX_READS;
+                for reads in 0..=reads_max {
                     assert_eq!(
                         t.split + reads * t.per_sgpr_read + t.e_s,
                         rtl::split_cycles_cu(&cfg, reads, sgprs),
                         "{at}"
                     );
                 }
+                // A split that allocates nothing takes no longer than one that copies.
+                assert!(rtl::split_noop_cycles_cu(reads_max) <= t.split + reads_max + t.e_s);
                 assert_eq!(t.merge + t.e_m, rtl::merge_cycles_cu(), "{at}");
                 assert_eq!(t.e_m, MERGE_CYCLES);
             }

@@ -463,7 +463,9 @@ fn vector_unit_stimulus(uut: &VectorUnit, rng: &mut SplitMix64, cycles: usize) -
     let mut load = (0..passes).flat_map(|pass| (0..LOADED_VGPRS).map(move |addr| (pass, addr)));
     while rows.len() < cycles {
         if epoch == 0 {
-            owner = (0..lanes).map(|_| rng.below(simds as u64) as usize).collect();
+            owner = (0..lanes)
+                .map(|_| rng.below(simds as u64) as usize)
+                .collect();
             mode = rng.below(3);
             epoch = 64 + rng.below(193);
         }

@@ -533,14 +533,16 @@ impl Logic for VectorUnit {
             if self.busy[k].q.val() & self.schedule[k].pass_valid_o.val() {
                 self.passes_acc.next = self.passes_acc.val() + 1;
             }
-            if self.busy[k].q.val() & self.schedule[k].pass_valid_o.val() & self.schedule[k].in_place_o.val() {
+            if self.busy[k].q.val()
+                & self.schedule[k].pass_valid_o.val()
+                & self.schedule[k].in_place_o.val()
+            {
                 for g in 0..self._groups {
                     if self.schedule[k].group_o.val().index() == g {
                         for p in 0..16 {
                             if self.is_vgpr[k].q.val().get_bit(0) {
                                 self.alus[k * 16 + p].a.next = self.banks[g * 16 + p].rd0.val();
-                                self.alus[k * 16 + p].a_hi.next =
-                                    self.banks[g * 16 + p].rd2.val();
+                                self.alus[k * 16 + p].a_hi.next = self.banks[g * 16 + p].rd2.val();
                             }
                             if self.is_vgpr[k].q.val().get_bit(1) {
                                 self.alus[k * 16 + p].b.next = self.banks[g * 16 + p].rd1.val();
@@ -569,7 +571,10 @@ impl Logic for VectorUnit {
                     }
                 }
             }
-            if self.busy[k].q.val() & self.schedule[k].pass_valid_o.val() & !self.schedule[k].in_place_o.val() {
+            if self.busy[k].q.val()
+                & self.schedule[k].pass_valid_o.val()
+                & !self.schedule[k].in_place_o.val()
+            {
                 // The crossbar: lane m of group g to position p, and its result back.
                 for p in 0..8 {
                     for b in 0..4 {
@@ -640,8 +645,8 @@ impl Logic for VectorUnit {
                 self.busy[k].d.next = false;
                 self.done[k].d.next = true;
                 self.passes.next = self.schedule[k].passes_o.val();
-                self.skipped_acc.next =
-                    self.skipped_acc.val() + self.groups32.val() - bit_cast::<32, 3>(self.passes.val());
+                self.skipped_acc.next = self.skipped_acc.val() + self.groups32.val()
+                    - bit_cast::<32, 3>(self.passes.val());
                 self.mo_lo.next = self.mo[0].val();
                 self.mo_hi.next = self.mo[1].val();
                 self.mask_lo[k].d.next = (bit_cast::<32, 16>(self.mo_hi.val()) << 16)

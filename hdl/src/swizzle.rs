@@ -479,14 +479,20 @@ impl Logic for SwizzleUnit {
             }
         }
 
-        // Un-swizzle: each executed lane's result returns to its source lane.
+        // Un-swizzle: each executed lane's result returns to its source lane. No position is
+        // active outside a pass, so the lane x position search is skipped then: the same logic,
+        // and an idle unit costs the simulator W assignments instead of W x L compares.
         for i in 0..self._width {
             self.wb_en_o[i].next = false;
             self.wb_pos_o[i].next = 0.into();
-            for p in 0..self._lanes {
-                if self.active_o[p].val() & (self.src_o[p].val() == self.lane_id[i].val()) {
-                    self.wb_en_o[i].next = true;
-                    self.wb_pos_o[i].next = self.position_id[p].val();
+        }
+        if self.pass_valid_o.val() {
+            for i in 0..self._width {
+                for p in 0..self._lanes {
+                    if self.active_o[p].val() & (self.src_o[p].val() == self.lane_id[i].val()) {
+                        self.wb_en_o[i].next = true;
+                        self.wb_pos_o[i].next = self.position_id[p].val();
+                    }
                 }
             }
         }

@@ -16,7 +16,10 @@ fn vector_unit_generates_valid_verilog() {
         "16 ALU lanes per (Sp)SIMD"
     );
     assert!(vlog.contains("module top$banks$63"), "one bank per lane");
-    assert!(vlog.contains("module top$swizzle$1"), "one swizzle unit per (Sp)SIMD");
+    assert!(
+        vlog.contains("module top$swizzle$1"),
+        "one swizzle unit per (Sp)SIMD"
+    );
     if std::process::Command::new("yosys")
         .arg("-V")
         .output()

@@ -80,10 +80,13 @@ pub struct LaunchKernel {
 }
 
 impl LaunchKernel {
-    /// The program `pws run` executes in `mode`: in DWS and PWS, the split/merge pass runs when
-    /// the source has `pws: split` markers or `split_all` is set; no-split runs the source as
-    /// it is (its `split`/`merge` are no-ops). PCs, and so the block lists, follow from it.
+    /// The program `pws run` executes in `mode`: in PWS, the split/merge pass runs when the
+    /// source has `pws: split` markers or `split_all` is set; DWS splits at every divergent
+    /// branch (design.md decision 5), so it always runs the pass with `split_all`; no-split runs
+    /// the source as it is (its `split`/`merge` are no-ops). PCs, and so the block lists, follow
+    /// from it.
     pub fn new(source: &KernelSource, mode: Mode, split_all: bool) -> Result<LaunchKernel> {
+        let split_all = split_all || mode == Mode::Dws;
         let (text, file) = (&source.text, &source.file);
         let marked = extract(text, file, &TimingTable::GCN3)?
             .ifs
@@ -398,7 +401,7 @@ fn mode_bound(
 ) -> Result<ModeBound> {
     let mut kernel = extract(&lk.text, file, &TimingTable::GCN3)?;
     let structure = BsbCfg::new(kernel.cfg.clone())?;
-    let marked = if split_all {
+    let marked = if split_all || mode == Mode::Dws {
         all_branches(&structure)
     } else {
         (0..structure.len())
@@ -654,11 +657,11 @@ pub fn text(r: &LaunchReport) -> String {
         "E_WF",
         "IPET",
         "dispatch",
-        "competitors i/v/lsu",
+        "competing i/v/lsu/sm",
         "in a split region"
     );
     for b in &r.modes {
-        let c = |c: &Competition| format!("{}/{}/{}", c.issue, c.valu, c.lsu);
+        let c = |c: &Competition| format!("{}/{}/{}/{}", c.issue, c.valu, c.lsu, c.split_merge);
         let _ = writeln!(
             s,
             "{:<9} {:>10} {:>10} {:>10} {:>9} {:>9} {:>20} {:>20}",
@@ -825,9 +828,10 @@ mod tests {
             "    s_cbranch_execz ELSE",
             "    ; pws: split\n    s_cbranch_execz ELSE",
         );
+        // DWS splits at every divergent branch, marked or not.
         for k in [
             kernel(&marked, Mode::Pws, false),
-            kernel(&marked, Mode::Dws, false),
+            kernel(&bare, Mode::Dws, false),
             kernel(&bare, Mode::Pws, true),
         ] {
             assert_eq!(count(&k, pws_isa::Opcode::Split), 1);

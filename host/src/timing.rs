@@ -184,8 +184,7 @@ mod pipeline {
     pub const PICK_DECODE: u64 = 2;
     /// The execute (and write-back) cycle.
     pub const EXECUTE: u64 = 1;
-    /// The cycle a unit outside the issue unit (LSU sequencer, split/merge arbiter, barrier)
-    /// takes to accept the instruction.
+    /// The cycle the LSU's sequencer or the barrier unit takes to accept the instruction.
     pub const HANDOFF: u64 = 1;
     /// Most SGPR operands any instruction reads (three VALU sources and a lane mask): the
     /// front-end occupancy of a competitor.
@@ -236,22 +235,18 @@ impl TimingTable {
             branch: front + EXECUTE,
             nop: front + EXECUTE,
             barrier: front + EXECUTE + HANDOFF,
-            split: if splits {
-                front + EXECUTE + HANDOFF
-            } else {
-                front + EXECUTE
-            },
-            merge: if splits {
-                front + EXECUTE + HANDOFF
-            } else {
-                front + EXECUTE
-            },
+            // The execute cycle presents a split or merge to the slot's datapath directly; in
+            // no-split they are no-ops.
+            split: front + EXECUTE,
+            merge: front + EXECUTE,
             per_sgpr_read: 1,
             schedule_wait: comp.issue * front_worst,
             valu_wait: comp.valu * (valu_op - 1),
             lsu_wait: comp.lsu * lsu_max,
-            split_merge_wait: if splits {
-                comp.split_merge * (e_s + 1)
+            // Each other context holds the datapath for its request and the done cycle; a
+            // request that had to wait is presented from its pending entry, one cycle later.
+            split_merge_wait: if splits && comp.split_merge > 0 {
+                comp.split_merge * (e_s + 1) + 1
             } else {
                 0
             },
@@ -302,8 +297,8 @@ impl TimingTable {
     }
 
     /// SGPR operands the issue unit reads for `inst`, one cycle each: scalar registers among
-    /// its sources, and the destination that `s_addk_i32` / `s_mulk_i32` also read. Classes that
-    /// read none (branches, FLAT, no-ops) get 0.
+    /// its sources (a 64-bit pair is one), and the destination that `s_addk_i32` /
+    /// `s_mulk_i32` also read. Classes that read none (branches, FLAT, no-ops) get 0.
     pub fn sgpr_reads(inst: &Instruction, mode: Mode) -> u64 {
         match Self::class(inst, mode) {
             InstClass::Salu
@@ -319,7 +314,14 @@ impl TimingTable {
             .count() as u64;
         let read_dst = matches!(inst.opcode, Opcode::SAddkI32 | Opcode::SMulkI32)
             && matches!(inst.dst, Some(Operand::Sgpr(_)));
-        sources + u64::from(read_dst)
+        // `split sN, sN+1` (a compare's SGPR pair) reads both halves in one cycle.
+        let pair = match (inst.opcode, inst.src(0), inst.src(1)) {
+            (Opcode::Split, Some(Operand::Sgpr(a)), Some(Operand::Sgpr(b))) => {
+                u64::from(u16::from(b) == u16::from(a) + 1)
+            }
+            _ => 0,
+        };
+        sources + u64::from(read_dst) - pair
     }
 
     /// Worst-case cycles of one execution of `inst` from the cycle its context may be
@@ -363,13 +365,14 @@ pub struct DispatchCost {
     /// Per wavefront: one register-init write per cycle (the ABI's SGPRs, then v0 one pass per
     /// write) and the launch.
     pub per_wavefront: u64,
-    /// Per workgroup, on top of its wavefronts.
+    /// Per workgroup, on top of its wavefronts (0: `pws_sim`'s dispatcher starts a workgroup's
+    /// first write in the cycle its slots are found free).
     pub per_workgroup: u64,
     /// From the retire of a wavefront's `s_endpgm` to its slot showing free.
     pub release: u64,
-    /// From the start of the run to the first init write, and from the last slot freed to the
-    /// end of the run.
+    /// From the start of the run to the first init write (0: a run's cycles count from it).
     pub start: u64,
+    /// From the last slot freed to the end of the run (the cycle the compute unit shows idle).
     pub drain: u64,
 }
 
@@ -478,11 +481,12 @@ mod tests {
         let pcs: Vec<u32> = b.iter().map(|b| b.pc).collect();
         // s_mov + v_mov + split | s_cbranch | v_add | merge | s_barrier + store + s_endpgm
         assert_eq!(pcs, [0, 12, 16, 20, 24]);
-        // `split s0, s1` reads two SGPRs; e_s copies 16 SGPRs 8 per cycle after 2 cycles.
+        // `split s0, s1` reads its SGPR pair in one cycle; e_s copies 16 SGPRs 8 per cycle
+        // after 2 cycles.
         assert_eq!(t.e_s, 4);
         assert_eq!(
             b[0].wcet,
-            t.salu + t.valu + t.split + 2 * t.per_sgpr_read + t.e_s
+            t.salu + t.valu + t.split + t.per_sgpr_read + t.e_s
         );
         assert!(b[3].sync && b[4].sync && !b[0].sync);
         assert_eq!(b[3].wcet, t.merge + t.e_m);

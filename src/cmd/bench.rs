@@ -164,7 +164,11 @@ fn cu_bench() -> Result<Vec<CuRow>, Box<dyn std::error::Error>> {
                 cycles: report.cycles,
                 seconds,
                 cycles_per_second: report.cycles as f64 / seconds,
-                vcd_bytes: if vcd { std::fs::metadata(&trace)?.len() } else { 0 },
+                vcd_bytes: if vcd {
+                    std::fs::metadata(&trace)?.len()
+                } else {
+                    0
+                },
                 peak_rss_mib: peak_rss_mib(),
             });
         }

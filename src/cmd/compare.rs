@@ -125,9 +125,10 @@ pub fn run(args: Args) -> CmdResult {
                     watchdog: None,
                 },
             )?;
-            let golden_equal = reference.buffers.0.iter().all(|(name, values)| {
-                report.buffers.get(name) == Some(values.words().as_slice())
-            });
+            let golden_equal =
+                reference.buffers.0.iter().all(|(name, values)| {
+                    report.buffers.get(name) == Some(values.words().as_slice())
+                });
             rows.push(Row {
                 mode,
                 s: if mode == Mode::NoSplit { 0 } else { s },

@@ -59,6 +59,10 @@ pub struct Args {
     /// Stop with an error after this many cycles.
     #[arg(long, default_value_t = 10_000_000)]
     max_cycles: u64,
+    /// Stop as deadlocked after this many cycles without any instruction retiring (default:
+    /// far above the longest wait the configuration allows; see docs/sim.md).
+    #[arg(long)]
+    watchdog: Option<u64>,
 }
 
 pub fn run(args: Args) -> CmdResult {
@@ -80,7 +84,11 @@ pub fn run(args: Args) -> CmdResult {
         CuMode::Dws => Mode::Dws,
         CuMode::Pws => Mode::Pws,
     };
-    let kernel = LaunchKernel::new(&KernelSource::load(&manifest)?, host_mode, host_mode == Mode::Dws)?;
+    let kernel = LaunchKernel::new(
+        &KernelSource::load(&manifest)?,
+        host_mode,
+        host_mode == Mode::Dws,
+    )?;
     let opts = RunOptions {
         hw,
         mode,
@@ -92,7 +100,7 @@ pub fn run(args: Args) -> CmdResult {
         max_cycles: args.max_cycles,
         vcd: args.vcd.clone(),
         progress: true,
-        watchdog: None,
+        watchdog: args.watchdog,
     };
     let report = pws_sim::cu::run(&kernel.program, &manifest, &opts)?;
     if args.json {

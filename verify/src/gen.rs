@@ -236,15 +236,34 @@ pub enum Stmt {
     /// `acc[dst] = op(a, acc[b])` (VOP2).
     Bin { op: BinOp, dst: u8, a: Src, b: u8 },
     /// `acc[dst] = op(acc[a], acc[b] or inline, inline)` (VOP3).
-    Tri { op: TriOp, dst: u8, a: u8, b: u8, c: i8 },
+    Tri {
+        op: TriOp,
+        dst: u8,
+        a: u8,
+        b: u8,
+        c: i8,
+    },
     /// `v_not_b32`.
     Not { dst: u8, a: u8 },
     /// A carry chain: `acc[lo] += a` with carry into `acc[hi] += 0 + carry` (VCC e32).
     Carry { lo: u8, hi: u8, a: Src },
     /// `acc[dst] = (a <cmp> acc[b]) ? acc[t] : acc[f]` via VCC and `v_cndmask_b32`.
-    Select { cmp: Cmp, a: Src, b: u8, dst: u8, t: u8, f: u8 },
+    Select {
+        cmp: Cmp,
+        a: Src,
+        b: u8,
+        dst: u8,
+        t: u8,
+        f: u8,
+    },
     /// A 64-bit shift of the pair (acc[a], acc[b]) by `amount`, low word into acc[dst].
-    Shift64 { kind: u8, a: u8, b: u8, amount: u8, dst: u8 },
+    Shift64 {
+        kind: u8,
+        a: u8,
+        b: u8,
+        amount: u8,
+        dst: u8,
+    },
     /// `acc[dst] = out[gid * SLOTS + slot]` (what this work-item stored there, or 0).
     LoadOwn { dst: u8, slot: u32, x2: bool },
     /// `acc[dst] = in[acc[idx] & (len - 1)]`.
@@ -302,7 +321,11 @@ impl Generated {
                 ElemType::I32 => "i32",
                 ElemType::U32 => "u32",
             };
-            let _ = write!(out, "\n[[buffer]]\nname = \"{}\"\ntype = \"{ty}\"\n", b.name);
+            let _ = write!(
+                out,
+                "\n[[buffer]]\nname = \"{}\"\ntype = \"{ty}\"\n",
+                b.name
+            );
             if b.init.iter().all(|&w| w == 0) {
                 let _ = writeln!(out, "len = {}", b.init.len());
             } else {
@@ -443,7 +466,11 @@ impl Render {
                 self.line(format!("v_mov_b32_e32 v6, {}", acc(*a)));
                 self.line(format!("v_mov_b32_e32 v7, {}", acc(*b)));
                 self.line(format!("{op} v[6:7], {}, v[6:7]", amount % 64));
-                self.line(format!("v_mov_b32_e32 {}, v{}", acc(*dst), 6 + (amount & 1)));
+                self.line(format!(
+                    "v_mov_b32_e32 {}, v{}",
+                    acc(*dst),
+                    6 + (amount & 1)
+                ));
             }
             Stmt::LoadOwn { dst, slot, x2 } => {
                 self.own_address(*slot % (SLOTS - 1));
@@ -549,7 +576,10 @@ impl Render {
     fn if_else(&mut self, cond: &Cond, split: bool, then: &[Stmt], els: Option<&[Stmt]>) {
         let n = self.fresh();
         let c = 16 + 4 * self.if_depth;
-        let (cond_pair, save) = (format!("s[{c}:{}]", c + 1), format!("s[{}:{}]", c + 2, c + 3));
+        let (cond_pair, save) = (
+            format!("s[{c}:{}]", c + 1),
+            format!("s[{}:{}]", c + 2, c + 3),
+        );
         match *cond {
             Cond::Data { cmp, c } => {
                 self.line(format!("v_cmp_{}_e64 {cond_pair}, {c}, v5", cmp.name()))
@@ -564,7 +594,11 @@ impl Render {
                     }
                     o => self.src(o),
                 };
-                self.line(format!("v_cmp_{}_e64 {cond_pair}, {other}, {}", cmp.name(), acc(a)));
+                self.line(format!(
+                    "v_cmp_{}_e64 {cond_pair}, {other}, {}",
+                    cmp.name(),
+                    acc(a)
+                ));
             }
             Cond::LaneBit { bit } => {
                 self.line(format!("v_and_b32_e32 v8, {}, v0", 1u32 << (bit % 6)));
@@ -679,9 +713,7 @@ impl KernelSpec {
             b.iter()
                 .map(|s| {
                     1 + match s {
-                        Stmt::If { then, els, .. } => {
-                            count(then) + els.as_deref().map_or(0, count)
-                        }
+                        Stmt::If { then, els, .. } => count(then) + els.as_deref().map_or(0, count),
                         Stmt::Loop { body, .. } => count(body),
                         _ => 0,
                     }
@@ -719,7 +751,12 @@ fn cmp() -> impl Strategy<Value = Cmp> {
 /// Straight-line statements (no control flow, no barriers).
 fn simple(in_loop: bool) -> BoxedStrategy<Stmt> {
     prop_oneof![
-        (proptest::sample::select(&BinOp::ALL[..]), acc_index(), src(in_loop), acc_index())
+        (
+            proptest::sample::select(&BinOp::ALL[..]),
+            acc_index(),
+            src(in_loop),
+            acc_index()
+        )
             .prop_map(|(op, dst, a, b)| Stmt::Bin { op, dst, a, b }),
         (
             proptest::sample::select(&TriOp::ALL[..]),
@@ -731,16 +768,22 @@ fn simple(in_loop: bool) -> BoxedStrategy<Stmt> {
             .prop_map(|(op, dst, a, b, c)| Stmt::Tri { op, dst, a, b, c }),
         (acc_index(), acc_index()).prop_map(|(dst, a)| Stmt::Not { dst, a }),
         (acc_index(), acc_index(), src(in_loop)).prop_map(|(lo, hi, a)| Stmt::Carry { lo, hi, a }),
-        (cmp(), src(in_loop), acc_index(), acc_index(), acc_index(), acc_index()).prop_map(
-            |(cmp, a, b, dst, t, f)| Stmt::Select {
+        (
+            cmp(),
+            src(in_loop),
+            acc_index(),
+            acc_index(),
+            acc_index(),
+            acc_index()
+        )
+            .prop_map(|(cmp, a, b, dst, t, f)| Stmt::Select {
                 cmp,
                 a,
                 b,
                 dst,
                 t,
                 f
-            }
-        ),
+            }),
         (0u8..3, acc_index(), acc_index(), 0u8..64, acc_index()).prop_map(
             |(kind, a, b, amount, dst)| Stmt::Shift64 {
                 kind,
@@ -773,7 +816,11 @@ fn simple(in_loop: bool) -> BoxedStrategy<Stmt> {
 fn cond() -> impl Strategy<Value = Cond> {
     prop_oneof![
         (cmp(), -16i8..=64).prop_map(|(cmp, c)| Cond::Data { cmp, c }),
-        (cmp(), acc_index(), src(false)).prop_map(|(cmp, acc, other)| Cond::Acc { cmp, acc, other }),
+        (cmp(), acc_index(), src(false)).prop_map(|(cmp, acc, other)| Cond::Acc {
+            cmp,
+            acc,
+            other
+        }),
         (0u8..6).prop_map(|bit| Cond::LaneBit { bit }),
     ]
 }
@@ -835,8 +882,11 @@ fn block(opts: GenOptions, place: Place) -> BoxedStrategy<Vec<Stmt>> {
             1,
             prop_oneof![
                 Just(Stmt::Barrier),
-                (acc_index(), acc_index(), 0u8..8)
-                    .prop_map(|(src, dst, shift)| Stmt::Exchange { src, dst, shift }),
+                (acc_index(), acc_index(), 0u8..8).prop_map(|(src, dst, shift)| Stmt::Exchange {
+                    src,
+                    dst,
+                    shift
+                }),
             ]
             .boxed(),
         ));
@@ -858,21 +908,21 @@ pub fn kernel_spec(opts: GenOptions) -> impl Strategy<Value = KernelSpec> {
     };
     let max_wg = opts.max_workgroup.clamp(1, 1024);
     let max_groups = opts.max_workgroups.max(1);
-    let shape = (1..=max_wg, 1..=max_groups, 0u32..64).prop_flat_map(|(workgroup, groups, short)| {
-        // The last workgroup may be partial, but keeps at least one work-item.
-        let grid = workgroup * groups - short.min(workgroup - 1);
-        let words = grid.next_power_of_two().max(64);
-        (
-            Just(grid),
-            Just(workgroup),
-            proptest::collection::vec(prop_oneof![-100i32..100, any::<i32>()], words as usize),
-        )
-    });
-    (shape, block(opts, place))
-        .prop_map(|((grid, workgroup, input), body)| KernelSpec {
-            grid,
-            workgroup,
-            input,
-            body,
-        })
+    let shape =
+        (1..=max_wg, 1..=max_groups, 0u32..64).prop_flat_map(|(workgroup, groups, short)| {
+            // The last workgroup may be partial, but keeps at least one work-item.
+            let grid = workgroup * groups - short.min(workgroup - 1);
+            let words = grid.next_power_of_two().max(64);
+            (
+                Just(grid),
+                Just(workgroup),
+                proptest::collection::vec(prop_oneof![-100i32..100, any::<i32>()], words as usize),
+            )
+        });
+    (shape, block(opts, place)).prop_map(|((grid, workgroup, input), body)| KernelSpec {
+        grid,
+        workgroup,
+        input,
+        body,
+    })
 }

@@ -70,7 +70,8 @@ fn rtl_memory(
             mode,
         )
     };
-    let report = run(&kernel.program, manifest, &opts).map_err(|e| format!("{e}\n{}", kernel.text))?;
+    let report =
+        run(&kernel.program, manifest, &opts).map_err(|e| format!("{e}\n{}", kernel.text))?;
     Ok(report
         .buffers
         .0
@@ -123,7 +124,9 @@ fn every_shipped_kernel_matches_the_golden_model_in_every_mode() {
     let mut manifests: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "toml") && p.file_name() != Some("gpu.toml".as_ref()))
+        .filter(|p| {
+            p.extension().is_some_and(|e| e == "toml") && p.file_name() != Some("gpu.toml".as_ref())
+        })
         .collect();
     manifests.sort();
     assert!(manifests.len() >= 3, "{manifests:?}");
@@ -141,9 +144,16 @@ fn every_shipped_kernel_matches_the_golden_model_in_every_mode() {
         combos.extend((1..=3).map(|s| (CuMode::Pws, s, SwizzleMode::None)));
         combos.extend([SwizzleMode::Bcc, SwizzleMode::Scc].map(|c| (CuMode::Pws, 2, c)));
         for (mode, s, compaction) in combos {
-            let got = rtl_memory(slots, &source, &manifest, mode, s, compaction)
-                .unwrap_or_else(|e| panic!("{}: {mode:?} S={s} {compaction:?}: {e}", path.display()));
-            assert_eq!(got, expected, "{}: {mode:?} S={s} {compaction:?}", path.display());
+            let got =
+                rtl_memory(slots, &source, &manifest, mode, s, compaction).unwrap_or_else(|e| {
+                    panic!("{}: {mode:?} S={s} {compaction:?}: {e}", path.display())
+                });
+            assert_eq!(
+                got,
+                expected,
+                "{}: {mode:?} S={s} {compaction:?}",
+                path.display()
+            );
             runs += 1;
         }
     }

@@ -83,6 +83,12 @@ fn generated_kernels_exercise_splits_loops_and_barriers() {
     }
     assert!(splits >= n / 4, "{splits} of {n} kernels split");
     assert!(loops >= n / 10, "{loops} of {n} kernels loop");
-    assert!(barriers >= n / 10, "{barriers} of {n} kernels pass a barrier");
-    assert!(partial >= n / 4, "{partial} of {n} kernels have a partial wavefront");
+    assert!(
+        barriers >= n / 10,
+        "{barriers} of {n} kernels pass a barrier"
+    );
+    assert!(
+        partial >= n / 4,
+        "{partial} of {n} kernels have a partial wavefront"
+    );
 }

@@ -139,7 +139,11 @@ fn add(simd: usize, spm: u64) -> VectorOp {
 #[test]
 fn simd_and_spsimd_issue_together_and_meet_the_timing_contract() {
     let cfg = config(1);
-    assert_eq!(valu_cycles(&cfg), 5, "4 passes of a wave64 plus the accepting edge");
+    assert_eq!(
+        valu_cycles(&cfg),
+        5,
+        "4 passes of a wave64 plus the accepting edge"
+    );
     let mut rtl = VectorUnitRtl::new(&cfg).unwrap();
     let half = 0xFFFF_FFFFu64;
     let r = rtl
@@ -166,13 +170,20 @@ fn compaction_sets_the_pass_count_and_the_statistics() {
         let r = rtl.run(&[add(0, en)], mode).unwrap();
         assert_eq!(r[0].done - r[0].issued + 1, valu_cycles_for(n), "{mode:?}");
         let stats = rtl.stats();
-        assert_eq!((stats.passes, stats.skipped, stats.active), (n as u64, 4 - n as u64, 2));
+        assert_eq!(
+            (stats.passes, stats.skipped, stats.active),
+            (n as u64, 4 - n as u64, 2)
+        );
         let vrf = rtl.dump_vrf().unwrap();
         assert_eq!((vrf[1][0], vrf[1][17], vrf[1][1]), (7, 7, 0), "{mode:?}");
     }
     let mut rtl = VectorUnitRtl::new(&config(0)).unwrap();
     let r = rtl.run(&[add(0, 0)], Mode::Scc).unwrap();
-    assert_eq!(r[0].done - r[0].issued + 1, valu_cycles_for(0), "an empty schedule");
+    assert_eq!(
+        r[0].done - r[0].issued + 1,
+        valu_cycles_for(0),
+        "an empty schedule"
+    );
 }
 
 #[test]

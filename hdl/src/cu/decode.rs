@@ -630,7 +630,8 @@ pub struct Decoder {
     sdst: DstDecoder,
     mask_dst: DstDecoder,
     fmt: Signal<Local, Bits<4>>,
-    opfield: Signal<Local, Bits<10>>,
+    /// Decode-ROM address `format_id << 10 | opcode`, built by addition in each format's branch.
+    key: Signal<Local, Bits<KEY_BITS>>,
     fl: Signal<Local, Bits<16>>,
     simm: Signal<Local, Bits<32>>,
     swap: Signal<Local, Bit>,
@@ -695,7 +696,7 @@ impl Default for Decoder {
             sdst: Default::default(),
             mask_dst: Default::default(),
             fmt: Default::default(),
-            opfield: Default::default(),
+            key: Default::default(),
             fl: Default::default(),
             simm: Default::default(),
             swap: Default::default(),
@@ -712,51 +713,51 @@ impl Default for Decoder {
 impl Logic for Decoder {
     #[hdl_gen]
     fn update(&mut self) {
-        // 1. Format and opcode field (format ids: see `format_id`). SOP1/SOPC/SOPP share SOPK's 0b1011 prefix and VOP1/VOPC
-        // share VOP2's leading 0, so the longer prefixes are tested first.
+        // 1. Format and ROM key (format ids: see `format_id`). SOP1/SOPC/SOPP share SOPK's
+        // 0b1011 prefix and VOP1/VOPC share VOP2's leading 0, so the longer prefixes are tested
+        // first.
         self.fmt.next = 0.into();
-        self.opfield.next = 0.into();
+        self.key.next = 0.into();
         if self.word0_i.val().get_bits::<9>(23) == 0x17D {
             self.fmt.next = 1.into();
-            self.opfield.next = bit_cast::<10, 8>(self.word0_i.val().get_bits::<8>(8));
+            self.key.next = bit_cast::<KEY_BITS, 8>(self.word0_i.val().get_bits::<8>(8)) + 1024;
         } else if self.word0_i.val().get_bits::<9>(23) == 0x17E {
             self.fmt.next = 4.into();
-            self.opfield.next = bit_cast::<10, 7>(self.word0_i.val().get_bits::<7>(16));
+            self.key.next = bit_cast::<KEY_BITS, 7>(self.word0_i.val().get_bits::<7>(16)) + 4096;
         } else if self.word0_i.val().get_bits::<9>(23) == 0x17F {
             self.fmt.next = 5.into();
-            self.opfield.next = bit_cast::<10, 7>(self.word0_i.val().get_bits::<7>(16));
+            self.key.next = bit_cast::<KEY_BITS, 7>(self.word0_i.val().get_bits::<7>(16)) + 5120;
         } else if self.word0_i.val().get_bits::<4>(28) == 0xB {
             self.fmt.next = 3.into();
-            self.opfield.next = bit_cast::<10, 5>(self.word0_i.val().get_bits::<5>(23));
+            self.key.next = bit_cast::<KEY_BITS, 5>(self.word0_i.val().get_bits::<5>(23)) + 3072;
         } else if self.word0_i.val().get_bits::<2>(30) == 2 {
             self.fmt.next = 2.into();
-            self.opfield.next = bit_cast::<10, 7>(self.word0_i.val().get_bits::<7>(23));
+            self.key.next = bit_cast::<KEY_BITS, 7>(self.word0_i.val().get_bits::<7>(23)) + 2048;
         } else if self.word0_i.val().get_bits::<6>(26) == 0x30 {
             self.fmt.next = 6.into();
-            self.opfield.next = bit_cast::<10, 8>(self.word0_i.val().get_bits::<8>(18));
+            self.key.next = bit_cast::<KEY_BITS, 8>(self.word0_i.val().get_bits::<8>(18)) + 6144;
         } else if self.word0_i.val().get_bits::<7>(25) == 0x3F {
             self.fmt.next = 7.into();
-            self.opfield.next = bit_cast::<10, 8>(self.word0_i.val().get_bits::<8>(9));
+            self.key.next = bit_cast::<KEY_BITS, 8>(self.word0_i.val().get_bits::<8>(9)) + 7168;
         } else if self.word0_i.val().get_bits::<7>(25) == 0x3E {
             self.fmt.next = 9.into();
-            self.opfield.next = bit_cast::<10, 8>(self.word0_i.val().get_bits::<8>(17));
+            self.key.next = bit_cast::<KEY_BITS, 8>(self.word0_i.val().get_bits::<8>(17)) + 9216;
         } else if self.word0_i.val().get_bits::<6>(26) == 0x34 {
             self.fmt.next = 10.into();
-            self.opfield.next = self.word0_i.val().get_bits::<10>(16);
+            self.key.next = bit_cast::<KEY_BITS, 10>(self.word0_i.val().get_bits::<10>(16)) + 10240;
         } else if self.word0_i.val().get_bits::<6>(26) == 0x37 {
             self.fmt.next = 11.into();
-            self.opfield.next = bit_cast::<10, 7>(self.word0_i.val().get_bits::<7>(18));
+            self.key.next = bit_cast::<KEY_BITS, 7>(self.word0_i.val().get_bits::<7>(18)) + 11264;
         } else if !self.word0_i.val().get_bit(31) {
             self.fmt.next = 8.into();
-            self.opfield.next = bit_cast::<10, 6>(self.word0_i.val().get_bits::<6>(25));
+            self.key.next = bit_cast::<KEY_BITS, 6>(self.word0_i.val().get_bits::<6>(25)) + 8192;
         }
 
         // 2. The decode ROM.
-        self.class_rom.address.next = (bit_cast::<KEY_BITS, 4>(self.fmt.val()) << 10)
-            | bit_cast::<KEY_BITS, 10>(self.opfield.val());
-        self.salu_rom.address.next = self.class_rom.address.val();
-        self.valu_rom.address.next = self.class_rom.address.val();
-        self.flags_rom.address.next = self.class_rom.address.val();
+        self.class_rom.address.next = self.key.val();
+        self.salu_rom.address.next = self.key.val();
+        self.valu_rom.address.next = self.key.val();
+        self.flags_rom.address.next = self.key.val();
         self.fl.next = self.flags_rom.data.val();
         self.class_o.next = self.class_rom.data.val();
         self.salu_op_o.next = self.salu_rom.data.val();
@@ -796,8 +797,9 @@ impl Logic for Decoder {
         self.vdst_o.next = self.word0_i.val().get_bits::<8>(17);
         self.addr_vgpr_o.next = self.word1_i.val().get_bits::<8>(0);
         self.data_vgpr_o.next = self.word1_i.val().get_bits::<8>(8);
-        self.sbase_sgpr_o.next =
-            bit_cast::<SGPR_ADDR_BITS, 6>(self.word0_i.val().get_bits::<6>(0)) << 1;
+        // The SBASE field counts SGPR pairs (x + x: rust-hdl simulates shifts through BigUint).
+        self.sbase_sgpr_o.next = bit_cast::<SGPR_ADDR_BITS, 6>(self.word0_i.val().get_bits::<6>(0))
+            + bit_cast::<SGPR_ADDR_BITS, 6>(self.word0_i.val().get_bits::<6>(0));
         self.smem_offset_o.next = bit_cast::<32, 20>(self.word1_i.val().get_bits::<20>(0));
         self.smem_offset_is_sgpr_o.next = !self.word0_i.val().get_bit(17);
         self.bad_fields.next = false;

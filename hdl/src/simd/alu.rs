@@ -306,9 +306,8 @@ impl Logic for LaneAlu {
             self.p_hh.next = self.ma.val().get_bits::<16>(16) * self.mb.val().get_bits::<16>(16);
             self.mid.next = self.p_lh.val() + self.p_hl.val();
             self.prod_lo.next = self.p_ll.val() + (self.mid.val() << 16);
-            self.prod_hi.next = self.p_hh.val()
-                + (self.mid.val() >> 16)
-                + (self.prod_lo.val() < self.p_ll.val());
+            self.prod_hi.next =
+                self.p_hh.val() + (self.mid.val() >> 16) + (self.prod_lo.val() < self.p_ll.val());
             // The middle sum's own carry is worth 2^48: bit 16 of the high word.
             if self.mid.val() < self.p_lh.val() {
                 self.prod_hi.next = self.p_hh.val()
@@ -347,8 +346,8 @@ impl Logic for LaneAlu {
             }
             ValuOp::Subb => {
                 self.result.next = self.a.val() - (self.b.val() + self.m.val());
-                self.flag.next = (self.b.val() > self.a.val())
-                    | (self.m.val() & (self.b.val() == self.a.val()));
+                self.flag.next =
+                    (self.b.val() > self.a.val()) | (self.m.val() & (self.b.val() == self.a.val()));
             }
             ValuOp::MulLo => self.result.next = self.prod_lo.val(),
             ValuOp::MulHiU => self.result.next = self.prod_hi.val(),
@@ -442,11 +441,7 @@ impl Logic for LaneAlu {
             ValuOp::BfeU => self.result.next = self.field.val(),
             ValuOp::BfeI => {
                 self.result.next = self.field.val();
-                if self.width.val().any()
-                    & self
-                        .field
-                        .val()
-                        .get_bit((self.width.val() - 1).index())
+                if self.width.val().any() & self.field.val().get_bit((self.width.val() - 1).index())
                 {
                     self.result.next = self.field.val() | (self.ones.val() << self.width.val());
                 }

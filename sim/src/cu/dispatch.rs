@@ -75,7 +75,11 @@ pub struct Dispatcher {
 impl Dispatcher {
     /// A dispatcher for `manifest`'s launch on a compute unit with `slots` wavefront slots and
     /// `passes` 16-lane passes per wavefront.
-    pub fn new(manifest: &Manifest, slots: usize, passes: usize) -> Result<Dispatcher, DispatchError> {
+    pub fn new(
+        manifest: &Manifest,
+        slots: usize,
+        passes: usize,
+    ) -> Result<Dispatcher, DispatchError> {
         let exec: Vec<Vec<u64>> = (0..manifest.workgroups())
             .map(|wg| {
                 (0..manifest.wavefronts_in(wg))
@@ -130,7 +134,9 @@ impl Dispatcher {
     fn try_start(&mut self, slot_free: u32) {
         let wg = self.next_wg;
         let exec = &self.exec[wg as usize];
-        let free: Vec<usize> = (0..self.slots).filter(|&j| slot_free >> j & 1 == 1).collect();
+        let free: Vec<usize> = (0..self.slots)
+            .filter(|&j| slot_free >> j & 1 == 1)
+            .collect();
         if free.len() < exec.len() {
             return;
         }
@@ -264,7 +270,15 @@ mod tests {
         assert_eq!(d.step(0b010), DispatchAction::Idle);
         let rest = drain(&mut d, 0b110);
         assert!(matches!(rest[0], DispatchAction::InitSgpr { slot: 1, .. }));
-        assert!(matches!(rest[23], DispatchAction::Launch { slot: 2, workgroup: 1, wave: 1, .. }));
+        assert!(matches!(
+            rest[23],
+            DispatchAction::Launch {
+                slot: 2,
+                workgroup: 1,
+                wave: 1,
+                ..
+            }
+        ));
         assert!(d.done());
     }
 

@@ -223,7 +223,10 @@ mod tests {
     #[test]
     fn maps_kernarg_and_buffers_like_the_manifest_layout() {
         let mut mem = DataMemory::new(&manifest());
-        assert_eq!(mem.read(layout::KERNARG_BASE), Ok(layout::BUFFER_BASE as u32));
+        assert_eq!(
+            mem.read(layout::KERNARG_BASE),
+            Ok(layout::BUFFER_BASE as u32)
+        );
         assert_eq!(mem.read(layout::KERNARG_BASE + 8), Ok(5));
         assert_eq!(mem.read(layout::BUFFER_BASE + 4), Ok(2));
         let b = layout::BUFFER_BASE + 0x2000;

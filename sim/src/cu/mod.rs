@@ -21,6 +21,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use pws_hdl::config::HwConfig;
+use pws_hdl::context::ContextState;
 use pws_hdl::cu::{ComputeUnit, CuError, CuMode};
 use pws_hdl::swizzle::SwizzleMode;
 use pws_isa::manifest::{abi, ElemType, Manifest, WAVEFRONT_SIZE};
@@ -174,10 +175,7 @@ pub enum RunError {
         cycle: u64,
     },
     #[error("cycle cap of {cap} reached; live contexts:{}", list(stuck))]
-    CycleCap {
-        cap: u64,
-        stuck: Vec<StuckContext>,
-    },
+    CycleCap { cap: u64, stuck: Vec<StuckContext> },
     #[error("deadlock: no instruction retired in the {window} cycles before cycle {cycle}; stuck contexts:{}", list(stuck))]
     Deadlock {
         cycle: u64,
@@ -303,9 +301,57 @@ impl Bench<'_> {
     }
 
     fn instruction(&self, pc: u32) -> Option<String> {
-        self.program
-            .instruction_at(pc)
-            .map(|l| l.item.to_string())
+        self.program.instruction_at(pc).map(|l| l.item.to_string())
+    }
+
+    /// Every live context of the compute unit, where it is and what it waits for, from the
+    /// RTL's own context state.
+    fn stuck(&self, cycle: u64) -> Vec<StuckContext> {
+        let cu = self.driver.uut();
+        let mut out = Vec::new();
+        for (slot, smu) in cu.smus.iter().enumerate() {
+            for (k, context) in smu.contexts.iter().enumerate() {
+                let c = slot * self.per_slot + k;
+                let ctx = Ctx { slot, k };
+                let state = context.state.val();
+                if state == ContextState::Free || cu.ended(c) {
+                    continue;
+                }
+                let last = cu.ctx_inst_pc_o[c].val().to_u64() as u32;
+                let (pc, waits_for) = if state == ContextState::Waiting {
+                    let partner = match context.stack_depth.val().to_u64() {
+                        0 => format!("its parent, context {}", context.parent.val().to_u64()),
+                        _ => format!("its child, context {}", context.stack_top.val().to_u64()),
+                    };
+                    (last, format!("waits at merge for {partner}"))
+                } else if cu.at_barrier(c) {
+                    (
+                        last,
+                        "waits at s_barrier for the rest of its workgroup".to_string(),
+                    )
+                } else if cu.in_flight(c) {
+                    let since = self
+                        .monitor
+                        .in_flight_since(ctx)
+                        .map_or(String::new(), |at| {
+                            format!(", issued {} cycles ago", cycle - at)
+                        });
+                    (last, format!("has this instruction in flight{since}"))
+                } else {
+                    let next = context.pc.val().to_u64() as u32;
+                    (next, "is ready but not scheduled".to_string())
+                };
+                out.push(StuckContext {
+                    ctx,
+                    pc,
+                    instruction: self
+                        .instruction(pc)
+                        .unwrap_or_else(|| "no instruction".into()),
+                    waits_for,
+                });
+            }
+        }
+        out
     }
 
     fn load_program(&mut self, words: &[u32]) -> Result<(), RunError> {
@@ -481,7 +527,11 @@ impl Bench<'_> {
 }
 
 /// Runs `program` on the launch `manifest` describes, on the compute unit of `opts`.
-pub fn run(program: &Program, manifest: &Manifest, opts: &RunOptions) -> Result<RunReport, RunError> {
+pub fn run(
+    program: &Program,
+    manifest: &Manifest,
+    opts: &RunOptions,
+) -> Result<RunReport, RunError> {
     let hw = &opts.hw;
     let (sgprs, _) = check_fit(program, hw)?;
     let cu = ComputeUnit::new(hw).map_err(|e| RunError::Config(e.to_string()))?;
@@ -537,14 +587,14 @@ pub fn run(program: &Program, manifest: &Manifest, opts: &RunOptions) -> Result<
         if ran >= opts.max_cycles {
             return Err(RunError::CycleCap {
                 cap: opts.max_cycles,
-                stuck: bench.monitor.stuck(cycle),
+                stuck: bench.stuck(cycle),
             });
         }
         if !idle && cycle.saturating_sub(bench.monitor.last_retire) > window {
             return Err(RunError::Deadlock {
                 cycle: ran,
                 window,
-                stuck: bench.monitor.stuck(cycle),
+                stuck: bench.stuck(cycle),
             });
         }
         if opts.progress && ran % 4096 == 0 {
@@ -638,12 +688,39 @@ mod tests {
     }
 
     #[test]
+    fn the_watchdog_lists_every_live_context() {
+        let (program, manifest) = launch("figure2");
+        let opts = RunOptions {
+            watchdog: Some(4),
+            ..RunOptions::new(HwConfig::cu(), CuMode::Pws)
+        };
+        // A window shorter than a memory access: the first s_load trips it.
+        let Err(RunError::Deadlock { stuck, window, .. }) = run(&program, &manifest, &opts) else {
+            panic!("no deadlock reported");
+        };
+        assert_eq!(window, 4);
+        assert_eq!(stuck.len(), 1, "{stuck:?}");
+        assert_eq!((stuck[0].ctx, stuck[0].pc), (Ctx { slot: 0, k: 0 }, 0));
+        assert!(stuck[0].waits_for.contains("in flight"), "{}", stuck[0]);
+        assert!(stuck[0].instruction.starts_with("s_load_dwordx4"));
+    }
+
+    #[test]
     fn figure2_gives_the_papers_output_in_every_mode() {
         let (program, manifest) = launch("figure2");
         for mode in [CuMode::NoSplit, CuMode::Dws, CuMode::Pws] {
             let report = run(&program, &manifest, &RunOptions::new(HwConfig::cu(), mode)).unwrap();
-            eprintln!("{mode:?}: {} cycles, {:.0} cycles/s", report.cycles, report.cycles_per_second);
-            let out: Vec<i32> = report.buffers.get("out").unwrap().iter().map(|&w| w as i32).collect();
+            eprintln!(
+                "{mode:?}: {} cycles, {:.0} cycles/s",
+                report.cycles, report.cycles_per_second
+            );
+            let out: Vec<i32> = report
+                .buffers
+                .get("out")
+                .unwrap()
+                .iter()
+                .map(|&w| w as i32)
+                .collect();
             assert_eq!(out, [-15, 1025, 1090, 1204], "{mode:?}");
             assert_eq!(report.wavefronts.len(), 1);
             let w = &report.wavefronts[0];

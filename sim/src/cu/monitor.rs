@@ -1,6 +1,6 @@
 //! Monitors of a compute-unit run, fed only by the per-context issue and retire outputs: the
-//! per-block and per-instruction maximum cycles, and what every live context is doing (for
-//! the deadlock watchdog's report).
+//! per-block and per-instruction maximum cycles, and which instruction each context has in
+//! flight (for the deadlock watchdog's report).
 //!
 //! Blocks are the RTL's straight-line runs: maximal sequences between leaders, which are the
 //! entry, branch targets and the instruction after a branch, `s_endpgm`, `split` or `merge`
@@ -41,11 +41,18 @@ impl Blocks {
             *first = true;
         }
         for (i, l) in insts.iter().enumerate() {
-            if let Some(t) = l.item.branch_target(l.pc).and_then(|pc| program.index_of(pc)) {
+            if let Some(t) = l
+                .item
+                .branch_target(l.pc)
+                .and_then(|pc| program.index_of(pc))
+            {
                 leader[t] = true;
             }
             let ends = l.item.is_branch()
-                || matches!(l.item.opcode, Opcode::SEndpgm | Opcode::Split | Opcode::Merge);
+                || matches!(
+                    l.item.opcode,
+                    Opcode::SEndpgm | Opcode::Split | Opcode::Merge
+                );
             if ends && i + 1 < insts.len() {
                 leader[i + 1] = true;
             }
@@ -184,7 +191,11 @@ impl<'p> Monitor<'p> {
         if !state.live || reborn {
             state.live = true;
             state.last_pc = None;
-            state.block_start = if c.k > 0 { split.or(Some(cycle)) } else { state.block_start };
+            state.block_start = if c.k > 0 {
+                split.or(Some(cycle))
+            } else {
+                state.block_start
+            };
         }
         state.in_flight = Some((cycle, pc));
     }
@@ -197,10 +208,16 @@ impl<'p> Monitor<'p> {
             cycle,
             why,
         };
-        let index = self.program.index_of(pc).ok_or(fail("which is not an instruction"))?;
+        let index = self
+            .program
+            .index_of(pc)
+            .ok_or(fail("which is not an instruction"))?;
         let i = self.index(c);
         let state = &mut self.ctx[i];
-        let (issued, issued_pc) = state.in_flight.take().ok_or(fail("but had nothing in flight"))?;
+        let (issued, issued_pc) = state
+            .in_flight
+            .take()
+            .ok_or(fail("but had nothing in flight"))?;
         if issued_pc != pc {
             return Err(fail("but had issued a different pc"));
         }
@@ -251,72 +268,9 @@ impl<'p> Monitor<'p> {
             .collect()
     }
 
-    /// Every live context with where it is and what it waits for.
-    pub fn stuck(&self, cycle: u64) -> Vec<StuckContext> {
-        let mut out = Vec::new();
-        for (i, s) in self.ctx.iter().enumerate() {
-            if !s.live {
-                continue;
-            }
-            let ctx = Ctx {
-                slot: i / self.contexts_per_slot,
-                k: i % self.contexts_per_slot,
-            };
-            let (pc, waits_for) = match (s.in_flight, s.last_pc) {
-                (Some((at, pc)), _) => {
-                    let what = match self.opcode_at(pc) {
-                        Some(Opcode::Merge) => "waits at merge for its partner",
-                        Some(Opcode::SBarrier) => {
-                            "waits at s_barrier for the other wavefronts of its workgroup"
-                        }
-                        Some(o) if o.info().format == pws_isa::Format::Smem
-                            || o.info().format == pws_isa::Format::Flat =>
-                        {
-                            "waits for its memory access to complete"
-                        }
-                        _ => "has not completed",
-                    };
-                    (pc, format!("{what} (issued at cycle {at}, {} cycles ago)", cycle - at))
-                }
-                (None, Some(last)) => match self.opcode_at(last) {
-                    // A child that passed its merge is usually gone (merged into its parent).
-                    Some(Opcode::Merge) if ctx.k > 0 => continue,
-                    Some(Opcode::Merge) => (
-                        last,
-                        "waits at merge for its child or parent to arrive".to_string(),
-                    ),
-                    Some(Opcode::SBarrier) => (
-                        last,
-                        "waits at s_barrier for the other wavefronts of its workgroup".to_string(),
-                    ),
-                    _ => (
-                        self.next_pc(last),
-                        format!("ready after pc {last:#06x} but never scheduled again"),
-                    ),
-                },
-                (None, None) => (0, "launched but never issued".to_string()),
-            };
-            out.push(StuckContext {
-                ctx,
-                pc,
-                instruction: self
-                    .program
-                    .instruction_at(pc)
-                    .map_or_else(|| "no instruction".into(), |l| l.item.to_string()),
-                waits_for,
-            });
-        }
-        out
-    }
-
-    fn opcode_at(&self, pc: u32) -> Option<Opcode> {
-        self.program.instruction_at(pc).map(|l| l.item.opcode)
-    }
-
-    fn next_pc(&self, pc: u32) -> u32 {
-        self.program
-            .instruction_at(pc)
-            .map_or(pc, |l| pc + 4 * l.words.len() as u32)
+    /// The cycle context `c`'s instruction in flight was issued in, if it has one.
+    pub fn in_flight_since(&self, c: Ctx) -> Option<u64> {
+        self.ctx[self.index(c)].in_flight.map(|(at, _)| at)
     }
 }
 
@@ -359,19 +313,19 @@ mod tests {
         assert_eq!(m.block_stats()[1].max_cycles, 5);
         m.issue(wf, pcs[4], 25);
         m.retire(wf, pcs[4], 26).unwrap();
-        let stuck = m.stuck(27);
-        assert_eq!(stuck.len(), 1);
-        assert!(stuck[0].waits_for.contains("never scheduled"), "{}", stuck[0]);
+        assert_eq!(m.in_flight_since(child), None);
         m.issue(child, pcs[5], 28);
-        assert!(m.stuck(29)[1].waits_for.contains("not completed"));
+        assert_eq!(m.in_flight_since(child), Some(28));
         m.retire(child, pcs[5], 30).unwrap();
         m.issue(child, pcs[6], 31);
-        assert!(m.stuck(40)[1].waits_for.contains("merge"));
         m.retire(child, pcs[6], 33).unwrap();
         let child_block = &m.block_stats()[3];
-        assert_eq!((child_block.pc, child_block.max_cycles), (pcs[5], 7), "from the split's retire");
+        assert_eq!(
+            (child_block.pc, child_block.max_cycles),
+            (pcs[5], 7),
+            "from the split's retire"
+        );
         assert_eq!(m.inst_stats()[0].max_cycles, 2);
-        assert_eq!(m.stuck(40).len(), 1, "the merged child is gone");
         // The child context is created again by a later split: its block starts there.
         m.issue(wf, pcs[4], 50);
         m.retire(wf, pcs[4], 52).unwrap();
@@ -389,7 +343,11 @@ mod tests {
         let mut m = Monitor::new(&p, 1, 1);
         let wf = Ctx { slot: 0, k: 0 };
         m.launch(0, 0);
-        assert!(m.retire(wf, 0, 1).unwrap_err().to_string().contains("nothing in flight"));
+        assert!(m
+            .retire(wf, 0, 1)
+            .unwrap_err()
+            .to_string()
+            .contains("nothing in flight"));
         assert!(m.retire(wf, 2, 1).is_err());
         m.issue(wf, 0, 1);
         assert!(m.retire(wf, 4, 2).is_err());

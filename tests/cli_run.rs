@@ -1,0 +1,184 @@
+//! `pws run`: launches on the compute-unit RTL end to end (report, JSON, VCD, errors).
+
+mod common;
+
+use common::{json, pws};
+
+const FIGURE2_OUT: [i64; 4] = [-15, 1025, 1090, 1204];
+
+#[test]
+fn figure2_gives_the_papers_output_in_every_mode_with_a_complete_report() {
+    for mode in ["nosplit", "dws", "pws"] {
+        let r = json(&["run", "kernels/figure2.toml", "--mode", mode, "--json"]);
+        let out: Vec<i64> = r["buffers"]["out"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_i64().unwrap())
+            .collect();
+        assert_eq!(out, FIGURE2_OUT, "{mode}");
+        let cycles = r["cycles"].as_u64().unwrap();
+        let w = &r["wavefronts"][0];
+        let (start, end) = (w["start"].as_u64().unwrap(), w["end"].as_u64().unwrap());
+        assert!(
+            start < end && end <= cycles,
+            "{mode}: {w} in {cycles} cycles"
+        );
+        let blocks = r["blocks"].as_array().unwrap();
+        assert!(blocks.len() > 5, "{mode}: {} blocks", blocks.len());
+        assert!(
+            blocks[0]["pc"].as_u64() == Some(0) && blocks[0]["max_cycles"].as_u64().unwrap() > 0
+        );
+        let u = r["lane_utilisation"].as_f64().unwrap();
+        assert!(u > 0.0 && u <= 1.0, "{mode}: utilisation {u}");
+        assert!(r["passes_skipped"].is_u64());
+        let splits = r["splits"].as_u64().unwrap();
+        assert_eq!(splits == 0, mode == "nosplit", "{mode}: {splits} splits");
+    }
+}
+
+#[test]
+fn compaction_skips_passes_of_the_four_lane_wavefront() {
+    let none = json(&[
+        "run",
+        "kernels/figure2.toml",
+        "--compaction",
+        "none",
+        "--json",
+    ]);
+    let scc = json(&[
+        "run",
+        "kernels/figure2.toml",
+        "--compaction",
+        "scc",
+        "--S",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(none["passes_skipped"].as_u64(), Some(0));
+    assert!(scc["passes_skipped"].as_u64().unwrap() > 0);
+    assert_eq!(scc["S"].as_u64(), Some(1));
+    assert_eq!(scc["buffers"]["out"], none["buffers"]["out"]);
+}
+
+#[test]
+fn the_human_report_shows_cycles_buffers_and_blocks() {
+    let out = pws(&["run", "kernels/figure2.toml", "--mode", "nosplit"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("(nosplit, S = 3, compaction none)"), "{text}");
+    assert!(text.contains("out i32[4]: -15 1025 1090 1204"), "{text}");
+    assert!(
+        text.contains("BB1") && text.contains("wavefronts"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_vcd_has_the_hierarchy_of_the_compute_unit() {
+    let dir = tempfile::tempdir().unwrap();
+    let vcd = dir.path().join("f2.vcd");
+    let out = pws(&[
+        "run",
+        "kernels/figure2.toml",
+        "--vcd",
+        vcd.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&vcd).unwrap();
+    let header = &text[..text.find("$enddefinitions").expect("a VCD header")];
+    for needle in [
+        "$scope module smus$0 $end",
+        "$scope module contexts$1 $end",
+        "spm_lo",
+        "issue_pc_o$0",
+        "mem_req_o",
+    ] {
+        assert!(header.contains(needle), "no {needle} in the VCD header");
+    }
+    assert!(text.lines().filter(|l| l.starts_with('#')).count() > 100);
+}
+
+fn write_launch(dir: &std::path::Path, kernel: &str, grid: u32) -> String {
+    std::fs::write(dir.join("k.s"), kernel).unwrap();
+    let manifest = format!(
+        "kernel = \"k.s\"\ngrid = {grid}\nworkgroup = {grid}\nargs = [\"out\"]\n\
+         [[buffer]]\nname = \"out\"\ntype = \"u32\"\nlen = 4\n"
+    );
+    let path = dir.join("k.toml");
+    std::fs::write(&path, manifest).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+fn error_of(args: &[&str]) -> String {
+    let out = pws(args);
+    assert!(!out.status.success(), "pws {args:?} succeeded");
+    String::from_utf8(out.stderr).unwrap()
+}
+
+#[test]
+fn an_out_of_bounds_store_stops_with_its_address_and_pc() {
+    let dir = tempfile::tempdir().unwrap();
+    let launch = write_launch(
+        dir.path(),
+        "k:\n  v_mov_b32_e32 v1, 0x40\n  v_mov_b32_e32 v2, 0\n  flat_store_dword v[1:2], v0\n  s_endpgm\n",
+        4,
+    );
+    let e = error_of(&["run", &launch]);
+    assert!(e.starts_with("error: memory fault"), "{e}");
+    assert!(
+        e.contains("0x40") && e.contains("pc 0x0008") && e.contains("flat_store_dword"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_context_that_can_never_continue_is_a_deadlock_with_the_stuck_pcs() {
+    let dir = tempfile::tempdir().unwrap();
+    // The creator takes the then-path and waits at s_barrier; its split context skips it
+    // and waits at the merge for its parent.
+    let launch = write_launch(
+        dir.path(),
+        "k:\n  v_cmp_gt_u32_e64 s[8:9], 2, v0\n  s_and_saveexec_b64 s[10:11], s[8:9]\n  \
+         ; pws: split\n  s_cbranch_execz JOIN\n  s_barrier\nJOIN:\n  s_or_b64 exec, exec, s[10:11]\n  \
+         s_endpgm\n",
+        4,
+    );
+    let e = error_of(&["run", &launch, "--watchdog", "300"]);
+    assert!(e.starts_with("error: deadlock"), "{e}");
+    assert!(
+        e.contains("slot 0 context 0 at pc 0x0014 (`s_barrier`)"),
+        "{e}"
+    );
+    assert!(
+        e.contains("waits at merge for its parent, context 0"),
+        "{e}"
+    );
+}
+
+#[test]
+fn the_cycle_cap_stops_the_run() {
+    let e = error_of(&["run", "kernels/figure2.toml", "--max-cycles", "40"]);
+    assert!(
+        e.contains("cycle cap of 40 reached") && e.contains("slot 0 context 0"),
+        "{e}"
+    );
+}
+
+#[test]
+fn bad_inputs_are_clear_errors() {
+    let e = error_of(&["run", "kernels/nope.toml"]);
+    assert!(e.starts_with("error:") && e.contains("nope.toml"), "{e}");
+    let e = error_of(&["run", "kernels/figure2.toml", "--config", "nope"]);
+    assert!(e.contains("nope") && e.contains("preset"), "{e}");
+    let e = error_of(&["run", "kernels/collatz.toml"]);
+    assert!(e.contains("4 wavefronts") && e.contains("2 slots"), "{e}");
+}

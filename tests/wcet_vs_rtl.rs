@@ -1,0 +1,178 @@
+//! Proven bounded (issue 5): for every launch in kernels/ and for generated kernels, in every mode
+//! and compaction, the RTL's cycles never exceed `pws wcet`'s launch bound, and no block the RTL
+//! executes takes longer than the timing contract gives it (blocks ending in a merge or holding
+//! an `s_barrier` are checked through the bound only: they include a partner's path). Prints
+//! the tightness table, bound / observed per kernel and mode.
+
+use std::path::Path;
+
+use proptest::prelude::*;
+use pws_hdl::config::HwConfig;
+use pws_hdl::cu::CuMode;
+use pws_hdl::swizzle::SwizzleMode;
+use pws_host::launch::{
+    analyse_launch, check_blocks, tightness_table, KernelSource, Machine, Tightness,
+};
+use pws_host::timing::{CuTiming, Mode};
+use pws_isa::manifest::Manifest;
+use pws_isa::testing::proptest_cases;
+use pws_sim::cu::{run, RunOptions};
+use pws_verify::gen::{kernel_spec, GenOptions};
+
+/// The host's view of the configuration the RTL is built from.
+fn machine(cfg: &HwConfig) -> Machine {
+    Machine {
+        n_simd: cfg.simds_per_cu as u64,
+        n_wfc: cfg.wf_contexts_per_simd as u64,
+        cu: CuTiming {
+            passes: cfg.passes() as u64,
+            mem_latency: cfg.mem_latency as u64,
+            srf_copy_width: cfg.srf_copy_width as u64,
+            spsimds: cfg.spsimds_per_simd as u64,
+        },
+    }
+}
+
+fn cu_mode(mode: Mode) -> CuMode {
+    match mode {
+        Mode::NoSplit => CuMode::NoSplit,
+        Mode::Dws => CuMode::Dws,
+        Mode::Pws => CuMode::Pws,
+    }
+}
+
+/// The `cu` preset (2 slots) and variations of what the bound depends on: S, the memory
+/// latency, two SIMDs (4 slots: room for workgroups of 256).
+fn configurations() -> Vec<HwConfig> {
+    let cu = HwConfig::cu();
+    vec![
+        cu,
+        HwConfig {
+            spsimds_per_simd: 1,
+            mem_latency: 20,
+            ..cu
+        },
+        HwConfig {
+            simds_per_cu: 2,
+            spsimds_per_simd: 2,
+            ..cu
+        },
+    ]
+}
+
+const COMPACTIONS: [SwizzleMode; 3] = [SwizzleMode::None, SwizzleMode::Bcc, SwizzleMode::Scc];
+
+/// Runs `kernel` in every mode and compaction and checks the bound and the blocks; one
+/// tightness row per mode (the slowest compaction).
+fn check(
+    name: &str,
+    manifest: &Manifest,
+    source: &KernelSource,
+    cfg: &HwConfig,
+    compactions: &[SwizzleMode],
+) -> Result<Vec<Tightness>, String> {
+    let bound = analyse_launch(manifest, source, &machine(cfg), &Mode::ALL, false)
+        .map_err(|e| format!("{name}: wcet: {e}"))?;
+    let mut rows = Vec::new();
+    for b in &bound.modes {
+        let mut observed = 0;
+        for &compaction in compactions {
+            let opts = RunOptions {
+                compaction,
+                ..RunOptions::new(*cfg, cu_mode(b.mode))
+            };
+            let r = run(&b.kernel.program, manifest, &opts)
+                .map_err(|e| format!("{name} {} {compaction:?}: run: {e}", b.mode))?;
+            if r.cycles > b.bound {
+                return Err(format!(
+                    "{name} {} {compaction:?}: the RTL took {} cycles, above the bound {}",
+                    b.mode, r.cycles, b.bound
+                ));
+            }
+            let measured: Vec<(u32, u64)> = r.blocks.iter().map(|s| (s.pc, s.max_cycles)).collect();
+            let excess = check_blocks(b, &measured);
+            if !excess.is_empty() {
+                return Err(format!(
+                    "{name} {} {compaction:?}: blocks above their timing-contract WCET: {excess:?}",
+                    b.mode
+                ));
+            }
+            observed = observed.max(r.cycles);
+        }
+        rows.push(Tightness {
+            kernel: name.to_string(),
+            mode: b.mode,
+            bound: b.bound,
+            observed,
+        });
+    }
+    Ok(rows)
+}
+
+#[test]
+fn every_launch_in_kernels_is_bounded() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels");
+    let mut launches: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        // gpu.toml is the paper-level GPU configuration, not a launch.
+        .filter(|p| p.extension().is_some_and(|e| e == "toml") && !p.ends_with("gpu.toml"))
+        .map(|p| {
+            let m = Manifest::load(&p).unwrap_or_else(|e| panic!("{e}"));
+            (p, m)
+        })
+        .collect();
+    launches.sort_by(|a, b| a.0.cmp(&b.0));
+    assert!(launches.len() >= 5, "{launches:?}");
+    let mut rows = Vec::new();
+    for (path, manifest) in &launches {
+        let source = KernelSource::load(manifest).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        // Every configuration and compaction for a single workgroup; a longer launch (up to
+        // thousands of RTL cycles per wavefront) on the first configuration it fits, without
+        // compaction, to keep `make test` short.
+        let single = manifest.workgroups() == 1;
+        let fitting = configurations().into_iter().filter(|cfg| {
+            let slots = cfg.simds_per_cu * cfg.wf_contexts_per_simd;
+            (0..manifest.workgroups()).all(|g| manifest.wavefronts_in(g) as usize <= slots)
+        });
+        let mut checked = false;
+        for cfg in fitting.take(if single { usize::MAX } else { 1 }) {
+            let tag = format!(
+                "{name} (S = {}, {} slots, latency {})",
+                cfg.spsimds_per_simd,
+                cfg.simds_per_cu * cfg.wf_contexts_per_simd,
+                cfg.mem_latency
+            );
+            let compactions = if single {
+                &COMPACTIONS[..]
+            } else {
+                &COMPACTIONS[..1]
+            };
+            rows.extend(
+                check(&tag, manifest, &source, &cfg, compactions).unwrap_or_else(|e| panic!("{e}")),
+            );
+            checked = true;
+        }
+        assert!(checked, "{name} fits none of the configurations");
+    }
+    println!("{}", tightness_table(&rows));
+    assert!(rows.iter().all(Tightness::safe));
+}
+
+proptest! {
+    // Each case runs the RTL three times: few cases, and a short shrink.
+    #![proptest_config(ProptestConfig {
+        max_shrink_iters: 16,
+        ..ProptestConfig::with_cases(proptest_cases(8))
+    })]
+
+    #[test]
+    fn generated_kernels_are_bounded(spec in kernel_spec(GenOptions::default()), c in 0..COMPACTIONS.len()) {
+        let generated = spec.render();
+        let source = KernelSource { text: generated.source.clone(), file: "gen.s".into() };
+        let rows = check("generated", &generated.manifest, &source, &HwConfig::cu(), &[COMPACTIONS[c]])
+            .map_err(|e| TestCaseError::fail(format!("{e}\n{}", generated.source)))?;
+        println!("{}", tightness_table(&rows));
+    }
+}
