@@ -15,10 +15,9 @@ use pws_host::timing::Mode as HostMode;
 use pws_isa::manifest::Manifest;
 use pws_isa::testing::proptest_cases;
 use pws_sim::cu::{run, RunOptions};
-use pws_verify::gen::{kernel_spec, GenOptions};
+use pws_verify::gen::{kernel_spec, GenOptions, KernelSpec};
 use pws_verify::golden::{self, Config, Mode};
 
-const MODES: [CuMode; 3] = [CuMode::NoSplit, CuMode::Dws, CuMode::Pws];
 const COMPACTIONS: [SwizzleMode; 3] = [SwizzleMode::None, SwizzleMode::Bcc, SwizzleMode::Scc];
 
 /// Final buffers of the golden model, without splitting, as (name, words).
@@ -91,27 +90,57 @@ fn small() -> GenOptions {
     }
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(proptest_cases(200)))]
+fn check(
+    spec: &KernelSpec,
+    mode: CuMode,
+    s: usize,
+    compaction: SwizzleMode,
+) -> Result<(), TestCaseError> {
+    let g = spec.render();
+    let expected = golden_memory(&g.source, &g.manifest).map_err(TestCaseError::fail)?;
+    let got = rtl_memory(2, &g.source, &g.manifest, mode, s, compaction).map_err(|e| {
+        TestCaseError::fail(format!(
+            "{mode:?} S={s} {compaction:?}: {e}\n{}",
+            g.manifest_toml("gen.s")
+        ))
+    })?;
+    prop_assert!(
+        got == expected,
+        "{:?} S={} {:?}: memory differs\nRTL:    {:?}\ngolden: {:?}\n{}\n{}",
+        mode,
+        s,
+        compaction,
+        got,
+        expected,
+        g.source,
+        g.manifest_toml("gen.s")
+    );
+    Ok(())
+}
 
-    /// Each case runs one (mode, S, compaction) drawn with the kernel; shrinking keeps the
-    /// combination and simplifies the kernel.
+// 2 x 100 kernels: the two properties run on the two cores of `make test` in parallel. Each
+// case draws its compaction (and S) with the kernel; shrinking keeps them and simplifies the
+// kernel.
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(proptest_cases(100)))]
+
     #[test]
-    fn rtl_memory_equals_golden_memory(
+    fn rtl_memory_equals_golden_memory_without_split_and_in_dws(
         spec in kernel_spec(small()),
-        mode in proptest::sample::select(&MODES[..]),
+        mode in proptest::sample::select(&[CuMode::NoSplit, CuMode::Dws][..]),
         s in 1usize..=3,
         compaction in proptest::sample::select(&COMPACTIONS[..]),
     ) {
-        let g = spec.render();
-        let expected = golden_memory(&g.source, &g.manifest).map_err(TestCaseError::fail)?;
-        let got = rtl_memory(2, &g.source, &g.manifest, mode, s, compaction)
-            .map_err(|e| TestCaseError::fail(format!("{mode:?} S={s} {compaction:?}: {e}\n{}", g.manifest_toml("gen.s"))))?;
-        prop_assert!(
-            got == expected,
-            "{:?} S={} {:?}: memory differs\nRTL:    {:?}\ngolden: {:?}\n{}\n{}",
-            mode, s, compaction, got, expected, g.source, g.manifest_toml("gen.s")
-        );
+        check(&spec, mode, s, compaction)?;
+    }
+
+    #[test]
+    fn rtl_memory_equals_golden_memory_in_pws(
+        spec in kernel_spec(small()),
+        s in 1usize..=3,
+        compaction in proptest::sample::select(&COMPACTIONS[..]),
+    ) {
+        check(&spec, CuMode::Pws, s, compaction)?;
     }
 }
 

@@ -42,7 +42,7 @@ pub struct PassSchedule {
     /// (valid when not in place).
     pub lanes_lo_o: Signal<Out, Bits<32>>,
     pub lanes_hi_o: Signal<Out, Bits<32>>,
-    pub swizzle: SwizzleUnit,
+    pub unit: SwizzleUnit,
 }
 
 impl PassSchedule {
@@ -65,7 +65,7 @@ impl PassSchedule {
             groups_o: Default::default(),
             lanes_lo_o: Default::default(),
             lanes_hi_o: Default::default(),
-            swizzle: SwizzleUnit::new(width, 16)?,
+            unit: SwizzleUnit::new(width, 16)?,
         })
     }
 }
@@ -73,28 +73,28 @@ impl PassSchedule {
 impl Logic for PassSchedule {
     #[hdl_gen]
     fn update(&mut self) {
-        self.swizzle.clock.next = self.clock.val();
-        self.swizzle.start_i.next = self.start_i.val();
-        self.swizzle.mode_i.next = self.mode_i.val();
-        self.swizzle.mask_i[0].next = self.mask0_i.val();
-        self.swizzle.mask_i[1].next = self.mask1_i.val();
-        self.swizzle.mask_i[2].next = self.mask2_i.val();
-        self.swizzle.mask_i[3].next = self.mask3_i.val();
-        self.ready_o.next = self.swizzle.ready_o.val();
-        self.pass_valid_o.next = self.swizzle.pass_valid_o.val();
-        self.done_o.next = self.swizzle.done_o.val();
-        self.passes_o.next = self.swizzle.passes_o.val();
-        self.group_o.next = self.swizzle.group_o[0].val();
+        self.unit.clock.next = self.clock.val();
+        self.unit.start_i.next = self.start_i.val();
+        self.unit.mode_i.next = self.mode_i.val();
+        self.unit.mask_i[0].next = self.mask0_i.val();
+        self.unit.mask_i[1].next = self.mask1_i.val();
+        self.unit.mask_i[2].next = self.mask2_i.val();
+        self.unit.mask_i[3].next = self.mask3_i.val();
+        self.ready_o.next = self.unit.ready_o.val();
+        self.pass_valid_o.next = self.unit.pass_valid_o.val();
+        self.done_o.next = self.unit.done_o.val();
+        self.passes_o.next = self.unit.passes_o.val();
+        self.group_o.next = self.unit.group_o[0].val();
         self.active_o.next = 0.into();
         self.in_place_o.next = true;
         for p in 0..16 {
             self.active_o.next = self
                 .active_o
                 .val()
-                .replace_bit(p, self.swizzle.active_o[p].val());
-            if self.swizzle.active_o[p].val()
-                & ((self.swizzle.lane_o[p].val().index() != p)
-                    | (self.swizzle.group_o[p].val() != self.swizzle.group_o[0].val()))
+                .replace_bit(p, self.unit.active_o[p].val());
+            if self.unit.active_o[p].val()
+                & ((self.unit.lane_o[p].val().index() != p)
+                    | (self.unit.group_o[p].val() != self.unit.group_o[0].val()))
             {
                 self.in_place_o.next = false;
             }
@@ -107,22 +107,22 @@ impl Logic for PassSchedule {
                 self.groups_o.next = self
                     .groups_o
                     .val()
-                    .replace_bit(2 * p, self.swizzle.group_o[p].val().get_bit(0));
+                    .replace_bit(2 * p, self.unit.group_o[p].val().get_bit(0));
                 self.groups_o.next = self
                     .groups_o
                     .val()
-                    .replace_bit(2 * p + 1, self.swizzle.group_o[p].val().get_bit(1));
+                    .replace_bit(2 * p + 1, self.unit.group_o[p].val().get_bit(1));
             }
             for p in 0..8 {
                 for b in 0..4 {
                     self.lanes_lo_o.next = self
                         .lanes_lo_o
                         .val()
-                        .replace_bit(4 * p + b, self.swizzle.lane_o[p].val().get_bit(b));
+                        .replace_bit(4 * p + b, self.unit.lane_o[p].val().get_bit(b));
                     self.lanes_hi_o.next = self
                         .lanes_hi_o
                         .val()
-                        .replace_bit(4 * p + b, self.swizzle.lane_o[p + 8].val().get_bit(b));
+                        .replace_bit(4 * p + b, self.unit.lane_o[p + 8].val().get_bit(b));
                 }
             }
         }
