@@ -95,7 +95,10 @@ pub fn export(options: &ExportOptions) -> Result<ExportSummary, ExportError> {
         out: options.out.clone(),
         lint_waivers: tools::LINT_WAIVERS
             .iter()
-            .map(|w| w.rule.to_string())
+            .map(|w| match w.file {
+                None => w.rule.to_string(),
+                Some(file) => format!("{} ({file})", w.rule),
+            })
             .collect(),
         units,
     })

@@ -101,6 +101,8 @@ fn text(output: &Output) -> String {
 #[derive(Clone, Copy, Debug)]
 pub struct Waiver {
     pub rule: &'static str,
+    /// The one exported file the waiver applies to (`None`: every file).
+    pub file: Option<&'static str>,
     pub reason: &'static str,
 }
 
@@ -109,19 +111,37 @@ pub struct Waiver {
 pub const LINT_WAIVERS: &[Waiver] = &[
     Waiver {
         rule: "DECLFILENAME",
+        file: None,
         reason: "one file holds a unit and all of its submodules (`unit$child`), so only the top \
                  module matches the file name",
     },
     Waiver {
         rule: "WIDTH",
+        file: None,
         reason: "rust-hdl writes every literal as 32 bits (`32'h1`; enum DFF resets as `64'h0`) and \
                  relies on Verilog's context-determined widths to extend and truncate, which is \
                  rust-hdl's own modular `Bits<N>` arithmetic; the co-simulation checks it bit for bit",
     },
     Waiver {
         rule: "UNUSEDPARAM",
+        file: None,
         reason: "rust-hdl copies an enum's `localparam`s into every module holding a signal of that \
                  type, including DFF submodules that never compare against them",
+    },
+    Waiver {
+        rule: "UNUSEDSIGNAL",
+        file: Some("pws_vector_unit.v"),
+        reason: "the vector unit drives its ALUs from the swizzle unit's source-lane outputs and \
+                 un-swizzles itself, so the unit's own write-back outputs (`wb_en_o`, `wb_pos_o`) \
+                 and pass counters stay unread; the high words of sources 1 and 2 only exist for \
+                 port uniformity (64-bit operands are source 0)",
+    },
+    Waiver {
+        rule: "UNOPTFLAT",
+        file: Some("pws_vector_unit.v"),
+        reason: "a performance note, not a loop: rust-hdl reuses one local vector across the \
+                 (Sp)SIMDs' unrolled loops, which Verilator's scheduler sees as circular through the \
+                 flattened vector; the co-simulation against the Rust RTL checks the values",
     },
 ];
 
@@ -134,7 +154,10 @@ pub fn lint_config() -> String {
         "`verilator_config\n// Lint waivers of pws-export; reasons in docs/verilog.md.\n",
     );
     for w in LINT_WAIVERS {
-        text.push_str(&format!("lint_off -rule {}\n", w.rule));
+        match w.file {
+            None => text.push_str(&format!("lint_off -rule {}\n", w.rule)),
+            Some(file) => text.push_str(&format!("lint_off -rule {} -file \"*{file}\"\n", w.rule)),
+        }
     }
     text
 }

@@ -190,12 +190,15 @@ crate::cosim_ports!(SplitMergeUnit {
         wr_exec_lo,
         wr_exec_hi,
         rd_ctx,
+        free_all,
+        overflow_noop,
     ],
     outputs: [
         done,
         status,
         busy,
         no_free_count,
+        new_ctx,
         srf_rdata,
         rd_state,
         rd_parent,
@@ -215,7 +218,7 @@ crate::cosim_ports!(SplitMergeUnit {
 /// design, so holding longer only repeats them): mostly splits and merges, from context 0 or an
 /// SWF context, with some out of range, and now and then an end of the wavefront and a new
 /// launch; split masks empty, full or random per half; the shared SRF and PC/EXEC ports used at
-/// random.
+/// random; now and then the whole slot freed, and stack overflow as no-op half of the time.
 fn split_merge_stimulus(
     _uut: &SplitMergeUnit,
     rng: &mut SplitMix64,
@@ -280,6 +283,10 @@ fn split_merge_stimulus(
             half(rng),
             half(rng),
             context(rng),
+            // The compute unit's ports: freeing the whole slot, and splits on a full child
+            // stack counted as no-op markers (the golden model's overflow counter).
+            u64::from(rng.chance(1)),
+            u64::from(rng.chance(50)),
         ]);
         rows.push(row);
     }

@@ -17,7 +17,7 @@ fn vector_unit_generates_valid_verilog() {
     );
     assert!(vlog.contains("module top$banks$63"), "one bank per lane");
     assert!(
-        vlog.contains("module top$swizzle$1"),
+        vlog.contains("module top$schedule$1$unit"),
         "one swizzle unit per (Sp)SIMD"
     );
     if std::process::Command::new("yosys")
