@@ -339,6 +339,9 @@ impl VectorUnit {
 impl Logic for VectorUnit {
     #[hdl_gen]
     fn update(&mut self) {
+        // Defaults for the retire path's scratch words, so the Verilog infers no latch.
+        self.mo_lo.next = 0.into();
+        self.mo_hi.next = 0.into();
         dff_setup!(
             self,
             clock,
