@@ -413,33 +413,12 @@ pub struct TimedBlock {
     pub sync: bool,
 }
 
-/// The program's blocks with the RTL's boundaries: maximal straight-line runs between leaders,
-/// which are the entry, branch targets and the instruction after a branch, `s_endpgm`, `split`
-/// or `merge` (unlike the CFG's blocks, labels alone do not start one, and a split or merge
-/// ends one). A block's WCET is the sum of `cost` (per instruction index) over it.
+/// The program's blocks with the RTL's boundaries ([`Program::block_leaders`]; unlike the CFG's
+/// blocks, labels alone do not start one, and a split or merge ends one). A block's WCET is the
+/// sum of `cost` (per instruction index) over it.
 pub fn rtl_blocks(program: &Program, cost: &[u64]) -> Vec<TimedBlock> {
     let insts = &program.instructions;
-    let mut leader = vec![false; insts.len()];
-    if let Some(first) = leader.first_mut() {
-        *first = true;
-    }
-    for (i, l) in insts.iter().enumerate() {
-        if let Some(t) = l
-            .item
-            .branch_target(l.pc)
-            .and_then(|pc| program.index_of(pc))
-        {
-            leader[t] = true;
-        }
-        let ends = l.item.is_branch()
-            || matches!(
-                l.item.opcode,
-                Opcode::SEndpgm | Opcode::Split | Opcode::Merge
-            );
-        if ends && i + 1 < insts.len() {
-            leader[i + 1] = true;
-        }
-    }
+    let leader = program.block_leaders();
     let starts: Vec<usize> = (0..insts.len()).filter(|&i| leader[i]).collect();
     starts
         .iter()

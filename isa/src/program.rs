@@ -7,6 +7,7 @@ use std::fmt::Write;
 use crate::decode::decode_one;
 use crate::error::DecodeError;
 use crate::inst::{Instruction, Operand};
+use crate::opcode::Opcode;
 
 /// An item placed in the program image.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -126,6 +127,33 @@ impl Program {
     /// Index into `instructions` of the instruction at `pc`.
     pub fn index_of(&self, pc: u32) -> Option<usize> {
         self.instructions.binary_search_by_key(&pc, |l| l.pc).ok()
+    }
+
+    /// For each instruction, whether it starts one of the blocks the compute unit's timing is
+    /// stated for: maximal straight-line runs between leaders, which are the entry, branch
+    /// targets and the instruction after a branch, `s_endpgm`, `split` or `merge` (labels alone
+    /// do not start one). The simulator measures these blocks and the WCET analysis bounds
+    /// them, so both take the boundaries from here.
+    pub fn block_leaders(&self) -> Vec<bool> {
+        let insts = &self.instructions;
+        let mut leader = vec![false; insts.len()];
+        if let Some(first) = leader.first_mut() {
+            *first = true;
+        }
+        for (i, l) in insts.iter().enumerate() {
+            if let Some(t) = l.item.branch_target(l.pc).and_then(|pc| self.index_of(pc)) {
+                leader[t] = true;
+            }
+            let ends = l.item.is_branch()
+                || matches!(
+                    l.item.opcode,
+                    Opcode::SEndpgm | Opcode::Split | Opcode::Merge
+                );
+            if ends && i + 1 < insts.len() {
+                leader[i + 1] = true;
+            }
+        }
+        leader
     }
 
     /// The first label (alphabetically) at `pc`.

@@ -27,7 +27,8 @@ impl std::fmt::Display for Ctx {
     }
 }
 
-/// The program's RTL blocks: for each instruction index, whether it starts a block.
+/// The program's RTL blocks ([`Program::block_leaders`]): for each instruction index, whether
+/// it starts a block.
 #[derive(Debug)]
 pub struct Blocks {
     leader: Vec<bool>,
@@ -35,29 +36,9 @@ pub struct Blocks {
 
 impl Blocks {
     pub fn of(program: &Program) -> Blocks {
-        let insts = &program.instructions;
-        let mut leader = vec![false; insts.len()];
-        if let Some(first) = leader.first_mut() {
-            *first = true;
+        Blocks {
+            leader: program.block_leaders(),
         }
-        for (i, l) in insts.iter().enumerate() {
-            if let Some(t) = l
-                .item
-                .branch_target(l.pc)
-                .and_then(|pc| program.index_of(pc))
-            {
-                leader[t] = true;
-            }
-            let ends = l.item.is_branch()
-                || matches!(
-                    l.item.opcode,
-                    Opcode::SEndpgm | Opcode::Split | Opcode::Merge
-                );
-            if ends && i + 1 < insts.len() {
-                leader[i + 1] = true;
-            }
-        }
-        Blocks { leader }
     }
 
     /// Whether instruction `i` ends its block.
