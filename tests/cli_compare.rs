@@ -46,3 +46,44 @@ fn compare_rejects_an_unknown_compaction() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("unknown compaction 'zip'"), "{err}");
 }
+
+/// An `s_barrier` on Figure 2's inner then-path: the kernel splits only at BB7 (its own marks
+/// at BB1 and BB2 are removed; the compiler refuses them), DWS leaves BB1 and BB2 serialized,
+/// and every mode finishes with the golden model's memory instead of deadlocking.
+#[test]
+fn a_barrier_in_divergent_code_runs_in_every_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = std::fs::read_to_string("kernels/figure2.s").unwrap();
+    let mut kernel = String::new();
+    for l in src.lines() {
+        if matches!(l.trim(), "split s8, s9" | "split s14, s15") && !kernel.contains("BB7:") {
+            continue;
+        }
+        kernel.push_str(l);
+        kernel.push('\n');
+        if l.starts_with("BB3:") {
+            kernel.push_str("    s_barrier\n");
+        }
+    }
+    std::fs::write(dir.path().join("figure2.s"), kernel).unwrap();
+    let manifest = dir.path().join("figure2.toml");
+    std::fs::copy("kernels/figure2.toml", &manifest).unwrap();
+    let out = common::json(&[
+        "compare",
+        manifest.to_str().unwrap(),
+        "--S",
+        "1",
+        "--compaction",
+        "none",
+        "--json",
+    ]);
+    let rows = out.as_array().expect("rows");
+    assert_eq!(rows.len(), 3);
+    for r in rows {
+        assert_eq!(r["golden_equal"], true, "{r}");
+        assert!(
+            r["cycles"].as_u64().unwrap() <= r["bound"].as_u64().unwrap(),
+            "{r}"
+        );
+    }
+}

@@ -10,6 +10,7 @@ use pws_host::timing::{
 };
 use pws_host::GpuConfig;
 use pws_isa::manifest::abi;
+use pws_verify::bound::cu_timing;
 
 /// The configurations the contract is compared on: the presets the CU is built for, and
 /// variations of every parameter the contract depends on.
@@ -45,17 +46,8 @@ fn configurations() -> Vec<HwConfig> {
     ]
 }
 
-fn timing(cfg: &HwConfig) -> CuTiming {
-    CuTiming {
-        passes: cfg.passes() as u64,
-        mem_latency: cfg.mem_latency as u64,
-        srf_copy_width: cfg.srf_copy_width as u64,
-        spsimds: cfg.spsimds_per_simd as u64,
-    }
-}
-
 fn table(cfg: &HwConfig, mode: Mode, comp: &Competition, sgprs: u32) -> TimingTable {
-    TimingTable::contract(&timing(cfg), mode, comp, sgprs)
+    TimingTable::contract(&cu_timing(cfg), mode, comp, sgprs)
 }
 
 #[test]
@@ -175,7 +167,7 @@ fn split_cost_matches_the_split_merge_datapath_for_every_sgpr_count() {
     for cfg in configurations() {
         for n in 1..=cfg.sgprs_per_context {
             assert_eq!(
-                split_datapath_cycles(&timing(&cfg), n as u32),
+                split_datapath_cycles(&cu_timing(&cfg), n as u32),
                 split_cycles(&cfg, n),
                 "e_s for {n} SGPRs on {cfg:?}"
             );
@@ -186,7 +178,7 @@ fn split_cost_matches_the_split_merge_datapath_for_every_sgpr_count() {
 #[test]
 fn dispatch_cost_matches_the_dispatcher() {
     for cfg in configurations() {
-        let d = DispatchCost::contract(&timing(&cfg));
+        let d = DispatchCost::contract(&cu_timing(&cfg));
         let abi_sgprs = u64::from(abi::WORKGROUP_ID_X_SGPR) + 1;
         assert_eq!(d.per_wavefront, rtl::dispatch_cycles(&cfg, abi_sgprs, 1));
     }
@@ -203,5 +195,5 @@ fn default_gpu_configuration_charges_a_full_srf_copy() {
     assert_eq!(gpu.n_wfc as usize, cfg.wf_contexts_per_simd);
     assert_eq!(gpu.n_simd as usize, cfg.simds_per_cu);
     assert_eq!(TimingTable::GCN3.e_s, gpu.e_s);
-    assert_eq!(CuTiming::GCN3, timing(&cfg));
+    assert_eq!(CuTiming::GCN3, cu_timing(&cfg));
 }

@@ -5,6 +5,12 @@
 //! sY`), where both halves have their full EXEC back (digest 7.6). `split` anywhere else and
 //! `merge` anywhere else are redundant and removed. The result is checked by re-assembling it.
 //!
+//! A branch whose divergent region (from its `s_cbranch_execz` to the join's EXEC restore)
+//! holds an `s_barrier` cannot split: the context that reaches the barrier waits for the
+//! workgroup, its partner waits at the merge for it, and neither moves again. A marked or
+//! already split one is an error; with `split_all` (DWS) such a branch is left serialized and
+//! listed in [`Compiled::barrier_regions`].
+//!
 //! The mask is the branch condition: the lanes that take path 1 stay in the creating context,
 //! the others go to the new split wavefront (design.md decision 3). If the condition register
 //! is overwritten by the `s_and_saveexec_b64` itself, EXEC (= condition & old EXEC) is used.
@@ -28,6 +34,9 @@ pub struct Compiled {
     pub inserted_merges: usize,
     pub removed_splits: usize,
     pub removed_merges: usize,
+    /// Divergent branches left unsplit under `split_all` because their region holds an
+    /// `s_barrier`.
+    pub barrier_regions: Vec<String>,
 }
 
 /// `split` operands for a 64-bit mask register, or `None` when it has no 32-bit halves.
@@ -90,14 +99,34 @@ pub fn compile(source: &str, file: &str, split_all: bool) -> Result<Compiled> {
         inserted_merges: 0,
         removed_splits: 0,
         removed_merges: 0,
+        barrier_regions: Vec::new(),
     };
     let lines: Vec<&str> = source.lines().collect();
     for b in &kernel.ifs {
-        if !(split_all || b.split.is_some() || b.marker) {
+        let requested = b.split.is_some() || b.marker;
+        if !(split_all || requested) {
             continue;
         }
-        out.split_points
-            .push(kernel.cfg.blocks[b.node].name.clone());
+        let name = &kernel.cfg.blocks[b.node].name;
+        let barrier =
+            (b.cbranch + 1..b.restore).find(|&i| insts[i].item.opcode == pws_isa::Opcode::SBarrier);
+        match barrier {
+            Some(i) if requested => {
+                return Err(HostError::Structure(format!(
+                    "{file}:{}: the split at {name} has `s_barrier` (line {}) in its divergent \
+                     region: the split contexts would wait for each other at the barrier and \
+                     the merge forever; move the barrier out of the if/else or do not split it",
+                    line(b.cbranch),
+                    line(i)
+                )));
+            }
+            Some(_) => {
+                out.barrier_regions.push(name.clone());
+                continue;
+            }
+            None => {}
+        }
+        out.split_points.push(name.clone());
         if b.split.is_none() {
             let l = line(b.cbranch);
             let indent = indent_of(lines[l - 1]);

@@ -279,3 +279,37 @@ fn bad_kernels_are_clear_errors() {
         .to_string()
         .starts_with("irreducible control flow"));
 }
+
+/// Figure 2 with an `s_barrier` on the inner then-path (BB3): inside the divergent regions of
+/// BB1 and BB2, not of BB7.
+fn figure2_with_barrier() -> String {
+    let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../kernels/figure2.s"))
+        .unwrap();
+    let at = src.find("BB3:").unwrap();
+    let eol = at + src[at..].find('\n').unwrap() + 1;
+    format!("{}    s_barrier\n{}", &src[..eol], &src[eol..])
+}
+
+#[test]
+fn a_barrier_in_a_divergent_region_keeps_it_from_splitting() {
+    let src = figure2_with_barrier();
+    let unmarked: String = src
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("split"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let c = compile(&unmarked, "f2.s", true).unwrap();
+    assert_eq!(c.barrier_regions, ["BB1", "BB2"]);
+    assert_eq!(c.split_points, ["BB7"]);
+    assert_eq!(c.inserted_splits, 1);
+    // Splits the kernel asks for are refused, naming the split's and the barrier's lines.
+    let line_of = |needle: &str| src.lines().position(|l| l.contains(needle)).unwrap() + 1;
+    let e = compile(&src, "f2.s", false).unwrap_err().to_string();
+    let (branch, barrier) = (line_of("s_cbranch_execz BSB1"), line_of("s_barrier"));
+    assert!(
+        e.starts_with(&format!(
+            "f2.s:{branch}: the split at BB1 has `s_barrier` (line {barrier})"
+        )),
+        "{e}"
+    );
+}

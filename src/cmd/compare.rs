@@ -88,7 +88,7 @@ pub fn run(args: Args) -> CmdResult {
         let bound = analyse_launch(
             &manifest,
             &source,
-            &super::wcet::machine(&hw),
+            &pws_verify::bound::machine(&hw),
             &[mode],
             mode == Mode::Dws,
         )?;

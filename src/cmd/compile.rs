@@ -31,6 +31,7 @@ pub fn run(args: Args) -> CmdResult {
             "inserted_merges": c.inserted_merges,
             "removed_splits": c.removed_splits,
             "removed_merges": c.removed_merges,
+            "barrier_regions": c.barrier_regions,
         });
         println!("{}", serde_json::to_string_pretty(&summary)?);
     } else {
@@ -44,6 +45,12 @@ pub fn run(args: Args) -> CmdResult {
             c.removed_splits,
             c.removed_merges
         );
+        if !c.barrier_regions.is_empty() {
+            println!(
+                "left serialized (an s_barrier in the divergent region): {}",
+                c.barrier_regions.join(", ")
+            );
+        }
     }
     Ok(())
 }

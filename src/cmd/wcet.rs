@@ -10,12 +10,13 @@ use pws_host::ipet::IpetSystem;
 use pws_host::kernel::{GpuConfig, Launch};
 use pws_host::launch::{
     analyse_launch, check_blocks, tightness_table, BlockExcess, KernelSource, LaunchReport,
-    Machine, Tightness,
+    Tightness,
 };
 use pws_host::select::all_branches;
 use pws_host::timing::{split_datapath_cycles, CuTiming, Mode, TimingTable};
 use pws_host::{report, BsbCfg};
 use pws_isa::manifest::Manifest;
+use pws_verify::bound::machine;
 
 use super::CmdResult;
 
@@ -214,20 +215,6 @@ pub(crate) fn hw_config(config: Option<&str>) -> Result<HwConfig, String> {
         *field = n;
     }
     Ok(cfg)
-}
-
-/// The host's view of `cfg` (the analysis does not depend on the RTL crate).
-pub fn machine(cfg: &HwConfig) -> Machine {
-    Machine {
-        n_simd: cfg.simds_per_cu as u64,
-        n_wfc: cfg.wf_contexts_per_simd as u64,
-        cu: CuTiming {
-            passes: cfg.passes() as u64,
-            mem_latency: cfg.mem_latency as u64,
-            srf_copy_width: cfg.srf_copy_width as u64,
-            spsimds: cfg.spsimds_per_simd as u64,
-        },
-    }
 }
 
 fn run_launch(args: Args) -> CmdResult {

@@ -2,6 +2,7 @@
 //! checks between them and the RTL. Nothing here shares execution code with `pws-hdl`: the
 //! golden models are written from the seeds and the GCN3 manual, independently of the RTL.
 
+pub mod bound;
 pub mod gen;
 pub mod golden;
 pub mod units;

@@ -4,23 +4,11 @@
 
 use proptest::prelude::*;
 use pws_hdl::config::HwConfig;
-use pws_host::launch::{analyse_launch, KernelSource, Machine};
-use pws_host::timing::{CuTiming, Mode};
+use pws_host::launch::{analyse_launch, KernelSource};
+use pws_host::timing::Mode;
 use pws_isa::testing::proptest_cases;
+use pws_verify::bound::machine;
 use pws_verify::gen::{kernel_spec, GenOptions};
-
-fn machine(cfg: &HwConfig) -> Machine {
-    Machine {
-        n_simd: cfg.simds_per_cu as u64,
-        n_wfc: cfg.wf_contexts_per_simd as u64,
-        cu: CuTiming {
-            passes: cfg.passes() as u64,
-            mem_latency: cfg.mem_latency as u64,
-            srf_copy_width: cfg.srf_copy_width as u64,
-            spsimds: cfg.spsimds_per_simd as u64,
-        },
-    }
-}
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(proptest_cases(100)))]

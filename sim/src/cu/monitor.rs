@@ -7,8 +7,10 @@
 //! (the same boundaries as `pws_host::timing::rtl_blocks`). A block's time runs from the
 //! retire of the context's previous instruction (or, for its first block, the wavefront's
 //! launch or the retire of the `split` that created the context) to the retire of the block's
-//! last instruction, so scheduling waits are inside it. An instruction's time runs from its
-//! issue to its retire.
+//! last instruction, so scheduling waits are inside it. The time a context spends waiting at
+//! `merge` for its partner is in no block (the timing contract leaves it to the partner's
+//! path): the block after such a wait starts in the cycle before the context may be picked
+//! again. An instruction's time runs from its issue to its retire.
 
 use std::collections::BTreeMap;
 
@@ -77,6 +79,8 @@ struct CtxState {
     block_start: Option<u64>,
     /// The instruction in flight: (issue cycle, pc).
     in_flight: Option<(u64, u32)>,
+    /// Waiting at `merge` for its partner, in the split/merge datapath's view.
+    waiting: bool,
     /// The last retired instruction's pc and cycle.
     last_pc: Option<u32>,
     last_retire: Option<u64>,
@@ -157,6 +161,16 @@ impl<'p> Monitor<'p> {
         self.ctx[i].block_start = Some(cycle);
         self.split_retire[slot].clear();
         self.last_retire = self.last_retire.max(cycle);
+    }
+
+    /// Whether `c` waits at `merge` for its partner in `cycle` (the datapath's context state).
+    pub fn waiting(&mut self, c: Ctx, waiting: bool, cycle: u64) {
+        let i = self.index(c);
+        let state = &mut self.ctx[i];
+        if state.waiting && !waiting {
+            state.block_start = Some(cycle - 1);
+        }
+        state.waiting = waiting;
     }
 
     /// `c` issued the instruction at `pc` in `cycle`.

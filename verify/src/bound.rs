@@ -1,0 +1,27 @@
+//! Where the WCET bound meets the RTL: the host analysis's view of the compute unit a
+//! [`HwConfig`] builds. `pws-host` does not depend on the RTL crate, so the one mapping from
+//! the RTL's configuration to the analysis's parameters lives here, beside the checks that
+//! compare the two.
+
+use pws_hdl::config::HwConfig;
+use pws_host::launch::Machine;
+use pws_host::timing::CuTiming;
+
+/// The parameters of the timing contract (`hdl::cu::timing`) that `cfg` fixes.
+pub fn cu_timing(cfg: &HwConfig) -> CuTiming {
+    CuTiming {
+        passes: cfg.passes() as u64,
+        mem_latency: cfg.mem_latency as u64,
+        srf_copy_width: cfg.srf_copy_width as u64,
+        spsimds: cfg.spsimds_per_simd as u64,
+    }
+}
+
+/// The compute unit as the launch analysis sees it: its slots and its timing contract.
+pub fn machine(cfg: &HwConfig) -> Machine {
+    Machine {
+        n_simd: cfg.simds_per_cu as u64,
+        n_wfc: cfg.wf_contexts_per_simd as u64,
+        cu: cu_timing(cfg),
+    }
+}
