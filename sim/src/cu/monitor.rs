@@ -29,28 +29,38 @@ impl std::fmt::Display for Ctx {
     }
 }
 
-/// The program's RTL blocks ([`Program::block_leaders`]): for each instruction index, whether
-/// it starts a block.
+/// The program's RTL blocks ([`Program::block_leaders`]): for each instruction index, the first
+/// instruction of its block and whether it ends the block.
 #[derive(Debug)]
 pub struct Blocks {
-    leader: Vec<bool>,
+    start: Vec<usize>,
+    last: Vec<bool>,
 }
 
 impl Blocks {
     pub fn of(program: &Program) -> Blocks {
-        Blocks {
-            leader: program.block_leaders(),
-        }
+        let leader = program.block_leaders();
+        let n = leader.len();
+        let start = (0..n)
+            .scan(0, |s, i| {
+                if leader[i] {
+                    *s = i;
+                }
+                Some(*s)
+            })
+            .collect();
+        let last = (0..n).map(|i| i + 1 >= n || leader[i + 1]).collect();
+        Blocks { start, last }
     }
 
     /// Whether instruction `i` ends its block.
     pub fn ends_block(&self, i: usize) -> bool {
-        i + 1 >= self.leader.len() || self.leader[i + 1]
+        self.last[i]
     }
 
     /// First instruction of the block holding instruction `i`.
     pub fn start_of(&self, i: usize) -> usize {
-        (0..=i).rev().find(|&j| self.leader[j]).unwrap_or(0)
+        self.start[i]
     }
 }
 
@@ -330,6 +340,33 @@ mod tests {
         m.retire(child, pcs[6], 63).unwrap();
         assert_eq!(m.block_stats()[3].max_cycles, 11);
         assert_eq!(m.block_stats()[3].executions, 2);
+    }
+
+    #[test]
+    fn the_wait_at_merge_is_in_no_block() {
+        let p = program();
+        let pcs: Vec<u32> = p.instructions.iter().map(|l| l.pc).collect();
+        let mut m = Monitor::new(&p, 1, 2);
+        let wf = Ctx { slot: 0, k: 0 };
+        m.launch(0, 0);
+        m.issue(wf, pcs[6], 40);
+        m.retire(wf, pcs[6], 43).unwrap();
+        for cycle in 44..60 {
+            m.waiting(wf, true, cycle);
+        }
+        // Running again in cycle 60: `s_endpgm` may be picked there and retires in 62.
+        m.waiting(wf, false, 60);
+        m.issue(wf, pcs[7], 60);
+        m.retire(wf, pcs[7], 62).unwrap();
+        let end = m
+            .block_stats()
+            .into_iter()
+            .find(|b| b.pc == pcs[7])
+            .unwrap();
+        assert_eq!(
+            end.max_cycles, 3,
+            "not 19: the 16 cycles of waiting are the partner's"
+        );
     }
 
     #[test]
