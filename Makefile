@@ -23,9 +23,11 @@ deps:
 
 # The main job on the built-in example: the paper's Figure 2 kernel on the compute-unit RTL in
 # every mode, S and compaction, each run checked against the golden model and set beside its
-# WCET bound, then one PWS run written as a waveform.
+# WCET bound; the same for a kernel whose divergent paths outlast a split (where PWS pays off
+# under every compaction); then one PWS run written as a waveform.
 demo: deps
 	$(PWS) compare kernels/figure2.toml
+	$(PWS) compare kernels/divergent64.toml --S 2
 	@mkdir -p $(OUT)
 	$(PWS) run kernels/figure2.toml --mode pws --S 2 --vcd $(OUT)/figure2.vcd
 
