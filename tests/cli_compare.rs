@@ -45,12 +45,17 @@ fn pws_beats_no_splitting_on_long_divergent_paths_under_every_compaction() {
     let out = common::json(&["compare", "kernels/divergent64.toml", "--S", "2", "--json"]);
     let rows = out.as_array().expect("rows");
     for compaction in ["none", "bcc", "scc"] {
-        let nosplit = row(rows, "nosplit", 0, compaction)["cycles"].as_u64().unwrap();
+        let nosplit = row(rows, "nosplit", 0, compaction)["cycles"]
+            .as_u64()
+            .unwrap();
         let pws = row(rows, "pws", 2, compaction);
         assert_eq!(pws["golden_equal"], true, "{pws}");
         // Measured 585/571/567 against 675/650/633: at least 10% fewer cycles.
         let cycles = pws["cycles"].as_u64().unwrap();
-        assert!(cycles * 10 <= nosplit * 9, "{compaction}: PWS {cycles}, no-split {nosplit}");
+        assert!(
+            cycles * 10 <= nosplit * 9,
+            "{compaction}: PWS {cycles}, no-split {nosplit}"
+        );
     }
 }
 

@@ -17,7 +17,13 @@ fn check<const N: usize>(x: u32, s: u64) -> Result<(), TestCaseError> {
     let x = u64::from(x) & ((1u64 << N) - 1);
     let b: Bits<N> = bits(x);
     let expected_shr = if s >= 64 { 0 } else { x >> s };
-    prop_assert_eq!((b << s).to_u64(), reference_shl(x, s, N as u32), "{} << {}", x, s);
+    prop_assert_eq!(
+        (b << s).to_u64(),
+        reference_shl(x, s, N as u32),
+        "{} << {}",
+        x,
+        s
+    );
     prop_assert_eq!((b >> s).to_u64(), expected_shr, "{} >> {}", x, s);
     let amount: Bits<6> = bits(s & 63);
     prop_assert_eq!((b << amount).to_u64(), reference_shl(x, s & 63, N as u32));

@@ -7,9 +7,10 @@
 //!
 //! A branch whose divergent region (from its `s_cbranch_execz` to the join's EXEC restore)
 //! holds an `s_barrier` cannot split: the context that reaches the barrier waits for the
-//! workgroup, its partner waits at the merge for it, and neither moves again. A marked or
-//! already split one is an error; with `split_all` (DWS) such a branch is left serialized and
-//! listed in [`Compiled::barrier_regions`].
+//! workgroup, its partner waits at the merge for it, and neither moves again. A `split` the
+//! source already has there is an error, and so is a marker (without `split_all`); with
+//! `split_all` (DWS) such a branch is left serialized and listed in
+//! [`Compiled::barrier_regions`].
 //!
 //! The mask is the branch condition: the lanes that take path 1 stay in the creating context,
 //! the others go to the new split wavefront (design.md decision 3). If the condition register
@@ -103,7 +104,8 @@ pub fn compile(source: &str, file: &str, split_all: bool) -> Result<Compiled> {
     };
     let lines: Vec<&str> = source.lines().collect();
     for b in &kernel.ifs {
-        let requested = b.split.is_some() || b.marker;
+        // Under `split_all` a marker asks for nothing more than every branch gets.
+        let requested = b.split.is_some() || (b.marker && !split_all);
         if !(split_all || requested) {
             continue;
         }
