@@ -140,16 +140,21 @@ fn an_out_of_bounds_store_stops_with_its_address_and_pc() {
     );
 }
 
+/// A divergent branch whose then-path holds `s_barrier`: `split` goes on line 4, right before the
+/// branch, and `merge` right after the EXEC restore.
+fn barrier_on_the_then_path(split: &str, merge: &str) -> String {
+    format!(
+        "k:\n  v_cmp_gt_u32_e64 s[8:9], 2, v0\n  s_and_saveexec_b64 s[10:11], s[8:9]\n  {split}\n  \
+         s_cbranch_execz JOIN\n  s_barrier\nJOIN:\n  s_or_b64 exec, exec, s[10:11]\n  {merge}\n  \
+         s_endpgm\n"
+    )
+}
+
 #[test]
 fn a_split_marked_around_a_barrier_is_refused_with_both_lines() {
     let dir = tempfile::tempdir().unwrap();
-    let launch = write_launch(
-        dir.path(),
-        "k:\n  v_cmp_gt_u32_e64 s[8:9], 2, v0\n  s_and_saveexec_b64 s[10:11], s[8:9]\n  \
-         ; pws: split\n  s_cbranch_execz JOIN\n  s_barrier\nJOIN:\n  s_or_b64 exec, exec, s[10:11]\n  \
-         s_endpgm\n",
-        4,
-    );
+    let kernel = barrier_on_the_then_path("; pws: split", "");
+    let launch = write_launch(dir.path(), &kernel, 4);
     let e = error_of(&["run", &launch, "--mode", "pws"]);
     assert!(
         e.contains("k.s:5: the split at k has `s_barrier` (line 6) in its divergent region"),
@@ -170,13 +175,8 @@ fn a_context_that_can_never_continue_is_a_deadlock_with_the_stuck_pcs() {
     // The creator takes the then-path and waits at s_barrier; its split context skips it
     // and waits at the merge for its parent. (`pws compile` refuses to split around a barrier,
     // so the kernel carries its own split and merge, which `pws run` takes as written.)
-    let launch = write_launch(
-        dir.path(),
-        "k:\n  v_cmp_gt_u32_e64 s[8:9], 2, v0\n  s_and_saveexec_b64 s[10:11], s[8:9]\n  \
-         split s8, s9\n  s_cbranch_execz JOIN\n  s_barrier\nJOIN:\n  s_or_b64 exec, exec, s[10:11]\n  \
-         merge\n  s_endpgm\n",
-        4,
-    );
+    let kernel = barrier_on_the_then_path("split s8, s9", "merge");
+    let launch = write_launch(dir.path(), &kernel, 4);
     let e = error_of(&["run", &launch, "--watchdog", "300"]);
     assert!(e.starts_with("error: deadlock"), "{e}");
     assert!(
