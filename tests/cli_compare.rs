@@ -61,9 +61,7 @@ fn pws_beats_no_splitting_on_long_divergent_paths_under_every_compaction() {
 
 #[test]
 fn compare_rejects_an_unknown_compaction() {
-    let out = common::pws(&["compare", "kernels/figure2.toml", "--compaction", "zip"]);
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = common::pws_err(&["compare", "kernels/figure2.toml", "--compaction", "zip"]);
     assert!(err.contains("unknown compaction 'zip'"), "{err}");
 }
 

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::pws;
+use common::{pws, pws_ok};
 
 const KERNEL: &str = "\
 ; two paths, split and merged
@@ -21,13 +21,7 @@ fn asm_hex_lists_bytes_in_memory_order() {
     let dir = tempfile::tempdir().unwrap();
     let src = dir.path().join("k.s");
     std::fs::write(&src, KERNEL).unwrap();
-    let out = pws(&["asm", src.to_str().unwrap(), "--hex"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stdout = pws_ok(&["asm", src.to_str().unwrap(), "--hex"]);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(
         lines,
@@ -47,14 +41,8 @@ fn asm_writes_image_and_disasm_reads_it_back() {
     let dir = tempfile::tempdir().unwrap();
     let src = dir.path().join("k.s");
     std::fs::write(&src, KERNEL).unwrap();
-    let out = pws(&["asm", src.to_str().unwrap()]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = pws_ok(&["asm", src.to_str().unwrap()]);
     let bin = dir.path().join("k.bin");
-    let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(
         stdout.contains(&format!(
             "wrote 24 bytes (6 instructions) to {}",
@@ -65,13 +53,7 @@ fn asm_writes_image_and_disasm_reads_it_back() {
     let image = std::fs::read(&bin).unwrap();
     assert_eq!(image[..4], [0x04, 0x20, 0x82, 0xbe]);
 
-    let out = pws(&["disasm", bin.to_str().unwrap()]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let listing = String::from_utf8(out.stdout).unwrap();
+    let listing = pws_ok(&["disasm", bin.to_str().unwrap()]);
     assert!(listing.contains("split s6, s7"), "{listing}");
     assert!(listing.contains("s_cbranch_execz L_0010"), "{listing}");
     assert!(listing.contains("L_0010:\n\tmerge"), "{listing}");
@@ -81,17 +63,12 @@ fn asm_writes_image_and_disasm_reads_it_back() {
     let again = dir.path().join("again.s");
     std::fs::write(&again, &listing).unwrap();
     let out_bin = dir.path().join("again.out");
-    let out = pws(&[
+    pws_ok(&[
         "asm",
         again.to_str().unwrap(),
         "-o",
         out_bin.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     assert_eq!(std::fs::read(&out_bin).unwrap(), image);
 }
 

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{json, pws};
+use common::{json, pws_err, pws_ok};
 
 const FIGURE2_OUT: [i64; 4] = [-15, 1025, 1090, 1204];
 
@@ -63,13 +63,7 @@ fn compaction_skips_passes_of_the_four_lane_wavefront() {
 
 #[test]
 fn the_human_report_shows_cycles_buffers_and_blocks() {
-    let out = pws(&["run", "kernels/figure2.toml", "--mode", "nosplit"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = pws_ok(&["run", "kernels/figure2.toml", "--mode", "nosplit"]);
     assert!(text.contains("(nosplit, S = 3, compaction none)"), "{text}");
     assert!(text.contains("out i32[4]: -15 1025 1090 1204"), "{text}");
     assert!(
@@ -82,17 +76,12 @@ fn the_human_report_shows_cycles_buffers_and_blocks() {
 fn the_vcd_has_the_hierarchy_of_the_compute_unit() {
     let dir = tempfile::tempdir().unwrap();
     let vcd = dir.path().join("f2.vcd");
-    let out = pws(&[
+    pws_ok(&[
         "run",
         "kernels/figure2.toml",
         "--vcd",
         vcd.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let text = std::fs::read_to_string(&vcd).unwrap();
     let header = &text[..text.find("$enddefinitions").expect("a VCD header")];
     for needle in [
@@ -118,12 +107,6 @@ fn write_launch(dir: &std::path::Path, kernel: &str, grid: u32) -> String {
     path.to_str().unwrap().to_string()
 }
 
-fn error_of(args: &[&str]) -> String {
-    let out = pws(args);
-    assert!(!out.status.success(), "pws {args:?} succeeded");
-    String::from_utf8(out.stderr).unwrap()
-}
-
 #[test]
 fn an_out_of_bounds_store_stops_with_its_address_and_pc() {
     let dir = tempfile::tempdir().unwrap();
@@ -132,7 +115,7 @@ fn an_out_of_bounds_store_stops_with_its_address_and_pc() {
         "k:\n  v_mov_b32_e32 v1, 0x40\n  v_mov_b32_e32 v2, 0\n  flat_store_dword v[1:2], v0\n  s_endpgm\n",
         4,
     );
-    let e = error_of(&["run", &launch]);
+    let e = pws_err(&["run", &launch]);
     assert!(e.starts_with("error: memory fault"), "{e}");
     assert!(
         e.contains("0x40") && e.contains("pc 0x0008") && e.contains("flat_store_dword"),
@@ -155,18 +138,13 @@ fn a_split_marked_around_a_barrier_is_refused_with_both_lines() {
     let dir = tempfile::tempdir().unwrap();
     let kernel = barrier_on_the_then_path("; pws: split", "");
     let launch = write_launch(dir.path(), &kernel, 4);
-    let e = error_of(&["run", &launch, "--mode", "pws"]);
+    let e = pws_err(&["run", &launch, "--mode", "pws"]);
     assert!(
         e.contains("k.s:5: the split at k has `s_barrier` (line 6) in its divergent region"),
         "{e}"
     );
     // DWS splits every divergent branch it can: this one runs serialized, to the end.
-    let out = pws(&["run", &launch, "--mode", "dws"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    pws_ok(&["run", &launch, "--mode", "dws"]);
 }
 
 #[test]
@@ -177,7 +155,7 @@ fn a_context_that_can_never_continue_is_a_deadlock_with_the_stuck_pcs() {
     // so the kernel carries its own split and merge, which `pws run` takes as written.)
     let kernel = barrier_on_the_then_path("split s8, s9", "merge");
     let launch = write_launch(dir.path(), &kernel, 4);
-    let e = error_of(&["run", &launch, "--watchdog", "300"]);
+    let e = pws_err(&["run", &launch, "--watchdog", "300"]);
     assert!(e.starts_with("error: deadlock"), "{e}");
     assert!(
         e.contains("slot 0 context 0 at pc 0x0014 (`s_barrier`)"),
@@ -191,7 +169,7 @@ fn a_context_that_can_never_continue_is_a_deadlock_with_the_stuck_pcs() {
 
 #[test]
 fn the_cycle_cap_stops_the_run() {
-    let e = error_of(&["run", "kernels/figure2.toml", "--max-cycles", "40"]);
+    let e = pws_err(&["run", "kernels/figure2.toml", "--max-cycles", "40"]);
     assert!(
         e.contains("cycle cap of 40 reached") && e.contains("slot 0 context 0"),
         "{e}"
@@ -200,10 +178,10 @@ fn the_cycle_cap_stops_the_run() {
 
 #[test]
 fn bad_inputs_are_clear_errors() {
-    let e = error_of(&["run", "kernels/nope.toml"]);
+    let e = pws_err(&["run", "kernels/nope.toml"]);
     assert!(e.starts_with("error:") && e.contains("nope.toml"), "{e}");
-    let e = error_of(&["run", "kernels/figure2.toml", "--config", "nope"]);
+    let e = pws_err(&["run", "kernels/figure2.toml", "--config", "nope"]);
     assert!(e.contains("nope") && e.contains("preset"), "{e}");
-    let e = error_of(&["run", "kernels/collatz.toml"]);
+    let e = pws_err(&["run", "kernels/collatz.toml"]);
     assert!(e.contains("4 wavefronts") && e.contains("2 slots"), "{e}");
 }

@@ -5,7 +5,7 @@ use std::path::Path;
 
 mod common;
 
-use common::pws;
+use common::{json, pws, pws_ok};
 
 fn script(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -17,19 +17,13 @@ fn script(name: &str) -> String {
 
 #[test]
 fn figure5_script_prints_masks_and_stacks() {
-    let out = pws(&[
+    let text = pws_ok(&[
         "unit",
         "split-merge",
         &script("figure5.sm"),
         "--config",
         "figure5",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
     assert!(
         text.contains("e_s = ceil(n / 2) + 2 cycles for n SGPRs (e_s = 4 cycles for all 3)"),
         "{text}"
@@ -46,7 +40,7 @@ fn figure5_script_prints_masks_and_stacks() {
 fn json_output_has_every_step_and_the_final_full_mask() {
     let dir = tempfile::tempdir().unwrap();
     let vcd = dir.path().join("sm.vcd");
-    let out = pws(&[
+    let v = json(&[
         "unit",
         "split-merge",
         &script("nested-errors.sm"),
@@ -56,12 +50,6 @@ fn json_output_has_every_step_and_the_final_full_mask() {
         "--vcd",
         vcd.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let steps = v["steps"].as_array().unwrap();
     assert_eq!(steps.len(), 14);
     let outcomes: Vec<&str> = steps
@@ -97,7 +85,7 @@ fn launch_sets_the_sgprs_each_split_copies() {
          launch\nsplit 0 ffff\n",
     )
     .unwrap();
-    let out = pws(&[
+    let v = json(&[
         "unit",
         "split-merge",
         path.to_str().unwrap(),
@@ -105,12 +93,6 @@ fn launch_sets_the_sgprs_each_split_copies() {
         "gcn3",
         "--json",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
         (v["srf_copy_width"].clone(), v["e_s"].clone()),
         (8.into(), 15.into())

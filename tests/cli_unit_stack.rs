@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{json, pws};
+use common::{json, pws_err};
 
 /// S2 Fig. 1: A0..A2 = 0..2, B = 3..5, C = 6..8, D = 9..11, E = 12..14, F = 15, G = 16..18,
 /// end = 19; BR at A2 (B 0011 / C, IPDOM G), BR at C2 (D 0100 / E, IPDOM F).
@@ -108,11 +108,8 @@ fn errors_are_reported_as_statuses_and_bad_scripts_fail() {
     ] {
         let path = dir.path().join("bad.txt");
         std::fs::write(&path, script).unwrap();
-        let out = pws(&["unit", "stack", path.to_str().unwrap(), "--kind", kind]);
-        assert!(!out.status.success());
-        let err = String::from_utf8_lossy(&out.stderr);
+        let err = pws_err(&["unit", "stack", path.to_str().unwrap(), "--kind", kind]);
         assert!(err.contains(":1: ") && err.contains(message), "{err}");
     }
-    let out = pws(&["unit", "stack", "/nonexistent", "--depth", "4"]);
-    assert!(!out.status.success());
+    pws_err(&["unit", "stack", "/nonexistent", "--depth", "4"]);
 }

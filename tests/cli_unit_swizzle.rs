@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{json, pws};
+use common::{json, pws_err, pws_ok};
 
 #[test]
 fn simd16_on_four_lanes_packs_0xaaaa_into_two_passes() {
@@ -57,7 +57,7 @@ fn wave64_on_sixteen_lanes() {
 fn table_output_and_vcd() {
     let dir = tempfile::tempdir().unwrap();
     let vcd = dir.path().join("swizzle.vcd");
-    let out = pws(&[
+    let text = pws_ok(&[
         "unit",
         "swizzle",
         "--mask",
@@ -69,12 +69,6 @@ fn table_output_and_vcd() {
         "--vcd",
         vcd.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("pass |  p0  p1  p2  p3"), "{text}");
     assert!(text.contains("   0 |   0  4*   2  8*"), "{text}");
     let trace = std::fs::read_to_string(&vcd).unwrap();
@@ -92,11 +86,6 @@ fn bad_input_is_an_error() {
             "unit", "swizzle", "--mask", "1", "--width", "64", "--lanes", "8",
         ][..],
     ] {
-        let out = pws(args);
-        assert!(!out.status.success(), "{args:?}");
-        assert!(
-            String::from_utf8_lossy(&out.stderr).starts_with("error: "),
-            "{args:?}"
-        );
+        assert!(pws_err(args).starts_with("error: "), "{args:?}");
     }
 }

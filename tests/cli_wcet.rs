@@ -5,7 +5,7 @@ use std::path::Path;
 
 mod common;
 
-use common::{json, pws};
+use common::{json, pws, pws_ok};
 
 /// Runs a failing command and returns its stderr, checking exit status 1 and no panic.
 fn fails(args: &[&str]) -> String {
@@ -169,8 +169,7 @@ fn compile_then_wcet_on_a_kernel() {
         "k:\n    v_cmp_gt_i32_e32 vcc, 26, v3\n    s_and_saveexec_b64 s[0:1], vcc\n    s_cbranch_execz END\n    v_mul_lo_u32 v2, v3, 3\nEND:\n    s_or_b64 exec, exec, s[0:1]\n    s_endpgm\n",
     );
     let out = dir.path().join("out.s").display().to_string();
-    let r = pws(&["compile", &src, "-o", &out, "--split-all"]);
-    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    pws_ok(&["compile", &src, "-o", &out, "--split-all"]);
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(
         text.contains("    split vcc_lo, vcc_hi\n    s_cbranch_execz END\n"),
@@ -304,21 +303,11 @@ fn launch_manifest_is_bounded_on_the_compute_unit() {
         "--json",
     ]);
     assert!(unit["pws"].as_u64() < unit["nosplit"].as_u64());
-    let text = String::from_utf8(pws_ok(&["wcet", "kernels/figure2.toml"])).unwrap();
+    let text = pws_ok(&["wcet", "kernels/figure2.toml"]);
     assert!(
         text.contains("selected split points (SB, peak 2 live): BB1, BB2, BB7"),
         "{text}"
     );
-}
-
-fn pws_ok(args: &[&str]) -> Vec<u8> {
-    let out = pws(args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
 }
 
 #[test]
@@ -451,15 +440,14 @@ fn observed_runs_give_the_tightness_and_check_the_blocks() {
     assert_eq!((u(&o["bound"]), u(&o["observed"])), (bound, bound / 2));
     assert!((o["ratio"].as_f64().unwrap() - bound as f64 / (bound / 2) as f64).abs() < 1e-9);
     assert_eq!(o["blocks_over"], serde_json::json!([]));
-    let text = String::from_utf8(pws_ok(&[
+    let text = pws_ok(&[
         "wcet",
         "kernels/figure2.toml",
         "--mode",
         "pws",
         "--observed",
         &ok,
-    ]))
-    .unwrap();
+    ]);
     assert!(text.contains("observed") && text.contains("x\n"), "{text}");
     // A run above its bound, or a block above its WCET, is an error.
     let slow = run("slow.json", bound + 1, 1, "pws");

@@ -16,13 +16,25 @@ pub fn pws(args: &[&str]) -> Output {
     command().args(args).output().expect("pws runs")
 }
 
-/// Runs `pws args`, which must succeed, and parses what it prints as JSON.
-pub fn json(args: &[&str]) -> serde_json::Value {
+/// Runs `pws args`, which must succeed, and returns what it printed.
+pub fn pws_ok(args: &[&str]) -> String {
     let out = pws(args);
     assert!(
         out.status.success(),
         "pws {args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).expect("JSON output")
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+/// Runs `pws args`, which must fail, and returns its error output.
+pub fn pws_err(args: &[&str]) -> String {
+    let out = pws(args);
+    assert!(!out.status.success(), "pws {args:?} succeeded");
+    String::from_utf8(out.stderr).expect("UTF-8 error output")
+}
+
+/// Runs `pws args`, which must succeed, and parses what it prints as JSON.
+pub fn json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&pws_ok(args)).expect("JSON output")
 }
