@@ -91,8 +91,7 @@ struct CtxState {
     in_flight: Option<(u64, u32)>,
     /// Waiting at `merge` for its partner, in the split/merge datapath's view.
     waiting: bool,
-    /// The last retired instruction's pc and cycle.
-    last_pc: Option<u32>,
+    /// The last retired instruction's cycle.
     last_retire: Option<u64>,
 }
 
@@ -195,7 +194,6 @@ impl<'p> Monitor<'p> {
         let reborn = c.k > 0 && split.is_some_and(|t| state.last_retire.is_none_or(|r| t > r));
         if !state.live || reborn {
             state.live = true;
-            state.last_pc = None;
             state.block_start = if c.k > 0 {
                 split.or(Some(cycle))
             } else {
@@ -230,7 +228,6 @@ impl<'p> Monitor<'p> {
         self.last_retire = cycle;
         let m = &mut self.inst_max[index];
         *m = (*m).max(cycle - issued + 1);
-        state.last_pc = Some(pc);
         state.last_retire = Some(cycle);
         let opcode = self.program.instructions[index].item.opcode;
         if self.blocks.ends_block(index) {
