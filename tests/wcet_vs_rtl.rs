@@ -4,8 +4,6 @@
 //! an `s_barrier` are checked through the bound only: they include a partner's path). Prints
 //! the tightness table, bound / observed per kernel and mode.
 
-use std::path::Path;
-
 use proptest::prelude::*;
 use pws_hdl::config::HwConfig;
 use pws_hdl::cu::CuMode;
@@ -13,7 +11,7 @@ use pws_hdl::swizzle::SwizzleMode;
 use pws_host::launch::{analyse_launch, check_blocks, tightness_table, KernelSource, Tightness};
 use pws_host::timing::Mode;
 use pws_isa::manifest::Manifest;
-use pws_isa::testing::proptest_cases;
+use pws_isa::testing::{proptest_cases, shipped_launches};
 use pws_sim::cu::{run, RunOptions};
 use pws_verify::bound::machine;
 use pws_verify::gen::{kernel_spec, GenOptions};
@@ -96,18 +94,13 @@ fn check(
 
 #[test]
 fn every_launch_in_kernels_is_bounded() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels");
-    let mut launches: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        // gpu.toml is the paper-level GPU configuration, not a launch.
-        .filter(|p| p.extension().is_some_and(|e| e == "toml") && !p.ends_with("gpu.toml"))
+    let launches: Vec<_> = shipped_launches()
+        .into_iter()
         .map(|p| {
             let m = Manifest::load(&p).unwrap_or_else(|e| panic!("{e}"));
             (p, m)
         })
         .collect();
-    launches.sort_by(|a, b| a.0.cmp(&b.0));
     assert!(launches.len() >= 5, "{launches:?}");
     let mut rows = Vec::new();
     for (path, manifest) in &launches {

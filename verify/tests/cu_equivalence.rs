@@ -4,8 +4,6 @@
 //! prepared as `pws run` prepares it (the host's split/merge pass; DWS marks every divergent
 //! branch). A failing case prints its kernel and launch, shrunk to a small tree.
 
-use std::path::Path;
-
 use proptest::prelude::*;
 use pws_hdl::config::HwConfig;
 use pws_hdl::cu::CuMode;
@@ -13,7 +11,7 @@ use pws_hdl::swizzle::SwizzleMode;
 use pws_host::launch::{KernelSource, LaunchKernel};
 use pws_host::timing::Mode as HostMode;
 use pws_isa::manifest::Manifest;
-use pws_isa::testing::proptest_cases;
+use pws_isa::testing::{proptest_cases, shipped_launches};
 use pws_sim::cu::{run, RunOptions};
 use pws_verify::gen::{kernel_spec, GenOptions, KernelSpec};
 use pws_verify::golden::{self, Config, Mode};
@@ -56,8 +54,7 @@ fn rtl_memory(
         text: source.to_string(),
         file: "kernel.s".into(),
     };
-    let kernel = LaunchKernel::new(&kernel_source, host_mode, host_mode == HostMode::Dws)
-        .map_err(|e| e.to_string())?;
+    let kernel = LaunchKernel::new(&kernel_source, host_mode, host_mode == HostMode::Dws).map_err(|e| e.to_string())?;
     let opts = RunOptions {
         compaction,
         max_cycles: 2_000_000,
@@ -149,15 +146,7 @@ proptest! {
 /// as many slots as it has wavefronts, which keeps the larger launches within the budget.
 #[test]
 fn every_shipped_kernel_matches_the_golden_model_in_every_mode() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels");
-    let mut manifests: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            p.extension().is_some_and(|e| e == "toml") && p.file_name() != Some("gpu.toml".as_ref())
-        })
-        .collect();
-    manifests.sort();
+    let manifests = shipped_launches();
     assert!(manifests.len() >= 3, "{manifests:?}");
     let mut runs = 0;
     for path in &manifests {
