@@ -28,7 +28,7 @@ use crate::error::{HostError, Result};
 use crate::extract::{extract, Kernel};
 use crate::ipet::IpetMethod;
 use crate::kernel::{GpuConfig, Launch};
-use crate::select::{all_branches, select};
+use crate::select::select;
 use crate::timing::{rtl_blocks, Competition, CuTiming, DispatchCost, Mode, TimingTable};
 
 /// The compute unit a launch runs on: the host's mirror of `pws_hdl::config::HwConfig`.
@@ -254,7 +254,6 @@ pub fn analyse_launch(
             &rounds,
             &dispatch_cost,
             mode,
-            split_all,
         )?);
     }
     Ok(LaunchReport {
@@ -397,17 +396,14 @@ fn mode_bound(
     rounds: &Rounds,
     dispatch_cost: &DispatchCost,
     mode: Mode,
-    split_all: bool,
 ) -> Result<ModeBound> {
     let mut kernel = extract(&lk.text, file, &TimingTable::GCN3)?;
     let structure = BsbCfg::new(kernel.cfg.clone())?;
-    let marked = if split_all || mode == Mode::Dws {
-        all_branches(&structure)
-    } else {
-        (0..structure.len())
-            .map(|v| structure.block(v).split)
-            .collect()
-    };
+    // The split points are the `split`s of the program that runs: `LaunchKernel` placed them
+    // (every divergent branch in DWS or with `split_all`, the marked ones otherwise).
+    let marked: Vec<bool> = (0..structure.len())
+        .map(|v| structure.block(v).split)
+        .collect();
     let sel = select(&structure, &marked, machine.cu.spsimds);
     let inside = split_regions(&kernel, &structure);
     let comp = competitors(&kernel, machine, rounds, mode);

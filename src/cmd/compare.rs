@@ -90,7 +90,7 @@ pub fn run(args: Args) -> CmdResult {
             &source,
             &pws_verify::bound::machine(&hw),
             &[mode],
-            mode == Mode::Dws,
+            false,
         )?;
         let bound = bound.mode(mode).expect("the analysed mode is reported");
         let program = &bound.kernel.program;

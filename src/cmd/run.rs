@@ -84,11 +84,8 @@ pub fn run(args: Args) -> CmdResult {
         CuMode::Dws => Mode::Dws,
         CuMode::Pws => Mode::Pws,
     };
-    let kernel = LaunchKernel::new(
-        &KernelSource::load(&manifest)?,
-        host_mode,
-        host_mode == Mode::Dws,
-    )?;
+    // DWS splits at every divergent branch: `LaunchKernel` runs the pass with `split_all` itself.
+    let kernel = LaunchKernel::new(&KernelSource::load(&manifest)?, host_mode, false)?;
     let opts = RunOptions {
         hw,
         mode,

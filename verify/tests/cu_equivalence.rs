@@ -54,7 +54,7 @@ fn rtl_memory(
         text: source.to_string(),
         file: "kernel.s".into(),
     };
-    let kernel = LaunchKernel::new(&kernel_source, host_mode, host_mode == HostMode::Dws).map_err(|e| e.to_string())?;
+    let kernel = LaunchKernel::new(&kernel_source, host_mode, false).map_err(|e| e.to_string())?;
     let opts = RunOptions {
         compaction,
         max_cycles: 2_000_000,
