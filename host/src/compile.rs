@@ -1,29 +1,52 @@
 //! The "insert merge" pass of [P] Fig 6 (digest 3.2): for every split point (a `split` already
-//! right before the divergent branch, a `; pws: split` marker, or every divergent branch with
-//! `split_all`) it puts `split <cond_lo>, <cond_hi>` immediately before the branch's
-//! `s_cbranch_execz`, and `merge` right after the join's EXEC restore (`s_or_b64 exec, exec,
-//! sY`), where both halves have their full EXEC back (digest 7.6). `split` anywhere else and
-//! `merge` anywhere else are redundant and removed. The result is checked by re-assembling it.
+//! right before a divergent branch, a `; pws: split` marker, or every divergent branch with
+//! `split_all`) it puts `split M` immediately before the branch's `s_cbranch_exec*` (M is the
+//! branch condition, or EXEC: [`IfBranch::mask`]) and `merge` where [`crate::extract`] places
+//! the region's end: right after the join's EXEC restore, where both halves have their full
+//! EXEC back (digest 7.6), or at the start of the join when nothing restores EXEC. `split`
+//! anywhere else and `merge` anywhere else are redundant and removed. The result is checked by
+//! re-assembling it.
 //!
-//! A branch whose divergent region (from its `s_cbranch_execz` to the join's EXEC restore)
-//! holds an `s_barrier` cannot split: the context that reaches the barrier waits for the
-//! workgroup, its partner waits at the merge for it, and neither moves again. A `split` the
-//! source already has there is an error, and so is a marker (without `split_all`); with
-//! `split_all` (DWS) such a branch is left serialized and listed in
-//! [`Compiled::barrier_regions`].
-//!
-//! The mask is the branch condition: the lanes that take path 1 stay in the creating context,
-//! the others go to the new split wavefront (design.md decision 3). If the condition register
-//! is overwritten by the `s_and_saveexec_b64` itself, EXEC (= condition & old EXEC) is used.
+//! A split must not change what the kernel computes ([`IfBranch::unsplittable`]): a branch
+//! inside a divergent loop, one whose region holds an `s_barrier`, and one where the split
+//! would lose a scalar value (liveness, [`crate::liveness`]) cannot split. A split the source
+//! already has there, or a marker, is an error naming the reason and the lines; with `split_all`
+//! (DWS) such a branch stays serialized and is listed in [`Compiled::skipped`], and so is an
+//! `if` without `else` that nobody marked: it has nothing to run in parallel.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
+
+use serde::Serialize;
 
 use pws_isa::Operand;
 
 use crate::cfg::BsbCfg;
 use crate::error::{HostError, Result};
-use crate::extract::{extract, IfBranch};
+use crate::extract::{extract, IfBranch, Kernel, MergeAt, Note, Unsplittable};
 use crate::timing::TimingTable;
+
+/// Why `split_all` left a divergent branch serialized.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SkipReason {
+    /// An `if` without `else`: the split wavefront would only wait at the merge.
+    OneSided,
+    DivergentLoop,
+    Barrier,
+    /// Splitting would lose or stale a scalar value.
+    LiveScalar,
+}
+
+/// A divergent branch `split_all` did not split.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Skipped {
+    /// The branch block's name (label).
+    pub branch: String,
+    /// Source line of its `s_cbranch_exec*`.
+    pub line: u32,
+    pub reason: SkipReason,
+    pub detail: String,
+}
 
 /// The transformed source and what changed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,39 +58,40 @@ pub struct Compiled {
     pub inserted_merges: usize,
     pub removed_splits: usize,
     pub removed_merges: usize,
-    /// Divergent branches left unsplit under `split_all` because their region holds an
-    /// `s_barrier`.
-    pub barrier_regions: Vec<String>,
+    /// Divergent branches left serialized under `split_all`.
+    pub skipped: Vec<Skipped>,
+    /// What the front end noticed (unrecognised shapes, annotations that mark nothing).
+    pub notes: Vec<Note>,
 }
 
-/// `split` operands for a 64-bit mask register, or `None` when it has no 32-bit halves.
-fn halves(op: Operand) -> Option<String> {
-    Some(match op {
+/// `split` operands for a 64-bit mask register.
+fn mask_operands(op: Operand) -> String {
+    match op {
         Operand::VccLo => "vcc_lo, vcc_hi".to_string(),
-        Operand::ExecLo => "exec_lo, exec_hi".to_string(),
-        Operand::Sgpr(n) if u16::from(n) + 1 < pws_isa::NUM_SGPRS => format!("s{}, s{}", n, n + 1),
-        Operand::Ttmp(n) if u16::from(n) + 1 < pws_isa::NUM_TTMPS => {
-            format!("ttmp{}, ttmp{}", n, n + 1)
-        }
-        _ => return None,
-    })
-}
-
-fn mask_operands(b: &IfBranch) -> String {
-    let overlaps = match (b.cond, b.save) {
-        (Operand::Sgpr(c), Operand::Sgpr(s)) => c.abs_diff(s) < 2,
-        (c, s) => c == s,
-    };
-    if overlaps {
-        "exec_lo, exec_hi".to_string()
-    } else {
-        halves(b.cond).unwrap_or_else(|| "exec_lo, exec_hi".to_string())
+        Operand::Sgpr(n) => format!("s{}, s{}", n, n + 1),
+        _ => "exec_lo, exec_hi".to_string(),
     }
 }
 
 fn indent_of(line: &str) -> &str {
     let n = line.len() - line.trim_start().len();
     &line[..n]
+}
+
+/// Splits `label: instruction` into the label part and the instruction part, so that code
+/// can go between them (a branch to the label must run it).
+fn label_and_rest(line: &str) -> (Option<&str>, &str) {
+    let code = line.split(';').next().unwrap_or("");
+    match code.find(':') {
+        Some(c)
+            if !code[..c].trim().is_empty()
+                && !code[..c].trim().contains(char::is_whitespace)
+                && !code[c + 1..].trim().is_empty() =>
+        {
+            (Some(&line[..=c]), &line[c + 1..])
+        }
+        _ => (None, line),
+    }
 }
 
 /// Removes the `split`/`merge` instruction from a source line, keeping a label before it.
@@ -81,18 +105,66 @@ fn without_instruction(line: &str, mnemonic: &str) -> Option<String> {
     (!head.trim().is_empty()).then(|| head.to_string())
 }
 
+/// What a marked or split-all branch may do.
+enum Decision {
+    Split,
+    Skip(SkipReason, String),
+}
+
+fn decide(
+    b: &IfBranch,
+    name: &str,
+    kernel: &Kernel,
+    file: &str,
+    split_all: bool,
+) -> Result<Option<Decision>> {
+    let insts = &kernel.program.instructions;
+    let line = insts[b.cbranch].line;
+    // Under `split_all` a marker asks for nothing more than every branch gets.
+    let explicit = b.split.is_some();
+    let requested = explicit || b.marker;
+    if !(split_all || requested) {
+        return Ok(None);
+    }
+    if let Some(why) = &b.unsplittable {
+        if explicit || !split_all {
+            let what = if explicit { "the split" } else { "the marked split" };
+            return Err(HostError::Structure(format!(
+                "{file}:{line}: {what} at {name} changes what the kernel computes: {why}; remove it, or change the kernel so that {}",
+                match why {
+                    Unsplittable::DivergentLoop { .. } => "the branch is outside the divergent loop",
+                    Unsplittable::Barrier { .. } => "the barrier is outside the if/else",
+                    Unsplittable::Hazards(_) => "the value is recomputed after the join",
+                }
+            )));
+        }
+        let reason = match why {
+            Unsplittable::DivergentLoop { .. } => SkipReason::DivergentLoop,
+            Unsplittable::Barrier { .. } => SkipReason::Barrier,
+            Unsplittable::Hazards(_) => SkipReason::LiveScalar,
+        };
+        return Ok(Some(Decision::Skip(reason, why.to_string())));
+    }
+    if b.one_sided() && !requested {
+        return Ok(Some(Decision::Skip(
+            SkipReason::OneSided,
+            "an if without else: the split wavefront would only wait at the merge".into(),
+        )));
+    }
+    Ok(Some(Decision::Split))
+}
+
 /// Runs the pass on `source` (`file` names it in errors).
 pub fn compile(source: &str, file: &str, split_all: bool) -> Result<Compiled> {
     let kernel = extract(source, file, &TimingTable::GCN3)?;
-    // Structure only: irreducible flow and broken if/else regions are errors, loop bounds are not needed here.
+    // Structure only: broken if/else regions are errors, loop bounds are not needed here.
     BsbCfg::structure(kernel.cfg.clone())?;
     let insts = &kernel.program.instructions;
     let line = |i: usize| insts[i].line as usize;
 
+    // Text to put before / after a source line.
     let mut before: BTreeMap<usize, Vec<String>> = BTreeMap::new();
     let mut after: BTreeMap<usize, Vec<String>> = BTreeMap::new();
-    let mut remove: BTreeMap<usize, &str> = BTreeMap::new();
-    let mut kept_merges = BTreeSet::new();
     let mut out = Compiled {
         text: String::new(),
         split_points: Vec::new(),
@@ -100,58 +172,62 @@ pub fn compile(source: &str, file: &str, split_all: bool) -> Result<Compiled> {
         inserted_merges: 0,
         removed_splits: 0,
         removed_merges: 0,
-        barrier_regions: Vec::new(),
+        skipped: Vec::new(),
+        notes: kernel.notes.clone(),
     };
     let lines: Vec<&str> = source.lines().collect();
+    let mut kept_merges = Vec::new();
+    let mut kept_splits = Vec::new();
     for b in &kernel.ifs {
-        // Under `split_all` a marker asks for nothing more than every branch gets.
-        let requested = b.split.is_some() || (b.marker && !split_all);
-        if !(split_all || requested) {
-            continue;
-        }
         let name = &kernel.cfg.blocks[b.node].name;
-        let barrier =
-            (b.cbranch + 1..b.restore).find(|&i| insts[i].item.opcode == pws_isa::Opcode::SBarrier);
-        match barrier {
-            Some(i) if requested => {
-                return Err(HostError::Structure(format!(
-                    "{file}:{}: the split at {name} has `s_barrier` (line {}) in its divergent \
-                     region: the split contexts would wait for each other at the barrier and \
-                     the merge forever; move the barrier out of the if/else or do not split it",
-                    line(b.cbranch),
-                    line(i)
-                )));
-            }
-            Some(_) => {
-                out.barrier_regions.push(name.clone());
+        match decide(b, name, &kernel, file, split_all)? {
+            None => continue,
+            Some(Decision::Skip(reason, detail)) => {
+                out.skipped.push(Skipped {
+                    branch: name.clone(),
+                    line: insts[b.cbranch].line,
+                    reason,
+                    detail,
+                });
                 continue;
             }
-            None => {}
+            Some(Decision::Split) => {}
         }
         out.split_points.push(name.clone());
-        if b.split.is_none() {
-            let l = line(b.cbranch);
-            let indent = indent_of(lines[l - 1]);
-            before
-                .entry(l)
-                .or_default()
-                .push(format!("{indent}split {}", mask_operands(b)));
-            out.inserted_splits += 1;
+        match b.split {
+            Some(s) => kept_splits.push(s),
+            None => {
+                let l = line(b.cbranch);
+                let indent = indent_of(lines[l - 1]);
+                before
+                    .entry(l)
+                    .or_default()
+                    .push(format!("{indent}split {}", mask_operands(b.mask)));
+                out.inserted_splits += 1;
+            }
         }
-        let next = b.restore + 1;
-        if next < insts.len()
-            && insts[next].item.opcode == pws_isa::Opcode::Merge
-            && !kept_merges.contains(&next)
-        {
-            kept_merges.insert(next);
-        } else {
-            let l = line(b.restore);
-            let indent = indent_of(lines[l - 1]);
-            after.entry(l).or_default().push(format!("{indent}merge"));
-            out.inserted_merges += 1;
+        match b.merge {
+            Some(m) => kept_merges.push(m),
+            None => {
+                let text = |i: usize| format!("{}merge", indent_of(lines[line(i) - 1]));
+                match b.merge_at {
+                    MergeAt::After(i) => after.entry(line(i)).or_default().push(text(i)),
+                    MergeAt::Before(i) => before.entry(line(i)).or_default().push(text(i)),
+                }
+                out.inserted_merges += 1;
+            }
         }
     }
-    for &i in &kernel.stray_splits {
+    let mut remove: BTreeMap<usize, &str> = BTreeMap::new();
+    for &i in kernel.stray_splits.iter().chain(
+        kernel
+            .ifs
+            .iter()
+            .filter_map(|b| b.split)
+            .filter(|s| !kept_splits.contains(s))
+            .collect::<Vec<_>>()
+            .iter(),
+    ) {
         remove.insert(line(i), "split");
         out.removed_splits += 1;
     }
@@ -163,19 +239,28 @@ pub fn compile(source: &str, file: &str, split_all: bool) -> Result<Compiled> {
     let mut text = String::with_capacity(source.len() + 64);
     for (k, &src) in lines.iter().enumerate() {
         let l = k + 1;
-        for s in before.get(&l).into_iter().flatten() {
-            text.push_str(s);
-            text.push('\n');
+        let mut src = src.to_string();
+        if let Some(ins) = before.get(&l) {
+            // Code inserted before an instruction goes after a label on its line.
+            if let (Some(label), rest) = label_and_rest(&src) {
+                text.push_str(label);
+                text.push('\n');
+                src = format!("{}{}", indent_of(ins[0].as_str()), rest.trim_start());
+            }
+            for s in ins {
+                text.push_str(s);
+                text.push('\n');
+            }
         }
         match remove.get(&l) {
             Some(m) => {
-                if let Some(rest) = without_instruction(src, m) {
+                if let Some(rest) = without_instruction(&src, m) {
                     text.push_str(&rest);
                     text.push('\n');
                 }
             }
             None => {
-                text.push_str(src);
+                text.push_str(&src);
                 text.push('\n');
             }
         }
@@ -188,4 +273,19 @@ pub fn compile(source: &str, file: &str, split_all: bool) -> Result<Compiled> {
         .map_err(|e| HostError::Input(format!("the transformed kernel does not assemble: {e}")))?;
     out.text = text;
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_on_an_instruction_line_are_kept_in_front() {
+        assert_eq!(
+            label_and_rest("L1: s_nop 0 ; c"),
+            (Some("L1:"), " s_nop 0 ; c")
+        );
+        assert_eq!(label_and_rest("    s_nop 0 ; a: b"), (None, "    s_nop 0 ; a: b"));
+        assert_eq!(label_and_rest("L1:"), (None, "L1:"));
+    }
 }

@@ -1,65 +1,173 @@
-//! CFG extraction from GCN3 assembly ([T] §5.2's rules, digest 7.23): basic blocks start at
-//! labels, branch targets and after branches; there is no fall-through after `s_branch` or
-//! `s_endpgm`. Divergent if/else regions are recognised from the exec-mask idiom LLVM's
-//! SILowerControlFlow emits, which is exactly a BSB CFG (anchors 2):
+//! The CFG front end for GCN3 assembly as LLVM's AMDGPU backend emits it (and as people write
+//! it): the BSB CFG the analysis needs, the divergent `if` regions a split can cover, natural
+//! loops with their bounds, and the annotations.
 //!
-//! ```text
-//! if:    s_and_saveexec_b64 sX, C ; [s_xor_b64 sX, exec, sX] ; s_cbranch_execz ELSE (branch)
-//! else:  s_or_saveexec_b64 sY, sX ; s_xor_b64 exec, exec, sY ; s_cbranch_execz END (BSB)
-//! join:  s_or_b64 exec, exec, sY                                                   (Reconv)
-//! ```
+//! The physical control flow ([`Flow`]) is the worst-case structure as it is: an `if`'s
+//! `s_cbranch_execz` skips the then-path, its else-flip skips the else-path, so the scalar
+//! unit's longest path already runs both, serialized ([P] Fig 7's BSB CFG). On top of it a
+//! divergent `if` is recognised by what it does to EXEC, not by register names ([`crate::masks`]):
 //!
-//! An `if` without `else` jumps straight to its join; the extractor then adds the BSB and the
-//! empty path 2 as zero-cost virtual nodes, so every branch has the shape Prune expects.
-//! Backward conditional branches are loop latches; other conditional branches (`scc`, `vcc`)
-//! are uniform and stay ordinary blocks.
+//! - a block whose last EXEC write narrows EXEC (any SI_IF form, `s_and_b64 exec, exec, C`
+//!   included) and ends in `s_cbranch_execz` over the then-path, or `s_cbranch_execnz` into a
+//!   then-path laid out elsewhere;
+//! - whose skip target T post-dominates it (a single-entry, single-exit region);
+//! - T is its else-flip (the `s_or_saveexec_b64` there reads a mask this block created), whose
+//!   own skip target is the join; otherwise T is the join of an `if` without `else`;
+//! - the join restores EXEC with `s_or_b64 exec, exec, R` where R holds the region's saved mask,
+//!   or restores nothing when nothing after it needs the lanes back (an `if` guarding the end of
+//!   the kernel); the merge goes right after the restore, or at the start of the join.
 //!
-//! Annotations are comments, read from the source text because the assembler drops comments:
-//! - `; pws: split` marks the next divergent branch after the comment as a split point;
-//! - `; pws: loop_bound N` gives the bound of the loop whose header block starts at the next
-//!   instruction after the comment (the header runs at most N times per entry into the loop).
+//! Such an `if` becomes a branch node with its BSB (the else-flip, or a zero-cost virtual BSB and
+//! empty else-path for an `if` without `else`); regions that share a join get a zero-cost
+//! virtual join each, so every region is single-entry single-exit in the BSB CFG, as Prune
+//! expects. Everything else (uniform branches, loop latches and exits, divergent branches of
+//! other shapes) stays an ordinary block: the IPET bounds it all the same, it just cannot split.
+//! Each `if` also says whether it can split ([`IfBranch::unsplittable`]): not inside a divergent
+//! loop, no `s_barrier` in the region, and no scalar value the split would lose
+//! ([`crate::liveness`]).
+//!
+//! Annotations are comments, read from the source text because the assembler drops comments
+//! (inline `asm volatile("; pws: ...")` from C lands in the assembly as such a comment):
+//! - `; pws: split` marks the divergent branch that ends the block of the next instruction;
+//! - `; pws: loop_bound N` bounds the innermost loop holding the next instruction: its header
+//!   runs at most N times per entry into the loop.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 
-use pws_isa::{assemble, Instruction, Opcode, Operand, Program};
+use pws_isa::{assemble, Opcode, Operand, Program};
 
 use crate::cfg::{Block, BlockKind, Cfg};
 use crate::error::{HostError, Result};
+use crate::flow::Flow;
+use crate::liveness::{split_hazards, Hazard, Liveness, Region};
+use crate::masks::{exec_change, find_restore, ExecChange, Provenance};
 use crate::timing::TimingTable;
 
-/// A divergent `if` found in the assembly.
+/// Where a merge goes relative to the join's instructions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MergeAt {
+    /// Right after this instruction (the EXEC restore).
+    After(usize),
+    /// Right before this instruction (the join's first).
+    Before(usize),
+}
+
+impl MergeAt {
+    /// The index of the instruction the merge comes before.
+    pub fn gap(self) -> usize {
+        match self {
+            MergeAt::After(i) => i + 1,
+            MergeAt::Before(i) => i,
+        }
+    }
+}
+
+/// A divergent `if` region.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IfBranch {
     /// CFG node of the branch block.
     pub node: usize,
-    /// Instruction index of its `s_cbranch_execz`.
+    /// Instruction index of its `s_cbranch_execz` (or `_execnz`).
     pub cbranch: usize,
-    /// The condition mask read by `s_and_saveexec_b64` (64 bits from this register).
-    pub cond: Operand,
-    /// The register `s_and_saveexec_b64` saves EXEC into.
-    pub save: Operand,
-    /// Instruction index of the join's `s_or_b64 exec, exec, sY`: the merge goes right after it.
-    pub restore: usize,
-    /// A `split` immediately before the `s_cbranch_execz`.
+    /// CFG node of the else-flip (the BSB); `None` for an `if` without `else`.
+    pub flip: Option<usize>,
+    /// CFG node of the join (a physical block).
+    pub join: usize,
+    /// The split mask M: the branch condition when it is still in its register at the branch
+    /// (the creator keeps the then-lanes), else EXEC itself, which holds exactly them.
+    pub mask: Operand,
+    /// The join's `s_or_b64 exec, exec, R`, if it restores EXEC.
+    pub restore: Option<usize>,
+    pub merge_at: MergeAt,
+    /// A `split` immediately before the branch.
     pub split: Option<usize>,
+    /// The `merge` at `merge_at` that pairs with it.
+    pub merge: Option<usize>,
     /// Marked by a `; pws: split` comment.
     pub marker: bool,
+    /// Why the region cannot split, if it cannot.
+    pub unsplittable: Option<Unsplittable>,
+}
+
+/// What keeps a divergent `if` from splitting.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unsplittable {
+    /// Inside a loop whose exit is divergent: a split wavefront would iterate on its own.
+    DivergentLoop { header_line: u32 },
+    /// An `s_barrier` between the split and the merge.
+    Barrier { line: u32 },
+    /// The split would lose or stale a scalar value.
+    Hazards(Vec<Hazard>),
+}
+
+impl std::fmt::Display for Unsplittable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unsplittable::DivergentLoop { header_line } => write!(
+                f,
+                "it is inside the divergent loop whose header is at line {header_line} (its split wavefronts would leave the loop separately)"
+            ),
+            Unsplittable::Barrier { line } => write!(
+                f,
+                "its divergent region holds `s_barrier` (line {line}): the split contexts would wait for each other at the barrier and the merge forever"
+            ),
+            Unsplittable::Hazards(h) => {
+                let all: Vec<String> = h.iter().map(ToString::to_string).collect();
+                write!(f, "{}", all.join("; "))
+            }
+        }
+    }
+}
+
+impl IfBranch {
+    /// True for an `if` without `else`, which gains no parallelism from a split.
+    pub fn one_sided(&self) -> bool {
+        self.flip.is_none()
+    }
+}
+
+/// A natural loop of the kernel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KernelLoop {
+    /// CFG node of the header.
+    pub header: usize,
+    /// Source line of the header's first instruction.
+    pub line: u32,
+    /// Its exit or back edge is an EXEC branch: lanes leave it at different iterations.
+    pub divergent: bool,
+}
+
+/// Something the user should know that does not stop the analysis.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    pub line: u32,
+    pub message: String,
+}
+
+/// Loop bounds given outside the assembly (a launch manifest): by header label, and a default.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LoopBounds {
+    pub default: Option<u64>,
+    pub by_label: BTreeMap<String, u64>,
 }
 
 /// An assembled kernel with its BSB CFG; `cfg.blocks[v].split` is the set P (a `split` right
-/// before the branch or a `pws: split` marker).
+/// before a splittable branch or a `pws: split` marker).
 #[derive(Debug, Clone)]
 pub struct Kernel {
     pub program: Program,
+    pub flow: Flow,
     pub cfg: Cfg,
-    /// Instruction range of each CFG node (empty for the virtual BSB / empty-path nodes).
+    /// Instruction range of each CFG node (empty for the virtual nodes).
     pub ranges: Vec<Range<usize>>,
     pub ifs: Vec<IfBranch>,
-    /// `split` instructions that are not immediately before a divergent branch.
+    pub loops: Vec<KernelLoop>,
+    /// `split` instructions that are not immediately before a recognised divergent branch.
     pub stray_splits: Vec<usize>,
     /// Every `merge` instruction.
     pub merges: Vec<usize>,
+    pub notes: Vec<Note>,
 }
 
 enum Annotation {
@@ -116,9 +224,9 @@ fn annotations(source: &str, file: &str) -> Result<Vec<(usize, Annotation)>> {
                     i + 1,
                     col,
                     format!(
-                    "unknown pws annotation '{}' (expected 'pws: split' or 'pws: loop_bound N')",
-                    rest.trim()
-                ),
+                        "unknown pws annotation '{}' (expected 'pws: split' or 'pws: loop_bound N')",
+                        rest.trim()
+                    ),
                 )
             }
         };
@@ -127,117 +235,299 @@ fn annotations(source: &str, file: &str) -> Result<Vec<(usize, Annotation)>> {
     Ok(out)
 }
 
-fn is_exec(op: Option<Operand>) -> bool {
-    op == Some(Operand::ExecLo)
-}
-
-/// `s_xor_b64 dst, a, b` with {a, b} = {x, y}.
-fn xor_of(inst: &Instruction, dst: Operand, x: Operand, y: Operand) -> bool {
-    inst.opcode == Opcode::SXorB64
-        && inst.dst == Some(dst)
-        && ((inst.src(0) == Some(x) && inst.src(1) == Some(y))
-            || (inst.src(0) == Some(y) && inst.src(1) == Some(x)))
-}
-
-enum Idiom {
-    /// `s_and_saveexec_b64 save, cond` (then `s_xor_b64 save, exec, save` if there is an else).
-    If { cond: Operand, save: Operand },
-    /// `s_or_saveexec_b64 dst, saved ; s_xor_b64 exec, exec, dst`.
-    Else { saved: Operand, dst: Operand },
-}
-
-/// Looks for the if or else idiom among a block's instructions before its final branch.
-fn idiom(insts: &[Instruction]) -> Option<Idiom> {
-    for (j, a) in insts.iter().enumerate().rev() {
-        let (Some(dst), Some(src)) = (a.dst, a.src(0)) else {
-            continue;
-        };
-        let rest = &insts[j + 1..];
-        match a.opcode {
-            // The `s_xor_b64 sX, exec, sX` that follows when there is an else is not needed to
-            // recognise the if: an if without else branches straight to its join.
-            Opcode::SAndSaveexecB64 => {
-                return Some(Idiom::If {
-                    cond: src,
-                    save: dst,
-                })
-            }
-            Opcode::SOrSaveexecB64
-                if rest
-                    .iter()
-                    .any(|x| xor_of(x, Operand::ExecLo, Operand::ExecLo, dst)) =>
-            {
-                return Some(Idiom::Else { saved: src, dst });
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
-/// `s_or_b64 exec, exec, reg` in `range`.
-fn find_restore(
-    insts: &[pws_isa::Located<Instruction>],
-    range: Range<usize>,
-    reg: Operand,
-) -> Option<usize> {
-    range.into_iter().find(|&i| {
-        let x = &insts[i].item;
-        x.opcode == Opcode::SOrB64
-            && is_exec(x.dst)
-            && ((is_exec(x.src(0)) && x.src(1) == Some(reg))
-                || (is_exec(x.src(1)) && x.src(0) == Some(reg)))
-    })
+/// A divergent branch as the flow shows it, before it is checked as a region.
+struct Candidate {
+    block: usize,
+    then_succ: usize,
+    skip_succ: usize,
 }
 
 /// Assembles `source` and extracts its BSB CFG; block WCETs come from `table`.
 pub fn extract(source: &str, file: &str, table: &TimingTable) -> Result<Kernel> {
     let program = assemble(source, file).map_err(|e| HostError::Input(e.to_string()))?;
+    let flow = Flow::new(&program, file)?;
+    let prov = Provenance::new(&program, &flow);
+    let live = Liveness::new(&program, &flow);
     let insts = &program.instructions;
-    if insts.is_empty() {
-        return Err(HostError::Input(format!(
-            "{file}: the kernel has no instructions"
-        )));
-    }
     let line_of = |i: usize| insts[i].line;
-    let index_of: HashMap<u32, usize> = insts.iter().enumerate().map(|(i, l)| (l.pc, i)).collect();
+    let nb = flow.blocks.len();
+    let mut notes = Vec::new();
 
-    // Leaders and branch targets.
-    let mut leaders = BTreeSet::from([0usize]);
+    // Label leaders split blocks further than the flow does, so reports keep the names people
+    // see in the source; the flow's blocks are what the EXEC analysis reads.
+    let mut bounds_at: Vec<usize> = (0..nb).map(|b| flow.blocks[b].start).collect();
     for &pc in program.labels.values() {
-        if let Some(&i) = index_of.get(&pc) {
-            leaders.insert(i);
+        if let Some(i) = program.index_of(pc) {
+            bounds_at.push(i);
         }
     }
-    let mut targets = vec![None; insts.len()];
-    for (i, l) in insts.iter().enumerate() {
-        let inst = &l.item;
-        if inst.is_branch() {
-            let t = inst
-                .branch_target(l.pc)
-                .and_then(|pc| index_of.get(&pc).copied())
-                .ok_or_else(|| {
-                    HostError::Input(format!(
-                        "{file}:{}: the branch does not jump to an instruction of the kernel",
-                        l.line
-                    ))
-                })?;
-            targets[i] = Some(t);
-            leaders.insert(t);
-        }
-        if (inst.is_branch() || inst.is_terminator()) && i + 1 < insts.len() {
-            leaders.insert(i + 1);
-        }
-    }
-    let starts: Vec<usize> = leaders.into_iter().collect();
-    let ranges: Vec<Range<usize>> = starts
-        .iter()
-        .enumerate()
-        .map(|(k, &s)| s..starts.get(k + 1).copied().unwrap_or(insts.len()))
-        .collect();
-    let block_of_inst = |i: usize| starts.partition_point(|&s| s <= i) - 1;
-    let nb = ranges.len();
+    bounds_at.sort_unstable();
+    bounds_at.dedup();
 
+    // Loops, divergent when an exit or back edge is taken on EXEC.
+    let is_exec_branch = |b: usize| {
+        matches!(
+            insts[flow.last(b)].item.opcode,
+            Opcode::SCbranchExecz | Opcode::SCbranchExecnz
+        )
+    };
+    let loop_divergent: Vec<bool> = flow
+        .loops
+        .iter()
+        .map(|l| {
+            l.exits.iter().any(|&(b, _)| is_exec_branch(b))
+                || l.latches.iter().any(|&b| is_exec_branch(b))
+        })
+        .collect();
+
+    // Divergent branches: a forward EXEC branch whose successors stay in its loop.
+    let mut candidates = Vec::new();
+    for b in (0..nb).filter(|&b| flow.reachable[b]) {
+        let last = flow.last(b);
+        let op = insts[last].item.opcode;
+        if !matches!(op, Opcode::SCbranchExecz | Opcode::SCbranchExecnz) {
+            continue;
+        }
+        let (mut taken, mut fall) = (None, None);
+        for e in &flow.succ[b] {
+            match e.kind {
+                crate::flow::EdgeKind::Taken => taken = Some(e.to),
+                crate::flow::EdgeKind::FallThrough => fall = Some(e.to),
+            }
+        }
+        let (Some(taken), Some(fall)) = (taken, fall) else {
+            continue;
+        };
+        let (then_succ, skip_succ) = if op == Opcode::SCbranchExecz {
+            (fall, taken)
+        } else {
+            (taken, fall)
+        };
+        let in_loop = |t: usize| {
+            !flow.is_back_edge(b, t)
+                && flow
+                    .loop_of(b)
+                    .is_none_or(|l| flow.loops[l].body.binary_search(&t).is_ok())
+        };
+        if !(in_loop(then_succ) && in_loop(skip_succ)) {
+            continue;
+        }
+        candidates.push(Candidate {
+            block: b,
+            then_succ,
+            skip_succ,
+        });
+    }
+
+    // Regions.
+    struct Found {
+        block: usize,
+        mask: Operand,
+        flip: Option<usize>,
+        join: usize,
+        restore: Option<usize>,
+        merge_at: MergeAt,
+        path1: Vec<usize>,
+        path2: Vec<usize>,
+        unsplittable: Option<Unsplittable>,
+    }
+    let reach_without = |from: usize, stops: &[usize]| -> Vec<usize> {
+        let mut seen = vec![false; nb];
+        let mut work = vec![from];
+        let mut out = Vec::new();
+        while let Some(x) = work.pop() {
+            if stops.contains(&x) || std::mem::replace(&mut seen[x], true) {
+                continue;
+            }
+            out.push(x);
+            work.extend(flow.succ[x].iter().map(|e| e.to));
+        }
+        out.sort_unstable();
+        out
+    };
+    let mut found: Vec<Found> = Vec::new();
+    for c in &candidates {
+        let b = c.block;
+        let last = flow.last(b);
+        let shape_note = |msg: String| Note {
+            line: line_of(last),
+            message: msg,
+        };
+        let narrow = match exec_change(&program, &flow, &prov, b) {
+            ExecChange::Write { inst } => inst,
+            ExecChange::Flip(_) => continue,
+            ExecChange::None => {
+                notes.push(shape_note(format!(
+                    "{} does not follow an EXEC write in its block (expected the if's s_and_saveexec_b64 or s_and_b64 exec, exec, ...); it stays an ordinary branch and cannot split",
+                    insts[last].item.opcode.mnemonic()
+                )));
+                continue;
+            }
+        };
+        let t = c.skip_succ;
+        if flow.ipdom(b) != Some(t) {
+            notes.push(shape_note(format!(
+                "the divergent branch's skip target (line {}) is not where its paths meet (not a single-entry, single-exit if region, e.g. a join LLVM duplicated into both paths); it stays an ordinary branch and cannot split",
+                line_of(flow.blocks[t].start)
+            )));
+            continue;
+        }
+        let created = flow.blocks[b].clone();
+        let flip = match exec_change(&program, &flow, &prov, t) {
+            ExecChange::Flip(f) if f.input.is_some_and(|o| created.contains(&o)) => Some(f),
+            _ => None,
+        };
+        let (join, path2) = match flip {
+            Some(_) => {
+                let tl = flow.last(t);
+                let op = insts[tl].item.opcode;
+                let skip = flow.succ[t].iter().find(|e| {
+                    (op == Opcode::SCbranchExecz) == (e.kind == crate::flow::EdgeKind::Taken)
+                });
+                let then2 = flow.succ[t].iter().find(|e| {
+                    (op == Opcode::SCbranchExecz) == (e.kind == crate::flow::EdgeKind::FallThrough)
+                });
+                match (
+                    matches!(op, Opcode::SCbranchExecz | Opcode::SCbranchExecnz),
+                    skip,
+                    then2,
+                ) {
+                    (true, Some(j), Some(p2)) if flow.ipdom(t) == Some(j.to) => {
+                        (j.to, reach_without(p2.to, &[t, j.to]))
+                    }
+                    _ => {
+                        notes.push(shape_note(format!(
+                            "the else at line {} does not end in a branch over its path to the join; the if stays an ordinary branch and cannot split",
+                            line_of(flow.blocks[t].start)
+                        )));
+                        continue;
+                    }
+                }
+            }
+            None => (t, Vec::new()),
+        };
+        let path1 = reach_without(c.then_succ, &[b, t]);
+        let region_blocks = path1.iter().chain(&path2).chain(flip.map(|_| &t));
+        if let Some(&x) = region_blocks.clone().find(|&&x| !flow.dominates(b, x)) {
+            notes.push(shape_note(format!(
+                "control enters the divergent region at line {} from outside; the if stays an ordinary branch and cannot split",
+                line_of(flow.blocks[x].start)
+            )));
+            continue;
+        }
+        let restore_from = match flip {
+            Some(_) => flow.blocks[t].clone(),
+            None => created.clone(),
+        };
+        let restore = find_restore(&program, &flow, &prov, join, restore_from);
+        let merge_at = match restore {
+            Some(r) => MergeAt::After(r),
+            None => MergeAt::Before(flow.blocks[join].start),
+        };
+        let prefix = flow.blocks[join].start..merge_at.gap().min(flow.blocks[join].end);
+        let in_region = region_blocks
+            .clone()
+            .flat_map(|&x| flow.blocks[x].clone())
+            .chain(prefix.clone());
+        let barrier = in_region
+            .clone()
+            .find(|&i| insts[i].item.opcode == Opcode::SBarrier);
+        let divergent_loop = flow
+            .loops_around(b)
+            .find(|&l| loop_divergent[l])
+            .map(|l| line_of(flow.blocks[flow.loops[l].header].start));
+        let unsplittable = if let Some(header_line) = divergent_loop {
+            Some(Unsplittable::DivergentLoop { header_line })
+        } else if let Some(i) = barrier {
+            Some(Unsplittable::Barrier { line: line_of(i) })
+        } else {
+            let hazards = split_hazards(
+                &program,
+                &flow,
+                &live,
+                &Region {
+                    path1: &path1,
+                    flip: flip.map(|_| t),
+                    path2: &path2,
+                    join_prefix: prefix,
+                    merge_after: match merge_at {
+                        MergeAt::After(i) => Some(i),
+                        MergeAt::Before(_) => None,
+                    },
+                },
+            );
+            (!hazards.is_empty()).then_some(Unsplittable::Hazards(hazards))
+        };
+        found.push(Found {
+            block: b,
+            mask: split_mask(&program, narrow, last),
+            flip: flip.map(|_| t),
+            join,
+            restore,
+            merge_at,
+            path1,
+            path2,
+            unsplittable,
+        });
+    }
+
+    // Merges at one place pair with splits by nesting: inner regions' merges come first.
+    found.sort_by_key(|f| f.path1.len() + f.path2.len());
+    let mut gap_of: Vec<MergeAt> = found.iter().map(|f| f.merge_at).collect();
+    for k in 0..found.len() {
+        for inner in 0..k {
+            let contains = |f: &Found, x: usize| {
+                f.path1.binary_search(&x).is_ok()
+                    || f.path2.binary_search(&x).is_ok()
+                    || f.flip == Some(x)
+                    || f.block == x
+            };
+            if contains(&found[k], found[inner].block)
+                && found[inner].join == found[k].join
+                && gap_of[inner].gap() > gap_of[k].gap()
+            {
+                gap_of[k] = gap_of[inner];
+            }
+        }
+    }
+
+    // CFG nodes: the reachable parts of the flow's blocks, split at labels.
+    let mut ranges: Vec<Range<usize>> = Vec::new();
+    let mut node_of_block = vec![usize::MAX; nb];
+    let mut node_at: HashMap<usize, usize> = HashMap::new();
+    for b in (0..nb).filter(|&b| flow.reachable[b]) {
+        node_of_block[b] = ranges.len();
+        let r = flow.blocks[b].clone();
+        let cuts: Vec<usize> = bounds_at
+            .iter()
+            .copied()
+            .filter(|&s| s > r.start && s < r.end)
+            .collect();
+        let mut s = r.start;
+        for c in cuts.into_iter().chain([r.end]) {
+            node_at.insert(s, ranges.len());
+            ranges.push(s..c);
+            s = c;
+        }
+    }
+    let first_node = |b: usize| node_of_block[b];
+    let last_node = |b: usize| node_at[&flow.blocks[b].start] + {
+        let r = &flow.blocks[b];
+        bounds_at
+            .iter()
+            .filter(|&&s| s > r.start && s < r.end)
+            .count()
+    };
+    let dead: Vec<usize> = (0..nb).filter(|&b| !flow.reachable[b]).collect();
+    if let Some(&b) = dead.first() {
+        notes.push(Note {
+            line: line_of(flow.blocks[b].start),
+            message: format!(
+                "{} instruction(s) cannot be reached from the kernel's entry; they are not analysed",
+                dead.iter().map(|&b| flow.blocks[b].len()).sum::<usize>()
+            ),
+        });
+    }
     let mut blocks: Vec<Block> = ranges
         .iter()
         .map(|r| {
@@ -253,203 +543,168 @@ pub fn extract(source: &str, file: &str, table: &TimingTable) -> Result<Kernel> 
             }
         })
         .collect();
-
-    // Edges, and the role of every block that ends in a divergent branch.
-    let mut edges = Vec::new();
-    let mut idioms: Vec<Option<Idiom>> = (0..nb).map(|_| None).collect();
-    for (b, r) in ranges.iter().enumerate() {
-        let last = r.end - 1;
-        let inst = &insts[last].item;
-        let fall = || -> Result<usize> {
-            if b + 1 < nb {
-                Ok(b + 1)
-            } else {
-                Err(HostError::Input(format!(
-                    "{file}:{}: control falls off the end of the kernel (end it with s_endpgm)",
-                    line_of(last)
-                )))
-            }
-        };
-        match (inst.opcode, targets[last]) {
-            (Opcode::SEndpgm, _) => {}
-            (Opcode::SBranch, Some(t)) => edges.push((b, block_of_inst(t))),
-            (_, Some(t)) => {
-                let tb = block_of_inst(t);
-                edges.push((b, fall()?));
-                edges.push((b, tb));
-                let forward = t > last;
-                match inst.opcode {
-                    // Layout is not flow order (LLVM rotates loops), so a backward execz can
-                    // still be an if or else; without the idiom it is a loop latch.
-                    Opcode::SCbranchExecz => {
-                        let body: Vec<Instruction> = insts[r.start..last].iter().map(|l| l.item).collect();
-                        match idiom(&body) {
-                            Some(i) => idioms[b] = Some(i),
-                            None if !forward => {}
-                            None => {
-                                return Err(HostError::Structure(format!(
-                                    "{file}:{}: s_cbranch_execz without its if/else exec-mask idiom (expected s_and_saveexec_b64 before an if, or s_or_saveexec_b64 + s_xor_b64 exec before an else)",
-                                    line_of(last)
-                                )))
-                            }
-                        }
-                    }
-                    Opcode::SCbranchExecnz if forward => {
-                        return Err(HostError::Structure(format!(
-                            "{file}:{}: forward s_cbranch_execnz is not a recognised divergent branch (only the if/else exec-mask idiom is)",
-                            line_of(last)
-                        )))
-                    }
-                    _ => {}
-                }
-            }
-            _ => edges.push((b, fall()?)),
+    let mut edges: Vec<(usize, usize)> = Vec::new();
+    for b in (0..nb).filter(|&b| flow.reachable[b]) {
+        for n in first_node(b)..last_node(b) {
+            edges.push((n, n + 1));
+        }
+        for e in &flow.succ[b] {
+            edges.push((last_node(b), first_node(e.to)));
         }
     }
 
-    // Pair each if with its else (BSB) or its join, and find the EXEC restore at the join.
+    // Branch and BSB roles, with virtual nodes, inner regions first.
     let mut ifs = Vec::new();
-    let mut extra: Vec<Block> = Vec::new();
-    let mut redirect: Vec<(usize, usize, usize)> = Vec::new();
-    for b in 0..nb {
-        let Some(Idiom::If { cond, save }) = idioms[b] else {
-            continue;
-        };
-        let cbranch = ranges[b].end - 1;
-        let t = block_of_inst(targets[cbranch].expect("the if ends in a branch"));
-        blocks[b].kind = BlockKind::Branch;
-        let restore = if let Some(Idiom::Else { saved, dst }) = idioms[t] {
-            if saved != save {
-                return Err(HostError::Structure(format!(
-                    "{file}:{}: the else restores a different mask register than its if at line {}",
-                    line_of(ranges[t].end - 1),
-                    line_of(cbranch)
-                )));
+    for (k, f) in found.iter().enumerate() {
+        let u = last_node(f.block);
+        let join = first_node(f.join);
+        let then1 = flow.succ[f.block]
+            .iter()
+            .map(|e| first_node(e.to))
+            .find(|&x| x != join && Some(x) != f.flip.map(first_node))
+            .expect("a region's branch has a then-path");
+        let mut region: Vec<usize> = match f.flip {
+            Some(t) => {
+                let bsb = first_node(t);
+                blocks[bsb].kind = BlockKind::Bsb;
+                let then2 = edges
+                    .iter()
+                    .find(|e| e.0 == last_node(t) && e.1 != join)
+                    .map(|e| e.1);
+                let mut r = reachable_nodes(&edges, then1, &[u, bsb]);
+                r.extend(first_node(t)..=last_node(t));
+                if let Some(p) = then2 {
+                    r.extend(reachable_nodes(&edges, p, &[join]));
+                }
+                r
             }
-            blocks[t].kind = BlockKind::Bsb;
-            let j = block_of_inst(targets[ranges[t].end - 1].expect("the else ends in a branch"));
-            find_restore(insts, ranges[j].clone(), dst).ok_or_else(|| {
-                HostError::Structure(format!(
-                    "{file}:{}: the join of the if at line {} has no s_or_b64 exec, exec, <else mask>",
-                    line_of(ranges[j].start),
-                    line_of(cbranch)
-                ))
-            })?
-        } else {
-            // No else: the target is the join; add a virtual BSB and an empty path 2 before it.
-            let r = find_restore(insts, ranges[t].clone(), save).ok_or_else(|| {
-                HostError::Structure(format!(
-                    "{file}:{}: the if at line {} jumps to a block that is neither its else nor its join (no s_or_b64 exec, exec, <saved mask>)",
-                    line_of(ranges[t].start),
-                    line_of(cbranch)
-                ))
-            })?;
-            let vb = nb + extra.len();
-            extra.push(Block {
-                name: format!("{}.bsb", blocks[t].name),
-                wcet: 0,
-                kind: BlockKind::Bsb,
-                split: false,
-                loop_bound: None,
-            });
-            extra.push(Block {
-                name: format!("{}.else", blocks[t].name),
-                wcet: 0,
-                kind: BlockKind::Block,
-                split: false,
-                loop_bound: None,
-            });
-            redirect.push((b, t, vb));
-            r
+            None => {
+                let mut r = reachable_nodes(&edges, then1, &[u, join]);
+                let bsb = add_virtual(&mut blocks, u, "bsb", BlockKind::Bsb);
+                let empty = add_virtual(&mut blocks, u, "else", BlockKind::Block);
+                for e in edges
+                    .iter_mut()
+                    .filter(|e| e.1 == join && (e.0 == u || r.contains(&e.0)))
+                {
+                    e.1 = bsb;
+                }
+                edges.extend([(bsb, empty), (bsb, join), (empty, join)]);
+                r.extend([bsb, empty]);
+                r
+            }
         };
-        let split = (cbranch > ranges[b].start && insts[cbranch - 1].item.opcode == Opcode::Split)
+        region.sort_unstable();
+        blocks[u].kind = BlockKind::Branch;
+        // A join also reached from outside the region gets a private virtual join.
+        if edges
+            .iter()
+            .any(|e| e.1 == join && e.0 != u && region.binary_search(&e.0).is_err())
+        {
+            let vj = add_virtual(&mut blocks, u, "join", BlockKind::Block);
+            for e in edges
+                .iter_mut()
+                .filter(|e| e.1 == join && region.binary_search(&e.0).is_ok())
+            {
+                e.1 = vj;
+            }
+            edges.push((vj, join));
+        }
+        let cbranch = flow.last(f.block);
+        let split = (cbranch > flow.blocks[f.block].start
+            && insts[cbranch - 1].item.opcode == Opcode::Split)
             .then_some(cbranch - 1);
         ifs.push(IfBranch {
-            node: b,
+            node: u,
             cbranch,
-            cond,
-            save,
-            restore,
+            flip: f.flip.map(first_node),
+            join,
+            mask: f.mask,
+            restore: f.restore,
+            merge_at: gap_of[k],
             split,
+            merge: None,
             marker: false,
+            unsplittable: f.unsplittable.clone(),
         });
     }
-    // Path 1 of u (blocks reachable from its fall-through without passing u or the join t)
-    // now flows into the virtual BSB instead of t. Inner ifs (smaller path 1) go first, so an
-    // inner if sharing the join reconverges at the outer if's BSB.
-    let mut succ = vec![Vec::new(); nb];
-    for &(a, b) in &edges {
-        succ[a].push(b);
+    let virtual_ranges = vec![0..0; blocks.len() - ranges.len()];
+
+    // Existing merges: consecutive `merge`s at a gap pair with the regions there, inner first.
+    let mut at_gap: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for (k, b) in ifs.iter().enumerate() {
+        at_gap.entry(b.merge_at.gap()).or_default().push(k);
     }
-    let mut jobs: Vec<(Vec<bool>, usize, usize, usize)> = redirect
-        .iter()
-        .map(|&(u, t, vb)| {
-            let mut path1 = vec![false; nb];
-            let mut work = vec![u + 1];
-            while let Some(x) = work.pop() {
-                if x == u || x == t || path1[x] {
-                    continue;
-                }
-                path1[x] = true;
-                work.extend(succ[x].iter().copied());
-            }
-            (path1, u, t, vb)
-        })
-        .collect();
-    jobs.sort_by_key(|j| j.0.iter().filter(|&&x| x).count());
-    let owner = |x: usize| {
-        redirect
-            .iter()
-            .find(|r| x == r.2 || x == r.2 + 1)
-            .map(|r| r.0)
-    };
-    for (path1, u, t, vb) in &jobs {
-        let inside = |x: usize| {
-            if x < nb {
-                x == *u || path1[x]
-            } else {
-                owner(x).is_some_and(|o| path1[o])
-            }
-        };
-        for e in edges.iter_mut() {
-            if e.1 == *t && inside(e.0) {
-                e.1 = *vb;
+    for (gap, ks) in at_gap {
+        for (j, k) in ks.into_iter().enumerate() {
+            let i = gap + j;
+            if i < insts.len() && insts[i].item.opcode == Opcode::Merge {
+                ifs[k].merge = Some(i);
             }
         }
-        edges.extend([(*vb, vb + 1), (*vb, *t), (vb + 1, *t)]);
     }
+
+    // Loops.
+    let loops: Vec<KernelLoop> = flow
+        .loops
+        .iter()
+        .zip(&loop_divergent)
+        .map(|(l, &divergent)| KernelLoop {
+            header: first_node(l.header),
+            line: line_of(flow.blocks[l.header].start),
+            divergent,
+        })
+        .collect();
 
     for (line, ann) in annotations(source, file)? {
         let next = insts.iter().position(|l| l.line as usize > line);
+        let warn = |msg: &str| Note {
+            line: line as u32,
+            message: msg.to_string(),
+        };
         match ann {
             Annotation::Split => {
-                let Some(b) = ifs.iter_mut().filter(|b| line_of(b.cbranch) as usize > line).min_by_key(|b| b.cbranch) else {
-                    return syntax(file, line, 1, "'pws: split' is not followed by a divergent branch");
-                };
-                b.marker = true;
+                let hit = next.and_then(|i| {
+                    let b = flow.block_of(i);
+                    ifs.iter_mut()
+                        .find(|x| flow.block_of(x.cbranch) == b && x.cbranch >= i)
+                });
+                match hit {
+                    Some(x) => x.marker = true,
+                    None => notes.push(warn(
+                        "'pws: split' is not followed by a divergent if in its block (the compiler may have made it straight-line code); it marks nothing",
+                    )),
+                }
             }
-            Annotation::LoopBound(bound) => match next {
-                Some(i) if starts.binary_search(&i).is_ok() => blocks[block_of_inst(i)].loop_bound = Some(bound),
-                _ => return syntax(file, line, 1, "'pws: loop_bound' must come right before the first instruction of a loop header block"),
-            },
+            Annotation::LoopBound(bound) => {
+                match next.and_then(|i| flow.loop_of(flow.block_of(i))) {
+                    Some(l) => {
+                        let h = &mut blocks[first_node(flow.loops[l].header)].loop_bound;
+                        *h = Some(h.map_or(bound, |b| b.min(bound)));
+                    }
+                    None => notes.push(warn(
+                        "'pws: loop_bound' is not inside a loop (the compiler may have unrolled it); it bounds nothing",
+                    )),
+                }
+            }
         }
     }
-    let if_branches: BTreeSet<usize> = ifs.iter().filter_map(|b| b.split).collect();
+    let if_splits: Vec<usize> = ifs.iter().filter_map(|b| b.split).collect();
     let stray_splits = (0..insts.len())
-        .filter(|&i| insts[i].item.opcode == Opcode::Split && !if_branches.contains(&i))
+        .filter(|&i| insts[i].item.opcode == Opcode::Split && !if_splits.contains(&i))
+        .filter(|&i| flow.reachable[flow.block_of(i)])
         .collect();
     let merges = (0..insts.len())
         .filter(|&i| insts[i].item.opcode == Opcode::Merge)
+        .filter(|&i| flow.reachable[flow.block_of(i)])
         .collect();
-
     for b in &ifs {
-        blocks[b.node].split = b.split.is_some() || b.marker;
+        blocks[b.node].split = b.unsplittable.is_none() && (b.split.is_some() || b.marker);
     }
     let mut all_ranges = ranges;
-    all_ranges.extend((0..extra.len()).map(|_| 0..0));
-    blocks.extend(extra);
+    all_ranges.extend(virtual_ranges);
     edges.sort_unstable();
     edges.dedup();
+    notes.sort_by_key(|n| n.line);
     Ok(Kernel {
         cfg: Cfg {
             blocks,
@@ -457,9 +712,90 @@ pub fn extract(source: &str, file: &str, table: &TimingTable) -> Result<Kernel> 
             entry: 0,
         },
         program,
+        flow,
         ranges: all_ranges,
         ifs,
+        loops,
         stray_splits,
         merges,
+        notes,
     })
+}
+
+/// The split mask for an `if` whose EXEC narrowing is instruction `narrow` and whose branch is
+/// `branch`: the condition C of `s_and_saveexec_b64 S, C` or `s_and_b64 exec, exec, C`
+/// (EXEC = EXEC & C, so C holds the then-lanes) when nothing in between overwrites it, else
+/// EXEC.
+fn split_mask(program: &Program, narrow: usize, branch: usize) -> Operand {
+    let insts = &program.instructions;
+    let x = &insts[narrow].item;
+    let cond = match x.opcode {
+        Opcode::SAndSaveexecB64 => x.src(0),
+        Opcode::SAndB64 if x.dst == Some(Operand::ExecLo) => match (x.src(0), x.src(1)) {
+            (Some(Operand::ExecLo), c) | (c, Some(Operand::ExecLo)) => c,
+            _ => None,
+        },
+        _ => None,
+    };
+    let Some(c) = cond.filter(|c| matches!(c, Operand::Sgpr(n) if n % 2 == 0) || *c == Operand::VccLo)
+    else {
+        return Operand::ExecLo;
+    };
+    let regs: Vec<_> = crate::scalar::registers(c, 2).collect();
+    let clobbered = (narrow..branch).any(|i| {
+        let d = crate::scalar::effects(&insts[i].item).defs;
+        regs.iter().any(|&r| d.contains(r))
+    });
+    if clobbered {
+        Operand::ExecLo
+    } else {
+        c
+    }
+}
+
+/// Nodes reachable from `from` over `edges` without entering `stops`.
+fn reachable_nodes(edges: &[(usize, usize)], from: usize, stops: &[usize]) -> Vec<usize> {
+    let mut succ: HashMap<usize, Vec<usize>> = HashMap::new();
+    for &(a, b) in edges {
+        succ.entry(a).or_default().push(b);
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut work = vec![from];
+    while let Some(x) = work.pop() {
+        if stops.contains(&x) || !seen.insert(x) {
+            continue;
+        }
+        work.extend(succ.get(&x).into_iter().flatten().copied());
+    }
+    seen.into_iter().collect()
+}
+
+/// A zero-cost node named after branch `u`.
+fn add_virtual(blocks: &mut Vec<Block>, u: usize, suffix: &str, kind: BlockKind) -> usize {
+    blocks.push(Block {
+        name: format!("{}.{suffix}", blocks[u].name),
+        wcet: 0,
+        kind,
+        split: false,
+        loop_bound: None,
+    });
+    blocks.len() - 1
+}
+
+impl Kernel {
+    /// Applies bounds given outside the source to the loops that have none.
+    pub fn bound_loops(&mut self, bounds: &LoopBounds) {
+        for l in &self.loops {
+            let block = &mut self.cfg.blocks[l.header];
+            if block.loop_bound.is_none() {
+                block.loop_bound = bounds.by_label.get(&block.name).copied().or(bounds.default);
+            }
+        }
+    }
+
+    /// The source line of CFG node `v`'s first instruction (virtual nodes have none).
+    pub fn line(&self, v: usize) -> Option<u32> {
+        let r = &self.ranges[v];
+        (!r.is_empty()).then(|| self.program.instructions[r.start].line)
+    }
 }

@@ -379,10 +379,9 @@ fn split_regions(kernel: &Kernel, g: &BsbCfg) -> Vec<bool> {
             work.extend(g.forward_successors(v).iter().copied());
             work.extend(g.back_edges().iter().filter(|e| e.0 == v).map(|e| e.1));
         }
-        let merge_end = (b.restore + 2).min(inside.len());
-        for i in
-            (split + 1..kernel.ranges[b.node].end).chain(kernel.ranges[reconv].start..merge_end)
-        {
+        let merge_end = b.merge.map_or(b.merge_at.gap(), |m| m + 1).min(inside.len());
+        let join_start = kernel.ranges[b.join].start;
+        for i in (split + 1..kernel.ranges[b.node].end).chain(join_start..merge_end) {
             inside[i] = true;
         }
     }
@@ -433,7 +432,7 @@ fn mode_bound(
             .ifs
             .iter()
             .filter(|b| !sel.selected.contains(&b.node))
-            .filter_map(|b| b.split.map(|split| (split, Some(b.restore + 1))));
+            .filter_map(|b| b.split.map(|split| (split, b.merge)));
         for (split, merge) in unselected.chain(stray_splits(&kernel)) {
             ipet_cost[split] += datapath[split];
             if let Some(m) = merge.filter(|&m| m < insts.len()) {

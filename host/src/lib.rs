@@ -15,13 +15,17 @@ pub mod compile;
 pub mod dot;
 pub mod error;
 pub mod extract;
+pub mod flow;
 pub mod gen;
 pub mod input;
 pub mod ipet;
 pub mod kernel;
 pub mod launch;
+pub mod liveness;
+pub mod masks;
 pub mod prune;
 pub mod report;
+pub mod scalar;
 pub mod select;
 pub mod timing;
 

@@ -3,7 +3,7 @@
 
 use pws_host::analysis::{analyse, Params};
 use pws_host::cfg::{BlockKind, BsbCfg, Role};
-use pws_host::compile::compile;
+use pws_host::compile::{compile, SkipReason};
 use pws_host::extract::extract;
 use pws_host::kernel::{GpuConfig, Launch};
 use pws_host::select::all_branches;
@@ -49,9 +49,9 @@ fn if_else_and_if_without_else_from_clang() {
     );
     assert_eq!(
         role_names(&g, g.find(".LBB0_4").unwrap()),
-        ("pc_0x78".into(), ".LBB0_6.bsb".into(), ".LBB0_6".into())
+        ("pc_0x78".into(), ".LBB0_4.bsb".into(), ".LBB0_6".into())
     );
-    assert_eq!(g.block(g.find(".LBB0_6.bsb").unwrap()).kind, BlockKind::Bsb);
+    assert_eq!(g.block(g.find(".LBB0_4.bsb").unwrap()).kind, BlockKind::Bsb);
     // A loop-free BSB CFG serializes everything: the no-split bound runs every instruction once.
     let total: u64 = k
         .program
@@ -76,36 +76,34 @@ fn compile_inserts_split_before_the_branch_and_merge_after_the_restore() {
             c.removed_splits,
             c.removed_merges
         ),
-        (2, 2, 0, 0)
+        (1, 1, 0, 0)
+    );
+    // The if without else gains nothing from a split: --split-all leaves it and says why.
+    assert_eq!(c.skipped.len(), 1);
+    assert_eq!(
+        (c.skipped[0].branch.as_str(), c.skipped[0].reason),
+        (".LBB0_4", SkipReason::OneSided)
     );
     let lines: Vec<&str> = c.text.lines().map(str::trim).collect();
-    let splits: Vec<usize> = (0..lines.len())
-        .filter(|&i| lines[i].starts_with("split"))
-        .collect();
-    let merges: Vec<usize> = (0..lines.len()).filter(|&i| lines[i] == "merge").collect();
-    assert_eq!(splits.len(), 2);
-    assert_eq!(merges.len(), 2);
-    for &i in &splits {
-        assert_eq!(lines[i], "split vcc_lo, vcc_hi");
-        assert!(
-            lines[i + 1].starts_with("s_cbranch_execz"),
-            "{}",
-            lines[i + 1]
-        );
-    }
-    for &i in &merges {
-        assert!(
-            lines[i - 1].starts_with("s_or_b64 exec, exec, s[0:1]"),
-            "{}",
-            lines[i - 1]
-        );
-    }
+    let split = lines.iter().position(|l| l.starts_with("split")).unwrap();
+    let merge = lines.iter().position(|l| *l == "merge").unwrap();
+    assert_eq!(lines[split], "split vcc_lo, vcc_hi");
+    assert!(lines[split + 1].starts_with("s_cbranch_execz"));
+    assert!(lines[merge - 1].starts_with("s_or_b64 exec, exec, s[0:1]"));
     // The pass is idempotent, and its output marks the same split points by itself.
     let again = compile(&c.text, "ifelse.s", false).unwrap();
     assert_eq!(again.text, c.text);
     assert_eq!(again.split_points, c.split_points);
+    // Marked, the if without else splits too: its merge goes after the join's restore.
+    let marked = src.replace(
+        "\ts_and_saveexec_b64 s[0:1], vcc\n\ts_cbranch_execz .LBB0_6",
+        "\t; pws: split\n\ts_and_saveexec_b64 s[0:1], vcc\n\ts_cbranch_execz .LBB0_6",
+    );
+    let c = compile(&marked, "ifelse.s", false).unwrap();
+    assert_eq!(c.split_points, [".LBB0_4"]);
     let k = extract(&c.text, "out.s", &TimingTable::GCN3).unwrap();
-    assert!(k.ifs.iter().all(|b| b.split.is_some()));
+    assert_eq!(k.ifs.iter().filter(|b| b.split.is_some()).count(), 1);
+    assert!(k.ifs.iter().all(|b| b.split.is_none() || b.merge.is_some()));
 }
 
 #[test]
@@ -241,17 +239,24 @@ fn extract_err(src: &str) -> String {
 
 #[test]
 fn bad_kernels_are_clear_errors() {
-    assert_eq!(
-        extract_err("    s_cbranch_execz L\n    s_nop 0\nL:\n    s_endpgm\n"),
-        "e.s:1: s_cbranch_execz without its if/else exec-mask idiom (expected s_and_saveexec_b64 before an if, or s_or_saveexec_b64 + s_xor_b64 exec before an else)"
-    );
+    // A skip over code without an EXEC write in its block is not an if: an ordinary branch.
+    let k = extract(
+        "    s_cbranch_execz L\n    s_nop 0\nL:\n    s_endpgm\n",
+        "e.s",
+        &TimingTable::GCN3,
+    )
+    .unwrap();
+    assert!(k.ifs.is_empty());
+    assert_eq!(k.notes[0].line, 1);
+    assert!(k.notes[0].message.contains("cannot split"), "{:?}", k.notes);
     assert_eq!(
         extract_err("    s_nop 0\n"),
         "e.s:1: control falls off the end of the kernel (end it with s_endpgm)"
     );
     let irreducible = "    s_cbranch_scc0 B\nA:\n    s_nop 0\nB:\n    s_nop 0\n    s_cbranch_scc1 A\n    s_endpgm\n";
     assert!(
-        extract_err(irreducible).starts_with("irreducible control flow: a cycle through"),
+        extract_err(irreducible)
+            .starts_with("e.s: irreducible control flow: a cycle through A (line 3), B (line 5) has"),
         "{}",
         extract_err(irreducible)
     );
@@ -263,21 +268,23 @@ fn bad_kernels_are_clear_errors() {
         extract_err("    s_nop 0\n    ; pws: loop_bound x\n    s_endpgm\n"),
         "e.s:2:7: loop_bound needs an integer of at least 1, found 'x'"
     );
-    assert_eq!(
-        extract_err("    s_nop 0\n    ; pws: loop_bound 3\n    s_nop 0\n    s_endpgm\n"),
-        "e.s:2:1: 'pws: loop_bound' must come right before the first instruction of a loop header block"
-    );
+    let k = extract(
+        "    s_nop 0\n    ; pws: loop_bound 3\n    s_nop 0\n    s_endpgm\n",
+        "e.s",
+        &TimingTable::GCN3,
+    )
+    .unwrap();
+    assert_eq!(k.notes[0].line, 2);
+    assert!(k.notes[0].message.contains("not inside a loop"));
     assert!(extract_err("    s_bogus_op s0\n").contains("s_bogus_op"));
+    // Without its restore the join gets the merge at its start.
     let no_join = IF_ELSE.replace("    s_or_b64 exec, exec, s[0:1]\n", "");
-    assert!(
-        extract_err(&no_join).contains("has no s_or_b64 exec, exec, <else mask>"),
-        "{}",
-        extract_err(&no_join)
-    );
+    let k = extract(&no_join, "e.s", &TimingTable::GCN3).unwrap();
+    assert_eq!(k.ifs[0].restore, None);
     assert!(compile(irreducible, "e.s", true)
         .unwrap_err()
         .to_string()
-        .starts_with("irreducible control flow"));
+        .contains("irreducible control flow"));
 }
 
 /// Figure 2 with an `s_barrier` on the inner then-path (BB3): inside the divergent regions of
@@ -299,16 +306,22 @@ fn a_barrier_in_a_divergent_region_keeps_it_from_splitting() {
         .map(|l| format!("{l}\n"))
         .collect();
     let c = compile(&unmarked, "f2.s", true).unwrap();
-    assert_eq!(c.barrier_regions, ["BB1", "BB2"]);
+    let skipped: Vec<&str> = c
+        .skipped
+        .iter()
+        .filter(|s| s.reason == SkipReason::Barrier)
+        .map(|s| s.branch.as_str())
+        .collect();
+    assert_eq!(skipped, ["BB2", "BB1"]);
     assert_eq!(c.split_points, ["BB7"]);
     assert_eq!(c.inserted_splits, 1);
     // Splits the kernel asks for are refused, naming the split's and the barrier's lines.
     let line_of = |needle: &str| src.lines().position(|l| l.contains(needle)).unwrap() + 1;
     let e = compile(&src, "f2.s", false).unwrap_err().to_string();
-    let (branch, barrier) = (line_of("s_cbranch_execz BSB1"), line_of("s_barrier"));
+    let (branch, barrier) = (line_of("s_cbranch_execz BSB2"), line_of("s_barrier"));
     assert!(
         e.starts_with(&format!(
-            "f2.s:{branch}: the split at BB1 has `s_barrier` (line {barrier})"
+            "f2.s:{branch}: the split at BB2 changes what the kernel computes: its divergent region holds `s_barrier` (line {barrier})"
         )),
         "{e}"
     );

@@ -5,6 +5,7 @@
 //! - [`Instruction`], [`Operand`], [`Opcode`] (with its table [`OPCODES`]): the model.
 //! - [`assemble`]: text -> [`Program`]; [`encode`] / [`decode`]: instruction <-> words.
 //! - `Display` for [`Instruction`] and [`Program::listing`]: llvm-mc syntax.
+//! - [`manifest`]: launches; [`opencl`]: OpenCL C kernels compiled by clang-14 for them.
 
 pub mod asm;
 pub mod check;
@@ -13,6 +14,7 @@ pub mod encode;
 pub mod error;
 pub mod inst;
 pub mod manifest;
+pub mod opencl;
 pub mod opcode;
 pub mod print;
 pub mod program;

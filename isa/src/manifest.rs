@@ -3,7 +3,7 @@
 //! every executor (golden model, RTL simulation) must share so that their memories can be
 //! compared word for word. The format and the ABI are documented in docs/manifest.md.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -53,9 +53,10 @@ pub mod layout {
 
 /// Element type of a buffer; the report prints values with it. Memory itself holds 32-bit
 /// words, the kernel decides how to interpret them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ElemType {
+    #[default]
     I32,
     U32,
 }
@@ -80,11 +81,14 @@ impl fmt::Display for ElemType {
 }
 
 /// A buffer of the launch with its initial contents (32-bit words).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Buffer {
     pub name: String,
     pub ty: ElemType,
     pub init: Vec<u32>,
+    /// The contents the kernel must leave, when the manifest gives them (`expect`): computed
+    /// outside pws, they check every executor, the golden model included.
+    pub expect: Option<Vec<u32>>,
 }
 
 /// One kernel argument, in kernarg order.
@@ -96,13 +100,24 @@ pub enum KernelArg {
     Value(u32),
 }
 
-/// A parsed and checked launch manifest.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A parsed and checked launch manifest. Programs that build one (generators, tests) fill
+/// what they need and take the rest from `Default`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Manifest {
     /// The manifest file itself (errors name it; relative paths are resolved against it).
     pub path: PathBuf,
-    /// The kernel source, resolved relative to the manifest.
+    /// The kernel's GCN3 assembly: the manifest's `kernel` resolved relative to it, or for an
+    /// OpenCL C kernel the assembly clang made of it (in the cache, see [`crate::opencl`]).
     pub kernel: PathBuf,
+    /// The OpenCL C source, when `kernel` names a `.cl` file.
+    pub opencl: Option<PathBuf>,
+    /// Extra clang flags for an OpenCL kernel (`cflags`).
+    pub cflags: Vec<String>,
+    /// The kernel to run from a source that defines several (`entry`).
+    pub entry: Option<String>,
+    /// Loop bounds for the WCET analysis, by loop-header label, and `default` for every loop
+    /// the kernel does not bound itself (`[loop_bounds]`).
+    pub loop_bounds: BTreeMap<String, u64>,
     /// Total work-items (1-D).
     pub grid: u32,
     /// Work-items per workgroup (1-D). The last workgroup may be partial.
@@ -155,12 +170,19 @@ pub enum ManifestErrorKind {
     Syntax(Box<toml::de::Error>),
     #[error("key `{key}`: {message}")]
     Invalid { key: String, message: String },
+    #[error("key `kernel`: {0}")]
+    OpenCl(crate::opencl::ClError),
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawManifest {
     kernel: String,
+    entry: Option<String>,
+    #[serde(default)]
+    cflags: Vec<String>,
+    #[serde(default)]
+    loop_bounds: BTreeMap<String, u64>,
     grid: Dim,
     workgroup: Dim,
     #[serde(default)]
@@ -178,6 +200,15 @@ struct RawBuffer {
     data: Option<Vec<i64>>,
     file: Option<String>,
     len: Option<u64>,
+    expect: Option<RawExpect>,
+}
+
+/// Expected final contents: inline values or a data file.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawExpect {
+    Data(Vec<i64>),
+    File(String),
 }
 
 /// `x` or `[x]` (or `[x, 1]`, `[x, 1, 1]`): the extents of a 1-D launch.
@@ -336,10 +367,40 @@ impl Manifest {
                 init.push(word);
             }
             init.resize(len as usize, 0);
+            let expect = match &b.expect {
+                None => None,
+                Some(e) => {
+                    let ekey = format!("{key}.expect");
+                    let values: Vec<(i64, String)> = match e {
+                        RawExpect::Data(d) => d
+                            .iter()
+                            .enumerate()
+                            .map(|(j, &v)| (v, format!("{ekey}[{j}]")))
+                            .collect(),
+                        RawExpect::File(f) => {
+                            read_data_file(&dir.join(f), &ekey).map_err(fail)?
+                        }
+                    };
+                    if values.len() as u64 != len {
+                        return Err(invalid(
+                            &ekey,
+                            format!("{} expected values for a buffer of {len}", values.len()),
+                        ));
+                    }
+                    let mut words = Vec::with_capacity(values.len());
+                    for (v, vkey) in values {
+                        words.push(b.ty.word(v).ok_or_else(|| {
+                            invalid(&vkey, format!("{v} is out of range for {}", b.ty))
+                        })?);
+                    }
+                    Some(words)
+                }
+            };
             buffers.push(Buffer {
                 name: b.name,
                 ty: b.ty,
                 init,
+                expect,
             });
         }
 
@@ -360,9 +421,38 @@ impl Manifest {
             });
         }
 
+        if let Some((label, _)) = raw.loop_bounds.iter().find(|(_, &b)| b == 0) {
+            return Err(invalid(
+                &format!("loop_bounds.{label}"),
+                "a loop bound is at least 1".into(),
+            ));
+        }
+        let source = dir.join(&raw.kernel);
+        let (kernel, opencl) = if source.extension().is_some_and(|e| e == "cl") {
+            let opts = crate::opencl::ClOptions {
+                flags: raw.cflags.clone(),
+                entry: raw.entry.clone(),
+            };
+            let asm = crate::opencl::compile(&source, &opts)
+                .map_err(|e| fail(ManifestErrorKind::OpenCl(e)))?;
+            (asm, Some(source))
+        } else {
+            if !raw.cflags.is_empty() {
+                return Err(invalid(
+                    "cflags",
+                    "compiler flags apply to an OpenCL C kernel (`kernel = \"k.cl\"`) only".into(),
+                ));
+            }
+            (source, None)
+        };
+
         Ok(Manifest {
             path: path.to_path_buf(),
-            kernel: dir.join(&raw.kernel),
+            kernel,
+            opencl,
+            cflags: raw.cflags,
+            entry: raw.entry,
+            loop_bounds: raw.loop_bounds,
             grid,
             workgroup,
             buffers,

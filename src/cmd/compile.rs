@@ -22,7 +22,11 @@ pub struct Args {
 pub fn run(args: Args) -> CmdResult {
     let text = std::fs::read_to_string(&args.input)
         .map_err(|e| format!("{}: {e}", args.input.display()))?;
-    let c = pws_host::compile::compile(&text, &args.input.display().to_string(), args.split_all)?;
+    let file = args.input.display().to_string();
+    let c = pws_host::compile::compile(&text, &file, args.split_all)?;
+    for n in &c.notes {
+        eprintln!("{file}:{}: note: {}", n.line, n.message);
+    }
     std::fs::write(&args.output, &c.text).map_err(|e| format!("{}: {e}", args.output.display()))?;
     if args.json {
         let summary = serde_json::json!({
@@ -31,7 +35,8 @@ pub fn run(args: Args) -> CmdResult {
             "inserted_merges": c.inserted_merges,
             "removed_splits": c.removed_splits,
             "removed_merges": c.removed_merges,
-            "barrier_regions": c.barrier_regions,
+            "skipped": c.skipped,
+            "notes": c.notes.iter().map(|n| serde_json::json!({"line": n.line, "message": n.message})).collect::<Vec<_>>(),
         });
         println!("{}", serde_json::to_string_pretty(&summary)?);
     } else {
@@ -45,10 +50,10 @@ pub fn run(args: Args) -> CmdResult {
             c.removed_splits,
             c.removed_merges
         );
-        if !c.barrier_regions.is_empty() {
+        for s in &c.skipped {
             println!(
-                "left serialized (an s_barrier in the divergent region): {}",
-                c.barrier_regions.join(", ")
+                "left serialized: {} (line {}): {}",
+                s.branch, s.line, s.detail
             );
         }
     }

@@ -684,22 +684,26 @@ impl KernelSpec {
                     name: "in".into(),
                     ty: ElemType::I32,
                     init: self.input.iter().map(|&v| v as u32).collect(),
+                    ..Buffer::default()
                 },
                 Buffer {
                     name: "out".into(),
                     ty: ElemType::I32,
                     init: vec![0; (self.grid * SLOTS) as usize],
+                    ..Buffer::default()
                 },
                 Buffer {
                     name: "xch".into(),
                     ty: ElemType::U32,
                     init: vec![0; self.grid as usize],
+                    ..Buffer::default()
                 },
             ],
             args: ["in", "out", "xch"]
                 .into_iter()
                 .map(|n| KernelArg::Buffer(n.into()))
                 .collect(),
+            ..Manifest::default()
         };
         Generated {
             source: r.out,

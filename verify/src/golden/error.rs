@@ -72,6 +72,12 @@ pub enum GoldenError {
     },
     #[error("{site}: control reached {pc:#x}, which is not the start of an instruction (program size {size:#x} bytes)")]
     BadPc { site: Site, pc: u32, size: u32 },
+    #[error("{site}: reads {register}, which the merge at {merge} dropped: the split wavefront wrote it and its value is lost (the split does not preserve the program; see pws compile's safety check)")]
+    DroppedScalar {
+        site: Site,
+        register: String,
+        merge: Site,
+    },
     #[error("deadlock: no context can continue{}", list_stuck(stuck))]
     Deadlock { stuck: Vec<Stuck> },
     #[error(

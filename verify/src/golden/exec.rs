@@ -667,6 +667,7 @@ mod tests {
                 stack: ChildStack::new(0),
                 status: Status::Ready,
                 wait_pc: 0,
+                watch: Default::default(),
             };
             let mut vgprs = vec![[0; LANES]; 4];
             let mut mem = GlobalMemory::new(&manifest);

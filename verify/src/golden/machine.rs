@@ -5,6 +5,7 @@
 use pws_isa::manifest::{abi, layout, Manifest, WAVEFRONT_SIZE};
 
 use super::pws::{ChildStack, ContextId};
+use super::watch::Watch;
 
 /// Lanes per wavefront.
 pub const LANES: usize = WAVEFRONT_SIZE as usize;
@@ -97,6 +98,8 @@ pub struct Context {
     pub status: Status,
     /// PC of the `merge`/`s_barrier` the context waits at, or of its `s_endpgm`.
     pub wait_pc: u32,
+    /// Split safety at run time (dropped and stale scalar values).
+    pub watch: Watch,
 }
 
 impl Context {
@@ -155,6 +158,7 @@ impl Wavefront {
             stack: ChildStack::new(s),
             status: Status::Ready,
             wait_pc: 0,
+            watch: Watch::default(),
         });
         Wavefront {
             workgroup,

@@ -14,6 +14,7 @@ mod machine;
 mod memory;
 mod pws;
 mod report;
+mod watch;
 
 use std::path::Path;
 
@@ -30,6 +31,7 @@ use exec::{Fault, Flow};
 use machine::{Status, Wavefront};
 use memory::GlobalMemory;
 use pws::StackEntry;
+use watch::Violation;
 
 /// How `split` and `merge` behave.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -293,8 +295,16 @@ impl<'a> Engine<'a> {
         let located = &self.program.instructions[index];
         let inst: &Instruction = &located.item;
         let next = pc + 4 * located.words.len() as u32;
+        let (uses, defs) = watch::effects(inst);
         let flow = match w.contexts[slot].as_mut() {
-            Some(c) => exec::execute(inst, pc, c, &mut w.vgprs, &mut self.memory),
+            Some(c) => {
+                if let Err(v) = c.watch.before(uses) {
+                    return Err(self.violation(w, id, pc, v));
+                }
+                let flow = exec::execute(inst, pc, c, &mut w.vgprs, &mut self.memory);
+                c.watch.after(defs);
+                flow
+            }
             None => return Ok(()),
         };
         let flow = flow.map_err(|fault| {
@@ -363,6 +373,15 @@ impl<'a> Engine<'a> {
             }
         }
         Ok(())
+    }
+
+    /// The error for a broken split-safety rule (watch.rs) at `pc` of context `id`.
+    fn violation(&self, w: &Wavefront, id: ContextId, pc: u32, v: Violation) -> GoldenError {
+        GoldenError::DroppedScalar {
+            site: self.site(w, id, pc),
+            register: v.register,
+            merge: self.site(w, id, v.merge_pc),
+        }
     }
 
     fn count_pws_instruction(&mut self, flow: Flow) {

@@ -13,6 +13,7 @@
 use serde::Serialize;
 
 use super::machine::{Context, Status};
+use super::watch::Watch;
 
 /// A context's SpSIMDID as in the paper's Fig 5: 1 is the wavefront's SIMD (its WfContext),
 /// 2..=S+1 are the SpSIMDs holding its SwfContexts.
@@ -186,6 +187,7 @@ pub(crate) fn split(
         stack: ChildStack::new(c.stack.depth),
         status: Status::Ready,
         wait_pc: 0,
+        watch: Watch::split_child(),
     };
     contexts[free] = Some(child);
     SplitOutcome {
@@ -245,10 +247,13 @@ pub(crate) fn resolve_merges(contexts: &mut [Option<Context>]) -> Vec<MergeDone>
         let Some((child, child_spm, child_exec)) = pair else {
             continue;
         };
-        contexts[child.slot()] = None;
+        let Some(c) = contexts[child.slot()].take() else {
+            continue;
+        };
         let Some(p) = contexts[slot].as_mut() else {
             continue;
         };
+        p.watch.merge(&p.scalar, &c.watch, &c.scalar, p.wait_pc);
         p.spm |= child_spm;
         p.scalar.set_exec(p.scalar.exec() | child_exec);
         p.stack.pop();
@@ -281,6 +286,7 @@ mod tests {
             stack: ChildStack::new(s),
             status: Status::Ready,
             wait_pc: 0,
+            watch: Watch::default(),
         });
         v
     }

@@ -1,0 +1,326 @@
+//! OpenCL C as kernel input: a manifest's `kernel = "k.cl"` is compiled to GCN3 assembly by
+//! clang-14 for gfx803 (fiji), the target pws models, and cached by a content hash so that a
+//! kernel is compiled once per source, header, flags and compiler.
+//!
+//! The command is
+//!
+//! ```text
+//! clang-14 -x cl -cl-std=CL1.2 -target amdgcn-amd-amdhsa -mcpu=fiji -nogpulib -O2
+//!          -I <cache>/include -include pws.h [manifest cflags] -S -o <cache>/cl/<stem>-<hash>.s k.cl
+//! ```
+//!
+//! `pws.h` (kernels/include/pws.h, built into the binary) gives kernels what a device library
+//! would, plus the PWS annotations; the manifest's `cflags` come last, so `-O0` there wins over
+//! the default `-O2`. The `.s` stays in the cache for inspection: reports name it, and so do
+//! assembler and analysis errors, by line. A source with several kernels needs `entry`; only
+//! that kernel's code is kept. `PWS_CLANG` names another compiler, `PWS_CACHE_DIR` another
+//! cache (default `$XDG_CACHE_HOME/pws`, else `~/.cache/pws`).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use sha2::{Digest, Sha256};
+
+/// The header every OpenCL kernel is compiled with.
+pub const PWS_H: &str = include_str!("../../kernels/include/pws.h");
+
+/// The flags before the manifest's own.
+pub const DEFAULT_FLAGS: &[&str] = &[
+    "-x",
+    "cl",
+    "-cl-std=CL1.2",
+    "-target",
+    "amdgcn-amd-amdhsa",
+    "-mcpu=fiji",
+    "-nogpulib",
+    "-O2",
+];
+
+/// What to compile.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClOptions {
+    /// Extra clang flags, after [`DEFAULT_FLAGS`].
+    pub flags: Vec<String>,
+    /// The kernel to keep when the source defines several.
+    pub entry: Option<String>,
+}
+
+/// Why an OpenCL kernel could not be turned into assembly.
+#[derive(Debug, thiserror::Error)]
+pub enum ClError {
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{clang} not found ({source}); install clang-14 (`make deps` does) or set PWS_CLANG")]
+    NoCompiler {
+        clang: String,
+        source: std::io::Error,
+    },
+    #[error("{clang} failed on {}:\n{stderr}", path.display())]
+    Compile {
+        clang: String,
+        path: PathBuf,
+        stderr: String,
+    },
+    #[error("cache {}: {source}", path.display())]
+    Cache {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}: {message}", path.display())]
+    Entry { path: PathBuf, message: String },
+}
+
+fn clang() -> String {
+    std::env::var("PWS_CLANG").unwrap_or_else(|_| "clang-14".to_string())
+}
+
+/// The cache directory.
+pub fn cache_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("PWS_CACHE_DIR") {
+        return PathBuf::from(d);
+    }
+    if let Some(d) = std::env::var_os("XDG_CACHE_HOME") {
+        return PathBuf::from(d).join("pws");
+    }
+    match std::env::var_os("HOME") {
+        Some(h) => PathBuf::from(h).join(".cache").join("pws"),
+        None => std::env::temp_dir().join("pws-cache"),
+    }
+}
+
+fn cache_err(path: &Path) -> impl FnOnce(std::io::Error) -> ClError + '_ {
+    move |source| ClError::Cache {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Writes `text` to `path` through a temporary file and a rename, so that a reader (another
+/// pws process sharing the cache) never sees a partial file.
+fn write_atomic(path: &Path, text: &str) -> Result<(), ClError> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(cache_err(dir))?;
+    let tmp = dir.join(format!(
+        ".{}.{}.tmp",
+        path.file_name().and_then(|n| n.to_str()).unwrap_or("f"),
+        std::process::id()
+    ));
+    std::fs::write(&tmp, text).map_err(cache_err(&tmp))?;
+    std::fs::rename(&tmp, path).map_err(cache_err(path))
+}
+
+/// Compiles the OpenCL C kernel at `source` (or finds it in the cache) and returns the path
+/// of its assembly.
+pub fn compile(source: &Path, opts: &ClOptions) -> Result<PathBuf, ClError> {
+    let text = std::fs::read_to_string(source).map_err(|e| ClError::Read {
+        path: source.to_path_buf(),
+        source: e,
+    })?;
+    let clang = clang();
+    let version = Command::new(&clang)
+        .arg("--version")
+        .output()
+        .map_err(|e| ClError::NoCompiler {
+            clang: clang.clone(),
+            source: e,
+        })?;
+    let cache = cache_dir();
+    let include = cache.join("include");
+    let header = include.join("pws.h");
+    if std::fs::read_to_string(&header).ok().as_deref() != Some(PWS_H) {
+        write_atomic(&header, PWS_H)?;
+    }
+    let mut hash = Sha256::new();
+    for part in [
+        version.stdout.as_slice(),
+        PWS_H.as_bytes(),
+        text.as_bytes(),
+        opts.entry.as_deref().unwrap_or("").as_bytes(),
+    ] {
+        hash.update((part.len() as u64).to_le_bytes());
+        hash.update(part);
+    }
+    for f in &opts.flags {
+        hash.update((f.len() as u64).to_le_bytes());
+        hash.update(f.as_bytes());
+    }
+    // Headers the kernel includes from its own directory are part of its source.
+    let dir = source.parent().unwrap_or(Path::new("."));
+    for inc in local_includes(&text) {
+        if let Ok(body) = std::fs::read(dir.join(&inc)) {
+            hash.update(inc.as_bytes());
+            hash.update(&body);
+        }
+    }
+    let digest: String = hash
+        .finalize()
+        .iter()
+        .take(8)
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let stem = source
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("kernel");
+    let out = cache.join("cl").join(format!("{stem}-{digest}.s"));
+    if out.is_file() {
+        return Ok(out);
+    }
+    let raw = cache.join("cl").join(format!(".{stem}-{digest}.{}.s", std::process::id()));
+    std::fs::create_dir_all(cache.join("cl")).map_err(cache_err(&cache))?;
+    let run = Command::new(&clang)
+        .args(DEFAULT_FLAGS)
+        .arg(format!("-I{}", include.display()))
+        .args(["-include", "pws.h"])
+        .args(&opts.flags)
+        .arg("-S")
+        .arg("-o")
+        .arg(&raw)
+        .arg(source)
+        .output()
+        .map_err(|e| ClError::NoCompiler {
+            clang: clang.clone(),
+            source: e,
+        })?;
+    if !run.status.success() {
+        let _ = std::fs::remove_file(&raw);
+        return Err(ClError::Compile {
+            clang,
+            path: source.to_path_buf(),
+            stderr: String::from_utf8_lossy(&run.stderr).trim_end().to_string(),
+        });
+    }
+    let asm = std::fs::read_to_string(&raw).map_err(cache_err(&raw))?;
+    let _ = std::fs::remove_file(&raw);
+    let kept = select_kernel(&asm, opts.entry.as_deref()).map_err(|message| ClError::Entry {
+        path: source.to_path_buf(),
+        message,
+    })?;
+    let header_line = format!(
+        "; pws: compiled from {} by {} with {} {}\n",
+        source.display(),
+        clang,
+        DEFAULT_FLAGS.join(" "),
+        opts.flags.join(" ")
+    );
+    write_atomic(&out, &format!("{header_line}{kept}"))?;
+    Ok(out)
+}
+
+/// `#include "x"` lines of a source.
+fn local_includes(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| {
+            let l = l.trim_start().strip_prefix('#')?.trim_start();
+            let rest = l.strip_prefix("include")?.trim();
+            let rest = rest.strip_prefix('"')?;
+            Some(rest[..rest.find('"')?].to_string())
+        })
+        .collect()
+}
+
+/// The kernels clang's assembly defines (its `.amdhsa_kernel` blocks), in order.
+pub fn kernels_in(asm: &str) -> Vec<String> {
+    asm.lines()
+        .filter_map(|l| l.trim().strip_prefix(".amdhsa_kernel "))
+        .map(|n| n.trim().to_string())
+        .collect()
+}
+
+/// Keeps the code of one kernel: `entry`, or the only one. The text before the first kernel
+/// (section and target directives) stays; another kernel's code, from its `.globl` to its
+/// `.Lfunc_end`, its descriptor and the metadata go.
+pub fn select_kernel(asm: &str, entry: Option<&str>) -> Result<String, String> {
+    let kernels = kernels_in(asm);
+    let entry = match (entry, kernels.as_slice()) {
+        (Some(e), ks) if ks.iter().any(|k| k == e) => e.to_string(),
+        (Some(e), ks) => {
+            return Err(format!(
+                "no kernel `{e}` (the source defines {})",
+                if ks.is_empty() {
+                    "none".to_string()
+                } else {
+                    ks.join(", ")
+                }
+            ))
+        }
+        (None, []) => return Ok(asm.to_string()),
+        (None, [one]) => one.clone(),
+        (None, ks) => {
+            return Err(format!(
+                "the source defines {} kernels ({}); say which with `entry`",
+                ks.len(),
+                ks.join(", ")
+            ))
+        }
+    };
+    if kernels.len() == 1 {
+        return Ok(asm.to_string());
+    }
+    let mut out = String::with_capacity(asm.len());
+    let mut keep = true;
+    let mut in_metadata = false;
+    for line in asm.lines() {
+        let t = line.trim();
+        if t == ".amdgpu_metadata" {
+            in_metadata = true;
+        }
+        if in_metadata {
+            if t == ".end_amdgpu_metadata" {
+                in_metadata = false;
+            }
+            continue;
+        }
+        // A kernel's code starts at `.globl name` (or `.protected name` before it) and its
+        // descriptor at `.amdhsa_kernel name`.
+        let starts = [".protected", ".globl", ".amdhsa_kernel"]
+            .iter()
+            .find_map(|d| t.strip_prefix(d))
+            .map(|rest| rest.split_whitespace().next().unwrap_or(""));
+        if let Some(name) = starts {
+            keep = name == entry;
+        }
+        if keep {
+            out.push_str(line);
+            out.push('\n');
+        }
+        if t.starts_with(".end_amdhsa_kernel") {
+            keep = false;
+        }
+        if t.starts_with(".size") && t.contains(".Lfunc_end") {
+            keep = true;
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TWO: &str = "\t.text\n\t.protected\ta\n\t.globl\ta\na:\n\ts_endpgm\n.Lfunc_end0:\n\t.size\ta, .Lfunc_end0-a\n\t.section\t.rodata\n\t.amdhsa_kernel a\n\t.end_amdhsa_kernel\n\t.text\n\t.protected\tb\n\t.globl\tb\nb:\n\ts_nop 0\n\ts_endpgm\n.Lfunc_end1:\n\t.size\tb, .Lfunc_end1-b\n\t.section\t.rodata\n\t.amdhsa_kernel b\n\t.end_amdhsa_kernel\n\t.text\n\t.amdgpu_metadata\nx: 1\n\t.end_amdgpu_metadata\n";
+
+    #[test]
+    fn one_of_two_kernels_is_kept() {
+        let b = select_kernel(TWO, Some("b")).unwrap();
+        assert!(b.contains("b:\n\ts_nop 0"), "{b}");
+        assert!(!b.contains("a:\n"), "{b}");
+        assert!(b.contains(".amdhsa_kernel b") && !b.contains(".amdhsa_kernel a"));
+        assert!(!b.contains("amdgpu_metadata"));
+        let e = select_kernel(TWO, None).unwrap_err();
+        assert!(e.contains("2 kernels (a, b)"), "{e}");
+        let e = select_kernel(TWO, Some("c")).unwrap_err();
+        assert!(e.contains("no kernel `c` (the source defines a, b)"), "{e}");
+    }
+
+    #[test]
+    fn local_includes_are_found() {
+        assert_eq!(
+            local_includes("#include \"k.h\"\n#  include \"sub/x.h\"\n#include <y.h>\n"),
+            ["k.h", "sub/x.h"]
+        );
+    }
+}
