@@ -140,7 +140,7 @@ fn a_split_marked_around_a_barrier_is_refused_with_both_lines() {
     let launch = write_launch(dir.path(), &kernel, 4);
     let e = pws_err(&["run", &launch, "--mode", "pws"]);
     assert!(
-        e.contains("k.s:5: the split at k has `s_barrier` (line 6) in its divergent region"),
+        e.contains("k.s:5: the marked split at k changes what the kernel computes: its divergent region holds `s_barrier` (line 6)"),
         "{e}"
     );
     // DWS splits every divergent branch it can: this one runs serialized, to the end.

@@ -46,6 +46,8 @@ pub struct Skipped {
     pub line: u32,
     pub reason: SkipReason,
     pub detail: String,
+    /// The kernel asked for this split (a `; pws: split` marker).
+    pub marked: bool,
 }
 
 /// The transformed source and what changed.
@@ -116,8 +118,9 @@ fn decide(
     name: &str,
     kernel: &Kernel,
     file: &str,
-    split_all: bool,
+    opts: &Options,
 ) -> Result<Option<Decision>> {
+    let split_all = opts.split_all;
     let insts = &kernel.program.instructions;
     let line = insts[b.cbranch].line;
     // Under `split_all` a marker asks for nothing more than every branch gets.
@@ -127,7 +130,7 @@ fn decide(
         return Ok(None);
     }
     if let Some(why) = &b.unsplittable {
-        if explicit || !split_all {
+        if explicit || (!split_all && opts.strict_markers) {
             let what = if explicit { "the split" } else { "the marked split" };
             return Err(HostError::Structure(format!(
                 "{file}:{line}: {what} at {name} changes what the kernel computes: {why}; remove it, or change the kernel so that {}",
@@ -154,8 +157,32 @@ fn decide(
     Ok(Some(Decision::Split))
 }
 
-/// Runs the pass on `source` (`file` names it in errors).
+/// How the pass treats the branches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// Split every divergent branch that can split, not only the marked ones.
+    pub split_all: bool,
+    /// A marked branch that cannot split is an error (`pws compile`); otherwise it stays
+    /// serialized and is listed in [`Compiled::skipped`] (`pws run`, which must not be
+    /// blocked by the analysis). A `split` the source has there is an error either way.
+    pub strict_markers: bool,
+}
+
+/// Runs the pass on `source` (`file` names it in errors); marked branches that cannot split
+/// are errors.
 pub fn compile(source: &str, file: &str, split_all: bool) -> Result<Compiled> {
+    compile_with(
+        source,
+        file,
+        &Options {
+            split_all,
+            strict_markers: true,
+        },
+    )
+}
+
+/// Runs the pass with `opts`.
+pub fn compile_with(source: &str, file: &str, opts: &Options) -> Result<Compiled> {
     let kernel = extract(source, file, &TimingTable::GCN3)?;
     // Structure only: broken if/else regions are errors, loop bounds are not needed here.
     BsbCfg::structure(kernel.cfg.clone())?;
@@ -180,7 +207,7 @@ pub fn compile(source: &str, file: &str, split_all: bool) -> Result<Compiled> {
     let mut kept_splits = Vec::new();
     for b in &kernel.ifs {
         let name = &kernel.cfg.blocks[b.node].name;
-        match decide(b, name, &kernel, file, split_all)? {
+        match decide(b, name, &kernel, file, opts)? {
             None => continue,
             Some(Decision::Skip(reason, detail)) => {
                 out.skipped.push(Skipped {
@@ -188,6 +215,7 @@ pub fn compile(source: &str, file: &str, split_all: bool) -> Result<Compiled> {
                     line: insts[b.cbranch].line,
                     reason,
                     detail,
+                    marked: b.marker,
                 });
                 continue;
             }

@@ -29,8 +29,11 @@
 //! Annotations are comments, read from the source text because the assembler drops comments
 //! (inline `asm volatile("; pws: ...")` from C lands in the assembly as such a comment):
 //! - `; pws: split` marks the divergent branch that ends the block of the next instruction;
-//! - `; pws: loop_bound N` bounds the innermost loop holding the next instruction: its header
-//!   runs at most N times per entry into the loop.
+//! - `; pws: loop_bound N` bounds the innermost loop holding the next instruction: that
+//!   instruction's block runs at most N times per entry into the loop. Right before the header
+//!   (hand-written assembly) that is the header's bound; from `PWS_LOOP_BOUND(N)` in a C loop
+//!   body it is the number of iterations, and the header, when it tests the loop condition,
+//!   gets one more ([`header_bound`]).
 
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
@@ -152,6 +155,21 @@ pub struct LoopBounds {
     pub by_label: BTreeMap<String, u64>,
 }
 
+impl LoopBounds {
+    /// The manifest's `[loop_bounds]`: `default`, and bounds by header label.
+    pub fn from_manifest(manifest: &pws_isa::manifest::Manifest) -> LoopBounds {
+        LoopBounds {
+            default: manifest.loop_bounds.get("default").copied(),
+            by_label: manifest
+                .loop_bounds
+                .iter()
+                .filter(|(k, _)| k.as_str() != "default")
+                .map(|(k, &v)| (k.clone(), v))
+                .collect(),
+        }
+    }
+}
+
 /// An assembled kernel with its BSB CFG; `cfg.blocks[v].split` is the set P (a `split` right
 /// before a splittable branch or a `pws: split` marker).
 #[derive(Debug, Clone)]
@@ -233,6 +251,99 @@ fn annotations(source: &str, file: &str) -> Result<Vec<(usize, Annotation)>> {
         out.push((i + 1, ann));
     }
     Ok(out)
+}
+
+/// Where an annotation comment applies: the instruction it belongs with.
+///
+/// A comment written by hand applies to the next instruction (`; pws: loop_bound N` right before
+/// a loop header's label). One that clang emitted for an inline `asm volatile` (between
+/// `;;#ASMSTART` and `;;#ASMEND`) sits where the C statement was, inside a basic block: it
+/// belongs with the instruction before it, unless a label comes first, which means it opens
+/// its block. (A C loop body that starts with an inner loop puts the outer annotation right
+/// before the inner loop's header label; the next instruction would be the wrong loop's.)
+struct Anchors {
+    /// Per source line (0-based): the instruction on it, or a label.
+    line_kind: Vec<LineKind>,
+    /// Per source line: inside an inline-asm block.
+    inline_asm: Vec<bool>,
+    /// First instruction index at or after each line.
+    next: Vec<Option<usize>>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum LineKind {
+    Other,
+    Label,
+    Instruction(usize),
+}
+
+impl Anchors {
+    fn new(source: &str, program: &Program) -> Anchors {
+        let lines: Vec<&str> = source.lines().collect();
+        let mut line_kind = vec![LineKind::Other; lines.len() + 1];
+        for (i, l) in program.instructions.iter().enumerate() {
+            if let Some(k) = line_kind.get_mut(l.line as usize) {
+                *k = LineKind::Instruction(i);
+            }
+        }
+        let mut inline_asm = vec![false; lines.len() + 1];
+        let mut open = false;
+        for (k, l) in lines.iter().enumerate() {
+            let t = l.trim();
+            if t.starts_with(";;#ASMSTART") {
+                open = true;
+            } else if t.starts_with(";;#ASMEND") {
+                open = false;
+            }
+            inline_asm[k + 1] = open;
+            let code = t.split(';').next().unwrap_or("").trim();
+            if line_kind[k + 1] == LineKind::Other
+                && code.ends_with(':')
+                && !code[..code.len() - 1].contains(char::is_whitespace)
+            {
+                line_kind[k + 1] = LineKind::Label;
+            }
+        }
+        let mut next = vec![None; lines.len() + 2];
+        for k in (1..=lines.len()).rev() {
+            next[k] = match line_kind[k] {
+                LineKind::Instruction(i) => Some(i),
+                _ => next[k + 1],
+            };
+        }
+        Anchors {
+            line_kind,
+            inline_asm,
+            next,
+        }
+    }
+
+    /// The instruction the annotation on (1-based) `line` belongs with.
+    fn of(&self, line: usize) -> Option<usize> {
+        let after = self.next.get(line + 1).copied().flatten();
+        if !self.inline_asm.get(line).copied().unwrap_or(false) {
+            return after;
+        }
+        for k in (1..line).rev() {
+            match self.line_kind[k] {
+                LineKind::Instruction(i) => return Some(i),
+                LineKind::Label => return after,
+                LineKind::Other => {}
+            }
+        }
+        after
+    }
+}
+
+/// True when the source carries a `; pws: split` marker (a cheap test that needs no CFG).
+pub fn has_split_marker(source: &str) -> bool {
+    source.lines().any(|l| {
+        [l.find(';').map(|c| c + 1), l.find("//").map(|c| c + 2)]
+            .into_iter()
+            .flatten()
+            .filter_map(|c| l[c..].trim_start().strip_prefix("pws:"))
+            .any(|r| r.trim() == "split")
+    })
 }
 
 /// A divergent branch as the flow shows it, before it is checked as a region.
@@ -655,8 +766,9 @@ pub fn extract(source: &str, file: &str, table: &TimingTable) -> Result<Kernel> 
         })
         .collect();
 
+    let anchors = Anchors::new(source, &program);
     for (line, ann) in annotations(source, file)? {
-        let next = insts.iter().position(|l| l.line as usize > line);
+        let next = anchors.of(line);
         let warn = |msg: &str| Note {
             line: line as u32,
             message: msg.to_string(),
@@ -676,11 +788,17 @@ pub fn extract(source: &str, file: &str, table: &TimingTable) -> Result<Kernel> 
                 }
             }
             Annotation::LoopBound(bound) => {
-                match next.and_then(|i| flow.loop_of(flow.block_of(i))) {
-                    Some(l) => {
-                        let h = &mut blocks[first_node(flow.loops[l].header)].loop_bound;
-                        *h = Some(h.map_or(bound, |b| b.min(bound)));
-                    }
+                let at = next.map(|i| flow.block_of(i));
+                match at.and_then(|b| flow.loop_of(b).map(|l| (b, l))) {
+                    Some((b, l)) => match header_bound(&flow, l, b, bound) {
+                        Some(n) => {
+                            let h = &mut blocks[first_node(flow.loops[l].header)].loop_bound;
+                            *h = Some(h.map_or(n, |b| b.min(n)));
+                        }
+                        None => notes.push(warn(
+                            "'pws: loop_bound' is not on the path of every iteration of its loop (put it at the start of the loop body); it bounds nothing",
+                        )),
+                    },
                     None => notes.push(warn(
                         "'pws: loop_bound' is not inside a loop (the compiler may have unrolled it); it bounds nothing",
                     )),
@@ -751,6 +869,32 @@ fn split_mask(program: &Program, narrow: usize, branch: usize) -> Operand {
     } else {
         c
     }
+}
+
+/// The header bound that `; pws: loop_bound n` in block `at` of loop `l` gives: the annotation
+/// counts the executions of its own block, at most n per entry into the loop. When `at` is on
+/// every iteration's path (it dominates every latch), the header runs as often, plus one when
+/// the loop can leave between the header and `at` (a test at the top of the loop, which runs
+/// once more than the body). Elsewhere it bounds nothing.
+fn header_bound(flow: &Flow, l: usize, at: usize, n: u64) -> Option<u64> {
+    let lp = &flow.loops[l];
+    if !lp.latches.iter().all(|&x| flow.dominates(at, x)) {
+        return None;
+    }
+    let mut seen = vec![false; flow.blocks.len()];
+    let mut work = vec![lp.header];
+    let mut exits_first = false;
+    while let Some(x) = work.pop() {
+        if x == at || std::mem::replace(&mut seen[x], true) {
+            continue;
+        }
+        exits_first |= lp.exits.iter().any(|&(from, _)| from == x);
+        work.extend(
+            flow.forward_succ(x)
+                .filter(|t| lp.body.binary_search(t).is_ok()),
+        );
+    }
+    Some(n + u64::from(exits_first))
 }
 
 /// Nodes reachable from `from` over `edges` without entering `stops`.

@@ -9,7 +9,7 @@ use pws_isa::manifest::abi;
 use crate::cfg::Cfg;
 use crate::dot::parse_cfg;
 use crate::error::{HostError, Result};
-use crate::extract::{extract, Kernel};
+use crate::extract::extract;
 use crate::timing::TimingTable;
 
 /// A loaded input: its CFG (with the split points P marked).
@@ -21,9 +21,8 @@ pub struct Input {
     pub sgprs: Option<u32>,
 }
 
-pub(crate) fn kernel_sgprs(kernel: &Kernel) -> u32 {
-    kernel
-        .program
+pub(crate) fn program_sgprs(program: &pws_isa::Program) -> u32 {
+    program
         .sgprs_used()
         .max(u32::from(abi::WORKGROUP_ID_X_SGPR) + 1)
 }
@@ -44,7 +43,7 @@ pub fn load(path: &Path) -> Result<Input> {
         "s" | "asm" => {
             let kernel = extract(&read(path)?, &name, &TimingTable::GCN3)?;
             Ok(Input {
-                sgprs: Some(kernel_sgprs(&kernel)),
+                sgprs: Some(program_sgprs(&kernel.program)),
                 cfg: kernel.cfg,
                 })
         }

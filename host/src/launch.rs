@@ -23,9 +23,9 @@ use serde::Serialize;
 
 use crate::analysis::{analyse, Params};
 use crate::cfg::{BsbCfg, Role};
-use crate::compile::compile;
+use crate::compile::Skipped;
 use crate::error::{HostError, Result};
-use crate::extract::{extract, Kernel};
+use crate::extract::{extract, has_split_marker, Kernel, LoopBounds};
 use crate::ipet::IpetMethod;
 use crate::kernel::{GpuConfig, Launch};
 use crate::select::select;
@@ -77,31 +77,81 @@ pub struct LaunchKernel {
     pub program: Program,
     /// SGPRs a wavefront holds (what a split copies).
     pub sgprs: u32,
+    /// `split` instructions in the program: without any, DWS and PWS run it as no-split.
+    pub splits: usize,
+    /// Divergent branches the pass left serialized, and why.
+    pub skipped: Vec<Skipped>,
+    /// What the user should know about how the program was made.
+    pub warnings: Vec<String>,
 }
 
 impl LaunchKernel {
     /// The program `pws run` executes in `mode`: in PWS, the split/merge pass runs when the
     /// source has `pws: split` markers or `split_all` is set; DWS splits at every divergent
-    /// branch (design.md decision 5), so it always runs the pass with `split_all`; no-split runs
-    /// the source as it is (its `split`/`merge` are no-ops). PCs, and so the block lists, follow
-    /// from it.
+    /// branch that can split (design.md decision 5), so it always runs the pass with
+    /// `split_all`; no-split runs the source as it is (its `split`/`merge` are no-ops) and needs
+    /// no analysis at all. PCs, and so the block lists, follow from it. Running never depends on
+    /// the analysis: when the pass cannot read the kernel's control flow, DWS runs it unsplit
+    /// with a warning; only markers the user wrote make that an error.
     pub fn new(source: &KernelSource, mode: Mode, split_all: bool) -> Result<LaunchKernel> {
         let split_all = split_all || mode == Mode::Dws;
         let (text, file) = (&source.text, &source.file);
-        let marked = extract(text, file, &TimingTable::GCN3)?
-            .ifs
-            .iter()
-            .any(|b| b.marker);
+        let marked = has_split_marker(text);
+        let mut warnings = Vec::new();
+        let mut skipped = Vec::new();
         let text = if mode.splits() && (split_all || marked) {
-            compile(text, file, split_all)?.text
+            let opts = crate::compile::Options {
+                split_all,
+                strict_markers: false,
+            };
+            match crate::compile::compile_with(text, file, &opts) {
+                Ok(c) => {
+                    for s in c.skipped.iter().filter(|s| s.marked) {
+                        warnings.push(format!(
+                            "the marked split at {} (line {}) is left serialized: {}",
+                            s.branch, s.line, s.detail
+                        ));
+                    }
+                    skipped = c.skipped;
+                    c.text
+                }
+                Err(e) if !marked => {
+                    warnings.push(format!(
+                        "{} cannot insert splits ({e}); the kernel runs unsplit",
+                        mode.name()
+                    ));
+                    text.clone()
+                }
+                Err(e) => return Err(e),
+            }
         } else {
             text.clone()
         };
-        let kernel = extract(&text, file, &TimingTable::GCN3)?;
+        let program =
+            pws_isa::assemble(&text, file).map_err(|e| HostError::Input(e.to_string()))?;
+        let splits = program
+            .instructions
+            .iter()
+            .filter(|l| l.item.opcode == pws_isa::Opcode::Split)
+            .count();
+        if mode.splits() && splits == 0 {
+            warnings.push(format!(
+                "the program has no `split`, so {} runs it as no-split{}",
+                mode.name(),
+                if mode == Mode::Pws {
+                    " (mark branches with `; pws: split` or PWS_SPLIT(), or split every one that can with --split-all)"
+                } else {
+                    " (no divergent branch of it can split)"
+                }
+            ));
+        }
         Ok(LaunchKernel {
-            sgprs: crate::input::kernel_sgprs(&kernel),
-            program: kernel.program,
+            sgprs: crate::input::program_sgprs(&program),
+            program,
             text,
+            splits,
+            skipped,
+            warnings,
         })
     }
 }
@@ -244,12 +294,14 @@ pub fn analyse_launch(
         ));
     }
     let rounds = Rounds::new(manifest, machine)?;
+    let loop_bounds = LoopBounds::from_manifest(manifest);
     let dispatch_cost = DispatchCost::contract(&machine.cu);
     let mut out = Vec::new();
     for mode in Mode::ALL.into_iter().filter(|m| modes.contains(m)) {
         out.push(mode_bound(
             LaunchKernel::new(source, mode, split_all)?,
             &source.file,
+            &loop_bounds,
             machine,
             &rounds,
             &dispatch_cost,
@@ -391,12 +443,14 @@ fn split_regions(kernel: &Kernel, g: &BsbCfg) -> Vec<bool> {
 fn mode_bound(
     lk: LaunchKernel,
     file: &str,
+    loop_bounds: &LoopBounds,
     machine: &Machine,
     rounds: &Rounds,
     dispatch_cost: &DispatchCost,
     mode: Mode,
 ) -> Result<ModeBound> {
     let mut kernel = extract(&lk.text, file, &TimingTable::GCN3)?;
+    kernel.bound_loops(loop_bounds);
     let structure = BsbCfg::new(kernel.cfg.clone())?;
     // The split points are the `split`s of the program that runs: `LaunchKernel` placed them
     // (every divergent branch in DWS or with `split_all`, the marked ones otherwise).

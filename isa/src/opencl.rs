@@ -200,7 +200,7 @@ pub fn compile(source: &Path, opts: &ClOptions) -> Result<PathBuf, ClError> {
         message,
     })?;
     let header_line = format!(
-        "; pws: compiled from {} by {} with {} {}\n",
+        "; compiled for pws from {} by {} with {} {}\n",
         source.display(),
         clang,
         DEFAULT_FLAGS.join(" "),

@@ -1,8 +1,13 @@
 //! `pws golden LAUNCH.toml`: runs a launch on the ISA-level golden model and prints the final
-//! buffers, the split/merge trace and statistics (or the whole report as JSON).
+//! buffers, the split/merge trace and statistics (or the whole report as JSON). In pws mode the
+//! kernel goes through the same split/merge pass as `pws run --mode pws`, so both run the same
+//! program; nosplit runs it as assembled.
 
 use std::path::PathBuf;
 
+use pws_host::launch::{KernelSource, LaunchKernel};
+use pws_host::timing::Mode as HostMode;
+use pws_isa::manifest::Manifest;
 use pws_verify::golden::{self, Config, Mode};
 
 use super::CmdResult;
@@ -24,6 +29,10 @@ pub struct Args {
     /// SpSIMDs per SIMD (split contexts per wavefront) in pws mode.
     #[arg(long = "S", default_value_t = 2)]
     s: usize,
+    /// In pws mode, split at every divergent branch that can split safely, not only the
+    /// marked ones.
+    #[arg(long)]
+    split_all: bool,
     /// Print the full report (buffers, registers, trace, statistics) as JSON.
     #[arg(long)]
     json: bool,
@@ -41,7 +50,16 @@ pub fn run(args: Args) -> CmdResult {
         s: args.s,
         max_instructions: args.max_instructions,
     };
-    let report = golden::run_launch(&args.manifest, &config)?;
+    let manifest = Manifest::load(&args.manifest)?;
+    let host_mode = match args.mode {
+        ModeArg::Nosplit => HostMode::NoSplit,
+        ModeArg::Pws => HostMode::Pws,
+    };
+    let kernel = LaunchKernel::new(&KernelSource::load(&manifest)?, host_mode, args.split_all)?;
+    for w in &kernel.warnings {
+        eprintln!("warning: {w}");
+    }
+    let report = golden::run(&kernel.program, &manifest, &config)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {

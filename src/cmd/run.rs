@@ -1,8 +1,9 @@
 //! `pws run LAUNCH.toml`: runs a launch on the compute-unit RTL cycle by cycle (pws_sim::cu)
 //! and prints the cycles, the final buffers, the wavefronts' residency, the worst time of every
-//! block and the statistics (docs/sim.md). The kernel goes through the host's split/merge pass
-//! first when it has `; pws: split` markers, and in `dws` mode with every divergent branch
-//! marked, exactly as `pws wcet` prepares it, so block PCs match the bound's.
+//! block and the statistics (docs/sim.md). In `pws` mode the kernel goes through the host's
+//! split/merge pass first when it has `; pws: split` markers (or with `--split-all`), and in
+//! `dws` mode with every divergent branch that can split, exactly as `pws wcet` prepares it, so
+//! block PCs match the bound's; `nosplit` runs it as assembled.
 
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -59,6 +60,10 @@ pub struct Args {
     /// Stop with an error after this many cycles.
     #[arg(long, default_value_t = 10_000_000)]
     max_cycles: u64,
+    /// In pws mode, split at every divergent branch that can split safely, not only the
+    /// marked ones (DWS always does).
+    #[arg(long)]
+    split_all: bool,
     /// Stop as deadlocked after this many cycles without any instruction retiring (default:
     /// far above the longest wait the configuration allows; see docs/sim.md).
     #[arg(long)]
@@ -85,7 +90,10 @@ pub fn run(args: Args) -> CmdResult {
         CuMode::Pws => Mode::Pws,
     };
     // DWS splits at every divergent branch: `LaunchKernel` runs the pass with `split_all` itself.
-    let kernel = LaunchKernel::new(&KernelSource::load(&manifest)?, host_mode, false)?;
+    let kernel = LaunchKernel::new(&KernelSource::load(&manifest)?, host_mode, args.split_all)?;
+    for w in &kernel.warnings {
+        eprintln!("warning: {w}");
+    }
     let opts = RunOptions {
         hw,
         mode,
@@ -99,7 +107,8 @@ pub fn run(args: Args) -> CmdResult {
         progress: true,
         watchdog: args.watchdog,
     };
-    let report = pws_sim::cu::run(&kernel.program, &manifest, &opts)?;
+    let mut report = pws_sim::cu::run(&kernel.program, &manifest, &opts)?;
+    report.warnings = kernel.warnings.clone();
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {

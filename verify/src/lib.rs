@@ -4,5 +4,6 @@
 
 pub mod bound;
 pub mod gen;
+pub mod gen_cl;
 pub mod golden;
 pub mod units;

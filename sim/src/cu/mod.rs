@@ -148,6 +148,9 @@ pub struct RunReport {
     pub memory_writes: u64,
     /// Wall-clock simulation speed.
     pub cycles_per_second: f64,
+    /// What the user should know about the program that ran (set by the caller that made it:
+    /// a PWS run without any split, branches DWS left serialized, ...).
+    pub warnings: Vec<String>,
 }
 
 /// Why a run stopped without completing.
@@ -654,6 +657,7 @@ pub fn run(
         } else {
             0.0
         },
+        warnings: Vec::new(),
     })
 }
 

@@ -1,0 +1,87 @@
+//! The OpenCL C suite in kernels/cl, end to end through the commands users run: every kernel
+//! is compiled by clang-14 from its manifest, and `pws compare` runs it on the RTL in no-split,
+//! DWS and PWS beside its WCET bound, checking the final memory against the golden model (same
+//! program and unsplit kernel) and against the expected values kernels/cl/gen.py computed in
+//! Python. `pws compile --split-all` and `pws wcet` run on each as well.
+//!
+//! CI runs each kernel in one S and compaction (rotating over the suite, so that together they
+//! cover S = 1..3 and none/BCC/SCC); `make soak` (PWS_PROPTEST_SCALE > 1) runs every kernel in
+//! every S and compaction.
+
+mod common;
+
+use common::{json, pws_ok};
+use pws_isa::manifest::Manifest;
+
+fn suite() -> Vec<String> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/kernels/cl");
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .map(|p| format!("kernels/cl/{}", p.file_name().unwrap().to_str().unwrap()))
+        .collect();
+    v.sort();
+    v
+}
+
+fn soak() -> bool {
+    std::env::var("PWS_PROPTEST_SCALE")
+        .ok()
+        .and_then(|s| s.parse::<u32>().ok())
+        .is_some_and(|s| s > 1)
+}
+
+#[test]
+fn the_suite_has_the_kernels_users_bring() {
+    let names: Vec<String> = suite()
+        .iter()
+        .map(|p| p.rsplit('/').next().unwrap().trim_end_matches(".toml").to_string())
+        .collect();
+    for k in [
+        "bfs", "nw", "pathfinder", "bitonic", "hotspot", "mandelbrot", "collatz", "saxpy",
+        "kmeans", "nested6", "figure2",
+    ] {
+        assert!(names.iter().any(|n| n == k), "kernels/cl has no {k}: {names:?}");
+    }
+    assert!(names.len() >= 12, "{names:?}");
+}
+
+#[test]
+fn every_kernel_equals_its_expected_output_on_the_rtl_in_every_mode_within_its_bound() {
+    let compactions = ["none", "bcc", "scc"];
+    for (i, launch) in suite().iter().enumerate() {
+        let (s, c) = if soak() {
+            ("1,2,3".to_string(), compactions.join(","))
+        } else {
+            ((1 + i % 3).to_string(), compactions[i % 3].to_string())
+        };
+        // Fails (with the table) if any run differs from the golden model, the unsplit kernel
+        // or the expected values, or exceeds its bound.
+        let rows = json(&["compare", launch, "--S", &s, "--compaction", &c, "--json"]);
+        let rows = rows.as_array().unwrap();
+        assert!(rows.len() >= 3, "{launch}: {rows:?}");
+        for r in rows {
+            assert_eq!(r["expect_equal"], true, "{launch}: {r}");
+            assert!(r["bound"].as_u64().is_some(), "{launch}: no bound: {r}");
+        }
+    }
+}
+
+#[test]
+fn split_all_and_wcet_take_every_kernel() {
+    let dir = tempfile::tempdir().unwrap();
+    for launch in suite() {
+        let manifest =
+            Manifest::load(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(&launch))
+                .unwrap();
+        let asm = manifest.kernel.to_str().unwrap().to_string();
+        let out = dir.path().join("split.s");
+        pws_ok(&["compile", &asm, "-o", out.to_str().unwrap(), "--split-all"]);
+        pws_isa::assemble(&std::fs::read_to_string(&out).unwrap(), "split.s").unwrap();
+        let r = json(&["wcet", &launch, "--json"]);
+        for m in r["modes"].as_array().unwrap() {
+            assert!(m["bound"].as_u64().unwrap() > 0, "{launch}: {m}");
+        }
+    }
+}
