@@ -33,7 +33,8 @@
 //!   instruction's block runs at most N times per entry into the loop. Right before the header
 //!   (hand-written assembly) that is the header's bound; from `PWS_LOOP_BOUND(N)` in a C loop
 //!   body it is the number of iterations, and the header, when it tests the loop condition,
-//!   gets one more ([`header_bound`]).
+//!   gets one more ([`header_bound`]). Several in one loop: the largest counts (clang leaves
+//!   the annotation of an inner loop it unrolled in the enclosing loop's body).
 
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
@@ -791,9 +792,12 @@ pub fn extract(source: &str, file: &str, table: &TimingTable) -> Result<Kernel> 
                 let at = next.map(|i| flow.block_of(i));
                 match at.and_then(|b| flow.loop_of(b).map(|l| (b, l))) {
                     Some((b, l)) => match header_bound(&flow, l, b, bound) {
+                        // The largest bound in a loop wins: an annotation of an inner loop
+                        // clang unrolled lands in the enclosing loop's body, where it bounds
+                        // nothing, and the loop's own annotation is always inside it.
                         Some(n) => {
                             let h = &mut blocks[first_node(flow.loops[l].header)].loop_bound;
-                            *h = Some(h.map_or(n, |b| b.min(n)));
+                            *h = Some(h.map_or(n, |b| b.max(n)));
                         }
                         None => notes.push(warn(
                             "'pws: loop_bound' is not on the path of every iteration of its loop (put it at the start of the loop body); it bounds nothing",
