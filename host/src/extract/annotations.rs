@@ -1,0 +1,251 @@
+//! The `pws:` annotations in assembly comments, and where each one applies.
+
+use pws_isa::Program;
+
+use super::{IfBranch, Note};
+use crate::cfg::Block;
+use crate::error::{HostError, Result};
+use crate::flow::Flow;
+
+pub(super) enum Annotation {
+    Split,
+    LoopBound(u64),
+}
+
+fn syntax<T>(file: &str, line: usize, col: usize, msg: impl Into<String>) -> Result<T> {
+    Err(HostError::Syntax {
+        file: file.to_string(),
+        line,
+        col,
+        msg: msg.into(),
+    })
+}
+
+/// The `pws:` comments of the source, by 1-based line.
+pub(super) fn annotations(source: &str, file: &str) -> Result<Vec<(usize, Annotation)>> {
+    let mut out = Vec::new();
+    for (i, line) in source.lines().enumerate() {
+        let start = match (line.find(';'), line.find("//")) {
+            (Some(a), Some(b)) => a.min(b),
+            (Some(a), None) => a,
+            (None, Some(b)) => b,
+            (None, None) => continue,
+        };
+        let marker_len = if line[start..].starts_with("//") {
+            2
+        } else {
+            1
+        };
+        let body = line[start + marker_len..].trim_start();
+        let Some(rest) = body.strip_prefix("pws:") else {
+            continue;
+        };
+        let col = line.len() - body.len() + 1;
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let ann = match words.as_slice() {
+            ["split"] => Annotation::Split,
+            ["loop_bound", n] => match n.parse::<u64>() {
+                Ok(b) if b >= 1 => Annotation::LoopBound(b),
+                _ => {
+                    return syntax(
+                        file,
+                        i + 1,
+                        col,
+                        format!("loop_bound needs an integer of at least 1, found '{n}'"),
+                    )
+                }
+            },
+            _ => {
+                return syntax(
+                    file,
+                    i + 1,
+                    col,
+                    format!(
+                        "unknown pws annotation '{}' (expected 'pws: split' or 'pws: loop_bound N')",
+                        rest.trim()
+                    ),
+                )
+            }
+        };
+        out.push((i + 1, ann));
+    }
+    Ok(out)
+}
+
+/// Where an annotation comment applies: the instruction it belongs with.
+///
+/// A comment written by hand applies to the next instruction (`; pws: loop_bound N` right before
+/// a loop header's label). One that clang emitted for an inline `asm volatile` (between
+/// `;;#ASMSTART` and `;;#ASMEND`) sits where the C statement was, inside a basic block: it
+/// belongs with the instruction before it, unless a label comes first, which means it opens
+/// its block. (A C loop body that starts with an inner loop puts the outer annotation right
+/// before the inner loop's header label; the next instruction would be the wrong loop's.)
+pub(super) struct Anchors {
+    /// Per source line (0-based): the instruction on it, or a label.
+    line_kind: Vec<LineKind>,
+    /// Per source line: inside an inline-asm block.
+    inline_asm: Vec<bool>,
+    /// First instruction index at or after each line.
+    next: Vec<Option<usize>>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum LineKind {
+    Other,
+    Label,
+    Instruction(usize),
+}
+
+impl Anchors {
+    pub(super) fn new(source: &str, program: &Program) -> Anchors {
+        let lines: Vec<&str> = source.lines().collect();
+        let mut line_kind = vec![LineKind::Other; lines.len() + 1];
+        for (i, l) in program.instructions.iter().enumerate() {
+            if let Some(k) = line_kind.get_mut(l.line as usize) {
+                *k = LineKind::Instruction(i);
+            }
+        }
+        let mut inline_asm = vec![false; lines.len() + 1];
+        let mut open = false;
+        for (k, l) in lines.iter().enumerate() {
+            let t = l.trim();
+            if t.starts_with(";;#ASMSTART") {
+                open = true;
+            } else if t.starts_with(";;#ASMEND") {
+                open = false;
+            }
+            inline_asm[k + 1] = open;
+            let code = t.split(';').next().unwrap_or("").trim();
+            if line_kind[k + 1] == LineKind::Other
+                && code.ends_with(':')
+                && !code[..code.len() - 1].contains(char::is_whitespace)
+            {
+                line_kind[k + 1] = LineKind::Label;
+            }
+        }
+        let mut next = vec![None; lines.len() + 2];
+        for k in (1..=lines.len()).rev() {
+            next[k] = match line_kind[k] {
+                LineKind::Instruction(i) => Some(i),
+                _ => next[k + 1],
+            };
+        }
+        Anchors {
+            line_kind,
+            inline_asm,
+            next,
+        }
+    }
+
+    /// The instruction the annotation on (1-based) `line` belongs with.
+    pub(super) fn of(&self, line: usize) -> Option<usize> {
+        let after = self.next.get(line + 1).copied().flatten();
+        if !self.inline_asm.get(line).copied().unwrap_or(false) {
+            return after;
+        }
+        for k in (1..line).rev() {
+            match self.line_kind[k] {
+                LineKind::Instruction(i) => return Some(i),
+                LineKind::Label => return after,
+                LineKind::Other => {}
+            }
+        }
+        after
+    }
+}
+
+/// True when the source carries a `; pws: split` marker (a cheap test that needs no CFG).
+pub fn has_split_marker(source: &str) -> bool {
+    source.lines().any(|l| {
+        [l.find(';').map(|c| c + 1), l.find("//").map(|c| c + 2)]
+            .into_iter()
+            .flatten()
+            .filter_map(|c| l[c..].trim_start().strip_prefix("pws:"))
+            .any(|r| r.trim() == "split")
+    })
+}
+
+/// The header bound that `; pws: loop_bound n` in block `at` of loop `l` gives: the annotation
+/// counts the executions of its own block, at most n per entry into the loop. When `at` is on
+/// every iteration's path (it dominates every latch), the header runs as often, plus one when
+/// the loop can leave between the header and `at` (a test at the top of the loop, which runs
+/// once more than the body). Elsewhere it bounds nothing.
+pub(super) fn header_bound(flow: &Flow, l: usize, at: usize, n: u64) -> Option<u64> {
+    let lp = &flow.loops[l];
+    if !lp.latches.iter().all(|&x| flow.dominates(at, x)) {
+        return None;
+    }
+    let mut seen = vec![false; flow.blocks.len()];
+    let mut work = vec![lp.header];
+    let mut exits_first = false;
+    while let Some(x) = work.pop() {
+        if x == at || std::mem::replace(&mut seen[x], true) {
+            continue;
+        }
+        exits_first |= lp.exits.iter().any(|&(from, _)| from == x);
+        work.extend(
+            flow.forward_succ(x)
+                .filter(|t| lp.body.binary_search(t).is_ok()),
+        );
+    }
+    Some(n + u64::from(exits_first))
+}
+
+
+/// Applies the annotations of `source` to the `ifs` (markers) and to the loop headers among
+/// `blocks` (bounds); `node_of` maps a flow block to its first CFG node.
+pub(super) fn apply(
+    source: &str,
+    file: &str,
+    program: &Program,
+    flow: &Flow,
+    node_of: impl Fn(usize) -> usize,
+    blocks: &mut [Block],
+    ifs: &mut [IfBranch],
+    notes: &mut Vec<Note>,
+) -> Result<()> {
+    let anchors = Anchors::new(source, program);
+    for (line, ann) in annotations(source, file)? {
+        let at = anchors.of(line);
+        let warn = |msg: &str| Note {
+            line: line as u32,
+            message: msg.to_string(),
+        };
+        match ann {
+            Annotation::Split => {
+                let hit = at.and_then(|i| {
+                    let b = flow.block_of(i);
+                    ifs.iter_mut()
+                        .find(|x| flow.block_of(x.cbranch) == b && x.cbranch >= i)
+                });
+                match hit {
+                    Some(x) => x.marker = true,
+                    None => notes.push(warn(
+                        "'pws: split' is not followed by a divergent if in its block (the compiler may have made it straight-line code); it marks nothing",
+                    )),
+                }
+            }
+            Annotation::LoopBound(bound) => {
+                let block = at.map(|i| flow.block_of(i));
+                match block.and_then(|b| flow.loop_of(b).map(|l| (b, l))) {
+                    Some((b, l)) => match header_bound(flow, l, b, bound) {
+                        // The largest bound in a loop wins: an annotation of an inner loop
+                        // clang unrolled lands in the enclosing loop's body, where it bounds
+                        // nothing, and the loop's own annotation is always inside it.
+                        Some(n) => {
+                            let h = &mut blocks[node_of(flow.loops[l].header)].loop_bound;
+                            *h = Some(h.map_or(n, |b| b.max(n)));
+                        }
+                        None => notes.push(warn(
+                            "'pws: loop_bound' is not on the path of every iteration of its loop (put it at the start of the loop body); it bounds nothing",
+                        )),
+                    },
+                    None => notes.push(warn(
+                        "'pws: loop_bound' is not inside a loop (the compiler may have unrolled it); it bounds nothing",
+                    )),
+                }
+            }
+        }
+    }
+    Ok(())
+}

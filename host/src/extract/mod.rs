@@ -1,0 +1,289 @@
+//! The CFG front end for GCN3 assembly as LLVM's AMDGPU backend emits it (and as people write
+//! it): the BSB CFG the analysis needs, the divergent `if` regions a split can cover, natural
+//! loops with their bounds, and the annotations.
+//!
+//! The physical control flow ([`Flow`]) is the worst-case structure as it is: an `if`'s
+//! `s_cbranch_execz` skips the then-path, its else-flip skips the else-path, so the scalar
+//! unit's longest path already runs both, serialized ([P] Fig 7's BSB CFG). On top of it a
+//! divergent `if` is recognised by what it does to EXEC, not by register names ([`crate::masks`]):
+//!
+//! - a block whose last EXEC write narrows EXEC (any SI_IF form, `s_and_b64 exec, exec, C`
+//!   included) and ends in `s_cbranch_execz` over the then-path, or `s_cbranch_execnz` into a
+//!   then-path laid out elsewhere;
+//! - whose skip target T post-dominates it (a single-entry, single-exit region);
+//! - T is its else-flip (the `s_or_saveexec_b64` there reads a mask this block created), whose
+//!   own skip target is the join; otherwise T is the join of an `if` without `else`;
+//! - the join restores EXEC with `s_or_b64 exec, exec, R` where R holds the region's saved mask,
+//!   or restores nothing when nothing after it needs the lanes back (an `if` guarding the end of
+//!   the kernel); the merge goes right after the restore, or at the start of the join.
+//!
+//! Such an `if` becomes a branch node with its BSB (the else-flip, or a zero-cost virtual BSB and
+//! empty else-path for an `if` without `else`); regions that share a join get a zero-cost
+//! virtual join each, so every region is single-entry single-exit in the BSB CFG, as Prune
+//! expects. Everything else (uniform branches, loop latches and exits, divergent branches of
+//! other shapes) stays an ordinary block: the IPET bounds it all the same, it just cannot split.
+//! Each `if` also says whether it can split ([`IfBranch::unsplittable`]): not inside a divergent
+//! loop, no `s_barrier` in the region, and no scalar value the split would lose
+//! ([`crate::liveness`]).
+//!
+//! Annotations are comments, read from the source text because the assembler drops comments
+//! (inline `asm volatile("; pws: ...")` from C lands in the assembly as such a comment):
+//! - `; pws: split` marks the divergent branch that ends the block of the next instruction;
+//! - `; pws: loop_bound N` bounds the innermost loop holding the next instruction: that
+//!   instruction's block runs at most N times per entry into the loop. Right before the header
+//!   (hand-written assembly) that is the header's bound; from `PWS_LOOP_BOUND(N)` in a C loop
+//!   body it is the number of iterations, and the header, when it tests the loop condition,
+//!   gets one more ([`header_bound`]). Several in one loop: the largest counts (clang leaves
+//!   the annotation of an inner loop it unrolled in the enclosing loop's body).
+
+mod annotations;
+mod bsb;
+mod regions;
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use pws_isa::{assemble, Opcode, Operand, Program};
+
+pub use annotations::has_split_marker;
+
+use crate::cfg::Cfg;
+use crate::error::{HostError, Result};
+use crate::flow::Flow;
+use crate::liveness::Hazard;
+use crate::timing::TimingTable;
+
+/// Where a merge goes relative to the join's instructions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MergeAt {
+    /// Right after this instruction (the EXEC restore).
+    After(usize),
+    /// Right before this instruction (the join's first).
+    Before(usize),
+}
+
+impl MergeAt {
+    /// The index of the instruction the merge comes before.
+    pub fn gap(self) -> usize {
+        match self {
+            MergeAt::After(i) => i + 1,
+            MergeAt::Before(i) => i,
+        }
+    }
+}
+
+/// A divergent `if` region.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IfBranch {
+    /// CFG node of the branch block.
+    pub node: usize,
+    /// Instruction index of its `s_cbranch_execz` (or `_execnz`).
+    pub cbranch: usize,
+    /// CFG node of the else-flip (the BSB); `None` for an `if` without `else`.
+    pub flip: Option<usize>,
+    /// CFG node of the join (a physical block).
+    pub join: usize,
+    /// The split mask M: the branch condition when it is still in its register at the branch
+    /// (the creator keeps the then-lanes), else EXEC itself, which holds exactly them.
+    pub mask: Operand,
+    /// The join's `s_or_b64 exec, exec, R`, if it restores EXEC.
+    pub restore: Option<usize>,
+    pub merge_at: MergeAt,
+    /// A `split` immediately before the branch.
+    pub split: Option<usize>,
+    /// The `merge` at `merge_at` that pairs with it.
+    pub merge: Option<usize>,
+    /// Marked by a `; pws: split` comment.
+    pub marker: bool,
+    /// Why the region cannot split, if it cannot.
+    pub unsplittable: Option<Unsplittable>,
+}
+
+/// What keeps a divergent `if` from splitting.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unsplittable {
+    /// Inside a loop whose exit is divergent: a split wavefront would iterate on its own.
+    DivergentLoop { header_line: u32 },
+    /// An `s_barrier` between the split and the merge.
+    Barrier { line: u32 },
+    /// The split would lose or stale a scalar value.
+    Hazards(Vec<Hazard>),
+}
+
+impl std::fmt::Display for Unsplittable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unsplittable::DivergentLoop { header_line } => write!(
+                f,
+                "it is inside the divergent loop whose header is at line {header_line} (its split wavefronts would leave the loop separately)"
+            ),
+            Unsplittable::Barrier { line } => write!(
+                f,
+                "its divergent region holds `s_barrier` (line {line}): the split contexts would wait for each other at the barrier and the merge forever"
+            ),
+            Unsplittable::Hazards(h) => {
+                let all: Vec<String> = h.iter().map(ToString::to_string).collect();
+                write!(f, "{}", all.join("; "))
+            }
+        }
+    }
+}
+
+impl IfBranch {
+    /// True for an `if` without `else`, which gains no parallelism from a split.
+    pub fn one_sided(&self) -> bool {
+        self.flip.is_none()
+    }
+}
+
+/// A natural loop of the kernel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KernelLoop {
+    /// CFG node of the header.
+    pub header: usize,
+    /// Source line of the header's first instruction.
+    pub line: u32,
+    /// Its exit or back edge is an EXEC branch: lanes leave it at different iterations.
+    pub divergent: bool,
+}
+
+/// Something the user should know that does not stop the analysis.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    pub line: u32,
+    pub message: String,
+}
+
+/// Loop bounds given outside the assembly (a launch manifest): by header label, and a default.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LoopBounds {
+    pub default: Option<u64>,
+    pub by_label: BTreeMap<String, u64>,
+}
+
+impl LoopBounds {
+    /// The manifest's `[loop_bounds]`: `default`, and bounds by header label.
+    pub fn from_manifest(manifest: &pws_isa::manifest::Manifest) -> LoopBounds {
+        LoopBounds {
+            default: manifest.loop_bounds.get("default").copied(),
+            by_label: manifest
+                .loop_bounds
+                .iter()
+                .filter(|(k, _)| k.as_str() != "default")
+                .map(|(k, &v)| (k.clone(), v))
+                .collect(),
+        }
+    }
+}
+
+/// An assembled kernel with its BSB CFG; `cfg.blocks[v].split` is the set P (a `split` right
+/// before a splittable branch or a `pws: split` marker).
+#[derive(Debug, Clone)]
+pub struct Kernel {
+    pub program: Program,
+    pub flow: Flow,
+    pub cfg: Cfg,
+    /// Instruction range of each CFG node (empty for the virtual nodes).
+    pub ranges: Vec<Range<usize>>,
+    pub ifs: Vec<IfBranch>,
+    pub loops: Vec<KernelLoop>,
+    /// `split` instructions that are not immediately before a recognised divergent branch.
+    pub stray_splits: Vec<usize>,
+    /// Every `merge` instruction.
+    pub merges: Vec<usize>,
+    pub notes: Vec<Note>,
+}
+
+/// Assembles `source` and extracts its BSB CFG; block WCETs come from `table`.
+pub fn extract(source: &str, file: &str, table: &TimingTable) -> Result<Kernel> {
+    let program = assemble(source, file).map_err(|e| HostError::Input(e.to_string()))?;
+    let flow = Flow::new(&program, file)?;
+    let insts = &program.instructions;
+    let mut notes = Vec::new();
+    let divergent = regions::divergent_loops(&program, &flow);
+    let found = regions::find(&program, &flow, &divergent, &mut notes);
+    let mut bsb = bsb::Builder::new(&program, &flow, table);
+    notes.extend(bsb.dead_code(&program));
+    let mut ifs: Vec<IfBranch> = found.iter().map(|r| bsb.add_region(&program, r)).collect();
+
+    // Existing merges: consecutive `merge`s at one place pair with the regions there, inner
+    // first.
+    let mut at_gap: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for (k, b) in ifs.iter().enumerate() {
+        at_gap.entry(b.merge_at.gap()).or_default().push(k);
+    }
+    for (gap, ks) in at_gap {
+        for (j, k) in ks.into_iter().enumerate() {
+            let i = gap + j;
+            if i < insts.len() && insts[i].item.opcode == Opcode::Merge {
+                ifs[k].merge = Some(i);
+            }
+        }
+    }
+
+    let loops: Vec<KernelLoop> = flow
+        .loops
+        .iter()
+        .zip(&divergent)
+        .map(|(l, &divergent)| KernelLoop {
+            header: bsb.node_of(l.header),
+            line: insts[flow.blocks[l.header].start].line,
+            divergent,
+        })
+        .collect();
+    let first: Vec<usize> = (0..flow.blocks.len()).map(|b| bsb.node_of(b)).collect();
+    annotations::apply(
+        source,
+        file,
+        &program,
+        &flow,
+        |b| first[b],
+        &mut bsb.blocks,
+        &mut ifs,
+        &mut notes,
+    )?;
+    for b in &ifs {
+        bsb.blocks[b.node].split = b.unsplittable.is_none() && (b.split.is_some() || b.marker);
+    }
+    let reachable = |i: &usize| flow.reachable[flow.block_of(*i)];
+    let if_splits: Vec<usize> = ifs.iter().filter_map(|b| b.split).collect();
+    let stray_splits = (0..insts.len())
+        .filter(|&i| insts[i].item.opcode == Opcode::Split && !if_splits.contains(&i))
+        .filter(reachable)
+        .collect();
+    let merges = (0..insts.len())
+        .filter(|&i| insts[i].item.opcode == Opcode::Merge)
+        .filter(reachable)
+        .collect();
+    notes.sort_by_key(|n| n.line);
+    let (cfg, ranges) = bsb.finish();
+    Ok(Kernel {
+        cfg,
+        program,
+        flow,
+        ranges,
+        ifs,
+        loops,
+        stray_splits,
+        merges,
+        notes,
+    })
+}
+
+impl Kernel {
+    /// Applies bounds given outside the source to the loops that have none.
+    pub fn bound_loops(&mut self, bounds: &LoopBounds) {
+        for l in &self.loops {
+            let block = &mut self.cfg.blocks[l.header];
+            if block.loop_bound.is_none() {
+                block.loop_bound = bounds.by_label.get(&block.name).copied().or(bounds.default);
+            }
+        }
+    }
+
+    /// The source line of CFG node `v`'s first instruction (virtual nodes have none).
+    pub fn line(&self, v: usize) -> Option<u32> {
+        let r = &self.ranges[v];
+        (!r.is_empty()).then(|| self.program.instructions[r.start].line)
+    }
+}
