@@ -134,7 +134,8 @@ impl LaunchKernel {
             .iter()
             .filter(|l| l.item.opcode == pws_isa::Opcode::Split)
             .count();
-        if mode.splits() && splits == 0 {
+        // A marked split left serialized has said why already.
+        if mode.splits() && splits == 0 && !skipped.iter().any(|s| s.marked) {
             warnings.push(format!(
                 "the program has no `split`, so {} runs it as no-split{}",
                 mode.name(),

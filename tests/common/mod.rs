@@ -38,3 +38,14 @@ pub fn pws_err(args: &[&str]) -> String {
 pub fn json(args: &[&str]) -> serde_json::Value {
     serde_json::from_str(&pws_ok(args)).expect("JSON output")
 }
+
+/// Runs `pws args`, which must succeed, and returns its warnings (standard error).
+pub fn pws_stderr_ok(args: &[&str]) -> String {
+    let out = pws(args);
+    assert!(
+        out.status.success(),
+        "pws {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stderr).expect("UTF-8 error output")
+}
