@@ -652,6 +652,7 @@ pub fn extract(source: &str, file: &str, table: &TimingTable) -> Result<Kernel> 
                 kind: BlockKind::Block,
                 split: false,
                 loop_bound: None,
+                line: None,
             }
         })
         .collect();
@@ -926,6 +927,7 @@ fn add_virtual(blocks: &mut Vec<Block>, u: usize, suffix: &str, kind: BlockKind)
         kind,
         split: false,
         loop_bound: None,
+        line: None,
     });
     blocks.len() - 1
 }

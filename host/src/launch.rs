@@ -511,26 +511,28 @@ fn mode_bound(
     let a = analyse(
         &g,
         &marked,
-        &Params {
+        &Params::new(
             gpu,
-            launch: Launch {
+            Launch {
                 groups: 1,
                 wg_size: gpu.n_wiwf,
             },
-            ds: Some(1),
-        },
+            Some(1),
+        ),
     )?;
     let r = &a.report;
     // A kernel without `split` never has split contexts: DWS then runs it like no-split (on
     // DWS's issue unit), and neither the split costs nor Lemma 5.7's factor S + 1 apply.
     let dws_splits = comp.contexts > 1;
+    let overflow = || HostError::Overflow("the launch bound exceeds 2^64 cycles".into());
+    let narrow = |v: u128| u64::try_from(v).map_err(|_| overflow());
     let (e_wf, ipet, split_merge) = match mode {
         Mode::NoSplit => (r.e_wf.nosplit, r.ipet.nosplit, 0),
         Mode::Dws if dws_splits => (r.e_wf.dws, r.ipet.dws, r.split_merge.dws),
         Mode::Dws => (r.ipet.dws, r.ipet.dws, 0),
         Mode::Pws => (r.e_wf.pws, r.ipet.pws, r.split_merge.pws),
     };
-    let overflow = || HostError::Structure("the launch bound exceeds 64 bits".into());
+    let (e_wf, ipet, split_merge) = (narrow(e_wf)?, narrow(ipet)?, narrow(split_merge)?);
     let per_wavefront = match mode {
         Mode::Dws if dws_splits => (machine.cu.spsimds + 1)
             .checked_mul(e_wf)
