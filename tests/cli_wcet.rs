@@ -251,9 +251,26 @@ fn launch_manifest_is_bounded_on_the_compute_unit() {
     assert_eq!(pws["competition"]["lsu"], 0);
     assert_eq!(pws["competition_in_split"]["lsu"], 2);
     assert_eq!(pws["contexts_per_wavefront"], 3);
-    // Lemma 5.7's (S + 1) E_WF^DWS: the split wavefronts share the SIMD.
+    // DWS: the split wavefronts share the SIMD, so the wavefront takes at most their work,
+    // each instruction once; Lemma 5.7's (S + 1) E_WF^DWS on request.
     let dws = mode(&r, "dws");
-    assert_eq!(u(&dws["per_wavefront"]), 3 * u(&dws["e_wf"]));
+    assert_eq!(dws["dws_bound"], "serialized");
+    assert_eq!(u(&dws["per_wavefront"]), u(&dws["e_wf"]));
+    let lemma = json(&[
+        "wcet",
+        "kernels/figure2.toml",
+        "--S",
+        "2",
+        "--mode",
+        "dws",
+        "--dws-bound",
+        "lemma-5.7",
+        "--json",
+    ]);
+    let lemma = mode(&lemma, "dws");
+    assert_eq!(lemma["dws_bound"], "lemma-5.7");
+    assert_eq!(u(&lemma["per_wavefront"]), 3 * u(&lemma["e_wf"]));
+    assert!(u(&lemma["bound"]) > u(&dws["bound"]));
     // The first block ends in `split s8, s9`: in PWS it reads its SGPR pair (one cycle) and
     // takes e_s; in no-split it is a no-op. Merge blocks are sync.
     // (With S = 0 nothing competes in either mode.)
@@ -334,10 +351,29 @@ fn launch_rounds_follow_the_slots() {
     assert_eq!(cu["machine"]["cu"]["mem_latency"], 8);
     let b = mode(&cu, "nosplit");
     let d = &cu["dispatch_cost"];
-    let per_round = u(&b["per_wavefront"]) + u(&d["release"]);
+    // A workgroup fills the 2 slots: each round runs alone, and the last one's single
+    // wavefront meets no competitor.
+    let rounds: Vec<u64> = b["per_round"].as_array().unwrap().iter().map(u).collect();
+    assert_eq!(rounds[0], u(&b["per_wavefront"]));
+    assert_eq!(rounds[1], rounds[0]);
+    assert!(rounds[2] < rounds[0]);
     assert_eq!(
         u(&b["bound"]),
-        u(&d["start"]) + u(&d["drain"]) + 5 * u(&d["per_wavefront"]) + 3 * per_round
+        u(&d["start"])
+            + u(&d["drain"])
+            + 5 * u(&d["per_wavefront"])
+            + 3 * u(&d["release"])
+            + rounds.iter().sum::<u64>()
+    );
+    // The other wavefront's interference is the smaller of the per-instruction charge and
+    // what it holds of the issue unit and the LSU over its run.
+    let o = &b["occupancy"];
+    assert_eq!(u(&o["overlapping_wavefronts"]), 1);
+    assert_eq!(
+        u(&b["per_wavefront"]),
+        u(&o["base"])
+            + u(&o["issue_waits"]).min(u(&o["issue_held"]))
+            + u(&o["lsu_waits"]).min(u(&o["lsu_held"]))
     );
     // Two wavefronts of a workgroup compete for the issue unit and the memory port.
     assert_eq!(

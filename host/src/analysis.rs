@@ -158,6 +158,11 @@ fn ipet(
     }
 }
 
+/// IPET of `g` as it is (no branch pruned), verified.
+pub fn ipet_bound(g: &BsbCfg, solver: Solver) -> Result<IpetSolution> {
+    Ok(ipet(g, &vec![false; g.len()], solver, None)?.1)
+}
+
 /// E_WF^DWS when the split wavefronts are charged once (docs/wcet.md, "DWS"): IPET of the CFG
 /// in which every divergent branch also pays its split and merge and the blocks its child runs
 /// besides its path (the BSB and the join).

@@ -437,6 +437,16 @@ impl BsbCfg {
         &self.cfg.blocks[v].name
     }
 
+    /// The same structure with other node WCETs (`wcet[v]` for node v): the analysis of one CFG
+    /// under several cost models without checking its structure again.
+    pub fn reweighted(&self, wcet: &[u64]) -> BsbCfg {
+        let mut g = self.clone();
+        for (b, &w) in g.cfg.blocks.iter_mut().zip(wcet) {
+            b.wcet = w;
+        }
+        g
+    }
+
     /// `'name'` with the source line when known, for messages.
     pub fn describe(&self, v: usize) -> String {
         describe(&self.cfg.blocks[v])

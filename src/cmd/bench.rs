@@ -11,9 +11,10 @@ use super::CmdResult;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Only this part: `rtl` (rust-hdl vs Verilator), `cu` (kernels on the compute unit) or
-    /// `wcet` (analysis scaling).
-    #[arg(long, value_parser = ["rtl", "cu", "wcet"])]
+    /// Only this part: `rtl` (rust-hdl vs Verilator), `cu` (kernels on the compute unit),
+    /// `wcet` (`pws wcet` on CFGs of growing size) or `tightness` (every launch in kernels/ on
+    /// the RTL in each mode beside its WCET bound).
+    #[arg(long, value_parser = ["rtl", "cu", "wcet", "tightness"])]
     only: Option<String>,
     /// Only this RTL unit (as `pws export --unit` names it).
     #[arg(long)]
@@ -146,10 +147,112 @@ pub fn run(args: Args) -> CmdResult {
         report.insert("wcet".into(), serde_json::to_value(&rows)?);
     }
 
+    if want("tightness") {
+        let rows = tightness()?;
+        if !args.json {
+            println!("WCET bound / RTL cycles (`pws wcet LAUNCH.toml` beside `pws run`, compaction none) for every launch in kernels/");
+            print!("{}", tightness_table(&rows));
+        }
+        report.insert("tightness".into(), serde_json::to_value(&rows)?);
+    }
+
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     }
     Ok(())
+}
+
+/// One launch in one mode on the RTL beside its bound.
+#[derive(serde::Serialize)]
+struct TightnessRow {
+    launch: String,
+    /// The compute unit it ran on.
+    configuration: String,
+    mode: pws_host::timing::Mode,
+    bound: u64,
+    cycles: u64,
+    ratio: f64,
+}
+
+/// Every launch of kernels/ on the `cu` preset (with as many SIMDs as its largest workgroup
+/// needs) in every mode, beside the launch bound: the tightness table of docs/wcet.md.
+fn tightness() -> Result<Vec<TightnessRow>, Box<dyn std::error::Error>> {
+    use pws_hdl::cu::CuMode;
+    use pws_host::launch::{analyse_launch, KernelSource};
+    use pws_host::timing::Mode;
+    use pws_isa::manifest::Manifest;
+    use pws_sim::cu::RunOptions;
+
+    let mut rows = Vec::new();
+    for path in pws_isa::testing::shipped_launches() {
+        let manifest = Manifest::load(&path)?;
+        let source = KernelSource::load(&manifest)?;
+        let need = (0..manifest.workgroups())
+            .map(|g| manifest.wavefronts_in(g) as usize)
+            .max()
+            .unwrap_or(1);
+        let mut hw = pws_hdl::config::HwConfig::cu();
+        while hw.simds_per_cu * hw.wf_contexts_per_simd < need {
+            hw.simds_per_cu += 1;
+        }
+        let bound = analyse_launch(
+            &manifest,
+            &source,
+            &pws_verify::bound::machine(&hw),
+            &Mode::ALL,
+            false,
+        )?;
+        for b in &bound.modes {
+            let mode = match b.mode {
+                Mode::NoSplit => CuMode::NoSplit,
+                Mode::Dws => CuMode::Dws,
+                Mode::Pws => CuMode::Pws,
+            };
+            let run = pws_sim::cu::run(&b.kernel.program, &manifest, &RunOptions::new(hw, mode))?;
+            rows.push(TightnessRow {
+                launch: path
+                    .file_name()
+                    .map_or_else(String::new, |f| f.to_string_lossy().to_string()),
+                configuration: format!(
+                    "S = {}, {} slots, latency {}",
+                    hw.spsimds_per_simd,
+                    hw.simds_per_cu * hw.wf_contexts_per_simd,
+                    hw.mem_latency
+                ),
+                mode: b.mode,
+                bound: b.bound,
+                cycles: run.cycles,
+                ratio: b.bound as f64 / run.cycles.max(1) as f64,
+            });
+        }
+    }
+    Ok(rows)
+}
+
+/// The rows as a Markdown table, one line per launch.
+fn tightness_table(rows: &[TightnessRow]) -> String {
+    use std::fmt::Write as _;
+    let mut out =
+        String::from("| launch | configuration | no-split | DWS | PWS |\n|---|---|---|---|---|\n");
+    for launch in rows.chunks(3) {
+        let cell = |r: &TightnessRow| {
+            format!(
+                "{} / {} = {:.2}x{}",
+                r.bound,
+                r.cycles,
+                r.ratio,
+                if r.bound < r.cycles { " VIOLATED" } else { "" }
+            )
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} |",
+            launch[0].launch,
+            launch[0].configuration,
+            launch.iter().map(cell).collect::<Vec<_>>().join(" | ")
+        );
+    }
+    out
 }
 
 /// One kernel run on the compute unit for the speed table.

@@ -9,8 +9,8 @@ use pws_host::analysis::{analyse, Params};
 use pws_host::ipet::{IpetSystem, Solver};
 use pws_host::kernel::{DwsBound, GpuConfig, Launch};
 use pws_host::launch::{
-    analyse_launch, check_blocks, tightness_table, BlockExcess, KernelSource, LaunchReport,
-    Tightness,
+    analyse_launch_with, check_blocks, tightness_table, BlockExcess, KernelSource, LaunchOptions,
+    LaunchReport, Tightness,
 };
 use pws_host::select::all_branches;
 use pws_host::timing::{split_datapath_cycles, CuTiming, Mode, TimingTable};
@@ -279,7 +279,12 @@ fn run_launch(args: Args) -> CmdResult {
         Some(m) => vec![m.parse::<Mode>()?],
         None => Mode::ALL.to_vec(),
     };
-    let r = analyse_launch(&manifest, &source, &machine(&cfg), &modes, args.split_all)?;
+    let options = LaunchOptions {
+        split_all: args.split_all,
+        dws: args.dws_bound.as_deref().map(str::parse).transpose()?,
+        ipet: solver(&args.ipet),
+    };
+    let r = analyse_launch_with(&manifest, &source, &machine(&cfg), &modes, &options)?;
     let observed = args
         .observed
         .iter()
