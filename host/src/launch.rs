@@ -413,14 +413,21 @@ struct Competitors {
     others: Competition,
 }
 
-/// Competitors with `resident` wavefronts on the compute unit at once.
-fn competitors(kernel: &Kernel, machine: &Machine, resident: u64, mode: Mode) -> Competitors {
+/// Competitors with `resident` wavefronts on the compute unit at once, each of which has at
+/// most `peak` split contexts alive at once.
+fn competitors(
+    kernel: &Kernel,
+    machine: &Machine,
+    resident: u64,
+    mode: Mode,
+    peak: u64,
+) -> Competitors {
     let insts = &kernel.program.instructions;
     let splits = insts
         .iter()
         .any(|l| l.item.opcode == pws_isa::Opcode::Split);
     let contexts = if mode.splits() && splits {
-        1 + machine.cu.spsimds
+        1 + machine.cu.spsimds.min(peak)
     } else {
         1
     };
@@ -615,6 +622,10 @@ struct ModeInputs<'a> {
     mode: Mode,
     dws: DwsBound,
     solver: Solver,
+    /// Most split contexts a wavefront can have alive at once, whatever S: Select's peak
+    /// `count` with every branch that has a `split` selected (two splits under the same Parent
+    /// never live at once), plus every straight-line split.
+    peak: u64,
 }
 
 /// One wavefront's bound with `resident` wavefronts at once, of which `overlapping` others
@@ -653,18 +664,23 @@ fn wavefront_bound(
     fixed: bool,
 ) -> Result<WavefrontBound> {
     let (kernel, machine, mode, solver) = (&m.kernel, m.machine, m.mode, m.solver);
-    let comp = competitors(kernel, machine, resident, mode);
+    let comp = competitors(kernel, machine, resident, mode, m.peak);
     let insts = &kernel.program.instructions;
+    // No more of a slot's split contexts than can be alive at once hold its SIMD in DWS.
+    let cu = CuTiming {
+        spsimds: machine.cu.spsimds.min(m.peak),
+        ..machine.cu
+    };
     // Every context of the launch runs this program, so a competitor holds the front end and
     // the LSU at most as long as the program's longest instruction does; the contract's
     // per-competitor waits are for the longest instruction of any program.
     let longest = |f: &dyn Fn(&pws_isa::Instruction) -> u64| {
         insts.iter().map(|l| f(&l.item)).max().unwrap_or(0)
     };
-    let longest_front = longest(&|i| TimingTable::frontend_cycles(&machine.cu, mode, i));
-    let longest_lsu = longest(&|i| TimingTable::lsu_cycles(&machine.cu, i));
+    let longest_front = longest(&|i| TimingTable::frontend_cycles(&cu, mode, i));
+    let longest_lsu = longest(&|i| TimingTable::lsu_cycles(&cu, i));
     let table = |c: &Competition| {
-        let mut t = TimingTable::contract(&machine.cu, mode, c, m.lk.sgprs);
+        let mut t = TimingTable::contract(&cu, mode, c, m.lk.sgprs);
         t.schedule_wait = t.schedule_wait.min(c.issue * longest_front);
         t.lsu_wait = t.lsu_wait.min(c.lsu * longest_lsu);
         t
@@ -833,8 +849,8 @@ fn wavefront_bound(
             };
             ipet_of(w, notes)
         };
-        let front = per_inst(&|i| TimingTable::frontend_cycles(&machine.cu, mode, i));
-        let lsu_held = wavefront_holds(per_inst(&|i| TimingTable::lsu_cycles(&machine.cu, i)), &mut notes)?;
+        let front = per_inst(&|i| TimingTable::frontend_cycles(&cu, mode, i));
+        let lsu_held = wavefront_holds(per_inst(&|i| TimingTable::lsu_cycles(&cu, i)), &mut notes)?;
         // The issue unit: in DWS it serves every context of its slots; in no-split and PWS
         // issue unit k serves context k of its slots, and one context runs at most one path of
         // every split branch (SB = every branch with a split, pruned to the costlier path).
@@ -921,6 +937,11 @@ fn mode_bound(
         .collect();
     let sel = select(&structure, &marked, machine.cu.spsimds);
     let inside = split_regions(&kernel, &structure);
+    let split_branches: Vec<bool> = (0..structure.len())
+        .map(|v| kernel.ifs.iter().any(|b| b.node == v && b.split.is_some()))
+        .collect();
+    let peak = select(&structure, &split_branches, u64::MAX).count
+        + stray_splits(&kernel).len() as u64;
     let inputs = ModeInputs {
         lk: &lk,
         kernel,
@@ -932,6 +953,7 @@ fn mode_bound(
         mode,
         dws,
         solver,
+        peak,
     };
     // When a workgroup fills the compute unit, each round is one workgroup that runs alone:
     // its wavefronts meet only each other, and a smaller one (the last, partial one) fewer.
@@ -1227,7 +1249,8 @@ mod tests {
         let pws = one.mode(Mode::Pws).unwrap();
         let dws = one.mode(Mode::Dws).unwrap();
         assert_eq!(pws.selected, ["k"]);
-        assert_eq!(pws.contexts_per_wavefront, 3);
+        // One split: at most one split context alive at once, whatever S.
+        assert_eq!(pws.contexts_per_wavefront, 2);
         assert_eq!(nosplit.competition, Competition::default());
         // DWS charges its own split contexts once, in the work of the whole wavefront (not per
         // instruction); PWS charges them on the LSU between the split and the merge.
@@ -1252,7 +1275,7 @@ mod tests {
         assert_eq!(lemma.per_wavefront, 3 * lemma.e_wf);
         assert!(lemma.per_wavefront > dws.per_wavefront);
         assert_eq!(pws.competition, Competition::default());
-        assert_eq!(pws.competition_in_split.lsu, 2);
+        assert_eq!(pws.competition_in_split.lsu, 1);
         // The same program in every mode (its splits are explicit): compare block by block.
         let insts = &pws.kernel.program.instructions;
         assert_eq!(insts, &nosplit.kernel.program.instructions);
