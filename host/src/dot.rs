@@ -290,15 +290,19 @@ type Value<'a> = (Cow<'a, str>, usize, usize);
 /// A node as written in the file, before the CFG is checked.
 #[derive(Debug, Default)]
 struct RawNode<'a> {
-    /// At most the four CFG attributes: a list is faster than a map.
-    attrs: Vec<(Cow<'a, str>, Value<'a>)>,
+    /// The CFG attributes, in the order of [`CFG_ATTRS`].
+    attrs: [Option<Value<'a>>; 4],
     line: usize,
     col: usize,
 }
 
+/// The node attributes the analysis reads.
+const CFG_ATTRS: [&str; 4] = ["wcet", "kind", "split", "loop_bound"];
+
 impl<'a> RawNode<'a> {
     fn get(&self, key: &str) -> Option<&Value<'a>> {
-        self.attrs.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+        let i = CFG_ATTRS.iter().position(|k| *k == key)?;
+        self.attrs[i].as_ref()
     }
 }
 
@@ -390,7 +394,7 @@ impl<'a> Parser<'a> {
         self.nodes.push((
             name.clone(),
             RawNode {
-                attrs: Vec::new(),
+                attrs: [None, None, None, None],
                 line: at.line,
                 col: at.col,
             },
@@ -509,7 +513,9 @@ impl<'a> Parser<'a> {
             let t = self.peek().clone();
             return self.err(&t, "ports (node:port) are not supported");
         }
-        let mut chain = vec![self.node(&first, &first_tok)];
+        // Edges are recorded as the chain is read; attributes on it are an error below.
+        let first = self.node(&first, &first_tok);
+        let (mut last, mut edges) = (first, 0);
         loop {
             let t = self.peek().clone();
             match t.tok {
@@ -524,37 +530,36 @@ impl<'a> Parser<'a> {
                         let t = self.peek().clone();
                         return self.err(&t, "ports (node:port) are not supported");
                     }
-                    chain.push(self.node(&name, &tok));
+                    let next = self.node(&name, &tok);
+                    self.edges.push((last, next));
+                    last = next;
+                    edges += 1;
                 }
                 Tok::UndirectedEdge => return self.err(&t, "'--' edge in a digraph: use '->'"),
                 _ => break,
             }
         }
         let attrs = self.attr_lists()?;
-        if chain.len() > 1 {
+        if edges > 0 {
             if let Some((k, _, t)) = attrs.first() {
                 return self.err(t, format!("edges carry no attributes (found '{k}')"));
             }
-            for w in chain.windows(2) {
-                self.edges.push((w[0], w[1]));
-            }
             return Ok(());
         }
-        let idx = chain[0];
+        let idx = first;
         for (k, v, t) in attrs {
             if DISPLAY_ATTRS.contains(&k.as_ref()) {
                 continue;
             }
-            if !matches!(k.as_ref(), "wcet" | "kind" | "split" | "loop_bound") {
+            let Some(at) = CFG_ATTRS.iter().position(|a| *a == k.as_ref()) else {
                 return self.err(
                     &t,
                     format!("unknown node attribute '{k}' (expected wcet, kind, split, loop_bound or a Graphviz display attribute)"),
                 );
-            }
+            };
             let (name, raw) = &self.nodes[idx];
-            match raw.attrs.iter().position(|(key, _)| *key == k) {
-                Some(at) => {
-                    let old = &raw.attrs[at].1 .0;
+            match &raw.attrs[at] {
+                Some((old, _, _)) => {
                     if *old != v {
                         return self.err(
                             &t,
@@ -562,7 +567,7 @@ impl<'a> Parser<'a> {
                         );
                     }
                 }
-                None => self.nodes[idx].1.attrs.push((k, (v, t.line, t.col))),
+                None => self.nodes[idx].1.attrs[at] = Some((v, t.line, t.col)),
             }
         }
         Ok(())

@@ -293,7 +293,7 @@ impl IpetSystem {
             let lhs = self
                 .terms(r)
                 .iter()
-                .try_fold(0i128, |acc, &(v, c)| acc.checked_add(c.checked_mul(values[v])?))
+                .try_fold(0i128, |acc, &(v, c)| acc.checked_add(times(c, values[v])?))
                 .ok_or("a row overflows 128 bits")?;
             let ok = match row.cmp {
                 Cmp::Eq => lhs == row.rhs,
@@ -324,8 +324,7 @@ impl IpetSystem {
                 return Err(format!("the dual value of row {:?} is negative", row.kind));
             }
             for &(v, c) in self.terms(r) {
-                column[v] = c
-                    .checked_mul(y)
+                column[v] = times(c, y)
                     .and_then(|p| column[v].checked_add(p))
                     .ok_or("a dual column overflows 128 bits")?;
             }
@@ -384,6 +383,15 @@ impl IpetSystem {
                 }
             })
             .collect()
+    }
+}
+
+/// c · x, exactly (`None` beyond 128 bits); the flow rows' coefficients are ±1.
+fn times(c: i128, x: i128) -> Option<i128> {
+    match c {
+        1 => Some(x),
+        -1 => x.checked_neg(),
+        _ => c.checked_mul(x),
     }
 }
 
