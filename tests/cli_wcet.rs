@@ -251,9 +251,26 @@ fn launch_manifest_is_bounded_on_the_compute_unit() {
     assert_eq!(pws["competition"]["lsu"], 0);
     assert_eq!(pws["competition_in_split"]["lsu"], 2);
     assert_eq!(pws["contexts_per_wavefront"], 3);
-    // Lemma 5.7's (S + 1) E_WF^DWS: the split wavefronts share the SIMD.
+    // DWS: the split wavefronts share the SIMD, so the wavefront takes at most their work,
+    // each instruction once; Lemma 5.7's (S + 1) E_WF^DWS on request.
     let dws = mode(&r, "dws");
-    assert_eq!(u(&dws["per_wavefront"]), 3 * u(&dws["e_wf"]));
+    assert_eq!(dws["dws_bound"], "serialized");
+    assert_eq!(u(&dws["per_wavefront"]), u(&dws["e_wf"]));
+    let lemma = json(&[
+        "wcet",
+        "kernels/figure2.toml",
+        "--S",
+        "2",
+        "--mode",
+        "dws",
+        "--dws-bound",
+        "lemma-5.7",
+        "--json",
+    ]);
+    let lemma = mode(&lemma, "dws");
+    assert_eq!(lemma["dws_bound"], "lemma-5.7");
+    assert_eq!(u(&lemma["per_wavefront"]), 3 * u(&lemma["e_wf"]));
+    assert!(u(&lemma["bound"]) > u(&dws["bound"]));
     // The first block ends in `split s8, s9`: in PWS it reads its SGPR pair (one cycle) and
     // takes e_s; in no-split it is a no-op. Merge blocks are sync.
     // (With S = 0 nothing competes in either mode.)
@@ -334,10 +351,29 @@ fn launch_rounds_follow_the_slots() {
     assert_eq!(cu["machine"]["cu"]["mem_latency"], 8);
     let b = mode(&cu, "nosplit");
     let d = &cu["dispatch_cost"];
-    let per_round = u(&b["per_wavefront"]) + u(&d["release"]);
+    // A workgroup fills the 2 slots: each round runs alone, and the last one's single
+    // wavefront meets no competitor.
+    let rounds: Vec<u64> = b["per_round"].as_array().unwrap().iter().map(u).collect();
+    assert_eq!(rounds[0], u(&b["per_wavefront"]));
+    assert_eq!(rounds[1], rounds[0]);
+    assert!(rounds[2] < rounds[0]);
     assert_eq!(
         u(&b["bound"]),
-        u(&d["start"]) + u(&d["drain"]) + 5 * u(&d["per_wavefront"]) + 3 * per_round
+        u(&d["start"])
+            + u(&d["drain"])
+            + 5 * u(&d["per_wavefront"])
+            + 3 * u(&d["release"])
+            + rounds.iter().sum::<u64>()
+    );
+    // The other wavefront's interference is the smaller of the per-instruction charge and
+    // what it holds of the issue unit and the LSU over its run.
+    let o = &b["occupancy"];
+    assert_eq!(u(&o["overlapping_wavefronts"]), 1);
+    assert_eq!(
+        u(&b["per_wavefront"]),
+        u(&o["base"])
+            + u(&o["issue_waits"]).min(u(&o["issue_held"]))
+            + u(&o["lsu_waits"]).min(u(&o["lsu_held"]))
     );
     // Two wavefronts of a workgroup compete for the issue unit and the memory port.
     assert_eq!(
@@ -483,5 +519,113 @@ fn observed_runs_give_the_tightness_and_check_the_blocks() {
     assert!(
         fails(&["wcet", "kernels/figure2.toml", "--observed", &junk])
             .contains("not a `pws run --json` report")
+    );
+}
+
+/// `depth` loops nested inside each other, each with bound `bound`: header h_i and latch l_i
+/// cost 1 cycle, the entry and the exit too.
+fn nested_loops(depth: usize, bound: u64) -> String {
+    let mut s = String::from("digraph {\n  e [wcet=1]; x [wcet=1];\n");
+    for i in 0..depth {
+        s += &format!("  h{i} [wcet=1 loop_bound={bound}]; l{i} [wcet=1];\n");
+    }
+    s += "  e -> h0;\n";
+    for i in 0..depth - 1 {
+        s += &format!("  h{i} -> h{};\n", i + 1);
+    }
+    s += &format!("  h{} -> l{};\n", depth - 1, depth - 1);
+    for i in (1..depth).rev() {
+        s += &format!("  l{i} -> h{i}; l{i} -> l{};\n", i - 1);
+    }
+    s += "  l0 -> h0; l0 -> x;\n}\n";
+    s
+}
+
+#[test]
+fn exact_integers_at_any_depth_and_solver_trouble_is_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // 37 nested loops of bound 2 (microlp: "Singular matrix"): h_i and l_i run 2^(i+1) times,
+    // so E_WF = 2 + 4 (2^37 - 1) and E_kernel = d + E_WF = 2^39 - 1.
+    let n37 = write(d, "n37.dot", &nested_loops(37, 2));
+    let r = json(&["wcet", &n37, "--json"]);
+    assert_eq!(r["nosplit"].as_u64(), Some((1 << 39) - 1));
+    assert_eq!(r["ipet_method"], "structural");
+    assert_eq!(r["notes"], serde_json::json!([]));
+    // Asking for the ILP as well: whatever microlp answers, the certified bound stands and the
+    // report says what went wrong.
+    let r = json(&["wcet", &n37, "--ipet", "ilp", "--json"]);
+    assert_eq!(r["nosplit"].as_u64(), Some((1 << 39) - 1));
+    if r["ipet_method"] != "ilp" {
+        let notes = r["notes"].to_string();
+        assert!(notes.contains("microlp"), "{notes}");
+    }
+    // A bound of 2^34 (microlp: "Unbounded").
+    let big = write(d, "b34.dot", &nested_loops(1, 1 << 34));
+    let r = json(&["wcet", &big, "--ipet", "ilp", "--json"]);
+    assert_eq!(r["nosplit"].as_u64(), Some(1 + 2 + 2 * (1 << 34)));
+    // Above 2^53, where floating point loses cycles: k = 2^30 + 7 twice nested gives
+    // 2 + 2k + 2k^2 exactly.
+    let k: u128 = (1 << 30) + 7;
+    let deep = write(d, "b60.dot", &nested_loops(2, k as u64));
+    let text = pws_ok(&["wcet", &deep, "--json"]);
+    let want = 1 + 2 + 2 * k + 2 * k * k;
+    assert!(want > 1 << 53);
+    assert!(text.contains(&format!("\"nosplit\": {want},")), "{text}");
+    // Beyond 2^64 the JSON still carries every digit: three levels of 2^30.
+    let k: u128 = 1 << 30;
+    let huge = write(d, "b90.dot", &nested_loops(3, k as u64));
+    let text = pws_ok(&["wcet", &huge, "--json"]);
+    let want = 1 + 2 + 2 * (k + k * k + k * k * k);
+    assert!(want > 1 << 64);
+    assert!(text.contains(&format!("\"nosplit\": {want},")), "{text}");
+    // 50,000 nested loops (10^5 nodes) of bound 1.
+    let wide = write(d, "n50k.dot", &nested_loops(50_000, 1));
+    assert_eq!(json(&["wcet", &wide, "--json"])["nosplit"], 100_003);
+    // Beyond 2^127 no integer holds the bound: a clear error.
+    let over = write(d, "n200.dot", &nested_loops(200, 2));
+    assert!(fails(&["wcet", &over]).contains("exceeds 2^127 cycles"));
+}
+
+#[test]
+fn loops_with_several_latches_and_exits_in_any_layout() {
+    let dir = tempfile::tempdir().unwrap();
+    // for (h: 5 times) { a; if (..) continue; b; if (..) break; if (..) return; l }
+    // written in scrambled order; a -> h is a second back edge, b -> x and b -> r are exits.
+    let dot = write(
+        dir.path(),
+        "multi.dot",
+        "digraph { l [wcet=7]; x [wcet=11]; b [wcet=5]; r [wcet=30]; a [wcet=3]; h [wcet=2 loop_bound=5]; e [wcet=1];
+           b -> l -> h; a -> b; e -> h -> a; a -> h; b -> x; b -> r }",
+    );
+    let r = json(&["wcet", &dot, "--d", "0", "--json"]);
+    // Four full iterations h a b l (17), the fifth leaves through the return (h a b r = 40).
+    assert_eq!(r["e_wf"]["nosplit"], 1 + 4 * 17 + 40);
+    let count = |name: &str| {
+        r["blocks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["name"] == name)
+            .unwrap()["count_nosplit"]
+            .as_u64()
+            .unwrap()
+    };
+    assert_eq!(
+        [count("h"), count("a"), count("l"), count("r"), count("x")],
+        [5, 5, 4, 1, 0]
+    );
+    // Blocks are reported in the file's order.
+    assert_eq!(r["blocks"][0]["name"], "l");
+    // A missing bound names the header and both back edges.
+    let unbounded = write(
+        dir.path(),
+        "u.dot",
+        "digraph { e [wcet=1]; h [wcet=1]; a [wcet=1]; b [wcet=1]; x [wcet=1]; e -> h -> a -> b -> h; a -> h; b -> x }",
+    );
+    assert!(
+        fails(&["wcet", &unbounded]).contains("loop with header 'h' (back edges from 'a', 'b') has no bound"),
+        "{}",
+        fails(&["wcet", &unbounded])
     );
 }

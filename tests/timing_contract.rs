@@ -197,3 +197,43 @@ fn default_gpu_configuration_charges_a_full_srf_copy() {
     assert_eq!(TimingTable::GCN3.e_s, gpu.e_s);
     assert_eq!(CuTiming::GCN3, cu_timing(&cfg));
 }
+
+#[test]
+fn per_instruction_occupancies_equal_the_rtl_contract() {
+    // One instruction of each class the occupancies distinguish.
+    let program = pws_isa::assemble(
+        "k:\n    s_load_dword s8, s[4:5], 0x0\n    s_load_dwordx4 s[8:11], s[4:5], 0x0\n    flat_load_dword v1, v[2:3]\n    flat_load_dwordx2 v[4:5], v[2:3]\n    flat_store_dword v[2:3], v1\n    flat_store_dwordx2 v[2:3], v[4:5]\n    v_cndmask_b32_e64 v1, v2, v3, s[2:3]\n    v_add_u32_e32 v1, vcc, 1, v1\n    s_add_u32 s0, s1, s2\n    s_endpgm\n",
+        "k.s",
+    )
+    .unwrap();
+    let inst = |i: usize| &program.instructions[i].item;
+    for cfg in configurations() {
+        let cu = cu_timing(&cfg);
+        let lsu = |i| TimingTable::lsu_cycles(&cu, inst(i));
+        assert_eq!(lsu(0), rtl::lsu_scalar_occupancy(1));
+        assert_eq!(lsu(1), rtl::lsu_scalar_occupancy(4));
+        assert_eq!(lsu(2), rtl::lsu_vector_occupancy(&cfg, false, 1));
+        assert_eq!(lsu(3), rtl::lsu_vector_occupancy(&cfg, false, 2));
+        assert_eq!(lsu(4), rtl::lsu_vector_occupancy(&cfg, true, 1));
+        assert_eq!(lsu(5), rtl::lsu_vector_occupancy(&cfg, true, 2));
+        assert_eq!(lsu(5), rtl::lsu_max_occupancy(&cfg));
+        assert_eq!(lsu(8), 0);
+        for mode in Mode::ALL {
+            let dws = mode == Mode::Dws;
+            let front = |i| TimingTable::frontend_cycles(&cu, mode, inst(i));
+            // A VALU op holds the front end for the contract's longest occupancy less the
+            // SGPR reads it does not have; a scalar op for its cycles less the pick.
+            let reads = TimingTable::sgpr_reads(inst(6), mode);
+            assert_eq!(
+                front(6) + rtl::VALU_MAX_READS - reads,
+                rtl::frontend_worst(&cfg, dws),
+                "{mode} on {cfg:?}"
+            );
+            assert_eq!(front(8), rtl::salu_cycles(2) - 1);
+            assert!((0..program.instructions.len())
+                .all(|i| front(i) <= rtl::frontend_worst(&cfg, dws)));
+            assert_eq!(front(9), 2);
+        }
+    }
+}
+

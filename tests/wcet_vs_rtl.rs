@@ -45,16 +45,17 @@ fn configurations() -> Vec<HwConfig> {
 
 const COMPACTIONS: [SwizzleMode; 3] = [SwizzleMode::None, SwizzleMode::Bcc, SwizzleMode::Scc];
 
-/// Runs `kernel` in every mode and compaction and checks the bound and every measured block
+/// Runs `kernel` in `modes` and every compaction and checks the bound and every measured block
 /// against its timing-contract WCET; one tightness row per mode (the slowest compaction).
 fn check(
     name: &str,
     manifest: &Manifest,
     source: &KernelSource,
     cfg: &HwConfig,
+    modes: &[Mode],
     compactions: &[SwizzleMode],
 ) -> Result<Vec<Tightness>, String> {
-    let bound = analyse_launch(manifest, source, &machine(cfg), &Mode::ALL, false)
+    let bound = analyse_launch(manifest, source, &machine(cfg), modes, false)
         .map_err(|e| format!("{name}: wcet: {e}"))?;
     let mut rows = Vec::new();
     for b in &bound.modes {
@@ -128,7 +129,8 @@ fn every_launch_in_kernels_is_bounded() {
                 &COMPACTIONS[..1]
             };
             rows.extend(
-                check(&tag, manifest, &source, &cfg, compactions).unwrap_or_else(|e| panic!("{e}")),
+                check(&tag, manifest, &source, &cfg, &Mode::ALL, compactions)
+                    .unwrap_or_else(|e| panic!("{e}")),
             );
             checked = true;
         }
@@ -138,18 +140,27 @@ fn every_launch_in_kernels_is_bounded() {
     assert!(rows.iter().all(Tightness::safe));
 }
 
+/// `make test`: 8 generated kernels, each in every mode. `make soak` (PWS_PROPTEST_SCALE = 10):
+/// 10^4, each in one mode drawn at random (a case is three RTL runs otherwise).
+fn generated_cases() -> u32 {
+    match proptest_cases(1) {
+        1 => 8,
+        scale => 1_000 * scale,
+    }
+}
+
 proptest! {
-    // Each case runs the RTL three times: few cases, and a short shrink.
     #![proptest_config(ProptestConfig {
         max_shrink_iters: 16,
-        ..ProptestConfig::with_cases(proptest_cases(8))
+        ..ProptestConfig::with_cases(generated_cases())
     })]
 
     #[test]
-    fn generated_kernels_are_bounded(spec in kernel_spec(GenOptions::default()), c in 0..COMPACTIONS.len()) {
+    fn generated_kernels_are_bounded(spec in kernel_spec(GenOptions::default()), c in 0..COMPACTIONS.len(), m in 0..Mode::ALL.len()) {
         let generated = spec.render();
         let source = KernelSource { text: generated.source.clone(), file: "gen.s".into() };
-        let rows = check("generated", &generated.manifest, &source, &HwConfig::cu(), &[COMPACTIONS[c]])
+        let modes = if generated_cases() > 8 { vec![Mode::ALL[m]] } else { Mode::ALL.to_vec() };
+        let rows = check("generated", &generated.manifest, &source, &HwConfig::cu(), &modes, &[COMPACTIONS[c]])
             .map_err(|e| TestCaseError::fail(format!("{e}\n{}", generated.source)))?;
         println!("{}", tightness_table(&rows));
     }

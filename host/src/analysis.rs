@@ -2,17 +2,21 @@
 //! (Lemma 5.1, [P] §7's DWS reading) and per kernel (Lemmas 5.5, 5.7), with the evidence a user
 //! needs to check them: SB, E_r, per-block counts of the worst-case paths.
 //!
-//! Every IPET value is computed twice, by the verified ILP and by the structural recursion
-//! (Prune's F / longest path); a disagreement is reported as an error rather than hidden.
+//! Every IPET value is the structural optimum ([`crate::structural`]) re-verified exactly
+//! against the IPET system ([`crate::ipet::certify`]); Prune's F recursion must agree with it.
+//! Whatever goes wrong in a solver or a check leaves a safe bound and a note in the report.
+//! All numbers are exact integers (u128).
 
 use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::cfg::{BlockKind, BsbCfg};
+use crate::cfg::{BlockKind, BsbCfg, Role};
 use crate::error::{HostError, Result};
-use crate::ipet::{IpetMethod, IpetSolution, IpetSystem};
-use crate::kernel::{dispatch_steps, e_kernel_dws, e_kernel_pws, g_parallel, GpuConfig, Launch};
+use crate::ipet::{certify, multiplicity_bound, IpetMethod, IpetSolution, Solver};
+use crate::kernel::{
+    dispatch_steps, e_kernel_dws, e_kernel_pws, g_parallel, DwsBound, GpuConfig, Launch,
+};
 use crate::prune::prune;
 use crate::select::{select, simd_total};
 
@@ -23,14 +27,31 @@ pub struct Params {
     pub launch: Launch,
     /// Forces DS for all three modes (the paper's Table 2 sets DS = 1).
     pub ds: Option<u64>,
+    /// How IPET is solved.
+    pub ipet: Solver,
+    /// Which DWS bound E_kernel^DWS reports.
+    pub dws: DwsBound,
+}
+
+impl Params {
+    /// The paper's set-up: structural IPET, DWS by Lemma 5.7.
+    pub fn new(gpu: GpuConfig, launch: Launch, ds: Option<u64>) -> Params {
+        Params {
+            gpu,
+            launch,
+            ds,
+            ipet: Solver::default(),
+            dws: DwsBound::Lemma57,
+        }
+    }
 }
 
 /// A value per execution mode (design.md decision 5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct PerMode {
-    pub nosplit: u64,
-    pub dws: u64,
-    pub pws: u64,
+pub struct PerMode<T = u128> {
+    pub nosplit: T,
+    pub dws: T,
+    pub pws: T,
 }
 
 /// One block's line in the report.
@@ -40,18 +61,18 @@ pub struct BlockRow {
     pub kind: BlockKind,
     pub wcet: u64,
     /// Executions on the unsplit worst-case path.
-    pub count_nosplit: u64,
+    pub count_nosplit: u128,
     /// Executions on the worst-case path of the pruned CFG (the slowest split wavefront).
-    pub count_pws: u64,
+    pub count_pws: u128,
 }
 
 /// Everything `pws wcet` prints.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct WcetReport {
     /// Kernel-level WCETs (cycles).
-    pub nosplit: u64,
-    pub dws: u64,
-    pub pws: u64,
+    pub nosplit: u128,
+    pub dws: u128,
+    pub pws: u128,
     /// Wavefront-level WCETs E_WF.
     pub e_wf: PerMode,
     /// IPET(C) (no-split, DWS) and IPET(C_out) (PWS), before split/merge costs.
@@ -64,15 +85,20 @@ pub struct WcetReport {
     pub count: u64,
     /// Split/merge cycles added to E_WF (|SB|·(e_s + e_m) on loop-free CFGs).
     pub split_merge: PerMode,
-    pub ds: PerMode,
-    pub g_parallel: PerMode,
+    pub ds: PerMode<u64>,
+    pub g_parallel: PerMode<u64>,
     /// SIMDs per CU after re-provisioning ([P] Eq 2); N_SIMD for the baselines.
-    pub n_simd_total: PerMode,
+    pub n_simd_total: PerMode<u64>,
     pub s: u64,
     pub d: u64,
     pub e_s: u64,
     pub e_m: u64,
+    /// The DWS bound reported in `dws`.
+    pub dws_bound: DwsBound,
+    /// How the IPET values were obtained (the weakest of the two problems).
     pub ipet_method: IpetMethod,
+    /// What went wrong with a solver or a check, and what the bound used instead.
+    pub notes: Vec<String>,
     pub blocks: Vec<BlockRow>,
 }
 
@@ -84,38 +110,75 @@ pub struct Analysis {
     pub selected: Vec<usize>,
     pub pws_solution: IpetSolution,
     pub nosplit_solution: IpetSolution,
-    pub ilp_time: Duration,
+    /// Time spent re-verifying (and with `--ipet ilp`, solving) the two IPET problems.
+    pub solve_time: Duration,
 }
 
-fn to_u64(v: u128, what: &str) -> Result<u64> {
-    u64::try_from(v)
-        .map_err(|_| HostError::Structure(format!("{what} exceeds 64 bits ({v} cycles)")))
+fn overflow(what: &str) -> HostError {
+    HostError::Overflow(format!("{what} exceeds 2^128 cycles"))
 }
 
-fn solve_checked(
+fn checked(v: Option<u128>, what: &str) -> Result<u128> {
+    v.ok_or_else(|| overflow(what))
+}
+
+/// IPET of `g` with the branches of `sb` pruned, verified; on an internal inconsistency (which
+/// the property tests exclude) `fallback` or Σ wcet·multiplicity stands in, with a note.
+fn ipet(
     g: &BsbCfg,
-    removed: &[(usize, usize)],
-    structural: u128,
-    what: &str,
-) -> Result<IpetSolution> {
-    let sys = IpetSystem::new(g, removed)?;
-    let mut sol = sys.solve()?;
-    if sol.method == IpetMethod::Ilp && u128::from(sol.wcet) < structural {
-        // The structural path is a feasible flow, so this integer answer is not optimal
-        // (microlp keeps integer variables within i32): the relaxation is still a safe bound.
-        sol = sys.solve_relaxation()?;
+    sb: &[bool],
+    solver: Solver,
+    fallback: Option<&IpetSolution>,
+) -> Result<(Vec<(usize, usize)>, IpetSolution)> {
+    match prune(g, sb) {
+        Ok(p) => Ok((p.removed, certify(g, &p.solution, solver)?)),
+        Err(HostError::Solver(why)) => {
+            let note = format!("{why}; ");
+            let mut sol = match fallback {
+                Some(f) => {
+                    let mut s = f.clone();
+                    s.notes.push(note + "the bound of the CFG without pruning is used");
+                    s
+                }
+                None => IpetSolution {
+                    wcet: multiplicity_bound(g, &vec![true; g.len()])?,
+                    block_counts: vec![0; g.len()],
+                    edge_counts: Vec::new(),
+                    method: IpetMethod::Multiplicity,
+                    notes: vec![note + "the bound counts every block as often as its loops allow"],
+                    variables: 0,
+                    constraints: 0,
+                    solve_time: Duration::ZERO,
+                },
+            };
+            sol.block_counts = vec![0; g.len()];
+            Ok((Vec::new(), sol))
+        }
+        Err(e) => Err(e),
     }
-    let agrees = match sol.method {
-        IpetMethod::Ilp => u128::from(sol.wcet) == structural,
-        IpetMethod::LpRelaxation => u128::from(sol.wcet) >= structural,
-    };
-    if !agrees {
-        return Err(HostError::Solver(format!(
-            "{what}: the ILP optimum {} disagrees with the structural longest path {structural}",
-            sol.wcet
-        )));
+}
+
+/// IPET of `g` as it is (no branch pruned), verified.
+pub fn ipet_bound(g: &BsbCfg, solver: Solver) -> Result<IpetSolution> {
+    Ok(ipet(g, &vec![false; g.len()], solver, None)?.1)
+}
+
+/// E_WF^DWS when the split wavefronts are charged once (docs/wcet.md, "DWS"): IPET of the CFG
+/// in which every divergent branch also pays its split and merge and the blocks its child runs
+/// besides its path (the BSB and the join).
+fn dws_serialized(g: &BsbCfg, gpu: &GpuConfig, solver: Solver) -> Result<IpetSolution> {
+    let mut cfg = g.cfg().clone();
+    for u in 0..g.len() {
+        if let Role::Branch { bsb, reconv, .. } = g.role(u) {
+            let extra = [gpu.e_s, gpu.e_m, g.wcet(bsb), g.wcet(reconv)]
+                .iter()
+                .try_fold(cfg.blocks[u].wcet, |a, &b| a.checked_add(b))
+                .ok_or_else(|| overflow("a block's WCET"))?;
+            cfg.blocks[u].wcet = extra;
+        }
     }
-    Ok(sol)
+    let charged = BsbCfg::new(cfg)?;
+    Ok(ipet(&charged, &vec![false; charged.len()], solver, None)?.1)
 }
 
 /// Runs Select, Prune, IPET and the lemmas. `marked` is the set P (indexed by node).
@@ -125,28 +188,44 @@ pub fn analyse(g: &BsbCfg, marked: &[bool], p: &Params) -> Result<Analysis> {
     let n = g.len();
     let e_sm = u128::from(gpu.e_s) + u128::from(gpu.e_m);
 
-    let unsplit = prune(g, &vec![false; n]);
-    let nosplit_solution = solve_checked(g, &[], unsplit.wcet, "no-split IPET")?;
-    let ipet_c = u128::from(nosplit_solution.wcet);
+    let (_, nosplit_solution) = ipet(g, &vec![false; n], p.ipet, None)?;
+    let ipet_c = nosplit_solution.wcet;
 
     let sel = select(g, marked, gpu.s);
-    let pruned = prune(g, &sel.mask(n));
-    let pws_solution = solve_checked(g, &pruned.removed, pruned.wcet, "PWS IPET")?;
-    let ipet_out = u128::from(pws_solution.wcet);
+    let (removed, pws_solution) = ipet(g, &sel.mask(n), p.ipet, Some(&nosplit_solution))?;
+    let ipet_out = pws_solution.wcet;
 
     // A split inside a loop runs once per iteration: charge it as often as it can execute.
-    let pws_charge: u128 = sel
-        .selected
-        .iter()
-        .map(|&u| u128::from(g.multiplicity(u)) * e_sm)
-        .sum();
-    let branch_mult = g.branches().map(|u| g.multiplicity(u)).max().unwrap_or(1);
-    let dws_charge = u128::from(gpu.s) * e_sm * u128::from(branch_mult);
+    let pws_charge = sel.selected.iter().try_fold(0u128, |acc, &u| {
+        let m = checked(g.multiplicity(u), "the split count")?;
+        checked(m.checked_mul(e_sm).and_then(|c| acc.checked_add(c)), "the split/merge cost")
+    })?;
+    let mut branch_mult = 1u128;
+    for u in g.branches() {
+        branch_mult = branch_mult.max(checked(g.multiplicity(u), "the split count")?);
+    }
+    let mut notes = Vec::new();
+    let (dws_wf, dws_charge) = match p.dws {
+        DwsBound::Lemma57 => {
+            let charge = checked(
+                u128::from(gpu.s)
+                    .checked_mul(e_sm)
+                    .and_then(|c| c.checked_mul(branch_mult)),
+                "the split/merge cost",
+            )?;
+            (checked(ipet_c.checked_add(charge), "E_WF")?, charge)
+        }
+        DwsBound::Serialized => {
+            let s = dws_serialized(g, gpu, p.ipet)?;
+            notes.extend(s.notes.iter().cloned());
+            (s.wcet, s.wcet.saturating_sub(ipet_c))
+        }
+    };
 
     let e_wf = PerMode {
-        nosplit: to_u64(ipet_c, "E_WF")?,
-        dws: to_u64(ipet_c + dws_charge, "E_WF")?,
-        pws: to_u64(ipet_out + pws_charge, "E_WF")?,
+        nosplit: ipet_c,
+        dws: dws_wf,
+        pws: checked(ipet_out.checked_add(pws_charge), "E_WF")?,
     };
     let n_simd_total = PerMode {
         nosplit: gpu.n_simd,
@@ -180,37 +259,49 @@ pub fn analyse(g: &BsbCfg, marked: &[bool], p: &Params) -> Result<Analysis> {
             count_pws: pws_solution.block_counts.get(v).copied().unwrap_or(0),
         })
         .collect();
-    let method =
-        if nosplit_solution.method == IpetMethod::Ilp && pws_solution.method == IpetMethod::Ilp {
-            IpetMethod::Ilp
-        } else {
-            IpetMethod::LpRelaxation
-        };
+    // The weakest method of the two problems is the one to report.
+    let rank = |m: IpetMethod| match m {
+        IpetMethod::Ilp => 0,
+        IpetMethod::Structural => 1,
+        IpetMethod::Multiplicity => 2,
+    };
+    let method = [nosplit_solution.method, pws_solution.method]
+        .into_iter()
+        .max_by_key(|&m| rank(m))
+        .expect("two methods");
+    for note in nosplit_solution.notes.iter().chain(&pws_solution.notes) {
+        if !notes.contains(note) {
+            notes.push(note.clone());
+        }
+    }
+    let dws_kernel = match p.dws {
+        DwsBound::Lemma57 => e_kernel_dws(ds.dws, gpu.d, gpu.s, e_wf.dws),
+        DwsBound::Serialized => e_kernel_pws(ds.dws, gpu.d, e_wf.dws),
+    };
     let report = WcetReport {
-        nosplit: to_u64(e_kernel_pws(ds.nosplit, gpu.d, e_wf.nosplit), "E_kernel")?,
-        dws: to_u64(e_kernel_dws(ds.dws, gpu.d, gpu.s, e_wf.dws), "E_kernel")?,
-        pws: to_u64(e_kernel_pws(ds.pws, gpu.d, e_wf.pws), "E_kernel")?,
+        nosplit: checked(e_kernel_pws(ds.nosplit, gpu.d, e_wf.nosplit), "E_kernel")?,
+        dws: checked(dws_kernel, "E_kernel")?,
+        pws: checked(e_kernel_pws(ds.pws, gpu.d, e_wf.pws), "E_kernel")?,
         e_wf,
         ipet: PerMode {
-            nosplit: e_wf.nosplit,
-            dws: e_wf.nosplit,
-            pws: to_u64(ipet_out, "IPET")?,
+            nosplit: ipet_c,
+            dws: ipet_c,
+            pws: ipet_out,
         },
         selected: sel
             .selected
             .iter()
             .map(|&u| g.name(u).to_string())
             .collect(),
-        removed_edges: pruned
-            .removed
+        removed_edges: removed
             .iter()
             .map(|&(u, v)| [g.name(u).to_string(), g.name(v).to_string()])
             .collect(),
         count: sel.count,
         split_merge: PerMode {
             nosplit: 0,
-            dws: to_u64(dws_charge, "split/merge cost")?,
-            pws: to_u64(pws_charge, "split/merge cost")?,
+            dws: dws_charge,
+            pws: pws_charge,
         },
         ds,
         g_parallel: g_par,
@@ -219,16 +310,18 @@ pub fn analyse(g: &BsbCfg, marked: &[bool], p: &Params) -> Result<Analysis> {
         d: gpu.d,
         e_s: gpu.e_s,
         e_m: gpu.e_m,
+        dws_bound: p.dws,
         ipet_method: method,
+        notes,
         blocks,
     };
-    let ilp_time = nosplit_solution.solve_time + pws_solution.solve_time;
+    let solve_time = nosplit_solution.solve_time + pws_solution.solve_time;
     Ok(Analysis {
         report,
-        removed: pruned.removed,
+        removed,
         selected: sel.selected,
         pws_solution,
         nosplit_solution,
-        ilp_time,
+        solve_time,
     })
 }

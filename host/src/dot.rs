@@ -12,7 +12,9 @@
 //! identifiers, numerals or double-quoted strings. Rejected with a positioned error: undirected
 //! graphs, subgraphs, ports, HTML strings, attributes on edges, unknown node attributes.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::cfg::{Block, BlockKind, Cfg};
 use crate::error::{HostError, Result};
@@ -45,8 +47,9 @@ const DISPLAY_ATTRS: &[&str] = &[
 ];
 
 #[derive(Debug, Clone, PartialEq)]
-enum Tok {
-    Id(String),
+enum Tok<'a> {
+    /// An id, borrowed from the text unless a quoted string had escapes.
+    Id(Cow<'a, str>),
     Arrow,
     UndirectedEdge,
     LBrace,
@@ -61,15 +64,19 @@ enum Tok {
 }
 
 #[derive(Debug, Clone)]
-struct Token {
-    tok: Tok,
+struct Token<'a> {
+    tok: Tok<'a>,
     line: usize,
     col: usize,
 }
 
+/// Tokens of a DOT text, borrowing the ids (a CFG of 10^5 nodes is megabytes of DOT).
 struct Lexer<'a> {
-    chars: Vec<char>,
+    text: &'a str,
+    /// Byte offset of the next character.
     i: usize,
+    /// Nothing but blanks since the last newline (`#` lines are comments only there).
+    line_start: bool,
     line: usize,
     col: usize,
     file: &'a str,
@@ -86,12 +93,18 @@ impl<'a> Lexer<'a> {
     }
 
     fn peek(&self, k: usize) -> Option<char> {
-        self.chars.get(self.i + k).copied()
+        match self.text.as_bytes().get(self.i + k) {
+            Some(&b) if b.is_ascii() && (k == 0 || self.text.as_bytes()[self.i].is_ascii()) => {
+                Some(char::from(b))
+            }
+            Some(_) => self.text[self.i..].chars().nth(k),
+            None => None,
+        }
     }
 
     fn bump(&mut self) -> Option<char> {
-        let c = self.chars.get(self.i).copied()?;
-        self.i += 1;
+        let c = self.peek(0)?;
+        self.i += c.len_utf8();
         if c == '\n' {
             self.line += 1;
             self.col = 1;
@@ -101,22 +114,37 @@ impl<'a> Lexer<'a> {
         Some(c)
     }
 
-    fn tokens(mut self) -> Result<Vec<Token>> {
-        let mut out = Vec::new();
-        let mut line_start = true;
+    /// The next token (`Eof` at the end, and again after it).
+    fn token(&mut self) -> Result<Token<'a>> {
+        let bytes = self.text.as_bytes();
         loop {
+            // ASCII blanks without decoding characters: most of a large CFG file.
+            while let Some(&b) = bytes.get(self.i) {
+                match b {
+                    b'\n' => {
+                        self.i += 1;
+                        self.line += 1;
+                        self.col = 1;
+                        self.line_start = true;
+                    }
+                    b' ' | b'\t' | b'\r' => {
+                        self.i += 1;
+                        self.col += 1;
+                    }
+                    _ => break,
+                }
+            }
             let (line, col) = (self.line, self.col);
             let Some(c) = self.peek(0) else {
-                out.push(Token {
+                return Ok(Token {
                     tok: Tok::Eof,
                     line,
                     col,
                 });
-                return Ok(out);
             };
             if c == '\n' {
                 self.bump();
-                line_start = true;
+                self.line_start = true;
                 continue;
             }
             if c.is_whitespace() {
@@ -124,13 +152,13 @@ impl<'a> Lexer<'a> {
                 continue;
             }
             // `#` lines are C-preprocessor output lines in Graphviz; only at a line start.
-            if c == '#' && line_start {
+            if c == '#' && self.line_start {
                 while self.peek(0).is_some_and(|c| c != '\n') {
                     self.bump();
                 }
                 continue;
             }
-            line_start = false;
+            self.line_start = false;
             if c == '/' && self.peek(1) == Some('/') {
                 while self.peek(0).is_some_and(|c| c != '\n') {
                     self.bump();
@@ -192,56 +220,99 @@ impl<'a> Lexer<'a> {
                             Some(ch) => s.push(ch),
                         }
                     }
-                    out.push(Token {
-                        tok: Tok::Id(s),
+                    return Ok(Token {
+                        tok: Tok::Id(Cow::Owned(s)),
                         line,
                         col,
                     });
-                    continue;
                 }
                 c if c.is_alphanumeric() || c == '_' || c == '.' || c == '-' => {
-                    let mut s = String::new();
-                    while let Some(ch) = self.peek(0) {
-                        if ch.is_alphanumeric()
-                            || ch == '_'
-                            || ch == '.'
-                            || (ch == '-' && s.is_empty())
-                        {
-                            s.push(ch);
-                            self.bump();
-                        } else {
-                            break;
+                    let start = self.i;
+                    loop {
+                        match bytes.get(self.i) {
+                            Some(&b)
+                                if b.is_ascii_alphanumeric()
+                                    || b == b'_'
+                                    || b == b'.'
+                                    || (b == b'-' && self.i == start) =>
+                            {
+                                self.i += 1;
+                                self.col += 1;
+                            }
+                            Some(&b) if !b.is_ascii() => match self.peek(0) {
+                                Some(ch) if ch.is_alphanumeric() => {
+                                    self.bump();
+                                }
+                                _ => break,
+                            },
+                            _ => break,
                         }
                     }
-                    out.push(Token {
-                        tok: Tok::Id(s),
+                    return Ok(Token {
+                        tok: Tok::Id(Cow::Borrowed(&self.text[start..self.i])),
                         line,
                         col,
                     });
-                    continue;
                 }
                 other => return self.err(line, col, format!("unexpected character {other:?}")),
             };
             self.bump();
-            out.push(Token { tok, line, col });
+            return Ok(Token { tok, line, col });
         }
     }
 }
 
+/// FxHash (rustc's): node ids are looked up once per mention, hundreds of thousands of times
+/// in a large CFG, and SipHash's collision resistance buys nothing for a file the user wrote.
+#[derive(Default)]
+struct Fx(u64);
+
+impl Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let word = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+            self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+        for &b in chunks.remainder() {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// An attribute value with its line and column.
+type Value<'a> = (Cow<'a, str>, usize, usize);
+
 /// A node as written in the file, before the CFG is checked.
 #[derive(Debug, Default)]
-struct RawNode {
-    attrs: HashMap<String, (String, usize, usize)>,
+struct RawNode<'a> {
+    /// The CFG attributes, in the order of [`CFG_ATTRS`].
+    attrs: [Option<Value<'a>>; 4],
     line: usize,
     col: usize,
 }
 
+/// The node attributes the analysis reads.
+const CFG_ATTRS: [&str; 4] = ["wcet", "kind", "split", "loop_bound"];
+
+impl<'a> RawNode<'a> {
+    fn get(&self, key: &str) -> Option<&Value<'a>> {
+        let i = CFG_ATTRS.iter().position(|k| *k == key)?;
+        self.attrs[i].as_ref()
+    }
+}
+
+/// A recursive-descent parser with one token of look-ahead, reading the lexer as it goes.
 struct Parser<'a> {
-    toks: Vec<Token>,
-    i: usize,
+    lexer: Lexer<'a>,
+    cur: Token<'a>,
     file: &'a str,
-    nodes: Vec<(String, RawNode)>,
-    index: HashMap<String, usize>,
+    nodes: Vec<(Cow<'a, str>, RawNode<'a>)>,
+    index: HashMap<Cow<'a, str>, usize, BuildHasherDefault<Fx>>,
     edges: Vec<(usize, usize)>,
 }
 
@@ -255,16 +326,16 @@ impl<'a> Parser<'a> {
         })
     }
 
-    fn peek(&self) -> &Token {
-        &self.toks[self.i]
+    fn peek(&self) -> &Token<'a> {
+        &self.cur
     }
 
-    fn next(&mut self) -> Token {
-        let t = self.toks[self.i].clone();
-        if self.i + 1 < self.toks.len() {
-            self.i += 1;
+    fn next(&mut self) -> Result<Token<'a>> {
+        if self.cur.tok == Tok::Eof {
+            return Ok(self.cur.clone());
         }
-        t
+        let t = self.lexer.token()?;
+        Ok(std::mem::replace(&mut self.cur, t))
     }
 
     fn describe(t: &Tok) -> String {
@@ -284,8 +355,8 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn expect(&mut self, want: Tok) -> Result<Token> {
-        let t = self.next();
+    fn expect(&mut self, want: Tok<'a>) -> Result<Token<'a>> {
+        let t = self.next()?;
         if t.tok == want {
             Ok(t)
         } else {
@@ -300,8 +371,8 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn id(&mut self, what: &str) -> Result<(String, Token)> {
-        let t = self.next();
+    fn id(&mut self, what: &str) -> Result<(Cow<'a, str>, Token<'a>)> {
+        let t = self.next()?;
         match &t.tok {
             Tok::Id(s) => Ok((s.clone(), t.clone())),
             other => self.err(
@@ -315,31 +386,32 @@ impl<'a> Parser<'a> {
         matches!(t, Tok::Id(s) if s.eq_ignore_ascii_case(kw))
     }
 
-    fn node(&mut self, name: &str, at: &Token) -> usize {
-        if let Some(&i) = self.index.get(name) {
+    fn node(&mut self, name: &Cow<'a, str>, at: &Token) -> usize {
+        if let Some(&i) = self.index.get(name.as_ref()) {
             return i;
         }
         let i = self.nodes.len();
         self.nodes.push((
-            name.to_string(),
+            name.clone(),
             RawNode {
-                attrs: HashMap::new(),
+                attrs: [None, None, None, None],
                 line: at.line,
                 col: at.col,
             },
         ));
-        self.index.insert(name.to_string(), i);
+        self.index.insert(name.clone(), i);
         i
     }
 
     /// `[a=b, c=d; ...]` lists; several lists may follow each other.
-    fn attr_lists(&mut self) -> Result<Vec<(String, String, Token)>> {
+    #[allow(clippy::type_complexity)]
+    fn attr_lists(&mut self) -> Result<Vec<(Cow<'a, str>, Cow<'a, str>, Token<'a>)>> {
         let mut out = Vec::new();
         while self.peek().tok == Tok::LBracket {
-            self.next();
+            self.next()?;
             loop {
                 if self.peek().tok == Tok::RBracket {
-                    self.next();
+                    self.next()?;
                     break;
                 }
                 let (key, kt) = self.id("an attribute name")?;
@@ -347,16 +419,16 @@ impl<'a> Parser<'a> {
                 let (value, _) = self.id("an attribute value")?;
                 out.push((key, value, kt));
                 if matches!(self.peek().tok, Tok::Comma | Tok::Semi) {
-                    self.next();
+                    self.next()?;
                 }
             }
         }
         Ok(out)
     }
 
-    fn check_display_only(&self, attrs: &[(String, String, Token)], what: &str) -> Result<()> {
+    fn check_display_only(&self, attrs: &[(Cow<'a, str>, Cow<'a, str>, Token<'a>)], what: &str) -> Result<()> {
         for (k, _, t) in attrs {
-            if !DISPLAY_ATTRS.contains(&k.as_str()) {
+            if !DISPLAY_ATTRS.contains(&k.as_ref()) {
                 return self.err(
                     t,
                     format!("attribute '{k}' is not allowed on {what} (CFG attributes belong on node statements)"),
@@ -367,9 +439,9 @@ impl<'a> Parser<'a> {
     }
 
     fn graph(&mut self) -> Result<()> {
-        let mut t = self.next();
+        let mut t = self.next()?;
         if Self::keyword(&t.tok, "strict") {
-            t = self.next();
+            t = self.next()?;
         }
         if Self::keyword(&t.tok, "graph") {
             return self.err(&t, "undirected graph: a CFG must be a 'digraph'");
@@ -381,18 +453,18 @@ impl<'a> Parser<'a> {
             );
         }
         if matches!(self.peek().tok, Tok::Id(_)) {
-            self.next();
+            self.next()?;
         }
         self.expect(Tok::LBrace)?;
         loop {
             let t = self.peek().clone();
             match &t.tok {
                 Tok::RBrace => {
-                    self.next();
+                    self.next()?;
                     break;
                 }
                 Tok::Semi => {
-                    self.next();
+                    self.next()?;
                 }
                 Tok::Eof => return self.err(&t, "missing '}' at end of graph"),
                 Tok::LBrace => return self.err(&t, "subgraphs are not supported"),
@@ -401,7 +473,7 @@ impl<'a> Parser<'a> {
                     if word.eq_ignore_ascii_case("subgraph") {
                         return self.err(&t, "subgraphs are not supported");
                     }
-                    self.next();
+                    self.next()?;
                     let lower = word.to_ascii_lowercase();
                     if matches!(lower.as_str(), "graph" | "node" | "edge")
                         && self.peek().tok == Tok::LBracket
@@ -409,9 +481,9 @@ impl<'a> Parser<'a> {
                         let attrs = self.attr_lists()?;
                         self.check_display_only(&attrs, &format!("'{lower}' defaults"))?;
                     } else if self.peek().tok == Tok::Eq {
-                        self.next();
+                        self.next()?;
                         self.id("a value")?;
-                        if !DISPLAY_ATTRS.contains(&word.as_str()) {
+                        if !DISPLAY_ATTRS.contains(&word.as_ref()) {
                             return self.err(&t, format!("unknown graph attribute '{word}'"));
                         }
                     } else {
@@ -436,17 +508,19 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn statement(&mut self, first: String, first_tok: Token) -> Result<()> {
+    fn statement(&mut self, first: Cow<'a, str>, first_tok: Token<'a>) -> Result<()> {
         if self.peek().tok == Tok::Colon {
             let t = self.peek().clone();
             return self.err(&t, "ports (node:port) are not supported");
         }
-        let mut chain = vec![self.node(&first, &first_tok)];
+        // Edges are recorded as the chain is read; attributes on it are an error below.
+        let first = self.node(&first, &first_tok);
+        let (mut last, mut edges) = (first, 0);
         loop {
             let t = self.peek().clone();
             match t.tok {
                 Tok::Arrow => {
-                    self.next();
+                    self.next()?;
                     let nt = self.peek().clone();
                     if nt.tok == Tok::LBrace || Self::keyword(&nt.tok, "subgraph") {
                         return self.err(&nt, "subgraphs are not supported");
@@ -456,43 +530,45 @@ impl<'a> Parser<'a> {
                         let t = self.peek().clone();
                         return self.err(&t, "ports (node:port) are not supported");
                     }
-                    chain.push(self.node(&name, &tok));
+                    let next = self.node(&name, &tok);
+                    self.edges.push((last, next));
+                    last = next;
+                    edges += 1;
                 }
                 Tok::UndirectedEdge => return self.err(&t, "'--' edge in a digraph: use '->'"),
                 _ => break,
             }
         }
         let attrs = self.attr_lists()?;
-        if chain.len() > 1 {
+        if edges > 0 {
             if let Some((k, _, t)) = attrs.first() {
                 return self.err(t, format!("edges carry no attributes (found '{k}')"));
             }
-            for w in chain.windows(2) {
-                self.edges.push((w[0], w[1]));
-            }
             return Ok(());
         }
-        let idx = chain[0];
+        let idx = first;
         for (k, v, t) in attrs {
-            if DISPLAY_ATTRS.contains(&k.as_str()) {
+            if DISPLAY_ATTRS.contains(&k.as_ref()) {
                 continue;
             }
-            if !matches!(k.as_str(), "wcet" | "kind" | "split" | "loop_bound") {
+            let Some(at) = CFG_ATTRS.iter().position(|a| *a == k.as_ref()) else {
                 return self.err(
                     &t,
                     format!("unknown node attribute '{k}' (expected wcet, kind, split, loop_bound or a Graphviz display attribute)"),
                 );
-            }
-            if let Some((old, _, _)) = self.nodes[idx].1.attrs.get(&k) {
-                if *old != v {
-                    let name = &self.nodes[idx].0;
-                    return self.err(
-                        &t,
-                        format!("node '{name}': attribute '{k}' given twice ({old} and {v})"),
-                    );
+            };
+            let (name, raw) = &self.nodes[idx];
+            match &raw.attrs[at] {
+                Some((old, _, _)) => {
+                    if *old != v {
+                        return self.err(
+                            &t,
+                            format!("node '{name}': attribute '{k}' given twice ({old} and {v})"),
+                        );
+                    }
                 }
+                None => self.nodes[idx].1.attrs[at] = Some((v, t.line, t.col)),
             }
-            self.nodes[idx].1.attrs.insert(k, (v, t.line, t.col));
         }
         Ok(())
     }
@@ -507,7 +583,7 @@ fn syntax<T>(file: &str, line: usize, col: usize, msg: String) -> Result<T> {
     })
 }
 
-fn parse_u64(file: &str, node: &str, key: &str, v: &(String, usize, usize)) -> Result<u64> {
+fn parse_u64(file: &str, node: &str, key: &str, v: &Value) -> Result<u64> {
     v.0.parse::<u64>().or_else(|_| {
         syntax(
             file,
@@ -524,20 +600,21 @@ fn parse_u64(file: &str, node: &str, key: &str, v: &(String, usize, usize)) -> R
 /// Parses a DOT CFG. `file` is only used in error messages. The entry is the one node without
 /// predecessors; node order is the order of first mention.
 pub fn parse_cfg(text: &str, file: &str) -> Result<Cfg> {
-    let toks = Lexer {
-        chars: text.chars().collect(),
+    let mut lexer = Lexer {
+        text,
         i: 0,
+        line_start: true,
         line: 1,
         col: 1,
         file,
-    }
-    .tokens()?;
+    };
+    let cur = lexer.token()?;
     let mut p = Parser {
-        toks,
-        i: 0,
+        lexer,
+        cur,
         file,
         nodes: Vec::new(),
-        index: HashMap::new(),
+        index: HashMap::default(),
         edges: Vec::new(),
     };
     p.graph()?;
@@ -546,7 +623,7 @@ pub fn parse_cfg(text: &str, file: &str) -> Result<Cfg> {
     }
     let mut blocks = Vec::with_capacity(p.nodes.len());
     for (name, raw) in &p.nodes {
-        let wcet = match raw.attrs.get("wcet") {
+        let wcet = match raw.get("wcet") {
             Some(v) => parse_u64(file, name, "wcet", v)?,
             None => {
                 return syntax(
@@ -557,9 +634,9 @@ pub fn parse_cfg(text: &str, file: &str) -> Result<Cfg> {
                 )
             }
         };
-        let kind = match raw.attrs.get("kind") {
+        let kind = match raw.get("kind") {
             None => BlockKind::Block,
-            Some((v, l, c)) => match v.as_str() {
+            Some((v, l, c)) => match v.as_ref() {
                 "block" => BlockKind::Block,
                 "branch" => BlockKind::Branch,
                 "bsb" => BlockKind::Bsb,
@@ -575,9 +652,9 @@ pub fn parse_cfg(text: &str, file: &str) -> Result<Cfg> {
                 }
             },
         };
-        let split = match raw.attrs.get("split") {
+        let split = match raw.get("split") {
             None => false,
-            Some((v, l, c)) => match v.as_str() {
+            Some((v, l, c)) => match v.as_ref() {
                 "true" => true,
                 "false" => false,
                 other => {
@@ -591,7 +668,7 @@ pub fn parse_cfg(text: &str, file: &str) -> Result<Cfg> {
             },
         };
         if split && kind != BlockKind::Branch {
-            let (_, l, c) = &raw.attrs["split"];
+            let (_, l, c) = raw.get("split").expect("split was given");
             return syntax(
                 file,
                 *l,
@@ -599,7 +676,7 @@ pub fn parse_cfg(text: &str, file: &str) -> Result<Cfg> {
                 format!("node '{name}': split=true is only allowed on kind=branch"),
             );
         }
-        let loop_bound = match raw.attrs.get("loop_bound") {
+        let loop_bound = match raw.get("loop_bound") {
             None => None,
             Some(v) => {
                 let b = parse_u64(file, name, "loop_bound", v)?;
@@ -615,11 +692,12 @@ pub fn parse_cfg(text: &str, file: &str) -> Result<Cfg> {
             }
         };
         blocks.push(Block {
-            name: name.clone(),
+            name: name.to_string(),
             wcet,
             kind,
             split,
             loop_bound,
+            line: None,
         });
     }
     let mut edges = p.edges.clone();
@@ -654,6 +732,39 @@ pub fn parse_cfg(text: &str, file: &str) -> Result<Cfg> {
         edges,
         entry,
     })
+}
+
+/// Writes `cfg` in the syntax [`parse_cfg`] reads, nodes in index order (so that reading it
+/// back gives the same node numbers): how generated CFGs become `pws wcet` inputs.
+pub fn write_cfg(cfg: &Cfg) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::with_capacity(48 * (cfg.blocks.len() + cfg.edges.len()));
+    s.push_str("digraph cfg {\n");
+    for b in &cfg.blocks {
+        let _ = write!(s, "  {} [wcet={}", quote_id(&b.name), b.wcet);
+        match b.kind {
+            BlockKind::Block => {}
+            BlockKind::Branch => s.push_str(", kind=branch"),
+            BlockKind::Bsb => s.push_str(", kind=bsb"),
+        }
+        if b.split {
+            s.push_str(", split=true");
+        }
+        if let Some(k) = b.loop_bound {
+            let _ = write!(s, ", loop_bound={k}");
+        }
+        s.push_str("];\n");
+    }
+    for &(u, v) in &cfg.edges {
+        let _ = writeln!(
+            s,
+            "  {} -> {};",
+            quote_id(&cfg.blocks[u].name),
+            quote_id(&cfg.blocks[v].name)
+        );
+    }
+    s.push_str("}\n");
+    s
 }
 
 /// Quotes a name as a DOT id when it is not a plain identifier or numeral.
@@ -754,6 +865,21 @@ mod tests {
             err("digraph { a:p -> b }"),
             "t.dot:1:12: ports (node:port) are not supported"
         );
+    }
+
+    #[test]
+    fn generated_cfgs_round_trip() {
+        let opts = crate::gen::GenOptions {
+            nodes: 200,
+            loops: true,
+            irregular: true,
+            ..Default::default()
+        };
+        let mut cfg = crate::gen::random_cfg(7, &opts);
+        let back = parse_cfg(&write_cfg(&cfg), "g.dot").unwrap();
+        cfg.edges.sort_unstable();
+        cfg.edges.dedup();
+        assert_eq!(back, cfg);
     }
 
     #[test]

@@ -27,6 +27,10 @@ pub enum HostError {
     /// The ILP solver failed in a way that leaves no safe bound (infeasible or unbounded system).
     #[error("IPET: {0}")]
     Solver(String),
+    /// A bound that does not fit the integers the analysis computes with (2^127 cycles for a
+    /// wavefront, 2^64 for a launch).
+    #[error("{0}")]
+    Overflow(String),
 }
 
 /// Result alias of the host crate.

@@ -117,14 +117,45 @@ pub fn dispatch_steps(groups: u64, g_par: u64) -> u64 {
     groups.div_ceil(g_par)
 }
 
-/// Lemma 5.5 (and the no-split baseline with E_WF = IPET(C)): DS·(d + E_WF).
-pub fn e_kernel_pws(ds: u64, d: u64, e_wf: u64) -> u128 {
-    u128::from(ds) * (u128::from(d) + u128::from(e_wf))
+/// Lemma 5.5 (and the no-split baseline with E_WF = IPET(C)): DS·(d + E_WF); `None` beyond
+/// 128 bits.
+pub fn e_kernel_pws(ds: u64, d: u64, e_wf: u128) -> Option<u128> {
+    u128::from(ds).checked_mul(u128::from(d).checked_add(e_wf)?)
 }
 
 /// Lemma 5.7: DS·(d + (S + 1)·E_WF^DWS): the S split wavefronts share the SIMD.
-pub fn e_kernel_dws(ds: u64, d: u64, s: u64, e_wf: u64) -> u128 {
-    u128::from(ds) * (u128::from(d) + (u128::from(s) + 1) * u128::from(e_wf))
+pub fn e_kernel_dws(ds: u64, d: u64, s: u64, e_wf: u128) -> Option<u128> {
+    let shared = (u128::from(s) + 1).checked_mul(e_wf)?;
+    u128::from(ds).checked_mul(u128::from(d).checked_add(shared)?)
+}
+
+/// The two DWS bounds (docs/wcet.md, "DWS").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub enum DwsBound {
+    /// [P] Lemma 5.7: each of the S + 1 split wavefronts may wait for all the others at every
+    /// step, (S + 1)·E_WF^DWS.
+    #[default]
+    #[serde(rename = "lemma-5.7")]
+    Lemma57,
+    /// The split wavefronts share one SIMD, so a wavefront takes at most the work of all its
+    /// split wavefronts, each instruction charged once (the waits for its own split
+    /// wavefronts are the others' work).
+    #[serde(rename = "serialized")]
+    Serialized,
+}
+
+impl std::str::FromStr for DwsBound {
+    type Err = String;
+
+    fn from_str(s: &str) -> std::result::Result<DwsBound, String> {
+        match s {
+            "lemma-5.7" | "lemma5.7" | "5.7" => Ok(DwsBound::Lemma57),
+            "serialized" => Ok(DwsBound::Serialized),
+            other => Err(format!(
+                "unknown DWS bound '{other}' (expected lemma-5.7 or serialized)"
+            )),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -178,7 +209,10 @@ mod tests {
 
     #[test]
     fn lemmas_with_unit_constants() {
-        assert_eq!(e_kernel_pws(1, 1, 59), 60);
-        assert_eq!(e_kernel_dws(1, 1, 2, 63), 190);
+        assert_eq!(e_kernel_pws(1, 1, 59), Some(60));
+        assert_eq!(e_kernel_dws(1, 1, 2, 63), Some(190));
+        assert_eq!(e_kernel_dws(2, 0, 1, u128::MAX / 2), None);
+        assert_eq!("serialized".parse(), Ok(DwsBound::Serialized));
+        assert!("x".parse::<DwsBound>().unwrap_err().contains("lemma-5.7 or serialized"));
     }
 }

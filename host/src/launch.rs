@@ -26,8 +26,8 @@ use crate::cfg::{BsbCfg, Role};
 use crate::compile::Skipped;
 use crate::error::{HostError, Result};
 use crate::extract::{extract, has_split_marker, Kernel, LoopBounds};
-use crate::ipet::IpetMethod;
-use crate::kernel::{GpuConfig, Launch};
+use crate::ipet::{IpetMethod, Solver};
+use crate::kernel::{DwsBound, GpuConfig, Launch};
 use crate::select::select;
 use crate::timing::{rtl_blocks, Competition, CuTiming, DispatchCost, Mode, TimingTable};
 
@@ -202,11 +202,43 @@ impl Rounds {
         })
     }
 
+    /// How many other wavefronts can be resident at some time during one wavefront's run:
+    /// when a workgroup fills the compute unit (slots = its wavefronts), only its own, since
+    /// no other workgroup fits before it ends and it starts only when every slot is free;
+    /// otherwise every other wavefront of the launch.
+    pub fn overlapping_wavefronts(&self) -> u64 {
+        let others = self.wavefronts.saturating_sub(1);
+        if self.slots <= self.wavefronts_per_workgroup {
+            others.min(self.wavefronts_per_workgroup - 1)
+        } else {
+            others
+        }
+    }
+
     /// Workgroups dispatched in round `r`.
     fn round_workgroups(&self, r: usize) -> u64 {
         let p = self.workgroups_per_round;
         (self.workgroups - r as u64 * p).min(p)
     }
+}
+
+/// E with the other wavefronts' interference bounded by their occupancy of the issue unit and
+/// the LSU (docs/wcet.md, "Interference"): E ≤ base + Σ_unit min(waits, n · held), where
+/// `base` charges no wait for another wavefront, `waits` is the most the per-instruction
+/// charge puts on any path, `held` the most cycles one other wavefront's contexts hold the
+/// unit over their whole run, and n how many other wavefronts can overlap this one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Occupancy {
+    pub overlapping_wavefronts: u64,
+    pub base: u64,
+    pub issue_waits: u64,
+    pub issue_held: u64,
+    /// How many such runs can hold this wavefront's issue unit.
+    pub issue_runs: u64,
+    pub lsu_waits: u64,
+    pub lsu_held: u64,
+    /// base + min(issue_waits, issue_runs · issue_held) + min(lsu_waits, n · lsu_held).
+    pub bound: u64,
 }
 
 /// One block of the RTL's list with its bound in one mode.
@@ -231,6 +263,9 @@ pub struct ModeBound {
     /// E: one wavefront from its launch to its end, with the interference below (DWS: (S + 1)
     /// · E_WF^DWS, Lemma 5.7's per-step term; PWS: Lemma 5.1; no-split: IPET(C)).
     pub per_wavefront: u64,
+    /// E of each round (smaller for a round with fewer wavefronts when workgroups fill the
+    /// compute unit).
+    pub per_round: Vec<u64>,
     /// E_WF of the mode's lemma.
     pub e_wf: u64,
     /// IPET(C) (no-split, DWS) or IPET(C_out) (PWS).
@@ -253,7 +288,16 @@ pub struct ModeBound {
     /// SB (PWS) in topological order; empty in the other modes.
     pub selected: Vec<String>,
     pub count: u64,
+    /// The other wavefronts' interference bounded by what they can hold of the shared units
+    /// (`None` under Lemma 5.7); E is the smaller of this and the per-instruction charge.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub occupancy: Option<Occupancy>,
+    /// DWS with splits: which bound E is ([`DwsBound::Serialized`] unless asked otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dws_bound: Option<DwsBound>,
     pub ipet_method: IpetMethod,
+    /// What went wrong with a solver or a check, and what the bound used instead.
+    pub notes: Vec<String>,
     /// SGPRs a wavefront holds (what a split copies).
     pub sgprs: u32,
     pub blocks: Vec<BlockBound>,
@@ -289,6 +333,41 @@ pub fn analyse_launch(
     modes: &[Mode],
     split_all: bool,
 ) -> Result<LaunchReport> {
+    analyse_launch_with(
+        manifest,
+        source,
+        machine,
+        modes,
+        &LaunchOptions {
+            split_all,
+            ..LaunchOptions::default()
+        },
+    )
+}
+
+/// How a launch is bounded beyond its manifest and machine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LaunchOptions {
+    /// Treat every divergent branch as a split point.
+    pub split_all: bool,
+    /// The DWS bound: by default the split wavefronts' work charged once
+    /// ([`DwsBound::Serialized`]); [`DwsBound::Lemma57`] for the paper's.
+    pub dws: Option<DwsBound>,
+    /// How IPET is solved.
+    pub ipet: Solver,
+}
+
+/// [`analyse_launch`] with every option.
+pub fn analyse_launch_with(
+    manifest: &Manifest,
+    source: &KernelSource,
+    machine: &Machine,
+    modes: &[Mode],
+    options: &LaunchOptions,
+) -> Result<LaunchReport> {
+    let split_all = options.split_all;
+    let dws = options.dws.unwrap_or(DwsBound::Serialized);
+    let solver = options.ipet;
     if machine.n_simd == 0 || machine.n_wfc == 0 || machine.cu.passes == 0 {
         return Err(HostError::Config(
             "the compute unit needs at least one SIMD, one slot and one pass per op".into(),
@@ -307,6 +386,7 @@ pub fn analyse_launch(
             &rounds,
             &dispatch_cost,
             mode,
+            (dws, solver),
         )?);
     }
     Ok(LaunchReport {
@@ -330,22 +410,32 @@ struct Competitors {
     /// What E charges inside split regions: the same, except in DWS, where Lemma 5.7's factor
     /// S + 1 covers the wavefront's own split contexts.
     inside_for_e: Competition,
+    /// The part of both that other wavefronts cause (issue unit and LSU).
+    others: Competition,
 }
 
-fn competitors(kernel: &Kernel, machine: &Machine, rounds: &Rounds, mode: Mode) -> Competitors {
+/// Competitors with `resident` wavefronts on the compute unit at once, each of which has at
+/// most `peak` split contexts alive at once.
+fn competitors(
+    kernel: &Kernel,
+    machine: &Machine,
+    resident: u64,
+    mode: Mode,
+    peak: u64,
+) -> Competitors {
     let insts = &kernel.program.instructions;
     let splits = insts
         .iter()
         .any(|l| l.item.opcode == pws_isa::Opcode::Split);
     let contexts = if mode.splits() && splits {
-        1 + machine.cu.spsimds
+        1 + machine.cu.spsimds.min(peak)
     } else {
         1
     };
     let own = contexts - 1;
-    let others = rounds.resident_wavefronts - 1;
+    let others = resident - 1;
     // The dispatcher may put every resident wavefront on one SIMD, up to its N_WFC slots.
-    let others_on_simd = rounds.resident_wavefronts.min(machine.n_wfc) - 1;
+    let others_on_simd = resident.min(machine.n_wfc) - 1;
     let memory = insts.iter().any(|l| l.item.is_memory());
     let lsu_others = if memory { others * contexts } else { 0 };
     let lsu_own = if memory { own } else { 0 };
@@ -372,7 +462,84 @@ fn competitors(kernel: &Kernel, machine: &Machine, rounds: &Rounds, mode: Mode) 
         outside,
         inside,
         inside_for_e: if mode == Mode::Dws { outside } else { inside },
+        others: Competition {
+            issue: issue_others,
+            lsu: lsu_others,
+            ..Competition::default()
+        },
     }
+}
+
+/// Per CFG node, its cost in DWS with the split wavefronts' work charged once (docs/wcet.md,
+/// "DWS"): every instruction at its cost with the other wavefronts' waits (`cost`, the
+/// datapath's e_s / e_m added), times the contexts that can run it (a straight-line split
+/// doubles the contexts in its region, at most S + 1); every divergent branch with a `split`
+/// also pays what its child runs besides its own path: the `s_cbranch_execz` after the split,
+/// the BSB's block and the join up to the merge.
+fn dws_serialized(
+    kernel: &Kernel,
+    g: &BsbCfg,
+    cost: &[u64],
+    datapath: &[u64],
+    s: u64,
+) -> Result<Vec<u64>> {
+    let insts = &kernel.program.instructions;
+    let over = || HostError::Overflow("a block's WCET exceeds 2^64 cycles".into());
+    // Straight-line split regions: depth d gives min(S + 1, 2^d) contexts.
+    let mut depth = vec![0i64; insts.len() + 1];
+    for (split, merge) in stray_splits(kernel) {
+        let end = merge.map_or(insts.len(), |m| m + 1);
+        depth[split + 1] += 1;
+        depth[end] -= 1;
+    }
+    let mut d = 0i64;
+    let contexts: Vec<u64> = depth[..insts.len()]
+        .iter()
+        .map(|&x| {
+            d += x;
+            if d >= 63 {
+                s + 1
+            } else {
+                (1u64 << d).min(s + 1)
+            }
+        })
+        .collect();
+    let one = |i: usize| -> Result<u64> {
+        cost[i]
+            .checked_add(datapath[i])
+            .and_then(|c| c.checked_mul(contexts[i]))
+            .ok_or_else(over)
+    };
+    let mut weights = Vec::with_capacity(kernel.ranges.len());
+    for range in &kernel.ranges {
+        let mut w = 0u64;
+        for i in range.clone() {
+            w = w.checked_add(one(i)?).ok_or_else(over)?;
+        }
+        weights.push(w);
+    }
+    for b in &kernel.ifs {
+        let Some(split) = b.split else { continue };
+        let Role::Branch { bsb, .. } = g.role(b.node) else {
+            continue;
+        };
+        let merge_end = b
+            .merge
+            .map_or(b.merge_at.gap(), |m| m + 1)
+            .min(insts.len());
+        let child = (split + 1..kernel.ranges[b.node].end)
+            .chain(kernel.ranges[bsb].clone())
+            .chain(kernel.ranges[b.join].start..merge_end);
+        let mut extra = 0u64;
+        for i in child {
+            extra = extra
+                .checked_add(cost[i].checked_add(datapath[i]).ok_or_else(over)?)
+                .ok_or_else(over)?;
+        }
+        let extra = extra.checked_mul(contexts[split]).ok_or_else(over)?;
+        weights[b.node] = weights[b.node].checked_add(extra).ok_or_else(over)?;
+    }
+    Ok(weights)
 }
 
 /// Each `split` that is not right before a divergent branch (Figure 5's straight-line splits),
@@ -441,38 +608,92 @@ fn split_regions(kernel: &Kernel, g: &BsbCfg) -> Vec<bool> {
     inside
 }
 
-fn mode_bound(
-    lk: LaunchKernel,
-    file: &str,
-    loop_bounds: &LoopBounds,
-    machine: &Machine,
-    rounds: &Rounds,
-    dispatch_cost: &DispatchCost,
+/// What the analysis of one program in one mode shares between the wavefront bounds of
+/// different numbers of resident wavefronts.
+struct ModeInputs<'a> {
+    lk: &'a LaunchKernel,
+    kernel: Kernel,
+    /// The CFG's structure (block WCETs of the GCN3 table: only the structure is used).
+    structure: BsbCfg,
+    marked: Vec<bool>,
+    sel: crate::select::Selection,
+    /// Instructions in a split region.
+    inside: Vec<bool>,
+    machine: &'a Machine,
     mode: Mode,
-) -> Result<ModeBound> {
-    let mut kernel = extract(&lk.text, file, &TimingTable::GCN3)?;
-    kernel.bound_loops(loop_bounds);
-    let structure = BsbCfg::new(kernel.cfg.clone())?;
-    // The split points are the `split`s of the program that runs: `LaunchKernel` placed them
-    // (every divergent branch in DWS or with `split_all`, the marked ones otherwise).
-    let marked: Vec<bool> = (0..structure.len())
-        .map(|v| structure.block(v).split)
-        .collect();
-    let sel = select(&structure, &marked, machine.cu.spsimds);
-    let inside = split_regions(&kernel, &structure);
-    let comp = competitors(&kernel, machine, rounds, mode);
-    let table = |c: &Competition| TimingTable::contract(&machine.cu, mode, c, lk.sgprs);
-    let (outside_table, inside_table, inside_table_e) = (
-        table(&comp.outside),
-        table(&comp.inside),
-        table(&comp.inside_for_e),
-    );
+    dws: DwsBound,
+    solver: Solver,
+    /// Most split contexts a wavefront can have alive at once, whatever S: Select's peak
+    /// `count` with every branch that has a `split` selected (two splits under the same Parent
+    /// never live at once), plus every straight-line split.
+    peak: u64,
+}
+
+/// One wavefront's bound with `resident` wavefronts at once, of which `overlapping` others
+/// can be resident at some time during its run; `fixed`: the same ones for its whole run (a
+/// workgroup that fills the compute unit).
+struct WavefrontBound {
+    comp: Competitors,
+    outside_table: TimingTable,
+    inside_table: TimingTable,
+    /// RTL block costs per instruction (the split regions' full competition, e_s / e_m).
+    rtl_cost: Vec<u64>,
+    e_wf: u64,
+    ipet: u64,
+    split_merge: u64,
+    per_wavefront: u64,
+    occupancy: Option<Occupancy>,
+    selected: Vec<String>,
+    count: u64,
+    dws_splits: bool,
+    ipet_method: IpetMethod,
+    notes: Vec<String>,
+}
+
+fn overflow() -> HostError {
+    HostError::Overflow("the launch bound exceeds 2^64 cycles".into())
+}
+
+fn narrow(v: u128) -> Result<u64> {
+    u64::try_from(v).map_err(|_| overflow())
+}
+
+fn wavefront_bound(
+    m: &ModeInputs,
+    resident: u64,
+    overlapping: u64,
+    fixed: bool,
+) -> Result<WavefrontBound> {
+    let (kernel, machine, mode, solver) = (&m.kernel, m.machine, m.mode, m.solver);
+    let comp = competitors(kernel, machine, resident, mode, m.peak);
     let insts = &kernel.program.instructions;
-    let cost = |inside_table: &TimingTable| -> Vec<u64> {
+    // No more of a slot's split contexts than can be alive at once hold its SIMD in DWS.
+    let cu = CuTiming {
+        spsimds: machine.cu.spsimds.min(m.peak),
+        ..machine.cu
+    };
+    // Every context of the launch runs this program, so a competitor holds the front end and
+    // the LSU at most as long as the program's longest instruction does; the contract's
+    // per-competitor waits are for the longest instruction of any program.
+    let longest = |f: &dyn Fn(&pws_isa::Instruction) -> u64| {
+        insts.iter().map(|l| f(&l.item)).max().unwrap_or(0)
+    };
+    let longest_front = longest(&|i| TimingTable::frontend_cycles(&cu, mode, i));
+    let longest_lsu = longest(&|i| TimingTable::lsu_cycles(&cu, i));
+    let table = |c: &Competition| {
+        let mut t = TimingTable::contract(&cu, mode, c, m.lk.sgprs);
+        t.schedule_wait = t.schedule_wait.min(c.issue * longest_front);
+        t.lsu_wait = t.lsu_wait.min(c.lsu * longest_lsu);
+        t
+    };
+    let (outside_table, inside_table) = (table(&comp.outside), table(&comp.inside));
+    // Per instruction, with `outside` competing outside split regions and `within` in them.
+    let cost = |outside: &Competition, within: &Competition| -> Vec<u64> {
+        let (o, w) = (table(outside), table(within));
         insts
             .iter()
-            .zip(&inside)
-            .map(|(l, &i)| if i { inside_table } else { &outside_table }.cycles(&l.item))
+            .zip(&m.inside)
+            .map(|(l, &x)| if x { &w } else { &o }.cycles(&l.item))
             .collect()
     };
     let datapath: Vec<u64> = insts
@@ -481,24 +702,31 @@ fn mode_bound(
         .collect();
     // Lemma 5.1 charges e_s + e_m for the splits in SB only; the RTL splits at any `split` that
     // finds a free context (also a straight-line one), so the others are charged in their blocks.
-    let mut ipet_cost = cost(&inside_table_e);
+    let mut extra = vec![0u64; insts.len()];
     if mode == Mode::Pws {
         let unselected = kernel
             .ifs
             .iter()
-            .filter(|b| !sel.selected.contains(&b.node))
+            .filter(|b| !m.sel.selected.contains(&b.node))
             .filter_map(|b| b.split.map(|split| (split, b.merge)));
-        for (split, merge) in unselected.chain(stray_splits(&kernel)) {
-            ipet_cost[split] += datapath[split];
-            if let Some(m) = merge.filter(|&m| m < insts.len()) {
-                ipet_cost[m] += datapath[m];
+        for (split, merge) in unselected.chain(stray_splits(kernel)) {
+            extra[split] += datapath[split];
+            if let Some(x) = merge.filter(|&x| x < insts.len()) {
+                extra[x] += datapath[x];
             }
         }
     }
-    for (block, range) in kernel.cfg.blocks.iter_mut().zip(&kernel.ranges) {
-        block.wcet = range.clone().map(|i| ipet_cost[i]).sum();
-    }
-    let g = BsbCfg::new(kernel.cfg.clone())?;
+    let plus = |a: &[u64], b: &[u64]| -> Vec<u64> { a.iter().zip(b).map(|(x, y)| x + y).collect() };
+    let minus = |a: &[u64], b: &[u64]| -> Vec<u64> { a.iter().zip(b).map(|(x, y)| x - y).collect() };
+    let node_weights = |per_inst: &[u64]| -> Vec<u64> {
+        kernel
+            .ranges
+            .iter()
+            .map(|r| r.clone().map(|i| per_inst[i]).sum())
+            .collect()
+    };
+    let full = cost(&comp.outside, &comp.inside_for_e);
+    let ipet_cost = plus(&full, &extra);
     let gpu = GpuConfig {
         n_cu: 1,
         n_simd: machine.n_simd,
@@ -509,17 +737,21 @@ fn mode_bound(
         e_m: outside_table.e_m,
         d: 0,
     };
-    let a = analyse(
-        &g,
-        &marked,
-        &Params {
+    let params = Params {
+        ipet: solver,
+        ..Params::new(
             gpu,
-            launch: Launch {
+            Launch {
                 groups: 1,
                 wg_size: gpu.n_wiwf,
             },
-            ds: Some(1),
-        },
+            Some(1),
+        )
+    };
+    let a = analyse(
+        &m.structure.reweighted(&node_weights(&ipet_cost)),
+        &m.marked,
+        &params,
     )?;
     let r = &a.report;
     // A kernel without `split` never has split contexts: DWS then runs it like no-split (on
@@ -531,24 +763,237 @@ fn mode_bound(
         Mode::Dws => (r.ipet.dws, r.ipet.dws, 0),
         Mode::Pws => (r.e_wf.pws, r.ipet.pws, r.split_merge.pws),
     };
-    let overflow = || HostError::Structure("the launch bound exceeds 64 bits".into());
-    let per_wavefront = match mode {
-        Mode::Dws if dws_splits => (machine.cu.spsimds + 1)
-            .checked_mul(e_wf)
-            .ok_or_else(overflow)?,
-        Mode::NoSplit | Mode::Dws | Mode::Pws => e_wf,
+    let (mut e_wf, ipet, mut split_merge) = (narrow(e_wf)?, narrow(ipet)?, narrow(split_merge)?);
+    let mut notes = r.notes.clone();
+    let serialized = mode == Mode::Dws && dws_splits && m.dws == DwsBound::Serialized;
+    // IPET of the CFG with other node weights, or with SB pruned.
+    let ipet_of = |weights: Vec<u64>, notes: &mut Vec<String>| -> Result<u64> {
+        let sol = crate::analysis::ipet_bound(&m.structure.reweighted(&weights), solver)?;
+        notes.extend(sol.notes.iter().cloned());
+        narrow(sol.wcet)
     };
+    // The whole wavefront's work, its split wavefronts' instructions each charged once.
+    let all_contexts = |per_inst: &[u64], datapath: &[u64]| {
+        dws_serialized(kernel, &m.structure, per_inst, datapath, machine.cu.spsimds)
+    };
+    let mut per_wavefront = if serialized {
+        e_wf = ipet_of(all_contexts(&ipet_cost, &datapath)?, &mut notes)?;
+        split_merge = e_wf.saturating_sub(ipet);
+        e_wf
+    } else if mode == Mode::Dws && dws_splits {
+        (machine.cu.spsimds + 1)
+            .checked_mul(e_wf)
+            .ok_or_else(overflow)?
+    } else {
+        e_wf
+    };
+
+    // The other wavefronts' interference charged by what they can hold of the issue unit and
+    // the LSU instead of per instruction (docs/wcet.md, "Interference"), unless Lemma 5.7 is
+    // asked for.
+    let occupancy = if mode == Mode::Dws && dws_splits && !serialized {
+        None
+    } else {
+        let others = comp.others;
+        let without = |c: &Competition, drop: &Competition| Competition {
+            issue: c.issue - drop.issue,
+            lsu: c.lsu - drop.lsu,
+            ..*c
+        };
+        let waits = |issue: bool| {
+            let d = Competition {
+                issue: if issue { others.issue } else { 0 },
+                lsu: if issue { 0 } else { others.lsu },
+                ..Competition::default()
+            };
+            minus(
+                &full,
+                &cost(&without(&comp.outside, &d), &without(&comp.inside_for_e, &d)),
+            )
+        };
+        let (issue_waits, lsu_waits) = (waits(true), waits(false));
+        let base = minus(&minus(&ipet_cost, &issue_waits), &lsu_waits);
+        let zero = vec![0u64; insts.len()];
+        let (e_base, w_issue, w_lsu) = if serialized {
+            (
+                ipet_of(all_contexts(&base, &datapath)?, &mut notes)?,
+                ipet_of(all_contexts(&issue_waits, &zero)?, &mut notes)?,
+                ipet_of(all_contexts(&lsu_waits, &zero)?, &mut notes)?,
+            )
+        } else {
+            let b = analyse(
+                &m.structure.reweighted(&node_weights(&base)),
+                &m.marked,
+                &params,
+            )?
+            .report;
+            notes.extend(b.notes.iter().cloned());
+            let e = match mode {
+                Mode::NoSplit | Mode::Dws => b.e_wf.nosplit,
+                Mode::Pws => b.e_wf.pws,
+            };
+            (
+                narrow(e)?,
+                ipet_of(node_weights(&issue_waits), &mut notes)?,
+                ipet_of(node_weights(&lsu_waits), &mut notes)?,
+            )
+        };
+        let per_inst = |f: &dyn Fn(&pws_isa::Instruction) -> u64| -> Vec<u64> {
+            insts.iter().map(|l| f(&l.item)).collect()
+        };
+        // What one other wavefront, all its contexts, holds of a unit over its whole run.
+        let wavefront_holds = |occ: Vec<u64>, notes: &mut Vec<String>| -> Result<u64> {
+            let w = if dws_splits {
+                all_contexts(&occ, &zero)?
+            } else {
+                node_weights(&occ)
+            };
+            ipet_of(w, notes)
+        };
+        let front = per_inst(&|i| TimingTable::frontend_cycles(&cu, mode, i));
+        let lsu_held = wavefront_holds(per_inst(&|i| TimingTable::lsu_cycles(&cu, i)), &mut notes)?;
+        // The issue unit: in DWS it serves every context of its slots; in no-split and PWS
+        // issue unit k serves context k of its slots, and one context runs at most one path of
+        // every split branch (SB = every branch with a split, pruned to the costlier path).
+        let issue_held = if mode == Mode::Dws {
+            wavefront_holds(front, &mut notes)?
+        } else {
+            let splits: Vec<bool> = (0..m.structure.len())
+                .map(|v| kernel.ifs.iter().any(|b| b.node == v && b.split.is_some()))
+                .collect();
+            let p = crate::prune::prune(&m.structure.reweighted(&node_weights(&front)), &splits)?;
+            let sol = crate::ipet::certify(&m.structure, &p.solution, solver);
+            let sol = match sol {
+                Ok(s) if s.method != IpetMethod::Multiplicity => s.wcet,
+                _ => ipet_of(node_weights(&front), &mut notes)?.into(),
+            };
+            narrow(sol)?
+        };
+        // The other wavefronts on this wavefront's SIMD: with the same ones for its whole run,
+        // the most its SIMD holds besides it; otherwise any overlapping one may come and go.
+        let issue_runs = if fixed {
+            overlapping.min(resident.min(machine.n_wfc) - 1)
+        } else {
+            overlapping
+        };
+        let bound = e_base
+            .checked_add(w_issue.min(issue_runs.saturating_mul(issue_held)))
+            .and_then(|b| b.checked_add(w_lsu.min(overlapping.saturating_mul(lsu_held))))
+            .ok_or_else(overflow)?;
+        Some(Occupancy {
+            overlapping_wavefronts: overlapping,
+            base: e_base,
+            issue_waits: w_issue,
+            issue_held,
+            issue_runs,
+            lsu_waits: w_lsu,
+            lsu_held,
+            bound,
+        })
+    };
+    if let Some(o) = &occupancy {
+        per_wavefront = per_wavefront.min(o.bound);
+    }
+    let rtl_cost = plus(&cost(&comp.outside, &comp.inside), &datapath);
+    Ok(WavefrontBound {
+        comp,
+        outside_table,
+        inside_table,
+        rtl_cost,
+        e_wf,
+        ipet,
+        split_merge,
+        per_wavefront,
+        occupancy,
+        selected: if mode == Mode::Pws {
+            r.selected.clone()
+        } else {
+            Vec::new()
+        },
+        count: if mode == Mode::Pws { r.count } else { 0 },
+        dws_splits,
+        ipet_method: r.ipet_method,
+        notes,
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn mode_bound(
+    lk: LaunchKernel,
+    file: &str,
+    loop_bounds: &LoopBounds,
+    machine: &Machine,
+    rounds: &Rounds,
+    dispatch_cost: &DispatchCost,
+    mode: Mode,
+    (dws, solver): (DwsBound, Solver),
+) -> Result<ModeBound> {
+    let mut kernel = extract(&lk.text, file, &TimingTable::GCN3)?;
+    kernel.bound_loops(loop_bounds);
+    let structure = BsbCfg::new(kernel.cfg.clone())?;
+    // The split points are the `split`s of the program that runs: `LaunchKernel` placed them
+    // (every divergent branch in DWS or with `split_all`, the marked ones otherwise).
+    let marked: Vec<bool> = (0..structure.len())
+        .map(|v| structure.block(v).split)
+        .collect();
+    let sel = select(&structure, &marked, machine.cu.spsimds);
+    let inside = split_regions(&kernel, &structure);
+    let split_branches: Vec<bool> = (0..structure.len())
+        .map(|v| kernel.ifs.iter().any(|b| b.node == v && b.split.is_some()))
+        .collect();
+    let peak = select(&structure, &split_branches, u64::MAX).count
+        + stray_splits(&kernel).len() as u64;
+    let inputs = ModeInputs {
+        lk: &lk,
+        kernel,
+        structure,
+        marked,
+        sel,
+        inside,
+        machine,
+        mode,
+        dws,
+        solver,
+        peak,
+    };
+    // When a workgroup fills the compute unit, each round is one workgroup that runs alone:
+    // its wavefronts meet only each other, and a smaller one (the last, partial one) fewer.
+    let fills = rounds.slots <= rounds.wavefronts_per_workgroup;
+    let w = wavefront_bound(
+        &inputs,
+        rounds.resident_wavefronts,
+        rounds.overlapping_wavefronts(),
+        fills,
+    )?;
+    let mut per_round = Vec::with_capacity(rounds.round_wavefronts.len());
+    let mut smaller: Vec<(u64, u64)> = Vec::new();
+    for &wfs in &rounds.round_wavefronts {
+        let e = if fills && wfs < rounds.resident_wavefronts {
+            match smaller.iter().find(|(n, _)| *n == wfs) {
+                Some(&(_, e)) => e,
+                None => {
+                    let e = wavefront_bound(&inputs, wfs, wfs - 1, true)?.per_wavefront;
+                    smaller.push((wfs, e));
+                    e
+                }
+            }
+        } else {
+            w.per_wavefront
+        };
+        per_round.push(e);
+    }
     let mut dispatch = 0u64;
     let mut bound = dispatch_cost.start + dispatch_cost.drain;
-    for (i, &wfs) in rounds.round_wavefronts.iter().enumerate() {
+    for (i, (&wfs, &e)) in rounds.round_wavefronts.iter().zip(&per_round).enumerate() {
         let d = wfs * dispatch_cost.per_wavefront
             + rounds.round_workgroups(i) * dispatch_cost.per_workgroup;
         dispatch += d;
         bound = bound
             .checked_add(d + dispatch_cost.release)
-            .and_then(|b| b.checked_add(per_wavefront))
+            .and_then(|b| b.checked_add(e))
             .ok_or_else(overflow)?;
     }
+    let kernel = &inputs.kernel;
     let node_of = |i: usize| {
         kernel
             .ranges
@@ -556,12 +1001,7 @@ fn mode_bound(
             .position(|r| r.contains(&i))
             .map_or_else(String::new, |v| kernel.cfg.blocks[v].name.clone())
     };
-    let rtl_cost: Vec<u64> = cost(&inside_table)
-        .iter()
-        .zip(&datapath)
-        .map(|(p, d)| p + d)
-        .collect();
-    let blocks = rtl_blocks(&kernel.program, &rtl_cost)
+    let blocks = rtl_blocks(&kernel.program, &w.rtl_cost)
         .into_iter()
         .map(|b| BlockBound {
             node: node_of(b.insts.start),
@@ -574,25 +1014,25 @@ fn mode_bound(
     Ok(ModeBound {
         mode,
         bound,
-        per_wavefront,
-        e_wf,
-        ipet,
-        split_merge,
+        per_wavefront: w.per_wavefront,
+        per_round,
+        e_wf: w.e_wf,
+        ipet: w.ipet,
+        split_merge: w.split_merge,
         dispatch,
-        contexts_per_wavefront: comp.contexts,
-        competition: comp.outside,
-        competition_in_split: comp.inside,
-        table: outside_table,
-        table_in_split: inside_table,
-        e_s: gpu.e_s,
-        e_m: gpu.e_m,
-        selected: if mode == Mode::Pws {
-            r.selected.clone()
-        } else {
-            Vec::new()
-        },
-        count: if mode == Mode::Pws { r.count } else { 0 },
-        ipet_method: r.ipet_method,
+        contexts_per_wavefront: w.comp.contexts,
+        competition: w.comp.outside,
+        competition_in_split: w.comp.inside,
+        table: w.outside_table,
+        table_in_split: w.inside_table,
+        e_s: w.outside_table.e_s,
+        e_m: w.outside_table.e_m,
+        selected: w.selected,
+        count: w.count,
+        occupancy: w.occupancy,
+        dws_bound: (mode == Mode::Dws && w.dws_splits).then_some(dws),
+        ipet_method: w.ipet_method,
+        notes: w.notes,
         sgprs: lk.sgprs,
         blocks,
         kernel: lk,
@@ -810,14 +1250,33 @@ mod tests {
         let pws = one.mode(Mode::Pws).unwrap();
         let dws = one.mode(Mode::Dws).unwrap();
         assert_eq!(pws.selected, ["k"]);
-        assert_eq!(pws.contexts_per_wavefront, 3);
+        // One split: at most one split context alive at once, whatever S.
+        assert_eq!(pws.contexts_per_wavefront, 2);
         assert_eq!(nosplit.competition, Competition::default());
-        // DWS charges its own split contexts through Lemma 5.7's factor S + 1, not per
-        // instruction; PWS charges them on the LSU between the split and the merge.
+        // DWS charges its own split contexts once, in the work of the whole wavefront (not per
+        // instruction); PWS charges them on the LSU between the split and the merge.
         assert_eq!(dws.competition, Competition::default());
-        assert_eq!(dws.per_wavefront, 3 * dws.e_wf);
+        assert_eq!(dws.dws_bound, Some(DwsBound::Serialized));
+        assert_eq!(dws.per_wavefront, dws.e_wf);
+        // The child also runs the branch's s_cbranch_execz, the BSB's block and the join's
+        // restore and merge, each instruction once, and the split and merge datapaths.
+        assert!(dws.e_wf > nosplit.e_wf + dws.e_s + dws.e_m);
+        let lemma = analyse_launch_with(
+            &manifest(64, 64),
+            &k,
+            &CU,
+            &[Mode::Dws],
+            &LaunchOptions {
+                dws: Some(DwsBound::Lemma57),
+                ..LaunchOptions::default()
+            },
+        )
+        .unwrap();
+        let lemma = &lemma.modes[0];
+        assert_eq!(lemma.per_wavefront, 3 * lemma.e_wf);
+        assert!(lemma.per_wavefront > dws.per_wavefront);
         assert_eq!(pws.competition, Competition::default());
-        assert_eq!(pws.competition_in_split.lsu, 2);
+        assert_eq!(pws.competition_in_split.lsu, 1);
         // The same program in every mode (its splits are explicit): compare block by block.
         let insts = &pws.kernel.program.instructions;
         assert_eq!(insts, &nosplit.kernel.program.instructions);
@@ -911,9 +1370,10 @@ mod tests {
         let sum: u64 = pws.blocks.iter().map(|b| b.wcet).sum();
         assert_eq!(pws.e_wf, sum);
         let t = &pws.table_in_split;
-        // The load after the first split waits for the two split contexts in the LSU; the store
-        // after the last merge does not.
-        assert_eq!(t.lsu_wait - pws.table.lsu_wait, 2 * 4 * CU.cu.passes);
+        // The load after the first split waits for the two split contexts in the LSU, each
+        // holding it at most as long as the program's longest memory instruction (the
+        // one-dword store: 3 cycles per pass); the store after the last merge does not.
+        assert_eq!(t.lsu_wait - pws.table.lsu_wait, 2 * 3 * CU.cu.passes);
         let nosplit = r.mode(Mode::NoSplit).unwrap();
         assert!(pws.e_wf >= nosplit.e_wf + 2 * pws.e_s + 2 * pws.e_m + t.lsu_wait);
     }

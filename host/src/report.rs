@@ -7,6 +7,7 @@ use crate::analysis::Analysis;
 use crate::cfg::{BlockKind, BsbCfg};
 use crate::dot::quote_id;
 use crate::ipet::IpetMethod;
+use crate::kernel::DwsBound;
 
 /// The default `pws wcet` output: the mode table, SB, E_r and the worst-case path's blocks.
 pub fn text(g: &BsbCfg, a: &Analysis) -> String {
@@ -14,8 +15,15 @@ pub fn text(g: &BsbCfg, a: &Analysis) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "WCET bounds (cycles): S = {}, d = {}, e_s = {}, e_m = {}",
-        r.s, r.d, r.e_s, r.e_m
+        "WCET bounds (cycles): S = {}, d = {}, e_s = {}, e_m = {}; DWS {}",
+        r.s,
+        r.d,
+        r.e_s,
+        r.e_m,
+        match r.dws_bound {
+            DwsBound::Lemma57 => "by Lemma 5.7",
+            DwsBound::Serialized => "serialized (each split wavefront's work once)",
+        }
     );
     let _ = writeln!(
         s,
@@ -54,7 +62,7 @@ pub fn text(g: &BsbCfg, a: &Analysis) -> String {
         );
     }
     if r.nosplit > 0 {
-        let gain = |x: u64| 100.0 * (r.nosplit as f64 - x as f64) / r.nosplit as f64;
+        let gain = |x: u128| 100.0 * (r.nosplit as f64 - x as f64) / r.nosplit as f64;
         let _ = writeln!(
             s,
             "PWS vs no-split: {:.1}% lower; vs DWS: {:.1}% lower",
@@ -92,8 +100,18 @@ pub fn text(g: &BsbCfg, a: &Analysis) -> String {
             removed.join(", ")
         }
     );
-    if r.ipet_method == IpetMethod::LpRelaxation {
-        let _ = writeln!(s, "note: the ILP answer could not be confirmed (it failed verification or fell short of a feasible path); the LP relaxation's optimum, a safe upper bound, is used");
+    let _ = writeln!(
+        s,
+        "IPET: {}",
+        match r.ipet_method {
+            IpetMethod::Structural =>
+                "structural optimum, checked exactly against the ILP's rows and its LP dual",
+            IpetMethod::Ilp => "ILP optimum (microlp), equal to the certified structural optimum",
+            IpetMethod::Multiplicity => "every block counted as often as its loops allow (see the note)",
+        }
+    );
+    for note in &r.notes {
+        let _ = writeln!(s, "note: {note}");
     }
     let _ = writeln!(
         s,

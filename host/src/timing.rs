@@ -324,6 +324,36 @@ impl TimingTable {
         sources + u64::from(read_dst) - pair
     }
 
+    /// Cycles `inst` holds its issue unit's front end, which a context waiting to be picked
+    /// waits for (the contract's per-competitor wait is the longest: decode, 4 SGPR reads,
+    /// execute): decode, its SGPR reads and execute, and in DWS a VALU op's wait there for the
+    /// SIMD its slot's other contexts hold.
+    pub fn frontend_cycles(cu: &CuTiming, mode: Mode, inst: &Instruction) -> u64 {
+        use pipeline::*;
+        let valu_op = if cu.passes > 1 { cu.passes } else { 1 } + VALU_EXTRA;
+        let simd = if mode == Mode::Dws && Self::class(inst, mode) == InstClass::Valu {
+            cu.spsimds * (valu_op - 1)
+        } else {
+            0
+        };
+        PICK_DECODE + Self::sgpr_reads(inst, mode) + simd
+    }
+
+    /// Cycles a memory instruction holds the LSU's request sequencer, which the other memory
+    /// instructions wait for (0 for the rest): per pass one address read, one request per
+    /// dword and for a store one data read; one cycle for a scalar load, two for `x4`.
+    pub fn lsu_cycles(cu: &CuTiming, inst: &Instruction) -> u64 {
+        let p = cu.passes;
+        match Self::class(inst, Mode::Pws) {
+            InstClass::Smem => 1,
+            InstClass::SmemX4 => 2,
+            InstClass::FlatLoad => p * 2,
+            InstClass::FlatLoadX2 | InstClass::FlatStore => p * 3,
+            InstClass::FlatStoreX2 => p * 4,
+            _ => 0,
+        }
+    }
+
     /// Worst-case cycles of one execution of `inst` from the cycle its context may be
     /// picked to its retire, without the split/merge datapath's e_s / e_m (Lemma 5.1 charges
     /// those; see [`TimingTable::datapath_cycles`]).

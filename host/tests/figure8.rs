@@ -89,7 +89,7 @@ fn prune_f_table_and_removed_edges_for_s_0_to_3() {
     ];
     for s in 0..4 {
         let sel = select(&g, &p, s as u64);
-        let pr = prune(&g, &sel.mask(g.len()));
+        let pr = prune(&g, &sel.mask(g.len())).unwrap();
         for (i, row) in table.iter().enumerate() {
             assert_eq!(
                 pr.f[node(&g, i as u32 + 1)],
@@ -116,14 +116,14 @@ fn table2(s: u64) -> pws_host::WcetReport {
         d: 1,
         ..GpuConfig::default()
     };
-    let params = Params {
+    let params = Params::new(
         gpu,
-        launch: Launch {
+        Launch {
             groups: 1,
             wg_size: 64,
         },
-        ds: Some(1),
-    };
+        Some(1),
+    );
     analyse(&g, &marked(&g), &params).unwrap().report
 }
 
@@ -134,7 +134,7 @@ fn table2_with_the_errata_corrected() {
         let r = table2(s);
         assert_eq!((r.nosplit, r.pws, r.dws), (60, pws, dws), "S = {s}");
         assert_eq!(r.e_wf.nosplit, 59);
-        assert_eq!(r.e_wf.dws, 59 + 2 * s);
+        assert_eq!(r.e_wf.dws, u128::from(59 + 2 * s));
     }
     let r = table2(2);
     assert_eq!(r.e_wf.pws, 48);

@@ -6,15 +6,15 @@ use std::time::Duration;
 
 use pws_export::bench::{self as rtl_bench, BenchOptions};
 use pws_host::bench as host_bench;
-use serde_json::json;
 
 use super::CmdResult;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Only this part: `rtl` (rust-hdl vs Verilator), `cu` (kernels on the compute unit) or
-    /// `wcet` (analysis scaling).
-    #[arg(long, value_parser = ["rtl", "cu", "wcet"])]
+    /// Only this part: `rtl` (rust-hdl vs Verilator), `cu` (kernels on the compute unit),
+    /// `wcet` (`pws wcet` on CFGs of growing size) or `tightness` (every launch in kernels/ on
+    /// the RTL in each mode beside its WCET bound).
+    #[arg(long, value_parser = ["rtl", "cu", "wcet", "tightness"])]
     only: Option<String>,
     /// Only this RTL unit (as `pws export --unit` names it).
     #[arg(long)]
@@ -25,6 +25,86 @@ pub struct Args {
     /// Print the tables as JSON.
     #[arg(long)]
     json: bool,
+    /// CFG sizes (nodes) of the WCET table; each is run without and with loops.
+    #[arg(long, value_delimiter = ',', default_values_t = [1_000usize, 10_000, 30_000, 100_000])]
+    wcet_sizes: Vec<usize>,
+    /// Keep the generated CFGs of the WCET table in this directory (g<nodes>.dot without
+    /// loops, g<nodes>l.dot with loops) to run `pws wcet` on them by hand.
+    #[arg(long)]
+    wcet_dir: Option<std::path::PathBuf>,
+}
+
+/// The command the WCET table times: the issue's, as a user types it.
+const WCET_ARGS: [&str; 10] = [
+    "--S", "3", "--d", "1", "--es", "1", "--em", "1", "--ds", "1",
+];
+
+fn wcet_command(file: &str) -> String {
+    format!("pws wcet {file} {} --json", WCET_ARGS.join(" "))
+}
+
+/// Runs this binary's `pws wcet` on generated CFGs of each size, without and with loops, and
+/// times the whole process (best of three runs).
+fn wcet_bench(
+    sizes: &[usize],
+    keep: Option<&std::path::Path>,
+) -> Result<Vec<host_bench::CommandRow>, Box<dyn std::error::Error>> {
+    use std::process::{Command, Stdio};
+    use std::time::Instant;
+
+    let exe = std::env::current_exe()?;
+    let temp = tempfile::tempdir()?;
+    let dir = match keep {
+        Some(d) => {
+            std::fs::create_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
+            d
+        }
+        None => temp.path(),
+    };
+    let mut rows = Vec::new();
+    for loops in [false, true] {
+        for &nodes in sizes {
+            let cfg = host_bench::bench_cfg(nodes, loops)?;
+            let file = dir.join(format!("g{nodes}{}.dot", if loops { "l" } else { "" }));
+            std::fs::write(&file, &cfg.dot)?;
+            let runs = 3;
+            let (mut best, mut best_cpu) = (f64::INFINITY, f64::INFINITY);
+            for _ in 0..runs {
+                let cpu = children_cpu_seconds();
+                let start = Instant::now();
+                let out = Command::new(&exe)
+                    .arg("wcet")
+                    .arg(&file)
+                    .args(WCET_ARGS)
+                    .arg("--json")
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .output()?;
+                let seconds = start.elapsed().as_secs_f64();
+                if !out.status.success() {
+                    return Err(format!(
+                        "{}: {}",
+                        wcet_command(&file.display().to_string()),
+                        String::from_utf8_lossy(&out.stderr).trim()
+                    )
+                    .into());
+                }
+                best = best.min(seconds);
+                best_cpu = best_cpu.min(children_cpu_seconds() - cpu);
+            }
+            rows.push(host_bench::CommandRow {
+                nodes: cfg.nodes,
+                edges: cfg.edges,
+                branches: cfg.branches,
+                loops: cfg.loops,
+                loop_depth: cfg.loop_depth,
+                seconds: best,
+                cpu_seconds: best_cpu,
+                runs,
+            });
+        }
+    }
+    Ok(rows)
 }
 
 pub fn run(args: Args) -> CmdResult {
@@ -59,46 +139,120 @@ pub fn run(args: Args) -> CmdResult {
     }
 
     if want("wcet") {
-        let scaling = host_bench::scaling(&[1_000, 10_000, 100_000])?;
-        let ilp = host_bench::ilp(&[100, 1_000])?;
-        if args.json {
-            report.insert(
-                "wcet_scaling".into(),
-                scaling
-                    .iter()
-                    .map(|r| {
-                        json!({
-                            "nodes": r.nodes,
-                            "branches": r.branches,
-                            "structure_ms": r.structure.as_secs_f64() * 1e3,
-                            "select_prune_wcet_us": r.select_prune_wcet.as_secs_f64() * 1e6,
-                        })
-                    })
-                    .collect(),
-            );
-            report.insert(
-                "ipet_ilp".into(),
-                ilp.iter()
-                    .map(|r| {
-                        json!({
-                            "nodes": r.nodes,
-                            "loops": r.loops,
-                            "variables": r.variables,
-                            "constraints": r.constraints,
-                            "solve_ms": r.solve.as_secs_f64() * 1e3,
-                        })
-                    })
-                    .collect(),
-            );
-        } else {
-            print!("{}", host_bench::format(&scaling, &ilp));
+        let rows = wcet_bench(&args.wcet_sizes, args.wcet_dir.as_deref())?;
+        if !args.json {
+            print!("{}", host_bench::format(&wcet_command("G.dot"), &rows));
+            println!();
         }
+        report.insert("wcet".into(), serde_json::to_value(&rows)?);
+    }
+
+    if want("tightness") {
+        let rows = tightness()?;
+        if !args.json {
+            println!("WCET bound / RTL cycles (`pws wcet LAUNCH.toml` beside `pws run`, compaction none) for every launch in kernels/");
+            print!("{}", tightness_table(&rows));
+        }
+        report.insert("tightness".into(), serde_json::to_value(&rows)?);
     }
 
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     }
     Ok(())
+}
+
+/// One launch in one mode on the RTL beside its bound.
+#[derive(serde::Serialize)]
+struct TightnessRow {
+    launch: String,
+    /// The compute unit it ran on.
+    configuration: String,
+    mode: pws_host::timing::Mode,
+    bound: u64,
+    cycles: u64,
+    ratio: f64,
+}
+
+/// Every launch of kernels/ on the `cu` preset (with as many SIMDs as its largest workgroup
+/// needs) in every mode, beside the launch bound: the tightness table of docs/wcet.md.
+fn tightness() -> Result<Vec<TightnessRow>, Box<dyn std::error::Error>> {
+    use pws_hdl::cu::CuMode;
+    use pws_host::launch::{analyse_launch, KernelSource};
+    use pws_host::timing::Mode;
+    use pws_isa::manifest::Manifest;
+    use pws_sim::cu::RunOptions;
+
+    let mut rows = Vec::new();
+    for path in pws_isa::testing::shipped_launches() {
+        let manifest = Manifest::load(&path)?;
+        let source = KernelSource::load(&manifest)?;
+        let need = (0..manifest.workgroups())
+            .map(|g| manifest.wavefronts_in(g) as usize)
+            .max()
+            .unwrap_or(1);
+        let mut hw = pws_hdl::config::HwConfig::cu();
+        while hw.simds_per_cu * hw.wf_contexts_per_simd < need {
+            hw.simds_per_cu += 1;
+        }
+        let bound = analyse_launch(
+            &manifest,
+            &source,
+            &pws_verify::bound::machine(&hw),
+            &Mode::ALL,
+            false,
+        )?;
+        for b in &bound.modes {
+            let mode = match b.mode {
+                Mode::NoSplit => CuMode::NoSplit,
+                Mode::Dws => CuMode::Dws,
+                Mode::Pws => CuMode::Pws,
+            };
+            let run = pws_sim::cu::run(&b.kernel.program, &manifest, &RunOptions::new(hw, mode))?;
+            rows.push(TightnessRow {
+                launch: path
+                    .file_name()
+                    .map_or_else(String::new, |f| f.to_string_lossy().to_string()),
+                configuration: format!(
+                    "S = {}, {} slots, latency {}",
+                    hw.spsimds_per_simd,
+                    hw.simds_per_cu * hw.wf_contexts_per_simd,
+                    hw.mem_latency
+                ),
+                mode: b.mode,
+                bound: b.bound,
+                cycles: run.cycles,
+                ratio: b.bound as f64 / run.cycles.max(1) as f64,
+            });
+        }
+    }
+    Ok(rows)
+}
+
+/// The rows as a Markdown table, one line per launch.
+fn tightness_table(rows: &[TightnessRow]) -> String {
+    use std::fmt::Write as _;
+    let mut out =
+        String::from("| launch | configuration | no-split | DWS | PWS |\n|---|---|---|---|---|\n");
+    for launch in rows.chunks(3) {
+        let cell = |r: &TightnessRow| {
+            format!(
+                "{} / {} = {:.2}x{}",
+                r.bound,
+                r.cycles,
+                r.ratio,
+                if r.bound < r.cycles { " VIOLATED" } else { "" }
+            )
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} |",
+            launch[0].launch,
+            launch[0].configuration,
+            launch.iter().map(cell).collect::<Vec<_>>().join(" | ")
+        );
+    }
+    out
 }
 
 /// One kernel run on the compute unit for the speed table.
@@ -174,6 +328,25 @@ fn cu_bench() -> Result<Vec<CuRow>, Box<dyn std::error::Error>> {
         }
     }
     Ok(rows)
+}
+
+/// User + system CPU seconds of the finished child processes.
+#[cfg(unix)]
+fn children_cpu_seconds() -> f64 {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: getrusage only writes the struct it is given.
+    if unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, usage.as_mut_ptr()) } != 0 {
+        return f64::NAN;
+    }
+    // SAFETY: getrusage returned 0, so it filled the struct.
+    let u = unsafe { usage.assume_init() };
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    secs(u.ru_utime) + secs(u.ru_stime)
+}
+
+#[cfg(not(unix))]
+fn children_cpu_seconds() -> f64 {
+    f64::NAN
 }
 
 /// Peak resident set size of this process (Linux reports `ru_maxrss` in KiB).

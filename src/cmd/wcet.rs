@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 
 use pws_hdl::config::HwConfig;
 use pws_host::analysis::{analyse, Params};
-use pws_host::ipet::IpetSystem;
-use pws_host::kernel::{GpuConfig, Launch};
+use pws_host::ipet::{IpetSystem, Solver};
+use pws_host::kernel::{DwsBound, GpuConfig, Launch};
 use pws_host::launch::{
-    analyse_launch, check_blocks, tightness_table, BlockExcess, KernelSource, LaunchReport,
-    Tightness,
+    analyse_launch_with, check_blocks, tightness_table, BlockExcess, KernelSource, LaunchOptions,
+    LaunchReport, Tightness,
 };
 use pws_host::select::all_branches;
 use pws_host::timing::{split_datapath_cycles, CuTiming, Mode, TimingTable};
@@ -67,6 +67,16 @@ pub struct Args {
     /// Write the PWS IPET problem (the pruned CFG) in CPLEX LP format.
     #[arg(long)]
     write_lp: Option<PathBuf>,
+    /// How IPET is solved: `structural` (linear time, every answer checked exactly against
+    /// the ILP's rows and its LP dual) or `ilp` (also solve the ILP with microlp and check that
+    /// it agrees; any trouble there leaves the certified bound and a note).
+    #[arg(long, value_parser = ["structural", "ilp"], default_value = "structural")]
+    ipet: String,
+    /// The DWS bound: `lemma-5.7` ([P]'s (S + 1)·E_WF; the default for a .dot or .s input) or
+    /// `serialized` (the split wavefronts share one SIMD, so their work is charged once; the
+    /// default for a launch). docs/wcet.md derives both.
+    #[arg(long, value_parser = ["lemma-5.7", "serialized"])]
+    dws_bound: Option<String>,
     /// For a launch: `pws run --json` reports of this launch to compare with the bound (the
     /// tightness bound / observed, and every measured block against its WCET); a run above its
     /// bound is an error. Repeatable.
@@ -129,7 +139,9 @@ pub fn run(args: Args) -> CmdResult {
     gpu.e_s = args.es.unwrap_or(gpu.e_s);
     gpu.e_m = args.em.unwrap_or(gpu.e_m);
 
-    let g = BsbCfg::new(input.cfg)?;
+    // Analysed in flow order (fast on large CFGs given in any order), reported in the input's.
+    let (flow, old) = input.cfg.in_flow_order();
+    let g = BsbCfg::new(flow)?;
     let marked = if args.split_all {
         all_branches(&g)
     } else {
@@ -139,15 +151,15 @@ pub fn run(args: Args) -> CmdResult {
         groups: args.groups.unwrap_or(1),
         wg_size: args.wg_size.unwrap_or(gpu.n_wiwf),
     };
-    let a = analyse(
-        &g,
-        &marked,
-        &Params {
-            gpu,
-            launch,
-            ds: args.ds,
+    let params = Params {
+        ipet: solver(&args.ipet),
+        dws: match &args.dws_bound {
+            Some(b) => b.parse()?,
+            None => DwsBound::Lemma57,
         },
-    )?;
+        ..Params::new(gpu, launch, args.ds)
+    };
+    let a = analyse(&g, &marked, &params)?;
 
     if let Some(path) = &args.write_lp {
         let lp = IpetSystem::new(&g, &a.removed)?.to_lp(&g);
@@ -158,11 +170,27 @@ pub fn run(args: Args) -> CmdResult {
             .map_err(|e| format!("{}: {e}", path.display()))?;
     }
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&a.report)?);
+        let mut r = a.report.clone();
+        let mut rows: Vec<(usize, _)> = old.iter().copied().zip(r.blocks).collect();
+        rows.sort_unstable_by_key(|(i, _)| *i);
+        r.blocks = rows.into_iter().map(|(_, row)| row).collect();
+        let out = std::io::stdout().lock();
+        let mut out = std::io::BufWriter::new(out);
+        serde_json::to_writer_pretty(&mut out, &r)?;
+        use std::io::Write as _;
+        writeln!(out)?;
     } else {
         print!("{}", report::text(&g, &a));
     }
     Ok(())
+}
+
+fn solver(name: &str) -> Solver {
+    if name == "ilp" {
+        Solver::Ilp
+    } else {
+        Solver::Structural
+    }
 }
 
 /// The compute unit of `--config`: a preset name or a TOML file whose keys are
@@ -251,7 +279,12 @@ fn run_launch(args: Args) -> CmdResult {
         Some(m) => vec![m.parse::<Mode>()?],
         None => Mode::ALL.to_vec(),
     };
-    let r = analyse_launch(&manifest, &source, &machine(&cfg), &modes, args.split_all)?;
+    let options = LaunchOptions {
+        split_all: args.split_all,
+        dws: args.dws_bound.as_deref().map(str::parse).transpose()?,
+        ipet: solver(&args.ipet),
+    };
+    let r = analyse_launch_with(&manifest, &source, &machine(&cfg), &modes, &options)?;
     let observed = args
         .observed
         .iter()

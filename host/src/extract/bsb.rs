@@ -73,6 +73,7 @@ impl<'a> Builder<'a> {
                     kind: BlockKind::Block,
                     split: false,
                     loop_bound: None,
+                    line: Some(insts[r.start].line),
                 }
             })
             .collect();
@@ -99,6 +100,7 @@ impl<'a> Builder<'a> {
             kind,
             split: false,
             loop_bound: None,
+            line: self.blocks[u].line,
         });
         self.blocks.len() - 1
     }
