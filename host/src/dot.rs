@@ -81,7 +81,7 @@ impl<'a> Lexer<'a> {
             file: self.file.to_string(),
             line,
             col,
-            msg: msg.into(),
+            msg: pws_isa::diag::message(&msg.into()),
         })
     }
 
@@ -251,7 +251,7 @@ impl<'a> Parser<'a> {
             file: self.file.to_string(),
             line: t.line,
             col: t.col,
-            msg: msg.into(),
+            msg: pws_isa::diag::message(&msg.into()),
         })
     }
 

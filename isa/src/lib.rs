@@ -5,17 +5,23 @@
 //! - [`Instruction`], [`Operand`], [`Opcode`] (with its table [`OPCODES`]): the model.
 //! - [`assemble`]: text -> [`Program`]; [`encode`] / [`decode`]: instruction <-> words.
 //! - `Display` for [`Instruction`] and [`Program::listing`]: llvm-mc syntax.
+//! - [`input`]: the bounded reader every command reads its files through; [`output`]: atomic
+//!   writes that never replace an input; [`diag`]: how messages show values and positions.
 
 pub mod asm;
 pub mod check;
 pub mod decode;
+pub mod diag;
 pub mod encode;
 pub mod error;
+pub mod input;
 pub mod inst;
 pub mod manifest;
 pub mod opcode;
+pub mod output;
 pub mod print;
 pub mod program;
+pub mod subset;
 pub mod testing;
 
 pub use asm::assemble;

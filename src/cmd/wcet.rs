@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use pws_hdl::config::HwConfig;
+use pws_hdl::config::{HwConfig, MAX_SPSIMDS};
 use pws_host::analysis::{analyse, Params};
 use pws_host::ipet::IpetSystem;
 use pws_host::kernel::{GpuConfig, Launch};
@@ -15,7 +15,9 @@ use pws_host::launch::{
 use pws_host::select::all_branches;
 use pws_host::timing::{split_datapath_cycles, CuTiming, Mode, TimingTable};
 use pws_host::{report, BsbCfg};
+use pws_isa::input::{read_text, Kind};
 use pws_isa::manifest::Manifest;
+use pws_isa::output;
 use pws_verify::bound::machine;
 
 use super::CmdResult;
@@ -112,7 +114,7 @@ pub fn run(args: Args) -> CmdResult {
     }
     let mut gpu = match &args.config {
         Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+            let text = read_text(Path::new(path), Kind::Config)?;
             GpuConfig::from_toml(&text, path)?
         }
         None => GpuConfig::default(),
@@ -124,7 +126,11 @@ pub fn run(args: Args) -> CmdResult {
         gpu.e_s = split_datapath_cycles(&CuTiming::GCN3, sgprs);
         gpu.e_m = TimingTable::GCN3.e_m;
     }
-    gpu.s = args.s.unwrap_or(gpu.s);
+    if let Some(s) = args.s {
+        // The thesis's SpSIMDIDs are 6 bits: S in 0..=63.
+        super::spsimds(usize::try_from(s).unwrap_or(usize::MAX), 0..=63)?;
+        gpu.s = s;
+    }
     gpu.d = args.d.unwrap_or(gpu.d);
     gpu.e_s = args.es.unwrap_or(gpu.e_s);
     gpu.e_m = args.em.unwrap_or(gpu.e_m);
@@ -151,11 +157,10 @@ pub fn run(args: Args) -> CmdResult {
 
     if let Some(path) = &args.write_lp {
         let lp = IpetSystem::new(&g, &a.removed)?.to_lp(&g);
-        std::fs::write(path, lp).map_err(|e| format!("{}: {e}", path.display()))?;
+        output::write(path, lp.as_bytes(), &[&args.input])?;
     }
     if let Some(path) = &args.dot {
-        std::fs::write(path, report::dot(&g, &a))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        output::write(path, report::dot(&g, &a).as_bytes(), &[&args.input])?;
     }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&a.report)?);
@@ -175,9 +180,9 @@ pub(crate) fn hw_config(config: Option<&str>) -> Result<HwConfig, String> {
     if let Some(cfg) = HwConfig::preset(spec) {
         return Ok(cfg);
     }
-    let text = std::fs::read_to_string(spec).map_err(|e| {
+    let text = read_text(Path::new(spec), Kind::Config).map_err(|e| {
         format!(
-            "{spec}: {e} (--config takes a preset, one of {}, or a TOML file)",
+            "{e} (--config takes a preset, one of {}, or a TOML file)",
             pws_hdl::config::PRESETS.join(", ")
         )
     })?;
@@ -234,7 +239,8 @@ fn run_launch(args: Args) -> CmdResult {
     }
     let mut cfg = hw_config(args.config.as_deref())?;
     if let Some(s) = args.s {
-        cfg.spsimds_per_simd = usize::try_from(s).map_err(|_| format!("--S {s} is too large"))?;
+        cfg.spsimds_per_simd =
+            super::spsimds(usize::try_from(s).unwrap_or(usize::MAX), 0..=MAX_SPSIMDS)?;
     }
     cfg.validate()?;
     let width = pws_isa::manifest::WAVEFRONT_SIZE as usize;
@@ -300,7 +306,7 @@ fn run_launch(args: Args) -> CmdResult {
 /// Compares the `pws run --json` report in `path` with the bound of its mode.
 fn compare(r: &LaunchReport, path: &Path) -> Result<Comparison, String> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{file}: {e}"))?;
+    let text = read_text(path, Kind::Report).map_err(|e| e.to_string())?;
     let run: Observed = serde_json::from_str(&text)
         .map_err(|e| format!("{file}: not a `pws run --json` report: {e}"))?;
     let mode: Mode = run.mode.parse().map_err(|e| format!("{file}: {e}"))?;

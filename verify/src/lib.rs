@@ -5,4 +5,5 @@
 pub mod bound;
 pub mod gen;
 pub mod golden;
+pub mod sizing;
 pub mod units;
