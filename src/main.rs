@@ -17,8 +17,8 @@ struct Cli {
     #[command(subcommand)]
     command: Command,
     /// Raise (or lower) the size limit of one kind of input file, KIND=SIZE with SIZE in bytes
-    /// or with K, M, G (e.g. asm=64M). Kinds and defaults: asm 16M, manifest 4M, data 256M,
-    /// dot 16M, script 16M, image 16M, config 1M, report 256M, cl 16M. Repeatable.
+    /// or with K, M, G (e.g. asm=64M). Kinds and defaults: asm 8M, manifest 4M, data 256M,
+    /// dot 16M, script 16M, image 4M, config 1M, report 256M, cl 16M. Repeatable.
     #[arg(long, global = true, value_name = "KIND=SIZE")]
     input_limit: Vec<String>,
     /// Memory budget of a launch: its buffers, kernarg segment and the per-wavefront state

@@ -170,7 +170,7 @@ fn the_rtl_stops_loops_that_make_no_progress() {
     let m = launch("count", "L:\n  s_add_u32 s0, s0, 1\n  s_branch L\n");
     let err = pws_err(&["run", &m, "--no-progress", "300"]);
     assert!(
-        err.contains("has looped for 300 cycles without a memory access")
+        err.contains("has looped for 300 cycles without a memory access (--no-progress 300)")
             && err.contains("pc 0x0000: s_add_u32 s0, s0, 1"),
         "{err}"
     );

@@ -86,19 +86,20 @@ impl Kind {
     }
 
     /// The limit without `--input-limit`. Each is far above what the kind holds in practice
-    /// (clang's output for a large kernel is a few MB; 10^5 CFG nodes are about 4 MB of DOT;
-    /// 2^24 buffer values are about 190 MB of text) and keeps the parser's memory in the
-    /// hundreds of MB: a manifest's inline `data` costs the TOML parser about 190 bytes of
-    /// memory per value, so large data belongs in a data file.
+    /// (clang's output for a large kernel is a few MB, its image a few hundred KB; 10^5 CFG
+    /// nodes are about 4 MB of DOT; 2^24 buffer values are about 190 MB of text) and keeps the
+    /// parser's memory near 250 MB: 8 MiB of `s_nop 0` lines assemble in about 220 MB, a
+    /// 4 MiB image disassembles in about 200 MB, and a manifest's inline `data` costs the TOML
+    /// parser about 190 bytes per value (large data belongs in a data file).
     pub fn default_limit(self) -> u64 {
         const MIB: u64 = 1 << 20;
         match self {
-            Kind::Assembly => 16 * MIB,
+            Kind::Assembly => 8 * MIB,
             Kind::Manifest => 4 * MIB,
             Kind::BufferData => 256 * MIB,
             Kind::Dot => 16 * MIB,
             Kind::UnitScript => 16 * MIB,
-            Kind::Image => 16 * MIB,
+            Kind::Image => 4 * MIB,
             Kind::Config => MIB,
             Kind::Report => 256 * MIB,
             Kind::OpenCl => 16 * MIB,

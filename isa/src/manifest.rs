@@ -542,12 +542,10 @@ impl Manifest {
     pub fn kernel_source(&self) -> Result<String, ManifestError> {
         input::read_text(&self.kernel, input::Kind::Assembly).map_err(|source| {
             let dir = self.path.parent().unwrap_or(Path::new(""));
-            let written = self
-                .kernel
-                .strip_prefix(dir)
-                .unwrap_or(&self.kernel)
-                .display()
-                .to_string();
+            let written = match self.kernel.strip_prefix(dir) {
+                Ok(p) if !p.as_os_str().is_empty() => p.display().to_string(),
+                _ => self.kernel.display().to_string(),
+            };
             // The manifest's text again, only to say where its `kernel` key is.
             let at = input::read_text(&self.path, input::Kind::Manifest)
                 .ok()

@@ -8,6 +8,10 @@
 //! half a file. Before anything is written, an output that is the same file as an input (the
 //! same path, a hard link or a symbolic link to it) is refused: `pws compile k.s -o k.s` would
 //! otherwise replace the kernel it reads.
+//!
+//! A symbolic link is followed: the file it points to is replaced, the link stays. A target
+//! that exists and is no regular file (`/dev/null`, `/dev/stdout`, a FIFO) cannot be renamed
+//! over, and replacing it would be wrong: it is written directly.
 
 use std::fmt;
 use std::fs::File;
@@ -99,7 +103,8 @@ pub fn write(path: &Path, bytes: &[u8], inputs: &[&Path]) -> Result<(), OutputEr
 #[derive(Debug)]
 pub struct Staged {
     target: PathBuf,
-    temp: PathBuf,
+    /// The temporary file; `None` when the target is written directly (not a regular file).
+    temp: Option<PathBuf>,
     file: Option<File>,
 }
 
@@ -108,12 +113,29 @@ impl Staged {
     /// `inputs`.
     pub fn create(target: &Path, inputs: &[&Path]) -> Result<Staged, OutputError> {
         check_not_input(target, inputs)?;
-        if target.is_dir() {
-            return Err(OutputError::Io {
-                path: target.to_path_buf(),
-                source: std::io::Error::other("is a directory"),
-            });
+        let fail = |source| OutputError::Io {
+            path: target.to_path_buf(),
+            source,
+        };
+        if let Ok(meta) = std::fs::metadata(target) {
+            if meta.is_dir() {
+                return Err(fail(std::io::Error::other("is a directory")));
+            }
+            if !meta.is_file() {
+                let file = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(target)
+                    .map_err(fail)?;
+                return Ok(Staged {
+                    target: target.to_path_buf(),
+                    temp: None,
+                    file: Some(file),
+                });
+            }
         }
+        // Through a symbolic link to the file it names, so the link survives the rename.
+        let resolved = std::fs::canonicalize(target).unwrap_or_else(|_| target.to_path_buf());
+        let target = resolved.as_path();
         static NEXT: AtomicU64 = AtomicU64::new(0);
         let dir = match target.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
@@ -136,7 +158,7 @@ impl Staged {
                 Ok(file) => {
                     return Ok(Staged {
                         target: target.to_path_buf(),
-                        temp,
+                        temp: Some(temp),
                         file: Some(file),
                     })
                 }
@@ -169,16 +191,23 @@ impl Staged {
     /// Flushes the file to disk and renames it over the target.
     pub fn commit(mut self) -> Result<(), OutputError> {
         let file = self.file.take().expect("committed once");
-        file.sync_all().map_err(|source| self.io_error(source))?;
-        drop(file);
-        std::fs::rename(&self.temp, &self.target).map_err(|source| self.io_error(source))
+        let Some(temp) = self.temp.take() else {
+            return Ok(());
+        };
+        let done = file
+            .sync_all()
+            .and_then(|()| std::fs::rename(&temp, &self.target));
+        if done.is_err() {
+            let _ = std::fs::remove_file(&temp);
+        }
+        done.map_err(|source| self.io_error(source))
     }
 }
 
 impl Drop for Staged {
     fn drop(&mut self) {
-        if self.file.take().is_some() {
-            let _ = std::fs::remove_file(&self.temp);
+        if let (Some(_), Some(temp)) = (self.file.take(), &self.temp) {
+            let _ = std::fs::remove_file(temp);
         }
     }
 }
@@ -221,6 +250,23 @@ mod tests {
         let other = dir.path().join("./k.s");
         assert!(write(&other, b"x", &[&input]).is_err());
         assert_eq!(std::fs::read(&input).unwrap(), b"s_endpgm\n");
+    }
+
+    #[test]
+    fn links_are_followed_and_devices_written_in_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.bin");
+        std::fs::write(&real, b"old").unwrap();
+        let link = dir.path().join("link.bin");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        write(&link, b"new", &[]).unwrap();
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(std::fs::read(&real).unwrap(), b"new");
+        write(Path::new("/dev/null"), b"discarded", &[]).unwrap();
+        assert!(!std::fs::metadata("/dev/null").unwrap().is_file());
     }
 
     #[test]

@@ -186,15 +186,27 @@ pub(crate) fn hw_config(config: Option<&str>) -> Result<HwConfig, String> {
             pws_hdl::config::PRESETS.join(", ")
         )
     })?;
-    let table: toml::Table = text
-        .parse()
-        .map_err(|e: toml::de::Error| format!("{spec}: {}", e.to_string().trim_end()))?;
+    let spec_shown = pws_isa::diag::path(Path::new(spec));
+    let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
+        let (line, col) = e
+            .span()
+            .map_or((1, 1), |s| pws_isa::diag::line_col(&text, s.start));
+        format!(
+            "{spec_shown}:{line}:{col}: {}",
+            pws_isa::diag::message(e.message())
+        )
+    })?;
+    let shown = |v: &dyn std::fmt::Display| pws_isa::diag::value(&v.to_string());
     let mut cfg = match table.get("preset") {
         None => HwConfig::cu(),
-        Some(toml::Value::String(p)) => {
-            HwConfig::preset(p).ok_or_else(|| format!("{spec}: unknown preset '{p}'"))?
+        Some(toml::Value::String(p)) => HwConfig::preset(p)
+            .ok_or_else(|| format!("{spec_shown}: unknown preset `{}`", shown(p)))?,
+        Some(v) => {
+            return Err(format!(
+                "{spec_shown}: preset must be a string, found {}",
+                shown(v)
+            ))
         }
-        Some(v) => return Err(format!("{spec}: preset must be a string, found {v}")),
     };
     for (key, value) in &table {
         if key == "preset" {
@@ -203,7 +215,12 @@ pub(crate) fn hw_config(config: Option<&str>) -> Result<HwConfig, String> {
         let n = value
             .as_integer()
             .and_then(|n| usize::try_from(n).ok())
-            .ok_or_else(|| format!("{spec}: {key} must be a non-negative integer"))?;
+            .ok_or_else(|| {
+                format!(
+                    "{spec_shown}: `{}` must be a non-negative integer",
+                    shown(key)
+                )
+            })?;
         let field = match key.as_str() {
             "wavefront_width" => &mut cfg.wavefront_width,
             "lanes_per_simd" => &mut cfg.lanes_per_simd,
@@ -215,7 +232,7 @@ pub(crate) fn hw_config(config: Option<&str>) -> Result<HwConfig, String> {
             "srf_copy_width" => &mut cfg.srf_copy_width,
             "mem_latency" => &mut cfg.mem_latency,
             "imem_words" => &mut cfg.imem_words,
-            _ => return Err(format!("{spec}: unknown key `{key}` (expected preset or a field of the hardware configuration: wavefront_width, lanes_per_simd, spsimds_per_simd, wf_contexts_per_simd, simds_per_cu, sgprs_per_context, vgprs_per_wavefront, srf_copy_width, mem_latency, imem_words)")),
+            _ => return Err(format!("{spec_shown}: unknown key `{}` (expected preset or a field of the hardware configuration: wavefront_width, lanes_per_simd, spsimds_per_simd, wf_contexts_per_simd, simds_per_cu, sgprs_per_context, vgprs_per_wavefront, srf_copy_width, mem_latency, imem_words)", shown(key))),
         };
         *field = n;
     }
@@ -305,10 +322,19 @@ fn run_launch(args: Args) -> CmdResult {
 
 /// Compares the `pws run --json` report in `path` with the bound of its mode.
 fn compare(r: &LaunchReport, path: &Path) -> Result<Comparison, String> {
-    let file = path.display().to_string();
+    let file = pws_isa::diag::path(path);
     let text = read_text(path, Kind::Report).map_err(|e| e.to_string())?;
-    let run: Observed = serde_json::from_str(&text)
-        .map_err(|e| format!("{file}: not a `pws run --json` report: {e}"))?;
+    let run: Observed = serde_json::from_str(&text).map_err(|e| {
+        let (line, column) = (e.line(), e.column());
+        let text = e.to_string();
+        let what = text
+            .strip_suffix(&format!(" at line {line} column {column}"))
+            .unwrap_or(&text);
+        format!(
+            "{file}:{line}:{column}: not a `pws run --json` report: {}",
+            pws_isa::diag::message(what)
+        )
+    })?;
     let mode: Mode = run.mode.parse().map_err(|e| format!("{file}: {e}"))?;
     let bound = r.mode(mode).ok_or_else(|| {
         format!("{file}: a {mode} run, but the bound was computed for another --mode")

@@ -9,9 +9,13 @@
 //! - a cycle cap of the dispatch cost plus every instruction taking the deadlock watchdog's
 //!   whole window one after another, which no completing run can reach,
 //!
-//! and the heuristic no-progress window is left off: the launch is known to end. When the
-//! golden model cannot run the launch (a runaway, a fault), the caps fall back to the golden
-//! model's own defaults and the window is on, so that the RTL's own checks stop it.
+//! and the heuristic no-progress window is left off: the launch is known to end.
+//!
+//! When the golden model stops the launch as a runaway, the RTL would need hours to confirm
+//! it, so its checks are tightened: a 10,000-cycle no-progress window and 100,000 instructions
+//! per wavefront. When the golden model cannot run the launch for another reason (a fault, a
+//! deadlock), the caps fall back to the golden model's own defaults and a 100,000-cycle window,
+//! and the RTL's checks report what it does.
 
 use pws_hdl::config::HwConfig;
 use pws_hdl::cu::CuMode;
@@ -25,6 +29,9 @@ use crate::golden::{self, GoldenError, Stats};
 pub const UNSIZED_LIMIT: u64 = 10_000_000;
 /// The no-progress window when the golden model cannot size the run, in cycles.
 pub const UNSIZED_NO_PROGRESS: u64 = 100_000;
+/// The no-progress window and the instruction limit when the golden model finds a runaway.
+pub const RUNAWAY_NO_PROGRESS: u64 = 10_000;
+pub const RUNAWAY_INSTRUCTIONS: u64 = 100_000;
 /// Dispatch cycles per wavefront (docs/sim.md: 7 SGPR writes, 4 VGPR passes, the launch).
 const DISPATCH_CYCLES: u64 = 12;
 
@@ -70,6 +77,12 @@ pub fn size(program: &Program, manifest: &Manifest, hw: &HwConfig, mode: CuMode)
     };
     match golden::run(program, manifest, &config) {
         Ok(report) => from_stats(&report.stats, hw),
+        Err(e @ GoldenError::InstructionLimit { .. }) => RunLimits {
+            max_cycles: UNSIZED_LIMIT,
+            max_instructions: RUNAWAY_INSTRUCTIONS,
+            no_progress: Some(RUNAWAY_NO_PROGRESS),
+            unsized_because: Some(e),
+        },
         Err(e) => RunLimits {
             max_cycles: UNSIZED_LIMIT,
             max_instructions: UNSIZED_LIMIT,
@@ -111,7 +124,8 @@ mod tests {
             limits.unsized_because,
             Some(GoldenError::InstructionLimit { .. })
         ));
-        assert_eq!(limits.no_progress, Some(UNSIZED_NO_PROGRESS));
+        assert_eq!(limits.no_progress, Some(RUNAWAY_NO_PROGRESS));
+        assert_eq!(limits.max_instructions, RUNAWAY_INSTRUCTIONS);
         assert_eq!(limits.max_cycles, UNSIZED_LIMIT);
     }
 }

@@ -389,8 +389,8 @@ impl Bench<'_> {
                 ctx,
                 cycle: ran,
                 why: format!(
-                    "has looped for {window} cycles without a memory access, split, merge or \
-                     barrier (--no-progress {window})"
+                    "has looped for {window} cycles without a memory access (--no-progress \
+                     {window})"
                 ),
                 pcs: listed(pcs),
             },

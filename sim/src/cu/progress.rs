@@ -14,9 +14,10 @@
 //!    context loops forever. This never stops a loop that could end, and it stops
 //!    `L: s_branch L` after two passes.
 //! 2. **No memory effect for N cycles (heuristic, `--no-progress N`).** A context that has
-//!    jumped back and has made no memory request, split, merge or barrier for N cycles. A
-//!    register-only loop that legitimately runs longer than N cycles is stopped too, so the
-//!    window is an option and off unless asked for or the run could not be sized.
+//!    jumped back and has made no memory request for N cycles (splits, merges and barriers do
+//!    not count: `L: split s0, s1; merge; s_branch L` changes nothing either). A register-only
+//!    loop that legitimately runs longer than N cycles is stopped too, so the window is an
+//!    option and off unless asked for or the run could not be sized.
 //! 3. **Runaway (`--max-instructions`).** A wavefront (all its contexts) retiring more than
 //!    the limit, as the golden model counts it.
 
@@ -152,7 +153,7 @@ struct CtxWatch {
     /// Where the context last jumped back to, and the instructions retired since (indices).
     head: Option<u32>,
     iteration: Vec<usize>,
-    /// Cycle of the last memory request, split, merge, barrier or launch.
+    /// Cycle of the last memory request or of the launch.
     last_effect: u64,
     /// Jumped back since `last_effect`.
     looping: bool,
@@ -234,7 +235,7 @@ impl<'p> Progress<'p> {
             return Err(self.runaway(c.slot));
         }
         let w = &mut self.ctx[i];
-        if has_outside_effect(inst) {
+        if inst.is_memory() {
             w.last_effect = cycle;
             w.looping = false;
             w.span = None;
@@ -402,6 +403,17 @@ mod tests {
             }
         );
         assert!(cycle >= 100 && cycle < 110, "{cycle}");
+        // Splits and merges do not count as progress for the window.
+        let p2 = pws_isa::assemble("L:\n split s0, s1\n merge\n s_branch L\n", "t.s").unwrap();
+        let mut w = Progress::new(&p2, 1, 2, Some(50), 1_000_000);
+        w.launch(0, 0);
+        let stall = (1..1000u64)
+            .find_map(|n| w.retire(c, ((n - 1) as u32 % 3) * 4, 2 * n).err())
+            .unwrap();
+        assert!(
+            matches!(stall, Stall::Quiet { window: 50, .. }),
+            "{stall:?}"
+        );
         let mut w = Progress::new(&p, 1, 1, None, 10);
         w.launch(0, 0);
         let stall = (0..100u64)
