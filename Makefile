@@ -35,7 +35,8 @@ demo: deps
 test: deps
 	$(CARGO) test --workspace --release
 
-# The same properties with 10x (or PWS_PROPTEST_SCALE) as many cases.
+# The same properties with 10x (or PWS_PROPTEST_SCALE) as many cases: the fuzz harness
+# (tests/fuzz_inputs.rs) then feeds 10^5 inputs to each parser.
 soak: deps
 	PWS_PROPTEST_SCALE=$${PWS_PROPTEST_SCALE:-10} $(CARGO) test --workspace --release
 

@@ -16,6 +16,30 @@ mod cmd;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Raise (or lower) the size limit of one kind of input file, KIND=SIZE with SIZE in bytes
+    /// or with K, M, G (e.g. asm=64M). Kinds and defaults: asm 8M, manifest 4M, data 256M,
+    /// dot 16M, script 16M, image 4M, config 1M, report 256M, cl 16M. Repeatable.
+    #[arg(long, global = true, value_name = "KIND=SIZE")]
+    input_limit: Vec<String>,
+    /// Memory budget of a launch: its buffers, kernarg segment and the per-wavefront state
+    /// the model keeps, checked before anything is allocated (default 1G).
+    #[arg(long, global = true, value_name = "SIZE")]
+    max_memory: Option<String>,
+}
+
+/// Applies the process-wide limits of the global flags.
+fn apply_limits(cli: &Cli) -> Result<(), String> {
+    for setting in &cli.input_limit {
+        pws_isa::input::set_limit_from_flag(setting)?;
+    }
+    if let Some(size) = &cli.max_memory {
+        let bytes = pws_isa::diag::parse_size(size).map_err(|e| format!("--max-memory: {e}"))?;
+        if bytes == 0 {
+            return Err("--max-memory: the budget must be at least 1 byte".into());
+        }
+        pws_isa::manifest::set_memory_budget(bytes);
+    }
+    Ok(())
 }
 
 #[derive(Subcommand)]
@@ -57,6 +81,10 @@ fn restore_sigpipe() {
 fn main() -> ExitCode {
     restore_sigpipe();
     let cli = Cli::parse();
+    if let Err(e) = apply_limits(&cli) {
+        eprintln!("error: {e}");
+        return ExitCode::FAILURE;
+    }
     let result = match cli.command {
         Command::Asm(a) => cmd::asm::run(a),
         Command::Disasm(a) => cmd::disasm::run(a),
@@ -72,7 +100,10 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            // Messages escape what they quote; this catches anything that slipped through, so
+            // no input can drive the terminal.
+            let text: Vec<String> = e.to_string().lines().map(pws_isa::diag::escape).collect();
+            eprintln!("error: {}", text.join("\n"));
             ExitCode::FAILURE
         }
     }

@@ -48,5 +48,10 @@ fn human_report_and_errors() {
     let out = golden(&["--max-instructions", "10"]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.starts_with("error: instruction limit of 10"), "{err}");
+    assert!(
+        err.starts_with(
+            "error: runaway: workgroup 0 wave 0 reached the limit of 10 instructions per wavefront"
+        ),
+        "{err}"
+    );
 }

@@ -82,7 +82,7 @@ fn asm_error_exits_1_with_position() {
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(
         stderr.contains(&format!(
-            "{}:2:26: error: invalid operand (violates constant bus",
+            "{}:2:26: invalid operand (violates constant bus",
             src.display()
         )),
         "{stderr}"

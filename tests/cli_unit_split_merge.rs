@@ -112,22 +112,23 @@ fn launch_sets_the_sgprs_each_split_copies() {
 }
 
 #[test]
-fn script_errors_name_file_and_line() {
+fn script_errors_name_file_line_and_column() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bad.sm");
     std::fs::write(&path, "launch\n# fine\nsplit 0 xyz\n").unwrap();
     let out = pws(&["unit", "split-merge", path.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("bad.sm:3: mask `xyz`"), "{err}");
+    assert!(err.contains("bad.sm:3:9: mask `xyz`"), "{err}");
     std::fs::write(&path, "sgpr 0 99 1\n").unwrap();
     let out = pws(&["unit", "split-merge", path.to_str().unwrap()]);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.sm:1: SGPR 99"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.sm:1:8: SGPR 99"));
     std::fs::write(&path, "launch f 128\n").unwrap();
     let out = pws(&["unit", "split-merge", path.to_str().unwrap()]);
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("bad.sm:1: SGPR count 128"), "{err}");
+    assert!(err.contains("bad.sm:1:10: SGPR count 128"), "{err}");
     std::fs::write(&path, "launch\n").unwrap();
     let out = pws(&["unit", "split-merge", path.to_str().unwrap(), "--S", "0"]);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("S >= 1"));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("--S 0 is out of range 1..=7 (SpSIMDs per SIMD)"));
 }

@@ -102,14 +102,22 @@ fn errors_are_reported_as_statuses_and_bad_scripts_fail() {
     assert_eq!(v["steps"][2]["status"], "ok");
     let dir = tempfile::tempdir().unwrap();
     for (kind, script, message) in [
-        ("dual", "advance 3\n", "needs a path"),
-        ("pdom", "jump 3\n", "unknown operation"),
-        ("pdom", "branch 1 2\n", "wrong number of operands"),
+        (
+            "dual",
+            "advance 3\n",
+            "bad.txt:1:9: `advance` on the dual-path stack needs a path",
+        ),
+        ("pdom", "jump 3\n", "bad.txt:1:1: unknown operation `jump`"),
+        (
+            "pdom",
+            "  branch 1 2\n",
+            "bad.txt:1:3: wrong number of operands",
+        ),
     ] {
         let path = dir.path().join("bad.txt");
         std::fs::write(&path, script).unwrap();
         let err = pws_err(&["unit", "stack", path.to_str().unwrap(), "--kind", kind]);
-        assert!(err.contains(":1: ") && err.contains(message), "{err}");
+        assert!(err.contains(message), "{err}");
     }
     pws_err(&["unit", "stack", "/nonexistent", "--depth", "4"]);
 }

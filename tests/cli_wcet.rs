@@ -421,7 +421,8 @@ fn bad_launch_options_are_clear_errors() {
         .contains("--ds does not apply to a launch manifest"));
     assert!(fails(&["wcet", FIG8, "--mode", "pws"])
         .contains("--mode and --observed apply to a launch manifest"));
-    assert!(fails(&["wcet", "kernels/figure2.toml", "--S", "9"]).contains("S = 9"));
+    assert!(fails(&["wcet", "kernels/figure2.toml", "--S", "9"])
+        .contains("--S 9 is out of range 0..=7 (SpSIMDs per SIMD)"));
 }
 
 #[test]

@@ -88,7 +88,7 @@ impl<'a> Lexer<'a> {
             file: self.file.to_string(),
             line,
             col,
-            msg: msg.into(),
+            msg: pws_isa::diag::message(&msg.into()),
         })
     }
 
@@ -322,7 +322,7 @@ impl<'a> Parser<'a> {
             file: self.file.to_string(),
             line: t.line,
             col: t.col,
-            msg: msg.into(),
+            msg: pws_isa::diag::message(&msg.into()),
         })
     }
 

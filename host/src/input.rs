@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use pws_isa::input::{read_text, Kind};
 use pws_isa::manifest::abi;
 
 use crate::cfg::Cfg;
@@ -27,8 +28,9 @@ pub(crate) fn program_sgprs(program: &pws_isa::Program) -> u32 {
         .max(u32::from(abi::WORKGROUP_ID_X_SGPR) + 1)
 }
 
-fn read(path: &Path) -> Result<String> {
-    std::fs::read_to_string(path).map_err(|e| HostError::Input(format!("{}: {e}", path.display())))
+/// Reads `path` through the bounded reader (`pws_isa::input`).
+fn read(path: &Path, kind: Kind) -> Result<String> {
+    read_text(path, kind).map_err(|e| HostError::Input(e.to_string()))
 }
 
 /// Loads `path` by its extension: `.dot`/`.gv`, `.s`/`.asm`.
@@ -37,11 +39,11 @@ pub fn load(path: &Path) -> Result<Input> {
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     match ext {
         "dot" | "gv" => Ok(Input {
-            cfg: parse_cfg(&read(path)?, &name)?,
+            cfg: parse_cfg(&read(path, Kind::Dot)?, &name)?,
             sgprs: None,
         }),
         "s" | "asm" => {
-            let kernel = extract(&read(path)?, &name, &TimingTable::GCN3)?;
+            let kernel = extract(&read(path, Kind::Assembly)?, &name, &TimingTable::GCN3)?;
             Ok(Input {
                 sgprs: Some(program_sgprs(&kernel.program)),
                 cfg: kernel.cfg,

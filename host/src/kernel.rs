@@ -54,8 +54,17 @@ impl Default for GpuConfig {
 impl GpuConfig {
     /// Reads a configuration; `file` is used in error messages.
     pub fn from_toml(text: &str, file: &str) -> Result<GpuConfig> {
-        let cfg: GpuConfig = toml::from_str(text)
-            .map_err(|e| HostError::Config(format!("{file}: {}", e.to_string().trim_end())))?;
+        let cfg: GpuConfig = toml::from_str(text).map_err(|e| {
+            let (line, col) = e
+                .span()
+                .map_or((1, 1), |s| pws_isa::diag::line_col(text, s.start));
+            HostError::Syntax {
+                file: file.to_string(),
+                line,
+                col,
+                msg: pws_isa::diag::message(e.message()),
+            }
+        })?;
         cfg.check()?;
         Ok(cfg)
     }

@@ -9,6 +9,7 @@
 use std::collections::BTreeMap;
 
 use crate::check::check;
+use crate::diag;
 use crate::encode::encode;
 use crate::error::{AsmError, ErrorKind, OperandError, Slot};
 use crate::inst::{InlineFloat, Instruction, Omod, Operand};
@@ -148,13 +149,15 @@ fn column_of(line: &str, offset: usize) -> u32 {
 }
 
 impl Assembler<'_> {
+    /// An error at `column` of the current line. The message's quoted values (tokens, labels,
+    /// mnemonics: whatever the source holds) are escaped and shortened ([`diag::message`]).
     fn error(&self, column: u32, kind: ErrorKind, message: impl Into<String>) -> AsmError {
         AsmError {
             file: self.file.to_string(),
             line: self.line,
             column,
             kind,
-            message: message.into(),
+            message: diag::message(&message.into()),
         }
     }
 

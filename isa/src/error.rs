@@ -63,7 +63,8 @@ impl OperandError {
     }
 }
 
-/// An assembly error with its source position (1-based line and column).
+/// An assembly error with its source position (1-based line and column). It displays as
+/// `file:line:column: message`, the one form of every positioned error of pws.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AsmError {
     pub file: String,
@@ -77,8 +78,11 @@ impl fmt::Display for AsmError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{}:{}:{}: error: {}",
-            self.file, self.line, self.column, self.message
+            "{}:{}:{}: {}",
+            crate::diag::escape(&self.file),
+            self.line,
+            self.column,
+            self.message
         )
     }
 }

@@ -6,18 +6,24 @@
 //! - [`assemble`]: text -> [`Program`]; [`encode`] / [`decode`]: instruction <-> words.
 //! - `Display` for [`Instruction`] and [`Program::listing`]: llvm-mc syntax.
 //! - [`manifest`]: launches; [`opencl`]: OpenCL C kernels compiled by clang-14 for them.
+//! - [`input`]: the bounded reader every command reads its files through; [`output`]: atomic
+//!   writes that never replace an input; [`diag`]: how messages show values and positions.
 
 pub mod asm;
 pub mod check;
 pub mod decode;
+pub mod diag;
 pub mod encode;
 pub mod error;
+pub mod input;
 pub mod inst;
 pub mod manifest;
 pub mod opencl;
 pub mod opcode;
+pub mod output;
 pub mod print;
 pub mod program;
+pub mod subset;
 pub mod testing;
 
 pub use asm::assemble;

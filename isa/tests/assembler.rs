@@ -185,10 +185,7 @@ fn error_classes_positions_and_messages() {
             (kind, line, column, message),
             "{src:?}"
         );
-        assert_eq!(
-            e.to_string(),
-            format!("k.s:{line}:{column}: error: {message}")
-        );
+        assert_eq!(e.to_string(), format!("k.s:{line}:{column}: {message}"));
     }
 }
 

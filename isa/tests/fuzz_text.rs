@@ -139,7 +139,7 @@ proptest! {
             prop_assert!(e.line >= 1 && (e.line as usize) <= text.len().max(1), "{e} in {src:?}");
             let width = text.get(e.line as usize - 1).map_or(0, |l| l.chars().count());
             prop_assert!(e.column >= 1 && e.column as usize <= width + 1, "{e} in {src:?}");
-            let prefix = format!("fuzz.s:{}:{}: error: ", e.line, e.column);
+            let prefix = format!("fuzz.s:{}:{}: ", e.line, e.column);
             prop_assert!(e.to_string().starts_with(&prefix));
         }
     }

@@ -5,6 +5,9 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
+use pws_isa::input::{read_text, Kind};
+use pws_isa::output;
+
 use super::CmdResult;
 
 #[derive(clap::Args)]
@@ -20,18 +23,8 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> CmdResult {
-    let source = std::fs::read_to_string(&args.file)
-        .map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
-    let program = match pws_isa::assemble(&source, &args.file.display().to_string()) {
-        Ok(p) => p,
-        Err(e) => {
-            // The diagnostic in the usual compiler form; main adds the summary line.
-            eprintln!("{e}");
-            return Err(
-                format!("{}: assembly failed, nothing written", args.file.display()).into(),
-            );
-        }
-    };
+    let source = read_text(&args.file, Kind::Assembly)?;
+    let program = pws_isa::assemble(&source, &args.file.display().to_string())?;
     if args.hex {
         let mut text = String::new();
         for inst in &program.instructions {
@@ -44,8 +37,7 @@ pub fn run(args: Args) -> CmdResult {
             let _ = writeln!(text, "{}", bytes.join(" "));
         }
         match &args.output {
-            Some(path) => std::fs::write(path, text)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+            Some(path) => output::write(path, text.as_bytes(), &[&args.file])?,
             None => print!("{text}"),
         }
         return Ok(());
@@ -55,7 +47,7 @@ pub fn run(args: Args) -> CmdResult {
         .clone()
         .unwrap_or_else(|| args.file.with_extension("bin"));
     let bytes = program.bytes();
-    std::fs::write(&path, &bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    output::write(&path, &bytes, &[&args.file])?;
     println!(
         "wrote {} bytes ({} instructions) to {}",
         bytes.len(),

@@ -301,13 +301,9 @@ fn cu_bench() -> Result<Vec<CuRow>, Box<dyn std::error::Error>> {
         for vcd in [false, true] {
             let trace = dir.path().join("bench.vcd");
             let opts = RunOptions {
-                hw: bench_config(),
-                mode: CuMode::Pws,
                 compaction: SwizzleMode::None,
-                max_cycles: 10_000_000,
                 vcd: vcd.then(|| trace.clone()),
-                progress: false,
-                watchdog: None,
+                ..RunOptions::new(bench_config(), CuMode::Pws)
             };
             let start = Instant::now();
             let report = pws_sim::cu::run(&kernel.program, &manifest, &opts)?;

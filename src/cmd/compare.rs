@@ -37,9 +37,10 @@ pub struct Args {
     /// Print the rows as JSON.
     #[arg(long)]
     json: bool,
-    /// Stop a run with an error after this many cycles.
-    #[arg(long, default_value_t = 10_000_000)]
-    max_cycles: u64,
+    /// Stop a run with an error after this many cycles (default: sized for each run from its
+    /// golden-model reference, as `pws run` sizes it).
+    #[arg(long)]
+    max_cycles: Option<u64>,
 }
 
 /// One RTL run beside its bound.
@@ -85,6 +86,9 @@ pub fn run(args: Args) -> CmdResult {
         .iter()
         .map(|c| compaction(c).map(|m| (c.clone(), m)))
         .collect::<Result<Vec<_>, _>>()?;
+    for &s in &args.s {
+        super::spsimds(s, 0..=pws_hdl::config::MAX_SPSIMDS)?;
+    }
     let manifest = Manifest::load(&args.manifest)?;
     let source = KernelSource::load(&manifest)?;
     let same = |golden: &golden::Report, report: &pws_sim::cu::RunReport| {
@@ -150,25 +154,27 @@ pub fn run(args: Args) -> CmdResult {
                     golden::Mode::Pws
                 },
                 s,
+                final_registers: false,
                 ..golden::Config::default()
             },
         )?;
+        let limits = pws_verify::sizing::from_stats(&reference.stats, &hw);
         for (name, swizzle) in &compactions {
             let report = pws_sim::cu::run(
                 program,
                 &manifest,
                 &RunOptions {
-                    hw,
-                    mode: match mode {
-                        Mode::NoSplit => CuMode::NoSplit,
-                        Mode::Dws => CuMode::Dws,
-                        Mode::Pws => CuMode::Pws,
-                    },
                     compaction: *swizzle,
-                    max_cycles: args.max_cycles,
-                    vcd: None,
-                    progress: false,
-                    watchdog: None,
+                    max_cycles: args.max_cycles.unwrap_or(limits.max_cycles),
+                    max_instructions: limits.max_instructions,
+                    ..RunOptions::new(
+                        hw,
+                        match mode {
+                            Mode::NoSplit => CuMode::NoSplit,
+                            Mode::Dws => CuMode::Dws,
+                            Mode::Pws => CuMode::Pws,
+                        },
+                    )
                 },
             )?;
             let expect_equal = (!expected.is_empty()).then(|| {

@@ -8,7 +8,8 @@ use super::CmdResult;
 pub struct Args {
     /// The kernel (.s).
     input: PathBuf,
-    /// Where to write the transformed kernel.
+    /// Where to write the transformed kernel (atomically: the file is replaced whole or not at
+    /// all; it may not be the input).
     #[arg(short, long)]
     output: PathBuf,
     /// Split at every divergent branch, not only the marked ones.
@@ -20,14 +21,15 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> CmdResult {
-    let text = std::fs::read_to_string(&args.input)
-        .map_err(|e| format!("{}: {e}", args.input.display()))?;
+    // Refused before any work: `-o` naming the input would replace the kernel being read.
+    pws_isa::output::check_not_input(&args.output, &[&args.input])?;
+    let text = pws_isa::input::read_text(&args.input, pws_isa::input::Kind::Assembly)?;
     let file = args.input.display().to_string();
     let c = pws_host::compile::compile(&text, &file, args.split_all)?;
     for n in &c.notes {
         eprintln!("{file}:{}: note: {}", n.line, n.message);
     }
-    std::fs::write(&args.output, &c.text).map_err(|e| format!("{}: {e}", args.output.display()))?;
+    pws_isa::output::write(&args.output, c.text.as_bytes(), &[&args.input])?;
     if args.json {
         let summary = serde_json::json!({
             "split_points": c.split_points,

@@ -13,8 +13,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> CmdResult {
-    let bytes = std::fs::read(&args.file)
-        .map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
+    let bytes = pws_isa::input::read_bytes(&args.file, pws_isa::input::Kind::Image)?;
     let program = pws_isa::Program::from_bytes(&bytes)
         .map_err(|e| format!("{}: {e}", args.file.display()))?;
     print!("{}", program.listing());

@@ -36,12 +36,14 @@ pub struct Args {
     /// Print the full report (buffers, registers, trace, statistics) as JSON.
     #[arg(long)]
     json: bool,
-    /// Stop with an error after this many instructions (runaway loops).
+    /// Stop with an error when one wavefront has executed this many instructions (a runaway
+    /// loop).
     #[arg(long, default_value_t = 10_000_000)]
     max_instructions: u64,
 }
 
 pub fn run(args: Args) -> CmdResult {
+    super::spsimds(args.s, 0..=golden::MAX_S)?;
     let config = Config {
         mode: match args.mode {
             ModeArg::Nosplit => Mode::NoSplit,
@@ -49,6 +51,8 @@ pub fn run(args: Args) -> CmdResult {
         },
         s: args.s,
         max_instructions: args.max_instructions,
+        // Only the JSON report lists the final registers.
+        final_registers: args.json,
     };
     let manifest = Manifest::load(&args.manifest)?;
     let host_mode = match args.mode {

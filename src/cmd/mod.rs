@@ -13,3 +13,59 @@ pub mod wcet;
 
 /// What every subcommand returns; `main` prints the error and exits with status 1.
 pub type CmdResult = Result<(), Box<dyn std::error::Error>>;
+
+/// Set by the Ctrl-C handler of [`catch_interrupt`].
+static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Makes Ctrl-C (SIGINT) set the returned flag instead of ending the process, so a long
+/// simulation can stop at its next check and print what it has; a second Ctrl-C ends the
+/// process at once.
+pub fn catch_interrupt() -> &'static std::sync::atomic::AtomicBool {
+    #[cfg(unix)]
+    {
+        extern "C" fn on_sigint(_: libc::c_int) {
+            INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
+            // SAFETY: signal() is async-signal-safe; SIG_DFL is a valid action.
+            unsafe {
+                libc::signal(libc::SIGINT, libc::SIG_DFL);
+            }
+        }
+        // SAFETY: the handler only stores to an atomic and calls signal(), both
+        // async-signal-safe.
+        unsafe {
+            libc::signal(
+                libc::SIGINT,
+                on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t,
+            );
+        }
+    }
+    &INTERRUPTED
+}
+
+/// Checks a `--S` value against the range the command accepts; every command words it alike.
+pub fn spsimds(value: usize, range: std::ops::RangeInclusive<usize>) -> Result<usize, String> {
+    if range.contains(&value) {
+        Ok(value)
+    } else {
+        Err(format!(
+            "--S {value} is out of range {}..={} (SpSIMDs per SIMD)",
+            range.start(),
+            range.end()
+        ))
+    }
+}
+
+/// A VCD a command streams while it simulates: a writer into a temporary file that the
+/// command renames over `path` once the trace is complete (`pws_isa::output`). `path` may not
+/// be one of `inputs`.
+pub fn vcd_output(
+    path: &std::path::Path,
+    inputs: &[&std::path::Path],
+) -> Result<
+    (pws_isa::output::Staged, std::io::BufWriter<std::fs::File>),
+    pws_isa::output::OutputError,
+> {
+    let mut staged = pws_isa::output::Staged::create(path, inputs)?;
+    let file = staged.file().try_clone().map_err(|e| staged.io_error(e))?;
+    Ok((staged, std::io::BufWriter::new(file)))
+}

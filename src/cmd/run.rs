@@ -14,7 +14,9 @@ use pws_hdl::swizzle::SwizzleMode;
 use pws_host::launch::{KernelSource, LaunchKernel};
 use pws_host::timing::Mode;
 use pws_isa::manifest::Manifest;
-use pws_sim::cu::{RunOptions, RunReport};
+use pws_sim::cu::{RunError, RunOptions, RunReport};
+use pws_verify::golden::GoldenError;
+use pws_verify::sizing;
 
 use super::CmdResult;
 
@@ -57,9 +59,19 @@ pub struct Args {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
-    /// Stop with an error after this many cycles.
-    #[arg(long, default_value_t = 10_000_000)]
-    max_cycles: u64,
+    /// Stop with an error after this many cycles (default: sized for the launch from a
+    /// golden-model run, see docs/sim.md; 10,000,000 when that run fails).
+    #[arg(long)]
+    max_cycles: Option<u64>,
+    /// Stop a wavefront that has retired this many instructions, a runaway (default: sized
+    /// from the golden-model run).
+    #[arg(long)]
+    max_instructions: Option<u64>,
+    /// Stop a context that has looped this many cycles without a memory access, split, merge
+    /// or barrier; 0: never (default: off when the golden model runs the launch to its end,
+    /// else 100000). A loop that provably repeats forever is stopped at once regardless.
+    #[arg(long, value_name = "N")]
+    no_progress: Option<u64>,
     /// In pws mode, split at every divergent branch that can split safely, not only the
     /// marked ones (DWS always does).
     #[arg(long)]
@@ -76,7 +88,7 @@ pub fn run(args: Args) -> CmdResult {
         None => HwConfig::cu(),
     };
     if let Some(s) = args.s {
-        hw = hw.with_spsimds(s);
+        hw = hw.with_spsimds(super::spsimds(s, 0..=pws_hdl::config::MAX_SPSIMDS)?);
     }
     let mode = match args.mode {
         ModeArg::Nosplit => CuMode::NoSplit,
@@ -94,6 +106,38 @@ pub fn run(args: Args) -> CmdResult {
     for w in &kernel.warnings {
         eprintln!("warning: {w}");
     }
+    // Limits the user did not set are sized from a golden-model run of the same program.
+    let sized = (args.max_cycles.is_none()
+        || args.max_instructions.is_none()
+        || args.no_progress.is_none())
+    .then(|| sizing::size(&kernel.program, &manifest, &hw, mode));
+    // A launch the golden model refuses before running is refused by the RTL run too, with
+    // the same message; only what happened while it ran is news.
+    let ran = |e: &&GoldenError| {
+        !matches!(
+            e,
+            GoldenError::Assemble(_) | GoldenError::Budget(_) | GoldenError::Config(_)
+        )
+    };
+    if let Some(e) = sized
+        .as_ref()
+        .and_then(|s| s.unsized_because.as_ref())
+        .filter(ran)
+    {
+        let why = match e {
+            GoldenError::InstructionLimit {
+                limit,
+                workgroup,
+                wave,
+                ..
+            } => format!("workgroup {workgroup} wave {wave} runs past {limit} instructions"),
+            e => e.to_string().lines().next().unwrap_or_default().to_string(),
+        };
+        eprintln!("note: limits not sized for this launch: on the golden model {why}");
+    }
+    let limit = |given: Option<u64>, pick: fn(&sizing::RunLimits) -> u64| {
+        given.unwrap_or_else(|| sized.as_ref().map_or(sizing::UNSIZED_LIMIT, pick))
+    };
     let opts = RunOptions {
         hw,
         mode,
@@ -102,12 +146,22 @@ pub fn run(args: Args) -> CmdResult {
             CompactionArg::Bcc => SwizzleMode::Bcc,
             CompactionArg::Scc => SwizzleMode::Scc,
         },
-        max_cycles: args.max_cycles,
+        max_cycles: limit(args.max_cycles, |s| s.max_cycles),
         vcd: args.vcd.clone(),
         progress: true,
         watchdog: args.watchdog,
+        max_instructions: limit(args.max_instructions, |s| s.max_instructions),
+        no_progress: match args.no_progress {
+            Some(n) => Some(n),
+            None => sized.as_ref().and_then(|s| s.no_progress),
+        },
+        stop: Some(super::catch_interrupt()),
     };
-    let mut report = pws_sim::cu::run(&kernel.program, &manifest, &opts)?;
+    let (mut report, interrupted) = match pws_sim::cu::run(&kernel.program, &manifest, &opts) {
+        Ok(report) => (report, None),
+        Err(RunError::Interrupted { cycle, report }) => (*report, Some(cycle)),
+        Err(e) => return Err(e.into()),
+    };
     report.warnings = kernel.warnings.clone();
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
@@ -116,6 +170,12 @@ pub fn run(args: Args) -> CmdResult {
         if let Some(path) = &args.vcd {
             println!("\nwaveform: {} (gtkwave {0})", path.display());
         }
+    }
+    if let Some(cycle) = interrupted {
+        return Err(format!(
+            "interrupted (Ctrl-C) at cycle {cycle}: the report above covers the cycles simulated so far"
+        )
+        .into());
     }
     Ok(())
 }

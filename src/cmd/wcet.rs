@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use pws_hdl::config::HwConfig;
+use pws_hdl::config::{HwConfig, MAX_SPSIMDS};
 use pws_host::analysis::{analyse, Params};
 use pws_host::ipet::{IpetSystem, Solver};
 use pws_host::kernel::{DwsBound, GpuConfig, Launch};
@@ -15,7 +15,9 @@ use pws_host::launch::{
 use pws_host::select::all_branches;
 use pws_host::timing::{split_datapath_cycles, CuTiming, Mode, TimingTable};
 use pws_host::{report, BsbCfg};
+use pws_isa::input::{read_text, Kind};
 use pws_isa::manifest::Manifest;
+use pws_isa::output;
 use pws_verify::bound::machine;
 
 use super::CmdResult;
@@ -122,7 +124,7 @@ pub fn run(args: Args) -> CmdResult {
     }
     let mut gpu = match &args.config {
         Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+            let text = read_text(Path::new(path), Kind::Config)?;
             GpuConfig::from_toml(&text, path)?
         }
         None => GpuConfig::default(),
@@ -134,7 +136,11 @@ pub fn run(args: Args) -> CmdResult {
         gpu.e_s = split_datapath_cycles(&CuTiming::GCN3, sgprs);
         gpu.e_m = TimingTable::GCN3.e_m;
     }
-    gpu.s = args.s.unwrap_or(gpu.s);
+    if let Some(s) = args.s {
+        // The thesis's SpSIMDIDs are 6 bits: S in 0..=63.
+        super::spsimds(usize::try_from(s).unwrap_or(usize::MAX), 0..=63)?;
+        gpu.s = s;
+    }
     gpu.d = args.d.unwrap_or(gpu.d);
     gpu.e_s = args.es.unwrap_or(gpu.e_s);
     gpu.e_m = args.em.unwrap_or(gpu.e_m);
@@ -163,11 +169,10 @@ pub fn run(args: Args) -> CmdResult {
 
     if let Some(path) = &args.write_lp {
         let lp = IpetSystem::new(&g, &a.removed)?.to_lp(&g);
-        std::fs::write(path, lp).map_err(|e| format!("{}: {e}", path.display()))?;
+        output::write(path, lp.as_bytes(), &[&args.input])?;
     }
     if let Some(path) = &args.dot {
-        std::fs::write(path, report::dot(&g, &a))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        output::write(path, report::dot(&g, &a).as_bytes(), &[&args.input])?;
     }
     if args.json {
         let mut r = a.report.clone();
@@ -203,21 +208,33 @@ pub(crate) fn hw_config(config: Option<&str>) -> Result<HwConfig, String> {
     if let Some(cfg) = HwConfig::preset(spec) {
         return Ok(cfg);
     }
-    let text = std::fs::read_to_string(spec).map_err(|e| {
+    let text = read_text(Path::new(spec), Kind::Config).map_err(|e| {
         format!(
-            "{spec}: {e} (--config takes a preset, one of {}, or a TOML file)",
+            "{e} (--config takes a preset, one of {}, or a TOML file)",
             pws_hdl::config::PRESETS.join(", ")
         )
     })?;
-    let table: toml::Table = text
-        .parse()
-        .map_err(|e: toml::de::Error| format!("{spec}: {}", e.to_string().trim_end()))?;
+    let spec_shown = pws_isa::diag::path(Path::new(spec));
+    let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
+        let (line, col) = e
+            .span()
+            .map_or((1, 1), |s| pws_isa::diag::line_col(&text, s.start));
+        format!(
+            "{spec_shown}:{line}:{col}: {}",
+            pws_isa::diag::message(e.message())
+        )
+    })?;
+    let shown = |v: &dyn std::fmt::Display| pws_isa::diag::value(&v.to_string());
     let mut cfg = match table.get("preset") {
         None => HwConfig::cu(),
-        Some(toml::Value::String(p)) => {
-            HwConfig::preset(p).ok_or_else(|| format!("{spec}: unknown preset '{p}'"))?
+        Some(toml::Value::String(p)) => HwConfig::preset(p)
+            .ok_or_else(|| format!("{spec_shown}: unknown preset `{}`", shown(p)))?,
+        Some(v) => {
+            return Err(format!(
+                "{spec_shown}: preset must be a string, found {}",
+                shown(v)
+            ))
         }
-        Some(v) => return Err(format!("{spec}: preset must be a string, found {v}")),
     };
     for (key, value) in &table {
         if key == "preset" {
@@ -226,7 +243,12 @@ pub(crate) fn hw_config(config: Option<&str>) -> Result<HwConfig, String> {
         let n = value
             .as_integer()
             .and_then(|n| usize::try_from(n).ok())
-            .ok_or_else(|| format!("{spec}: {key} must be a non-negative integer"))?;
+            .ok_or_else(|| {
+                format!(
+                    "{spec_shown}: `{}` must be a non-negative integer",
+                    shown(key)
+                )
+            })?;
         let field = match key.as_str() {
             "wavefront_width" => &mut cfg.wavefront_width,
             "lanes_per_simd" => &mut cfg.lanes_per_simd,
@@ -238,7 +260,7 @@ pub(crate) fn hw_config(config: Option<&str>) -> Result<HwConfig, String> {
             "srf_copy_width" => &mut cfg.srf_copy_width,
             "mem_latency" => &mut cfg.mem_latency,
             "imem_words" => &mut cfg.imem_words,
-            _ => return Err(format!("{spec}: unknown key `{key}` (expected preset or a field of the hardware configuration: wavefront_width, lanes_per_simd, spsimds_per_simd, wf_contexts_per_simd, simds_per_cu, sgprs_per_context, vgprs_per_wavefront, srf_copy_width, mem_latency, imem_words)")),
+            _ => return Err(format!("{spec_shown}: unknown key `{}` (expected preset or a field of the hardware configuration: wavefront_width, lanes_per_simd, spsimds_per_simd, wf_contexts_per_simd, simds_per_cu, sgprs_per_context, vgprs_per_wavefront, srf_copy_width, mem_latency, imem_words)", shown(key))),
         };
         *field = n;
     }
@@ -262,7 +284,8 @@ fn run_launch(args: Args) -> CmdResult {
     }
     let mut cfg = hw_config(args.config.as_deref())?;
     if let Some(s) = args.s {
-        cfg.spsimds_per_simd = usize::try_from(s).map_err(|_| format!("--S {s} is too large"))?;
+        cfg.spsimds_per_simd =
+            super::spsimds(usize::try_from(s).unwrap_or(usize::MAX), 0..=MAX_SPSIMDS)?;
     }
     cfg.validate()?;
     let width = pws_isa::manifest::WAVEFRONT_SIZE as usize;
@@ -332,10 +355,19 @@ fn run_launch(args: Args) -> CmdResult {
 
 /// Compares the `pws run --json` report in `path` with the bound of its mode.
 fn compare(r: &LaunchReport, path: &Path) -> Result<Comparison, String> {
-    let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{file}: {e}"))?;
-    let run: Observed = serde_json::from_str(&text)
-        .map_err(|e| format!("{file}: not a `pws run --json` report: {e}"))?;
+    let file = pws_isa::diag::path(path);
+    let text = read_text(path, Kind::Report).map_err(|e| e.to_string())?;
+    let run: Observed = serde_json::from_str(&text).map_err(|e| {
+        let (line, column) = (e.line(), e.column());
+        let text = e.to_string();
+        let what = text
+            .strip_suffix(&format!(" at line {line} column {column}"))
+            .unwrap_or(&text);
+        format!(
+            "{file}:{line}:{column}: not a `pws run --json` report: {}",
+            pws_isa::diag::message(what)
+        )
+    })?;
     let mode: Mode = run.mode.parse().map_err(|e| format!("{file}: {e}"))?;
     let bound = r.mode(mode).ok_or_else(|| {
         format!("{file}: a {mode} run, but the bound was computed for another --mode")

@@ -6,4 +6,5 @@ pub mod bound;
 pub mod gen;
 pub mod gen_cl;
 pub mod golden;
+pub mod sizing;
 pub mod units;

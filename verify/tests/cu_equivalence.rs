@@ -25,6 +25,7 @@ fn golden_memory(source: &str, manifest: &Manifest) -> Result<Vec<(String, Vec<u
         mode: Mode::NoSplit,
         s: 0,
         max_instructions: 10_000_000,
+        ..Config::default()
     };
     let report = golden::run(&program, manifest, &config).map_err(|e| e.to_string())?;
     Ok(report

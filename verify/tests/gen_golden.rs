@@ -26,6 +26,7 @@ fn run(source: &str, spec: &KernelSpec, mode: Mode, s: usize) -> Result<golden::
             mode,
             s,
             max_instructions: 5_000_000,
+            ..Config::default()
         },
     )
     .map_err(|e| format!("{e}\n{source}"))

@@ -14,10 +14,11 @@
 pub mod dispatch;
 pub mod memory;
 pub mod monitor;
+pub mod progress;
 
-use std::fs::File;
 use std::io::BufWriter;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use pws_hdl::config::HwConfig;
@@ -34,6 +35,7 @@ use crate::driver::{Driver, DriverError};
 use dispatch::{DispatchAction, DispatchError, Dispatcher};
 use memory::{BufferWords, DataMemory, MemFault, MemoryPort, Request, PORT_LANES};
 use monitor::{BlockStat, Ctx, InstStat, Monitor, MonitorError, StuckContext};
+use progress::{Progress, Stall};
 
 crate::impl_clocked!(ComputeUnit);
 
@@ -52,10 +54,19 @@ pub struct RunOptions {
     /// Cycles without any retire (while a wavefront is resident) after which the run stops
     /// as deadlocked; `None`: [`default_watchdog`].
     pub watchdog: Option<u64>,
+    /// Stop a context that has looped for this many cycles without a memory request, split,
+    /// merge or barrier ([`progress`], check 2); `None` or 0: only the exact check.
+    pub no_progress: Option<u64>,
+    /// Stop a wavefront that has retired this many instructions (a runaway).
+    pub max_instructions: u64,
+    /// Set from outside (a Ctrl-C handler) to stop the run with its partial report
+    /// ([`RunError::Interrupted`]).
+    pub stop: Option<&'static AtomicBool>,
 }
 
 impl RunOptions {
-    /// Options for `hw` in `mode` without compaction, a 10M-cycle cap, no VCD, no progress.
+    /// Options for `hw` in `mode` without compaction, a 10M-cycle cap, 10M instructions per
+    /// wavefront, no VCD, no progress bar.
     pub fn new(hw: HwConfig, mode: CuMode) -> RunOptions {
         RunOptions {
             hw,
@@ -65,6 +76,9 @@ impl RunOptions {
             vcd: None,
             progress: false,
             watchdog: None,
+            no_progress: None,
+            max_instructions: 10_000_000,
+            stop: None,
         }
     }
 }
@@ -156,8 +170,14 @@ pub struct RunReport {
 /// Why a run stopped without completing.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
-    #[error("invalid configuration: {0}")]
+    /// The compute unit cannot run the launch as configured (the message says why).
+    #[error("{0}")]
     Config(String),
+    #[error(transparent)]
+    Budget(#[from] pws_isa::manifest::BudgetError),
+    /// An instruction outside the executable subset, with its line.
+    #[error("{0}")]
+    Unsupported(#[from] pws_isa::AsmError),
     #[error(transparent)]
     Dispatch(#[from] DispatchError),
     #[error("the compute unit stopped with {code:?} at pc {pc:#06x} ({}) in {ctx}, cycle {cycle}", instruction.as_deref().unwrap_or("no instruction there"))]
@@ -185,15 +205,33 @@ pub enum RunError {
         window: u64,
         stuck: Vec<StuckContext>,
     },
+    #[error("no progress: {ctx} {why} (cycle {cycle}); the loop:{}", list_pcs(pcs))]
+    NoProgress {
+        ctx: Ctx,
+        cycle: u64,
+        /// What the context did (or failed to do).
+        why: String,
+        /// The loop's PCs and instructions.
+        pcs: Vec<(u32, String)>,
+    },
+    #[error("runaway: the wavefront in slot {slot} (workgroup {workgroup} wave {wave}) retired {limit} instructions, the limit per wavefront (--max-instructions), at cycle {cycle}; most retired:{}", list_hot(hot))]
+    Runaway {
+        slot: usize,
+        workgroup: u32,
+        wave: u32,
+        limit: u64,
+        cycle: u64,
+        /// PC, instruction and retire count of its most retired instructions.
+        hot: Vec<(u32, String, u64)>,
+    },
+    #[error("interrupted at cycle {cycle}; the report of the cycles simulated so far is partial")]
+    Interrupted { cycle: u64, report: Box<RunReport> },
     #[error("the RTL's outputs contradict the program: {0}")]
     Monitor(#[from] MonitorError),
     #[error(transparent)]
     Driver(#[from] DriverError),
-    #[error("cannot write the VCD {}: {source}", path.display())]
-    Vcd {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    #[error("VCD: {0}")]
+    Vcd(#[from] pws_isa::output::OutputError),
 }
 
 fn list(stuck: &[StuckContext]) -> String {
@@ -201,6 +239,18 @@ fn list(stuck: &[StuckContext]) -> String {
         return " none".into();
     }
     stuck.iter().map(|s| format!("\n  {s}")).collect()
+}
+
+fn list_pcs(pcs: &[(u32, String)]) -> String {
+    pcs.iter()
+        .map(|(pc, inst)| format!("\n  pc {pc:#06x}: {inst}"))
+        .collect()
+}
+
+fn list_hot(hot: &[(u32, String, u64)]) -> String {
+    hot.iter()
+        .map(|(pc, inst, n)| format!("\n  pc {pc:#06x} x{n}: {inst}"))
+        .collect()
 }
 
 fn mode_name(m: CuMode) -> &'static str {
@@ -269,6 +319,19 @@ fn check_fit(program: &Program, hw: &HwConfig) -> Result<(u32, usize), RunError>
     Ok((sgprs, words))
 }
 
+/// Checks the run's memory against the launch budget before anything is allocated: the data
+/// memory's copy of the buffers and kernarg segment, and one residency record per wavefront.
+fn check_budget(manifest: &Manifest) -> Result<(), RunError> {
+    let wavefronts: u64 = (0..manifest.workgroups())
+        .map(|wg| u64::from(manifest.wavefronts_in(wg)))
+        .sum();
+    let records = wavefronts * std::mem::size_of::<WavefrontRecord>() as u64;
+    pws_isa::manifest::check_budget(manifest.memory_bytes() + records, || {
+        format!("buffers and kernarg, and the residency records of {wavefronts} wavefront(s)")
+    })?;
+    Ok(())
+}
+
 fn bits<const N: usize>(v: u64) -> Bits<N> {
     v.into()
 }
@@ -281,6 +344,7 @@ struct Bench<'p> {
     port: MemoryPort,
     dispatcher: Dispatcher,
     monitor: Monitor<'p>,
+    progress: Progress<'p>,
     wavefronts: Vec<WavefrontRecord>,
     /// Per slot: index into `wavefronts` of the resident wavefront.
     resident: Vec<Option<usize>>,
@@ -305,6 +369,49 @@ impl Bench<'_> {
 
     fn instruction(&self, pc: u32) -> Option<String> {
         self.program.instruction_at(pc).map(|l| l.item.to_string())
+    }
+
+    /// The error for a stall the progress watch found in `cycle`.
+    fn stalled(&self, stall: Stall, cycle: u64) -> RunError {
+        let listed = |pcs: Vec<u32>| {
+            pcs.into_iter()
+                .map(|pc| (pc, self.instruction(pc).unwrap_or_default()))
+                .collect()
+        };
+        let ran = cycle - self.start;
+        match stall {
+            Stall::Forever { ctx, pcs } => RunError::NoProgress {
+                ctx,
+                cycle: ran,
+                why: "loops forever: an iteration writes only values it does not read \
+                      before writing them, and touches no memory and no other context"
+                    .into(),
+                pcs: listed(pcs),
+            },
+            Stall::Quiet { ctx, pcs, window } => RunError::NoProgress {
+                ctx,
+                cycle: ran,
+                why: format!(
+                    "has looped for {window} cycles without a memory access (--no-progress \
+                     {window})"
+                ),
+                pcs: listed(pcs),
+            },
+            Stall::Runaway { slot, limit, hot } => {
+                let record = self.resident[slot].map(|w| &self.wavefronts[w]);
+                RunError::Runaway {
+                    slot,
+                    workgroup: record.map_or(0, |r| r.workgroup),
+                    wave: record.map_or(0, |r| r.wavefront),
+                    limit,
+                    cycle: ran,
+                    hot: hot
+                        .into_iter()
+                        .map(|(pc, n)| (pc, self.instruction(pc).unwrap_or_default(), n))
+                        .collect(),
+                }
+            }
+        }
     }
 
     /// Every live context of the compute unit, where it is and what it waits for, from the
@@ -418,6 +525,7 @@ impl Bench<'_> {
                 cu.launch_exec_hi_i.next = bits(exec >> 32);
                 cu.launch_wg_i.next = bits(u64::from(wg_tag));
                 self.monitor.launch(slot, cycle);
+                self.progress.launch(slot, cycle);
                 self.resident[slot] = Some(self.wavefronts.len());
                 self.wavefronts.push(WavefrontRecord {
                     workgroup,
@@ -468,6 +576,7 @@ impl Bench<'_> {
                 req.wdata[l] = cu.mem_wdata_o[l].val().to_u64() as u32;
             }
             let id = cu.mem_ctx_o.val().to_u64();
+            self.progress.memory(self.ctx_of_id(id), cycle);
             if let Err(e) = self.port.accept(cycle, &req) {
                 let ctx = self.ctx_of_id(id);
                 let c = ctx.slot * self.per_slot + ctx.k;
@@ -516,7 +625,11 @@ impl Bench<'_> {
                 let cu = self.driver.uut();
                 if did_issue == after_issue && cu.ctx_retire_o[c].val() {
                     let pc = cu.ctx_inst_pc_o[c].val().to_u64() as u32;
-                    self.monitor.retire(self.ctx_of_index(c), pc, cycle)?;
+                    let ctx = self.ctx_of_index(c);
+                    self.monitor.retire(ctx, pc, cycle)?;
+                    if let Err(stall) = self.progress.retire(ctx, pc, cycle) {
+                        return Err(self.stalled(stall, cycle));
+                    }
                 }
             }
         }
@@ -542,17 +655,23 @@ pub fn run(
     opts: &RunOptions,
 ) -> Result<RunReport, RunError> {
     let hw = &opts.hw;
+    // Refused before running, as the golden model refuses it (`pws_isa::subset`).
+    pws_isa::subset::check(program, &manifest.kernel.display().to_string())?;
     let (sgprs, _) = check_fit(program, hw)?;
+    check_budget(manifest)?;
     let cu = ComputeUnit::new(hw).map_err(|e| RunError::Config(e.to_string()))?;
     let slots = cu.slots();
     let per_slot = hw.spsimds_per_simd + 1;
     let dispatcher = Dispatcher::new(manifest, slots, hw.passes())?;
+    // The VCD goes to a temporary file that replaces the target when the run stops (also on
+    // an error: the trace up to the stop is what one debugs), never onto the launch's files.
+    let mut vcd = None;
     let mut driver = match &opts.vcd {
         Some(path) => {
-            let file = File::create(path).map_err(|source| RunError::Vcd {
-                path: path.clone(),
-                source,
-            })?;
+            let mut staged =
+                pws_isa::output::Staged::create(path, &[&manifest.path, &manifest.kernel])?;
+            let file = staged.file().try_clone().map_err(|e| staged.io_error(e))?;
+            vcd = Some(staged);
             Driver::with_vcd(cu, BufWriter::new(file))?
         }
         None => Driver::new(cu)?,
@@ -570,17 +689,58 @@ pub fn run(
         port: MemoryPort::new(DataMemory::new(manifest), hw.mem_latency as u64),
         dispatcher,
         monitor: Monitor::new(program, slots, per_slot),
+        progress: Progress::new(
+            program,
+            slots,
+            per_slot,
+            opts.no_progress,
+            opts.max_instructions,
+        ),
         wavefronts: Vec::new(),
         resident: vec![None; slots],
         start: 0,
     };
-    bench.load_program(&program.words())?;
+    let clock = Instant::now();
+    let outcome = simulate(&mut bench, opts);
+    let seconds = clock.elapsed().as_secs_f64();
+    let report = match outcome {
+        Ok(Stop::Done(end)) => Ok(report(bench, manifest, opts, end, seconds)),
+        Ok(Stop::Interrupted(cycle)) => {
+            let ran = cycle - bench.start;
+            Err(RunError::Interrupted {
+                cycle: ran,
+                report: Box::new(report(bench, manifest, opts, cycle, seconds)),
+            })
+        }
+        Err(e) => {
+            // Dropping the bench flushes the VCD.
+            drop(bench);
+            Err(e)
+        }
+    };
+    if let Some(staged) = vcd {
+        staged.commit()?;
+    }
+    report
+}
+
+/// How a simulation that raised no error stopped.
+enum Stop {
+    /// The launch completed in this cycle.
+    Done(u64),
+    /// `RunOptions::stop` was set; the last simulated cycle.
+    Interrupted(u64),
+}
+
+/// Loads the program and simulates until the launch completes, an error, or a stop request.
+fn simulate(bench: &mut Bench, opts: &RunOptions) -> Result<Stop, RunError> {
+    bench.load_program(&bench.program.words())?;
     let start = bench.driver.cycle();
     bench.start = start;
-    let window = opts.watchdog.unwrap_or_else(|| default_watchdog(hw));
+    let window = opts.watchdog.unwrap_or_else(|| default_watchdog(&opts.hw));
     let clock = Instant::now();
     let mut bar: Option<indicatif::ProgressBar> = None;
-    let end = loop {
+    let stop = loop {
         let cycle = bench.driver.cycle();
         // A wavefront launched in this cycle exists only after its edge.
         let dispatching = !bench.dispatcher.done();
@@ -591,7 +751,7 @@ pub fn run(
         let ran = cycle - start;
         let idle = bench.driver.uut().idle_o.val();
         if !dispatching && idle && bench.port.outstanding() == 0 {
-            break cycle;
+            break Stop::Done(cycle);
         }
         if ran >= opts.max_cycles {
             return Err(RunError::CycleCap {
@@ -606,6 +766,9 @@ pub fn run(
                 stuck: bench.stuck(cycle),
             });
         }
+        if ran % 256 == 0 && opts.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            break Stop::Interrupted(cycle);
+        }
         if opts.progress && ran % 4096 == 0 {
             update_progress(&mut bar, clock.elapsed(), ran, opts.max_cycles);
         }
@@ -614,7 +777,18 @@ pub fn run(
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let seconds = clock.elapsed().as_secs_f64();
+    Ok(stop)
+}
+
+/// The report of a run that ended (or was stopped) in cycle `end`.
+fn report(
+    bench: Bench,
+    manifest: &Manifest,
+    opts: &RunOptions,
+    end: u64,
+    seconds: f64,
+) -> RunReport {
+    let start = bench.start;
     let cu = bench.driver.uut();
     let stat = |s: &Signal<Out, Bits<32>>| s.val().to_u64();
     let valu_passes = stat(&cu.stat_valu_passes_o);
@@ -628,11 +802,11 @@ pub fn run(
     let Bench {
         port, wavefronts, ..
     } = bench;
-    Ok(RunReport {
+    RunReport {
         kernel: manifest.kernel.display().to_string(),
         mode: mode_name(opts.mode),
         compaction: compaction_name(opts.compaction),
-        s: hw.spsimds_per_simd,
+        s: opts.hw.spsimds_per_simd,
         cycles: end - start,
         wavefronts,
         blocks,
@@ -658,7 +832,7 @@ pub fn run(
             0.0
         },
         warnings: Vec::new(),
-    })
+    }
 }
 
 /// Shows (after the first second) and advances the progress bar.

@@ -13,13 +13,11 @@
 //! sgpr CTX REG VALUE     the scalar unit writes SGPR REG of context CTX
 //! ```
 
-use std::fs::File;
-use std::io::BufWriter;
 use std::path::PathBuf;
 
-use pws_hdl::config::SGPR_ADDR_BITS;
 use pws_hdl::config::{HwConfig, PRESETS};
 use pws_hdl::split_merge::{sgprs_copied, split_cycles, MERGE_CYCLES};
+use pws_verify::units::script::{self, Line};
 use pws_verify::units::split_merge::rtl::SplitMergeRtl;
 use pws_verify::units::split_merge::{ContextView, Outcome, Request, RunState};
 use serde_json::json;
@@ -44,13 +42,6 @@ pub struct Args {
     json: bool,
 }
 
-/// One parsed script line.
-struct Op {
-    line: usize,
-    text: String,
-    request: Request,
-}
-
 pub fn run(args: Args) -> CmdResult {
     let mut cfg = HwConfig::preset(&args.config).ok_or_else(|| {
         format!(
@@ -60,16 +51,17 @@ pub fn run(args: Args) -> CmdResult {
         )
     })?;
     if let Some(s) = args.s {
-        cfg = cfg.with_spsimds(s);
+        cfg = cfg.with_spsimds(crate::cmd::spsimds(s, 1..=pws_hdl::config::MAX_SPSIMDS)?);
     }
-    let source = std::fs::read_to_string(&args.script)
-        .map_err(|e| format!("{}: {e}", args.script.display()))?;
-    let ops = parse(&source, &cfg)
-        .map_err(|(line, msg)| format!("{}:{line}: {msg}", args.script.display()))?;
+    let source = pws_isa::input::read_text(&args.script, pws_isa::input::Kind::UnitScript)?;
+    let ops = script::split_merge(&source, &cfg)
+        .map_err(|e| format!("{}:{e}", pws_isa::diag::path(&args.script)))?;
+    let mut staged = None;
     let mut rtl = match &args.vcd {
         Some(path) => {
-            let file = File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            SplitMergeRtl::with_vcd(&cfg, BufWriter::new(file))?
+            let (out, writer) = crate::cmd::vcd_output(path, &[&args.script])?;
+            staged = Some(out);
+            SplitMergeRtl::with_vcd(&cfg, writer)?
         }
         None => SplitMergeRtl::new(&cfg)?,
     };
@@ -90,10 +82,10 @@ pub fn run(args: Args) -> CmdResult {
         );
     }
     for op in &ops {
-        let (outcome, cycles) = rtl.apply(op.request)?;
+        let (outcome, cycles) = rtl.apply(op.op)?;
         let views = rtl.views()?;
         // SGPRs an allocating split copied (the others do not copy).
-        let copied = match op.request {
+        let copied = match op.op {
             Request::Split { sgprs, .. } if outcome == Outcome::Ok => {
                 Some(sgprs_copied(&cfg, sgprs))
             }
@@ -133,135 +125,12 @@ pub fn run(args: Args) -> CmdResult {
             rtl.no_free_count()
         );
     }
+    // Dropping the simulation flushes the trace; then it replaces the target.
+    drop(rtl);
+    if let Some(vcd) = staged {
+        vcd.commit()?;
+    }
     Ok(())
-}
-
-fn parse(source: &str, cfg: &HwConfig) -> Result<Vec<Op>, (usize, String)> {
-    let mut ops = Vec::new();
-    // The running wavefront's SGPR allocation, which every split request carries.
-    let mut sgprs = 0;
-    for (i, raw) in source.lines().enumerate() {
-        let line = i + 1;
-        let text = raw.split('#').next().unwrap_or("").trim();
-        if text.is_empty() {
-            continue;
-        }
-        let words: Vec<&str> = text.split_whitespace().collect();
-        let err = |msg: String| (line, msg);
-        let arity = |min: usize, max: usize, usage: &str| {
-            if words.len() < min + 1 || words.len() > max + 1 {
-                Err(err(format!("usage: {usage}")))
-            } else {
-                Ok(())
-            }
-        };
-        let request = match words[0] {
-            "launch" => {
-                arity(0, 2, "launch [EXEC] [SGPRS]")?;
-                let exec = match words.get(1) {
-                    Some(w) => hex(w).map_err(err)?,
-                    None => cfg.lane_mask(),
-                };
-                sgprs = match words.get(2) {
-                    Some(w) => sgpr_count(w).map_err(err)?,
-                    None => 0,
-                };
-                Request::Launch { exec, pc: 0 }
-            }
-            "split" => {
-                arity(2, 3, "split CTX MASK [PC]")?;
-                let pc = match words.get(3) {
-                    Some(w) => u32::try_from(number(w).map_err(err)?)
-                        .map_err(|_| err(format!("PC `{w}` does not fit 32 bits")))?,
-                    None => 0,
-                };
-                Request::Split {
-                    ctx: context(words[1]).map_err(err)?,
-                    mask: hex(words[2]).map_err(err)?,
-                    pc,
-                    sgprs,
-                }
-            }
-            "merge" => {
-                arity(1, 1, "merge CTX")?;
-                Request::Merge {
-                    ctx: context(words[1]).map_err(err)?,
-                }
-            }
-            "end" => {
-                arity(0, 0, "end")?;
-                Request::End
-            }
-            "sgpr" => {
-                arity(3, 3, "sgpr CTX REG VALUE")?;
-                let ctx = context(words[1]).map_err(err)?;
-                if ctx > cfg.spsimds_per_simd {
-                    return Err(err(format!(
-                        "context {ctx} does not exist (S = {})",
-                        cfg.spsimds_per_simd
-                    )));
-                }
-                let reg = number(words[2]).map_err(err)? as usize;
-                if reg >= cfg.sgprs_per_context {
-                    return Err(err(format!(
-                        "SGPR {reg} is out of range 0..{}",
-                        cfg.sgprs_per_context
-                    )));
-                }
-                let value = u32::try_from(number(words[3]).map_err(err)?)
-                    .map_err(|_| err(format!("value `{}` does not fit 32 bits", words[3])))?;
-                Request::WriteSgpr { ctx, reg, value }
-            }
-            other => {
-                return Err(err(format!(
-                    "unknown operation `{other}` (launch, split, merge, end, sgpr)"
-                )))
-            }
-        };
-        ops.push(Op {
-            line,
-            text: text.to_string(),
-            request,
-        });
-    }
-    Ok(ops)
-}
-
-/// A context number: 0 = the WF context, 1..=7 = SpSIMD k (numbers above S reach the hardware,
-/// which rejects them).
-fn context(word: &str) -> Result<usize, String> {
-    match word.parse::<usize>() {
-        Ok(k) if k <= 7 => Ok(k),
-        _ => Err(format!("context `{word}` is not a number in 0..=7")),
-    }
-}
-
-/// An SGPR allocation: it must fit the 7-bit count port; 0 and counts above the SRF size mean
-/// the whole SRF.
-fn sgpr_count(word: &str) -> Result<usize, String> {
-    let limit = (1u64 << SGPR_ADDR_BITS) - 1;
-    match number(word)? {
-        n if n <= limit => Ok(n as usize),
-        n => Err(format!(
-            "SGPR count {n} does not fit the split request (0..={limit})"
-        )),
-    }
-}
-
-/// A mask: hexadecimal, with or without `0x`, `_` allowed.
-fn hex(word: &str) -> Result<u64, String> {
-    let digits = word.trim_start_matches("0x").replace('_', "");
-    u64::from_str_radix(&digits, 16)
-        .map_err(|_| format!("mask `{word}` is not a 64-bit hex number"))
-}
-
-/// A decimal number or a `0x` hexadecimal one.
-fn number(word: &str) -> Result<u64, String> {
-    let parsed = match word.strip_prefix("0x") {
-        Some(h) => u64::from_str_radix(h, 16),
-        None => word.parse(),
-    };
-    parsed.map_err(|_| format!("`{word}` is not a number"))
 }
 
 fn stack_text(v: &ContextView) -> String {
@@ -278,7 +147,7 @@ fn where_text(k: usize) -> String {
 }
 
 fn print_step(
-    op: &Op,
+    op: &Line<Request>,
     outcome: Outcome,
     cycles: u64,
     copied: Option<usize>,

@@ -14,13 +14,12 @@
 //!
 //! The path (`l` or `r`) is required by the dual-path stack and not allowed for the PDOM one.
 
-use std::fs::File;
-use std::io::BufWriter;
 use std::path::PathBuf;
 
 use pws_hdl::reconvergence::{DualPathStack, PdomStack};
 use pws_sim::Driver;
 use pws_verify::units::reconvergence::{rtl, DpeEntry, Op, PathSlot, Side, SpeEntry, Status};
+use pws_verify::units::script;
 use serde_json::{json, Value};
 
 use crate::cmd::CmdResult;
@@ -49,83 +48,6 @@ pub struct Args {
     /// Write a VCD waveform of the stack to this file.
     #[arg(long)]
     vcd: Option<PathBuf>,
-}
-
-struct Line {
-    number: usize,
-    text: String,
-    side: Side,
-    op: Op,
-}
-
-fn number(token: &str) -> Result<u64, String> {
-    let parsed = match token.strip_prefix("0x") {
-        Some(hex) => u64::from_str_radix(&hex.replace('_', ""), 16),
-        None => token.parse(),
-    };
-    parsed.map_err(|_| format!("`{token}` is not a number"))
-}
-
-fn pc(token: &str) -> Result<u32, String> {
-    u32::try_from(number(token)?).map_err(|_| format!("PC `{token}` does not fit in 32 bits"))
-}
-
-fn mask(token: &str) -> Result<u64, String> {
-    let hex = token.trim_start_matches("0x").replace('_', "");
-    u64::from_str_radix(&hex, 16).map_err(|_| format!("mask `{token}` is not a 64-bit hex number"))
-}
-
-fn parse_line(tokens: &[&str], kind: Kind) -> Result<(Side, Op), String> {
-    let (word, rest) = tokens.split_first().expect("blank lines are skipped");
-    let (side, args) = match (*word, kind, rest.first()) {
-        ("advance" | "branch", Kind::Dual, Some(&"l")) => (Side::L, &rest[1..]),
-        ("advance" | "branch", Kind::Dual, Some(&"r")) => (Side::R, &rest[1..]),
-        ("advance" | "branch", Kind::Dual, _) => {
-            return Err(format!(
-                "`{word}` on the dual-path stack needs a path, l or r"
-            ))
-        }
-        _ => (Side::L, rest),
-    };
-    let op = match (*word, args) {
-        ("nop", []) => Op::Nop,
-        ("init", [p, end, m]) => Op::Init {
-            pc: pc(p)?,
-            end: pc(end)?,
-            mask: mask(m)?,
-        },
-        ("advance", [p]) => Op::Advance { pc: pc(p)? },
-        ("branch", [target, fall_through, taken, ipdom]) => Op::Branch {
-            target: pc(target)?,
-            fall_through: pc(fall_through)?,
-            taken: mask(taken)?,
-            ipdom: pc(ipdom)?,
-        },
-        ("nop" | "init" | "advance" | "branch", _) => {
-            return Err(format!("wrong number of operands for `{word}`"))
-        }
-        _ => return Err(format!("unknown operation `{word}`")),
-    };
-    Ok((side, op))
-}
-
-fn parse(source: &str, kind: Kind) -> Result<Vec<Line>, (usize, String)> {
-    let mut lines = Vec::new();
-    for (i, raw) in source.lines().enumerate() {
-        let text = raw.split('#').next().unwrap_or("").trim();
-        let tokens: Vec<&str> = text.split_whitespace().collect();
-        if tokens.is_empty() {
-            continue;
-        }
-        let (side, op) = parse_line(&tokens, kind).map_err(|e| (i + 1, e))?;
-        lines.push(Line {
-            number: i + 1,
-            text: text.to_string(),
-            side,
-            op,
-        });
-    }
-    Ok(lines)
 }
 
 fn status_name(s: Status) -> &'static str {
@@ -204,14 +126,15 @@ impl Stack {
 }
 
 pub fn run(args: Args) -> CmdResult {
-    let source = std::fs::read_to_string(&args.script)
-        .map_err(|e| format!("{}: {e}", args.script.display()))?;
-    let lines = parse(&source, args.kind)
-        .map_err(|(line, msg)| format!("{}:{line}: {msg}", args.script.display()))?;
+    let source = pws_isa::input::read_text(&args.script, pws_isa::input::Kind::UnitScript)?;
+    let lines = script::stack(&source, args.kind == Kind::Dual)
+        .map_err(|e| format!("{}:{e}", pws_isa::diag::path(&args.script)))?;
+    let mut staged = None;
     let vcd = match &args.vcd {
         Some(path) => {
-            let file = File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            Some(BufWriter::new(file))
+            let (out, writer) = crate::cmd::vcd_output(path, &[&args.script])?;
+            staged = Some(out);
+            Some(writer)
         }
         None => None,
     };
@@ -230,11 +153,11 @@ pub fn run(args: Args) -> CmdResult {
     let mut steps = Vec::new();
     let mut max_depth = 0;
     for line in &lines {
-        let (status, entries, texts) = stack.apply(line.side, line.op)?;
+        let (status, entries, texts) = stack.apply(line.op.0, line.op.1)?;
         max_depth = max_depth.max(entries.len());
         if args.json {
             steps.push(json!({
-                "line": line.number,
+                "line": line.line,
                 "op": line.text,
                 "status": status_name(status),
                 "depth": entries.len(),
@@ -243,7 +166,7 @@ pub fn run(args: Args) -> CmdResult {
         } else {
             println!(
                 "{:>4}: {:<36} {:<12} [{}]",
-                line.number,
+                line.line,
                 line.text,
                 status_name(status),
                 texts.join(", ")
@@ -260,6 +183,11 @@ pub fn run(args: Args) -> CmdResult {
             "{} operation(s), one cycle each; maximum depth {max_depth}",
             lines.len()
         );
+    }
+    // Dropping the simulation flushes the trace; then it replaces the target.
+    drop(stack);
+    if let Some(vcd) = staged {
+        vcd.commit()?;
     }
     Ok(())
 }

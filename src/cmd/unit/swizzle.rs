@@ -2,8 +2,6 @@
 //! one vector instruction under BCC/SCC compaction, computed by simulating the RTL swizzle
 //! unit (`pws_hdl::swizzle`) cycle by cycle. `cycles` is the number of passes the unit issued.
 
-use std::fs::File;
-use std::io::BufWriter;
 use std::path::PathBuf;
 
 use pws_verify::units::swizzle::{rtl, Mode, Pass};
@@ -66,14 +64,20 @@ pub fn run(args: Args) -> CmdResult {
         ModeArg::Bcc => Mode::Bcc,
         ModeArg::Scc => Mode::Scc,
     };
+    let mut staged = None;
     let vcd = match &args.vcd {
         Some(path) => {
-            let file = File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            Some(Box::new(BufWriter::new(file)) as Box<dyn std::io::Write>)
+            let (out, writer) = crate::cmd::vcd_output(path, &[])?;
+            staged = Some(out);
+            Some(Box::new(writer) as Box<dyn std::io::Write>)
         }
         None => None,
     };
+    // `rtl::run` drops its simulation, and with it the trace writer, before it returns.
     let run = rtl::run(args.width, args.lanes, mask, mode, vcd)?;
+    if let Some(vcd) = staged {
+        vcd.commit()?;
+    }
     if args.json {
         let schedule: Vec<&Pass> = run.passes.iter().collect();
         println!(

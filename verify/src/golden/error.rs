@@ -58,9 +58,11 @@ pub struct HotPc {
 pub enum GoldenError {
     #[error(transparent)]
     Manifest(#[from] ManifestError),
+    #[error(transparent)]
+    Budget(#[from] pws_isa::manifest::BudgetError),
     #[error("{0}")]
     Assemble(pws_isa::AsmError),
-    #[error("invalid configuration: {0}")]
+    #[error("{0}")]
     Config(String),
     #[error("{site}: not executable: {message}")]
     NotExecutable { site: Site, message: String },
@@ -81,12 +83,15 @@ pub enum GoldenError {
     #[error("deadlock: no context can continue{}", list_stuck(stuck))]
     Deadlock { stuck: Vec<Stuck> },
     #[error(
-        "instruction limit of {limit} reached; contexts still running:{}{}",
+        "runaway: workgroup {workgroup} wave {wave} reached the limit of {limit} instructions per wavefront (--max-instructions); its contexts still running:{}{}",
         list_sites(running),
         list_hot(hot)
     )]
     InstructionLimit {
         limit: u64,
+        workgroup: u32,
+        /// Wavefront index within the workgroup.
+        wave: u32,
         running: Vec<Site>,
         hot: Vec<HotPc>,
     },

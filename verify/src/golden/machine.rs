@@ -120,6 +120,8 @@ pub struct Wavefront {
     pub vgprs: Vec<[u32; LANES]>,
     /// Slot i holds context id i + 1; SWF slots are `None` while free.
     pub contexts: Vec<Option<Context>>,
+    /// Instructions executed so far, summed over its contexts (the runaway limit's count).
+    pub executed: u64,
 }
 
 impl Wavefront {
@@ -166,6 +168,7 @@ impl Wavefront {
             global,
             vgprs: vgpr_file,
             contexts,
+            executed: 0,
         }
     }
 

@@ -28,7 +28,7 @@ pub use pws::{ContextId, EventKind};
 pub use report::{BufferValues, Buffers, Mask, PwsEvent, Report, Stats, WavefrontState};
 
 use exec::{Fault, Flow};
-use machine::{Status, Wavefront};
+use machine::{Status, Wavefront, LANES};
 use memory::GlobalMemory;
 use pws::StackEntry;
 use watch::Violation;
@@ -52,8 +52,13 @@ pub struct Config {
     pub mode: Mode,
     /// SpSIMDs per SIMD (PWS mode); each holds one SwfContext of every wavefront.
     pub s: usize,
-    /// The launch stops with an error after this many instructions (summed over contexts).
+    /// The launch stops with an error when one wavefront has executed this many instructions
+    /// (summed over its contexts): a runaway loop, however many wavefronts the grid has.
     pub max_instructions: u64,
+    /// Keep every wavefront's final registers for [`Report::wavefronts`]. Without them a
+    /// launch holds no per-wavefront state (a grid of 2^24 work-items in workgroups of one
+    /// keeps 2^24 register sets otherwise).
+    pub final_registers: bool,
 }
 
 impl Default for Config {
@@ -62,9 +67,13 @@ impl Default for Config {
             mode: Mode::Pws,
             s: 2,
             max_instructions: 10_000_000,
+            final_registers: true,
         }
     }
 }
+
+/// Split/merge events the trace keeps; later ones are counted in [`Stats::trace_omitted`].
+pub const MAX_TRACE_EVENTS: usize = 1 << 20;
 
 /// Loads the manifest at `path`, assembles its kernel and runs it.
 pub fn run_launch(path: impl AsRef<Path>, config: &Config) -> Result<Report, GoldenError> {
@@ -79,11 +88,15 @@ pub fn run_launch(path: impl AsRef<Path>, config: &Config) -> Result<Report, Gol
 pub fn run(program: &Program, manifest: &Manifest, config: &Config) -> Result<Report, GoldenError> {
     if config.mode == Mode::Pws && config.s > MAX_S {
         return Err(GoldenError::Config(format!(
-            "S = {} exceeds the maximum of {MAX_S}",
+            "S = {} is out of range 0..={MAX_S} (SpSIMDs per SIMD)",
             config.s
         )));
     }
+    // Refused before running, as the compute unit refuses it (`pws_isa::subset`).
+    pws_isa::subset::check(program, &manifest.kernel.display().to_string())
+        .map_err(GoldenError::Assemble)?;
     let used = UsedRegisters::of(program);
+    check_budget(manifest, config, &used)?;
     let mut engine = Engine::new(program, manifest, config);
     let mut wavefronts = Vec::new();
     let mut global = 0;
@@ -98,7 +111,13 @@ pub fn run(program: &Program, manifest: &Manifest, config: &Config) -> Result<Re
         global += waves.len() as u32;
         engine.run_workgroup(&mut waves)?;
         engine.stats.workgroups += 1;
-        wavefronts.extend(waves.iter().map(|w| final_state(w, &used)));
+        for w in &waves {
+            engine.stats.peak_wavefront_instructions =
+                engine.stats.peak_wavefront_instructions.max(w.executed);
+        }
+        if config.final_registers {
+            wavefronts.extend(waves.iter().map(|w| final_state(w, &used)));
+        }
     }
     let buffers = engine
         .memory
@@ -118,6 +137,38 @@ pub fn run(program: &Program, manifest: &Manifest, config: &Config) -> Result<Re
         trace: engine.trace,
         stats: engine.stats,
     })
+}
+
+/// Checks the launch's memory against the budget before anything is allocated: the buffers
+/// and kernarg segment the model's memory copies, the trace at its cap, and, if kept, the
+/// final registers of every wavefront.
+fn check_budget(
+    manifest: &Manifest,
+    config: &Config,
+    used: &UsedRegisters,
+) -> Result<(), GoldenError> {
+    let wavefronts: u64 = (0..manifest.workgroups())
+        .map(|wg| u64::from(manifest.wavefronts_in(wg)))
+        .sum();
+    let per_wavefront = if config.final_registers {
+        (used.sgprs as u64 + used.vgprs as u64 * LANES as u64) * 4
+            + std::mem::size_of::<WavefrontState>() as u64
+            + 3 * 24
+    } else {
+        0
+    };
+    let registers = wavefronts * per_wavefront;
+    let trace = (MAX_TRACE_EVENTS * std::mem::size_of::<PwsEvent>()) as u64;
+    pws_isa::manifest::check_budget(manifest.memory_bytes() + registers + trace, || {
+        if config.final_registers {
+            format!(
+                "buffers and kernarg, the split/merge trace, and the final registers of {wavefronts} wavefront(s) at {per_wavefront} bytes each; `pws golden` without --json keeps no registers"
+            )
+        } else {
+            "buffers and kernarg, and the split/merge trace".into()
+        }
+    })?;
+    Ok(())
 }
 
 /// How many SGPRs and VGPRs the program names (so the report lists only those).
@@ -227,7 +278,7 @@ impl<'a> Engine<'a> {
                 }
                 for done in pws::resolve_merges(&mut w.contexts) {
                     self.stats.merges += 1;
-                    self.trace.push(PwsEvent {
+                    self.record(PwsEvent {
                         workgroup: w.workgroup,
                         wave: w.index,
                         context: done.parent,
@@ -287,9 +338,10 @@ impl<'a> Engine<'a> {
                 size: self.program.size_bytes(),
             });
         };
-        if self.stats.instructions >= self.max_instructions {
+        if w.executed >= self.max_instructions {
             return Err(self.limit(w));
         }
+        w.executed += 1;
         self.stats.instructions += 1;
         self.counts[index] += 1;
         let located = &self.program.instructions[index];
@@ -354,7 +406,7 @@ impl<'a> Engine<'a> {
                 let live = contexts.iter().skip(1).flatten().count();
                 self.stats.peak_swf_contexts = self.stats.peak_swf_contexts.max(live);
                 let e = event(out.kind, out.spm, out.child, out.child_spm);
-                self.trace.push(e);
+                self.record(e);
             }
             Flow::Merge => {
                 self.count_pws_instruction(flow);
@@ -369,7 +421,7 @@ impl<'a> Engine<'a> {
                     .and_then(|p| contexts[p.slot()].as_ref())
                     .map(|p| p.spm);
                 let e = event(kind, spm, partner, partner_spm);
-                self.trace.push(e);
+                self.record(e);
             }
         }
         Ok(())
@@ -381,6 +433,15 @@ impl<'a> Engine<'a> {
             site: self.site(w, id, pc),
             register: v.register,
             merge: self.site(w, id, v.merge_pc),
+        }
+    }
+
+    /// Appends a split/merge event to the trace, or counts it once the trace is full.
+    fn record(&mut self, event: PwsEvent) {
+        if self.trace.len() < MAX_TRACE_EVENTS {
+            self.trace.push(event);
+        } else {
+            self.stats.trace_omitted += 1;
         }
     }
 
@@ -419,6 +480,8 @@ impl<'a> Engine<'a> {
             .collect();
         GoldenError::InstructionLimit {
             limit: self.max_instructions,
+            workgroup: current.workgroup,
+            wave: current.index,
             running,
             hot,
         }

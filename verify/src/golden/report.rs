@@ -150,6 +150,10 @@ pub struct Stats {
     pub barriers: u64,
     /// Largest number of SwfContexts one wavefront had allocated at once.
     pub peak_swf_contexts: usize,
+    /// Instructions of the wavefront that executed the most (summed over its contexts).
+    pub peak_wavefront_instructions: u64,
+    /// Split/merge events past the trace's cap (`golden::MAX_TRACE_EVENTS`), counted only.
+    pub trace_omitted: u64,
 }
 
 /// Everything a golden-model run produces.
@@ -163,6 +167,7 @@ pub struct Report {
     pub grid: u32,
     pub workgroup: u32,
     pub buffers: Buffers,
+    /// Final registers of every wavefront (empty unless `Config::final_registers`).
     pub wavefronts: Vec<WavefrontState>,
     pub trace: Vec<PwsEvent>,
     pub stats: Stats,
@@ -236,6 +241,14 @@ impl Report {
                     e.partner_spm
                         .map(|m| m.to_string())
                         .unwrap_or_else(|| "-".into()),
+                );
+            }
+            if self.stats.trace_omitted > 0 {
+                let _ = writeln!(
+                    out,
+                    "  ... {} more event(s) not kept (the trace holds the first {})",
+                    self.stats.trace_omitted,
+                    self.trace.len()
                 );
             }
         }

@@ -1,0 +1,157 @@
+//! The executable subset: what both executors, the golden model and the compute-unit RTL, run.
+//!
+//! The assembler and the disassembler take every instruction of the opcode table with every
+//! operand llvm-mc accepts, byte for byte (they are ISA tools: `pws asm`, `pws disasm` and the
+//! WCET analysis of clang's output need floating-point instructions too). A launch runs only
+//! the executable subset, and both executors refuse a program with anything else before its
+//! first instruction, naming the instruction's line ([`check`]), so neither computes what the
+//! other refuses:
+//!
+//! - floating-point instructions (the opcodes that take an output modifier): neither executor
+//!   models IEEE arithmetic;
+//! - the VOP3 modifiers `clamp`, `omod`, `neg` and `abs`;
+//! - trap temporaries (`ttmp0`..`ttmp11`, `ttmp[..]`), which belong to a trap handler, and
+//!   `flat_scratch`, which belongs to scratch memory: pws has neither;
+//! - an SMEM base or offset register other than an SGPR (`s_load_dword s0, exec, 0x0`): the
+//!   scalar memory unit addresses through s0..s101 only;
+//! - a branch whose target is no instruction of the program (before its start, past its end,
+//!   or inside an instruction with a literal): control could only leave the program there.
+//!
+//! `verify/tests/executable_subset.rs` walks the opcode table to keep this list equal to what
+//! the RTL's decoder implements and what the golden model executes.
+
+use crate::diag;
+use crate::error::{AsmError, ErrorKind};
+use crate::inst::{Instruction, Operand};
+use crate::opcode::{Format, MOD_OMOD};
+use crate::program::Program;
+
+/// Why `inst` is outside the executable subset, or `Ok`.
+pub fn executable(inst: &Instruction) -> Result<(), String> {
+    if inst.opcode.info().mods & MOD_OMOD != 0 {
+        return Err(
+            "floating-point instructions are outside the executable subset: the golden model and the compute unit run integer instructions".into(),
+        );
+    }
+    let m = inst.mods;
+    if m.clamp || m.omod.bits() != 0 || m.neg != 0 || m.abs != 0 {
+        return Err(
+            "the VOP3 modifiers clamp, omod, neg and abs are outside the executable subset".into(),
+        );
+    }
+    if inst.opcode.format() == Format::Smem
+        && inst.srcs[..2]
+            .iter()
+            .flatten()
+            .any(|o| !matches!(o, Operand::Sgpr(_)))
+    {
+        return Err(
+            "the base and offset registers of a scalar load must be SGPRs (s0..s101) in the executable subset".into(),
+        );
+    }
+    for (op, _) in inst.operands() {
+        match op {
+            Operand::Ttmp(n) => {
+                return Err(format!(
+                    "ttmp{n} is a trap temporary, and pws has no trap handler: trap temporaries are outside the executable subset"
+                ))
+            }
+            Operand::FlatScratchLo | Operand::FlatScratchHi => {
+                return Err(
+                    "flat_scratch addresses scratch memory, which pws does not have: it is outside the executable subset".into(),
+                )
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Checks that every instruction of `program` is executable and every branch lands on one;
+/// the error names `file`, the instruction's line (column 1: the image keeps lines only) and
+/// the instruction.
+pub fn check(program: &Program, file: &str) -> Result<(), AsmError> {
+    for l in &program.instructions {
+        let target = |t: Option<u32>| match t {
+            Some(t) if program.index_of(t).is_some() => Ok(()),
+            Some(t) => Err(format!(
+                "the branch target {t:#x} is no instruction of the program ({:#x} bytes)",
+                program.size_bytes()
+            )),
+            None => Err("the branch target lies before the program's start".into()),
+        };
+        let verdict = executable(&l.item).and_then(|()| {
+            if l.item.is_branch() {
+                target(l.item.branch_target(l.pc))
+            } else {
+                Ok(())
+            }
+        });
+        if let Err(why) = verdict {
+            return Err(AsmError {
+                file: file.to_string(),
+                line: l.line,
+                column: 1,
+                kind: ErrorKind::Unsupported,
+                message: format!("`{}`: {why}", diag::value(&l.item.to_string())),
+            });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn why(src: &str) -> Option<String> {
+        let p = crate::assemble(src, "k.s").unwrap();
+        check(&p, "k.s").err().map(|e| e.to_string())
+    }
+
+    #[test]
+    fn integer_code_is_executable() {
+        assert_eq!(
+            why(
+                "s_mov_b32 s0, 1\nv_add_u32 v1, vcc, s0, v0\nflat_store_dword v[2:3], v1\ns_endpgm"
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn the_rest_is_refused_with_its_line() {
+        let e = why("s_nop 0\ns_mov_b32 ttmp0, 1\n").unwrap();
+        assert!(
+            e.starts_with("k.s:2:1: `s_mov_b32 ttmp0, 1`: ttmp0 is a trap temporary"),
+            "{e}"
+        );
+        let e = why("v_add_f32 v0, v1, v2").unwrap();
+        assert!(e.contains("floating-point"), "{e}");
+        let e = why("v_add_u32_e64 v0, s[0:1], v1, v2 clamp").unwrap();
+        assert!(e.contains("clamp"), "{e}");
+        let e = why("v_cndmask_b32_e64 v0, -v1, v2, s[0:1]").unwrap();
+        assert!(e.contains("neg"), "{e}");
+        let e = why("s_mov_b64 s[0:1], flat_scratch").unwrap();
+        assert!(e.contains("flat_scratch"), "{e}");
+        let e = why("s_nop 0\ns_branch -3").unwrap();
+        assert!(
+            e.starts_with("k.s:2:1: `s_branch -3`: the branch target lies before"),
+            "{e}"
+        );
+        let e = why("s_cbranch_scc0 1\ns_endpgm").unwrap();
+        assert!(
+            e.contains("target 0x8 is no instruction of the program (0x8 bytes)"),
+            "{e}"
+        );
+        let e = why("s_branch 1\ns_mov_b32 s0, 0x12345678\ns_endpgm").unwrap();
+        assert!(e.contains("target 0x8 is no instruction"), "{e}");
+        assert_eq!(why("L:\ns_branch L\ns_cbranch_scc1 L\ns_endpgm"), None);
+        let e = why("s_load_dword s8, exec, m0").unwrap();
+        assert!(e.contains("must be SGPRs"), "{e}");
+        assert_eq!(
+            why("s_load_dword s8, s[4:5], s9\ns_load_dword s8, s[4:5], 0x4"),
+            None
+        );
+    }
+}
