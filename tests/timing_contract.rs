@@ -9,7 +9,9 @@ use pws_host::timing::{
     split_datapath_cycles, Competition, CuTiming, DispatchCost, Mode, TimingTable,
 };
 use pws_host::GpuConfig;
-use pws_isa::manifest::abi;
+use pws_isa::abi::LaunchAbi;
+use pws_isa::manifest::Manifest;
+use pws_sim::cu::dispatch::{DispatchAction, Dispatcher};
 use pws_verify::bound::cu_timing;
 
 /// The configurations the contract is compared on: the presets the CU is built for, and
@@ -175,12 +177,43 @@ fn split_cost_matches_the_split_merge_datapath_for_every_sgpr_count() {
     }
 }
 
+/// The ABIs of a kernel without a descriptor and of clang-14's -O0 output (every input: 18
+/// SGPRs, 3 work-item id VGPRs).
+fn abis() -> Vec<LaunchAbi> {
+    let o0 = "k:\ns_endpgm\n.amdhsa_kernel k\n.amdhsa_user_sgpr_count 14\n\
+        .amdhsa_user_sgpr_private_segment_buffer 1\n.amdhsa_user_sgpr_dispatch_ptr 1\n\
+        .amdhsa_user_sgpr_queue_ptr 1\n.amdhsa_user_sgpr_kernarg_segment_ptr 1\n\
+        .amdhsa_user_sgpr_dispatch_id 1\n.amdhsa_user_sgpr_flat_scratch_init 1\n\
+        .amdhsa_system_sgpr_private_segment_wavefront_offset 1\n\
+        .amdhsa_system_sgpr_workgroup_id_y 1\n.amdhsa_system_sgpr_workgroup_id_z 1\n\
+        .amdhsa_system_vgpr_workitem_id 2\n.amdhsa_next_free_vgpr 3\n\
+        .amdhsa_next_free_sgpr 18\n.end_amdhsa_kernel\n";
+    let program = pws_isa::assemble(o0, "o0.s").unwrap();
+    vec![LaunchAbi::legacy(), LaunchAbi::of_program(&program)]
+}
+
 #[test]
 fn dispatch_cost_matches_the_dispatcher() {
+    let manifest = Manifest::parse("kernel = \"k.s\"\ngrid = 64\nworkgroup = 64\n", "l.toml")
+        .unwrap();
     for cfg in configurations() {
-        let d = DispatchCost::contract(&cu_timing(&cfg));
-        let abi_sgprs = u64::from(abi::WORKGROUP_ID_X_SGPR) + 1;
-        assert_eq!(d.per_wavefront, rtl::dispatch_cycles(&cfg, abi_sgprs, 1));
+        for abi in abis() {
+            let d = DispatchCost::contract(&cu_timing(&cfg), &abi);
+            let (sgprs, vgprs) = (abi.sgpr_count(), abi.workitem_vgprs);
+            assert_eq!(
+                d.per_wavefront,
+                rtl::dispatch_cycles(&cfg, sgprs.into(), vgprs.into())
+            );
+            if cfg.lanes_per_simd == 16 {
+                // The test bench's dispatcher: one action per cycle until the launch.
+                let mut dispatcher = Dispatcher::new(&manifest, abi.clone(), 1, cfg.passes())
+                    .unwrap();
+                let cycles = (1..)
+                    .find(|_| matches!(dispatcher.step(1), DispatchAction::Launch { .. }))
+                    .unwrap();
+                assert_eq!(d.per_wavefront, cycles, "{cfg:?}");
+            }
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use pws_isa::manifest::abi;
+use pws_isa::abi::LaunchAbi;
 
 use crate::cfg::Cfg;
 use crate::dot::parse_cfg;
@@ -25,7 +25,7 @@ pub(crate) fn kernel_sgprs(kernel: &Kernel) -> u32 {
     kernel
         .program
         .sgprs_used()
-        .max(u32::from(abi::WORKGROUP_ID_X_SGPR) + 1)
+        .max(LaunchAbi::of_program(&kernel.program).sgpr_count())
 }
 
 fn read(path: &Path) -> Result<String> {

@@ -17,6 +17,7 @@
 
 use std::fmt::Write as _;
 
+use pws_isa::abi::LaunchAbi;
 use pws_isa::manifest::Manifest;
 use pws_isa::Program;
 use serde::Serialize;
@@ -135,7 +136,7 @@ impl Rounds {
         if w > slots {
             return Err(HostError::Config(format!(
                 "a workgroup of {} work-items needs {w} wavefront slots; the compute unit has {slots} (N_SIMD = {}, N_WFC = {})",
-                manifest.workgroup, machine.n_simd, machine.n_wfc
+                manifest.format_extent(manifest.workgroup), machine.n_simd, machine.n_wfc
             )));
         }
         let p = slots / w;
@@ -244,7 +245,10 @@ pub fn analyse_launch(
         ));
     }
     let rounds = Rounds::new(manifest, machine)?;
-    let dispatch_cost = DispatchCost::contract(&machine.cu);
+    let abi = pws_isa::assemble(&source.text, &source.file)
+        .map(|p| LaunchAbi::of_program(&p))
+        .map_err(|e| HostError::Input(e.to_string()))?;
+    let dispatch_cost = DispatchCost::contract(&machine.cu, &abi);
     let mut out = Vec::new();
     for mode in Mode::ALL.into_iter().filter(|m| modes.contains(m)) {
         out.push(mode_bound(

@@ -362,8 +362,8 @@ impl TimingTable {
 /// cycles: the part of the contract that is not per instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct DispatchCost {
-    /// Per wavefront: one register-init write per cycle (the ABI's SGPRs, then v0 one pass per
-    /// write) and the launch.
+    /// Per wavefront: one register-init write per cycle (the launch ABI's SGPRs, then its
+    /// work-item id VGPRs one pass per write) and the launch.
     pub per_wavefront: u64,
     /// Per workgroup, on top of its wavefronts (0: `pws_sim`'s dispatcher starts a workgroup's
     /// first write in the cycle its slots are found free).
@@ -377,11 +377,12 @@ pub struct DispatchCost {
 }
 
 impl DispatchCost {
-    /// The dispatch contract for `cu`.
-    pub const fn contract(cu: &CuTiming) -> DispatchCost {
-        let init_sgprs = pws_isa::manifest::abi::WORKGROUP_ID_X_SGPR as u64 + 1;
+    /// The dispatch contract for `cu` and a kernel with launch ABI `abi`.
+    pub fn contract(cu: &CuTiming, abi: &pws_isa::abi::LaunchAbi) -> DispatchCost {
+        let init_sgprs = u64::from(abi.sgpr_count());
+        let init_vgprs = u64::from(abi.workitem_vgprs);
         DispatchCost {
-            per_wavefront: init_sgprs + cu.passes + 1,
+            per_wavefront: init_sgprs + init_vgprs * cu.passes + 1,
             per_workgroup: 0,
             release: 1,
             start: 0,

@@ -5,7 +5,10 @@
 //! - [`Instruction`], [`Operand`], [`Opcode`] (with its table [`OPCODES`]): the model.
 //! - [`assemble`]: text -> [`Program`]; [`encode`] / [`decode`]: instruction <-> words.
 //! - `Display` for [`Instruction`] and [`Program::listing`]: llvm-mc syntax.
+//! - [`manifest::Manifest`] (a launch) and [`abi::LaunchAbi`] (a kernel's initial registers
+//!   and read-only segments, from its kernel descriptor).
 
+pub mod abi;
 pub mod asm;
 pub mod check;
 pub mod decode;

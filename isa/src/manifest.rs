@@ -1,7 +1,8 @@
 //! Launch manifest: the TOML file that says which kernel runs on which data (grid and
-//! workgroup size, buffers, kernel arguments), plus the launch ABI and global-memory layout
-//! every executor (golden model, RTL simulation) must share so that their memories can be
-//! compared word for word. The format and the ABI are documented in docs/manifest.md.
+//! workgroup extents in 1 to 3 dimensions, buffers, kernel arguments), plus the numbering of
+//! workgroups and work-items and the global-memory layout every executor (golden model, RTL
+//! simulation) must share so that their memories can be compared word for word. The registers
+//! a wavefront starts with are [`crate::abi`]'s. Both are documented in docs/manifest.md.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -9,6 +10,8 @@ use std::path::{Path, PathBuf};
 
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
+
+use crate::abi::LaunchAbi;
 
 /// Work-items per wavefront (GCN3 wave64).
 pub const WAVEFRONT_SIZE: u32 = 64;
@@ -21,25 +24,11 @@ pub const MAX_WORKGROUP: u64 = 1024;
 /// Largest buffer, in 32-bit elements (64 MiB).
 pub const MAX_BUFFER_ELEMENTS: u64 = 1 << 24;
 
-/// Register ABI of a launch: what the dispatcher writes into a wavefront before its first
-/// instruction. It is what clang-14 `-mcpu=fiji` emits for an OpenCL kernel that reads its
-/// arguments and `__builtin_amdgcn_workgroup_id_x()` / `__builtin_amdgcn_workitem_id_x()`:
-/// `.amdhsa_user_sgpr_private_segment_buffer 1`, `.amdhsa_user_sgpr_kernarg_segment_ptr 1`,
-/// `.amdhsa_system_sgpr_workgroup_id_x 1`, `.amdhsa_system_vgpr_workitem_id 0`.
-pub mod abi {
-    /// s[0:3]: private segment buffer descriptor. There is no scratch memory; it is zero.
-    pub const PRIVATE_SEGMENT_BUFFER_SGPR: u8 = 0;
-    /// s[4:5]: 64-bit byte address of the kernarg segment.
-    pub const KERNARG_SEGMENT_PTR_SGPR: u8 = 4;
-    /// s6: workgroup id x.
-    pub const WORKGROUP_ID_X_SGPR: u8 = 6;
-    /// v0: work-item id x within the workgroup (wavefront w, lane l: w * 64 + l).
-    pub const WORKITEM_ID_X_VGPR: u8 = 0;
-}
-
 /// Global-memory layout shared by every executor. Address 0 and everything outside the
 /// kernarg segment and the buffers is unmapped: an access there is an error.
 pub mod layout {
+    /// Byte address of the HSA kernel dispatch packet (64 bytes, read-only).
+    pub const DISPATCH_PACKET_BASE: u64 = 0x800;
     /// Byte address of the kernarg segment.
     pub const KERNARG_BASE: u64 = 0x1000;
     /// Byte address of the first buffer.
@@ -103,10 +92,12 @@ pub struct Manifest {
     pub path: PathBuf,
     /// The kernel source, resolved relative to the manifest.
     pub kernel: PathBuf,
-    /// Total work-items (1-D).
-    pub grid: u32,
-    /// Work-items per workgroup (1-D). The last workgroup may be partial.
-    pub workgroup: u32,
+    /// Work-items in x, y, z (1 in the dimensions the manifest leaves out).
+    pub grid: [u32; 3],
+    /// Work-items per workgroup in x, y, z. The last workgroup of a dimension may be partial.
+    pub workgroup: [u32; 3],
+    /// Dimensions of the launch (1..=3): how many extents `grid` gives.
+    pub dims: u32,
     pub buffers: Vec<Buffer>,
     pub args: Vec<KernelArg>,
 }
@@ -129,6 +120,9 @@ impl Region {
 /// of [`layout`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MemoryImage {
+    /// The HSA kernel dispatch packet (read-only).
+    pub dispatch_packet: Region,
+    pub dispatch_packet_words: Vec<u32>,
     pub kernarg: Region,
     /// Kernarg segment contents, little-endian 32-bit words.
     pub kernarg_words: Vec<u32>,
@@ -180,7 +174,7 @@ struct RawBuffer {
     len: Option<u64>,
 }
 
-/// `x` or `[x]` (or `[x, 1]`, `[x, 1, 1]`): the extents of a 1-D launch.
+/// `x`, `[x]`, `[x, y]` or `[x, y, z]`: the extents of a launch or a workgroup.
 struct Dim(Vec<u64>);
 
 impl<'de> Deserialize<'de> for Dim {
@@ -189,7 +183,7 @@ impl<'de> Deserialize<'de> for Dim {
         impl<'de> Visitor<'de> for DimVisitor {
             type Value = Dim;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a positive integer or an array [x] of one")
+                f.write_str("a positive integer or an array [x], [x, y] or [x, y, z]")
             }
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<Dim, E> {
                 u64::try_from(v)
@@ -279,9 +273,15 @@ impl Manifest {
         if raw.kernel.is_empty() {
             return Err(invalid("kernel", "empty path".into()));
         }
-        let grid = one_dim(&raw.grid, MAX_GRID).map_err(|m| invalid("grid", m))?;
-        let workgroup =
-            one_dim(&raw.workgroup, MAX_WORKGROUP).map_err(|m| invalid("workgroup", m))?;
+        let (grid, dims) = extents(&raw.grid, MAX_GRID).map_err(|m| invalid("grid", m))?;
+        let (workgroup, wg_dims) =
+            extents(&raw.workgroup, MAX_WORKGROUP).map_err(|m| invalid("workgroup", m))?;
+        if wg_dims > dims {
+            return Err(invalid(
+                "workgroup",
+                format!("{wg_dims} dimensions, but the grid has {dims}"),
+            ));
+        }
 
         let mut buffers: Vec<Buffer> = Vec::with_capacity(raw.buffers.len());
         let mut by_name = HashMap::new();
@@ -365,6 +365,7 @@ impl Manifest {
             kernel: dir.join(&raw.kernel),
             grid,
             workgroup,
+            dims,
             buffers,
             args,
         })
@@ -381,14 +382,45 @@ impl Manifest {
         })
     }
 
-    /// Number of workgroups (the last one may be partial).
+    /// Workgroups in x, y, z (the last one of a dimension may be partial).
+    pub fn workgroup_counts(&self) -> [u32; 3] {
+        [0, 1, 2].map(|d| self.grid[d].div_ceil(self.workgroup[d]))
+    }
+
+    /// Number of workgroups. They are numbered 0.. with x fastest, then y, then z: the order the
+    /// dispatcher starts them in.
     pub fn workgroups(&self) -> u32 {
-        self.grid.div_ceil(self.workgroup)
+        self.workgroup_counts().iter().product()
+    }
+
+    /// Total work-items of the launch.
+    pub fn work_items(&self) -> u32 {
+        self.grid.iter().product()
+    }
+
+    /// The x, y, z workgroup id of workgroup number `wg`.
+    pub fn workgroup_id(&self, wg: u32) -> [u32; 3] {
+        let [nx, ny, _] = self.workgroup_counts();
+        [wg % nx, wg / nx % ny, wg / (nx * ny)]
+    }
+
+    /// The extents of workgroup `wg`: the manifest's, cut at the grid's edge.
+    pub fn workgroup_size(&self, wg: u32) -> [u32; 3] {
+        let id = self.workgroup_id(wg);
+        [0, 1, 2].map(|d| (self.grid[d] - id[d] * self.workgroup[d]).min(self.workgroup[d]))
     }
 
     /// Work-items in workgroup `wg`.
     pub fn workgroup_items(&self, wg: u32) -> u32 {
-        (self.grid - wg * self.workgroup).min(self.workgroup)
+        self.workgroup_size(wg).iter().product()
+    }
+
+    /// The x, y, z work-item id (within its workgroup) of the work-item with flat id `flat` in
+    /// workgroup `wg`: flat = x + y·size_x + z·size_x·size_y over the workgroup's own extents,
+    /// as the dispatcher packs work-items into wavefronts.
+    pub fn workitem_id(&self, wg: u32, flat: u32) -> [u32; 3] {
+        let [sx, sy, _] = self.workgroup_size(wg);
+        [flat % sx, flat / sx % sy, flat / (sx * sy)]
     }
 
     /// Wavefronts in workgroup `wg`.
@@ -406,8 +438,19 @@ impl Manifest {
         }
     }
 
-    /// Addresses of the kernarg segment and the buffers, and the kernarg contents.
-    pub fn memory_image(&self) -> MemoryImage {
+    /// `grid` (or `workgroup`) over the launch's dimensions: `4`, `4x2` or `4x2x2`.
+    pub fn format_extent(&self, e: [u32; 3]) -> String {
+        e[..self.dims as usize]
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join("x")
+    }
+
+    /// Addresses of the dispatch packet, the kernarg segment and the buffers, and the contents
+    /// of the two read-only segments for a kernel with launch ABI `abi` (its kernarg segment is
+    /// at least `abi.kernarg_size` bytes: hidden arguments read 0).
+    pub fn memory_image(&self, abi: &LaunchAbi) -> MemoryImage {
         let mut buffers = Vec::with_capacity(self.buffers.len());
         let mut next = layout::BUFFER_BASE;
         for b in &self.buffers {
@@ -437,7 +480,18 @@ impl Manifest {
                 KernelArg::Value(v) => kernarg_words.push(*v),
             }
         }
+        let hidden = (abi.kernarg_size as usize).div_ceil(4);
+        if kernarg_words.len() < hidden {
+            kernarg_words.resize(hidden, 0);
+        }
+        let dispatch_packet_words = abi.dispatch_packet(self).to_vec();
         MemoryImage {
+            dispatch_packet: Region {
+                name: "dispatch packet".into(),
+                base: layout::DISPATCH_PACKET_BASE,
+                bytes: 4 * dispatch_packet_words.len() as u64,
+            },
+            dispatch_packet_words,
             kernarg: Region {
                 name: "kernarg".into(),
                 base: layout::KERNARG_BASE,
@@ -449,22 +503,33 @@ impl Manifest {
     }
 }
 
-/// Checks a 1-D extent: `[x]`, `[x, 1]` or `[x, 1, 1]` with 1 <= x <= `max`.
-fn one_dim(dim: &Dim, max: u64) -> Result<u32, String> {
-    let (&x, rest) = dim
-        .0
-        .split_first()
-        .ok_or_else(|| "empty array; write x or [x]".to_string())?;
-    if rest.len() > 2 {
-        return Err(format!("{} dimensions; at most 3", dim.0.len()));
+/// Checks extents `[x]`, `[x, y]` or `[x, y, z]`: each at least 1, their product at most
+/// `max`. Returns them padded with 1 and the number given.
+fn extents(dim: &Dim, max: u64) -> Result<([u32; 3], u32), String> {
+    match dim.0.len() {
+        0 => return Err("empty array; write x, [x], [x, y] or [x, y, z]".into()),
+        1..=3 => {}
+        n => return Err(format!("{n} dimensions; at most 3")),
     }
-    if rest.iter().any(|&d| d != 1) {
-        return Err("only 1-D launches are supported: y and z must be 1".into());
+    if let Some(d) = dim.0.iter().position(|&v| v == 0) {
+        return Err(format!("extent {} is 0", ["x", "y", "z"][d]));
     }
-    if x == 0 || x > max {
-        return Err(format!("{x} is out of range 1..={max}"));
+    let total = dim.0.iter().try_fold(1u64, |acc, &v| acc.checked_mul(v));
+    match total {
+        Some(t) if t <= max => {}
+        _ => {
+            let shown: Vec<String> = dim.0.iter().map(u64::to_string).collect();
+            return Err(format!(
+                "{} work-items is out of range 1..={max}",
+                shown.join(" x ")
+            ));
+        }
     }
-    Ok(x as u32)
+    let mut e = [1; 3];
+    for (d, &v) in dim.0.iter().enumerate() {
+        e[d] = v as u32;
+    }
+    Ok((e, dim.0.len() as u32))
 }
 
 /// Reads a data file: integers (decimal, or hex with 0x) separated by whitespace; `#` starts
@@ -534,11 +599,12 @@ len = 4
     fn parses_and_lays_out_memory() {
         let m = parse(FIG2).unwrap();
         assert_eq!(m.kernel, Path::new("dir/figure2.s"));
-        assert_eq!((m.grid, m.workgroup, m.workgroups()), (4, 4, 1));
+        assert_eq!((m.grid, m.workgroup, m.dims), ([4, 1, 1], [4, 1, 1], 1));
+        assert_eq!(m.workgroups(), 1);
         assert_eq!(m.buffers[0].init, vec![17, 29, 52, 80]);
         assert_eq!(m.buffers[1].init, vec![0; 4]);
         assert_eq!(m.initial_exec(0, 0), 0xF);
-        let img = m.memory_image();
+        let img = m.memory_image(&LaunchAbi::legacy());
         assert_eq!(img.buffers[0].base, layout::BUFFER_BASE);
         assert_eq!(img.buffers[1].base, layout::BUFFER_BASE + 0x2000);
         let b = img.buffers[1].base;
@@ -555,13 +621,51 @@ len = 4
              [[buffer]]\nname = \"b\"\ntype = \"i32\"\nlen = 1\n",
         )
         .unwrap();
-        assert_eq!(m.memory_image().kernarg_words, vec![3, 0, 0x1_0000, 0]);
+        assert_eq!(
+            m.memory_image(&LaunchAbi::legacy()).kernarg_words,
+            vec![3, 0, 0x1_0000, 0]
+        );
+    }
+
+    #[test]
+    fn hidden_kernel_arguments_read_zero() {
+        let m = parse("kernel = \"k.s\"\ngrid = 1\nworkgroup = 1\nargs = [3]\n").unwrap();
+        let abi = LaunchAbi {
+            kernarg_size: 10,
+            ..LaunchAbi::legacy()
+        };
+        assert_eq!(m.memory_image(&abi).kernarg_words, vec![3, 0, 0]);
+        assert_eq!(m.memory_image(&abi).kernarg.bytes, 12);
+    }
+
+    #[test]
+    fn three_dimensional_launches() {
+        let m = parse("kernel = \"k.s\"\ngrid = [5, 3, 2]\nworkgroup = [4, 2]\n").unwrap();
+        assert_eq!((m.grid, m.workgroup, m.dims), ([5, 3, 2], [4, 2, 1], 3));
+        assert_eq!(m.workgroup_counts(), [2, 2, 2]);
+        assert_eq!(m.workgroups(), 8);
+        assert_eq!(m.work_items(), 30);
+        // Workgroup 3 is (1, 1, 0): one column and one row left.
+        assert_eq!(m.workgroup_id(3), [1, 1, 0]);
+        assert_eq!(m.workgroup_size(3), [1, 1, 1]);
+        assert_eq!(m.workgroup_id(6), [0, 1, 1]);
+        assert_eq!(m.workgroup_size(6), [4, 1, 1]);
+        assert_eq!(m.workgroup_items(0), 8);
+        assert_eq!(m.workitem_id(0, 5), [1, 1, 0]);
+        assert_eq!(m.workitem_id(1, 1), [0, 1, 0], "partial workgroup packs 1 x 2");
+        assert_eq!(m.initial_exec(1, 0), 0b11);
+        assert_eq!(m.format_extent(m.grid), "5x3x2");
+        assert_eq!(m.format_extent(m.workgroup), "4x2x1");
+        let packet = LaunchAbi::legacy().dispatch_packet(&m);
+        assert_eq!(packet[0] >> 16, 3, "setup: dimensions");
+        assert_eq!(packet[1..6], [4 | 2 << 16, 1, 5, 3, 2]);
     }
 
     #[test]
     fn partial_workgroups_and_wavefronts() {
         let m = parse("kernel = \"k.s\"\ngrid = 300\nworkgroup = 128\n").unwrap();
         assert_eq!(m.workgroups(), 3);
+        assert_eq!(m.format_extent(m.grid), "300");
         assert_eq!(m.workgroup_items(2), 44);
         assert_eq!(m.wavefronts_in(2), 1);
         assert_eq!(m.initial_exec(0, 1), u64::MAX);
@@ -583,8 +687,16 @@ len = 4
         assert!(e.contains("missing field `kernel`"), "{e}");
         let e = error("kernel = 3\ngrid = 4\nworkgroup = 4\n");
         assert!(e.contains("kernel"), "{e}");
-        let e = error("kernel = \"k.s\"\ngrid = [4, 2]\nworkgroup = 4\n");
-        assert!(e.contains("`grid`") && e.contains("1-D"), "{e}");
+        let e = error("kernel = \"k.s\"\ngrid = [4, 2, 1, 1]\nworkgroup = 4\n");
+        assert!(e.contains("`grid`") && e.contains("at most 3"), "{e}");
+        let e = error("kernel = \"k.s\"\ngrid = [4, 0]\nworkgroup = 4\n");
+        assert!(e.contains("`grid`") && e.contains("extent y is 0"), "{e}");
+        let e = error("kernel = \"k.s\"\ngrid = [4, 2]\nworkgroup = [64, 32]\n");
+        assert!(e.contains("`workgroup`") && e.contains("64 x 32"), "{e}");
+        let e = error("kernel = \"k.s\"\ngrid = [4, 2]\nworkgroup = [1, 1, 1]\n");
+        assert!(e.contains("`workgroup`") && e.contains("3 dimensions"), "{e}");
+        let e = error("kernel = \"k.s\"\ngrid = [65536, 65536, 65536]\nworkgroup = 1\n");
+        assert!(e.contains("`grid`"), "{e}");
         let e = error("kernel = \"k.s\"\ngrid = 0\nworkgroup = 4\n");
         assert!(e.contains("`grid`"), "{e}");
         let e = error("kernel = \"k.s\"\ngrid = 4\nworkgroup = 2000\n");

@@ -1,7 +1,8 @@
-//! The data memory the compute unit reaches through its memory port: the launch's kernarg
-//! segment (read-only) and buffers at the addresses of `pws_isa::manifest::layout`, every
-//! other address unmapped, as the golden model lays memory out (so final buffers compare word
-//! for word); and the fixed-latency, in-order delay line that answers the port.
+//! The data memory the compute unit reaches through its memory port: the launch's dispatch
+//! packet and kernarg segment (read-only) and buffers at the addresses of
+//! `pws_isa::manifest::layout`, every other address unmapped, as the golden model lays memory
+//! out (so final buffers compare word for word); and the fixed-latency, in-order delay line that
+//! answers the port.
 //!
 //! A request is performed when the rising edge accepts it (loads read, stores write then);
 //! its response is presented `latency` cycles later. Performing accesses in acceptance order
@@ -9,6 +10,7 @@
 
 use std::collections::VecDeque;
 
+use pws_isa::abi::LaunchAbi;
 use pws_isa::manifest::{ElemType, Manifest, Region};
 
 /// Words in one request: one 16-lane pass.
@@ -17,7 +19,7 @@ pub const PORT_LANES: usize = 16;
 /// Why an access failed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MemFault {
-    #[error("address {addr:#x} is outside the kernarg segment and every buffer")]
+    #[error("address {addr:#x} is outside the dispatch packet, the kernarg segment and every buffer")]
     Unmapped { addr: u64 },
     #[error("address {addr:#x} is not 4-byte aligned")]
     Misaligned { addr: u64 },
@@ -44,20 +46,28 @@ pub struct BufferWords {
 /// Global memory of one launch.
 #[derive(Clone, Debug)]
 pub struct DataMemory {
-    /// Sorted by base; regions never overlap. The kernarg segment has no element type and is
-    /// the only read-only one.
+    /// Sorted by base; regions never overlap. The dispatch packet and the kernarg segment have
+    /// no element type and are the read-only ones.
     segments: Vec<Segment>,
 }
 
 impl DataMemory {
-    /// Memory at launch: kernarg contents and every buffer's initial data.
-    pub fn new(manifest: &Manifest) -> DataMemory {
-        let image = manifest.memory_image();
-        let mut segments = vec![Segment {
-            region: image.kernarg,
-            ty: None,
-            words: image.kernarg_words,
-        }];
+    /// Memory at launch of a kernel with launch ABI `abi`: the dispatch packet, kernarg contents
+    /// and every buffer's initial data.
+    pub fn new(manifest: &Manifest, abi: &LaunchAbi) -> DataMemory {
+        let image = manifest.memory_image(abi);
+        let mut segments = vec![
+            Segment {
+                region: image.dispatch_packet,
+                ty: None,
+                words: image.dispatch_packet_words,
+            },
+            Segment {
+                region: image.kernarg,
+                ty: None,
+                words: image.kernarg_words,
+            },
+        ];
         segments.extend(
             image
                 .buffers
@@ -222,12 +232,14 @@ mod tests {
 
     #[test]
     fn maps_kernarg_and_buffers_like_the_manifest_layout() {
-        let mut mem = DataMemory::new(&manifest());
+        let mut mem = DataMemory::new(&manifest(), &LaunchAbi::legacy());
         assert_eq!(
             mem.read(layout::KERNARG_BASE),
             Ok(layout::BUFFER_BASE as u32)
         );
         assert_eq!(mem.read(layout::KERNARG_BASE + 8), Ok(5));
+        assert_eq!(mem.read(layout::DISPATCH_PACKET_BASE + 12), Ok(1), "grid size x");
+        assert!(mem.write(layout::DISPATCH_PACKET_BASE, 0).is_err());
         assert_eq!(mem.read(layout::BUFFER_BASE + 4), Ok(2));
         let b = layout::BUFFER_BASE + 0x2000;
         mem.write(b + 4092, 9).unwrap();
@@ -239,7 +251,7 @@ mod tests {
 
     #[test]
     fn faults_name_the_address() {
-        let mut mem = DataMemory::new(&manifest());
+        let mut mem = DataMemory::new(&manifest(), &LaunchAbi::legacy());
         let past = layout::BUFFER_BASE + 8;
         assert_eq!(mem.read(past), Err(MemFault::Unmapped { addr: past }));
         assert_eq!(mem.read(0), Err(MemFault::Unmapped { addr: 0 }));
@@ -257,7 +269,7 @@ mod tests {
 
     #[test]
     fn port_answers_in_order_exactly_latency_cycles_later() {
-        let mut port = MemoryPort::new(DataMemory::new(&manifest()), 3);
+        let mut port = MemoryPort::new(DataMemory::new(&manifest(), &LaunchAbi::legacy()), 3);
         let base = layout::BUFFER_BASE as u32;
         let mut store = Request {
             write: true,
@@ -287,7 +299,7 @@ mod tests {
 
     #[test]
     fn a_faulting_lane_is_reported() {
-        let mut port = MemoryPort::new(DataMemory::new(&manifest()), 1);
+        let mut port = MemoryPort::new(DataMemory::new(&manifest(), &LaunchAbi::legacy()), 1);
         let mut req = Request {
             write: false,
             addr: [layout::BUFFER_BASE as u32; PORT_LANES],

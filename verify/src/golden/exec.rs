@@ -669,7 +669,7 @@ mod tests {
                 wait_pc: 0,
             };
             let mut vgprs = vec![[0; LANES]; 4];
-            let mut mem = GlobalMemory::new(&manifest);
+            let mut mem = GlobalMemory::new(&manifest, &pws_isa::abi::LaunchAbi::legacy());
             let result = execute(&inst, 0, &mut c, &mut vgprs, &mut mem);
             let float = info.mods & MOD_OMOD != 0;
             assert_eq!(

@@ -1,13 +1,15 @@
-//! Global memory of the golden model: the kernarg segment (read-only) and the launch's buffers
+//! Global memory of the golden model: the dispatch packet and the kernarg segment (read-only)
+//! and the launch's buffers
 //! at the addresses of the launch manifest's layout. Every other address is unmapped, so an
 //! out-of-bounds access is an error rather than a silent read of another buffer.
 
+use pws_isa::abi::LaunchAbi;
 use pws_isa::manifest::{Manifest, Region};
 
 /// Why a memory access failed (the executor adds the instruction and lane).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MemFault {
-    #[error("address {addr:#x} is outside the kernarg segment and every buffer")]
+    #[error("address {addr:#x} is outside the dispatch packet, the kernarg segment and every buffer")]
     Unmapped { addr: u64 },
     #[error("address {addr:#x} is not 4-byte aligned")]
     Misaligned { addr: u64 },
@@ -31,14 +33,22 @@ pub struct GlobalMemory {
 }
 
 impl GlobalMemory {
-    /// Memory at launch: kernarg contents and every buffer's initial data.
-    pub fn new(manifest: &Manifest) -> GlobalMemory {
-        let image = manifest.memory_image();
-        let mut segments = vec![Segment {
-            region: image.kernarg,
-            words: image.kernarg_words,
-            writable: false,
-        }];
+    /// Memory at launch of a kernel with launch ABI `abi`: the dispatch packet, the kernarg
+    /// contents and every buffer's initial data.
+    pub fn new(manifest: &Manifest, abi: &LaunchAbi) -> GlobalMemory {
+        let image = manifest.memory_image(abi);
+        let mut segments = vec![
+            Segment {
+                region: image.dispatch_packet,
+                words: image.dispatch_packet_words,
+                writable: false,
+            },
+            Segment {
+                region: image.kernarg,
+                words: image.kernarg_words,
+                writable: false,
+            },
+        ];
         segments.extend(
             image
                 .buffers
@@ -114,7 +124,7 @@ mod tests {
             "l.toml",
         )
         .unwrap();
-        GlobalMemory::new(&m)
+        GlobalMemory::new(&m, &LaunchAbi::legacy())
     }
 
     #[test]
@@ -126,6 +136,11 @@ mod tests {
         );
         assert_eq!(mem.read(layout::KERNARG_BASE + 8), Ok(5));
         assert_eq!(mem.read(layout::BUFFER_BASE + 4), Ok(2));
+        assert_eq!(
+            mem.read(layout::DISPATCH_PACKET_BASE + 4),
+            Ok(1 | 1 << 16),
+            "workgroup size x and y"
+        );
         mem.write(layout::BUFFER_BASE, 7).unwrap();
         let b_base = layout::BUFFER_BASE + 0x2000;
         mem.write(b_base + 4092, 9).unwrap();

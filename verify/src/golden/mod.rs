@@ -17,6 +17,7 @@ mod report;
 
 use std::path::Path;
 
+use pws_isa::abi::LaunchAbi;
 use pws_isa::manifest::Manifest;
 use pws_isa::{Instruction, Operand, Program};
 use serde::Serialize;
@@ -81,14 +82,15 @@ pub fn run(program: &Program, manifest: &Manifest, config: &Config) -> Result<Re
             config.s
         )));
     }
-    let used = UsedRegisters::of(program);
-    let mut engine = Engine::new(program, manifest, config);
+    let abi = LaunchAbi::of_program(program);
+    let used = UsedRegisters::of(program, &abi);
+    let mut engine = Engine::new(program, manifest, &abi, config);
     let mut wavefronts = Vec::new();
     let mut global = 0;
     for wg in 0..manifest.workgroups() {
         let mut waves: Vec<Wavefront> = (0..manifest.wavefronts_in(wg))
             .map(|i| {
-                let w = Wavefront::launch(manifest, wg, i, global + i, engine.s, used.vgprs);
+                let w = Wavefront::launch(manifest, &abi, wg, i, global + i, engine.s, used.vgprs);
                 engine.stats.wavefronts += 1;
                 w
             })
@@ -109,8 +111,8 @@ pub fn run(program: &Program, manifest: &Manifest, config: &Config) -> Result<Re
         kernel: manifest.kernel.display().to_string(),
         mode: config.mode,
         s: (config.mode == Mode::Pws).then_some(config.s),
-        grid: manifest.grid,
-        workgroup: manifest.workgroup,
+        grid: manifest.grid[..manifest.dims as usize].to_vec(),
+        workgroup: manifest.workgroup[..manifest.dims as usize].to_vec(),
         buffers: Buffers(buffers),
         wavefronts,
         trace: engine.trace,
@@ -125,9 +127,12 @@ struct UsedRegisters {
 }
 
 impl UsedRegisters {
-    fn of(program: &Program) -> UsedRegisters {
-        // The ABI registers are always reported: s0..s6 and v0.
-        let mut used = UsedRegisters { sgprs: 7, vgprs: 1 };
+    fn of(program: &Program, abi: &LaunchAbi) -> UsedRegisters {
+        // The registers the launch ABI initialises are always reported.
+        let mut used = UsedRegisters {
+            sgprs: abi.sgpr_count() as usize,
+            vgprs: usize::from(abi.workitem_vgprs),
+        };
         for l in &program.instructions {
             let inst = &l.item;
             let sig = inst.opcode.signature();
@@ -182,7 +187,12 @@ struct Engine<'a> {
 }
 
 impl<'a> Engine<'a> {
-    fn new(program: &'a Program, manifest: &Manifest, config: &Config) -> Engine<'a> {
+    fn new(
+        program: &'a Program,
+        manifest: &Manifest,
+        abi: &LaunchAbi,
+        config: &Config,
+    ) -> Engine<'a> {
         let split_enabled = config.mode == Mode::Pws;
         Engine {
             program,
@@ -190,7 +200,7 @@ impl<'a> Engine<'a> {
             s: if split_enabled { config.s } else { 0 },
             split_enabled,
             max_instructions: config.max_instructions,
-            memory: GlobalMemory::new(manifest),
+            memory: GlobalMemory::new(manifest, abi),
             trace: Vec::new(),
             stats: Stats::default(),
             counts: vec![0; program.instructions.len()],
