@@ -81,11 +81,17 @@ fn instruction_costs_equal_the_rtl_contract() {
             assert_eq!(t.flat_load_x2, rtl::flat_cycles(&cfg, false, 2), "{at}");
             assert_eq!(t.flat_store, rtl::flat_cycles(&cfg, true, 1), "{at}");
             assert_eq!(t.flat_store_x2, rtl::flat_cycles(&cfg, true, 2), "{at}");
+            assert_eq!(t.flat_load_x3, rtl::flat_cycles(&cfg, false, 3), "{at}");
+            assert_eq!(t.flat_load_x4, rtl::flat_cycles(&cfg, false, 4), "{at}");
+            assert_eq!(t.flat_store_x3, rtl::flat_cycles(&cfg, true, 3), "{at}");
+            assert_eq!(t.flat_store_x4, rtl::flat_cycles(&cfg, true, 4), "{at}");
             for reads in 0..=rtl::SMEM_MAX_READS {
                 let r = reads * t.per_sgpr_read;
                 assert_eq!(t.smem + r, rtl::smem_cycles(&cfg, reads, 1), "{at}");
                 assert_eq!(t.smem + r, rtl::smem_cycles(&cfg, reads, 2), "{at}");
                 assert_eq!(t.smem_x4 + r, rtl::smem_cycles(&cfg, reads, 4), "{at}");
+                assert_eq!(t.smem_x8 + r, rtl::smem_cycles(&cfg, reads, 8), "{at}");
+                assert_eq!(t.smem_x16 + r, rtl::smem_cycles(&cfg, reads, 16), "{at}");
             }
             if mode == Mode::NoSplit {
                 // Split and merge are no-ops.
@@ -112,6 +118,38 @@ fn instruction_costs_equal_the_rtl_contract() {
     }
 }
 
+/// Every memory opcode's sequencer occupancy as the host charges it equals the RTL's.
+#[test]
+fn lsu_occupancy_equals_the_rtl_contract() {
+    for cfg in configurations() {
+        let cu = cu_timing(&cfg);
+        for info in pws_isa::OPCODES {
+            let inst = pws_isa::Instruction::new(info.opcode);
+            let sig = info.signature;
+            let rtl_occ = match info.format {
+                pws_isa::Format::Flat => {
+                    let w = sig.dst.or(sig.srcs.get(1).copied()).unwrap();
+                    rtl::lsu_vector_occupancy(&cfg, sig.dst.is_none(), w.dwords().into())
+                }
+                pws_isa::Format::Smem => rtl::lsu_scalar_occupancy(sig.dst.unwrap().dwords().into()),
+                _ => 0,
+            };
+            let mut inst = inst;
+            // A store has no destination; the host tells loads from stores by it.
+            if info.format == pws_isa::Format::Flat && sig.dst.is_some() {
+                inst.dst = Some(pws_isa::Operand::Vgpr(0));
+            }
+            assert_eq!(
+                pws_host::timing::lsu_occupancy(&cu, &inst),
+                rtl_occ,
+                "{} on {cfg:?}",
+                info.mnemonic
+            );
+            assert!(rtl_occ <= rtl::lsu_max_occupancy(&cfg));
+        }
+    }
+}
+
 #[test]
 fn waits_equal_the_rtl_contract() {
     for cfg in configurations() {
@@ -128,6 +166,7 @@ fn waits_equal_the_rtl_contract() {
                         issue: n,
                         valu: if dws { s } else { 0 },
                         lsu: n,
+                        lsu_hold: rtl::lsu_max_occupancy(&cfg),
                         split_merge: if mode.splits() { s } else { 0 },
                     },
                     sgprs as u32,
@@ -151,12 +190,13 @@ fn waits_equal_the_rtl_contract() {
                 mode,
                 &Competition {
                     lsu: rtl::contexts(&cfg) - 1,
+                    lsu_hold: rtl::lsu_max_occupancy(&cfg),
                     ..Competition::default()
                 },
                 sgprs as u32,
             );
             assert_eq!(
-                all.flat_store_x2 + all.lsu_wait,
+                all.flat_store_x4.max(all.smem_x16 + 2 * all.per_sgpr_read) + all.lsu_wait,
                 rtl::mem_worst_shared(&cfg),
                 "{mode} on {cfg:?}"
             );

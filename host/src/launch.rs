@@ -306,16 +306,19 @@ fn competitors(kernel: &Kernel, machine: &Machine, rounds: &Rounds, mode: Mode) 
         Mode::NoSplit | Mode::Pws => others_on_simd,
         Mode::Dws => others_on_simd * contexts,
     };
+    let lsu_hold = crate::timing::lsu_hold(&machine.cu, &kernel.program);
     let outside = Competition {
         issue: issue_others,
         valu: 0,
         lsu: lsu_others,
+        lsu_hold: if lsu_others > 0 { lsu_hold } else { 0 },
         split_merge: 0,
     };
     let inside = Competition {
         issue: issue_others + if mode == Mode::Dws { own } else { 0 },
         valu: if mode == Mode::Dws { own } else { 0 },
         lsu: lsu_others + lsu_own,
+        lsu_hold: if lsu_others + lsu_own > 0 { lsu_hold } else { 0 },
         split_merge: own,
     };
     Competitors {
@@ -861,9 +864,10 @@ mod tests {
         let sum: u64 = pws.blocks.iter().map(|b| b.wcet).sum();
         assert_eq!(pws.e_wf, sum);
         let t = &pws.table_in_split;
-        // The load after the first split waits for the two split contexts in the LSU; the store
-        // after the last merge does not.
-        assert_eq!(t.lsu_wait - pws.table.lsu_wait, 2 * 4 * CU.cu.passes);
+        // The load after the first split waits for the two split contexts in the LSU, each
+        // holding it at most for the kernel's longest memory instruction (a one-dword store:
+        // passes · 3); the store after the last merge does not.
+        assert_eq!(t.lsu_wait - pws.table.lsu_wait, 2 * 3 * CU.cu.passes);
         let nosplit = r.mode(Mode::NoSplit).unwrap();
         assert!(pws.e_wf >= nosplit.e_wf + 2 * pws.e_s + 2 * pws.e_m + t.lsu_wait);
     }

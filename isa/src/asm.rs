@@ -60,6 +60,10 @@ const DATA_DIRECTIVES: &[&str] = &[
     ".rept", ".if", ".include",
 ];
 
+/// Other names llvm-mc accepts for an opcode (same encoding; the disassembler prints the
+/// table's mnemonic, as llvm-mc's does).
+const MNEMONIC_ALIASES: &[(&str, Opcode)] = &[("v_mul_lo_i32", Opcode::VMulLoU32)];
+
 /// Prefixes of GCN3 instruction families: a mnemonic with one of these that is not in the
 /// opcode table is reported as unsupported rather than unknown.
 const GCN_PREFIXES: &[&str] = &[
@@ -416,6 +420,12 @@ impl Assembler<'_> {
             (mnemonic.as_str(), None)
         };
         let opcode = Opcode::from_mnemonic(base)
+            .or_else(|| {
+                MNEMONIC_ALIASES
+                    .iter()
+                    .find(|(alias, _)| *alias == base)
+                    .map(|&(_, op)| op)
+            })
             .filter(|op| match suffix {
                 None => true,
                 // llvm-mc also takes `_e64` on the VOP3-only instructions.
@@ -960,7 +970,7 @@ impl Parser<'_, '_> {
                     first
                 };
                 self.expect_punct(']')?;
-                if last < first || !matches!(last - first + 1, 1 | 2 | 4) {
+                if last < first || !matches!(last - first + 1, 1 | 2 | 3 | 4 | 8 | 16) {
                     return Err(self.err(
                         fcol,
                         ErrorKind::BadOperand,

@@ -21,7 +21,7 @@ pub const PORT_LANES: usize = 16;
 pub enum MemFault {
     #[error("address {addr:#x} is outside the dispatch packet, the kernarg segment and every buffer")]
     Unmapped { addr: u64 },
-    #[error("address {addr:#x} is not 4-byte aligned")]
+    #[error("address {addr:#x} is not aligned to the access size")]
     Misaligned { addr: u64 },
     #[error("address {addr:#x} is in the read-only {region} segment")]
     ReadOnly { addr: u64, region: String },
@@ -119,6 +119,47 @@ impl DataMemory {
         Ok(())
     }
 
+    /// The access of `size` (a dword, a byte or a half) at `addr`, which must be aligned to it:
+    /// a read returns the value zero- or (`signed`) sign-extended; a write of `value`'s low
+    /// bytes leaves the dword's other bytes alone.
+    pub fn access(
+        &mut self,
+        addr: u64,
+        size: AccessSize,
+        signed: bool,
+        write: Option<u32>,
+    ) -> Result<u32, MemFault> {
+        let bits = match size {
+            AccessSize::Dword => {
+                return match write {
+                    Some(v) => self.write(addr, v).map(|()| 0),
+                    None => self.read(addr),
+                }
+            }
+            AccessSize::Byte => 8,
+            AccessSize::Half => 16,
+        };
+        if addr % (bits / 8) != 0 {
+            return Err(MemFault::Misaligned { addr });
+        }
+        let word = self.read(addr & !3)?;
+        let shift = 8 * (addr & 3) as u32;
+        let mask = ((1u32 << bits) - 1) << shift;
+        match write {
+            Some(v) => self
+                .write(addr & !3, (word & !mask) | ((v << shift) & mask))
+                .map(|()| 0),
+            None => {
+                let v = (word & mask) >> shift;
+                Ok(if signed {
+                    (((v << (32 - bits)) as i32) >> (32 - bits)) as u32
+                } else {
+                    v
+                })
+            }
+        }
+    }
+
     /// Final contents of every buffer, in manifest order (the layout places them in it).
     pub fn into_buffers(self) -> Vec<BufferWords> {
         self.segments
@@ -134,10 +175,32 @@ impl DataMemory {
     }
 }
 
+/// The size of every lane's access in a request (`mem_size_o`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccessSize {
+    Dword,
+    Byte,
+    Half,
+}
+
+impl AccessSize {
+    /// The port's 2-bit size code.
+    pub fn from_code(code: u64) -> AccessSize {
+        match code {
+            1 => AccessSize::Byte,
+            2 => AccessSize::Half,
+            _ => AccessSize::Dword,
+        }
+    }
+}
+
 /// A request as the port presents it in one cycle.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Request {
     pub write: bool,
+    /// Each lane's access size, and whether a sub-dword load sign-extends.
+    pub size: AccessSize,
+    pub signed: bool,
     /// Byte addresses, one per port lane.
     pub addr: [u32; PORT_LANES],
     pub wdata: [u32; PORT_LANES],
@@ -182,11 +245,11 @@ impl MemoryPort {
         let mut data = [0; PORT_LANES];
         for lane in (0..PORT_LANES).filter(|&l| req.lanes >> l & 1 == 1) {
             let addr = u64::from(req.addr[lane]);
-            let r = if req.write {
-                self.memory.write(addr, req.wdata[lane])
-            } else {
-                self.memory.read(addr).map(|v| data[lane] = v)
-            };
+            let write = req.write.then_some(req.wdata[lane]);
+            let r = self
+                .memory
+                .access(addr, req.size, req.signed, write)
+                .map(|v| data[lane] = v);
             r.map_err(|fault| PortFault { lane, fault })?;
         }
         if req.write {
@@ -250,6 +313,24 @@ mod tests {
     }
 
     #[test]
+    fn bytes_and_halves_are_parts_of_little_endian_dwords() {
+        let mut mem = DataMemory::new(&manifest(), &LaunchAbi::legacy());
+        let a = layout::BUFFER_BASE;
+        mem.write(a, 0x8765_4321).unwrap();
+        assert_eq!(mem.access(a + 3, AccessSize::Byte, false, None), Ok(0x87));
+        assert_eq!(mem.access(a + 3, AccessSize::Byte, true, None), Ok(0xFFFF_FF87));
+        assert_eq!(mem.access(a + 2, AccessSize::Half, true, None), Ok(0xFFFF_8765));
+        assert_eq!(mem.access(a, AccessSize::Half, true, None), Ok(0x4321));
+        mem.access(a + 1, AccessSize::Byte, false, Some(0xAB)).unwrap();
+        mem.access(a + 2, AccessSize::Half, false, Some(0x1_2345)).unwrap();
+        assert_eq!(mem.read(a), Ok(0x2345_AB21));
+        assert_eq!(
+            mem.access(a + 1, AccessSize::Half, false, None),
+            Err(MemFault::Misaligned { addr: a + 1 })
+        );
+    }
+
+    #[test]
     fn faults_name_the_address() {
         let mut mem = DataMemory::new(&manifest(), &LaunchAbi::legacy());
         let past = layout::BUFFER_BASE + 8;
@@ -273,6 +354,8 @@ mod tests {
         let base = layout::BUFFER_BASE as u32;
         let mut store = Request {
             write: true,
+            size: AccessSize::Dword,
+            signed: false,
             addr: [0; PORT_LANES],
             wdata: [0; PORT_LANES],
             lanes: 0b11,
@@ -302,6 +385,8 @@ mod tests {
         let mut port = MemoryPort::new(DataMemory::new(&manifest(), &LaunchAbi::legacy()), 1);
         let mut req = Request {
             write: false,
+            size: AccessSize::Dword,
+            signed: false,
             addr: [layout::BUFFER_BASE as u32; PORT_LANES],
             wdata: [0; PORT_LANES],
             lanes: 0b101,

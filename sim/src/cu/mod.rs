@@ -33,7 +33,7 @@ use serde::{Serialize, Serializer};
 
 use crate::driver::{Driver, DriverError};
 use dispatch::{DispatchAction, DispatchError, Dispatcher};
-use memory::{BufferWords, DataMemory, MemFault, MemoryPort, Request, PORT_LANES};
+use memory::{AccessSize, BufferWords, DataMemory, MemFault, MemoryPort, Request, PORT_LANES};
 use monitor::{BlockStat, Ctx, InstStat, Monitor, MonitorError, StuckContext};
 
 crate::impl_clocked!(ComputeUnit);
@@ -458,6 +458,8 @@ impl Bench<'_> {
         if cu.mem_req_o.val() {
             let mut req = Request {
                 write: cu.mem_we_o.val(),
+                size: AccessSize::from_code(cu.mem_size_o.val().to_u64()),
+                signed: cu.mem_signed_o.val(),
                 addr: [0; PORT_LANES],
                 wdata: [0; PORT_LANES],
                 lanes: cu.mem_lanes_o.val().to_u64() as u16,

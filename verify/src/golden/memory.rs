@@ -11,7 +11,7 @@ use pws_isa::manifest::{Manifest, Region};
 pub enum MemFault {
     #[error("address {addr:#x} is outside the dispatch packet, the kernarg segment and every buffer")]
     Unmapped { addr: u64 },
-    #[error("address {addr:#x} is not 4-byte aligned")]
+    #[error("address {addr:#x} is not aligned to the access size")]
     Misaligned { addr: u64 },
     #[error("address {addr:#x} is in the read-only {region} segment")]
     ReadOnly { addr: u64, region: String },
@@ -101,6 +101,36 @@ impl GlobalMemory {
         Ok(())
     }
 
+    /// Reads the `bytes` (1, 2 or 4) bytes at `addr`, which must be a multiple of `bytes`,
+    /// zero-extended (memory is little-endian).
+    pub fn read_sized(&self, addr: u64, bytes: u32) -> Result<u32, MemFault> {
+        if addr % u64::from(bytes) != 0 {
+            return Err(MemFault::Misaligned { addr });
+        }
+        let word = self.read(addr & !3)?;
+        let shift = 8 * (addr & 3) as u32;
+        Ok(match bytes {
+            4 => word,
+            n => (word >> shift) & ((1 << (8 * n)) - 1),
+        })
+    }
+
+    /// Writes the low `bytes` (1, 2 or 4) bytes of `value` at `addr`, a multiple of `bytes`;
+    /// the other bytes of the dword keep their values.
+    pub fn write_sized(&mut self, addr: u64, bytes: u32, value: u32) -> Result<(), MemFault> {
+        if addr % u64::from(bytes) != 0 {
+            return Err(MemFault::Misaligned { addr });
+        }
+        if bytes == 4 {
+            return self.write(addr, value);
+        }
+        let base = addr & !3;
+        let old = self.read(base)?;
+        let shift = 8 * (addr & 3) as u32;
+        let mask = ((1u32 << (8 * bytes)) - 1) << shift;
+        self.write(base, (old & !mask) | ((value << shift) & mask))
+    }
+
     /// Final contents of every buffer, in manifest order (the layout places them in it).
     pub fn into_buffers(self) -> Vec<(Region, Vec<u32>)> {
         self.segments
@@ -148,6 +178,23 @@ mod tests {
         assert_eq!(bufs[0].1, vec![7, 2]);
         assert_eq!(bufs[1].0.base, b_base);
         assert_eq!(bufs[1].1[1023], 9);
+    }
+
+    #[test]
+    fn bytes_and_halves_are_little_endian_parts_of_a_dword() {
+        let mut mem = memory();
+        let a = layout::BUFFER_BASE;
+        mem.write(a, 0x8765_4321).unwrap();
+        assert_eq!(mem.read_sized(a + 1, 1), Ok(0x43));
+        assert_eq!(mem.read_sized(a + 2, 2), Ok(0x8765));
+        mem.write_sized(a + 3, 1, 0x1FF).unwrap();
+        mem.write_sized(a, 2, 0xABCD).unwrap();
+        assert_eq!(mem.read(a), Ok(0xFF65_ABCD));
+        assert_eq!(
+            mem.read_sized(a + 1, 2),
+            Err(MemFault::Misaligned { addr: a + 1 })
+        );
+        assert!(mem.write_sized(layout::KERNARG_BASE + 1, 1, 0).is_err());
     }
 
     #[test]
