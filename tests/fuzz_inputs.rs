@@ -550,7 +550,7 @@ fn launch_manifests() {
                 }
                 // The layout of an accepted manifest: below 4 GiB, kernarg clear of every
                 // buffer.
-                let img = m.memory_image();
+                let img = m.memory_image(&pws_isa::abi::LaunchAbi::legacy());
                 prop_assert!(img.end() <= layout::ADDRESS_LIMIT);
                 for b in &img.buffers {
                     prop_assert!(b.base >= img.kernarg.end() + layout::GUARD_BYTES, "{img:?}");

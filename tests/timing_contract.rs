@@ -9,7 +9,9 @@ use pws_host::timing::{
     split_datapath_cycles, Competition, CuTiming, DispatchCost, Mode, TimingTable,
 };
 use pws_host::GpuConfig;
-use pws_isa::manifest::abi;
+use pws_isa::abi::LaunchAbi;
+use pws_isa::manifest::Manifest;
+use pws_sim::cu::dispatch::{DispatchAction, Dispatcher};
 use pws_verify::bound::cu_timing;
 
 /// The configurations the contract is compared on: the presets the CU is built for, and
@@ -79,11 +81,17 @@ fn instruction_costs_equal_the_rtl_contract() {
             assert_eq!(t.flat_load_x2, rtl::flat_cycles(&cfg, false, 2), "{at}");
             assert_eq!(t.flat_store, rtl::flat_cycles(&cfg, true, 1), "{at}");
             assert_eq!(t.flat_store_x2, rtl::flat_cycles(&cfg, true, 2), "{at}");
+            assert_eq!(t.flat_load_x3, rtl::flat_cycles(&cfg, false, 3), "{at}");
+            assert_eq!(t.flat_load_x4, rtl::flat_cycles(&cfg, false, 4), "{at}");
+            assert_eq!(t.flat_store_x3, rtl::flat_cycles(&cfg, true, 3), "{at}");
+            assert_eq!(t.flat_store_x4, rtl::flat_cycles(&cfg, true, 4), "{at}");
             for reads in 0..=rtl::SMEM_MAX_READS {
                 let r = reads * t.per_sgpr_read;
                 assert_eq!(t.smem + r, rtl::smem_cycles(&cfg, reads, 1), "{at}");
                 assert_eq!(t.smem + r, rtl::smem_cycles(&cfg, reads, 2), "{at}");
                 assert_eq!(t.smem_x4 + r, rtl::smem_cycles(&cfg, reads, 4), "{at}");
+                assert_eq!(t.smem_x8 + r, rtl::smem_cycles(&cfg, reads, 8), "{at}");
+                assert_eq!(t.smem_x16 + r, rtl::smem_cycles(&cfg, reads, 16), "{at}");
             }
             if mode == Mode::NoSplit {
                 // Split and merge are no-ops.
@@ -110,6 +118,38 @@ fn instruction_costs_equal_the_rtl_contract() {
     }
 }
 
+/// Every memory opcode's sequencer occupancy as the host charges it equals the RTL's.
+#[test]
+fn lsu_occupancy_equals_the_rtl_contract() {
+    for cfg in configurations() {
+        let cu = cu_timing(&cfg);
+        for info in pws_isa::OPCODES {
+            let inst = pws_isa::Instruction::new(info.opcode);
+            let sig = info.signature;
+            let rtl_occ = match info.format {
+                pws_isa::Format::Flat => {
+                    let w = sig.dst.or(sig.srcs.get(1).copied()).unwrap();
+                    rtl::lsu_vector_occupancy(&cfg, sig.dst.is_none(), w.dwords().into())
+                }
+                pws_isa::Format::Smem => rtl::lsu_scalar_occupancy(sig.dst.unwrap().dwords().into()),
+                _ => 0,
+            };
+            let mut inst = inst;
+            // A store has no destination; the host tells loads from stores by it.
+            if info.format == pws_isa::Format::Flat && sig.dst.is_some() {
+                inst.dst = Some(pws_isa::Operand::Vgpr(0));
+            }
+            assert_eq!(
+                pws_host::timing::lsu_occupancy(&cu, &inst),
+                rtl_occ,
+                "{} on {cfg:?}",
+                info.mnemonic
+            );
+            assert!(rtl_occ <= rtl::lsu_max_occupancy(&cfg));
+        }
+    }
+}
+
 #[test]
 fn waits_equal_the_rtl_contract() {
     for cfg in configurations() {
@@ -126,6 +166,7 @@ fn waits_equal_the_rtl_contract() {
                         issue: n,
                         valu: if dws { s } else { 0 },
                         lsu: n,
+                        lsu_hold: rtl::lsu_max_occupancy(&cfg),
                         split_merge: if mode.splits() { s } else { 0 },
                     },
                     sgprs as u32,
@@ -149,12 +190,13 @@ fn waits_equal_the_rtl_contract() {
                 mode,
                 &Competition {
                     lsu: rtl::contexts(&cfg) - 1,
+                    lsu_hold: rtl::lsu_max_occupancy(&cfg),
                     ..Competition::default()
                 },
                 sgprs as u32,
             );
             assert_eq!(
-                all.flat_store_x2 + all.lsu_wait,
+                all.flat_store_x4.max(all.smem_x16 + 2 * all.per_sgpr_read) + all.lsu_wait,
                 rtl::mem_worst_shared(&cfg),
                 "{mode} on {cfg:?}"
             );
@@ -175,12 +217,43 @@ fn split_cost_matches_the_split_merge_datapath_for_every_sgpr_count() {
     }
 }
 
+/// The ABIs of a kernel without a descriptor and of clang-14's -O0 output (every input: 18
+/// SGPRs, 3 work-item id VGPRs).
+fn abis() -> Vec<LaunchAbi> {
+    let o0 = "k:\ns_endpgm\n.amdhsa_kernel k\n.amdhsa_user_sgpr_count 14\n\
+        .amdhsa_user_sgpr_private_segment_buffer 1\n.amdhsa_user_sgpr_dispatch_ptr 1\n\
+        .amdhsa_user_sgpr_queue_ptr 1\n.amdhsa_user_sgpr_kernarg_segment_ptr 1\n\
+        .amdhsa_user_sgpr_dispatch_id 1\n.amdhsa_user_sgpr_flat_scratch_init 1\n\
+        .amdhsa_system_sgpr_private_segment_wavefront_offset 1\n\
+        .amdhsa_system_sgpr_workgroup_id_y 1\n.amdhsa_system_sgpr_workgroup_id_z 1\n\
+        .amdhsa_system_vgpr_workitem_id 2\n.amdhsa_next_free_vgpr 3\n\
+        .amdhsa_next_free_sgpr 18\n.end_amdhsa_kernel\n";
+    let program = pws_isa::assemble(o0, "o0.s").unwrap();
+    vec![LaunchAbi::legacy(), LaunchAbi::of_program(&program)]
+}
+
 #[test]
 fn dispatch_cost_matches_the_dispatcher() {
+    let manifest = Manifest::parse("kernel = \"k.s\"\ngrid = 64\nworkgroup = 64\n", "l.toml")
+        .unwrap();
     for cfg in configurations() {
-        let d = DispatchCost::contract(&cu_timing(&cfg));
-        let abi_sgprs = u64::from(abi::WORKGROUP_ID_X_SGPR) + 1;
-        assert_eq!(d.per_wavefront, rtl::dispatch_cycles(&cfg, abi_sgprs, 1));
+        for abi in abis() {
+            let d = DispatchCost::contract(&cu_timing(&cfg), &abi);
+            let (sgprs, vgprs) = (abi.sgpr_count(), abi.workitem_vgprs);
+            assert_eq!(
+                d.per_wavefront,
+                rtl::dispatch_cycles(&cfg, sgprs.into(), vgprs.into())
+            );
+            if cfg.lanes_per_simd == 16 {
+                // The test bench's dispatcher: one action per cycle until the launch.
+                let mut dispatcher = Dispatcher::new(&manifest, abi.clone(), 1, cfg.passes())
+                    .unwrap();
+                let cycles = (1..)
+                    .find(|_| matches!(dispatcher.step(1), DispatchAction::Launch { .. }))
+                    .unwrap();
+                assert_eq!(d.per_wavefront, cycles, "{cfg:?}");
+            }
+        }
     }
 }
 

@@ -10,7 +10,8 @@
 //! # VRF organisation and why it needs no arbiter
 //!
 //! The VRF is one [`VrfBank`] per lane (work-item): three read ports for the op's sources
-//! a, b, c (a's high word on port c for the 64-bit shifts) and one write port that also writes
+//! a, b, c (a's high word on port c for the 64-bit shifts and compares), a fourth for the high
+//! word of a 64-bit b (compares) or c (`v_mad_u64_u32`), and one write port that also writes
 //! the high word of a 64-bit result. A bank is addressed by the (Sp)SIMD whose op has the lane
 //! enabled, from the issue cycle to the op's last pass, and written by it when the lane's
 //! pass executes. Split masks of the SWFs of one wavefront are disjoint (decision 3), so at
@@ -128,8 +129,8 @@ pub struct VectorUnit {
     /// Source n of k is VGPR `src_vgpr_i[k*3+n]` (v, v + 1 for the 64-bit operand a) ...
     pub src_is_vgpr_i: Vec<Signal<In, Bit>>,
     pub src_vgpr_i: Vec<Signal<In, Bits<VGPR_ADDR_BITS>>>,
-    /// ... or the broadcast value `src_value_i` (high word `src_value_hi_i`, read for
-    /// operand a of the 64-bit shifts only).
+    /// ... or the broadcast value `src_value_i` (high word `src_value_hi_i`, read for the
+    /// 64-bit operands only).
     pub src_value_i: Vec<Signal<In, Bits<32>>>,
     pub src_value_hi_i: Vec<Signal<In, Bits<32>>>,
     /// Mask input (carry-in, cndmask select), bit i = lane i.
@@ -178,8 +179,12 @@ pub struct VectorUnit {
     vgpr: Vec<DFF<Bits<VGPR_ADDR_BITS>>>,
     value: Vec<DFF<Bits<32>>>,
     value_hi: Vec<DFF<Bits<32>>>,
-    /// Decoded at issue: the op is a 64-bit shift / writes a VGPR.
-    wide: Vec<DFF<Bit>>,
+    /// Decoded at issue: operand a / b / c is a 64-bit pair, the result is a pair, the op
+    /// writes a VGPR.
+    wide_a: Vec<DFF<Bit>>,
+    wide_b: Vec<DFF<Bit>>,
+    wide_c: Vec<DFF<Bit>>,
+    pair: Vec<DFF<Bit>>,
     writes: Vec<DFF<Bit>>,
     en: Vec<DFF<Bits<16>>>,
     mask_in: Vec<DFF<Bits<16>>>,
@@ -197,11 +202,14 @@ pub struct VectorUnit {
     // place; the mask result being assembled.
     accept: Signal<Local, Bit>,
     wide_in: Signal<Local, Bit>,
+    wide_b_in: Signal<Local, Bit>,
+    wide_c_in: Signal<Local, Bit>,
     is_vgpr_in: Signal<Local, Bits<3>>,
     own: Vec<Signal<Local, Bits<16>>>,
     ra0: Signal<Local, Bits<VGPR_ADDR_BITS>>,
     ra1: Signal<Local, Bits<VGPR_ADDR_BITS>>,
     ra2: Signal<Local, Bits<VGPR_ADDR_BITS>>,
+    ra3: Signal<Local, Bits<VGPR_ADDR_BITS>>,
     /// Crossbar input of each ALU position in a swizzled pass.
     lane: Vec<Signal<Local, Bits<4>>>,
     group: Vec<Signal<Local, Bits<2>>>,
@@ -283,8 +291,11 @@ impl VectorUnit {
             is_vgpr: many(simds),
             vgpr: many(simds * SOURCES),
             value: many(simds * SOURCES),
-            value_hi: many(simds),
-            wide: many(simds),
+            value_hi: many(simds * SOURCES),
+            wide_a: many(simds),
+            wide_b: many(simds),
+            wide_c: many(simds),
+            pair: many(simds),
             writes: many(simds),
             en: many(simds * MAX_PASSES),
             mask_in: many(simds * MAX_PASSES),
@@ -297,11 +308,14 @@ impl VectorUnit {
             stat_active: Default::default(),
             accept: Default::default(),
             wide_in: Default::default(),
+            wide_b_in: Default::default(),
+            wide_c_in: Default::default(),
             is_vgpr_in: Default::default(),
             own: many(MAX_PASSES),
             ra0: Default::default(),
             ra1: Default::default(),
             ra2: Default::default(),
+            ra3: Default::default(),
             lane: many(SIMD_LANES),
             group: many(SIMD_LANES),
             mo: many(MAX_PASSES),
@@ -361,6 +375,7 @@ impl Logic for VectorUnit {
                 self.banks[g * 16 + j].ra0.next = self.lsu_rd_addr_i.val();
                 self.banks[g * 16 + j].ra1.next = self.lsu_rd_addr_i.val();
                 self.banks[g * 16 + j].ra2.next = self.lsu_rd_addr_i.val();
+                self.banks[g * 16 + j].ra3.next = self.lsu_rd_addr_i.val();
                 self.banks[g * 16 + j].we.next = self.lsu_we_i.val()
                     & (self.lsu_wr_pass_i.val().index() == g)
                     & self.lsu_wr_lanes_i.val().get_bit(j);
@@ -390,8 +405,10 @@ impl Logic for VectorUnit {
             self.op[k].clock.next = self.clock.val();
             self.dst[k].clock.next = self.clock.val();
             self.is_vgpr[k].clock.next = self.clock.val();
-            self.value_hi[k].clock.next = self.clock.val();
-            self.wide[k].clock.next = self.clock.val();
+            self.wide_a[k].clock.next = self.clock.val();
+            self.wide_b[k].clock.next = self.clock.val();
+            self.wide_c[k].clock.next = self.clock.val();
+            self.pair[k].clock.next = self.clock.val();
             self.mask_lo[k].clock.next = self.clock.val();
             self.mask_hi[k].clock.next = self.clock.val();
             self.mask_lo[k].d.next = self.mask_lo[k].q.val();
@@ -402,14 +419,18 @@ impl Logic for VectorUnit {
             self.op[k].d.next = self.op[k].q.val();
             self.dst[k].d.next = self.dst[k].q.val();
             self.is_vgpr[k].d.next = self.is_vgpr[k].q.val();
-            self.value_hi[k].d.next = self.value_hi[k].q.val();
-            self.wide[k].d.next = self.wide[k].q.val();
+            self.wide_a[k].d.next = self.wide_a[k].q.val();
+            self.wide_b[k].d.next = self.wide_b[k].q.val();
+            self.wide_c[k].d.next = self.wide_c[k].q.val();
+            self.pair[k].d.next = self.pair[k].q.val();
             self.writes[k].d.next = self.writes[k].q.val();
             for n in 0..3 {
                 self.vgpr[k * 3 + n].clock.next = self.clock.val();
                 self.value[k * 3 + n].clock.next = self.clock.val();
+                self.value_hi[k * 3 + n].clock.next = self.clock.val();
                 self.vgpr[k * 3 + n].d.next = self.vgpr[k * 3 + n].q.val();
                 self.value[k * 3 + n].d.next = self.value[k * 3 + n].q.val();
+                self.value_hi[k * 3 + n].d.next = self.value_hi[k * 3 + n].q.val();
             }
             for g in 0..4 {
                 self.en[k * 4 + g].clock.next = self.clock.val();
@@ -421,6 +442,8 @@ impl Logic for VectorUnit {
             }
 
             self.wide_in.next = false;
+            self.wide_b_in.next = false;
+            self.wide_c_in.next = false;
             self.is_vgpr_in.next = 0.into();
             self.passes.next = 0.into();
 
@@ -445,8 +468,12 @@ impl Logic for VectorUnit {
             self.ra0.next = self.vgpr[k * 3].q.val();
             self.ra1.next = self.vgpr[k * 3 + 1].q.val();
             self.ra2.next = self.vgpr[k * 3 + 2].q.val();
-            if self.wide[k].q.val() {
+            if self.wide_a[k].q.val() {
                 self.ra2.next = self.vgpr[k * 3].q.val() + 1;
+            }
+            self.ra3.next = self.vgpr[k * 3 + 2].q.val() + 1;
+            if self.wide_b[k].q.val() {
+                self.ra3.next = self.vgpr[k * 3 + 1].q.val() + 1;
             }
             if self.busy[k].q.val() {
                 for g in 0..4 {
@@ -457,11 +484,30 @@ impl Logic for VectorUnit {
                 self.busy[k].d.next = true;
                 self.op[k].d.next = self.op_i[k].val();
                 self.dst[k].d.next = self.dst_i[k].val();
-                self.value_hi[k].d.next = self.src_value_hi_i[k * 3].val();
+                // The 64-bit operand pairs and results (`ValuOp::is_wide` and its siblings).
+                self.wide_b_in.next = (self.op_i[k].val() == ValuOp::CmpEq64)
+                    | (self.op_i[k].val() == ValuOp::CmpNe64)
+                    | (self.op_i[k].val() == ValuOp::CmpLtU64)
+                    | (self.op_i[k].val() == ValuOp::CmpLeU64)
+                    | (self.op_i[k].val() == ValuOp::CmpGtU64)
+                    | (self.op_i[k].val() == ValuOp::CmpGeU64)
+                    | (self.op_i[k].val() == ValuOp::CmpLtI64)
+                    | (self.op_i[k].val() == ValuOp::CmpLeI64)
+                    | (self.op_i[k].val() == ValuOp::CmpGtI64)
+                    | (self.op_i[k].val() == ValuOp::CmpGeI64);
+                self.wide_c_in.next = (self.op_i[k].val() == ValuOp::MadU64)
+                    | (self.op_i[k].val() == ValuOp::MadI64);
                 self.wide_in.next = (self.op_i[k].val() == ValuOp::Shl64)
                     | (self.op_i[k].val() == ValuOp::Shr64)
-                    | (self.op_i[k].val() == ValuOp::Ashr64);
-                self.wide[k].d.next = self.wide_in.val();
+                    | (self.op_i[k].val() == ValuOp::Ashr64)
+                    | self.wide_b_in.val();
+                self.wide_a[k].d.next = self.wide_in.val();
+                self.wide_b[k].d.next = self.wide_b_in.val();
+                self.wide_c[k].d.next = self.wide_c_in.val();
+                self.pair[k].d.next = (self.op_i[k].val() == ValuOp::Shl64)
+                    | (self.op_i[k].val() == ValuOp::Shr64)
+                    | (self.op_i[k].val() == ValuOp::Ashr64)
+                    | self.wide_c_in.val();
                 self.writes[k].d.next = !((self.op_i[k].val() == ValuOp::CmpEq)
                     | (self.op_i[k].val() == ValuOp::CmpNe)
                     | (self.op_i[k].val() == ValuOp::CmpLtU)
@@ -471,7 +517,8 @@ impl Logic for VectorUnit {
                     | (self.op_i[k].val() == ValuOp::CmpLtI)
                     | (self.op_i[k].val() == ValuOp::CmpLeI)
                     | (self.op_i[k].val() == ValuOp::CmpGtI)
-                    | (self.op_i[k].val() == ValuOp::CmpGeI));
+                    | (self.op_i[k].val() == ValuOp::CmpGeI)
+                    | self.wide_b_in.val());
                 for n in 0..3 {
                     self.is_vgpr_in.next = self
                         .is_vgpr_in
@@ -479,6 +526,7 @@ impl Logic for VectorUnit {
                         .replace_bit(n, self.src_is_vgpr_i[k * 3 + n].val());
                     self.vgpr[k * 3 + n].d.next = self.src_vgpr_i[k * 3 + n].val();
                     self.value[k * 3 + n].d.next = self.src_value_i[k * 3 + n].val();
+                    self.value_hi[k * 3 + n].d.next = self.src_value_hi_i[k * 3 + n].val();
                 }
                 self.is_vgpr[k].d.next = self.is_vgpr_in.val();
                 self.own[0].next =
@@ -507,6 +555,10 @@ impl Logic for VectorUnit {
                 if self.wide_in.val() {
                     self.ra2.next = self.src_vgpr_i[k * 3].val() + 1;
                 }
+                self.ra3.next = self.src_vgpr_i[k * 3 + 2].val() + 1;
+                if self.wide_b_in.val() {
+                    self.ra3.next = self.src_vgpr_i[k * 3 + 1].val() + 1;
+                }
             }
             for g in 0..self._groups {
                 if self.own[g].val().any() {
@@ -515,6 +567,7 @@ impl Logic for VectorUnit {
                             self.banks[g * 16 + j].ra0.next = self.ra0.val();
                             self.banks[g * 16 + j].ra1.next = self.ra1.val();
                             self.banks[g * 16 + j].ra2.next = self.ra2.val();
+                            self.banks[g * 16 + j].ra3.next = self.ra3.val();
                         }
                     }
                 }
@@ -524,9 +577,11 @@ impl Logic for VectorUnit {
             for p in 0..16 {
                 self.alus[k * 16 + p].op.next = self.op[k].q.val();
                 self.alus[k * 16 + p].a.next = self.value[k * 3].q.val();
-                self.alus[k * 16 + p].a_hi.next = self.value_hi[k].q.val();
+                self.alus[k * 16 + p].a_hi.next = self.value_hi[k * 3].q.val();
                 self.alus[k * 16 + p].b.next = self.value[k * 3 + 1].q.val();
+                self.alus[k * 16 + p].b_hi.next = self.value_hi[k * 3 + 1].q.val();
                 self.alus[k * 16 + p].c.next = self.value[k * 3 + 2].q.val();
+                self.alus[k * 16 + p].c_hi.next = self.value_hi[k * 3 + 2].q.val();
                 self.alus[k * 16 + p].m.next = false;
             }
             for p in 0..16 {
@@ -549,9 +604,13 @@ impl Logic for VectorUnit {
                             }
                             if self.is_vgpr[k].q.val().get_bit(1) {
                                 self.alus[k * 16 + p].b.next = self.banks[g * 16 + p].rd1.val();
+                                self.alus[k * 16 + p].b_hi.next =
+                                    self.banks[g * 16 + p].rd3.val();
                             }
                             if self.is_vgpr[k].q.val().get_bit(2) {
                                 self.alus[k * 16 + p].c.next = self.banks[g * 16 + p].rd2.val();
+                                self.alus[k * 16 + p].c_hi.next =
+                                    self.banks[g * 16 + p].rd3.val();
                             }
                             self.alus[k * 16 + p].m.next =
                                 self.mask_in[k * 4 + g].q.val().get_bit(p);
@@ -565,7 +624,7 @@ impl Logic for VectorUnit {
                                     self.banks[g * 16 + p].wa.next = self.dst[k].q.val();
                                     self.banks[g * 16 + p].wd.next =
                                         self.alus[k * 16 + p].result.val();
-                                    self.banks[g * 16 + p].we_hi.next = self.wide[k].q.val();
+                                    self.banks[g * 16 + p].we_hi.next = self.pair[k].q.val();
                                     self.banks[g * 16 + p].wd_hi.next =
                                         self.alus[k * 16 + p].result_hi.val();
                                 }
@@ -612,10 +671,14 @@ impl Logic for VectorUnit {
                                         if self.is_vgpr[k].q.val().get_bit(1) {
                                             self.alus[k * 16 + p].b.next =
                                                 self.banks[g * 16 + m].rd1.val();
+                                            self.alus[k * 16 + p].b_hi.next =
+                                                self.banks[g * 16 + m].rd3.val();
                                         }
                                         if self.is_vgpr[k].q.val().get_bit(2) {
                                             self.alus[k * 16 + p].c.next =
                                                 self.banks[g * 16 + m].rd2.val();
+                                            self.alus[k * 16 + p].c_hi.next =
+                                                self.banks[g * 16 + m].rd3.val();
                                         }
                                         self.alus[k * 16 + p].m.next =
                                             self.mask_in[k * 4 + g].q.val().get_bit(m);
@@ -628,7 +691,7 @@ impl Logic for VectorUnit {
                                             self.banks[g * 16 + m].wd.next =
                                                 self.alus[k * 16 + p].result.val();
                                             self.banks[g * 16 + m].we_hi.next =
-                                                self.wide[k].q.val();
+                                                self.pair[k].q.val();
                                             self.banks[g * 16 + m].wd_hi.next =
                                                 self.alus[k * 16 + p].result_hi.val();
                                         }

@@ -212,10 +212,13 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
                             );
                         }
                     }
-                    prop_assert_eq!(
-                        dec.wide_o.val(),
-                        sig.dst.or(sig.srcs.first().copied()) == Some(Width::B64)
-                    );
+                    let src0_wide = sig.srcs.first() == Some(&Width::B64);
+                    let dst_wide = sig.dst == Some(Width::B64);
+                    prop_assert_eq!(dec.wide_o.val(), src0_wide || dst_wide);
+                    prop_assert_eq!(dec.src0_wide_o.val(), src0_wide);
+                    if sig.dst.is_some() {
+                        prop_assert_eq!(dec.dst_wide_o.val(), dst_wide);
+                    }
                     prop_assert_eq!(dec.wide1_o.val(), sig.srcs.get(1) == Some(&Width::B64));
                     match inst.dst {
                         Some(d) => prop_assert_eq!(
@@ -230,11 +233,13 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
         InstClass::Valu => {
             prop_assert_eq!(dec.valu_op_o.val(), uop.valu);
             let swap = uop.flags & pws_hdl::cu::decode::flags::SWAP != 0;
-            let n_value_srcs = if sig.srcs.len() == 3 && sig.srcs[2] == Width::B64 {
-                2
-            } else {
-                sig.srcs.len()
-            };
+            // A 64-bit third source is the lane mask (carry-in, select) unless it is a value.
+            let n_value_srcs =
+                if uop.flags & pws_hdl::cu::decode::flags::MASK_SRC != 0 {
+                    2
+                } else {
+                    sig.srcs.len()
+                };
             for i in 0..n_value_srcs {
                 let alu = if swap && i < 2 { 1 - i } else { i };
                 let src = inst.srcs[i].expect("VALU sources are present");
@@ -247,7 +252,11 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
                     inst
                 );
             }
-            prop_assert_eq!(dec.vsrc0_wide_o.val(), swap && width(1) == Width::B64);
+            for i in 0..3 {
+                let alu = if swap && i < 2 { 1 - i } else { i };
+                let wide = i < n_value_srcs && width(i) == Width::B64;
+                prop_assert_eq!(dec.vsrc_wide_o[alu].val(), wide, "vsrc{} wide", alu);
+            }
             prop_assert_eq!(dec.writes_vgpr_o.val(), sig.dst.is_some());
             if let Some(Operand::Vgpr(d)) = inst.dst {
                 prop_assert_eq!(dec.vdst_o.val().to_u64(), u64::from(d));
@@ -321,6 +330,17 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
             };
             prop_assert_eq!(field.to_u64(), u64::from(data));
             prop_assert_eq!(dec.mem_dwords_o.val().to_u64(), u64::from(w.dwords()));
+            let bytes = inst.opcode.flat_bytes().unwrap();
+            let size = match bytes {
+                1 => 1,
+                2 => 2,
+                _ => 0,
+            };
+            prop_assert_eq!(dec.mem_size_o.val().to_u64(), size);
+            prop_assert_eq!(
+                dec.mem_signed_o.val(),
+                matches!(inst.opcode, Opcode::FlatLoadSbyte | Opcode::FlatLoadSshort)
+            );
         }
         InstClass::Branch => {
             let cond = match inst.opcode {

@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
+use pws_isa::abi::LaunchAbi;
 use pws_isa::input::{read_text, Kind};
-use pws_isa::manifest::abi;
 
 use crate::cfg::Cfg;
 use crate::dot::parse_cfg;
@@ -25,7 +25,7 @@ pub struct Input {
 pub(crate) fn program_sgprs(program: &pws_isa::Program) -> u32 {
     program
         .sgprs_used()
-        .max(u32::from(abi::WORKGROUP_ID_X_SGPR) + 1)
+        .max(LaunchAbi::of_program(program).sgpr_count())
 }
 
 /// Reads `path` through the bounded reader (`pws_isa::input`).

@@ -17,6 +17,7 @@
 
 use std::fmt::Write as _;
 
+use pws_isa::abi::LaunchAbi;
 use pws_isa::manifest::Manifest;
 use pws_isa::Program;
 use serde::Serialize;
@@ -186,7 +187,7 @@ impl Rounds {
         if w > slots {
             return Err(HostError::Config(format!(
                 "a workgroup of {} work-items needs {w} wavefront slots; the compute unit has {slots} (N_SIMD = {}, N_WFC = {})",
-                manifest.workgroup, machine.n_simd, machine.n_wfc
+                manifest.format_extent(manifest.workgroup), machine.n_simd, machine.n_wfc
             )));
         }
         let p = slots / w;
@@ -375,7 +376,10 @@ pub fn analyse_launch_with(
     }
     let rounds = Rounds::new(manifest, machine)?;
     let loop_bounds = LoopBounds::from_manifest(manifest);
-    let dispatch_cost = DispatchCost::contract(&machine.cu);
+    let abi = pws_isa::assemble(&source.text, &source.file)
+        .map(|p| LaunchAbi::of_program(&p))
+        .map_err(|e| HostError::Input(e.to_string()))?;
+    let dispatch_cost = DispatchCost::contract(&machine.cu, &abi);
     let mut out = Vec::new();
     for mode in Mode::ALL.into_iter().filter(|m| modes.contains(m)) {
         out.push(mode_bound(
@@ -445,16 +449,19 @@ fn competitors(
         Mode::NoSplit | Mode::Pws => others_on_simd,
         Mode::Dws => others_on_simd * contexts,
     };
+    let lsu_hold = crate::timing::lsu_hold(&machine.cu, &kernel.program);
     let outside = Competition {
         issue: issue_others,
         valu: 0,
         lsu: lsu_others,
+        lsu_hold: if lsu_others > 0 { lsu_hold } else { 0 },
         split_merge: 0,
     };
     let inside = Competition {
         issue: issue_others + if mode == Mode::Dws { own } else { 0 },
         valu: if mode == Mode::Dws { own } else { 0 },
         lsu: lsu_others + lsu_own,
+        lsu_hold: if lsu_others + lsu_own > 0 { lsu_hold } else { 0 },
         split_merge: own,
     };
     Competitors {
@@ -1371,8 +1378,8 @@ mod tests {
         assert_eq!(pws.e_wf, sum);
         let t = &pws.table_in_split;
         // The load after the first split waits for the two split contexts in the LSU, each
-        // holding it at most as long as the program's longest memory instruction (the
-        // one-dword store: 3 cycles per pass); the store after the last merge does not.
+        // holding it at most for the kernel's longest memory instruction (a one-dword store:
+        // passes · 3); the store after the last merge does not.
         assert_eq!(t.lsu_wait - pws.table.lsu_wait, 2 * 3 * CU.cu.passes);
         let nosplit = r.mode(Mode::NoSplit).unwrap();
         assert!(pws.e_wf >= nosplit.e_wf + 2 * pws.e_s + 2 * pws.e_m + t.lsu_wait);

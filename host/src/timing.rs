@@ -107,6 +107,9 @@ pub struct Competition {
     pub valu: u64,
     /// Other contexts that can hold a memory instruction in the compute unit's one LSU.
     pub lsu: u64,
+    /// Cycles each of them may hold the LSU's request sequencer: the longest occupancy among
+    /// the kernel's memory instructions ([`lsu_hold`]; every context runs the same kernel).
+    pub lsu_hold: u64,
     /// Other contexts of the slot that may use its split/merge datapath.
     pub split_merge: u64,
 }
@@ -121,14 +124,23 @@ pub enum InstClass {
     Valu,
     /// `s_load_dword`, `s_load_dwordx2` (one request), to completion.
     Smem,
-    /// `s_load_dwordx4` (one request, two SRF write-back cycles), to completion.
+    /// `s_load_dwordx4`, `x8`, `x16` (one request, one SRF write-back cycle per dword pair), to
+    /// completion.
     SmemX4,
-    /// FLAT loads of one or two dwords per lane, to completion.
+    SmemX8,
+    SmemX16,
+    /// FLAT loads of one (also a byte or a 16-bit half), two, three or four dwords per lane, to
+    /// completion.
     FlatLoad,
     FlatLoadX2,
-    /// FLAT stores of one or two dwords per lane, to their last response.
+    FlatLoadX3,
+    FlatLoadX4,
+    /// FLAT stores of one (also a byte or a half), two, three or four dwords per lane, to their
+    /// last response.
     FlatStore,
     FlatStoreX2,
+    FlatStoreX3,
+    FlatStoreX4,
     /// `s_branch` and `s_cbranch_*` (taken or not).
     Branch,
     /// `s_nop`, `s_waitcnt` (satisfied at issue: a context has one instruction in flight),
@@ -152,10 +164,16 @@ pub struct TimingTable {
     pub valu: u64,
     pub smem: u64,
     pub smem_x4: u64,
+    pub smem_x8: u64,
+    pub smem_x16: u64,
     pub flat_load: u64,
     pub flat_load_x2: u64,
+    pub flat_load_x3: u64,
+    pub flat_load_x4: u64,
     pub flat_store: u64,
     pub flat_store_x2: u64,
+    pub flat_store_x3: u64,
+    pub flat_store_x4: u64,
     pub branch: u64,
     pub nop: u64,
     pub barrier: u64,
@@ -216,22 +234,28 @@ impl TimingTable {
         let front_worst = PICK_DECODE + MAX_READS + if dws { simd_busy } else { 0 };
         // The LSU's request sequencer spends, per pass, one cycle reading the addresses, one
         // per dword sent and, for a store, one reading the data: a FLAT instruction holds it
-        // passes · (1 + dwords + store) cycles, the longest a two-dword store.
-        let lsu_max = cu.passes * (1 + 2 + 1);
+        // passes · (1 + dwords + store) cycles ([`lsu_occupancy`]); a scalar load one cycle per
+        // dword pair it writes back.
         let flat = front + EXECUTE + HANDOFF + cu.mem_latency;
-        let smem = front + EXECUTE + HANDOFF + 1 + cu.mem_latency;
+        let smem = front + EXECUTE + HANDOFF + cu.mem_latency;
         let e_s = split_datapath_cycles(cu, sgprs);
         let splits = !matches!(mode, Mode::NoSplit);
         TimingTable {
             mode,
             salu: front + EXECUTE,
             valu: front + EXECUTE + valu_op,
-            smem,
-            smem_x4: smem + 1,
+            smem: smem + 1,
+            smem_x4: smem + 2,
+            smem_x8: smem + 4,
+            smem_x16: smem + 8,
             flat_load: flat + cu.passes * 2,
             flat_load_x2: flat + cu.passes * 3,
+            flat_load_x3: flat + cu.passes * 4,
+            flat_load_x4: flat + cu.passes * 5,
             flat_store: flat + cu.passes * 3,
             flat_store_x2: flat + cu.passes * 4,
+            flat_store_x3: flat + cu.passes * 5,
+            flat_store_x4: flat + cu.passes * 6,
             branch: front + EXECUTE,
             nop: front + EXECUTE,
             barrier: front + EXECUTE + HANDOFF,
@@ -242,7 +266,7 @@ impl TimingTable {
             per_sgpr_read: 1,
             schedule_wait: comp.issue * front_worst,
             valu_wait: comp.valu * (valu_op - 1),
-            lsu_wait: comp.lsu * lsu_max,
+            lsu_wait: comp.lsu * comp.lsu_hold,
             // Each other context holds the datapath for its request and the done cycle; a
             // request that had to wait is presented from its pending entry, one cycle later.
             split_merge_wait: if splits && comp.split_merge > 0 {
@@ -265,6 +289,7 @@ impl TimingTable {
             issue: 0,
             valu: 0,
             lsu: 0,
+            lsu_hold: 0,
             split_merge: 0,
         },
         102,
@@ -280,17 +305,26 @@ impl TimingTable {
             SWaitcnt | SNop | SEndpgm => InstClass::Nop,
             SBarrier => InstClass::Barrier,
             SLoadDwordx4 => InstClass::SmemX4,
-            FlatLoadDword => InstClass::FlatLoad,
+            SLoadDwordx8 => InstClass::SmemX8,
+            SLoadDwordx16 => InstClass::SmemX16,
+            FlatLoadUbyte | FlatLoadSbyte | FlatLoadUshort | FlatLoadSshort | FlatLoadDword => {
+                InstClass::FlatLoad
+            }
             FlatLoadDwordx2 => InstClass::FlatLoadX2,
-            FlatStoreDword => InstClass::FlatStore,
+            FlatLoadDwordx3 => InstClass::FlatLoadX3,
+            FlatLoadDwordx4 => InstClass::FlatLoadX4,
+            FlatStoreByte | FlatStoreShort | FlatStoreDword => InstClass::FlatStore,
             FlatStoreDwordx2 => InstClass::FlatStoreX2,
+            FlatStoreDwordx3 => InstClass::FlatStoreX3,
+            FlatStoreDwordx4 => InstClass::FlatStoreX4,
             _ if inst.is_branch() => InstClass::Branch,
             _ => match inst.opcode.format() {
                 Format::Sop1 | Format::Sop2 | Format::Sopk | Format::Sopc | Format::Sopp => {
                     InstClass::Salu
                 }
                 Format::Smem => InstClass::Smem,
-                Format::Flat => InstClass::FlatLoad,
+                // Every FLAT opcode is named above.
+                Format::Flat => unreachable!("FLAT opcode {:?} has no class", inst.opcode),
                 Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 => InstClass::Valu,
             },
         }
@@ -305,6 +339,8 @@ impl TimingTable {
             | InstClass::Valu
             | InstClass::Smem
             | InstClass::SmemX4
+            | InstClass::SmemX8
+            | InstClass::SmemX16
             | InstClass::Split => {}
             _ => return 0,
         }
@@ -364,10 +400,16 @@ impl TimingTable {
             InstClass::Valu => self.valu + self.valu_wait,
             InstClass::Smem => self.smem + self.lsu_wait,
             InstClass::SmemX4 => self.smem_x4 + self.lsu_wait,
+            InstClass::SmemX8 => self.smem_x8 + self.lsu_wait,
+            InstClass::SmemX16 => self.smem_x16 + self.lsu_wait,
             InstClass::FlatLoad => self.flat_load + self.lsu_wait,
             InstClass::FlatLoadX2 => self.flat_load_x2 + self.lsu_wait,
+            InstClass::FlatLoadX3 => self.flat_load_x3 + self.lsu_wait,
+            InstClass::FlatLoadX4 => self.flat_load_x4 + self.lsu_wait,
             InstClass::FlatStore => self.flat_store + self.lsu_wait,
             InstClass::FlatStoreX2 => self.flat_store_x2 + self.lsu_wait,
+            InstClass::FlatStoreX3 => self.flat_store_x3 + self.lsu_wait,
+            InstClass::FlatStoreX4 => self.flat_store_x4 + self.lsu_wait,
             InstClass::Branch => self.branch,
             InstClass::Nop => self.nop,
             InstClass::Barrier => self.barrier,
@@ -388,12 +430,41 @@ impl TimingTable {
     }
 }
 
+/// Cycles `inst` holds the LSU's request sequencer (0 for a non-memory instruction): a FLAT
+/// instruction passes · (1 + dwords + store) (a byte or half access moves one dword per lane),
+/// a scalar load one cycle per dword pair, at least one.
+pub fn lsu_occupancy(cu: &CuTiming, inst: &Instruction) -> u64 {
+    match inst.opcode.format() {
+        Format::Flat => {
+            let bytes = inst.opcode.flat_bytes().unwrap_or(4);
+            let store = u64::from(inst.dst.is_none());
+            cu.passes * (1 + u64::from(bytes.div_ceil(4)) + store)
+        }
+        Format::Smem => {
+            let dwords = inst.opcode.signature().dst.map_or(1, |w| w.dwords());
+            u64::from(dwords / 2).max(1)
+        }
+        _ => 0,
+    }
+}
+
+/// The longest any memory instruction of `program` holds the LSU's sequencer: how long each
+/// competitor of a context running it can make it wait ([`Competition::lsu_hold`]).
+pub fn lsu_hold(cu: &CuTiming, program: &Program) -> u64 {
+    program
+        .instructions
+        .iter()
+        .map(|l| lsu_occupancy(cu, &l.item))
+        .max()
+        .unwrap_or(0)
+}
+
 /// What the dispatcher (the SPI-like port driven by `pws_sim`) and the end of a run cost, in
 /// cycles: the part of the contract that is not per instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct DispatchCost {
-    /// Per wavefront: one register-init write per cycle (the ABI's SGPRs, then v0 one pass per
-    /// write) and the launch.
+    /// Per wavefront: one register-init write per cycle (the launch ABI's SGPRs, then its
+    /// work-item id VGPRs one pass per write) and the launch.
     pub per_wavefront: u64,
     /// Per workgroup, on top of its wavefronts (0: `pws_sim`'s dispatcher starts a workgroup's
     /// first write in the cycle its slots are found free).
@@ -407,11 +478,12 @@ pub struct DispatchCost {
 }
 
 impl DispatchCost {
-    /// The dispatch contract for `cu`.
-    pub const fn contract(cu: &CuTiming) -> DispatchCost {
-        let init_sgprs = pws_isa::manifest::abi::WORKGROUP_ID_X_SGPR as u64 + 1;
+    /// The dispatch contract for `cu` and a kernel with launch ABI `abi`.
+    pub fn contract(cu: &CuTiming, abi: &pws_isa::abi::LaunchAbi) -> DispatchCost {
+        let init_sgprs = u64::from(abi.sgpr_count());
+        let init_vgprs = u64::from(abi.workitem_vgprs);
         DispatchCost {
-            per_wavefront: init_sgprs + cu.passes + 1,
+            per_wavefront: init_sgprs + init_vgprs * cu.passes + 1,
             per_workgroup: 0,
             release: 1,
             start: 0,
@@ -516,6 +588,7 @@ mod tests {
                 issue: 3,
                 valu: 2,
                 lsu: 5,
+                lsu_hold: 12,
                 split_merge: 1,
             },
         );
@@ -536,6 +609,24 @@ mod tests {
         let cu = CuTiming::GCN3;
         assert!(alone.flat_load >= cu.mem_latency + cu.passes);
         assert_eq!(TimingTable::GCN3.e_s, split_datapath_cycles(&cu, 102));
+    }
+
+    #[test]
+    fn lsu_occupancy_is_per_pass_address_dwords_and_store_data() {
+        let cu = CuTiming::GCN3;
+        let p = pws_isa::assemble(
+            "flat_load_ubyte v1, v[2:3]\nflat_store_dwordx4 v[2:3], v[4:7]\n\
+             s_load_dwordx16 s[16:31], s[4:5], 0x0\ns_load_dword s0, s[4:5], 0x0\ns_endpgm",
+            "k.s",
+        )
+        .unwrap();
+        let occ: Vec<u64> = p
+            .instructions
+            .iter()
+            .map(|l| lsu_occupancy(&cu, &l.item))
+            .collect();
+        assert_eq!(occ, [4 * 2, 4 * 6, 8, 1, 0]);
+        assert_eq!(lsu_hold(&cu, &p), 24);
     }
 
     #[test]

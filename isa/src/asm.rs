@@ -1,13 +1,16 @@
 //! The assembler: llvm-mc's GCN3 text syntax (plus `split`/`merge`) to a [`Program`].
 //!
 //! Two passes: the first parses every line into an instruction (branch targets still named),
-//! the second resolves labels into SIMM16 offsets and encodes. Directives that clang-14 emits
-//! around a kernel are accepted and ignored (see [`IGNORED_DIRECTIVES`]); the YAML between
-//! `.amdgpu_metadata` and `.end_amdgpu_metadata` is skipped. Data directives are rejected: the
-//! image holds instructions only.
+//! the second resolves labels into SIMM16 offsets and encodes. The kernel descriptor
+//! (`.amdhsa_kernel` ... `.end_amdhsa_kernel`) is read into [`KernelDescriptor`], with the
+//! checks llvm-mc makes; the other directives that clang-14 emits around a kernel are accepted
+//! and ignored (see [`IGNORED_DIRECTIVES`]); the YAML between `.amdgpu_metadata` and
+//! `.end_amdgpu_metadata` is skipped. Data directives are rejected: the image holds
+//! instructions only.
 
 use std::collections::BTreeMap;
 
+use crate::abi::{DescriptorBuilder, KernelDescriptor};
 use crate::check::check;
 use crate::diag;
 use crate::encode::encode;
@@ -17,9 +20,9 @@ use crate::opcode::{Format, ImmKind, Opcode, Width};
 use crate::print::{EXPCNT_MAX, LGKMCNT_MAX, VMCNT_MAX};
 use crate::program::{Located, Program};
 
-/// Directives accepted and ignored (a directive whose name starts with `.amdhsa_` or
-/// `.amdgpu_` is ignored too): they describe sections, symbols, alignment and the kernel
-/// descriptor, none of which changes the instruction image.
+/// Directives accepted and ignored (a directive whose name starts with `.amdgpu_`, or with
+/// `.amdhsa_` outside a kernel descriptor block, is ignored too): they describe sections,
+/// symbols and alignment, none of which changes the instruction image.
 pub const IGNORED_DIRECTIVES: &[&str] = &[
     ".text",
     ".globl",
@@ -48,7 +51,6 @@ pub const IGNORED_DIRECTIVES: &[&str] = &[
     ".amdgcn_target",
     ".amd_kernel_code_t",
     ".end_amd_kernel_code_t",
-    ".end_amdhsa_kernel",
     ".end_amdgpu_metadata",
 ];
 
@@ -58,6 +60,10 @@ const DATA_DIRECTIVES: &[&str] = &[
     ".zero", ".fill", ".space", ".skip", ".set", ".equ", ".org", ".comm", ".lcomm", ".macro",
     ".rept", ".if", ".include",
 ];
+
+/// Other names llvm-mc accepts for an opcode (same encoding; the disassembler prints the
+/// table's mnemonic, as llvm-mc's does).
+const MNEMONIC_ALIASES: &[(&str, Opcode)] = &[("v_mul_lo_i32", Opcode::VMulLoU32)];
 
 /// Prefixes of GCN3 instruction families: a mnemonic with one of these that is not in the
 /// opcode table is reported as unsupported rather than unknown.
@@ -73,6 +79,8 @@ pub fn assemble(source: &str, file: &str) -> Result<Program, AsmError> {
         items: Vec::new(),
         labels: BTreeMap::new(),
         pc: 0,
+        block: None,
+        descriptors: Vec::new(),
     };
     // Line of an open `.amdgpu_metadata` block, whose YAML body is skipped.
     let mut metadata_from = None;
@@ -97,6 +105,14 @@ pub fn assemble(source: &str, file: &str) -> Result<Program, AsmError> {
             ".amdgpu_metadata block without .end_amdgpu_metadata",
         ));
     }
+    if let Some(block) = &asm.block {
+        asm.line = block.1;
+        return Err(asm.error(
+            1,
+            ErrorKind::Syntax,
+            ".amdhsa_kernel block without .end_amdhsa_kernel",
+        ));
+    }
     asm.finish()
 }
 
@@ -115,6 +131,9 @@ struct Assembler<'a> {
     items: Vec<Item>,
     labels: BTreeMap<String, u32>,
     pc: u32,
+    /// The open `.amdhsa_kernel` block and its line.
+    block: Option<(DescriptorBuilder, u32)>,
+    descriptors: Vec<KernelDescriptor>,
 }
 
 /// Removes a `;` or `//` comment (outside double-quoted strings).
@@ -143,6 +162,15 @@ fn is_ident_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$'
 }
 
+/// A decimal or `0x` hexadecimal integer (a directive's value).
+fn parse_integer(text: &str) -> Option<u64> {
+    match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) => text.parse().ok(),
+        None => None,
+    }
+}
+
 /// Column (1-based, in characters) of byte offset `offset` of `line`.
 fn column_of(line: &str, offset: usize) -> u32 {
     line[..offset].chars().count() as u32 + 1
@@ -163,6 +191,9 @@ impl Assembler<'_> {
 
     /// Handles one comment-free line; returns true if it opens a metadata block.
     fn line_item(&mut self, text: &str) -> Result<bool, AsmError> {
+        if self.block.is_some() {
+            return self.descriptor_line(text).map(|()| false);
+        }
         let mut rest_start = 0;
         // Labels: `name:` at the start, possibly several, possibly followed by a statement.
         loop {
@@ -224,6 +255,25 @@ impl Assembler<'_> {
         if name == ".amdgpu_metadata" {
             return Ok(true);
         }
+        if name == ".amdhsa_kernel" {
+            let kernel = text[name_end..].trim();
+            if kernel.is_empty() || !kernel.chars().all(is_ident_char) {
+                return Err(self.error(
+                    column,
+                    ErrorKind::Syntax,
+                    "expected a kernel name after .amdhsa_kernel",
+                ));
+            }
+            self.block = Some((DescriptorBuilder::new(kernel, self.line), self.line));
+            return Ok(false);
+        }
+        if name == ".end_amdhsa_kernel" || DescriptorBuilder::is_block_directive(name) {
+            return Err(self.error(
+                column,
+                ErrorKind::Syntax,
+                format!("`{name}` outside an .amdhsa_kernel block"),
+            ));
+        }
         if IGNORED_DIRECTIVES.contains(&name)
             || name.starts_with(".amdhsa_")
             || name.starts_with(".amdgpu_")
@@ -244,7 +294,80 @@ impl Assembler<'_> {
         ))
     }
 
+    /// A line inside an `.amdhsa_kernel` block: a descriptor directive with an integer value,
+    /// or `.end_amdhsa_kernel`.
+    fn descriptor_line(&mut self, text: &str) -> Result<(), AsmError> {
+        let trimmed = text.trim_start();
+        if trimmed.is_empty() {
+            return Ok(());
+        }
+        let start = text.len() - trimmed.len();
+        let column = column_of(text, start);
+        let (name, arg) = trimmed
+            .split_once(char::is_whitespace)
+            .unwrap_or((trimmed, ""));
+        let (arg, arg_column) = (arg.trim(), column_of(text, text.len() - arg.trim_start().len()));
+        if name == ".end_amdhsa_kernel" {
+            let (builder, _) = self.block.take().expect("inside a block");
+            let descriptor = builder
+                .finish()
+                .map_err(|m| self.error(column, ErrorKind::Syntax, m))?;
+            self.descriptors.push(descriptor);
+            return Ok(());
+        }
+        if !name.starts_with(".amdhsa_") {
+            return Err(self.error(
+                column,
+                ErrorKind::Syntax,
+                format!("expected an .amdhsa_ directive or .end_amdhsa_kernel, found `{name}`"),
+            ));
+        }
+        let value = parse_integer(arg).ok_or_else(|| {
+            self.error(
+                arg_column,
+                ErrorKind::Syntax,
+                format!("`{name}` takes an integer, found `{arg}`"),
+            )
+        })?;
+        let (builder, _) = self.block.as_mut().expect("inside a block");
+        builder
+            .apply(name, value)
+            .map_err(|m| self.error(column, ErrorKind::Syntax, m))
+    }
+
+    /// The descriptor of the kernel at address 0 (where a launch starts), if the file has any.
+    fn kernel_descriptor(&mut self) -> Result<Option<KernelDescriptor>, AsmError> {
+        let mut chosen = None;
+        for d in std::mem::take(&mut self.descriptors) {
+            self.line = d.line;
+            match self.labels.get(&d.name) {
+                None => {
+                    return Err(self.error(
+                        1,
+                        ErrorKind::UndefinedLabel,
+                        format!("kernel descriptor `{}` names no label of this file", d.name),
+                    ))
+                }
+                Some(0) if chosen.is_none() => chosen = Some(d),
+                Some(_) => {}
+            }
+        }
+        Ok(chosen)
+    }
+
     fn finish(mut self) -> Result<Program, AsmError> {
+        let first = self.descriptors.first().map(|d| (d.name.clone(), d.line));
+        let descriptor = self.kernel_descriptor()?;
+        if let (None, Some((name, line))) = (&descriptor, first) {
+            self.line = line;
+            return Err(self.error(
+                1,
+                ErrorKind::Syntax,
+                format!(
+                    "kernel `{name}` does not start at address 0; a launch runs the program from its first instruction"
+                ),
+            ));
+        }
         let mut instructions = Vec::with_capacity(self.items.len());
         for mut item in std::mem::take(&mut self.items) {
             self.line = item.line;
@@ -277,6 +400,7 @@ impl Assembler<'_> {
         Ok(Program {
             instructions,
             labels: self.labels,
+            descriptor,
         })
     }
 
@@ -299,6 +423,12 @@ impl Assembler<'_> {
             (mnemonic.as_str(), None)
         };
         let opcode = Opcode::from_mnemonic(base)
+            .or_else(|| {
+                MNEMONIC_ALIASES
+                    .iter()
+                    .find(|(alias, _)| *alias == base)
+                    .map(|&(_, op)| op)
+            })
             .filter(|op| match suffix {
                 None => true,
                 // llvm-mc also takes `_e64` on the VOP3-only instructions.
@@ -843,7 +973,7 @@ impl Parser<'_, '_> {
                     first
                 };
                 self.expect_punct(']')?;
-                if last < first || !matches!(last - first + 1, 1 | 2 | 4) {
+                if last < first || !matches!(last - first + 1, 1 | 2 | 3 | 4 | 8 | 16) {
                     return Err(self.err(
                         fcol,
                         ErrorKind::BadOperand,

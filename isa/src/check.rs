@@ -38,7 +38,10 @@ fn width_name(w: Width) -> &'static str {
     match w {
         Width::B32 => "32-bit",
         Width::B64 => "64-bit",
+        Width::B96 => "96-bit",
         Width::B128 => "128-bit",
+        Width::B256 => "256-bit",
+        Width::B512 => "512-bit",
     }
 }
 
@@ -74,7 +77,11 @@ fn check_scalar_reg(slot: Slot, op: Operand, w: Width) -> Result<(), OperandErro
     match op {
         Operand::Sgpr(n) => check_tuple(slot, "s", n, NUM_SGPRS, w, true),
         Operand::Ttmp(n) => check_tuple(slot, "ttmp", n, NUM_TTMPS, w, true),
-        Operand::VccLo | Operand::ExecLo | Operand::FlatScratchLo if w != Width::B128 => Ok(()),
+        Operand::VccLo | Operand::ExecLo | Operand::FlatScratchLo
+            if matches!(w, Width::B32 | Width::B64) =>
+        {
+            Ok(())
+        }
         Operand::VccHi | Operand::ExecHi | Operand::FlatScratchHi | Operand::M0
             if w == Width::B32 =>
         {

@@ -473,28 +473,16 @@ impl Instruction {
     /// `s_cbranch_exec*`, `*_saveexec_b64` and explicit `exec`/`src_execz` sources.
     pub fn reads_exec(&self) -> bool {
         self.is_vector()
-            || matches!(
-                self.opcode,
-                Opcode::SCbranchExecz
-                    | Opcode::SCbranchExecnz
-                    | Opcode::SAndSaveexecB64
-                    | Opcode::SOrSaveexecB64
-                    | Opcode::SXorSaveexecB64
-                    | Opcode::SAndn2SaveexecB64
-            )
+            || matches!(self.opcode, Opcode::SCbranchExecz | Opcode::SCbranchExecnz)
+            || self.opcode.is_saveexec()
             || self.sources().any(|(s, _)| s.touches_exec())
     }
 
     /// True if the instruction changes EXEC: `*_saveexec_b64`, `v_cmpx_*`, or a destination
     /// that is `exec`, `exec_lo` or `exec_hi`.
     pub fn writes_exec(&self) -> bool {
-        matches!(
-            self.opcode,
-            Opcode::SAndSaveexecB64
-                | Opcode::SOrSaveexecB64
-                | Opcode::SXorSaveexecB64
-                | Opcode::SAndn2SaveexecB64
-        ) || self.opcode.is_cmpx()
+        self.opcode.is_saveexec()
+            || self.opcode.is_cmpx()
             || matches!(self.dst, Some(Operand::ExecLo | Operand::ExecHi))
             || matches!(self.sdst, Some(Operand::ExecLo | Operand::ExecHi))
     }
@@ -503,8 +491,27 @@ impl Instruction {
     pub fn writes_scc(&self) -> bool {
         use Opcode::*;
         match self.opcode.format() {
-            Format::Sop1 => !matches!(self.opcode, SMovB32 | SMovB64),
-            Format::Sop2 => !matches!(self.opcode, SCselectB32 | SCselectB64 | SMulI32),
+            Format::Sop1 => !matches!(
+                self.opcode,
+                SMovB32
+                    | SMovB64
+                    | SBrevB32
+                    | SBrevB64
+                    | SFf0I32B32
+                    | SFf0I32B64
+                    | SFf1I32B32
+                    | SFf1I32B64
+                    | SFlbitI32B32
+                    | SFlbitI32B64
+                    | SFlbitI32
+                    | SFlbitI32I64
+                    | SSextI32I8
+                    | SSextI32I16
+            ),
+            Format::Sop2 => !matches!(
+                self.opcode,
+                SCselectB32 | SCselectB64 | SMulI32 | SBfmB32 | SBfmB64
+            ),
             Format::Sopc => !matches!(self.opcode, Split | Merge),
             Format::Sopk => !matches!(self.opcode, SMovkI32 | SMulkI32),
             _ => false,

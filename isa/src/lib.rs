@@ -8,7 +8,10 @@
 //! - [`manifest`]: launches; [`opencl`]: OpenCL C kernels compiled by clang-14 for them.
 //! - [`input`]: the bounded reader every command reads its files through; [`output`]: atomic
 //!   writes that never replace an input; [`diag`]: how messages show values and positions.
+//! - [`manifest::Manifest`] (a launch) and [`abi::LaunchAbi`] (a kernel's initial registers
+//!   and read-only segments, from its kernel descriptor).
 
+pub mod abi;
 pub mod asm;
 pub mod check;
 pub mod decode;

@@ -1,7 +1,8 @@
 //! Launch manifest: the TOML file that says which kernel runs on which data (grid and
-//! workgroup size, buffers, kernel arguments), plus the launch ABI and global-memory layout
-//! every executor (golden model, RTL simulation) must share so that their memories can be
-//! compared word for word. The format and the ABI are documented in docs/manifest.md.
+//! workgroup extents in 1 to 3 dimensions, buffers, kernel arguments), plus the numbering of
+//! workgroups and work-items and the global-memory layout every executor (golden model, RTL
+//! simulation) must share so that their memories can be compared word for word. The registers
+//! a wavefront starts with are [`crate::abi`]'s. Both are documented in docs/manifest.md.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -13,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::diag;
 use crate::input::{self, InputError};
+use crate::abi::LaunchAbi;
 
 /// Work-items per wavefront (GCN3 wave64).
 pub const WAVEFRONT_SIZE: u32 = 64;
@@ -25,25 +27,11 @@ pub const MAX_WORKGROUP: u64 = 1024;
 /// Largest buffer, in 32-bit elements (64 MiB).
 pub const MAX_BUFFER_ELEMENTS: u64 = 1 << 24;
 
-/// Register ABI of a launch: what the dispatcher writes into a wavefront before its first
-/// instruction. It is what clang-14 `-mcpu=fiji` emits for an OpenCL kernel that reads its
-/// arguments and `__builtin_amdgcn_workgroup_id_x()` / `__builtin_amdgcn_workitem_id_x()`:
-/// `.amdhsa_user_sgpr_private_segment_buffer 1`, `.amdhsa_user_sgpr_kernarg_segment_ptr 1`,
-/// `.amdhsa_system_sgpr_workgroup_id_x 1`, `.amdhsa_system_vgpr_workitem_id 0`.
-pub mod abi {
-    /// s[0:3]: private segment buffer descriptor. There is no scratch memory; it is zero.
-    pub const PRIVATE_SEGMENT_BUFFER_SGPR: u8 = 0;
-    /// s[4:5]: 64-bit byte address of the kernarg segment.
-    pub const KERNARG_SEGMENT_PTR_SGPR: u8 = 4;
-    /// s6: workgroup id x.
-    pub const WORKGROUP_ID_X_SGPR: u8 = 6;
-    /// v0: work-item id x within the workgroup (wavefront w, lane l: w * 64 + l).
-    pub const WORKITEM_ID_X_VGPR: u8 = 0;
-}
-
 /// Global-memory layout shared by every executor. Address 0 and everything outside the
 /// kernarg segment and the buffers is unmapped: an access there is an error.
 pub mod layout {
+    /// Byte address of the HSA kernel dispatch packet (64 bytes, read-only).
+    pub const DISPATCH_PACKET_BASE: u64 = 0x800;
     /// Byte address of the kernarg segment.
     pub const KERNARG_BASE: u64 = 0x1000;
     /// Byte address of the first buffer, unless the kernarg segment reaches past
@@ -178,10 +166,12 @@ pub struct Manifest {
     /// Loop bounds for the WCET analysis, by loop-header label, and `default` for every loop
     /// the kernel does not bound itself (`[loop_bounds]`).
     pub loop_bounds: BTreeMap<String, u64>,
-    /// Total work-items (1-D).
-    pub grid: u32,
-    /// Work-items per workgroup (1-D). The last workgroup may be partial.
-    pub workgroup: u32,
+    /// Work-items in x, y, z (1 in the dimensions the manifest leaves out).
+    pub grid: [u32; 3],
+    /// Work-items per workgroup in x, y, z. The last workgroup of a dimension may be partial.
+    pub workgroup: [u32; 3],
+    /// Dimensions of the launch (1..=3): how many extents `grid` gives.
+    pub dims: u32,
     pub buffers: Vec<Buffer>,
     pub args: Vec<KernelArg>,
 }
@@ -204,6 +194,9 @@ impl Region {
 /// of [`layout`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MemoryImage {
+    /// The HSA kernel dispatch packet (read-only).
+    pub dispatch_packet: Region,
+    pub dispatch_packet_words: Vec<u32>,
     pub kernarg: Region,
     /// Kernarg segment contents, little-endian 32-bit words.
     pub kernarg_words: Vec<u32>,
@@ -308,7 +301,7 @@ enum RawExpect {
     File(String),
 }
 
-/// `x` or `[x]` (or `[x, 1]`, `[x, 1, 1]`): the extents of a 1-D launch.
+/// `x`, `[x]`, `[x, y]` or `[x, y, z]`: the extents of a launch or a workgroup.
 struct Dim(Vec<u64>);
 
 impl<'de> Deserialize<'de> for Dim {
@@ -317,7 +310,7 @@ impl<'de> Deserialize<'de> for Dim {
         impl<'de> Visitor<'de> for DimVisitor {
             type Value = Dim;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a positive integer or an array [x] of one")
+                f.write_str("a positive integer or an array [x], [x, y] or [x, y, z]")
             }
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<Dim, E> {
                 u64::try_from(v)
@@ -425,9 +418,15 @@ impl Manifest {
         if raw.kernel.is_empty() {
             return Err(invalid("kernel", "empty path".into()));
         }
-        let grid = one_dim(&raw.grid, MAX_GRID).map_err(|m| invalid("grid", m))?;
-        let workgroup =
-            one_dim(&raw.workgroup, MAX_WORKGROUP).map_err(|m| invalid("workgroup", m))?;
+        let (grid, dims) = extents(&raw.grid, MAX_GRID).map_err(|m| invalid("grid", m))?;
+        let (workgroup, wg_dims) =
+            extents(&raw.workgroup, MAX_WORKGROUP).map_err(|m| invalid("workgroup", m))?;
+        if wg_dims > dims {
+            return Err(invalid(
+                "workgroup",
+                format!("{wg_dims} dimensions, but the grid has {dims}"),
+            ));
+        }
 
         // The budget is checked on the sizes the manifest declares before any buffer exists, and
         // again on each buffer's actual size before its memory is allocated.
@@ -620,10 +619,14 @@ impl Manifest {
             loop_bounds: raw.loop_bounds,
             grid,
             workgroup,
+            dims,
             buffers,
             args,
         };
-        let end = manifest.memory_image().end();
+        // Checked with the arguments' kernarg segment: a descriptor's `.amdhsa_kernarg_size`
+        // (hidden arguments, at most a few hundred bytes in clang's output) moves the buffers
+        // up by no more than that.
+        let end = manifest.memory_image(&LaunchAbi::legacy()).end();
         if end > layout::ADDRESS_LIMIT {
             return Err(invalid(
                 "buffer",
@@ -681,14 +684,45 @@ impl Manifest {
         })
     }
 
-    /// Number of workgroups (the last one may be partial).
+    /// Workgroups in x, y, z (the last one of a dimension may be partial).
+    pub fn workgroup_counts(&self) -> [u32; 3] {
+        [0, 1, 2].map(|d| self.grid[d].div_ceil(self.workgroup[d]))
+    }
+
+    /// Number of workgroups. They are numbered 0.. with x fastest, then y, then z: the order the
+    /// dispatcher starts them in.
     pub fn workgroups(&self) -> u32 {
-        self.grid.div_ceil(self.workgroup)
+        self.workgroup_counts().iter().product()
+    }
+
+    /// Total work-items of the launch.
+    pub fn work_items(&self) -> u32 {
+        self.grid.iter().product()
+    }
+
+    /// The x, y, z workgroup id of workgroup number `wg`.
+    pub fn workgroup_id(&self, wg: u32) -> [u32; 3] {
+        let [nx, ny, _] = self.workgroup_counts();
+        [wg % nx, wg / nx % ny, wg / (nx * ny)]
+    }
+
+    /// The extents of workgroup `wg`: the manifest's, cut at the grid's edge.
+    pub fn workgroup_size(&self, wg: u32) -> [u32; 3] {
+        let id = self.workgroup_id(wg);
+        [0, 1, 2].map(|d| (self.grid[d] - id[d] * self.workgroup[d]).min(self.workgroup[d]))
     }
 
     /// Work-items in workgroup `wg`.
     pub fn workgroup_items(&self, wg: u32) -> u32 {
-        (self.grid - wg * self.workgroup).min(self.workgroup)
+        self.workgroup_size(wg).iter().product()
+    }
+
+    /// The x, y, z work-item id (within its workgroup) of the work-item with flat id `flat` in
+    /// workgroup `wg`: flat = x + y·size_x + z·size_x·size_y over the workgroup's own extents,
+    /// as the dispatcher packs work-items into wavefronts.
+    pub fn workitem_id(&self, wg: u32, flat: u32) -> [u32; 3] {
+        let [sx, sy, _] = self.workgroup_size(wg);
+        [flat % sx, flat / sx % sy, flat / (sx * sy)]
     }
 
     /// Wavefronts in workgroup `wg`.
@@ -706,11 +740,24 @@ impl Manifest {
         }
     }
 
-    /// Addresses of the kernarg segment and the buffers, and the kernarg contents. The buffers
-    /// start at [`layout::BUFFER_BASE`], or after the kernarg segment and a guard gap when the
-    /// segment is larger: the two never overlap.
-    pub fn memory_image(&self) -> MemoryImage {
-        let kernarg_end = layout::KERNARG_BASE + 4 * self.kernarg_words() as u64;
+    /// `grid` (or `workgroup`) over the launch's dimensions: `4`, `4x2` or `4x2x2`.
+    pub fn format_extent(&self, e: [u32; 3]) -> String {
+        e[..self.dims as usize]
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join("x")
+    }
+
+    /// Addresses of the dispatch packet, the kernarg segment and the buffers, and the contents
+    /// of the two read-only segments for a kernel with launch ABI `abi` (its kernarg segment is
+    /// at least `abi.kernarg_size` bytes: hidden arguments read 0).
+    /// The buffers start at [`layout::BUFFER_BASE`], or after the kernarg segment and a guard
+    /// gap when the segment is larger: the two never overlap.
+    pub fn memory_image(&self, abi: &LaunchAbi) -> MemoryImage {
+        let kernarg_bytes = (4 * self.kernarg_words() as u64)
+            .max(u64::from(abi.kernarg_size).next_multiple_of(4));
+        let kernarg_end = layout::KERNARG_BASE + kernarg_bytes;
         let mut buffers = Vec::with_capacity(self.buffers.len());
         let mut next = layout::BUFFER_BASE
             .max((kernarg_end + layout::GUARD_BYTES).next_multiple_of(layout::REGION_ALIGN));
@@ -741,7 +788,18 @@ impl Manifest {
                 KernelArg::Value(v) => kernarg_words.push(*v),
             }
         }
+        let hidden = (abi.kernarg_size as usize).div_ceil(4);
+        if kernarg_words.len() < hidden {
+            kernarg_words.resize(hidden, 0);
+        }
+        let dispatch_packet_words = abi.dispatch_packet(self).to_vec();
         MemoryImage {
+            dispatch_packet: Region {
+                name: "dispatch packet".into(),
+                base: layout::DISPATCH_PACKET_BASE,
+                bytes: 4 * dispatch_packet_words.len() as u64,
+            },
+            dispatch_packet_words,
             kernarg: Region {
                 name: "kernarg".into(),
                 base: layout::KERNARG_BASE,
@@ -892,22 +950,33 @@ impl<'de> Deserialize<'de> for SpannedValue {
     }
 }
 
-/// Checks a 1-D extent: `[x]`, `[x, 1]` or `[x, 1, 1]` with 1 <= x <= `max`.
-fn one_dim(dim: &Dim, max: u64) -> Result<u32, String> {
-    let (&x, rest) = dim
-        .0
-        .split_first()
-        .ok_or_else(|| "empty array; write x or [x]".to_string())?;
-    if rest.len() > 2 {
-        return Err(format!("{} dimensions; at most 3", dim.0.len()));
+/// Checks extents `[x]`, `[x, y]` or `[x, y, z]`: each at least 1, their product at most
+/// `max`. Returns them padded with 1 and the number given.
+fn extents(dim: &Dim, max: u64) -> Result<([u32; 3], u32), String> {
+    match dim.0.len() {
+        0 => return Err("empty array; write x, [x], [x, y] or [x, y, z]".into()),
+        1..=3 => {}
+        n => return Err(format!("{n} dimensions; at most 3")),
     }
-    if rest.iter().any(|&d| d != 1) {
-        return Err("only 1-D launches are supported: y and z must be 1".into());
+    if let Some(d) = dim.0.iter().position(|&v| v == 0) {
+        return Err(format!("extent {} is 0", ["x", "y", "z"][d]));
     }
-    if x == 0 || x > max {
-        return Err(format!("{x} is out of range 1..={max}"));
+    let total = dim.0.iter().try_fold(1u64, |acc, &v| acc.checked_mul(v));
+    match total {
+        Some(t) if t <= max => {}
+        _ => {
+            let shown: Vec<String> = dim.0.iter().map(u64::to_string).collect();
+            return Err(format!(
+                "{} work-items is out of range 1..={max}",
+                shown.join(" x ")
+            ));
+        }
     }
-    Ok(x as u32)
+    let mut e = [1; 3];
+    for (d, &v) in dim.0.iter().enumerate() {
+        e[d] = v as u32;
+    }
+    Ok((e, dim.0.len() as u32))
 }
 
 /// Why a data file gave no words.
@@ -996,11 +1065,12 @@ len = 4
     fn parses_and_lays_out_memory() {
         let m = parse(FIG2).unwrap();
         assert_eq!(m.kernel, Path::new("dir/figure2.s"));
-        assert_eq!((m.grid, m.workgroup, m.workgroups()), (4, 4, 1));
+        assert_eq!((m.grid, m.workgroup, m.dims), ([4, 1, 1], [4, 1, 1], 1));
+        assert_eq!(m.workgroups(), 1);
         assert_eq!(m.buffers[0].init, vec![17, 29, 52, 80]);
         assert_eq!(m.buffers[1].init, vec![0; 4]);
         assert_eq!(m.initial_exec(0, 0), 0xF);
-        let img = m.memory_image();
+        let img = m.memory_image(&LaunchAbi::legacy());
         assert_eq!(img.buffers[0].base, layout::BUFFER_BASE);
         assert_eq!(img.buffers[1].base, layout::BUFFER_BASE + 0x2000);
         let b = img.buffers[1].base;
@@ -1017,13 +1087,51 @@ len = 4
              [[buffer]]\nname = \"b\"\ntype = \"i32\"\nlen = 1\n",
         )
         .unwrap();
-        assert_eq!(m.memory_image().kernarg_words, vec![3, 0, 0x1_0000, 0]);
+        assert_eq!(
+            m.memory_image(&LaunchAbi::legacy()).kernarg_words,
+            vec![3, 0, 0x1_0000, 0]
+        );
+    }
+
+    #[test]
+    fn hidden_kernel_arguments_read_zero() {
+        let m = parse("kernel = \"k.s\"\ngrid = 1\nworkgroup = 1\nargs = [3]\n").unwrap();
+        let abi = LaunchAbi {
+            kernarg_size: 10,
+            ..LaunchAbi::legacy()
+        };
+        assert_eq!(m.memory_image(&abi).kernarg_words, vec![3, 0, 0]);
+        assert_eq!(m.memory_image(&abi).kernarg.bytes, 12);
+    }
+
+    #[test]
+    fn three_dimensional_launches() {
+        let m = parse("kernel = \"k.s\"\ngrid = [5, 3, 2]\nworkgroup = [4, 2]\n").unwrap();
+        assert_eq!((m.grid, m.workgroup, m.dims), ([5, 3, 2], [4, 2, 1], 3));
+        assert_eq!(m.workgroup_counts(), [2, 2, 2]);
+        assert_eq!(m.workgroups(), 8);
+        assert_eq!(m.work_items(), 30);
+        // Workgroup 3 is (1, 1, 0): one column and one row left.
+        assert_eq!(m.workgroup_id(3), [1, 1, 0]);
+        assert_eq!(m.workgroup_size(3), [1, 1, 1]);
+        assert_eq!(m.workgroup_id(6), [0, 1, 1]);
+        assert_eq!(m.workgroup_size(6), [4, 1, 1]);
+        assert_eq!(m.workgroup_items(0), 8);
+        assert_eq!(m.workitem_id(0, 5), [1, 1, 0]);
+        assert_eq!(m.workitem_id(1, 1), [0, 1, 0], "partial workgroup packs 1 x 2");
+        assert_eq!(m.initial_exec(1, 0), 0b11);
+        assert_eq!(m.format_extent(m.grid), "5x3x2");
+        assert_eq!(m.format_extent(m.workgroup), "4x2x1");
+        let packet = LaunchAbi::legacy().dispatch_packet(&m);
+        assert_eq!(packet[0] >> 16, 3, "setup: dimensions");
+        assert_eq!(packet[1..6], [4 | 2 << 16, 1, 5, 3, 2]);
     }
 
     #[test]
     fn partial_workgroups_and_wavefronts() {
         let m = parse("kernel = \"k.s\"\ngrid = 300\nworkgroup = 128\n").unwrap();
         assert_eq!(m.workgroups(), 3);
+        assert_eq!(m.format_extent(m.grid), "300");
         assert_eq!(m.workgroup_items(2), 44);
         assert_eq!(m.wavefronts_in(2), 1);
         assert_eq!(m.initial_exec(0, 1), u64::MAX);
@@ -1045,8 +1153,16 @@ len = 4
         assert!(e.contains("missing field `kernel`"), "{e}");
         let e = error("kernel = 3\ngrid = 4\nworkgroup = 4\n");
         assert!(e.contains("kernel"), "{e}");
-        let e = error("kernel = \"k.s\"\ngrid = [4, 2]\nworkgroup = 4\n");
-        assert!(e.contains("`grid`") && e.contains("1-D"), "{e}");
+        let e = error("kernel = \"k.s\"\ngrid = [4, 2, 1, 1]\nworkgroup = 4\n");
+        assert!(e.contains("`grid`") && e.contains("at most 3"), "{e}");
+        let e = error("kernel = \"k.s\"\ngrid = [4, 0]\nworkgroup = 4\n");
+        assert!(e.contains("`grid`") && e.contains("extent y is 0"), "{e}");
+        let e = error("kernel = \"k.s\"\ngrid = [4, 2]\nworkgroup = [64, 32]\n");
+        assert!(e.contains("`workgroup`") && e.contains("64 x 32"), "{e}");
+        let e = error("kernel = \"k.s\"\ngrid = [4, 2]\nworkgroup = [1, 1, 1]\n");
+        assert!(e.contains("`workgroup`") && e.contains("3 dimensions"), "{e}");
+        let e = error("kernel = \"k.s\"\ngrid = [65536, 65536, 65536]\nworkgroup = 1\n");
+        assert!(e.contains("`grid`"), "{e}");
         let e = error("kernel = \"k.s\"\ngrid = 0\nworkgroup = 4\n");
         assert!(e.contains("`grid`"), "{e}");
         let e = error("kernel = \"k.s\"\ngrid = 4\nworkgroup = 2000\n");
@@ -1174,7 +1290,7 @@ len = 4
              [[buffer]]\nname = \"b\"\ntype = \"i32\"\nlen = 4\n"
         ))
         .unwrap();
-        let img = m.memory_image();
+        let img = m.memory_image(&LaunchAbi::legacy());
         assert_eq!(img.kernarg_words.len(), 20_002);
         assert!(
             img.kernarg.end() + layout::GUARD_BYTES <= img.buffers[0].base,
@@ -1184,7 +1300,7 @@ len = 4
         assert_eq!(img.kernarg_words[20_000] as u64, img.buffers[0].base);
         // Below the threshold the documented layout holds.
         assert_eq!(
-            parse(FIG2).unwrap().memory_image().buffers[0].base,
+            parse(FIG2).unwrap().memory_image(&LaunchAbi::legacy()).buffers[0].base,
             layout::BUFFER_BASE
         );
     }

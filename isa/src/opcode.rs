@@ -79,7 +79,12 @@ impl fmt::Display for Format {
 pub enum Width {
     B32,
     B64,
+    /// Three dwords (`flat_load_dwordx3`).
+    B96,
     B128,
+    /// Eight and sixteen dwords (`s_load_dwordx8`, `s_load_dwordx16`).
+    B256,
+    B512,
 }
 
 impl Width {
@@ -88,7 +93,10 @@ impl Width {
         match self {
             Width::B32 => 1,
             Width::B64 => 2,
+            Width::B96 => 3,
             Width::B128 => 4,
+            Width::B256 => 8,
+            Width::B512 => 16,
         }
     }
 }
@@ -128,7 +136,7 @@ pub struct Signature {
     pub imm: ImmKind,
 }
 
-use Width::{B128, B32, B64};
+use Width::{B128, B256, B32, B512, B64, B96};
 
 const fn sig(
     dst: Option<Width>,
@@ -146,11 +154,14 @@ const fn sig(
 
 const S1_32: Signature = sig(Some(B32), None, &[B32], ImmKind::None);
 const S1_64: Signature = sig(Some(B64), None, &[B64], ImmKind::None);
+const S1_32_64: Signature = sig(Some(B32), None, &[B64], ImmKind::None);
 const S2_32: Signature = sig(Some(B32), None, &[B32, B32], ImmKind::None);
 const S2_64: Signature = sig(Some(B64), None, &[B64, B64], ImmKind::None);
 const S2_SH64: Signature = sig(Some(B64), None, &[B64, B32], ImmKind::None);
+const S2_BFM64: Signature = sig(Some(B64), None, &[B32, B32], ImmKind::None);
 const SC_32: Signature = sig(None, None, &[B32, B32], ImmKind::None);
 const SC_64: Signature = sig(None, None, &[B64, B64], ImmKind::None);
+const SC_BIT64: Signature = sig(None, None, &[B64, B32], ImmKind::None);
 const SC_NONE: Signature = sig(None, None, &[], ImmKind::None);
 const SK_DST: Signature = sig(Some(B32), None, &[], ImmKind::Simm16);
 const SK_CMP: Signature = sig(None, None, &[B32], ImmKind::Simm16);
@@ -162,6 +173,8 @@ const SP_WAIT: Signature = sig(None, None, &[], ImmKind::Waitcnt);
 const SM_1: Signature = sig(Some(B32), None, &[B64], ImmKind::SmemOffset);
 const SM_2: Signature = sig(Some(B64), None, &[B64], ImmKind::SmemOffset);
 const SM_4: Signature = sig(Some(B128), None, &[B64], ImmKind::SmemOffset);
+const SM_8: Signature = sig(Some(B256), None, &[B64], ImmKind::SmemOffset);
+const SM_16: Signature = sig(Some(B512), None, &[B64], ImmKind::SmemOffset);
 const V1: Signature = sig(Some(B32), None, &[B32], ImmKind::None);
 const V2: Signature = sig(Some(B32), None, &[B32, B32], ImmKind::None);
 const V2_CO: Signature = sig(Some(B32), Some(B64), &[B32, B32], ImmKind::None);
@@ -170,11 +183,17 @@ const V2_CND: Signature = sig(Some(B32), None, &[B32, B32, B64], ImmKind::None);
 const V3_2: Signature = sig(Some(B32), None, &[B32, B32], ImmKind::None);
 const V3_3: Signature = sig(Some(B32), None, &[B32, B32, B32], ImmKind::None);
 const V3_SH64: Signature = sig(Some(B64), None, &[B32, B64], ImmKind::None);
+const V3_MAD64: Signature = sig(Some(B64), Some(B64), &[B32, B32, B64], ImmKind::None);
 const VC: Signature = sig(None, Some(B64), &[B32, B32], ImmKind::None);
+const VC64: Signature = sig(None, Some(B64), &[B64, B64], ImmKind::None);
 const FL_LD1: Signature = sig(Some(B32), None, &[B64], ImmKind::None);
 const FL_LD2: Signature = sig(Some(B64), None, &[B64], ImmKind::None);
+const FL_LD3: Signature = sig(Some(B96), None, &[B64], ImmKind::None);
+const FL_LD4: Signature = sig(Some(B128), None, &[B64], ImmKind::None);
 const FL_ST1: Signature = sig(None, None, &[B64, B32], ImmKind::None);
 const FL_ST2: Signature = sig(None, None, &[B64, B64], ImmKind::None);
+const FL_ST3: Signature = sig(None, None, &[B64, B96], ImmKind::None);
+const FL_ST4: Signature = sig(None, None, &[B64, B128], ImmKind::None);
 
 /// One row of the opcode table.
 #[derive(Clone, Copy, Debug)]
@@ -204,7 +223,8 @@ const FP: u8 = MOD_INPUT | MOD_CLAMP | MOD_OMOD;
 const CVT: u8 = MOD_CLAMP | MOD_OMOD;
 /// `v_cndmask_b32` selects floats too: input modifiers only.
 const SEL: u8 = MOD_INPUT;
-/// Carry-producing integer adds (VOP3b) and `v_mad_u32_u24`: clamp only.
+/// Carry-producing integer adds (VOP3b), the 24-bit multiplies and multiply-adds and
+/// `v_mad_u64_u32`: clamp only.
 const CLAMP: u8 = MOD_CLAMP;
 
 macro_rules! opcodes {
@@ -237,10 +257,31 @@ opcodes! {
     SMovB64 = "s_mov_b64", Sop1, 0x01, S1_64;
     SNotB32 = "s_not_b32", Sop1, 0x04, S1_32;
     SNotB64 = "s_not_b64", Sop1, 0x05, S1_64;
+    SBrevB32 = "s_brev_b32", Sop1, 0x08, S1_32;
+    SBrevB64 = "s_brev_b64", Sop1, 0x09, S1_64;
+    SBcnt0I32B32 = "s_bcnt0_i32_b32", Sop1, 0x0a, S1_32;
+    SBcnt0I32B64 = "s_bcnt0_i32_b64", Sop1, 0x0b, S1_32_64;
+    SBcnt1I32B32 = "s_bcnt1_i32_b32", Sop1, 0x0c, S1_32;
+    SBcnt1I32B64 = "s_bcnt1_i32_b64", Sop1, 0x0d, S1_32_64;
+    SFf0I32B32 = "s_ff0_i32_b32", Sop1, 0x0e, S1_32;
+    SFf0I32B64 = "s_ff0_i32_b64", Sop1, 0x0f, S1_32_64;
+    SFf1I32B32 = "s_ff1_i32_b32", Sop1, 0x10, S1_32;
+    SFf1I32B64 = "s_ff1_i32_b64", Sop1, 0x11, S1_32_64;
+    SFlbitI32B32 = "s_flbit_i32_b32", Sop1, 0x12, S1_32;
+    SFlbitI32B64 = "s_flbit_i32_b64", Sop1, 0x13, S1_32_64;
+    SFlbitI32 = "s_flbit_i32", Sop1, 0x14, S1_32;
+    SFlbitI32I64 = "s_flbit_i32_i64", Sop1, 0x15, S1_32_64;
+    SSextI32I8 = "s_sext_i32_i8", Sop1, 0x16, S1_32;
+    SSextI32I16 = "s_sext_i32_i16", Sop1, 0x17, S1_32;
     SAndSaveexecB64 = "s_and_saveexec_b64", Sop1, 0x20, S1_64;
     SOrSaveexecB64 = "s_or_saveexec_b64", Sop1, 0x21, S1_64;
     SXorSaveexecB64 = "s_xor_saveexec_b64", Sop1, 0x22, S1_64;
     SAndn2SaveexecB64 = "s_andn2_saveexec_b64", Sop1, 0x23, S1_64;
+    SOrn2SaveexecB64 = "s_orn2_saveexec_b64", Sop1, 0x24, S1_64;
+    SNandSaveexecB64 = "s_nand_saveexec_b64", Sop1, 0x25, S1_64;
+    SNorSaveexecB64 = "s_nor_saveexec_b64", Sop1, 0x26, S1_64;
+    SXnorSaveexecB64 = "s_xnor_saveexec_b64", Sop1, 0x27, S1_64;
+    SAbsI32 = "s_abs_i32", Sop1, 0x30, S1_32;
     // SOP2
     SAddU32 = "s_add_u32", Sop2, 0x00, S2_32;
     SSubU32 = "s_sub_u32", Sop2, 0x01, S2_32;
@@ -262,13 +303,28 @@ opcodes! {
     SXorB64 = "s_xor_b64", Sop2, 0x11, S2_64;
     SAndn2B32 = "s_andn2_b32", Sop2, 0x12, S2_32;
     SAndn2B64 = "s_andn2_b64", Sop2, 0x13, S2_64;
+    SOrn2B32 = "s_orn2_b32", Sop2, 0x14, S2_32;
+    SOrn2B64 = "s_orn2_b64", Sop2, 0x15, S2_64;
+    SNandB32 = "s_nand_b32", Sop2, 0x16, S2_32;
+    SNandB64 = "s_nand_b64", Sop2, 0x17, S2_64;
+    SNorB32 = "s_nor_b32", Sop2, 0x18, S2_32;
+    SNorB64 = "s_nor_b64", Sop2, 0x19, S2_64;
+    SXnorB32 = "s_xnor_b32", Sop2, 0x1a, S2_32;
+    SXnorB64 = "s_xnor_b64", Sop2, 0x1b, S2_64;
     SLshlB32 = "s_lshl_b32", Sop2, 0x1c, S2_32;
     SLshlB64 = "s_lshl_b64", Sop2, 0x1d, S2_SH64;
     SLshrB32 = "s_lshr_b32", Sop2, 0x1e, S2_32;
     SLshrB64 = "s_lshr_b64", Sop2, 0x1f, S2_SH64;
     SAshrI32 = "s_ashr_i32", Sop2, 0x20, S2_32;
     SAshrI64 = "s_ashr_i64", Sop2, 0x21, S2_SH64;
+    SBfmB32 = "s_bfm_b32", Sop2, 0x22, S2_32;
+    SBfmB64 = "s_bfm_b64", Sop2, 0x23, S2_BFM64;
     SMulI32 = "s_mul_i32", Sop2, 0x24, S2_32;
+    SBfeU32 = "s_bfe_u32", Sop2, 0x25, S2_32;
+    SBfeI32 = "s_bfe_i32", Sop2, 0x26, S2_32;
+    SBfeU64 = "s_bfe_u64", Sop2, 0x27, S2_SH64;
+    SBfeI64 = "s_bfe_i64", Sop2, 0x28, S2_SH64;
+    SAbsdiffI32 = "s_absdiff_i32", Sop2, 0x2a, S2_32;
     // SOPC
     SCmpEqI32 = "s_cmp_eq_i32", Sopc, 0x00, SC_32;
     SCmpLgI32 = "s_cmp_lg_i32", Sopc, 0x01, SC_32;
@@ -282,6 +338,10 @@ opcodes! {
     SCmpGeU32 = "s_cmp_ge_u32", Sopc, 0x09, SC_32;
     SCmpLtU32 = "s_cmp_lt_u32", Sopc, 0x0a, SC_32;
     SCmpLeU32 = "s_cmp_le_u32", Sopc, 0x0b, SC_32;
+    SBitcmp0B32 = "s_bitcmp0_b32", Sopc, 0x0c, SC_32;
+    SBitcmp1B32 = "s_bitcmp1_b32", Sopc, 0x0d, SC_32;
+    SBitcmp0B64 = "s_bitcmp0_b64", Sopc, 0x0e, SC_BIT64;
+    SBitcmp1B64 = "s_bitcmp1_b64", Sopc, 0x0f, SC_BIT64;
     SCmpEqU64 = "s_cmp_eq_u64", Sopc, 0x12, SC_64;
     SCmpLgU64 = "s_cmp_lg_u64", Sopc, 0x13, SC_64;
     // PWS: the first two SOPC opcodes GCN3 leaves free.
@@ -319,6 +379,8 @@ opcodes! {
     SLoadDword = "s_load_dword", Smem, 0x00, SM_1;
     SLoadDwordx2 = "s_load_dwordx2", Smem, 0x01, SM_2;
     SLoadDwordx4 = "s_load_dwordx4", Smem, 0x02, SM_4;
+    SLoadDwordx8 = "s_load_dwordx8", Smem, 0x03, SM_8;
+    SLoadDwordx16 = "s_load_dwordx16", Smem, 0x04, SM_16;
     // VOP1
     VMovB32 = "v_mov_b32", Vop1, 0x01, V1;
     VCvtF32I32 = "v_cvt_f32_i32", Vop1, 0x05, V1, CVT;
@@ -326,12 +388,19 @@ opcodes! {
     VCvtU32F32 = "v_cvt_u32_f32", Vop1, 0x07, V1, FP;
     VCvtI32F32 = "v_cvt_i32_f32", Vop1, 0x08, V1, FP;
     VNotB32 = "v_not_b32", Vop1, 0x2b, V1;
+    VBfrevB32 = "v_bfrev_b32", Vop1, 0x2c, V1;
+    VFfbhU32 = "v_ffbh_u32", Vop1, 0x2d, V1;
+    VFfblB32 = "v_ffbl_b32", Vop1, 0x2e, V1;
+    VFfbhI32 = "v_ffbh_i32", Vop1, 0x2f, V1;
     // VOP2
     VCndmaskB32 = "v_cndmask_b32", Vop2, 0x00, V2_CND, SEL;
     VAddF32 = "v_add_f32", Vop2, 0x01, V2, FP;
     VSubF32 = "v_sub_f32", Vop2, 0x02, V2, FP;
     VMulF32 = "v_mul_f32", Vop2, 0x05, V2, FP;
+    VMulI32I24 = "v_mul_i32_i24", Vop2, 0x06, V2, CLAMP;
+    VMulHiI32I24 = "v_mul_hi_i32_i24", Vop2, 0x07, V2;
     VMulU32U24 = "v_mul_u32_u24", Vop2, 0x08, V2;
+    VMulHiU32U24 = "v_mul_hi_u32_u24", Vop2, 0x09, V2;
     VMinI32 = "v_min_i32", Vop2, 0x0c, V2;
     VMaxI32 = "v_max_i32", Vop2, 0x0d, V2;
     VMinU32 = "v_min_u32", Vop2, 0x0e, V2;
@@ -347,17 +416,32 @@ opcodes! {
     VSubrevU32 = "v_subrev_u32", Vop2, 0x1b, V2_CO, CLAMP;
     VAddcU32 = "v_addc_u32", Vop2, 0x1c, V2_CIO, CLAMP;
     VSubbU32 = "v_subb_u32", Vop2, 0x1d, V2_CIO, CLAMP;
+    VSubbrevU32 = "v_subbrev_u32", Vop2, 0x1e, V2_CIO, CLAMP;
     // VOP3 only
     VMadF32 = "v_mad_f32", Vop3, 0x1c1, V3_3, FP;
+    VMadI32I24 = "v_mad_i32_i24", Vop3, 0x1c2, V3_3, CLAMP;
     VMadU32U24 = "v_mad_u32_u24", Vop3, 0x1c3, V3_3, CLAMP;
     VBfeU32 = "v_bfe_u32", Vop3, 0x1c8, V3_3;
     VBfeI32 = "v_bfe_i32", Vop3, 0x1c9, V3_3;
+    VBfiB32 = "v_bfi_b32", Vop3, 0x1ca, V3_3;
+    VAlignbitB32 = "v_alignbit_b32", Vop3, 0x1ce, V3_3;
+    VAlignbyteB32 = "v_alignbyte_b32", Vop3, 0x1cf, V3_3;
+    VMin3I32 = "v_min3_i32", Vop3, 0x1d1, V3_3;
+    VMin3U32 = "v_min3_u32", Vop3, 0x1d2, V3_3;
+    VMax3I32 = "v_max3_i32", Vop3, 0x1d4, V3_3;
+    VMax3U32 = "v_max3_u32", Vop3, 0x1d5, V3_3;
+    VMed3I32 = "v_med3_i32", Vop3, 0x1d7, V3_3;
+    VMed3U32 = "v_med3_u32", Vop3, 0x1d8, V3_3;
+    VMadU64U32 = "v_mad_u64_u32", Vop3, 0x1e8, V3_MAD64, CLAMP;
+    VMadI64I32 = "v_mad_i64_i32", Vop3, 0x1e9, V3_MAD64, CLAMP;
     VMulLoU32 = "v_mul_lo_u32", Vop3, 0x285, V3_2;
     VMulHiU32 = "v_mul_hi_u32", Vop3, 0x286, V3_2;
     VMulHiI32 = "v_mul_hi_i32", Vop3, 0x287, V3_2;
+    VBcntU32B32 = "v_bcnt_u32_b32", Vop3, 0x28b, V3_2;
     VLshlrevB64 = "v_lshlrev_b64", Vop3, 0x28f, V3_SH64;
     VLshrrevB64 = "v_lshrrev_b64", Vop3, 0x290, V3_SH64;
     VAshrrevI64 = "v_ashrrev_i64", Vop3, 0x291, V3_SH64;
+    VBfmB32 = "v_bfm_b32", Vop3, 0x293, V3_2;
     // VOPC: 0xC0+ signed, 0xC8+ unsigned; v_cmpx_* (+0x10) also write EXEC.
     VCmpLtI32 = "v_cmp_lt_i32", Vopc, 0xc1, VC;
     VCmpEqI32 = "v_cmp_eq_i32", Vopc, 0xc2, VC;
@@ -383,11 +467,45 @@ opcodes! {
     VCmpxGtU32 = "v_cmpx_gt_u32", Vopc, 0xdc, VC;
     VCmpxNeU32 = "v_cmpx_ne_u32", Vopc, 0xdd, VC;
     VCmpxGeU32 = "v_cmpx_ge_u32", Vopc, 0xde, VC;
+    VCmpLtI64 = "v_cmp_lt_i64", Vopc, 0xe1, VC64;
+    VCmpEqI64 = "v_cmp_eq_i64", Vopc, 0xe2, VC64;
+    VCmpLeI64 = "v_cmp_le_i64", Vopc, 0xe3, VC64;
+    VCmpGtI64 = "v_cmp_gt_i64", Vopc, 0xe4, VC64;
+    VCmpNeI64 = "v_cmp_ne_i64", Vopc, 0xe5, VC64;
+    VCmpGeI64 = "v_cmp_ge_i64", Vopc, 0xe6, VC64;
+    VCmpLtU64 = "v_cmp_lt_u64", Vopc, 0xe9, VC64;
+    VCmpEqU64 = "v_cmp_eq_u64", Vopc, 0xea, VC64;
+    VCmpLeU64 = "v_cmp_le_u64", Vopc, 0xeb, VC64;
+    VCmpGtU64 = "v_cmp_gt_u64", Vopc, 0xec, VC64;
+    VCmpNeU64 = "v_cmp_ne_u64", Vopc, 0xed, VC64;
+    VCmpGeU64 = "v_cmp_ge_u64", Vopc, 0xee, VC64;
+    VCmpxLtI64 = "v_cmpx_lt_i64", Vopc, 0xf1, VC64;
+    VCmpxEqI64 = "v_cmpx_eq_i64", Vopc, 0xf2, VC64;
+    VCmpxLeI64 = "v_cmpx_le_i64", Vopc, 0xf3, VC64;
+    VCmpxGtI64 = "v_cmpx_gt_i64", Vopc, 0xf4, VC64;
+    VCmpxNeI64 = "v_cmpx_ne_i64", Vopc, 0xf5, VC64;
+    VCmpxGeI64 = "v_cmpx_ge_i64", Vopc, 0xf6, VC64;
+    VCmpxLtU64 = "v_cmpx_lt_u64", Vopc, 0xf9, VC64;
+    VCmpxEqU64 = "v_cmpx_eq_u64", Vopc, 0xfa, VC64;
+    VCmpxLeU64 = "v_cmpx_le_u64", Vopc, 0xfb, VC64;
+    VCmpxGtU64 = "v_cmpx_gt_u64", Vopc, 0xfc, VC64;
+    VCmpxNeU64 = "v_cmpx_ne_u64", Vopc, 0xfd, VC64;
+    VCmpxGeU64 = "v_cmpx_ge_u64", Vopc, 0xfe, VC64;
     // FLAT
+    FlatLoadUbyte = "flat_load_ubyte", Flat, 0x10, FL_LD1;
+    FlatLoadSbyte = "flat_load_sbyte", Flat, 0x11, FL_LD1;
+    FlatLoadUshort = "flat_load_ushort", Flat, 0x12, FL_LD1;
+    FlatLoadSshort = "flat_load_sshort", Flat, 0x13, FL_LD1;
     FlatLoadDword = "flat_load_dword", Flat, 0x14, FL_LD1;
     FlatLoadDwordx2 = "flat_load_dwordx2", Flat, 0x15, FL_LD2;
+    FlatLoadDwordx3 = "flat_load_dwordx3", Flat, 0x16, FL_LD3;
+    FlatLoadDwordx4 = "flat_load_dwordx4", Flat, 0x17, FL_LD4;
+    FlatStoreByte = "flat_store_byte", Flat, 0x18, FL_ST1;
+    FlatStoreShort = "flat_store_short", Flat, 0x1a, FL_ST1;
     FlatStoreDword = "flat_store_dword", Flat, 0x1c, FL_ST1;
     FlatStoreDwordx2 = "flat_store_dwordx2", Flat, 0x1d, FL_ST2;
+    FlatStoreDwordx3 = "flat_store_dwordx3", Flat, 0x1e, FL_ST3;
+    FlatStoreDwordx4 = "flat_store_dwordx4", Flat, 0x1f, FL_ST4;
 }
 
 impl Opcode {
@@ -448,6 +566,25 @@ impl Opcode {
     /// True for `v_cmpx_*`, which write EXEC as well as their mask destination.
     pub fn is_cmpx(self) -> bool {
         self.format() == Format::Vopc && self.code() & 0x10 != 0
+    }
+
+    /// True for the `s_*_saveexec_b64` family (D = EXEC, then EXEC = f(S0, EXEC)).
+    pub fn is_saveexec(self) -> bool {
+        self.format() == Format::Sop1 && (0x20..=0x27).contains(&self.code())
+    }
+
+    /// The number of bytes a FLAT instruction moves per lane (1, 2, 4, 8, 12 or 16).
+    pub fn flat_bytes(self) -> Option<u32> {
+        use Opcode::*;
+        Some(match self {
+            FlatLoadUbyte | FlatLoadSbyte | FlatStoreByte => 1,
+            FlatLoadUshort | FlatLoadSshort | FlatStoreShort => 2,
+            FlatLoadDword | FlatStoreDword => 4,
+            FlatLoadDwordx2 | FlatStoreDwordx2 => 8,
+            FlatLoadDwordx3 | FlatStoreDwordx3 => 12,
+            FlatLoadDwordx4 | FlatStoreDwordx4 => 16,
+            _ => return None,
+        })
     }
 }
 

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+use crate::abi::KernelDescriptor;
 use crate::decode::decode_one;
 use crate::error::DecodeError;
 use crate::inst::{Instruction, Operand};
@@ -28,6 +29,9 @@ pub struct Program {
     pub instructions: Vec<Located<Instruction>>,
     /// Label name -> byte address.
     pub labels: BTreeMap<String, u32>,
+    /// The kernel descriptor (`.amdhsa_kernel` block) of the kernel that starts at address 0,
+    /// which decides its launch ABI; None for a kernel without one (and a decoded image).
+    pub descriptor: Option<KernelDescriptor>,
 }
 
 impl Program {
@@ -83,6 +87,7 @@ impl Program {
         let mut program = Program {
             instructions,
             labels: BTreeMap::new(),
+            descriptor: None,
         };
         let targets: Vec<u32> = program
             .instructions

@@ -105,7 +105,7 @@ fn implicit_operands_are_explicit_in_the_model() {
 }
 
 #[test]
-fn clang_directives_are_ignored() {
+fn clang_directives_are_ignored_and_the_descriptor_read() {
     let src = "\
 \t.text
 \t.amdgcn_target \"amdgcn-amd-amdhsa--gfx803\"
@@ -117,6 +117,10 @@ k:
 \t.section\t.rodata,#alloc
 \t.amdhsa_kernel k
 \t\t.amdhsa_next_free_vgpr 32
+\t\t.amdhsa_next_free_sgpr 0x10 ; hex works too
+\t\t.amdhsa_system_sgpr_workgroup_id_y 1
+\t\t.amdhsa_system_vgpr_workitem_id 1
+\t\t.amdhsa_ieee_mode 1
 \t.end_amdhsa_kernel
 \t.amdgpu_metadata
 ---
@@ -129,6 +133,23 @@ amdhsa.kernels:
     let p = assemble(src, "k.s").unwrap();
     assert_eq!(p.words(), [0xBF81_0000]);
     assert_eq!(p.labels["k"], 0);
+    let d = p.descriptor.expect("the kernel at address 0 has a descriptor");
+    assert_eq!((d.name.as_str(), d.line), ("k", 9));
+    assert_eq!((d.next_free_vgpr, d.next_free_sgpr), (32, 16));
+    assert_eq!((d.workgroup_id, d.workitem_id), ([true, true, false], 1));
+    assert!(!d.kernarg_segment_ptr);
+    assert!(assemble("s_endpgm", "k.s").unwrap().descriptor.is_none());
+}
+
+/// A file with two kernels: the one at address 0 runs, so its descriptor is the program's.
+#[test]
+fn the_descriptor_is_the_first_kernels() {
+    let block = |k: &str, v: u32| {
+        format!(".amdhsa_kernel {k}\n.amdhsa_next_free_vgpr {v}\n.amdhsa_next_free_sgpr 8\n.end_amdhsa_kernel\n")
+    };
+    let src = format!("a:\ns_endpgm\nb:\ns_endpgm\n{}{}", block("b", 2), block("a", 1));
+    let d = assemble(&src, "k.s").unwrap().descriptor.unwrap();
+    assert_eq!((d.name.as_str(), d.next_free_vgpr), ("a", 1));
 }
 
 /// (source, kind, line, column, message)
@@ -173,6 +194,69 @@ const ERRORS: &[(&str, ErrorKind, u32, u32, &str)] = &[
         2,
         1,
         ".amdgpu_metadata block without .end_amdgpu_metadata",
+    ),
+    (
+        "k:\n.amdhsa_kernel k\n.amdhsa_next_free_vgpr 1\n",
+        ErrorKind::Syntax,
+        2,
+        1,
+        ".amdhsa_kernel block without .end_amdhsa_kernel",
+    ),
+    (
+        "k:\n.amdhsa_kernel k\n.amdhsa_next_free_vgpr 1\n.end_amdhsa_kernel",
+        ErrorKind::Syntax,
+        4,
+        1,
+        ".amdhsa_next_free_sgpr directive is required",
+    ),
+    (
+        "k:\n.amdhsa_kernel k\n  .amdhsa_user_sgpr_queue_ptr yes\n",
+        ErrorKind::Syntax,
+        3,
+        31,
+        "`.amdhsa_user_sgpr_queue_ptr` takes an integer, found `yes`",
+    ),
+    (
+        "k:\n.amdhsa_kernel k\n  .amdhsa_user_sgpr_queue_pointer 1\n",
+        ErrorKind::Syntax,
+        3,
+        3,
+        "unknown .amdhsa_kernel directive `.amdhsa_user_sgpr_queue_pointer`",
+    ),
+    (
+        "k:\n.amdhsa_kernel k\n.amdhsa_system_vgpr_workitem_id 3\n",
+        ErrorKind::Syntax,
+        3,
+        1,
+        "`.amdhsa_system_vgpr_workitem_id` is 3; it must be at most 2",
+    ),
+    (
+        "k:\n.amdhsa_kernel k\ns_endpgm\n",
+        ErrorKind::Syntax,
+        3,
+        1,
+        "expected an .amdhsa_ directive or .end_amdhsa_kernel, found `s_endpgm`",
+    ),
+    (
+        "s_nop 0\n.amdhsa_system_sgpr_workgroup_id_y 1",
+        ErrorKind::Syntax,
+        2,
+        1,
+        "`.amdhsa_system_sgpr_workgroup_id_y` outside an .amdhsa_kernel block",
+    ),
+    (
+        "s_nop 0\n.amdhsa_kernel k\n.amdhsa_next_free_vgpr 1\n.amdhsa_next_free_sgpr 1\n.end_amdhsa_kernel",
+        ErrorKind::UndefinedLabel,
+        2,
+        1,
+        "kernel descriptor `k` names no label of this file",
+    ),
+    (
+        "s_nop 0\nk: s_endpgm\n.amdhsa_kernel k\n.amdhsa_next_free_vgpr 1\n.amdhsa_next_free_sgpr 1\n.end_amdhsa_kernel",
+        ErrorKind::Syntax,
+        3,
+        1,
+        "kernel `k` does not start at address 0; a launch runs the program from its first instruction",
     ),
 ];
 

@@ -10,7 +10,10 @@ fn width(w: Width) -> &'static str {
     match w {
         Width::B32 => "b32",
         Width::B64 => "b64",
+        Width::B96 => "b96",
         Width::B128 => "b128",
+        Width::B256 => "b256",
+        Width::B512 => "b512",
     }
 }
 

@@ -198,8 +198,9 @@ fn forms() -> Vec<String> {
             Format::Sopc if op == Opcode::Split || op == Opcode::Merge => {}
             Format::Sopc => {
                 let a = scalar_srcs(sig.srcs[0]);
+                let b = scalar_srcs(sig.srcs[1]);
                 for (i, x) in a.iter().enumerate() {
-                    out.push(format!("{m} {x}, {}", a[(i + 3) % a.len()]));
+                    out.push(format!("{m} {x}, {}", b[(i + 3) % b.len()]));
                 }
             }
             Format::Sopk => {
@@ -243,6 +244,9 @@ fn forms() -> Vec<String> {
                     Width::B32 => ["s1", "vcc_hi", "s101"],
                     Width::B64 => ["s[4:5]", "vcc", "s[100:101]"],
                     Width::B128 => ["s[4:7]", "s[96:99]", "ttmp[4:7]"],
+                    Width::B256 => ["s[8:15]", "s[92:99]", "ttmp[4:11]"],
+                    Width::B512 => ["s[16:31]", "s[84:99]", "s[2:17]"],
+                    Width::B96 => unreachable!("no 96-bit scalar load"),
                 };
                 for (i, (base, off)) in [
                     ("s[2:3]", "0x10"),
@@ -262,9 +266,11 @@ fn forms() -> Vec<String> {
                 valu_forms(info, &mut out);
             }
             Format::Flat => {
-                let data = match op {
-                    Opcode::FlatLoadDword | Opcode::FlatStoreDword => ["v1", "v255"],
-                    _ => ["v[4:5]", "v[254:255]"],
+                let data = match sig.dst.or(sig.srcs.get(1).copied()).unwrap() {
+                    Width::B32 => ["v1", "v255"],
+                    Width::B64 => ["v[4:5]", "v[254:255]"],
+                    Width::B96 => ["v[4:6]", "v[253:255]"],
+                    _ => ["v[4:7]", "v[252:255]"],
                 };
                 let load = sig.dst.is_some();
                 for (i, addr) in ["v[2:3]", "v[254:255]", "v[7:8]"].iter().enumerate() {
@@ -305,11 +311,15 @@ fn valu_forms(info: &pws_isa::OpInfo, out: &mut Vec<String>) {
     };
     if native {
         // e32: any src0 kind, VGPR src1, VCC implicit.
+        let vsrc1 = match sig.srcs.get(1) {
+            Some(Width::B64) => "v[200:201]",
+            _ => "v200",
+        };
         for s0 in vsrc0(sig.srcs[0]) {
             let mut parts = head("vcc");
             parts.push(s0.to_string());
             if sig.srcs.len() > 1 {
-                parts.push("v200".to_string());
+                parts.push(vsrc1.to_string());
             }
             if carry_in {
                 parts.push("vcc".to_string());
@@ -318,9 +328,9 @@ fn valu_forms(info: &pws_isa::OpInfo, out: &mut Vec<String>) {
         }
         // Unsuffixed: llvm-mc picks e32 where it can.
         let mut parts = head("vcc");
-        parts.push("v1".into());
+        parts.push(if sig.srcs[0] == Width::B64 { "v[1:2]" } else { "v1" }.into());
         if sig.srcs.len() > 1 {
-            parts.push("v2".into());
+            parts.push(if sig.srcs[1] == Width::B64 { "v[2:3]" } else { "v2" }.into());
         }
         if carry_in {
             parts.push("vcc".into());
@@ -377,9 +387,11 @@ fn valu_forms(info: &pws_isa::OpInfo, out: &mut Vec<String>) {
     }
     for modifier in mods {
         let mut parts = head("s[8:9]");
-        for (i, _) in sig.srcs.iter().enumerate() {
+        for (i, w) in sig.srcs.iter().enumerate() {
             parts.push(if carry_in && i == 2 {
                 "s[10:11]".into()
+            } else if *w == Width::B64 {
+                format!("v[{}:{}]", 20 + 2 * i, 21 + 2 * i)
             } else {
                 format!("v{}", 20 + i)
             });
@@ -613,6 +625,21 @@ fn stricter_than_llvm_mc() {
         );
         let e = assemble(line, "x.s").expect_err(line);
         assert_eq!(e.kind, *kind, "`{line}`: {e}");
+    }
+}
+
+/// Mnemonic aliases: the same bytes as llvm-mc, and the disassembly prints the opcode's own
+/// mnemonic, as `llvm-mc --disassemble` does.
+#[test]
+fn aliases_match_llvm_mc() {
+    for (alias, canonical) in [(
+        "v_mul_lo_i32 v0, s1, v2",
+        "v_mul_lo_u32 v0, s1, v2",
+    )] {
+        let o = llvm_mc(&[alias.to_string()])[0].take().expect("llvm-mc accepts it");
+        let p = assemble(alias, "alias.s").unwrap();
+        assert_eq!(p.bytes(), o.bytes, "{alias}");
+        assert_eq!(normalize(&p.instructions[0].item.to_string()), canonical);
     }
 }
 

@@ -314,7 +314,7 @@ impl Generated {
         let m = &self.manifest;
         let mut out = format!(
             "kernel = \"{kernel_file}\"\ngrid = {}\nworkgroup = {}\nargs = [\"in\", \"out\", \"xch\"]\n",
-            m.grid, m.workgroup
+            m.grid[0], m.workgroup[0]
         );
         for b in &m.buffers {
             let ty = match b.ty {
@@ -677,8 +677,9 @@ impl KernelSpec {
         let manifest = Manifest {
             path: PathBuf::from("gen.toml"),
             kernel: PathBuf::from("gen.s"),
-            grid: self.grid,
-            workgroup: self.workgroup,
+            grid: [self.grid, 1, 1],
+            workgroup: [self.workgroup, 1, 1],
+            dims: 1,
             buffers: vec![
                 Buffer {
                     name: "in".into(),

@@ -11,7 +11,8 @@ use cu_bench::Bench;
 use pws_hdl::config::HwConfig;
 use pws_hdl::cu::{CuError, CuMode};
 use pws_hdl::swizzle::SwizzleMode;
-use pws_isa::manifest::{abi, Manifest};
+use pws_isa::abi::LaunchAbi;
+use pws_isa::manifest::Manifest;
 use pws_verify::golden::{self, Config, Mode};
 
 /// Scalar and vector ALU coverage, one wavefront; every lane stores 8 results.
@@ -158,7 +159,8 @@ fn run_cu(
     let cfg = HwConfig::cu().with_spsimds(s);
     let mut b = Bench::new(&cfg, mode, SwizzleMode::Scc);
     b.load_program(&program.words());
-    let image = manifest.memory_image();
+    let abi = LaunchAbi::of_program(program);
+    let image = manifest.memory_image(&abi);
     for (i, w) in image.kernarg_words.iter().enumerate() {
         b.mem.insert(image.kernarg.base as u32 + 4 * i as u32, *w);
     }
@@ -167,20 +169,18 @@ fn run_cu(
             b.mem.insert(region.base as u32 + 4 * i as u32, *w);
         }
     }
-    let kernarg = image.kernarg.base;
     b.cu.barrier_hold_i.next = true;
     for wave in 0..manifest.wavefronts_in(0) {
+        let sgprs: Vec<(u64, u32)> = abi
+            .sgpr_values(manifest, 0, wave)
+            .into_iter()
+            .enumerate()
+            .map(|(r, v)| (r as u64, v))
+            .collect();
         b.launch(
             wave as usize,
             0,
-            &[
-                (abi::KERNARG_SEGMENT_PTR_SGPR as u64, kernarg as u32),
-                (
-                    abi::KERNARG_SEGMENT_PTR_SGPR as u64 + 1,
-                    (kernarg >> 32) as u32,
-                ),
-                (abi::WORKGROUP_ID_X_SGPR as u64, 0),
-            ],
+            &sgprs,
             |lane| wave * 64 + lane as u32,
             manifest.initial_exec(0, wave),
         );

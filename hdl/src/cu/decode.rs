@@ -63,11 +63,46 @@ pub enum InstClass {
 pub enum SaluOp {
     Mov,
     Not,
-    /// `D = EXEC; EXEC = S0 & EXEC; SCC = EXEC != 0`, and the or/xor/andn2 forms below.
+    /// `D = EXEC; EXEC = S0 & EXEC; SCC = EXEC != 0`, and the other forms below
+    /// (`S0 | EXEC`, `S0 ^ EXEC`, `S0 & !EXEC`, `S0 | !EXEC`, `!(S0 & EXEC)`, ...).
     AndSaveexec,
     OrSaveexec,
     XorSaveexec,
     Andn2Saveexec,
+    Orn2Saveexec,
+    NandSaveexec,
+    NorSaveexec,
+    XnorSaveexec,
+    /// Bit reverse of the 32- or 64-bit operand.
+    Brev,
+    /// Number of 0 / 1 bits of the 32- or 64-bit operand (a 32-bit result).
+    Bcnt0,
+    Bcnt1,
+    /// Index of the lowest 0 / 1 bit, or -1.
+    Ff0,
+    Ff1,
+    /// Leading zeros (`s_flbit_i32_b*`), or -1 for 0.
+    Flbit,
+    /// Leading bits equal to the sign bit (`s_flbit_i32*`), or -1 for 0 and -1.
+    FlbitI,
+    Sext8,
+    Sext16,
+    Abs,
+    /// `|S0 - S1|` of the signed difference.
+    Absdiff,
+    Orn2,
+    Nand,
+    Nor,
+    Xnor,
+    /// `((1 << S0) - 1) << S1` (5- or 6-bit fields).
+    Bfm,
+    /// Field of S0 at offset `S1[4:0]` (`[5:0]`) of width `S1[22:16]`, zero- or
+    /// sign-extended.
+    BfeU,
+    BfeI,
+    /// SCC = bit `S1` of S0 is 0 / 1.
+    Bitcmp0,
+    Bitcmp1,
     AddU,
     SubU,
     AddI,
@@ -180,6 +215,22 @@ pub mod flags {
     pub const K_READS_DST: u64 = 1 << 13;
     /// The op writes no scalar destination (compares).
     pub const NO_SDST: u64 = 1 << 14;
+    /// Scalar op with `S_WIDE`: the destination is 32-bit (`s_bcnt1_i32_b64`, ...).
+    pub const D32: u64 = 1 << 15;
+    /// Scalar op with `S_WIDE`: `ssrc0` is 32-bit (`s_bfm_b64`).
+    pub const A32: u64 = 1 << 16;
+    /// Vector op: source 0 in assembler order is a 64-bit value (64-bit compares).
+    pub const V0_WIDE: u64 = 1 << 17;
+    /// Vector op: source 2 is a 64-bit value, not a lane mask (`v_mad_u64_u32`).
+    pub const V2_WIDE: u64 = 1 << 18;
+    /// Memory op of three, eight or sixteen dwords.
+    pub const DW3: u64 = 1 << 19;
+    pub const DW8: u64 = 1 << 20;
+    pub const DW16: u64 = 1 << 21;
+    /// FLAT access of one byte / one 16-bit half per lane; `SIGNED`: loads sign-extend it.
+    pub const BYTE: u64 = 1 << 22;
+    pub const SHORT: u64 = 1 << 23;
+    pub const SIGNED: u64 = 1 << 24;
 }
 
 /// One row of the decode ROM.
@@ -224,6 +275,10 @@ pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
     const VC: u64 = MASK_DST;
     const VCX: u64 = MASK_DST | EXEC_DST;
     const SH64: u64 = VDST | V1_WIDE | SWAP;
+    const VC64: u64 = MASK_DST | V0_WIDE | V1_WIDE;
+    const VCX64: u64 = VC64 | EXEC_DST;
+    const MAD64: u64 = VDST | MASK_DST | CARRY | V2_WIDE;
+    const WD32: u64 = S_WIDE | D32;
     Some(match opcode {
         SMovB32 => salu(SaluOp::Mov, 0),
         SMovB64 => salu(SaluOp::Mov, W),
@@ -233,6 +288,46 @@ pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
         SOrSaveexecB64 => salu(SaluOp::OrSaveexec, W),
         SXorSaveexecB64 => salu(SaluOp::XorSaveexec, W),
         SAndn2SaveexecB64 => salu(SaluOp::Andn2Saveexec, W),
+        SOrn2SaveexecB64 => salu(SaluOp::Orn2Saveexec, W),
+        SNandSaveexecB64 => salu(SaluOp::NandSaveexec, W),
+        SNorSaveexecB64 => salu(SaluOp::NorSaveexec, W),
+        SXnorSaveexecB64 => salu(SaluOp::XnorSaveexec, W),
+        SBrevB32 => salu(SaluOp::Brev, 0),
+        SBrevB64 => salu(SaluOp::Brev, W),
+        SBcnt0I32B32 => salu(SaluOp::Bcnt0, 0),
+        SBcnt0I32B64 => salu(SaluOp::Bcnt0, WD32),
+        SBcnt1I32B32 => salu(SaluOp::Bcnt1, 0),
+        SBcnt1I32B64 => salu(SaluOp::Bcnt1, WD32),
+        SFf0I32B32 => salu(SaluOp::Ff0, 0),
+        SFf0I32B64 => salu(SaluOp::Ff0, WD32),
+        SFf1I32B32 => salu(SaluOp::Ff1, 0),
+        SFf1I32B64 => salu(SaluOp::Ff1, WD32),
+        SFlbitI32B32 => salu(SaluOp::Flbit, 0),
+        SFlbitI32B64 => salu(SaluOp::Flbit, WD32),
+        SFlbitI32 => salu(SaluOp::FlbitI, 0),
+        SFlbitI32I64 => salu(SaluOp::FlbitI, WD32),
+        SSextI32I8 => salu(SaluOp::Sext8, 0),
+        SSextI32I16 => salu(SaluOp::Sext16, 0),
+        SAbsI32 => salu(SaluOp::Abs, 0),
+        SOrn2B32 => salu(SaluOp::Orn2, 0),
+        SOrn2B64 => salu(SaluOp::Orn2, WW),
+        SNandB32 => salu(SaluOp::Nand, 0),
+        SNandB64 => salu(SaluOp::Nand, WW),
+        SNorB32 => salu(SaluOp::Nor, 0),
+        SNorB64 => salu(SaluOp::Nor, WW),
+        SXnorB32 => salu(SaluOp::Xnor, 0),
+        SXnorB64 => salu(SaluOp::Xnor, WW),
+        SBfmB32 => salu(SaluOp::Bfm, 0),
+        SBfmB64 => salu(SaluOp::Bfm, W | A32),
+        SBfeU32 => salu(SaluOp::BfeU, 0),
+        SBfeI32 => salu(SaluOp::BfeI, 0),
+        SBfeU64 => salu(SaluOp::BfeU, W),
+        SBfeI64 => salu(SaluOp::BfeI, W),
+        SAbsdiffI32 => salu(SaluOp::Absdiff, 0),
+        SBitcmp0B32 => salu(SaluOp::Bitcmp0, CMP),
+        SBitcmp1B32 => salu(SaluOp::Bitcmp1, CMP),
+        SBitcmp0B64 => salu(SaluOp::Bitcmp0, CMP | W),
+        SBitcmp1B64 => salu(SaluOp::Bitcmp1, CMP | W),
         SAddU32 => salu(SaluOp::AddU, 0),
         SSubU32 => salu(SaluOp::SubU, 0),
         SAddI32 => salu(SaluOp::AddI, 0),
@@ -298,8 +393,52 @@ pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
         SLoadDword => other(InstClass::Smem, 0),
         SLoadDwordx2 => other(InstClass::Smem, DW2),
         SLoadDwordx4 => other(InstClass::Smem, DW4),
+        SLoadDwordx8 => other(InstClass::Smem, DW8),
+        SLoadDwordx16 => other(InstClass::Smem, DW16),
         VMovB32 => valu(ValuOp::Mov, V),
         VNotB32 => valu(ValuOp::Not, V),
+        VBfrevB32 => valu(ValuOp::Bfrev, V),
+        VFfbhU32 => valu(ValuOp::Ffbh, V),
+        VFfblB32 => valu(ValuOp::Ffbl, V),
+        VFfbhI32 => valu(ValuOp::FfbhI, V),
+        VMulI32I24 => valu(ValuOp::MulI24, V),
+        VMulHiI32I24 => valu(ValuOp::MulHiI24, V),
+        VMulHiU32U24 => valu(ValuOp::MulHiU24, V),
+        VSubbrevU32 => valu(ValuOp::Subb, VCIO | SWAP),
+        VMadI32I24 => valu(ValuOp::MadI24, V),
+        VBfiB32 => valu(ValuOp::Bfi, V),
+        VAlignbitB32 => valu(ValuOp::Alignbit, V),
+        VAlignbyteB32 => valu(ValuOp::Alignbyte, V),
+        VMin3I32 => valu(ValuOp::Min3I, V),
+        VMin3U32 => valu(ValuOp::Min3U, V),
+        VMax3I32 => valu(ValuOp::Max3I, V),
+        VMax3U32 => valu(ValuOp::Max3U, V),
+        VMed3I32 => valu(ValuOp::Med3I, V),
+        VMed3U32 => valu(ValuOp::Med3U, V),
+        VMadU64U32 => valu(ValuOp::MadU64, MAD64),
+        VMadI64I32 => valu(ValuOp::MadI64, MAD64),
+        VBcntU32B32 => valu(ValuOp::Bcnt, V),
+        VBfmB32 => valu(ValuOp::Bfm, V),
+        VCmpLtI64 => valu(ValuOp::CmpLtI64, VC64),
+        VCmpEqI64 | VCmpEqU64 => valu(ValuOp::CmpEq64, VC64),
+        VCmpLeI64 => valu(ValuOp::CmpLeI64, VC64),
+        VCmpGtI64 => valu(ValuOp::CmpGtI64, VC64),
+        VCmpNeI64 | VCmpNeU64 => valu(ValuOp::CmpNe64, VC64),
+        VCmpGeI64 => valu(ValuOp::CmpGeI64, VC64),
+        VCmpLtU64 => valu(ValuOp::CmpLtU64, VC64),
+        VCmpLeU64 => valu(ValuOp::CmpLeU64, VC64),
+        VCmpGtU64 => valu(ValuOp::CmpGtU64, VC64),
+        VCmpGeU64 => valu(ValuOp::CmpGeU64, VC64),
+        VCmpxLtI64 => valu(ValuOp::CmpLtI64, VCX64),
+        VCmpxEqI64 | VCmpxEqU64 => valu(ValuOp::CmpEq64, VCX64),
+        VCmpxLeI64 => valu(ValuOp::CmpLeI64, VCX64),
+        VCmpxGtI64 => valu(ValuOp::CmpGtI64, VCX64),
+        VCmpxNeI64 | VCmpxNeU64 => valu(ValuOp::CmpNe64, VCX64),
+        VCmpxGeI64 => valu(ValuOp::CmpGeI64, VCX64),
+        VCmpxLtU64 => valu(ValuOp::CmpLtU64, VCX64),
+        VCmpxLeU64 => valu(ValuOp::CmpLeU64, VCX64),
+        VCmpxGtU64 => valu(ValuOp::CmpGtU64, VCX64),
+        VCmpxGeU64 => valu(ValuOp::CmpGeU64, VCX64),
         VCndmaskB32 => valu(ValuOp::Cndmask, V | MASK_SRC),
         VMulU32U24 => valu(ValuOp::MulU24, V),
         VMinI32 => valu(ValuOp::MinI, V),
@@ -346,10 +485,20 @@ pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
         VCmpxLeU32 => valu(ValuOp::CmpLeU, VCX),
         VCmpxGtU32 => valu(ValuOp::CmpGtU, VCX),
         VCmpxGeU32 => valu(ValuOp::CmpGeU, VCX),
+        FlatLoadUbyte => other(InstClass::Flat, BYTE),
+        FlatLoadSbyte => other(InstClass::Flat, BYTE | SIGNED),
+        FlatLoadUshort => other(InstClass::Flat, SHORT),
+        FlatLoadSshort => other(InstClass::Flat, SHORT | SIGNED),
         FlatLoadDword => other(InstClass::Flat, 0),
         FlatLoadDwordx2 => other(InstClass::Flat, DW2),
+        FlatLoadDwordx3 => other(InstClass::Flat, DW3),
+        FlatLoadDwordx4 => other(InstClass::Flat, DW4),
+        FlatStoreByte => other(InstClass::Flat, STORE | BYTE),
+        FlatStoreShort => other(InstClass::Flat, STORE | SHORT),
         FlatStoreDword => other(InstClass::Flat, STORE),
         FlatStoreDwordx2 => other(InstClass::Flat, STORE | DW2),
+        FlatStoreDwordx3 => other(InstClass::Flat, STORE | DW3),
+        FlatStoreDwordx4 => other(InstClass::Flat, STORE | DW4),
         VCvtF32I32 | VCvtF32U32 | VCvtU32F32 | VCvtI32F32 | VAddF32 | VSubF32 | VMulF32
         | VMadF32 => return None,
     })
@@ -578,8 +727,12 @@ pub struct Decoder {
     pub branch_o: Signal<Out, BranchCond>,
     /// SOPP/SOPK 16-bit field (branch offset in dwords from the next instruction).
     pub simm16_o: Signal<Out, Bits<16>>,
-    /// 64-bit scalar operation: destination and `ssrc0` are 64-bit.
+    /// 64-bit scalar operation (`S_WIDE`): the scalar ALU works on 64 bits.
     pub wide_o: Signal<Out, Bit>,
+    /// `ssrc0` is read as 64 bits (`S_WIDE` without `A32`).
+    pub src0_wide_o: Signal<Out, Bit>,
+    /// The scalar destination is 64 bits (`S_WIDE` without `D32`).
+    pub dst_wide_o: Signal<Out, Bit>,
     /// `ssrc1` is 64-bit too.
     pub wide1_o: Signal<Out, Bit>,
     pub ssrc0_kind_o: Signal<Out, SrcKind>,
@@ -599,8 +752,8 @@ pub struct Decoder {
     pub vsrc_sgpr_o: Vec<Signal<Out, Bits<SGPR_ADDR_BITS>>>,
     pub vsrc_const_o: Vec<Signal<Out, Bits<32>>>,
     pub vsrc_const_hi_o: Vec<Signal<Out, Bits<32>>>,
-    /// Vector source 0 (after the swap) is a 64-bit value.
-    pub vsrc0_wide_o: Signal<Out, Bit>,
+    /// Vector source n (after the swap) is a 64-bit value.
+    pub vsrc_wide_o: Vec<Signal<Out, Bit>>,
     pub vdst_o: Signal<Out, Bits<VGPR_ADDR_BITS>>,
     pub writes_vgpr_o: Signal<Out, Bit>,
     pub mask_dst_kind_o: Signal<Out, DstKind>,
@@ -611,8 +764,12 @@ pub struct Decoder {
     pub mask_src_kind_o: Signal<Out, SrcKind>,
     pub mask_src_sgpr_o: Signal<Out, Bits<SGPR_ADDR_BITS>>,
     pub mem_store_o: Signal<Out, Bit>,
-    /// Dwords per lane (FLAT) or in all (SMEM): 1, 2 or 4.
-    pub mem_dwords_o: Signal<Out, Bits<3>>,
+    /// Dwords per lane (FLAT) or in all (SMEM): 1, 2, 3, 4, 8 or 16.
+    pub mem_dwords_o: Signal<Out, Bits<5>>,
+    /// FLAT access size: 0 dwords, 1 a byte, 2 a 16-bit half per lane.
+    pub mem_size_o: Signal<Out, Bits<2>>,
+    /// A byte or half load sign-extends.
+    pub mem_signed_o: Signal<Out, Bit>,
     /// SMEM byte offset (when `smem_offset_is_sgpr_o` is low).
     pub smem_offset_o: Signal<Out, Bits<32>>,
     /// SMEM offset comes from SGPR `smem_offset_o[6:0]`.
@@ -625,14 +782,14 @@ pub struct Decoder {
     class_rom: ROM<InstClass, KEY_BITS>,
     salu_rom: ROM<SaluOp, KEY_BITS>,
     valu_rom: ROM<ValuOp, KEY_BITS>,
-    flags_rom: ROM<Bits<16>, KEY_BITS>,
+    flags_rom: ROM<Bits<32>, KEY_BITS>,
     src: Vec<OperandDecoder>,
     sdst: DstDecoder,
     mask_dst: DstDecoder,
     fmt: Signal<Local, Bits<4>>,
     /// Decode-ROM address `format_id << 10 | opcode`, built by addition in each format's branch.
     key: Signal<Local, Bits<KEY_BITS>>,
-    fl: Signal<Local, Bits<16>>,
+    fl: Signal<Local, Bits<32>>,
     simm: Signal<Local, Bits<32>>,
     swap: Signal<Local, Bit>,
     ops_legal: Signal<Local, Bit>,
@@ -655,6 +812,8 @@ impl Default for Decoder {
             branch_o: Default::default(),
             simm16_o: Default::default(),
             wide_o: Default::default(),
+            src0_wide_o: Default::default(),
+            dst_wide_o: Default::default(),
             wide1_o: Default::default(),
             ssrc0_kind_o: Default::default(),
             ssrc0_sgpr_o: Default::default(),
@@ -672,7 +831,7 @@ impl Default for Decoder {
             vsrc_sgpr_o: (0..3).map(|_| Default::default()).collect(),
             vsrc_const_o: (0..3).map(|_| Default::default()).collect(),
             vsrc_const_hi_o: (0..3).map(|_| Default::default()).collect(),
-            vsrc0_wide_o: Default::default(),
+            vsrc_wide_o: (0..3).map(|_| Default::default()).collect(),
             vdst_o: Default::default(),
             writes_vgpr_o: Default::default(),
             mask_dst_kind_o: Default::default(),
@@ -683,6 +842,8 @@ impl Default for Decoder {
             mask_src_sgpr_o: Default::default(),
             mem_store_o: Default::default(),
             mem_dwords_o: Default::default(),
+            mem_size_o: Default::default(),
+            mem_signed_o: Default::default(),
             smem_offset_o: Default::default(),
             smem_offset_is_sgpr_o: Default::default(),
             sbase_sgpr_o: Default::default(),
@@ -691,7 +852,7 @@ impl Default for Decoder {
             class_rom: rom(|u| u.class),
             salu_rom: rom(|u| u.salu),
             valu_rom: rom(|u| u.valu),
-            flags_rom: rom(|u| Bits::<16>::from(u.flags)),
+            flags_rom: rom(|u| Bits::<32>::from(u.flags)),
             src: (0..3).map(|_| OperandDecoder::default()).collect(),
             sdst: Default::default(),
             mask_dst: Default::default(),
@@ -763,6 +924,8 @@ impl Logic for Decoder {
         self.salu_op_o.next = self.salu_rom.data.val();
         self.valu_op_o.next = self.valu_rom.data.val();
         self.wide_o.next = self.fl.val().get_bit(0);
+        self.src0_wide_o.next = self.fl.val().get_bit(0) & !self.fl.val().get_bit(16);
+        self.dst_wide_o.next = self.fl.val().get_bit(0) & !self.fl.val().get_bit(15);
         self.wide1_o.next = self.fl.val().get_bit(1);
         self.swap.next = self.fl.val().get_bit(3);
         self.writes_vgpr_o.next = self.fl.val().get_bit(4);
@@ -773,9 +936,26 @@ impl Logic for Decoder {
         if self.fl.val().get_bit(10) {
             self.mem_dwords_o.next = 2.into();
         }
+        if self.fl.val().get_bit(19) {
+            self.mem_dwords_o.next = 3.into();
+        }
         if self.fl.val().get_bit(11) {
             self.mem_dwords_o.next = 4.into();
         }
+        if self.fl.val().get_bit(20) {
+            self.mem_dwords_o.next = 8.into();
+        }
+        if self.fl.val().get_bit(21) {
+            self.mem_dwords_o.next = 16.into();
+        }
+        self.mem_size_o.next = 0.into();
+        if self.fl.val().get_bit(22) {
+            self.mem_size_o.next = 1.into();
+        }
+        if self.fl.val().get_bit(23) {
+            self.mem_size_o.next = 2.into();
+        }
+        self.mem_signed_o.next = self.fl.val().get_bit(24);
 
         // 3. Operand fields by format.
         self.simm16_o.next = self.word0_i.val().get_bits::<16>(0);
@@ -789,9 +969,10 @@ impl Logic for Decoder {
             self.src[n].code_i.next = 0.into();
             self.src[n].wide_i.next = false;
         }
-        self.src[0].wide_i.next = self.fl.val().get_bit(0);
+        self.src[0].wide_i.next = (self.fl.val().get_bit(0) & !self.fl.val().get_bit(16))
+            | self.fl.val().get_bit(17);
         self.src[1].wide_i.next = self.fl.val().get_bit(1) | self.fl.val().get_bit(2);
-        self.src[2].wide_i.next = self.fl.val().get_bit(7);
+        self.src[2].wide_i.next = self.fl.val().get_bit(7) | self.fl.val().get_bit(18);
         self.sdst.code_i.next = self.word0_i.val().get_bits::<7>(16);
         self.mask_dst.code_i.next = 106.into();
         self.vdst_o.next = self.word0_i.val().get_bits::<8>(17);
@@ -911,9 +1092,12 @@ impl Logic for Decoder {
             self.vsrc_const_o[n].next = self.src[n].const_o.val();
             self.vsrc_const_hi_o[n].next = self.src[n].const_hi_o.val();
         }
-        self.vsrc0_wide_o.next = false;
+        self.vsrc_wide_o[0].next = self.fl.val().get_bit(17);
+        self.vsrc_wide_o[1].next = self.fl.val().get_bit(2);
+        self.vsrc_wide_o[2].next = self.fl.val().get_bit(18);
         if self.swap.val() {
-            self.vsrc0_wide_o.next = self.fl.val().get_bit(2);
+            self.vsrc_wide_o[0].next = self.fl.val().get_bit(2);
+            self.vsrc_wide_o[1].next = self.fl.val().get_bit(17);
             self.vsrc_is_vgpr_o[0].next = self.src[1].kind_o.val() == SrcKind::Vgpr;
             self.vsrc_vgpr_o[0].next = self.src[1].vgpr_o.val();
             self.vsrc_kind_o[0].next = self.src[1].kind_o.val();

@@ -129,7 +129,10 @@ pub struct IssueUnit {
     pub mem_valid_o: Signal<Out, Bit>,
     pub mem_store_o: Signal<Out, Bit>,
     pub mem_scalar_o: Signal<Out, Bit>,
-    pub mem_dwords_o: Signal<Out, Bits<3>>,
+    pub mem_dwords_o: Signal<Out, Bits<5>>,
+    /// FLAT access size (0 dwords, 1 byte, 2 half) and sign extension of sub-dword loads.
+    pub mem_size_o: Signal<Out, Bits<2>>,
+    pub mem_signed_o: Signal<Out, Bit>,
     pub mem_addr_vgpr_o: Signal<Out, Bits<VGPR_ADDR_BITS>>,
     pub mem_data_vgpr_o: Signal<Out, Bits<VGPR_ADDR_BITS>>,
     pub mem_sdst_o: Signal<Out, Bits<SGPR_ADDR_BITS>>,
@@ -264,6 +267,8 @@ impl IssueUnit {
             mem_store_o: Default::default(),
             mem_scalar_o: Default::default(),
             mem_dwords_o: Default::default(),
+            mem_size_o: Default::default(),
+            mem_signed_o: Default::default(),
             mem_addr_vgpr_o: Default::default(),
             mem_data_vgpr_o: Default::default(),
             mem_sdst_o: Default::default(),
@@ -371,17 +376,32 @@ impl Logic for IssueUnit {
         match self.decoder.valu_op_o.val() {
             ValuOp::Mov => self.nsrc.next = 1.into(),
             ValuOp::Not => self.nsrc.next = 1.into(),
+            ValuOp::Bfrev => self.nsrc.next = 1.into(),
+            ValuOp::Ffbh => self.nsrc.next = 1.into(),
+            ValuOp::Ffbl => self.nsrc.next = 1.into(),
+            ValuOp::FfbhI => self.nsrc.next = 1.into(),
             ValuOp::MadU24 => self.nsrc.next = 3.into(),
             ValuOp::MadI24 => self.nsrc.next = 3.into(),
             ValuOp::BfeU => self.nsrc.next = 3.into(),
             ValuOp::BfeI => self.nsrc.next = 3.into(),
+            ValuOp::Bfi => self.nsrc.next = 3.into(),
+            ValuOp::Alignbit => self.nsrc.next = 3.into(),
+            ValuOp::Alignbyte => self.nsrc.next = 3.into(),
+            ValuOp::Min3I => self.nsrc.next = 3.into(),
+            ValuOp::Min3U => self.nsrc.next = 3.into(),
+            ValuOp::Max3I => self.nsrc.next = 3.into(),
+            ValuOp::Max3U => self.nsrc.next = 3.into(),
+            ValuOp::Med3I => self.nsrc.next = 3.into(),
+            ValuOp::Med3U => self.nsrc.next = 3.into(),
+            ValuOp::MadU64 => self.nsrc.next = 3.into(),
+            ValuOp::MadI64 => self.nsrc.next = 3.into(),
             _ => {}
         }
         self.s_kind[0].next = self.decoder.ssrc0_kind_o.val();
         self.s_sgpr[0].next = self.decoder.ssrc0_sgpr_o.val();
         self.s_const_lo[0].next = self.decoder.ssrc0_const_o.val();
         self.s_const_hi[0].next = self.decoder.ssrc0_const_hi_o.val();
-        self.s_wide[0].next = self.decoder.wide_o.val();
+        self.s_wide[0].next = self.decoder.src0_wide_o.val();
         self.s_kind[1].next = self.decoder.ssrc1_kind_o.val();
         self.s_sgpr[1].next = self.decoder.ssrc1_sgpr_o.val();
         self.s_const_lo[1].next = self.decoder.ssrc1_const_o.val();
@@ -410,12 +430,27 @@ impl Logic for IssueUnit {
         match self.decoder.class_o.val() {
             InstClass::Salu => {
                 self.s_used[0].next = true;
+                // The SOP1 operations read one source.
                 self.s_used[1].next = !((self.decoder.salu_op_o.val() == SaluOp::Mov)
                     | (self.decoder.salu_op_o.val() == SaluOp::Not)
                     | (self.decoder.salu_op_o.val() == SaluOp::AndSaveexec)
                     | (self.decoder.salu_op_o.val() == SaluOp::OrSaveexec)
                     | (self.decoder.salu_op_o.val() == SaluOp::XorSaveexec)
-                    | (self.decoder.salu_op_o.val() == SaluOp::Andn2Saveexec));
+                    | (self.decoder.salu_op_o.val() == SaluOp::Andn2Saveexec)
+                    | (self.decoder.salu_op_o.val() == SaluOp::Orn2Saveexec)
+                    | (self.decoder.salu_op_o.val() == SaluOp::NandSaveexec)
+                    | (self.decoder.salu_op_o.val() == SaluOp::NorSaveexec)
+                    | (self.decoder.salu_op_o.val() == SaluOp::XnorSaveexec)
+                    | (self.decoder.salu_op_o.val() == SaluOp::Brev)
+                    | (self.decoder.salu_op_o.val() == SaluOp::Bcnt0)
+                    | (self.decoder.salu_op_o.val() == SaluOp::Bcnt1)
+                    | (self.decoder.salu_op_o.val() == SaluOp::Ff0)
+                    | (self.decoder.salu_op_o.val() == SaluOp::Ff1)
+                    | (self.decoder.salu_op_o.val() == SaluOp::Flbit)
+                    | (self.decoder.salu_op_o.val() == SaluOp::FlbitI)
+                    | (self.decoder.salu_op_o.val() == SaluOp::Sext8)
+                    | (self.decoder.salu_op_o.val() == SaluOp::Sext16)
+                    | (self.decoder.salu_op_o.val() == SaluOp::Abs));
             }
             InstClass::Split => {
                 // In `nosplit` a split is a no-op and reads nothing. `split sN, sN+1` (the
@@ -431,11 +466,10 @@ impl Logic for IssueUnit {
                     self.s_sgpr[n].next = self.decoder.vsrc_sgpr_o[n].val();
                     self.s_const_lo[n].next = self.decoder.vsrc_const_o[n].val();
                     self.s_const_hi[n].next = self.decoder.vsrc_const_hi_o[n].val();
-                    self.s_wide[n].next = false;
+                    self.s_wide[n].next = self.decoder.vsrc_wide_o[n].val();
                     self.s_used[n].next =
                         !self.decoder.vsrc_is_vgpr_o[n].val() & (self.nsrc.val().index() > n);
                 }
-                self.s_wide[0].next = self.decoder.vsrc0_wide_o.val();
                 self.s_kind[3].next = self.decoder.mask_src_kind_o.val();
                 self.s_sgpr[3].next = self.decoder.mask_src_sgpr_o.val();
                 self.s_used[3].next = self.decoder.reads_mask_o.val();
@@ -466,7 +500,7 @@ impl Logic for IssueUnit {
             }
         }
         self.dst_top.next = bit_cast::<8, SGPR_ADDR_BITS>(self.decoder.sdst_sgpr_o.val());
-        if self.decoder.wide_o.val() {
+        if self.decoder.dst_wide_o.val() {
             self.dst_top.next = bit_cast::<8, SGPR_ADDR_BITS>(self.decoder.sdst_sgpr_o.val()) + 1;
         }
         if (self.decoder.class_o.val() == InstClass::Salu)
@@ -477,7 +511,7 @@ impl Logic for IssueUnit {
         }
         if (self.decoder.class_o.val() == InstClass::Smem)
             & (bit_cast::<8, SGPR_ADDR_BITS>(self.decoder.sdst_sgpr_o.val())
-                + bit_cast::<8, 3>(self.decoder.mem_dwords_o.val())
+                + bit_cast::<8, 5>(self.decoder.mem_dwords_o.val())
                 > self.n_sgprs_i.val())
         {
             self.bad_sgpr.next = true;
@@ -555,6 +589,8 @@ impl Logic for IssueUnit {
         self.mem_store_o.next = self.decoder.mem_store_o.val();
         self.mem_scalar_o.next = self.decoder.class_o.val() == InstClass::Smem;
         self.mem_dwords_o.next = self.decoder.mem_dwords_o.val();
+        self.mem_size_o.next = self.decoder.mem_size_o.val();
+        self.mem_signed_o.next = self.decoder.mem_signed_o.val();
         self.mem_addr_vgpr_o.next = self.decoder.addr_vgpr_o.val();
         self.mem_data_vgpr_o.next = self.decoder.vdst_o.val();
         if self.decoder.mem_store_o.val() {
@@ -676,11 +712,11 @@ impl Logic for IssueUnit {
                             match self.decoder.sdst_kind_o.val() {
                                 DstKind::Sgpr => {
                                     self.srf_we_lo_o.next = true;
-                                    self.srf_we_hi_o.next = self.decoder.wide_o.val();
+                                    self.srf_we_hi_o.next = self.decoder.dst_wide_o.val();
                                 }
                                 DstKind::VccLo => {
                                     self.wr_vcc_lo_en_o.next = true;
-                                    self.wr_vcc_hi_en_o.next = self.decoder.wide_o.val();
+                                    self.wr_vcc_hi_en_o.next = self.decoder.dst_wide_o.val();
                                 }
                                 DstKind::VccHi => {
                                     self.wr_vcc_hi_en_o.next = true;
@@ -689,7 +725,7 @@ impl Logic for IssueUnit {
                                 DstKind::ExecLo => {
                                     self.wr_exec_en_o.next = true;
                                     self.wr_exec_lo_o.next = self.salu.d_lo_o.val();
-                                    if self.decoder.wide_o.val() {
+                                    if self.decoder.dst_wide_o.val() {
                                         self.wr_exec_hi_o.next = self.salu.d_hi_o.val();
                                     }
                                 }

@@ -18,10 +18,14 @@
 //! EXEC & SpM on `mem_lanes_o`. Per pass the sequencer spends one cycle reading the address
 //! VGPR through the vector unit's LSU port, then a load one cycle per dword (address + 4·d);
 //! a store first reads the data VGPR of dword 0 and then sends one dword per cycle while
-//! reading the next dword's data. A scalar load (`s_load_dword{,x2,x4}`) is one request of
-//! its 1, 2 or 4 consecutive dwords (address from the issue unit); an x4 load keeps the
-//! sequencer one more cycle so its two-cycle SRF write-back never meets the next response.
-//! Only the low 32 bits of a FLAT address are sent (the memory model bounds-checks them).
+//! reading the next dword's data. A byte or 16-bit access (`flat_load_ubyte` ...,
+//! `flat_store_short`) is one request per pass with `mem_size_o` saying its size: the memory
+//! reads or writes only those bytes and returns a load's value zero- or (`mem_signed_o`)
+//! sign-extended. A scalar load (`s_load_dword{,x2,x4,x8,x16}`) is one request of its 1 to 16
+//! consecutive dwords (address from the issue unit); its SRF write-back takes one cycle per
+//! dword pair, and the sequencer stays busy for as many cycles so that the write-back never
+//! meets the next response. Only the low 32 bits of a FLAT address are sent (the memory model
+//! bounds-checks them).
 //!
 //! # Responses
 //!
@@ -29,7 +33,8 @@
 //! it, in order. The sequencer writes each request's tag into a ring indexed by the cycle it
 //! was sent in and reads it back one cycle before the response, so no queue is searched. Vector
 //! load data is written into the VRF in the response cycle; scalar data through the context's
-//! SRF pair port (two dwords per cycle, an x4 load's second pair one cycle later). The
+//! SRF pair port (two dwords per cycle, the further pairs of x4/x8/x16 loads in the following
+//! cycles). The
 //! instruction retires (`retire_o[c]`) in the cycle its last response is written; stores
 //! retire at their last response too.
 
@@ -58,7 +63,10 @@ pub struct LoadStoreUnit {
     pub disp_ctx_i: Vec<Signal<In, Bits<CTX_BITS>>>,
     pub disp_store_i: Vec<Signal<In, Bit>>,
     pub disp_scalar_i: Vec<Signal<In, Bit>>,
-    pub disp_dwords_i: Vec<Signal<In, Bits<3>>>,
+    pub disp_dwords_i: Vec<Signal<In, Bits<5>>>,
+    /// Access size (0 dwords, 1 byte, 2 half) and sign extension of a FLAT instruction.
+    pub disp_size_i: Vec<Signal<In, Bits<2>>>,
+    pub disp_signed_i: Vec<Signal<In, Bit>>,
     pub disp_addr_vgpr_i: Vec<Signal<In, Bits<VGPR_ADDR_BITS>>>,
     pub disp_data_vgpr_i: Vec<Signal<In, Bits<VGPR_ADDR_BITS>>>,
     pub disp_sdst_i: Vec<Signal<In, Bits<SGPR_ADDR_BITS>>>,
@@ -71,6 +79,10 @@ pub struct LoadStoreUnit {
     pub mem_addr_o: Vec<Signal<Out, Bits<32>>>,
     pub mem_wdata_o: Vec<Signal<Out, Bits<32>>>,
     pub mem_lanes_o: Signal<Out, Bits<16>>,
+    /// Size of each lane's access: 0 a dword, 1 a byte, 2 a 16-bit half (at its address, which
+    /// is aligned to it); sub-dword loads come back zero- or (`mem_signed_o`) sign-extended.
+    pub mem_size_o: Signal<Out, Bits<2>>,
+    pub mem_signed_o: Signal<Out, Bit>,
     /// slot · 8 + k of the requesting context.
     pub mem_ctx_o: Signal<Out, Bits<8>>,
     pub mem_rvalid_i: Signal<In, Bit>,
@@ -100,7 +112,9 @@ pub struct LoadStoreUnit {
     pend: Vec<DFF<Bit>>,
     e_store: Vec<DFF<Bit>>,
     e_scalar: Vec<DFF<Bit>>,
-    e_dwords: Vec<DFF<Bits<3>>>,
+    e_dwords: Vec<DFF<Bits<5>>>,
+    e_size: Vec<DFF<Bits<2>>>,
+    e_signed: Vec<DFF<Bit>>,
     e_avgpr: Vec<DFF<Bits<VGPR_ADDR_BITS>>>,
     e_dvgpr: Vec<DFF<Bits<VGPR_ADDR_BITS>>>,
     e_sdst: Vec<DFF<Bits<SGPR_ADDR_BITS>>>,
@@ -117,7 +131,9 @@ pub struct LoadStoreUnit {
     c_slot: DFF<Bits<4>>,
     c_store: DFF<Bit>,
     c_scalar: DFF<Bit>,
-    c_dwords: DFF<Bits<3>>,
+    c_dwords: DFF<Bits<5>>,
+    c_size: DFF<Bits<2>>,
+    c_signed: DFF<Bit>,
     c_avgpr: DFF<Bits<VGPR_ADDR_BITS>>,
     c_dvgpr: DFF<Bits<VGPR_ADDR_BITS>>,
     c_sdst: DFF<Bits<SGPR_ADDR_BITS>>,
@@ -132,13 +148,15 @@ pub struct LoadStoreUnit {
     /// Tag ring: word a = valid, last, kind, pass, vgpr, dwords, context; word b = lanes, sgpr.
     tag_a: RAM<Bits<32>, RING_BITS>,
     tag_b: RAM<Bits<32>, RING_BITS>,
-    // Second pair of an x4 scalar load, written one cycle after the response.
-    s2_valid: DFF<Bit>,
+    // The further pairs of an x4/x8/x16 scalar load, written one per cycle after the response:
+    // pairs left, their context and next SGPR, the pairs themselves (pair 0 goes next).
+    s2_left: DFF<Bits<3>>,
     s2_ctx: DFF<Bits<CTX_BITS>>,
     s2_addr: DFF<Bits<SGPR_ADDR_BITS>>,
-    s2_lo: DFF<Bits<32>>,
-    s2_hi: DFF<Bits<32>>,
+    s2_lo: Vec<DFF<Bits<32>>>,
+    s2_hi: Vec<DFF<Bits<32>>>,
     last_pass: Constant<Bits<3>>,
+    lanes_all: Constant<Bits<16>>,
     latency_m1: Constant<Bits<RING_BITS>>,
     // Combinational.
     pick_found: Signal<Local, Bit>,
@@ -157,7 +175,7 @@ pub struct LoadStoreUnit {
     t_kind: Signal<Local, Bits<2>>,
     t_pass: Signal<Local, Bits<2>>,
     t_vgpr: Signal<Local, Bits<VGPR_ADDR_BITS>>,
-    t_dwords: Signal<Local, Bits<3>>,
+    t_dwords: Signal<Local, Bits<5>>,
     t_ctx: Signal<Local, Bits<CTX_BITS>>,
     t_lanes: Signal<Local, Bits<16>>,
     t_sgpr: Signal<Local, Bits<SGPR_ADDR_BITS>>,
@@ -182,6 +200,8 @@ impl LoadStoreUnit {
             disp_store_i: many(issue_units),
             disp_scalar_i: many(issue_units),
             disp_dwords_i: many(issue_units),
+            disp_size_i: many(issue_units),
+            disp_signed_i: many(issue_units),
             disp_addr_vgpr_i: many(issue_units),
             disp_data_vgpr_i: many(issue_units),
             disp_sdst_i: many(issue_units),
@@ -193,6 +213,8 @@ impl LoadStoreUnit {
             mem_addr_o: many(16),
             mem_wdata_o: many(16),
             mem_lanes_o: Default::default(),
+            mem_size_o: Default::default(),
+            mem_signed_o: Default::default(),
             mem_ctx_o: Default::default(),
             mem_rvalid_i: Default::default(),
             mem_rdata_i: many(16),
@@ -218,6 +240,8 @@ impl LoadStoreUnit {
             e_store: many(n),
             e_scalar: many(n),
             e_dwords: many(n),
+            e_size: many(n),
+            e_signed: many(n),
             e_avgpr: many(n),
             e_dvgpr: many(n),
             e_sdst: many(n),
@@ -238,6 +262,8 @@ impl LoadStoreUnit {
             c_store: Default::default(),
             c_scalar: Default::default(),
             c_dwords: Default::default(),
+            c_size: Default::default(),
+            c_signed: Default::default(),
             c_avgpr: Default::default(),
             c_dvgpr: Default::default(),
             c_sdst: Default::default(),
@@ -251,12 +277,13 @@ impl LoadStoreUnit {
             outstanding: Default::default(),
             tag_a: Default::default(),
             tag_b: Default::default(),
-            s2_valid: Default::default(),
+            s2_left: Default::default(),
             s2_ctx: Default::default(),
             s2_addr: Default::default(),
-            s2_lo: Default::default(),
-            s2_hi: Default::default(),
+            s2_lo: many(7),
+            s2_hi: many(7),
             last_pass: Constant::new((cfg.passes() - 1).to_bits()),
+            lanes_all: Constant::new(0xFFFFu64.to_bits()),
             latency_m1: Constant::new((cfg.mem_latency - 1).to_bits()),
             pick_found: Default::default(),
             pick: Default::default(),
@@ -299,6 +326,8 @@ impl Logic for LoadStoreUnit {
             c_store,
             c_scalar,
             c_dwords,
+            c_size,
+            c_signed,
             c_avgpr,
             c_dvgpr,
             c_sdst,
@@ -309,14 +338,17 @@ impl Logic for LoadStoreUnit {
             step,
             now,
             outstanding,
-            s2_valid,
+            s2_left,
             s2_ctx,
-            s2_addr,
-            s2_lo,
-            s2_hi
+            s2_addr
         );
         self.now.d.next = self.now.q.val() + 1;
-        self.s2_valid.d.next = false;
+        for j in 0..7 {
+            self.s2_lo[j].clock.next = self.clock.val();
+            self.s2_hi[j].clock.next = self.clock.val();
+            self.s2_lo[j].d.next = self.s2_lo[j].q.val();
+            self.s2_hi[j].d.next = self.s2_hi[j].q.val();
+        }
 
         // Request sequencer: what the current step does.
         self.kind.next = MemKind::VectorLoad;
@@ -325,14 +357,15 @@ impl Logic for LoadStoreUnit {
         } else if self.c_store.q.val() {
             self.kind.next = MemKind::Store;
         }
-        self.last_step.next = bit_cast::<3, 3>(self.c_dwords.q.val());
+        self.last_step.next = bit_cast::<3, 5>(self.c_dwords.q.val());
         if self.c_store.q.val() {
-            self.last_step.next = self.c_dwords.q.val() + 1;
+            self.last_step.next = bit_cast::<3, 5>(self.c_dwords.q.val()) + 1;
         }
+        // A scalar load holds the sequencer one cycle per dword pair it writes back.
         if self.c_scalar.q.val() {
             self.last_step.next = 0.into();
-            if self.c_dwords.q.val() == 4 {
-                self.last_step.next = 1.into();
+            if self.c_dwords.q.val() >= 4 {
+                self.last_step.next = bit_cast::<3, 5>(self.c_dwords.q.val() >> 1) - 1;
             }
         }
         self.lanes.next = self.c_en_lo.q.val().get_bits::<16>(0);
@@ -353,6 +386,8 @@ impl Logic for LoadStoreUnit {
         self.vu_slot_o.next = self.c_slot.q.val();
         self.mem_we_o.next = false;
         self.mem_lanes_o.next = self.lanes.val();
+        self.mem_size_o.next = self.c_size.q.val();
+        self.mem_signed_o.next = self.c_signed.q.val();
         self.mem_ctx_o.next = self.c_id.q.val();
         for j in 0..16 {
             self.addr_q[j].clock.next = self.clock.val();
@@ -365,17 +400,12 @@ impl Logic for LoadStoreUnit {
                 MemKind::ScalarLoad => {
                     if self.step.q.val() == 0 {
                         self.send.next = true;
-                        self.mem_lanes_o.next = 0x1.into();
-                        if self.c_dwords.q.val() == 2 {
-                            self.mem_lanes_o.next = 0x3.into();
+                        // Lanes 0 .. dwords - 1, one dword each.
+                        self.mem_lanes_o.next =
+                            !(self.lanes_all.val() << bit_cast::<16, 5>(self.c_dwords.q.val()));
+                        for j in 0..16 {
+                            self.mem_addr_o[j].next = self.c_saddr.q.val() + (4 * j).to_bits();
                         }
-                        if self.c_dwords.q.val() == 4 {
-                            self.mem_lanes_o.next = 0xF.into();
-                        }
-                        self.mem_addr_o[0].next = self.c_saddr.q.val();
-                        self.mem_addr_o[1].next = self.c_saddr.q.val() + 4;
-                        self.mem_addr_o[2].next = self.c_saddr.q.val() + 8;
-                        self.mem_addr_o[3].next = self.c_saddr.q.val() + 12;
                     }
                 }
                 MemKind::VectorLoad => {
@@ -384,14 +414,15 @@ impl Logic for LoadStoreUnit {
                     } else {
                         self.send.next = true;
                         self.send_dword.next = self.step.q.val() - 1;
+                        // Dword d goes to address + 4·d: the address register steps by 4.
                         if self.step.q.val() == 1 {
                             for j in 0..16 {
-                                self.addr_q[j].d.next = self.vu_rdata_i[j].val();
+                                self.addr_q[j].d.next = self.vu_rdata_i[j].val() + 4;
                                 self.mem_addr_o[j].next = self.vu_rdata_i[j].val();
                             }
                         } else {
                             for j in 0..16 {
-                                self.mem_addr_o[j].next = self.addr_q[j].q.val() + 4;
+                                self.addr_q[j].d.next = self.addr_q[j].q.val() + 4;
                             }
                         }
                     }
@@ -409,15 +440,14 @@ impl Logic for LoadStoreUnit {
                         self.send.next = true;
                         self.mem_we_o.next = true;
                         self.send_dword.next = self.step.q.val() - 2;
-                        if self.step.q.val() == 3 {
-                            for j in 0..16 {
-                                self.mem_addr_o[j].next = self.addr_q[j].q.val() + 4;
-                            }
+                        for j in 0..16 {
+                            self.addr_q[j].d.next = self.addr_q[j].q.val() + 4;
                         }
                         // Read the next dword's data while this one is sent.
                         if self.step.q.val() != self.last_step.val() {
                             self.vu_rd_o.next = true;
-                            self.vu_rd_addr_o.next = self.c_dvgpr.q.val() + 1;
+                            self.vu_rd_addr_o.next = self.c_dvgpr.q.val()
+                                + bit_cast::<VGPR_ADDR_BITS, 3>(self.step.q.val() - 1);
                         }
                     }
                 }
@@ -473,6 +503,8 @@ impl Logic for LoadStoreUnit {
             self.e_store[c].clock.next = self.clock.val();
             self.e_scalar[c].clock.next = self.clock.val();
             self.e_dwords[c].clock.next = self.clock.val();
+            self.e_size[c].clock.next = self.clock.val();
+            self.e_signed[c].clock.next = self.clock.val();
             self.e_avgpr[c].clock.next = self.clock.val();
             self.e_dvgpr[c].clock.next = self.clock.val();
             self.e_sdst[c].clock.next = self.clock.val();
@@ -483,6 +515,8 @@ impl Logic for LoadStoreUnit {
             self.e_store[c].d.next = self.e_store[c].q.val();
             self.e_scalar[c].d.next = self.e_scalar[c].q.val();
             self.e_dwords[c].d.next = self.e_dwords[c].q.val();
+            self.e_size[c].d.next = self.e_size[c].q.val();
+            self.e_signed[c].d.next = self.e_signed[c].q.val();
             self.e_avgpr[c].d.next = self.e_avgpr[c].q.val();
             self.e_dvgpr[c].d.next = self.e_dvgpr[c].q.val();
             self.e_sdst[c].d.next = self.e_sdst[c].q.val();
@@ -499,6 +533,8 @@ impl Logic for LoadStoreUnit {
                 self.c_store.d.next = self.e_store[c].q.val();
                 self.c_scalar.d.next = self.e_scalar[c].q.val();
                 self.c_dwords.d.next = self.e_dwords[c].q.val();
+                self.c_size.d.next = self.e_size[c].q.val();
+                self.c_signed.d.next = self.e_signed[c].q.val();
                 self.c_avgpr.d.next = self.e_avgpr[c].q.val();
                 self.c_dvgpr.d.next = self.e_dvgpr[c].q.val();
                 self.c_sdst.d.next = self.e_sdst[c].q.val();
@@ -512,6 +548,8 @@ impl Logic for LoadStoreUnit {
                     self.e_store[c].d.next = self.disp_store_i[u].val();
                     self.e_scalar[c].d.next = self.disp_scalar_i[u].val();
                     self.e_dwords[c].d.next = self.disp_dwords_i[u].val();
+                    self.e_size[c].d.next = self.disp_size_i[u].val();
+                    self.e_signed[c].d.next = self.disp_signed_i[u].val();
                     self.e_avgpr[c].d.next = self.disp_addr_vgpr_i[u].val();
                     self.e_dvgpr[c].d.next = self.disp_data_vgpr_i[u].val();
                     self.e_sdst[c].d.next = self.disp_sdst_i[u].val();
@@ -548,9 +586,9 @@ impl Logic for LoadStoreUnit {
             self.tag_w.next = (bit_cast::<32, 2>(self.kind_code.val()) << 2)
                 | (bit_cast::<32, 2>(self.pass.q.val().get_bits::<2>(0)) << 4)
                 | (bit_cast::<32, VGPR_ADDR_BITS>(self.w_vgpr.val()) << 6)
-                | (bit_cast::<32, 3>(self.c_dwords.q.val()) << 14)
-                | (bit_cast::<32, CTX_BITS>(self.cur.q.val()) << 17)
-                | (bit_cast::<32, 4>(self.c_slot.q.val()) << 25)
+                | (bit_cast::<32, 5>(self.c_dwords.q.val()) << 14)
+                | (bit_cast::<32, CTX_BITS>(self.cur.q.val()) << 19)
+                | (bit_cast::<32, 4>(self.c_slot.q.val()) << 27)
                 | 1;
             if self.send_last.val() {
                 self.tag_w.next = self.tag_w.val() | 2;
@@ -564,9 +602,9 @@ impl Logic for LoadStoreUnit {
         self.t_kind.next = self.tag_a.read_data.val().get_bits::<2>(2);
         self.t_pass.next = self.tag_a.read_data.val().get_bits::<2>(4);
         self.t_vgpr.next = self.tag_a.read_data.val().get_bits::<VGPR_ADDR_BITS>(6);
-        self.t_dwords.next = self.tag_a.read_data.val().get_bits::<3>(14);
-        self.t_ctx.next = self.tag_a.read_data.val().get_bits::<CTX_BITS>(17);
-        self.t_slot.next = self.tag_a.read_data.val().get_bits::<4>(25);
+        self.t_dwords.next = self.tag_a.read_data.val().get_bits::<5>(14);
+        self.t_ctx.next = self.tag_a.read_data.val().get_bits::<CTX_BITS>(19);
+        self.t_slot.next = self.tag_a.read_data.val().get_bits::<4>(27);
         self.t_lanes.next = self.tag_b.read_data.val().get_bits::<16>(0);
         self.t_sgpr.next = self.tag_b.read_data.val().get_bits::<SGPR_ADDR_BITS>(16);
         self.resp.next = self.t_valid.val() & self.mem_rvalid_i.val();
@@ -592,36 +630,46 @@ impl Logic for LoadStoreUnit {
         self.srf_we_lo_o.next = self.resp.val() & (self.t_kind.val() == 2);
         self.srf_we_hi_o.next =
             self.resp.val() & (self.t_kind.val() == 2) & (self.t_dwords.val() != 1);
-        if self.resp.val() & (self.t_kind.val() == 2) & (self.t_dwords.val() == 4) {
-            self.s2_valid.d.next = true;
-            self.s2_ctx.d.next = self.t_ctx.val();
-            self.s2_addr.d.next = self.t_sgpr.val() + 2;
-            self.s2_lo.d.next = self.mem_rdata_i[2].val();
-            self.s2_hi.d.next = self.mem_rdata_i[3].val();
-        }
-        if self.s2_valid.q.val() {
+        // Pairs after the first wait in s2 and go out one per cycle, pair 0 first.
+        self.s2_left.d.next = self.s2_left.q.val();
+        if self.s2_left.q.val().any() {
             self.srf_ctx_o.next = self.s2_ctx.q.val();
             self.srf_addr_o.next = self.s2_addr.q.val();
-            self.srf_wdata_lo_o.next = self.s2_lo.q.val();
-            self.srf_wdata_hi_o.next = self.s2_hi.q.val();
+            self.srf_wdata_lo_o.next = self.s2_lo[0].q.val();
+            self.srf_wdata_hi_o.next = self.s2_hi[0].q.val();
             self.srf_we_lo_o.next = true;
             self.srf_we_hi_o.next = true;
+            self.s2_left.d.next = self.s2_left.q.val() - 1;
+            self.s2_addr.d.next = self.s2_addr.q.val() + 2;
+            for j in 0..6 {
+                self.s2_lo[j].d.next = self.s2_lo[j + 1].q.val();
+                self.s2_hi[j].d.next = self.s2_hi[j + 1].q.val();
+            }
+        }
+        if self.resp.val() & (self.t_kind.val() == 2) & (self.t_dwords.val() >= 4) {
+            self.s2_left.d.next = bit_cast::<3, 5>(self.t_dwords.val() >> 1) - 1;
+            self.s2_ctx.d.next = self.t_ctx.val();
+            self.s2_addr.d.next = self.t_sgpr.val() + 2;
+            for j in 0..7 {
+                self.s2_lo[j].d.next = self.mem_rdata_i[2 * j + 2].val();
+                self.s2_hi[j].d.next = self.mem_rdata_i[2 * j + 3].val();
+            }
         }
         for c in 0..self.retire_o.len() {
             self.retire_o[c].next = false;
             if self.resp.val()
                 & self.t_last.val()
                 & (self.t_ctx.val().index() == c)
-                & !((self.t_kind.val() == 2) & (self.t_dwords.val() == 4))
+                & !((self.t_kind.val() == 2) & (self.t_dwords.val() >= 4))
             {
                 self.retire_o[c].next = true;
             }
-            if self.s2_valid.q.val() & (self.s2_ctx.q.val().index() == c) {
+            if (self.s2_left.q.val() == 1) & (self.s2_ctx.q.val().index() == c) {
                 self.retire_o[c].next = true;
             }
         }
         self.busy_o.next =
-            self.active.q.val() | (self.outstanding.q.val() != 0) | self.s2_valid.q.val();
+            self.active.q.val() | (self.outstanding.q.val() != 0) | self.s2_left.q.val().any();
         for c in 0..self.pend.len() {
             if self.pend[c].q.val() {
                 self.busy_o.next = true;

@@ -1,10 +1,11 @@
 //! The scalar ALU of an issue unit: every SOP1/SOP2/SOPC/SOPK operation of the subset on 32-bit
 //! or 64-bit operands (two 32-bit halves), with SCC as the GCN3 manual defines it (docs/golden.md):
 //! carry/borrow of the unsigned adds and subtracts, signed overflow of the signed ones, "S0
-//! selected" for min/max, result != 0 for logic ops and shifts; moves, `s_cselect` and `s_mul`
-//! leave SCC alone. The saveexec ops produce the old EXEC as their result and the new EXEC
-//! beside it. Combinational: the issue unit latches operands and writes the outputs back in its
-//! execute stage.
+//! selected" for min/max, result != 0 for logic ops, shifts, bit counts, `s_abs`, `s_absdiff`
+//! and bit-field extracts, the tested bit for `s_bitcmp*`; moves, `s_cselect`, `s_mul`, bit
+//! reverse and scans, sign extensions and `s_bfm` leave SCC alone. The saveexec ops produce the
+//! old EXEC as their result and the new EXEC beside it. Combinational: the issue unit latches
+//! operands and writes the outputs back in its execute stage.
 
 use rust_hdl::prelude::*;
 
@@ -49,6 +50,25 @@ pub struct ScalarAlu {
     p_hl: Signal<Local, Bits<32>>,
     new_exec_lo: Signal<Local, Bits<32>>,
     new_exec_hi: Signal<Local, Bits<32>>,
+    /// Bit scans and counts over the (64-bit) word `scan_hi:scan_lo`: the word scanned, the
+    /// word being narrowed, the count, the result (-1 when there is no such bit); the words of
+    /// a bit reverse.
+    scan_lo: Signal<Local, Bits<32>>,
+    scan_hi: Signal<Local, Bits<32>>,
+    word: Signal<Local, Bits<32>>,
+    bits: Signal<Local, Bits<32>>,
+    count: Signal<Local, Bits<32>>,
+    pos: Signal<Local, Bits<32>>,
+    rev_lo: Signal<Local, Bits<32>>,
+    rev_hi: Signal<Local, Bits<32>>,
+    /// Bit-field width `S1[22:16]` and its mask; the field's top bit for the sign extension.
+    bf_width: Signal<Local, Bits<7>>,
+    bf_inv: Signal<Local, Bits<5>>,
+    mask_lo: Signal<Local, Bits<32>>,
+    mask_hi: Signal<Local, Bits<32>>,
+    top_bit: Signal<Local, Bit>,
+    /// S0 - S1 for `s_absdiff_i32`.
+    adiff: Signal<Local, Bits<32>>,
     sign_bit: Constant<Bits<32>>,
     ones: Constant<Bits<32>>,
 }
@@ -87,6 +107,20 @@ impl Default for ScalarAlu {
             p_hl: Default::default(),
             new_exec_lo: Default::default(),
             new_exec_hi: Default::default(),
+            scan_lo: Default::default(),
+            scan_hi: Default::default(),
+            word: Default::default(),
+            bits: Default::default(),
+            count: Default::default(),
+            pos: Default::default(),
+            rev_lo: Default::default(),
+            rev_hi: Default::default(),
+            bf_width: Default::default(),
+            bf_inv: Default::default(),
+            mask_lo: Default::default(),
+            mask_hi: Default::default(),
+            top_bit: Default::default(),
+            adiff: Default::default(),
             sign_bit: Constant::new(0x8000_0000u64.to_bits()),
             ones: Constant::new(0xFFFF_FFFFu64.to_bits()),
         }
@@ -120,6 +154,156 @@ impl Logic for ScalarAlu {
         self.p_hl.next = self.a_lo_i.val().get_bits::<16>(16) * self.b_lo_i.val().get_bits::<16>(0);
         self.new_exec_lo.next = 0.into();
         self.new_exec_hi.next = 0.into();
+        self.scan_lo.next = self.a_lo_i.val();
+        self.scan_hi.next = self.a_hi_i.val();
+        self.word.next = 0.into();
+        self.bits.next = 0.into();
+        self.count.next = 0.into();
+        self.pos.next = self.ones.val();
+        self.rev_lo.next = 0.into();
+        self.rev_hi.next = 0.into();
+        self.bf_width.next = self.b_lo_i.val().get_bits::<7>(16);
+        self.bf_inv.next = !self.b_lo_i.val().get_bits::<5>(16) + 1;
+        self.mask_lo.next = 0.into();
+        self.mask_hi.next = 0.into();
+        self.top_bit.next = false;
+        self.adiff.next = 0.into();
+        // The inverted word for the scans that look for zeros or for bits unlike the sign.
+        if (self.op_i.val() == SaluOp::Ff0)
+            | (self.op_i.val() == SaluOp::Bcnt0)
+            | ((self.op_i.val() == SaluOp::FlbitI) & self.sign_fill.val().get_bit(0))
+        {
+            self.scan_lo.next = !self.a_lo_i.val();
+            self.scan_hi.next = !self.a_hi_i.val();
+        }
+        // 32-bit ops scan only the low word.
+        if !self.wide_i.val() {
+            self.scan_hi.next = 0.into();
+        }
+        // Counts and scans in log depth over one word: the population count by pairwise sums,
+        // trailing (Ff*) or leading (Flbit*) zeros by halving; the 64-bit forms pick the word
+        // that holds the bit and add 32 when it is the second one.
+        if (self.op_i.val() == SaluOp::Bcnt0) | (self.op_i.val() == SaluOp::Bcnt1) {
+            self.bits.next = self.scan_lo.val() - ((self.scan_lo.val() >> 1) & 0x5555_5555_u64);
+            self.bits.next =
+                (self.bits.val() & 0x3333_3333_u64) + ((self.bits.val() >> 2) & 0x3333_3333_u64);
+            self.bits.next = (self.bits.val() + (self.bits.val() >> 4)) & 0x0F0F_0F0F_u64;
+            self.bits.next = self.bits.val() + (self.bits.val() >> 8);
+            self.count.next = (self.bits.val() + (self.bits.val() >> 16)) & 0x3F_u64;
+            self.bits.next = self.scan_hi.val() - ((self.scan_hi.val() >> 1) & 0x5555_5555_u64);
+            self.bits.next =
+                (self.bits.val() & 0x3333_3333_u64) + ((self.bits.val() >> 2) & 0x3333_3333_u64);
+            self.bits.next = (self.bits.val() + (self.bits.val() >> 4)) & 0x0F0F_0F0F_u64;
+            self.bits.next = self.bits.val() + (self.bits.val() >> 8);
+            self.count.next =
+                self.count.val() + ((self.bits.val() + (self.bits.val() >> 16)) & 0x3F_u64);
+        }
+        if (self.op_i.val() == SaluOp::Ff0) | (self.op_i.val() == SaluOp::Ff1) {
+            self.word.next = self.scan_lo.val();
+            if !self.scan_lo.val().any() {
+                self.word.next = self.scan_hi.val();
+                self.count.next = 32.into();
+            }
+            self.bits.next = self.word.val();
+            if (self.bits.val() & 0xFFFF_u64) == 0 {
+                self.count.next = self.count.val() + 16;
+                self.bits.next = self.bits.val() >> 16;
+            }
+            if (self.bits.val() & 0xFF_u64) == 0 {
+                self.count.next = self.count.val() + 8;
+                self.bits.next = self.bits.val() >> 8;
+            }
+            if (self.bits.val() & 0xF_u64) == 0 {
+                self.count.next = self.count.val() + 4;
+                self.bits.next = self.bits.val() >> 4;
+            }
+            if (self.bits.val() & 0x3_u64) == 0 {
+                self.count.next = self.count.val() + 2;
+                self.bits.next = self.bits.val() >> 2;
+            }
+            if (self.bits.val() & 0x1_u64) == 0 {
+                self.count.next = self.count.val() + 1;
+            }
+            if self.word.val().any() {
+                self.pos.next = self.count.val();
+            }
+        }
+        if (self.op_i.val() == SaluOp::Flbit) | (self.op_i.val() == SaluOp::FlbitI) {
+            self.word.next = self.scan_lo.val();
+            if self.wide_i.val() {
+                self.word.next = self.scan_hi.val();
+                if !self.scan_hi.val().any() {
+                    self.word.next = self.scan_lo.val();
+                    self.count.next = 32.into();
+                }
+            }
+            self.bits.next = self.word.val();
+            if (self.bits.val() & 0xFFFF_0000_u64) == 0 {
+                self.count.next = self.count.val() + 16;
+                self.bits.next = self.bits.val() << 16;
+            }
+            if (self.bits.val() & 0xFF00_0000_u64) == 0 {
+                self.count.next = self.count.val() + 8;
+                self.bits.next = self.bits.val() << 8;
+            }
+            if (self.bits.val() & 0xF000_0000_u64) == 0 {
+                self.count.next = self.count.val() + 4;
+                self.bits.next = self.bits.val() << 4;
+            }
+            if (self.bits.val() & 0xC000_0000_u64) == 0 {
+                self.count.next = self.count.val() + 2;
+                self.bits.next = self.bits.val() << 2;
+            }
+            if (self.bits.val() & 0x8000_0000_u64) == 0 {
+                self.count.next = self.count.val() + 1;
+            }
+            if self.word.val().any() {
+                self.pos.next = self.count.val();
+            }
+        }
+        // Bit reverse of each word by swapping halves, quarters, ...
+        if self.op_i.val() == SaluOp::Brev {
+            self.bits.next = ((self.a_lo_i.val() >> 1) & 0x5555_5555_u64)
+                | ((self.a_lo_i.val() & 0x5555_5555_u64) << 1);
+            self.bits.next = ((self.bits.val() >> 2) & 0x3333_3333_u64)
+                | ((self.bits.val() & 0x3333_3333_u64) << 2);
+            self.bits.next = ((self.bits.val() >> 4) & 0x0F0F_0F0F_u64)
+                | ((self.bits.val() & 0x0F0F_0F0F_u64) << 4);
+            self.bits.next = ((self.bits.val() >> 8) & 0x00FF_00FF_u64)
+                | ((self.bits.val() & 0x00FF_00FF_u64) << 8);
+            self.rev_lo.next = (self.bits.val() >> 16) | (self.bits.val() << 16);
+            self.bits.next = ((self.a_hi_i.val() >> 1) & 0x5555_5555_u64)
+                | ((self.a_hi_i.val() & 0x5555_5555_u64) << 1);
+            self.bits.next = ((self.bits.val() >> 2) & 0x3333_3333_u64)
+                | ((self.bits.val() & 0x3333_3333_u64) << 2);
+            self.bits.next = ((self.bits.val() >> 4) & 0x0F0F_0F0F_u64)
+                | ((self.bits.val() & 0x0F0F_0F0F_u64) << 4);
+            self.bits.next = ((self.bits.val() >> 8) & 0x00FF_00FF_u64)
+                | ((self.bits.val() & 0x00FF_00FF_u64) << 8);
+            self.rev_hi.next = (self.bits.val() >> 16) | (self.bits.val() << 16);
+        }
+        // Bit-field masks: `s_bfe` keeps S1[22:16] bits (all of a word past its width), `s_bfm`
+        // makes S0[4:0] ([5:0]) ones.
+        if (self.op_i.val() == SaluOp::BfeU) | (self.op_i.val() == SaluOp::BfeI) {
+            if self.bf_width.val() >= 32 {
+                self.mask_lo.next = self.ones.val();
+            } else if self.bf_width.val().any() {
+                self.mask_lo.next = self.ones.val() >> self.bf_inv.val();
+            }
+            if self.bf_width.val() >= 64 {
+                self.mask_hi.next = self.ones.val();
+            } else if self.bf_width.val() > 32 {
+                self.mask_hi.next = self.ones.val() >> self.bf_inv.val();
+            }
+        }
+        if self.op_i.val() == SaluOp::Bfm {
+            self.mask_lo.next = !(self.ones.val() << self.a_lo_i.val().get_bits::<5>(0));
+            if self.wide_i.val() & self.a_lo_i.val().get_bit(5) {
+                self.mask_lo.next = self.ones.val();
+                self.mask_hi.next = !(self.ones.val() << self.a_lo_i.val().get_bits::<5>(0));
+            }
+        }
+        self.adiff.next = self.a_lo_i.val() - self.b_lo_i.val();
 
         self.d_lo_o.next = self.a_lo_i.val();
         self.d_hi_o.next = self.a_hi_i.val();
@@ -148,6 +332,193 @@ impl Logic for ScalarAlu {
             SaluOp::Andn2Saveexec => {
                 self.new_exec_lo.next = self.a_lo_i.val() & !self.exec_lo_i.val();
                 self.new_exec_hi.next = self.a_hi_i.val() & !self.exec_hi_i.val();
+            }
+            SaluOp::Orn2Saveexec => {
+                self.new_exec_lo.next = self.a_lo_i.val() | !self.exec_lo_i.val();
+                self.new_exec_hi.next = self.a_hi_i.val() | !self.exec_hi_i.val();
+            }
+            SaluOp::NandSaveexec => {
+                self.new_exec_lo.next = !(self.a_lo_i.val() & self.exec_lo_i.val());
+                self.new_exec_hi.next = !(self.a_hi_i.val() & self.exec_hi_i.val());
+            }
+            SaluOp::NorSaveexec => {
+                self.new_exec_lo.next = !(self.a_lo_i.val() | self.exec_lo_i.val());
+                self.new_exec_hi.next = !(self.a_hi_i.val() | self.exec_hi_i.val());
+            }
+            SaluOp::XnorSaveexec => {
+                self.new_exec_lo.next = !(self.a_lo_i.val() ^ self.exec_lo_i.val());
+                self.new_exec_hi.next = !(self.a_hi_i.val() ^ self.exec_hi_i.val());
+            }
+            SaluOp::Brev => {
+                self.d_lo_o.next = self.rev_lo.val();
+                self.d_hi_o.next = self.rev_lo.val();
+                if self.wide_i.val() {
+                    self.d_lo_o.next = self.rev_hi.val();
+                }
+            }
+            SaluOp::Bcnt0 => {
+                self.d_lo_o.next = self.count.val();
+                self.d_hi_o.next = 0.into();
+                self.scc_we_o.next = true;
+            }
+            SaluOp::Bcnt1 => {
+                self.d_lo_o.next = self.count.val();
+                self.d_hi_o.next = 0.into();
+                self.scc_we_o.next = true;
+            }
+            // 32-bit results of 64-bit operands: the high word is 0.
+            SaluOp::Ff0 => {
+                self.d_lo_o.next = self.pos.val();
+                self.d_hi_o.next = 0.into();
+            }
+            SaluOp::Ff1 => {
+                self.d_lo_o.next = self.pos.val();
+                self.d_hi_o.next = 0.into();
+            }
+            SaluOp::Flbit => {
+                self.d_lo_o.next = self.pos.val();
+                self.d_hi_o.next = 0.into();
+            }
+            SaluOp::FlbitI => {
+                self.d_lo_o.next = self.pos.val();
+                self.d_hi_o.next = 0.into();
+            }
+            SaluOp::Sext8 => {
+                self.d_lo_o.next = bit_cast::<32, 8>(self.a_lo_i.val().get_bits::<8>(0));
+                if self.a_lo_i.val().get_bit(7) {
+                    self.d_lo_o.next = self.a_lo_i.val() | (self.ones.val() << 8);
+                }
+            }
+            SaluOp::Sext16 => {
+                self.d_lo_o.next = bit_cast::<32, 16>(self.a_lo_i.val().get_bits::<16>(0));
+                if self.a_lo_i.val().get_bit(15) {
+                    self.d_lo_o.next = self.a_lo_i.val() | (self.ones.val() << 16);
+                }
+            }
+            SaluOp::Abs => {
+                if self.a_lo_i.val().get_bit(31) {
+                    self.d_lo_o.next = !self.a_lo_i.val() + 1;
+                }
+                self.scc_we_o.next = true;
+            }
+            SaluOp::Absdiff => {
+                self.d_lo_o.next = self.adiff.val();
+                if self.adiff.val().get_bit(31) {
+                    self.d_lo_o.next = !self.adiff.val() + 1;
+                }
+                self.scc_we_o.next = true;
+            }
+            SaluOp::Orn2 => {
+                self.d_lo_o.next = self.a_lo_i.val() | !self.b_lo_i.val();
+                self.d_hi_o.next = self.a_hi_i.val() | !self.b_hi_i.val();
+                self.scc_we_o.next = true;
+            }
+            SaluOp::Nand => {
+                self.d_lo_o.next = !(self.a_lo_i.val() & self.b_lo_i.val());
+                self.d_hi_o.next = !(self.a_hi_i.val() & self.b_hi_i.val());
+                self.scc_we_o.next = true;
+            }
+            SaluOp::Nor => {
+                self.d_lo_o.next = !(self.a_lo_i.val() | self.b_lo_i.val());
+                self.d_hi_o.next = !(self.a_hi_i.val() | self.b_hi_i.val());
+                self.scc_we_o.next = true;
+            }
+            SaluOp::Xnor => {
+                self.d_lo_o.next = !(self.a_lo_i.val() ^ self.b_lo_i.val());
+                self.d_hi_o.next = !(self.a_hi_i.val() ^ self.b_hi_i.val());
+                self.scc_we_o.next = true;
+            }
+            SaluOp::Bfm => {
+                // The mask shifted left by S1[4:0] ([5:0]), as `Lshl` shifts.
+                if self.sh_big.val() {
+                    self.d_lo_o.next = 0.into();
+                    self.d_hi_o.next = self.mask_lo.val() << self.sh.val();
+                } else {
+                    self.d_lo_o.next = self.mask_lo.val() << self.sh.val();
+                    self.d_hi_o.next = self.mask_hi.val() << self.sh.val();
+                    if !self.sh_zero.val() {
+                        self.d_hi_o.next = (self.mask_hi.val() << self.sh.val())
+                            | (self.mask_lo.val() >> self.sh_inv.val());
+                    }
+                }
+            }
+            SaluOp::BfeU => {
+                // S0 shifted right by the offset, as `Lshr`, then masked.
+                if self.sh_big.val() {
+                    self.d_lo_o.next = self.a_hi_i.val() >> self.sh.val();
+                    self.d_hi_o.next = 0.into();
+                } else if self.wide_i.val() {
+                    self.d_hi_o.next = self.a_hi_i.val() >> self.sh.val();
+                    self.d_lo_o.next = self.a_lo_i.val() >> self.sh.val();
+                    if !self.sh_zero.val() {
+                        self.d_lo_o.next = (self.a_lo_i.val() >> self.sh.val())
+                            | (self.a_hi_i.val() << self.sh_inv.val());
+                    }
+                } else {
+                    self.d_lo_o.next = self.a_lo_i.val() >> self.sh.val();
+                }
+                self.d_lo_o.next = self.d_lo_o.val() & self.mask_lo.val();
+                self.d_hi_o.next = self.d_hi_o.val() & self.mask_hi.val();
+                self.scc_we_o.next = true;
+            }
+            SaluOp::BfeI => {
+                // S0 shifted right by the offset, as `Ashr`, then masked and sign-extended from
+                // the field's top bit.
+                if self.sh_big.val() {
+                    self.d_hi_o.next = self.sign_fill.val();
+                    self.d_lo_o.next = self.a_hi_i.val() >> self.sh.val();
+                    if !self.sh_zero.val() {
+                        self.d_lo_o.next = (self.a_hi_i.val() >> self.sh.val())
+                            | (self.sign_fill.val() << self.sh_inv.val());
+                    }
+                } else if self.wide_i.val() {
+                    self.d_hi_o.next = self.a_hi_i.val() >> self.sh.val();
+                    self.d_lo_o.next = self.a_lo_i.val() >> self.sh.val();
+                    if !self.sh_zero.val() {
+                        self.d_hi_o.next = (self.a_hi_i.val() >> self.sh.val())
+                            | (self.sign_fill.val() << self.sh_inv.val());
+                        self.d_lo_o.next = (self.a_lo_i.val() >> self.sh.val())
+                            | (self.a_hi_i.val() << self.sh_inv.val());
+                    }
+                } else {
+                    self.d_lo_o.next = self.a_lo_i.val() >> self.sh.val();
+                    if !self.sh_zero.val() {
+                        self.d_lo_o.next = (self.a_lo_i.val() >> self.sh.val())
+                            | (self.sign_fill.val() << self.sh_inv.val());
+                    }
+                }
+                if self.bf_width.val().any() & (self.bf_width.val() <= 32) {
+                    self.top_bit.next = self
+                        .d_lo_o
+                        .val()
+                        .get_bit(bit_cast::<5, 7>(self.bf_width.val() - 1).index());
+                } else if self.bf_width.val().any() & (self.bf_width.val() < 64) {
+                    self.top_bit.next = self
+                        .d_hi_o
+                        .val()
+                        .get_bit(bit_cast::<5, 7>(self.bf_width.val() - 1).index());
+                }
+                self.d_lo_o.next = self.d_lo_o.val() & self.mask_lo.val();
+                self.d_hi_o.next = self.d_hi_o.val() & self.mask_hi.val();
+                if self.top_bit.val() {
+                    self.d_lo_o.next = self.d_lo_o.val() | !self.mask_lo.val();
+                    self.d_hi_o.next = self.d_hi_o.val() | !self.mask_hi.val();
+                }
+                self.scc_we_o.next = true;
+            }
+            SaluOp::Bitcmp0 => {
+                self.scc_o.next = !self.a_lo_i.val().get_bit(self.sh.val().index());
+                if self.sh_big.val() {
+                    self.scc_o.next = !self.a_hi_i.val().get_bit(self.sh.val().index());
+                }
+                self.scc_we_o.next = true;
+            }
+            SaluOp::Bitcmp1 => {
+                self.scc_o.next = self.a_lo_i.val().get_bit(self.sh.val().index());
+                if self.sh_big.val() {
+                    self.scc_o.next = self.a_hi_i.val().get_bit(self.sh.val().index());
+                }
+                self.scc_we_o.next = true;
             }
             SaluOp::AddU => {
                 self.d_lo_o.next = self.sum.val();
@@ -344,15 +715,25 @@ impl Logic for ScalarAlu {
                 self.scc_we_o.next = true;
             }
         }
-        // Logic ops and shifts: SCC = result != 0.
+        // Logic ops, shifts, counts, abs and bit-field extracts: SCC = result != 0.
         if (self.op_i.val() == SaluOp::Not)
             | (self.op_i.val() == SaluOp::And)
             | (self.op_i.val() == SaluOp::Or)
             | (self.op_i.val() == SaluOp::Xor)
             | (self.op_i.val() == SaluOp::Andn2)
+            | (self.op_i.val() == SaluOp::Orn2)
+            | (self.op_i.val() == SaluOp::Nand)
+            | (self.op_i.val() == SaluOp::Nor)
+            | (self.op_i.val() == SaluOp::Xnor)
             | (self.op_i.val() == SaluOp::Lshl)
             | (self.op_i.val() == SaluOp::Lshr)
             | (self.op_i.val() == SaluOp::Ashr)
+            | (self.op_i.val() == SaluOp::Bcnt0)
+            | (self.op_i.val() == SaluOp::Bcnt1)
+            | (self.op_i.val() == SaluOp::Abs)
+            | (self.op_i.val() == SaluOp::Absdiff)
+            | (self.op_i.val() == SaluOp::BfeU)
+            | (self.op_i.val() == SaluOp::BfeI)
         {
             self.scc_o.next =
                 (self.d_lo_o.val() != 0) | (self.wide_i.val() & (self.d_hi_o.val() != 0));
@@ -362,6 +743,10 @@ impl Logic for ScalarAlu {
             | (self.op_i.val() == SaluOp::OrSaveexec)
             | (self.op_i.val() == SaluOp::XorSaveexec)
             | (self.op_i.val() == SaluOp::Andn2Saveexec)
+            | (self.op_i.val() == SaluOp::Orn2Saveexec)
+            | (self.op_i.val() == SaluOp::NandSaveexec)
+            | (self.op_i.val() == SaluOp::NorSaveexec)
+            | (self.op_i.val() == SaluOp::XnorSaveexec)
         {
             self.d_lo_o.next = self.exec_lo_i.val();
             self.d_hi_o.next = self.exec_hi_i.val();
@@ -498,6 +883,35 @@ mod tests {
             (CmpLeU, false, 3, 3, false, 3, Some(true)),
             (CmpEq, true, 1, 1 | 1 << 32, false, 1, Some(false)),
             (CmpLg, true, 1, 1 | 1 << 32, false, 1, Some(true)),
+            (Brev, false, 1, 0, false, 0x8000_0000, None),
+            (Brev, true, 0x8000_0000_0000_0001, 0, false, 0x8000_0000_0000_0001, None),
+            (Brev, true, 6, 0, false, 0x6000_0000_0000_0000, None),
+            (Bcnt1, true, 0xF000_0000_0000_000F, 0, false, 8, Some(true)),
+            (Bcnt0, false, M, 0, true, 0, Some(false)),
+            (Ff1, true, 1 << 40, 0, false, 40, None),
+            (Ff1, false, 0, 0, false, M, None),
+            (Ff0, false, 0xFF, 0, false, 8, None),
+            (Flbit, true, 1, 0, false, 63, None),
+            (Flbit, false, 0x0001_0000, 0, false, 15, None),
+            (Flbit, true, 0, 0, false, M, None),
+            (FlbitI, false, M, 0, false, M, None),
+            (FlbitI, false, 0x4000_0000, 0, false, 1, None),
+            (FlbitI, false, 0xBFFF_FFFF, 0, false, 1, None),
+            (Sext8, false, 0x80, 0, false, 0xFFFF_FF80, None),
+            (Sext16, false, 0x1_7FFF, 0, false, 0x7FFF, None),
+            (Abs, false, M, 0, false, 1, Some(true)),
+            (Absdiff, false, 3, 10, false, 7, Some(true)),
+            (Xnor, false, 0, 0, false, M, Some(true)),
+            (Nand, true, M, M, false, M << 32, Some(true)),
+            (BfeU, false, 0xABCD_1234, 8 | 8 << 16, false, 0x12, Some(true)),
+            (BfeI, false, 0x0000_0F00, 8 | 4 << 16, false, M, Some(true)),
+            (BfeI, false, 0x8000_0000, 4 | 40 << 16, false, 0xF800_0000, Some(true)),
+            (BfeU, true, 0x1234_5678_9ABC_DEF0, 28 | 16 << 16, false, 0x6789, Some(true)),
+            (BfeI, true, 0x8000_0000_0000_0000, 62 | 2 << 16, false, u64::MAX - 1, Some(true)),
+            (Bfm, false, 4, 8, false, 0xF00, None),
+            (Bfm, true, 36, 4, false, 0xFF_FFFF_FFF0, None),
+            (Bitcmp1, true, 1 << 40, 40, false, 1 << 40, Some(true)),
+            (Bitcmp0, false, 2, 1, false, 2, Some(false)),
         ];
         for &(op, wide, a, b, scc, d, scc_out) in cases {
             let (got_d, got_scc, exec) = run(op, wide, a, b, scc, 0);
@@ -518,6 +932,10 @@ mod tests {
             (XorSaveexec, 0x0F, 0x0F, 0x00, false),
             (Andn2Saveexec, 0x0F, 0x0F, 0x00, false),
             (Andn2Saveexec, 0xFF << 32, 0x0F, 0xFF << 32, true),
+            (Orn2Saveexec, 0x0F, u64::MAX, 0x0F, true),
+            (NandSaveexec, 0x0F, 0x0F, !0x0F, true),
+            (NorSaveexec, 0x0F, !0xF0, 0xF0, true),
+            (XnorSaveexec, 0x0F, 0x0F, u64::MAX, true),
         ];
         for (op, s, exec, new_exec, scc) in cases {
             assert_eq!(

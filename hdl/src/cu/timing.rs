@@ -75,19 +75,17 @@ pub fn lsu_vector_occupancy(cfg: &HwConfig, store: bool, dwords: u64) -> u64 {
     cfg.passes() as u64 * (1 + dwords + store as u64)
 }
 
-/// Sequencer cycles of `s_load_dword{,x2,x4}`: one request; x4 holds the sequencer one more
-/// cycle for its two-cycle SRF write-back.
+/// Sequencer cycles of `s_load_dword{,x2,x4,x8,x16}`: one request, and one cycle per dword
+/// pair of its SRF write-back (the write-back of the pairs after the first overlaps the
+/// sequencer's further cycles).
 pub fn lsu_scalar_occupancy(dwords: u64) -> u64 {
-    if dwords == 4 {
-        2
-    } else {
-        1
-    }
+    (dwords / 2).max(1)
 }
 
-/// The longest any memory instruction holds the sequencer: a two-dword store.
+/// The longest any memory instruction holds the sequencer: a four-dword store, or a sixteen-
+/// dword scalar load on a configuration with one pass.
 pub fn lsu_max_occupancy(cfg: &HwConfig) -> u64 {
-    lsu_vector_occupancy(cfg, true, 2)
+    lsu_vector_occupancy(cfg, true, 4).max(lsu_scalar_occupancy(16))
 }
 
 /// Contexts of the compute unit (all can have a memory instruction pending).
@@ -99,7 +97,13 @@ pub fn contexts(cfg: &HwConfig) -> u64 {
 /// have memory instructions (round-robin: each is served at most once first, each for at most
 /// [`lsu_max_occupancy`]).
 pub fn lsu_wait(cfg: &HwConfig, competitors: u64) -> u64 {
-    competitors * lsu_max_occupancy(cfg)
+    lsu_wait_holding(competitors, lsu_max_occupancy(cfg))
+}
+
+/// The same when the competitors run a kernel whose longest memory instruction holds the
+/// sequencer `hold` cycles ([`lsu_vector_occupancy`], [`lsu_scalar_occupancy`]).
+pub fn lsu_wait_holding(competitors: u64, hold: u64) -> u64 {
+    competitors * hold
 }
 
 /// A FLAT load or store with the sequencer free: front + 1 (execute) + 1 (the sequencer picks
@@ -109,14 +113,16 @@ pub fn flat_cycles(cfg: &HwConfig, store: bool, dwords: u64) -> u64 {
     front(0) + 2 + lsu_vector_occupancy(cfg, store, dwords) + cfg.mem_latency as u64
 }
 
-/// `s_load_dword{,x2,x4}` with `reads` SGPR operands and the sequencer free.
+/// `s_load_dword{,x2,x4,x8,x16}` with `reads` SGPR operands and the sequencer free: front + 1
+/// (execute) + 1 (the sequencer picks it) + `mem_latency` + one cycle per dword pair written
+/// back (the last pair retires it).
 pub fn smem_cycles(cfg: &HwConfig, reads: u64, dwords: u64) -> u64 {
-    front(reads) + 2 + 1 + cfg.mem_latency as u64 + (dwords == 4) as u64
+    front(reads) + 2 + cfg.mem_latency as u64 + lsu_scalar_occupancy(dwords)
 }
 
 /// Worst-case memory instruction without arbitration wait.
 pub fn mem_worst(cfg: &HwConfig) -> u64 {
-    flat_cycles(cfg, true, 2).max(smem_cycles(cfg, SMEM_MAX_READS, 4))
+    flat_cycles(cfg, true, 4).max(smem_cycles(cfg, SMEM_MAX_READS, 16))
 }
 
 /// Worst-case memory instruction including the LSU wait when every other context of the

@@ -76,6 +76,10 @@ pub struct ComputeUnit {
     pub mem_addr_o: Vec<Signal<Out, Bits<32>>>,
     pub mem_wdata_o: Vec<Signal<Out, Bits<32>>>,
     pub mem_lanes_o: Signal<Out, Bits<16>>,
+    /// Access size of every lane (0 dword, 1 byte, 2 half) and sign extension of sub-dword
+    /// loads (`LoadStoreUnit::mem_size_o`).
+    pub mem_size_o: Signal<Out, Bits<2>>,
+    pub mem_signed_o: Signal<Out, Bit>,
     pub mem_ctx_o: Signal<Out, Bits<8>>,
     pub mem_rvalid_i: Signal<In, Bit>,
     pub mem_rdata_i: Vec<Signal<In, Bits<32>>>,
@@ -244,6 +248,8 @@ impl ComputeUnit {
             mem_addr_o: many(SIMD_LANES),
             mem_wdata_o: many(SIMD_LANES),
             mem_lanes_o: Default::default(),
+            mem_size_o: Default::default(),
+            mem_signed_o: Default::default(),
             mem_ctx_o: Default::default(),
             mem_rvalid_i: Default::default(),
             mem_rdata_i: many(SIMD_LANES),
@@ -588,6 +594,8 @@ impl Logic for ComputeUnit {
         self.mem_req_o.next = self.lsu.mem_req_o.val();
         self.mem_we_o.next = self.lsu.mem_we_o.val();
         self.mem_lanes_o.next = self.lsu.mem_lanes_o.val();
+        self.mem_size_o.next = self.lsu.mem_size_o.val();
+        self.mem_signed_o.next = self.lsu.mem_signed_o.val();
         self.mem_ctx_o.next = self.lsu.mem_ctx_o.val();
 
         // Which contexts may issue.
@@ -628,6 +636,10 @@ impl Logic for ComputeUnit {
                     self.ius[m * self._per_slot + kk].mem_scalar_o.val();
                 self.lsu.disp_dwords_i[m * self._per_slot + kk].next =
                     self.ius[m * self._per_slot + kk].mem_dwords_o.val();
+                self.lsu.disp_size_i[m * self._per_slot + kk].next =
+                    self.ius[m * self._per_slot + kk].mem_size_o.val();
+                self.lsu.disp_signed_i[m * self._per_slot + kk].next =
+                    self.ius[m * self._per_slot + kk].mem_signed_o.val();
                 self.lsu.disp_addr_vgpr_i[m * self._per_slot + kk].next =
                     self.ius[m * self._per_slot + kk].mem_addr_vgpr_o.val();
                 self.lsu.disp_data_vgpr_i[m * self._per_slot + kk].next =

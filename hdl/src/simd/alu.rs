@@ -4,13 +4,15 @@
 //! the compute-unit interface spec): carries and borrows as 33-bit arithmetic, the high word of
 //! the 64-bit product for `MulHi*`, 24-bit multiplies on the low 24 bits (zero- or
 //! sign-extended), `Bfe*` with offset and width taken mod 32, 32-bit shifts by `b[4:0]` and
-//! 64-bit shifts by `b[5:0]`. The lane is combinational; the vector unit registers around it.
+//! 64-bit shifts by `b[5:0]`, bit counts and scans (-1 when there is no such bit), three-input
+//! min/max/median, 64-bit compares on operand pairs and the 64-bit multiply-add with its carry
+//! (bit 64 of the 65-bit sum). The lane is combinational; the vector unit registers around it.
 
 use rust_hdl::prelude::*;
 
 /// Operation of a VALU instruction on operands a, b, c (sources 0, 1, 2 as decoded; the
 /// decoder swaps the operands of the `*rev` forms), the lane's mask bit m (carry-in or
-/// `v_cndmask` select) and, for the 64-bit shifts, the pair a_hi:a.
+/// `v_cndmask` select) and, for the 64-bit operations, the pairs a_hi:a, b_hi:b, c_hi:c.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
 pub enum ValuOp {
     /// d = a (v_mov_b32)
@@ -64,6 +66,50 @@ pub enum ValuOp {
     BfeI,
     /// d = m ? b : a
     Cndmask,
+    /// d = high word of sext(a[23:0]) * sext(b[23:0])
+    MulHiI24,
+    /// d = high word of a[23:0] * b[23:0]
+    MulHiU24,
+    /// d = a with its bits reversed
+    Bfrev,
+    /// d = leading zeros of a, or -1 for 0 (`v_ffbh_u32`)
+    Ffbh,
+    /// d = trailing zeros of a, or -1 for 0 (`v_ffbl_b32`)
+    Ffbl,
+    /// d = leading bits of a equal to its sign bit, or -1 for 0 and -1 (`v_ffbh_i32`)
+    FfbhI,
+    /// d = bits set in a, plus b
+    Bcnt,
+    /// d = ((1 << a[4:0]) - 1) << b[4:0]
+    Bfm,
+    /// d = (a & b) | (!a & c)
+    Bfi,
+    /// d = low word of (a:b) >> c[4:0]
+    Alignbit,
+    /// d = low word of (a:b) >> 8·c[1:0]
+    Alignbyte,
+    Min3I,
+    Min3U,
+    Max3I,
+    Max3U,
+    /// the median of a, b, c
+    Med3I,
+    Med3U,
+    /// d:d+1 = a * b + c_hi:c, unsigned; the mask result is bit 64 of the sum
+    MadU64,
+    /// d:d+1 = sext(a) * sext(b) + c_hi:c; the mask result is bit 64 of the 65-bit sum
+    MadI64,
+    /// 64-bit compares of a_hi:a with b_hi:b
+    CmpEq64,
+    CmpNe64,
+    CmpLtU64,
+    CmpLeU64,
+    CmpGtU64,
+    CmpGeU64,
+    CmpLtI64,
+    CmpLeI64,
+    CmpGtI64,
+    CmpGeI64,
     CmpEq,
     CmpNe,
     CmpLtU,
@@ -78,7 +124,7 @@ pub enum ValuOp {
 
 impl ValuOp {
     /// Every operation, in encoding order.
-    pub const ALL: [ValuOp; 39] = [
+    pub const ALL: [ValuOp; 68] = [
         ValuOp::Mov,
         ValuOp::Not,
         ValuOp::Add,
@@ -118,6 +164,35 @@ impl ValuOp {
         ValuOp::CmpLeI,
         ValuOp::CmpGtI,
         ValuOp::CmpGeI,
+        ValuOp::MulHiI24,
+        ValuOp::MulHiU24,
+        ValuOp::Bfrev,
+        ValuOp::Ffbh,
+        ValuOp::Ffbl,
+        ValuOp::FfbhI,
+        ValuOp::Bcnt,
+        ValuOp::Bfm,
+        ValuOp::Bfi,
+        ValuOp::Alignbit,
+        ValuOp::Alignbyte,
+        ValuOp::Min3I,
+        ValuOp::Min3U,
+        ValuOp::Max3I,
+        ValuOp::Max3U,
+        ValuOp::Med3I,
+        ValuOp::Med3U,
+        ValuOp::MadU64,
+        ValuOp::MadI64,
+        ValuOp::CmpEq64,
+        ValuOp::CmpNe64,
+        ValuOp::CmpLtU64,
+        ValuOp::CmpLeU64,
+        ValuOp::CmpGtU64,
+        ValuOp::CmpGeU64,
+        ValuOp::CmpLtI64,
+        ValuOp::CmpLeI64,
+        ValuOp::CmpGtI64,
+        ValuOp::CmpGeI64,
     ];
 
     /// Compares write only the mask result, no VGPR.
@@ -125,16 +200,33 @@ impl ValuOp {
         use ValuOp::*;
         matches!(
             self,
-            CmpEq | CmpNe | CmpLtU | CmpLeU | CmpGtU | CmpGeU | CmpLtI | CmpLeI | CmpGtI | CmpGeI
+            CmpEq
+                | CmpNe
+                | CmpLtU
+                | CmpLeU
+                | CmpGtU
+                | CmpGeU
+                | CmpLtI
+                | CmpLeI
+                | CmpGtI
+                | CmpGeI
+                | CmpEq64
+                | CmpNe64
+                | CmpLtU64
+                | CmpLeU64
+                | CmpGtU64
+                | CmpGeU64
+                | CmpLtI64
+                | CmpLeI64
+                | CmpGtI64
+                | CmpGeI64
         )
     }
 
     /// Carry ops write the VGPR and the carry/borrow mask.
     pub fn is_carry(self) -> bool {
-        matches!(
-            self,
-            ValuOp::Add | ValuOp::Addc | ValuOp::Sub | ValuOp::Subb
-        )
+        use ValuOp::*;
+        matches!(self, Add | Addc | Sub | Subb | MadU64 | MadI64)
     }
 
     /// The op's mask result is meaningful (compare or carry-out); it is 0 for the others.
@@ -147,17 +239,48 @@ impl ValuOp {
         matches!(self, ValuOp::Addc | ValuOp::Subb | ValuOp::Cndmask)
     }
 
-    /// 64-bit shifts: operand a is the pair a_hi:a and the result is the pair d, d+1.
+    /// Operand a is the pair a_hi:a (64-bit shifts and compares).
     pub fn is_wide(self) -> bool {
-        matches!(self, ValuOp::Shl64 | ValuOp::Shr64 | ValuOp::Ashr64)
+        use ValuOp::*;
+        matches!(self, Shl64 | Shr64 | Ashr64) || self.is_wide_b()
+    }
+
+    /// Operand b is the pair b_hi:b (64-bit compares).
+    pub fn is_wide_b(self) -> bool {
+        use ValuOp::*;
+        matches!(
+            self,
+            CmpEq64
+                | CmpNe64
+                | CmpLtU64
+                | CmpLeU64
+                | CmpGtU64
+                | CmpGeU64
+                | CmpLtI64
+                | CmpLeI64
+                | CmpGtI64
+                | CmpGeI64
+        )
+    }
+
+    /// Operand c is the pair c_hi:c (64-bit multiply-add).
+    pub fn is_wide_c(self) -> bool {
+        matches!(self, ValuOp::MadU64 | ValuOp::MadI64)
+    }
+
+    /// The result is the pair d, d+1 (64-bit shifts and multiply-add).
+    pub fn writes_pair(self) -> bool {
+        use ValuOp::*;
+        matches!(self, Shl64 | Shr64 | Ashr64 | MadU64 | MadI64)
     }
 
     /// Source operands the op reads (a, b, c in that order).
     pub fn sources(self) -> usize {
         use ValuOp::*;
         match self {
-            Mov | Not => 1,
-            MadU24 | MadI24 | BfeU | BfeI => 3,
+            Mov | Not | Bfrev | Ffbh | Ffbl | FfbhI => 1,
+            MadU24 | MadI24 | BfeU | BfeI | Bfi | Alignbit | Alignbyte | Min3I | Min3U | Max3I
+            | Max3U | Med3I | Med3U | MadU64 | MadI64 => 3,
             _ => 2,
         }
     }
@@ -168,14 +291,17 @@ impl ValuOp {
 pub struct LaneAlu {
     pub op: Signal<In, ValuOp>,
     pub a: Signal<In, Bits<32>>,
-    /// High word of operand a for the 64-bit shifts.
+    /// High words of the 64-bit operands: a (64-bit shifts and compares), b (compares), c
+    /// (multiply-add).
     pub a_hi: Signal<In, Bits<32>>,
     pub b: Signal<In, Bits<32>>,
+    pub b_hi: Signal<In, Bits<32>>,
     pub c: Signal<In, Bits<32>>,
+    pub c_hi: Signal<In, Bits<32>>,
     /// The lane's bit of the mask input: carry-in of `Addc`/`Subb`, select of `Cndmask`.
     pub m: Signal<In, Bit>,
     pub result: Signal<Out, Bits<32>>,
-    /// High word of a 64-bit shift's result.
+    /// High word of a 64-bit result (shifts, multiply-add).
     pub result_hi: Signal<Out, Bits<32>>,
     /// Compare outcome or carry/borrow-out (false for the other ops).
     pub flag: Signal<Out, Bit>,
@@ -190,6 +316,36 @@ pub struct LaneAlu {
     mid: Signal<Local, Bits<32>>,
     prod_lo: Signal<Local, Bits<32>>,
     prod_hi: Signal<Local, Bits<32>>,
+    /// High word of the signed product of ma and mb.
+    prod_hi_s: Signal<Local, Bits<32>>,
+    /// The 64-bit multiply-add: high word of the product, low and high sums, carries.
+    mad_hi: Signal<Local, Bits<32>>,
+    sum_lo: Signal<Local, Bits<32>>,
+    sum_hi0: Signal<Local, Bits<32>>,
+    sum_hi: Signal<Local, Bits<32>>,
+    carry64: Signal<Local, Bit>,
+    /// Bit scans and counts: the scanned word, the word being narrowed, the zeros or ones
+    /// counted, the result (-1 when there is no such bit).
+    scan: Signal<Local, Bits<32>>,
+    bits: Signal<Local, Bits<32>>,
+    count: Signal<Local, Bits<32>>,
+    pos: Signal<Local, Bits<32>>,
+    /// Three-input min/max/median on order-preserving (sign-flipped when signed) values.
+    flip: Signal<Local, Bits<32>>,
+    ua: Signal<Local, Bits<32>>,
+    ub: Signal<Local, Bits<32>>,
+    uc: Signal<Local, Bits<32>>,
+    mn: Signal<Local, Bits<32>>,
+    mx: Signal<Local, Bits<32>>,
+    med: Signal<Local, Bits<32>>,
+    /// 64-bit compares: the high words (sign-flipped for the signed ones) and their order.
+    ha: Signal<Local, Bits<32>>,
+    hb: Signal<Local, Bits<32>>,
+    lt64: Signal<Local, Bit>,
+    eq64: Signal<Local, Bit>,
+    /// Funnel shift amount of `Alignbit`/`Alignbyte` and its complement.
+    fs: Signal<Local, Bits<5>>,
+    fsc: Signal<Local, Bits<5>>,
     /// a + b, and a, b with the sign bit flipped (signed order as unsigned order).
     sum: Signal<Local, Bits<32>>,
     sa: Signal<Local, Bits<32>>,
@@ -219,7 +375,9 @@ impl Default for LaneAlu {
             a: Default::default(),
             a_hi: Default::default(),
             b: Default::default(),
+            b_hi: Default::default(),
             c: Default::default(),
+            c_hi: Default::default(),
             m: Default::default(),
             result: Default::default(),
             result_hi: Default::default(),
@@ -233,6 +391,29 @@ impl Default for LaneAlu {
             mid: Default::default(),
             prod_lo: Default::default(),
             prod_hi: Default::default(),
+            prod_hi_s: Default::default(),
+            mad_hi: Default::default(),
+            sum_lo: Default::default(),
+            sum_hi0: Default::default(),
+            sum_hi: Default::default(),
+            carry64: Default::default(),
+            scan: Default::default(),
+            bits: Default::default(),
+            count: Default::default(),
+            pos: Default::default(),
+            flip: Default::default(),
+            ua: Default::default(),
+            ub: Default::default(),
+            uc: Default::default(),
+            mn: Default::default(),
+            mx: Default::default(),
+            med: Default::default(),
+            ha: Default::default(),
+            hb: Default::default(),
+            lt64: Default::default(),
+            eq64: Default::default(),
+            fs: Default::default(),
+            fsc: Default::default(),
             sum: Default::default(),
             sa: Default::default(),
             sb: Default::default(),
@@ -266,6 +447,29 @@ impl Logic for LaneAlu {
         self.mid.next = 0.into();
         self.prod_lo.next = 0.into();
         self.prod_hi.next = 0.into();
+        self.prod_hi_s.next = 0.into();
+        self.mad_hi.next = 0.into();
+        self.sum_lo.next = 0.into();
+        self.sum_hi0.next = 0.into();
+        self.sum_hi.next = 0.into();
+        self.carry64.next = false;
+        self.scan.next = self.a.val();
+        self.bits.next = 0.into();
+        self.count.next = 0.into();
+        self.pos.next = self.ones.val();
+        self.flip.next = 0.into();
+        self.ua.next = 0.into();
+        self.ub.next = 0.into();
+        self.uc.next = 0.into();
+        self.mn.next = 0.into();
+        self.mx.next = 0.into();
+        self.med.next = 0.into();
+        self.ha.next = self.a_hi.val();
+        self.hb.next = self.b_hi.val();
+        self.lt64.next = false;
+        self.eq64.next = false;
+        self.fs.next = bit_cast::<5, 32>(self.c.val());
+        self.fsc.next = 0.into();
         self.sum.next = self.a.val() + self.b.val();
         self.sa.next = self.a.val() ^ self.sign.val();
         self.sb.next = self.b.val() ^ self.sign.val();
@@ -276,11 +480,17 @@ impl Logic for LaneAlu {
         self.width.next = bit_cast::<5, 32>(self.c.val());
 
         // The 24-bit multiplies use the low 24 bits, zero- or sign-extended.
-        if (self.op.val() == ValuOp::MulU24) | (self.op.val() == ValuOp::MadU24) {
+        if (self.op.val() == ValuOp::MulU24)
+            | (self.op.val() == ValuOp::MadU24)
+            | (self.op.val() == ValuOp::MulHiU24)
+        {
             self.ma.next = self.a.val() & self.low24.val();
             self.mb.next = self.b.val() & self.low24.val();
         }
-        if (self.op.val() == ValuOp::MulI24) | (self.op.val() == ValuOp::MadI24) {
+        if (self.op.val() == ValuOp::MulI24)
+            | (self.op.val() == ValuOp::MadI24)
+            | (self.op.val() == ValuOp::MulHiI24)
+        {
             self.ma.next = self.a.val() & self.low24.val();
             if self.a.val().get_bit(23) {
                 self.ma.next = self.a.val() | self.high8.val();
@@ -299,6 +509,10 @@ impl Logic for LaneAlu {
             | (self.op.val() == ValuOp::MulI24)
             | (self.op.val() == ValuOp::MadU24)
             | (self.op.val() == ValuOp::MadI24)
+            | (self.op.val() == ValuOp::MulHiU24)
+            | (self.op.val() == ValuOp::MulHiI24)
+            | (self.op.val() == ValuOp::MadU64)
+            | (self.op.val() == ValuOp::MadI64)
         {
             self.p_ll.next = bit_cast::<16, 32>(self.ma.val()) * bit_cast::<16, 32>(self.mb.val());
             self.p_lh.next = bit_cast::<16, 32>(self.ma.val()) * self.mb.val().get_bits::<16>(16);
@@ -315,7 +529,158 @@ impl Logic for LaneAlu {
                     + (self.prod_lo.val() < self.p_ll.val())
                     + self.bit16.val();
             }
+            // Signed high word = unsigned high word - (ma < 0 ? mb : 0) - (mb < 0 ? ma : 0).
+            self.prod_hi_s.next = self.prod_hi.val();
+            if self.ma.val().get_bit(31) {
+                self.prod_hi_s.next = self.prod_hi_s.val() - self.mb.val();
+            }
+            if self.mb.val().get_bit(31) {
+                self.prod_hi_s.next = self.prod_hi_s.val() - self.ma.val();
+            }
         }
+        // 64-bit multiply-add: {carry, sum} = product + c_hi:c.
+        if (self.op.val() == ValuOp::MadU64) | (self.op.val() == ValuOp::MadI64) {
+            self.mad_hi.next = self.prod_hi.val();
+            if self.op.val() == ValuOp::MadI64 {
+                self.mad_hi.next = self.prod_hi_s.val();
+            }
+            self.sum_lo.next = self.prod_lo.val() + self.c.val();
+            self.sum_hi0.next = self.mad_hi.val() + self.c_hi.val();
+            self.sum_hi.next = self.sum_hi0.val();
+            if self.sum_lo.val() < self.prod_lo.val() {
+                self.sum_hi.next = self.sum_hi0.val() + 1;
+            }
+            self.carry64.next = (self.sum_hi0.val() < self.mad_hi.val())
+                | (self.sum_hi.val() < self.sum_hi0.val());
+            // The 65-bit two's complement sum's top bit: the signs and the carry into it.
+            if self.op.val() == ValuOp::MadI64 {
+                self.carry64.next = self.carry64.val()
+                    ^ self.mad_hi.val().get_bit(31)
+                    ^ self.c_hi.val().get_bit(31);
+            }
+        }
+        // Bit scans and counts in log depth: leading zeros of `scan` by halving (Ffbh, FfbhI),
+        // trailing zeros likewise (Ffbl), each -1 when `scan` is 0; the population count by
+        // pairwise sums (Bcnt); the bit reverse by swapping halves, quarters, ... (Bfrev).
+        if (self.op.val() == ValuOp::Ffbh) | (self.op.val() == ValuOp::FfbhI) {
+            if (self.op.val() == ValuOp::FfbhI) & self.a.val().get_bit(31) {
+                self.scan.next = !self.a.val();
+            }
+            self.bits.next = self.scan.val();
+            if (self.bits.val() & 0xFFFF_0000_u64) == 0 {
+                self.count.next = self.count.val() + 16;
+                self.bits.next = self.bits.val() << 16;
+            }
+            if (self.bits.val() & 0xFF00_0000_u64) == 0 {
+                self.count.next = self.count.val() + 8;
+                self.bits.next = self.bits.val() << 8;
+            }
+            if (self.bits.val() & 0xF000_0000_u64) == 0 {
+                self.count.next = self.count.val() + 4;
+                self.bits.next = self.bits.val() << 4;
+            }
+            if (self.bits.val() & 0xC000_0000_u64) == 0 {
+                self.count.next = self.count.val() + 2;
+                self.bits.next = self.bits.val() << 2;
+            }
+            if (self.bits.val() & 0x8000_0000_u64) == 0 {
+                self.count.next = self.count.val() + 1;
+            }
+            if self.scan.val().any() {
+                self.pos.next = self.count.val();
+            }
+        }
+        if self.op.val() == ValuOp::Ffbl {
+            self.bits.next = self.scan.val();
+            if (self.bits.val() & 0xFFFF_u64) == 0 {
+                self.count.next = self.count.val() + 16;
+                self.bits.next = self.bits.val() >> 16;
+            }
+            if (self.bits.val() & 0xFF_u64) == 0 {
+                self.count.next = self.count.val() + 8;
+                self.bits.next = self.bits.val() >> 8;
+            }
+            if (self.bits.val() & 0xF_u64) == 0 {
+                self.count.next = self.count.val() + 4;
+                self.bits.next = self.bits.val() >> 4;
+            }
+            if (self.bits.val() & 0x3_u64) == 0 {
+                self.count.next = self.count.val() + 2;
+                self.bits.next = self.bits.val() >> 2;
+            }
+            if (self.bits.val() & 0x1_u64) == 0 {
+                self.count.next = self.count.val() + 1;
+            }
+            if self.scan.val().any() {
+                self.pos.next = self.count.val();
+            }
+        }
+        if self.op.val() == ValuOp::Bcnt {
+            self.bits.next = self.a.val() - ((self.a.val() >> 1) & 0x5555_5555_u64);
+            self.bits.next =
+                (self.bits.val() & 0x3333_3333_u64) + ((self.bits.val() >> 2) & 0x3333_3333_u64);
+            self.bits.next = (self.bits.val() + (self.bits.val() >> 4)) & 0x0F0F_0F0F_u64;
+            self.bits.next = self.bits.val() + (self.bits.val() >> 8);
+            self.count.next = (self.bits.val() + (self.bits.val() >> 16)) & 0x3F_u64;
+        }
+        if self.op.val() == ValuOp::Bfrev {
+            self.bits.next = ((self.a.val() >> 1) & 0x5555_5555_u64)
+                | ((self.a.val() & 0x5555_5555_u64) << 1);
+            self.bits.next = ((self.bits.val() >> 2) & 0x3333_3333_u64)
+                | ((self.bits.val() & 0x3333_3333_u64) << 2);
+            self.bits.next = ((self.bits.val() >> 4) & 0x0F0F_0F0F_u64)
+                | ((self.bits.val() & 0x0F0F_0F0F_u64) << 4);
+            self.bits.next = ((self.bits.val() >> 8) & 0x00FF_00FF_u64)
+                | ((self.bits.val() & 0x00FF_00FF_u64) << 8);
+            self.bits.next = (self.bits.val() >> 16) | (self.bits.val() << 16);
+        }
+        // Three-input min/max/median: signed values compare as unsigned once their sign bits
+        // are flipped.
+        if (self.op.val() == ValuOp::Min3I)
+            | (self.op.val() == ValuOp::Max3I)
+            | (self.op.val() == ValuOp::Med3I)
+        {
+            self.flip.next = self.sign.val();
+        }
+        if (self.op.val() == ValuOp::Min3I)
+            | (self.op.val() == ValuOp::Max3I)
+            | (self.op.val() == ValuOp::Med3I)
+            | (self.op.val() == ValuOp::Min3U)
+            | (self.op.val() == ValuOp::Max3U)
+            | (self.op.val() == ValuOp::Med3U)
+        {
+            self.ua.next = self.a.val() ^ self.flip.val();
+            self.ub.next = self.b.val() ^ self.flip.val();
+            self.uc.next = self.c.val() ^ self.flip.val();
+            self.mn.next = self.ub.val();
+            self.mx.next = self.ua.val();
+            if self.ua.val() < self.ub.val() {
+                self.mn.next = self.ua.val();
+                self.mx.next = self.ub.val();
+            }
+            // min(max(a, b), c), then the median is max(min(a, b), that).
+            self.med.next = self.mx.val();
+            if self.uc.val() < self.mx.val() {
+                self.med.next = self.uc.val();
+            }
+        }
+        // 64-bit compares: the high words decide unless equal.
+        if (self.op.val() == ValuOp::CmpLtI64)
+            | (self.op.val() == ValuOp::CmpLeI64)
+            | (self.op.val() == ValuOp::CmpGtI64)
+            | (self.op.val() == ValuOp::CmpGeI64)
+        {
+            self.ha.next = self.a_hi.val() ^ self.sign.val();
+            self.hb.next = self.b_hi.val() ^ self.sign.val();
+        }
+        self.eq64.next = (self.a_hi.val() == self.b_hi.val()) & (self.a.val() == self.b.val());
+        self.lt64.next = (self.ha.val() < self.hb.val())
+            | ((self.ha.val() == self.hb.val()) & (self.a.val() < self.b.val()));
+        // Funnel shifts of a:b by c[4:0] (Alignbit) or 8·c[1:0] (Alignbyte).
+        if self.op.val() == ValuOp::Alignbyte {
+            self.fs.next = bit_cast::<5, 32>(self.c.val() << 3);
+        }
+        self.fsc.next = self.zero5.val() - self.fs.val();
         // Arithmetic shifts fill with the sign of the (high) word.
         if ((self.op.val() == ValuOp::Ashr) & self.a.val().get_bit(31))
             | ((self.op.val() == ValuOp::Ashr64) & self.a_hi.val().get_bit(31))
@@ -351,17 +716,7 @@ impl Logic for LaneAlu {
             }
             ValuOp::MulLo => self.result.next = self.prod_lo.val(),
             ValuOp::MulHiU => self.result.next = self.prod_hi.val(),
-            ValuOp::MulHiI => {
-                // Signed high word = unsigned high word - (a < 0 ? b : 0) - (b < 0 ? a : 0).
-                self.result.next = self.prod_hi.val();
-                if self.a.val().get_bit(31) & self.b.val().get_bit(31) {
-                    self.result.next = self.prod_hi.val() - self.b.val() - self.a.val();
-                } else if self.a.val().get_bit(31) {
-                    self.result.next = self.prod_hi.val() - self.b.val();
-                } else if self.b.val().get_bit(31) {
-                    self.result.next = self.prod_hi.val() - self.a.val();
-                }
-            }
+            ValuOp::MulHiI => self.result.next = self.prod_hi_s.val(),
             ValuOp::MulU24 => self.result.next = self.prod_lo.val(),
             ValuOp::MulI24 => self.result.next = self.prod_lo.val(),
             ValuOp::MadU24 => self.result.next = self.prod_lo.val() + self.c.val(),
@@ -452,6 +807,91 @@ impl Logic for LaneAlu {
                     self.result.next = self.b.val();
                 }
             }
+            ValuOp::MulHiI24 => self.result.next = self.prod_hi_s.val(),
+            ValuOp::MulHiU24 => self.result.next = self.prod_hi.val(),
+            ValuOp::Bfrev => self.result.next = self.bits.val(),
+            ValuOp::Ffbh => self.result.next = self.pos.val(),
+            ValuOp::Ffbl => self.result.next = self.pos.val(),
+            ValuOp::FfbhI => self.result.next = self.pos.val(),
+            ValuOp::Bcnt => self.result.next = self.count.val() + self.b.val(),
+            ValuOp::Bfm => {
+                self.result.next = (!(self.ones.val() << bit_cast::<5, 32>(self.a.val())))
+                    << self.sh.val();
+            }
+            ValuOp::Bfi => {
+                self.result.next =
+                    (self.a.val() & self.b.val()) | (!self.a.val() & self.c.val());
+            }
+            ValuOp::Alignbit => {
+                self.result.next = self.b.val();
+                if self.fs.val().any() {
+                    self.result.next =
+                        (self.b.val() >> self.fs.val()) | (self.a.val() << self.fsc.val());
+                }
+            }
+            ValuOp::Alignbyte => {
+                self.result.next = self.b.val();
+                if self.fs.val().any() {
+                    self.result.next =
+                        (self.b.val() >> self.fs.val()) | (self.a.val() << self.fsc.val());
+                }
+            }
+            ValuOp::Min3I => {
+                self.result.next = self.mn.val() ^ self.flip.val();
+                if self.uc.val() < self.mn.val() {
+                    self.result.next = self.uc.val() ^ self.flip.val();
+                }
+            }
+            ValuOp::Min3U => {
+                self.result.next = self.mn.val();
+                if self.uc.val() < self.mn.val() {
+                    self.result.next = self.uc.val();
+                }
+            }
+            ValuOp::Max3I => {
+                self.result.next = self.mx.val() ^ self.flip.val();
+                if self.uc.val() > self.mx.val() {
+                    self.result.next = self.uc.val() ^ self.flip.val();
+                }
+            }
+            ValuOp::Max3U => {
+                self.result.next = self.mx.val();
+                if self.uc.val() > self.mx.val() {
+                    self.result.next = self.uc.val();
+                }
+            }
+            ValuOp::Med3I => {
+                self.result.next = self.med.val() ^ self.flip.val();
+                if self.mn.val() > self.med.val() {
+                    self.result.next = self.mn.val() ^ self.flip.val();
+                }
+            }
+            ValuOp::Med3U => {
+                self.result.next = self.med.val();
+                if self.mn.val() > self.med.val() {
+                    self.result.next = self.mn.val();
+                }
+            }
+            ValuOp::MadU64 => {
+                self.result.next = self.sum_lo.val();
+                self.result_hi.next = self.sum_hi.val();
+                self.flag.next = self.carry64.val();
+            }
+            ValuOp::MadI64 => {
+                self.result.next = self.sum_lo.val();
+                self.result_hi.next = self.sum_hi.val();
+                self.flag.next = self.carry64.val();
+            }
+            ValuOp::CmpEq64 => self.flag.next = self.eq64.val(),
+            ValuOp::CmpNe64 => self.flag.next = !self.eq64.val(),
+            ValuOp::CmpLtU64 => self.flag.next = self.lt64.val(),
+            ValuOp::CmpLeU64 => self.flag.next = self.lt64.val() | self.eq64.val(),
+            ValuOp::CmpGtU64 => self.flag.next = !(self.lt64.val() | self.eq64.val()),
+            ValuOp::CmpGeU64 => self.flag.next = !self.lt64.val(),
+            ValuOp::CmpLtI64 => self.flag.next = self.lt64.val(),
+            ValuOp::CmpLeI64 => self.flag.next = self.lt64.val() | self.eq64.val(),
+            ValuOp::CmpGtI64 => self.flag.next = !(self.lt64.val() | self.eq64.val()),
+            ValuOp::CmpGeI64 => self.flag.next = !self.lt64.val(),
             ValuOp::CmpEq => self.flag.next = self.a.val() == self.b.val(),
             ValuOp::CmpNe => self.flag.next = self.a.val() != self.b.val(),
             ValuOp::CmpLtU => self.flag.next = self.a.val() < self.b.val(),

@@ -1,6 +1,7 @@
-//! One lane's bank of the vector register file: the lane's VGPRs of one wavefront, with three
-//! synchronous read ports (the three source operands of a VALU op) and a write port that can
-//! also write the next register (the high word of a 64-bit result) in the same cycle.
+//! One lane's bank of the vector register file: the lane's VGPRs of one wavefront, with four
+//! synchronous read ports (the three source operands of a VALU op and the high word of a 64-bit
+//! one) and a write port that can also write the next register (the high word of a 64-bit
+//! result) in the same cycle.
 //!
 //! GCN spreads a lane's VGPRs over banks by register number, so registers v and v + 1 are
 //! always in different banks and both halves of a 64-bit result are written in one cycle; the
@@ -16,17 +17,19 @@ use rust_hdl::prelude::*;
 
 use crate::config::VGPR_ADDR_BITS;
 
-/// One lane's VGPRs: 3 read ports, 1 write port with an optional second word at address + 1.
+/// One lane's VGPRs: 4 read ports, 1 write port with an optional second word at address + 1.
 #[derive(LogicBlock)]
 pub struct VrfBank {
     pub clock: Signal<In, Clock>,
     pub ra0: Signal<In, Bits<VGPR_ADDR_BITS>>,
     pub ra1: Signal<In, Bits<VGPR_ADDR_BITS>>,
     pub ra2: Signal<In, Bits<VGPR_ADDR_BITS>>,
+    pub ra3: Signal<In, Bits<VGPR_ADDR_BITS>>,
     /// Register `raN` as of the last rising edge.
     pub rd0: Signal<Out, Bits<32>>,
     pub rd1: Signal<Out, Bits<32>>,
     pub rd2: Signal<Out, Bits<32>>,
+    pub rd3: Signal<Out, Bits<32>>,
     /// Write `wd` to register `wa` at the edge.
     pub we: Signal<In, Bit>,
     pub wa: Signal<In, Bits<VGPR_ADDR_BITS>>,
@@ -45,9 +48,11 @@ impl VrfBank {
             ra0: Default::default(),
             ra1: Default::default(),
             ra2: Default::default(),
+            ra3: Default::default(),
             rd0: Default::default(),
             rd1: Default::default(),
             rd2: Default::default(),
+            rd3: Default::default(),
             we: Default::default(),
             wa: Default::default(),
             wd: Default::default(),
@@ -75,6 +80,7 @@ impl Logic for VrfBank {
             self.rd0.next = self.read(self.ra0.val());
             self.rd1.next = self.read(self.ra1.val());
             self.rd2.next = self.read(self.ra2.val());
+            self.rd3.next = self.read(self.ra3.val());
             let wa = self.wa.val().index();
             if self.we.val() {
                 self.write(wa, self.wd.val());
@@ -89,6 +95,7 @@ impl Logic for VrfBank {
         self.rd0.connect();
         self.rd1.connect();
         self.rd2.connect();
+        self.rd3.connect();
     }
 
     fn hdl(&self) -> Verilog {
@@ -108,6 +115,7 @@ always @(posedge clock) begin
     rd0 <= ({{1'b0, ra0}} < {a1}'d{depth}) ? regs[ra0] : 32'h0;
     rd1 <= ({{1'b0, ra1}} < {a1}'d{depth}) ? regs[ra1] : 32'h0;
     rd2 <= ({{1'b0, ra2}} < {a1}'d{depth}) ? regs[ra2] : 32'h0;
+    rd3 <= ({{1'b0, ra3}} < {a1}'d{depth}) ? regs[ra3] : 32'h0;
     if (we && ({{1'b0, wa}} < {a1}'d{depth})) regs[wa] <= wd;
     if (we_hi && ({{1'b0, wa}} + {a1}'d1 < {a1}'d{depth})) regs[wa + {a}'d1] <= wd_hi;
 end
@@ -120,8 +128,13 @@ end
             TimingInfo {
                 name: "vrf_read".into(),
                 clock: "clock".into(),
-                inputs: vec!["ra0".into(), "ra1".into(), "ra2".into()],
-                outputs: vec!["rd0".into(), "rd1".into(), "rd2".into()],
+                inputs: vec!["ra0".into(), "ra1".into(), "ra2".into(), "ra3".into()],
+                outputs: vec![
+                    "rd0".into(),
+                    "rd1".into(),
+                    "rd2".into(),
+                    "rd3".into(),
+                ],
             },
             TimingInfo {
                 name: "vrf_write".into(),

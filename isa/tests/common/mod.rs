@@ -25,7 +25,7 @@ pub fn scalar_reg(w: Width) -> BoxedStrategy<Operand> {
         1 => (0u8..=110).prop_map(Operand::Sgpr),
         1 => (0u8..=13).prop_map(Operand::Ttmp),
     ];
-    let ttmp = aligned(12 - n, n as u8).prop_map(Operand::Ttmp);
+    let ttmp = aligned(12u16.saturating_sub(n), n as u8).prop_map(Operand::Ttmp);
     match w {
         Width::B32 => prop_oneof![
             4 => sgpr,
@@ -51,7 +51,7 @@ pub fn scalar_reg(w: Width) -> BoxedStrategy<Operand> {
             ],
         ]
         .boxed(),
-        Width::B128 => prop_oneof![4 => sgpr, 1 => ttmp].boxed(),
+        _ => prop_oneof![4 => sgpr, 1 => ttmp].boxed(),
     }
 }
 

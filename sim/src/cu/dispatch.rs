@@ -1,14 +1,17 @@
-//! The workgroup dispatcher (the SPI's role): takes workgroups in order and starts one only
-//! when all its wavefronts fit in free slots at once (a barrier needs every wavefront of the
-//! workgroup resident), then initialises and launches them one after another through the
-//! compute unit's dispatch port, one register write per cycle: s0..s3 (the private segment
-//! buffer, zero: there is no scratch), s[4:5] (kernarg pointer), s6 (workgroup id), then v0
-//! (work-item ids) one 16-lane pass per cycle, then the launch with the wavefront's EXEC.
-//! That is `7 + passes + 1` cycles per wavefront, the dispatch cost of the timing contract.
+//! The workgroup dispatcher (the SPI's role): takes workgroups in order (x fastest, then y,
+//! then z) and starts one only when all its wavefronts fit in free slots at once (a barrier
+//! needs every wavefront of the workgroup resident), then initialises and launches them one
+//! after another through the compute unit's dispatch port, one register write per cycle: the
+//! SGPRs of the kernel's launch ABI (`pws_isa::abi`: the user SGPRs its descriptor enables,
+//! then the system SGPRs, s0..s6 for a kernel without one), then the work-item id VGPRs (v0 = x,
+//! v1 = y, v2 = z, as many as the descriptor asks for) one 16-lane pass per cycle, then the
+//! launch with the wavefront's EXEC. That is `sgprs + vgprs · passes + 1` cycles per
+//! wavefront, the dispatch cost of the timing contract.
 
 use std::collections::VecDeque;
 
-use pws_isa::manifest::{abi, layout, Manifest, WAVEFRONT_SIZE};
+use pws_isa::abi::LaunchAbi;
+use pws_isa::manifest::Manifest;
 
 use super::memory::PORT_LANES;
 
@@ -61,46 +64,41 @@ pub enum DispatchError {
 
 /// Workgroups waiting, and the one being dispatched.
 #[derive(Debug)]
-pub struct Dispatcher {
+pub struct Dispatcher<'m> {
+    manifest: &'m Manifest,
+    abi: LaunchAbi,
     next_wg: u32,
     workgroups: u32,
     slots: usize,
     passes: usize,
-    kernarg: u64,
-    /// Per workgroup: its wavefronts' EXEC masks.
-    exec: Vec<Vec<u64>>,
     current: VecDeque<Pending>,
 }
 
-impl Dispatcher {
-    /// A dispatcher for `manifest`'s launch on a compute unit with `slots` wavefront slots and
-    /// `passes` 16-lane passes per wavefront.
+impl<'m> Dispatcher<'m> {
+    /// A dispatcher for `manifest`'s launch of a kernel with launch ABI `abi` on a compute unit
+    /// with `slots` wavefront slots and `passes` 16-lane passes per wavefront.
     pub fn new(
-        manifest: &Manifest,
+        manifest: &'m Manifest,
+        abi: LaunchAbi,
         slots: usize,
         passes: usize,
-    ) -> Result<Dispatcher, DispatchError> {
-        let exec: Vec<Vec<u64>> = (0..manifest.workgroups())
-            .map(|wg| {
-                (0..manifest.wavefronts_in(wg))
-                    .map(|w| manifest.initial_exec(wg, w))
-                    .collect()
-            })
-            .collect();
-        if let Some((wg, e)) = exec.iter().enumerate().find(|(_, e)| e.len() > slots) {
+    ) -> Result<Dispatcher<'m>, DispatchError> {
+        let workgroups = manifest.workgroups();
+        // Every workgroup but the last of a dimension is full-sized, so the first is largest.
+        if let Some(wg) = (0..workgroups).find(|&wg| manifest.wavefronts_in(wg) as usize > slots) {
             return Err(DispatchError::WorkgroupTooLarge {
-                workgroup: wg as u32,
-                wavefronts: e.len() as u32,
+                workgroup: wg,
+                wavefronts: manifest.wavefronts_in(wg),
                 slots,
             });
         }
         Ok(Dispatcher {
+            manifest,
+            abi,
             next_wg: 0,
-            workgroups: manifest.workgroups(),
+            workgroups,
             slots,
             passes,
-            kernarg: layout::KERNARG_BASE,
-            exec,
             current: VecDeque::new(),
         })
     }
@@ -132,50 +130,40 @@ impl Dispatcher {
 
     /// Reserves slots for the next workgroup if all its wavefronts fit now.
     fn try_start(&mut self, slot_free: u32) {
-        let wg = self.next_wg;
-        let exec = &self.exec[wg as usize];
+        let (wg, m) = (self.next_wg, self.manifest);
+        let waves = m.wavefronts_in(wg) as usize;
         let free: Vec<usize> = (0..self.slots)
             .filter(|&j| slot_free >> j & 1 == 1)
             .collect();
-        if free.len() < exec.len() {
+        if free.len() < waves {
             return;
         }
-        for (wave, (&slot, &mask)) in free.iter().zip(exec).enumerate() {
+        for (wave, &slot) in free.iter().take(waves).enumerate() {
             let wave = wave as u32;
             let mut actions = VecDeque::new();
-            let sgprs = [
-                0,
-                0,
-                0,
-                0,
-                self.kernarg as u32,
-                (self.kernarg >> 32) as u32,
-                wg,
-            ];
-            debug_assert_eq!(sgprs.len(), usize::from(abi::WORKGROUP_ID_X_SGPR) + 1);
-            for (addr, &data) in sgprs.iter().enumerate() {
+            for (addr, data) in self.abi.sgpr_values(m, wg, wave).into_iter().enumerate() {
                 actions.push_back(DispatchAction::InitSgpr {
                     slot,
                     addr: addr as u8,
                     data,
                 });
             }
-            for pass in 0..self.passes {
-                let mut data = [0; PORT_LANES];
-                for (l, d) in data.iter_mut().enumerate() {
-                    *d = wave * WAVEFRONT_SIZE + (pass * PORT_LANES + l) as u32;
+            for (addr, ids) in self.abi.vgpr_values(m, wg, wave).iter().enumerate() {
+                for pass in 0..self.passes {
+                    let mut data = [0; PORT_LANES];
+                    data.copy_from_slice(&ids[pass * PORT_LANES..(pass + 1) * PORT_LANES]);
+                    actions.push_back(DispatchAction::InitVgpr {
+                        slot,
+                        addr: addr as u8,
+                        pass: pass as u8,
+                        data,
+                    });
                 }
-                actions.push_back(DispatchAction::InitVgpr {
-                    slot,
-                    addr: abi::WORKITEM_ID_X_VGPR,
-                    pass: pass as u8,
-                    data,
-                });
             }
             actions.push_back(DispatchAction::Launch {
                 slot,
                 pc: 0,
-                exec: mask,
+                exec: m.initial_exec(wg, wave),
                 wg_tag: wg as u8,
                 workgroup: wg,
                 wave,
@@ -195,6 +183,8 @@ impl Dispatcher {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use pws_isa::manifest::layout;
 
     fn manifest(grid: u32, wg: u32) -> Manifest {
         Manifest::parse(
@@ -217,7 +207,7 @@ mod tests {
     #[test]
     fn initialises_the_abi_registers_then_launches() {
         let m = manifest(100, 100);
-        let mut d = Dispatcher::new(&m, 2, 4).unwrap();
+        let mut d = Dispatcher::new(&m, LaunchAbi::legacy(), 2, 4).unwrap();
         let actions = drain(&mut d, 0b11);
         assert_eq!(actions.len(), 2 * (7 + 4 + 1));
         assert_eq!(
@@ -246,7 +236,7 @@ mod tests {
     #[test]
     fn holds_barriers_while_a_workgroup_is_half_launched() {
         let m = manifest(128, 128);
-        let mut d = Dispatcher::new(&m, 2, 4).unwrap();
+        let mut d = Dispatcher::new(&m, LaunchAbi::legacy(), 2, 4).unwrap();
         let mut holds = Vec::new();
         loop {
             holds.push(d.holds_barrier());
@@ -262,7 +252,7 @@ mod tests {
     #[test]
     fn waits_until_the_whole_workgroup_fits() {
         let m = manifest(256, 128);
-        let mut d = Dispatcher::new(&m, 3, 4).unwrap();
+        let mut d = Dispatcher::new(&m, LaunchAbi::legacy(), 3, 4).unwrap();
         assert_eq!(d.step(0b001), DispatchAction::Idle);
         let first: Vec<DispatchAction> = (0..24).map(|_| d.step(0b101)).collect();
         assert!(matches!(first[23], DispatchAction::Launch { slot: 2, .. }));
@@ -282,10 +272,54 @@ mod tests {
         assert!(d.done());
     }
 
+    /// A 2-D launch of a kernel whose descriptor asks for workgroup ids x and y and the x and
+    /// y work-item ids: 4 x 4 workgroups of a 6 x 5 grid, the last column 2 wide.
+    #[test]
+    fn two_dimensional_ids_follow_the_descriptor() {
+        let m = Manifest::parse(
+            "kernel = \"k.s\"\ngrid = [6, 5]\nworkgroup = [4, 4]\n",
+            "l.toml",
+        )
+        .unwrap();
+        let src = "k:\ns_endpgm\n.amdhsa_kernel k\n.amdhsa_next_free_vgpr 2\n\
+                   .amdhsa_next_free_sgpr 4\n.amdhsa_user_sgpr_kernarg_segment_ptr 1\n\
+                   .amdhsa_system_sgpr_workgroup_id_y 1\n.amdhsa_system_vgpr_workitem_id 1\n\
+                   .end_amdhsa_kernel\n";
+        let abi = LaunchAbi::of_program(&pws_isa::assemble(src, "k.s").unwrap());
+        let mut d = Dispatcher::new(&m, abi, 4, 4).unwrap();
+        let actions = drain(&mut d, 0b1111);
+        // Per wavefront: s[0:1] kernarg, s2 group x, s3 group y, v0 and v1 in 4 passes, launch.
+        assert_eq!(actions.len(), 4 * (4 + 2 * 4 + 1));
+        let sgprs = |w: usize| -> Vec<u32> {
+            actions[w * 13..w * 13 + 4]
+                .iter()
+                .map(|a| match a {
+                    DispatchAction::InitSgpr { data, .. } => *data,
+                    a => panic!("{a:?}"),
+                })
+                .collect()
+        };
+        assert_eq!(sgprs(0), [layout::KERNARG_BASE as u32, 0, 0, 0]);
+        assert_eq!(sgprs(1)[2..], [1, 0]);
+        assert_eq!(sgprs(3)[2..], [1, 1]);
+        // Workgroup 1 is 2 x 4: lane 5 is (1, 2).
+        let DispatchAction::InitVgpr { addr: 0, data: x, .. } = &actions[13 + 4] else {
+            panic!();
+        };
+        let DispatchAction::InitVgpr { addr: 1, data: y, .. } = &actions[13 + 8] else {
+            panic!();
+        };
+        assert_eq!((x[5], y[5]), (1, 2));
+        let DispatchAction::Launch { exec, .. } = actions[25] else {
+            panic!();
+        };
+        assert_eq!(exec, 0xFF);
+    }
+
     #[test]
     fn a_workgroup_larger_than_the_compute_unit_is_an_error() {
         let m = manifest(256, 256);
-        let e = Dispatcher::new(&m, 2, 4).unwrap_err();
+        let e = Dispatcher::new(&m, LaunchAbi::legacy(), 2, 4).unwrap_err();
         assert!(e.to_string().contains("4 wavefronts"), "{e}");
     }
 }

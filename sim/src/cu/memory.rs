@@ -1,7 +1,8 @@
-//! The data memory the compute unit reaches through its memory port: the launch's kernarg
-//! segment (read-only) and buffers at the addresses of `pws_isa::manifest::layout`, every
-//! other address unmapped, as the golden model lays memory out (so final buffers compare word
-//! for word); and the fixed-latency, in-order delay line that answers the port.
+//! The data memory the compute unit reaches through its memory port: the launch's dispatch
+//! packet and kernarg segment (read-only) and buffers at the addresses of
+//! `pws_isa::manifest::layout`, every other address unmapped, as the golden model lays memory
+//! out (so final buffers compare word for word); and the fixed-latency, in-order delay line that
+//! answers the port.
 //!
 //! A request is performed when the rising edge accepts it (loads read, stores write then);
 //! its response is presented `latency` cycles later. Performing accesses in acceptance order
@@ -9,6 +10,7 @@
 
 use std::collections::VecDeque;
 
+use pws_isa::abi::LaunchAbi;
 use pws_isa::manifest::{ElemType, Manifest, Region};
 
 /// Words in one request: one 16-lane pass.
@@ -17,9 +19,9 @@ pub const PORT_LANES: usize = 16;
 /// Why an access failed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MemFault {
-    #[error("address {addr:#x} is outside the kernarg segment and every buffer")]
+    #[error("address {addr:#x} is outside the dispatch packet, the kernarg segment and every buffer")]
     Unmapped { addr: u64 },
-    #[error("address {addr:#x} is not 4-byte aligned")]
+    #[error("address {addr:#x} is not aligned to the access size")]
     Misaligned { addr: u64 },
     #[error("address {addr:#x} is in the read-only {region} segment")]
     ReadOnly { addr: u64, region: String },
@@ -44,20 +46,28 @@ pub struct BufferWords {
 /// Global memory of one launch.
 #[derive(Clone, Debug)]
 pub struct DataMemory {
-    /// Sorted by base; regions never overlap. The kernarg segment has no element type and is
-    /// the only read-only one.
+    /// Sorted by base; regions never overlap. The dispatch packet and the kernarg segment have
+    /// no element type and are the read-only ones.
     segments: Vec<Segment>,
 }
 
 impl DataMemory {
-    /// Memory at launch: kernarg contents and every buffer's initial data.
-    pub fn new(manifest: &Manifest) -> DataMemory {
-        let image = manifest.memory_image();
-        let mut segments = vec![Segment {
-            region: image.kernarg,
-            ty: None,
-            words: image.kernarg_words,
-        }];
+    /// Memory at launch of a kernel with launch ABI `abi`: the dispatch packet, kernarg contents
+    /// and every buffer's initial data.
+    pub fn new(manifest: &Manifest, abi: &LaunchAbi) -> DataMemory {
+        let image = manifest.memory_image(abi);
+        let mut segments = vec![
+            Segment {
+                region: image.dispatch_packet,
+                ty: None,
+                words: image.dispatch_packet_words,
+            },
+            Segment {
+                region: image.kernarg,
+                ty: None,
+                words: image.kernarg_words,
+            },
+        ];
         segments.extend(
             image
                 .buffers
@@ -109,6 +119,47 @@ impl DataMemory {
         Ok(())
     }
 
+    /// The access of `size` (a dword, a byte or a half) at `addr`, which must be aligned to it:
+    /// a read returns the value zero- or (`signed`) sign-extended; a write of `value`'s low
+    /// bytes leaves the dword's other bytes alone.
+    pub fn access(
+        &mut self,
+        addr: u64,
+        size: AccessSize,
+        signed: bool,
+        write: Option<u32>,
+    ) -> Result<u32, MemFault> {
+        let bits = match size {
+            AccessSize::Dword => {
+                return match write {
+                    Some(v) => self.write(addr, v).map(|()| 0),
+                    None => self.read(addr),
+                }
+            }
+            AccessSize::Byte => 8,
+            AccessSize::Half => 16,
+        };
+        if addr % (bits / 8) != 0 {
+            return Err(MemFault::Misaligned { addr });
+        }
+        let word = self.read(addr & !3)?;
+        let shift = 8 * (addr & 3) as u32;
+        let mask = ((1u32 << bits) - 1) << shift;
+        match write {
+            Some(v) => self
+                .write(addr & !3, (word & !mask) | ((v << shift) & mask))
+                .map(|()| 0),
+            None => {
+                let v = (word & mask) >> shift;
+                Ok(if signed {
+                    (((v << (32 - bits)) as i32) >> (32 - bits)) as u32
+                } else {
+                    v
+                })
+            }
+        }
+    }
+
     /// Final contents of every buffer, in manifest order (the layout places them in it).
     pub fn into_buffers(self) -> Vec<BufferWords> {
         self.segments
@@ -124,10 +175,32 @@ impl DataMemory {
     }
 }
 
+/// The size of every lane's access in a request (`mem_size_o`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccessSize {
+    Dword,
+    Byte,
+    Half,
+}
+
+impl AccessSize {
+    /// The port's 2-bit size code.
+    pub fn from_code(code: u64) -> AccessSize {
+        match code {
+            1 => AccessSize::Byte,
+            2 => AccessSize::Half,
+            _ => AccessSize::Dword,
+        }
+    }
+}
+
 /// A request as the port presents it in one cycle.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Request {
     pub write: bool,
+    /// Each lane's access size, and whether a sub-dword load sign-extends.
+    pub size: AccessSize,
+    pub signed: bool,
     /// Byte addresses, one per port lane.
     pub addr: [u32; PORT_LANES],
     pub wdata: [u32; PORT_LANES],
@@ -172,11 +245,11 @@ impl MemoryPort {
         let mut data = [0; PORT_LANES];
         for lane in (0..PORT_LANES).filter(|&l| req.lanes >> l & 1 == 1) {
             let addr = u64::from(req.addr[lane]);
-            let r = if req.write {
-                self.memory.write(addr, req.wdata[lane])
-            } else {
-                self.memory.read(addr).map(|v| data[lane] = v)
-            };
+            let write = req.write.then_some(req.wdata[lane]);
+            let r = self
+                .memory
+                .access(addr, req.size, req.signed, write)
+                .map(|v| data[lane] = v);
             r.map_err(|fault| PortFault { lane, fault })?;
         }
         if req.write {
@@ -222,12 +295,14 @@ mod tests {
 
     #[test]
     fn maps_kernarg_and_buffers_like_the_manifest_layout() {
-        let mut mem = DataMemory::new(&manifest());
+        let mut mem = DataMemory::new(&manifest(), &LaunchAbi::legacy());
         assert_eq!(
             mem.read(layout::KERNARG_BASE),
             Ok(layout::BUFFER_BASE as u32)
         );
         assert_eq!(mem.read(layout::KERNARG_BASE + 8), Ok(5));
+        assert_eq!(mem.read(layout::DISPATCH_PACKET_BASE + 12), Ok(1), "grid size x");
+        assert!(mem.write(layout::DISPATCH_PACKET_BASE, 0).is_err());
         assert_eq!(mem.read(layout::BUFFER_BASE + 4), Ok(2));
         let b = layout::BUFFER_BASE + 0x2000;
         mem.write(b + 4092, 9).unwrap();
@@ -238,8 +313,26 @@ mod tests {
     }
 
     #[test]
+    fn bytes_and_halves_are_parts_of_little_endian_dwords() {
+        let mut mem = DataMemory::new(&manifest(), &LaunchAbi::legacy());
+        let a = layout::BUFFER_BASE;
+        mem.write(a, 0x8765_4321).unwrap();
+        assert_eq!(mem.access(a + 3, AccessSize::Byte, false, None), Ok(0x87));
+        assert_eq!(mem.access(a + 3, AccessSize::Byte, true, None), Ok(0xFFFF_FF87));
+        assert_eq!(mem.access(a + 2, AccessSize::Half, true, None), Ok(0xFFFF_8765));
+        assert_eq!(mem.access(a, AccessSize::Half, true, None), Ok(0x4321));
+        mem.access(a + 1, AccessSize::Byte, false, Some(0xAB)).unwrap();
+        mem.access(a + 2, AccessSize::Half, false, Some(0x1_2345)).unwrap();
+        assert_eq!(mem.read(a), Ok(0x2345_AB21));
+        assert_eq!(
+            mem.access(a + 1, AccessSize::Half, false, None),
+            Err(MemFault::Misaligned { addr: a + 1 })
+        );
+    }
+
+    #[test]
     fn faults_name_the_address() {
-        let mut mem = DataMemory::new(&manifest());
+        let mut mem = DataMemory::new(&manifest(), &LaunchAbi::legacy());
         let past = layout::BUFFER_BASE + 8;
         assert_eq!(mem.read(past), Err(MemFault::Unmapped { addr: past }));
         assert_eq!(mem.read(0), Err(MemFault::Unmapped { addr: 0 }));
@@ -257,10 +350,12 @@ mod tests {
 
     #[test]
     fn port_answers_in_order_exactly_latency_cycles_later() {
-        let mut port = MemoryPort::new(DataMemory::new(&manifest()), 3);
+        let mut port = MemoryPort::new(DataMemory::new(&manifest(), &LaunchAbi::legacy()), 3);
         let base = layout::BUFFER_BASE as u32;
         let mut store = Request {
             write: true,
+            size: AccessSize::Dword,
+            signed: false,
             addr: [0; PORT_LANES],
             wdata: [0; PORT_LANES],
             lanes: 0b11,
@@ -287,9 +382,11 @@ mod tests {
 
     #[test]
     fn a_faulting_lane_is_reported() {
-        let mut port = MemoryPort::new(DataMemory::new(&manifest()), 1);
+        let mut port = MemoryPort::new(DataMemory::new(&manifest(), &LaunchAbi::legacy()), 1);
         let mut req = Request {
             write: false,
+            size: AccessSize::Dword,
+            signed: false,
             addr: [layout::BUFFER_BASE as u32; PORT_LANES],
             wdata: [0; PORT_LANES],
             lanes: 0b101,

@@ -25,7 +25,8 @@ use pws_hdl::config::HwConfig;
 use pws_hdl::context::ContextState;
 use pws_hdl::cu::{ComputeUnit, CuError, CuMode};
 use pws_hdl::swizzle::SwizzleMode;
-use pws_isa::manifest::{abi, ElemType, Manifest, WAVEFRONT_SIZE};
+use pws_isa::abi::LaunchAbi;
+use pws_isa::manifest::{ElemType, Manifest, WAVEFRONT_SIZE};
 use pws_isa::{Operand, Program};
 use rust_hdl::core::prelude::*;
 use serde::ser::SerializeMap;
@@ -33,7 +34,7 @@ use serde::{Serialize, Serializer};
 
 use crate::driver::{Driver, DriverError};
 use dispatch::{DispatchAction, DispatchError, Dispatcher};
-use memory::{BufferWords, DataMemory, MemFault, MemoryPort, Request, PORT_LANES};
+use memory::{AccessSize, BufferWords, DataMemory, MemFault, MemoryPort, Request, PORT_LANES};
 use monitor::{BlockStat, Ctx, InstStat, Monitor, MonitorError, StuckContext};
 use progress::{Progress, Stall};
 
@@ -269,10 +270,11 @@ fn compaction_name(c: SwizzleMode) -> &'static str {
     }
 }
 
-/// Registers the program holds: one past the highest SGPR (at least the ABI's s0..s6) and
-/// VGPR it names.
+/// Registers the program holds: one past the highest SGPR and VGPR it names, and at least those
+/// its launch ABI initialises.
 fn registers_used(program: &Program) -> (u32, u32) {
-    let mut vgprs = u32::from(abi::WORKITEM_ID_X_VGPR) + 1;
+    let abi = LaunchAbi::of_program(program);
+    let mut vgprs = u32::from(abi.workitem_vgprs);
     for (op, width) in program.instructions.iter().flat_map(|l| l.item.operands()) {
         if let Operand::Vgpr(n) = op {
             vgprs = vgprs.max(u32::from(n) + u32::from(width.dwords()));
@@ -280,7 +282,7 @@ fn registers_used(program: &Program) -> (u32, u32) {
     }
     let sgprs = program
         .sgprs_used()
-        .max(u32::from(abi::WORKGROUP_ID_X_SGPR) + 1);
+        .max(abi.sgpr_count());
     (sgprs, vgprs)
 }
 
@@ -342,7 +344,7 @@ struct Bench<'p> {
     program: &'p Program,
     per_slot: usize,
     port: MemoryPort,
-    dispatcher: Dispatcher,
+    dispatcher: Dispatcher<'p>,
     monitor: Monitor<'p>,
     progress: Progress<'p>,
     wavefronts: Vec<WavefrontRecord>,
@@ -567,6 +569,8 @@ impl Bench<'_> {
         if cu.mem_req_o.val() {
             let mut req = Request {
                 write: cu.mem_we_o.val(),
+                size: AccessSize::from_code(cu.mem_size_o.val().to_u64()),
+                signed: cu.mem_signed_o.val(),
                 addr: [0; PORT_LANES],
                 wdata: [0; PORT_LANES],
                 lanes: cu.mem_lanes_o.val().to_u64() as u16,
@@ -662,7 +666,8 @@ pub fn run(
     let cu = ComputeUnit::new(hw).map_err(|e| RunError::Config(e.to_string()))?;
     let slots = cu.slots();
     let per_slot = hw.spsimds_per_simd + 1;
-    let dispatcher = Dispatcher::new(manifest, slots, hw.passes())?;
+    let abi = LaunchAbi::of_program(program);
+    let dispatcher = Dispatcher::new(manifest, abi.clone(), slots, hw.passes())?;
     // The VCD goes to a temporary file that replaces the target when the run stops (also on
     // an error: the trace up to the stop is what one debugs), never onto the launch's files.
     let mut vcd = None;
@@ -686,7 +691,7 @@ pub fn run(
         driver,
         program,
         per_slot,
-        port: MemoryPort::new(DataMemory::new(manifest), hw.mem_latency as u64),
+        port: MemoryPort::new(DataMemory::new(manifest, &abi), hw.mem_latency as u64),
         dispatcher,
         monitor: Monitor::new(program, slots, per_slot),
         progress: Progress::new(

@@ -155,7 +155,72 @@ fn sop1(inst: &Instruction, c: &mut Context) -> Result<Flow, Fault> {
             c.scalar.scc = v != 0;
             write_s64(c, d, v)?;
         }
-        SAndSaveexecB64 | SOrSaveexecB64 | SXorSaveexecB64 | SAndn2SaveexecB64 => {
+        SBrevB32 => {
+            let v = read_s32(c, s0)?.reverse_bits();
+            write_s32(c, d, v)?;
+        }
+        SBrevB64 => {
+            let v = read_s64(c, s0)?.reverse_bits();
+            write_s64(c, d, v)?;
+        }
+        SBcnt0I32B32 | SBcnt1I32B32 | SBcnt0I32B64 | SBcnt1I32B64 => {
+            let v = match inst.opcode {
+                SBcnt0I32B32 => read_s32(c, s0)?.count_zeros(),
+                SBcnt1I32B32 => read_s32(c, s0)?.count_ones(),
+                SBcnt0I32B64 => read_s64(c, s0)?.count_zeros(),
+                _ => read_s64(c, s0)?.count_ones(),
+            };
+            c.scalar.scc = v != 0;
+            write_s32(c, d, v)?;
+        }
+        // Bit positions, or -1 when there is none (GCN3 manual).
+        SFf0I32B32 => {
+            let v = first_set(u64::from(!read_s32(c, s0)?));
+            write_s32(c, d, v)?;
+        }
+        SFf1I32B32 => {
+            let v = first_set(u64::from(read_s32(c, s0)?));
+            write_s32(c, d, v)?;
+        }
+        SFf0I32B64 => {
+            let v = first_set(!read_s64(c, s0)?);
+            write_s32(c, d, v)?;
+        }
+        SFf1I32B64 => {
+            let v = first_set(read_s64(c, s0)?);
+            write_s32(c, d, v)?;
+        }
+        SFlbitI32B32 => {
+            let v = leading_zeros_or_none(u64::from(read_s32(c, s0)?) << 32);
+            write_s32(c, d, v)?;
+        }
+        SFlbitI32B64 => {
+            let v = leading_zeros_or_none(read_s64(c, s0)?);
+            write_s32(c, d, v)?;
+        }
+        SFlbitI32 => {
+            let v = leading_sign_bits32(read_s32(c, s0)? as i32);
+            write_s32(c, d, v)?;
+        }
+        SFlbitI32I64 => {
+            let v = leading_sign_bits(read_s64(c, s0)? as i64);
+            write_s32(c, d, v)?;
+        }
+        SSextI32I8 => {
+            let v = read_s32(c, s0)? as u8 as i8 as i32 as u32;
+            write_s32(c, d, v)?;
+        }
+        SSextI32I16 => {
+            let v = read_s32(c, s0)? as u16 as i16 as i32 as u32;
+            write_s32(c, d, v)?;
+        }
+        SAbsI32 => {
+            let v = (read_s32(c, s0)? as i32).wrapping_abs() as u32;
+            c.scalar.scc = v != 0;
+            write_s32(c, d, v)?;
+        }
+        SAndSaveexecB64 | SOrSaveexecB64 | SXorSaveexecB64 | SAndn2SaveexecB64
+        | SOrn2SaveexecB64 | SNandSaveexecB64 | SNorSaveexecB64 | SXnorSaveexecB64 => {
             // The source is read before the saved EXEC lands in the destination.
             let s = read_s64(c, s0)?;
             let old = c.scalar.exec();
@@ -164,7 +229,11 @@ fn sop1(inst: &Instruction, c: &mut Context) -> Result<Flow, Fault> {
                 SAndSaveexecB64 => s & old,
                 SOrSaveexecB64 => s | old,
                 SXorSaveexecB64 => s ^ old,
-                _ => s & !old,
+                SAndn2SaveexecB64 => s & !old,
+                SOrn2SaveexecB64 => s | !old,
+                SNandSaveexecB64 => !(s & old),
+                SNorSaveexecB64 => !(s | old),
+                _ => !(s ^ old),
             };
             c.scalar.set_exec(exec);
             c.scalar.scc = exec != 0;
@@ -180,10 +249,21 @@ fn sop2(inst: &Instruction, c: &mut Context) -> Result<Flow, Fault> {
     let (s0, s1) = (src(inst, 0)?, src(inst, 1)?);
     let scc_in = c.scalar.scc as u64;
     let wide = inst.opcode.signature().dst == Some(Width::B64);
+    if inst.opcode == SBfmB64 {
+        let (width, offset) = (read_s32(c, s0)? & 63, read_s32(c, s1)? & 63);
+        let v = ((1u64 << width).wrapping_sub(1)) << offset;
+        write_s64(c, d, v)?;
+        return Ok(Flow::Next);
+    }
     if wide {
         let a = read_s64(c, s0)?;
         let (v, scc) = match inst.opcode {
             SCselectB64 => (if c.scalar.scc { a } else { read_s64(c, s1)? }, None),
+            SBfeU64 | SBfeI64 => {
+                let field = read_s32(c, s1)?;
+                let v = scalar_bfe64(a, field & 63, field >> 16 & 0x7f, inst.opcode == SBfeI64);
+                (v, Some(v != 0))
+            }
             SLshlB64 | SLshrB64 | SAshrI64 => {
                 let s = read_s32(c, s1)? & 63;
                 let v = match inst.opcode {
@@ -200,6 +280,10 @@ fn sop2(inst: &Instruction, c: &mut Context) -> Result<Flow, Fault> {
                     SOrB64 => a | b,
                     SXorB64 => a ^ b,
                     SAndn2B64 => a & !b,
+                    SOrn2B64 => a | !b,
+                    SNandB64 => !(a & b),
+                    SNorB64 => !(a | b),
+                    SXnorB64 => !(a ^ b),
                     op => {
                         return not_executable(format!("{} is not a SOP2 operation", op.mnemonic()))
                     }
@@ -249,6 +333,13 @@ fn sop2(inst: &Instruction, c: &mut Context) -> Result<Flow, Fault> {
         SOrB32 => nonzero(a | b),
         SXorB32 => nonzero(a ^ b),
         SAndn2B32 => nonzero(a & !b),
+        SOrn2B32 => nonzero(a | !b),
+        SNandB32 => nonzero(!(a & b)),
+        SNorB32 => nonzero(!(a | b)),
+        SXnorB32 => nonzero(!(a ^ b)),
+        SBfmB32 => ((1u32 << (a & 31)).wrapping_sub(1) << (b & 31), None),
+        SBfeU32 | SBfeI32 => nonzero(scalar_bfe32(a, b & 31, b >> 16 & 0x7f, inst.opcode == SBfeI32)),
+        SAbsdiffI32 => nonzero(ai.wrapping_sub(bi).wrapping_abs() as u32),
         SLshlB32 => nonzero(a << (b & 31)),
         SLshrB32 => nonzero(a >> (b & 31)),
         SAshrI32 => nonzero((ai >> (b & 31)) as u32),
@@ -277,6 +368,12 @@ fn sopc(inst: &Instruction, c: &mut Context) -> Result<Flow, Fault> {
             c.scalar.scc = (a == b) == (inst.opcode == SCmpEqU64);
             return Ok(Flow::Next);
         }
+        SBitcmp0B64 | SBitcmp1B64 => {
+            let a = read_s64(c, src(inst, 0)?)?;
+            let bit = a >> (read_s32(c, src(inst, 1)?)? & 63) & 1;
+            c.scalar.scc = bit == u64::from(inst.opcode == SBitcmp1B64);
+            return Ok(Flow::Next);
+        }
         _ => {}
     }
     let a = read_s32(c, src(inst, 0)?)?;
@@ -293,6 +390,8 @@ fn sopc(inst: &Instruction, c: &mut Context) -> Result<Flow, Fault> {
         SCmpGeU32 => a >= b,
         SCmpLtU32 => a < b,
         SCmpLeU32 => a <= b,
+        SBitcmp0B32 => a >> (b & 31) & 1 == 0,
+        SBitcmp1B32 => a >> (b & 31) & 1 == 1,
         op => return not_executable(format!("{} is not a SOPC operation", op.mnemonic())),
     };
     Ok(Flow::Next)
@@ -466,13 +565,37 @@ fn valu(inst: &Instruction, c: &mut Context, vgprs: &mut [[u32; LANES]]) -> Resu
         }
         return Ok(Flow::Next);
     }
+    if let VMadU64U32 | VMadI64I32 = inst.opcode {
+        // {carry, D} = S0 * S1 + S2 as a 65-bit (unsigned or two's complement) sum.
+        let x = read_v32(c, vgprs, src(inst, 0)?)?;
+        let y = read_v32(c, vgprs, src(inst, 1)?)?;
+        let z = read_v64(c, vgprs, src(inst, 2)?)?;
+        let n = vgpr_index(d, 2, vgprs.len())?;
+        let mut carry_out = 0u64;
+        for l in lanes(active) {
+            let sum = if inst.opcode == VMadU64U32 {
+                (u128::from(x[l]) * u128::from(y[l]) + u128::from(z[l])) as i128
+            } else {
+                i128::from(x[l] as i32) * i128::from(y[l] as i32) + i128::from(z[l] as i64)
+            };
+            vgprs[n][l] = sum as u32;
+            vgprs[n + 1][l] = (sum >> 32) as u32;
+            carry_out |= ((sum >> 64) as u64 & 1) << l;
+        }
+        if let Some(sd) = inst.sdst {
+            write_s64(c, sd, carry_out)?;
+        }
+        return Ok(Flow::Next);
+    }
     let a = input_modifiers(inst, 0, read_v32(c, vgprs, src(inst, 0)?)?);
     let b = match inst.src(1) {
         Some(op) => input_modifiers(inst, 1, read_v32(c, vgprs, op)?),
         None => [0; LANES],
     };
     let (c32, mask) = match (inst.opcode, inst.src(2)) {
-        (VCndmaskB32 | VAddcU32 | VSubbU32, Some(op)) => ([0; LANES], read_s64(c, op)?),
+        (VCndmaskB32 | VAddcU32 | VSubbU32 | VSubbrevU32, Some(op)) => {
+            ([0; LANES], read_s64(c, op)?)
+        }
         (_, Some(op)) => (read_v32(c, vgprs, op)?, 0),
         (_, None) => ([0; LANES], 0),
     };
@@ -482,9 +605,34 @@ fn valu(inst: &Instruction, c: &mut Context, vgprs: &mut [[u32; LANES]]) -> Resu
         let (x, y, z) = (a[l], b[l], c32[l]);
         let cin = (mask >> l & 1) as u32;
         let u24 = |v: u32| v & 0x00ff_ffff;
+        let i24 = |v: u32| ((v << 8) as i32 >> 8) as i64;
+        let (xi, yi, zi) = (x as i32, y as i32, z as i32);
         let (v, carry) = match inst.opcode {
             VMovB32 => (x, false),
             VNotB32 => (!x, false),
+            VBfrevB32 => (x.reverse_bits(), false),
+            VFfbhU32 => (leading_zeros_or_none(u64::from(x) << 32), false),
+            VFfblB32 => (first_set(u64::from(x)), false),
+            VFfbhI32 => (leading_sign_bits32(xi), false),
+            VMulI32I24 => ((i24(x) * i24(y)) as u32, false),
+            VMulHiI32I24 => (((i24(x) * i24(y)) >> 32) as u32, false),
+            VMulHiU32U24 => (((u64::from(u24(x)) * u64::from(u24(y))) >> 32) as u32, false),
+            VMadI32I24 => (((i24(x) * i24(y)) as u32).wrapping_add(z), false),
+            VBfiB32 => ((x & y) | (!x & z), false),
+            VAlignbitB32 => (((u64::from(x) << 32 | u64::from(y)) >> (z & 31)) as u32, false),
+            VAlignbyteB32 => (((u64::from(x) << 32 | u64::from(y)) >> (8 * (z & 3))) as u32, false),
+            VMin3I32 => (xi.min(yi).min(zi) as u32, false),
+            VMin3U32 => (x.min(y).min(z), false),
+            VMax3I32 => (xi.max(yi).max(zi) as u32, false),
+            VMax3U32 => (x.max(y).max(z), false),
+            VMed3I32 => (xi.max(yi).min(xi.min(yi).max(zi)) as u32, false),
+            VMed3U32 => (x.max(y).min(x.min(y).max(z)), false),
+            VBcntU32B32 => (x.count_ones().wrapping_add(y), false),
+            VBfmB32 => ((1u32 << (x & 31)).wrapping_sub(1) << (y & 31), false),
+            VSubbrevU32 => (
+                y.wrapping_sub(x).wrapping_sub(cin),
+                x as u64 + cin as u64 > y as u64,
+            ),
             VCndmaskB32 => (if cin == 1 { y } else { x }, false),
             VMulU32U24 => (u24(x).wrapping_mul(u24(y)), false),
             VMinI32 => ((x as i32).min(y as i32) as u32, false),
@@ -529,6 +677,70 @@ fn valu(inst: &Instruction, c: &mut Context, vgprs: &mut [[u32; LANES]]) -> Resu
     Ok(Flow::Next)
 }
 
+/// `s_bfe_*_32`: `width` (0..=127) bits of `x` from bit `offset`, sign-extended from the
+/// field's top bit for `signed`; a field reaching past bit 31 is `x` shifted right (arithmetic
+/// when signed).
+fn scalar_bfe32(x: u32, offset: u32, width: u32, signed: bool) -> u32 {
+    let shifted = if signed {
+        ((x as i32) >> offset) as u32
+    } else {
+        x >> offset
+    };
+    match width {
+        0 => 0,
+        32.. => shifted,
+        w if signed => (((shifted << (32 - w)) as i32) >> (32 - w)) as u32,
+        w => shifted & ((1 << w) - 1),
+    }
+}
+
+/// `s_bfe_*_64`: [`scalar_bfe32`] on 64 bits.
+fn scalar_bfe64(x: u64, offset: u32, width: u32, signed: bool) -> u64 {
+    let shifted = if signed {
+        ((x as i64) >> offset) as u64
+    } else {
+        x >> offset
+    };
+    match width {
+        0 => 0,
+        64.. => shifted,
+        w if signed => (((shifted << (64 - w)) as i64) >> (64 - w)) as u64,
+        w => shifted & ((1 << w) - 1),
+    }
+}
+
+/// The index of the lowest set bit, or -1 (`s_ff1_*`, `v_ffbl_b32`).
+fn first_set(x: u64) -> u32 {
+    if x == 0 {
+        u32::MAX
+    } else {
+        x.trailing_zeros()
+    }
+}
+
+/// Leading zeros of `x`, or -1 when it is 0 (`s_flbit_i32_b*`, `v_ffbh_u32`; 32-bit values
+/// come in the high half).
+fn leading_zeros_or_none(x: u64) -> u32 {
+    if x == 0 {
+        u32::MAX
+    } else {
+        x.leading_zeros()
+    }
+}
+
+/// The position, counted from the top, of the first bit that differs from the sign bit, or -1
+/// for 0 and -1 (`s_flbit_i32_i64`).
+fn leading_sign_bits(x: i64) -> u32 {
+    let x = if x < 0 { !x } else { x };
+    leading_zeros_or_none(x as u64)
+}
+
+/// [`leading_sign_bits`] of a 32-bit value (`s_flbit_i32`, `v_ffbh_i32`).
+fn leading_sign_bits32(x: i32) -> u32 {
+    let x = if x < 0 { !x } else { x };
+    leading_zeros_or_none(u64::from(x as u32) << 32)
+}
+
 /// `v_bfe_u32`: `width` bits of `x` from bit `offset` (both taken mod 32).
 fn bfe(x: u32, offset: u32, width: u32) -> u32 {
     let (o, w) = (offset & 31, width & 31);
@@ -552,23 +764,40 @@ fn bfe_signed(x: u32, offset: u32, width: u32) -> u32 {
 fn vopc(inst: &Instruction, c: &mut Context, vgprs: &[[u32; LANES]]) -> Result<Flow, Fault> {
     use Opcode::*;
     check_integer_modifiers(inst)?;
-    let a = read_v32(c, vgprs, src(inst, 0)?)?;
-    let b = read_v32(c, vgprs, src(inst, 1)?)?;
+    let wide = inst.opcode.signature().srcs[0] == Width::B64;
+    let (a, b) = if wide {
+        (
+            read_v64(c, vgprs, src(inst, 0)?)?,
+            read_v64(c, vgprs, src(inst, 1)?)?,
+        )
+    } else {
+        (
+            read_v32(c, vgprs, src(inst, 0)?)?.map(u64::from),
+            read_v32(c, vgprs, src(inst, 1)?)?.map(u64::from),
+        )
+    };
     let mut mask = 0u64;
     for l in lanes(c.active()) {
         let (x, y) = (a[l], b[l]);
-        let (xi, yi) = (x as i32, y as i32);
+        // Signed order of 32-bit values from their sign-extended 64-bit forms.
+        let (xi, yi) = if wide {
+            (x as i64, y as i64)
+        } else {
+            (x as u32 as i32 as i64, y as u32 as i32 as i64)
+        };
         let r = match inst.opcode {
-            VCmpLtI32 | VCmpxLtI32 => xi < yi,
-            VCmpEqI32 | VCmpxEqI32 | VCmpEqU32 | VCmpxEqU32 => x == y,
-            VCmpLeI32 | VCmpxLeI32 => xi <= yi,
-            VCmpGtI32 | VCmpxGtI32 => xi > yi,
-            VCmpNeI32 | VCmpxNeI32 | VCmpNeU32 | VCmpxNeU32 => x != y,
-            VCmpGeI32 | VCmpxGeI32 => xi >= yi,
-            VCmpLtU32 | VCmpxLtU32 => x < y,
-            VCmpLeU32 | VCmpxLeU32 => x <= y,
-            VCmpGtU32 | VCmpxGtU32 => x > y,
-            VCmpGeU32 | VCmpxGeU32 => x >= y,
+            VCmpLtI32 | VCmpxLtI32 | VCmpLtI64 | VCmpxLtI64 => xi < yi,
+            VCmpEqI32 | VCmpxEqI32 | VCmpEqU32 | VCmpxEqU32 | VCmpEqI64 | VCmpxEqI64
+            | VCmpEqU64 | VCmpxEqU64 => x == y,
+            VCmpLeI32 | VCmpxLeI32 | VCmpLeI64 | VCmpxLeI64 => xi <= yi,
+            VCmpGtI32 | VCmpxGtI32 | VCmpGtI64 | VCmpxGtI64 => xi > yi,
+            VCmpNeI32 | VCmpxNeI32 | VCmpNeU32 | VCmpxNeU32 | VCmpNeI64 | VCmpxNeI64
+            | VCmpNeU64 | VCmpxNeU64 => x != y,
+            VCmpGeI32 | VCmpxGeI32 | VCmpGeI64 | VCmpxGeI64 => xi >= yi,
+            VCmpLtU32 | VCmpxLtU32 | VCmpLtU64 | VCmpxLtU64 => x < y,
+            VCmpLeU32 | VCmpxLeU32 | VCmpLeU64 | VCmpxLeU64 => x <= y,
+            VCmpGtU32 | VCmpxGtU32 | VCmpGtU64 | VCmpxGtU64 => x > y,
+            VCmpGeU32 | VCmpxGeU32 | VCmpGeU64 | VCmpxGeU64 => x >= y,
             op => return not_executable(format!("{} is not a vector compare", op.mnemonic())),
         };
         mask |= (r as u64) << l;
@@ -596,29 +825,40 @@ fn flat(
         lane: Some(lane),
         fault,
     };
-    match inst.opcode {
-        FlatLoadDword | FlatLoadDwordx2 => {
-            let dwords = if inst.opcode == FlatLoadDword { 1 } else { 2 };
-            let n = vgpr_index(dst(inst)?, dwords, vgprs.len())?;
+    let Some(bytes) = inst.opcode.flat_bytes() else {
+        return not_executable(format!(
+            "{} is not a flat memory operation",
+            inst.opcode.mnemonic()
+        ));
+    };
+    // Sub-dword accesses move one value of `size` bytes; wider ones whole dwords.
+    let size = bytes.min(4);
+    let dwords = bytes.div_ceil(4) as u8;
+    match inst.dst {
+        Some(d) => {
+            let n = vgpr_index(d, dwords, vgprs.len())?;
             for l in lanes(active) {
                 for i in 0..dwords as usize {
                     let a = addr[l].wrapping_add(4 * i as u64);
-                    vgprs[n + i][l] = mem.read(a).map_err(|f| fault(l, f))?;
+                    let v = mem.read_sized(a, size).map_err(|f| fault(l, f))?;
+                    vgprs[n + i][l] = match inst.opcode {
+                        FlatLoadSbyte => v as u8 as i8 as i32 as u32,
+                        FlatLoadSshort => v as u16 as i16 as i32 as u32,
+                        _ => v,
+                    };
                 }
             }
         }
-        FlatStoreDword | FlatStoreDwordx2 => {
-            let data = src(inst, 1)?;
-            let dwords = if inst.opcode == FlatStoreDword { 1 } else { 2 };
-            let n = vgpr_index(data, dwords, vgprs.len())?;
+        None => {
+            let n = vgpr_index(src(inst, 1)?, dwords, vgprs.len())?;
             for l in lanes(active) {
                 for i in 0..dwords as usize {
                     let a = addr[l].wrapping_add(4 * i as u64);
-                    mem.write(a, vgprs[n + i][l]).map_err(|f| fault(l, f))?;
+                    mem.write_sized(a, size, vgprs[n + i][l])
+                        .map_err(|f| fault(l, f))?;
                 }
             }
         }
-        op => return not_executable(format!("{} is not a flat memory operation", op.mnemonic())),
     }
     Ok(Flow::Next)
 }
@@ -670,7 +910,7 @@ mod tests {
                 watch: Default::default(),
             };
             let mut vgprs = vec![[0; LANES]; 4];
-            let mut mem = GlobalMemory::new(&manifest);
+            let mut mem = GlobalMemory::new(&manifest, &pws_isa::abi::LaunchAbi::legacy());
             let result = execute(&inst, 0, &mut c, &mut vgprs, &mut mem);
             let float = info.mods & MOD_OMOD != 0;
             assert_eq!(

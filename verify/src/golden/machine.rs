@@ -2,7 +2,8 @@
 //! of a wavefront (its WfContext on the SIMD and its SwfContexts on the SpSIMDs) and the
 //! vector register file they share.
 
-use pws_isa::manifest::{abi, layout, Manifest, WAVEFRONT_SIZE};
+use pws_isa::abi::LaunchAbi;
+use pws_isa::manifest::{Manifest, WAVEFRONT_SIZE};
 
 use super::pws::{ChildStack, ContextId};
 use super::watch::Watch;
@@ -125,12 +126,13 @@ pub struct Wavefront {
 }
 
 impl Wavefront {
-    /// The wavefront as the dispatcher launches it (see docs/manifest.md for the ABI):
-    /// s[4:5] = kernarg pointer, s6 = workgroup id, v0 = work-item id, EXEC = its work-items.
-    /// `s` is the number of SpSIMDs (each holds one SwfContext of this wavefront, and every
-    /// child stack is `s` deep); `vgprs` the number of vector registers the program uses.
+    /// The wavefront as the dispatcher launches it (docs/manifest.md, "Register ABI"): the SGPRs
+    /// and work-item id VGPRs of the kernel's launch ABI `abi`, EXEC = its work-items. `s` is
+    /// the number of SpSIMDs (each holds one SwfContext of this wavefront, and every child stack
+    /// is `s` deep); `vgprs` the number of vector registers the program uses.
     pub fn launch(
         manifest: &Manifest,
+        abi: &LaunchAbi,
         workgroup: u32,
         index: u32,
         global: u32,
@@ -138,18 +140,13 @@ impl Wavefront {
         vgprs: usize,
     ) -> Wavefront {
         let mut scalar = ScalarFile::default();
-        let ptr = abi::KERNARG_SEGMENT_PTR_SGPR as u16;
-        scalar.set(ptr, layout::KERNARG_BASE as u32);
-        scalar.set(ptr + 1, (layout::KERNARG_BASE >> 32) as u32);
-        scalar.set(abi::WORKGROUP_ID_X_SGPR as u16, workgroup);
-        scalar.set_exec(manifest.initial_exec(workgroup, index));
-        let mut vgpr_file = vec![[0; LANES]; vgprs.max(abi::WORKITEM_ID_X_VGPR as usize + 1)];
-        for (lane, v) in vgpr_file[abi::WORKITEM_ID_X_VGPR as usize]
-            .iter_mut()
-            .enumerate()
-        {
-            *v = index * WAVEFRONT_SIZE + lane as u32;
+        for (r, v) in abi.sgpr_values(manifest, workgroup, index).into_iter().enumerate() {
+            scalar.set(r as u16, v);
         }
+        scalar.set_exec(manifest.initial_exec(workgroup, index));
+        let ids = abi.vgpr_values(manifest, workgroup, index);
+        let mut vgpr_file = vec![[0; LANES]; vgprs.max(ids.len())];
+        vgpr_file[..ids.len()].copy_from_slice(&ids);
         let mut contexts = vec![None; 1 + s];
         contexts[0] = Some(Context {
             id: ContextId::WF,

@@ -1,15 +1,17 @@
-//! Global memory of the golden model: the kernarg segment (read-only) and the launch's buffers
+//! Global memory of the golden model: the dispatch packet and the kernarg segment (read-only)
+//! and the launch's buffers
 //! at the addresses of the launch manifest's layout. Every other address is unmapped, so an
 //! out-of-bounds access is an error rather than a silent read of another buffer.
 
+use pws_isa::abi::LaunchAbi;
 use pws_isa::manifest::{Manifest, Region};
 
 /// Why a memory access failed (the executor adds the instruction and lane).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MemFault {
-    #[error("address {addr:#x} is outside the kernarg segment and every buffer")]
+    #[error("address {addr:#x} is outside the dispatch packet, the kernarg segment and every buffer")]
     Unmapped { addr: u64 },
-    #[error("address {addr:#x} is not 4-byte aligned")]
+    #[error("address {addr:#x} is not aligned to the access size")]
     Misaligned { addr: u64 },
     #[error("address {addr:#x} is in the read-only {region} segment")]
     ReadOnly { addr: u64, region: String },
@@ -31,14 +33,22 @@ pub struct GlobalMemory {
 }
 
 impl GlobalMemory {
-    /// Memory at launch: kernarg contents and every buffer's initial data.
-    pub fn new(manifest: &Manifest) -> GlobalMemory {
-        let image = manifest.memory_image();
-        let mut segments = vec![Segment {
-            region: image.kernarg,
-            words: image.kernarg_words,
-            writable: false,
-        }];
+    /// Memory at launch of a kernel with launch ABI `abi`: the dispatch packet, the kernarg
+    /// contents and every buffer's initial data.
+    pub fn new(manifest: &Manifest, abi: &LaunchAbi) -> GlobalMemory {
+        let image = manifest.memory_image(abi);
+        let mut segments = vec![
+            Segment {
+                region: image.dispatch_packet,
+                words: image.dispatch_packet_words,
+                writable: false,
+            },
+            Segment {
+                region: image.kernarg,
+                words: image.kernarg_words,
+                writable: false,
+            },
+        ];
         segments.extend(
             image
                 .buffers
@@ -91,6 +101,36 @@ impl GlobalMemory {
         Ok(())
     }
 
+    /// Reads the `bytes` (1, 2 or 4) bytes at `addr`, which must be a multiple of `bytes`,
+    /// zero-extended (memory is little-endian).
+    pub fn read_sized(&self, addr: u64, bytes: u32) -> Result<u32, MemFault> {
+        if addr % u64::from(bytes) != 0 {
+            return Err(MemFault::Misaligned { addr });
+        }
+        let word = self.read(addr & !3)?;
+        let shift = 8 * (addr & 3) as u32;
+        Ok(match bytes {
+            4 => word,
+            n => (word >> shift) & ((1 << (8 * n)) - 1),
+        })
+    }
+
+    /// Writes the low `bytes` (1, 2 or 4) bytes of `value` at `addr`, a multiple of `bytes`;
+    /// the other bytes of the dword keep their values.
+    pub fn write_sized(&mut self, addr: u64, bytes: u32, value: u32) -> Result<(), MemFault> {
+        if addr % u64::from(bytes) != 0 {
+            return Err(MemFault::Misaligned { addr });
+        }
+        if bytes == 4 {
+            return self.write(addr, value);
+        }
+        let base = addr & !3;
+        let old = self.read(base)?;
+        let shift = 8 * (addr & 3) as u32;
+        let mask = ((1u32 << (8 * bytes)) - 1) << shift;
+        self.write(base, (old & !mask) | ((value << shift) & mask))
+    }
+
     /// Final contents of every buffer, in manifest order (the layout places them in it).
     pub fn into_buffers(self) -> Vec<(Region, Vec<u32>)> {
         self.segments
@@ -114,7 +154,7 @@ mod tests {
             "l.toml",
         )
         .unwrap();
-        GlobalMemory::new(&m)
+        GlobalMemory::new(&m, &LaunchAbi::legacy())
     }
 
     #[test]
@@ -126,6 +166,11 @@ mod tests {
         );
         assert_eq!(mem.read(layout::KERNARG_BASE + 8), Ok(5));
         assert_eq!(mem.read(layout::BUFFER_BASE + 4), Ok(2));
+        assert_eq!(
+            mem.read(layout::DISPATCH_PACKET_BASE + 4),
+            Ok(1 | 1 << 16),
+            "workgroup size x and y"
+        );
         mem.write(layout::BUFFER_BASE, 7).unwrap();
         let b_base = layout::BUFFER_BASE + 0x2000;
         mem.write(b_base + 4092, 9).unwrap();
@@ -133,6 +178,23 @@ mod tests {
         assert_eq!(bufs[0].1, vec![7, 2]);
         assert_eq!(bufs[1].0.base, b_base);
         assert_eq!(bufs[1].1[1023], 9);
+    }
+
+    #[test]
+    fn bytes_and_halves_are_little_endian_parts_of_a_dword() {
+        let mut mem = memory();
+        let a = layout::BUFFER_BASE;
+        mem.write(a, 0x8765_4321).unwrap();
+        assert_eq!(mem.read_sized(a + 1, 1), Ok(0x43));
+        assert_eq!(mem.read_sized(a + 2, 2), Ok(0x8765));
+        mem.write_sized(a + 3, 1, 0x1FF).unwrap();
+        mem.write_sized(a, 2, 0xABCD).unwrap();
+        assert_eq!(mem.read(a), Ok(0xFF65_ABCD));
+        assert_eq!(
+            mem.read_sized(a + 1, 2),
+            Err(MemFault::Misaligned { addr: a + 1 })
+        );
+        assert!(mem.write_sized(layout::KERNARG_BASE + 1, 1, 0).is_err());
     }
 
     #[test]

@@ -18,6 +18,7 @@ mod watch;
 
 use std::path::Path;
 
+use pws_isa::abi::LaunchAbi;
 use pws_isa::manifest::Manifest;
 use pws_isa::{Instruction, Operand, Program};
 use serde::Serialize;
@@ -95,15 +96,16 @@ pub fn run(program: &Program, manifest: &Manifest, config: &Config) -> Result<Re
     // Refused before running, as the compute unit refuses it (`pws_isa::subset`).
     pws_isa::subset::check(program, &manifest.kernel.display().to_string())
         .map_err(GoldenError::Assemble)?;
-    let used = UsedRegisters::of(program);
+    let abi = LaunchAbi::of_program(program);
+    let used = UsedRegisters::of(program, &abi);
     check_budget(manifest, config, &used)?;
-    let mut engine = Engine::new(program, manifest, config);
+    let mut engine = Engine::new(program, manifest, &abi, config);
     let mut wavefronts = Vec::new();
     let mut global = 0;
     for wg in 0..manifest.workgroups() {
         let mut waves: Vec<Wavefront> = (0..manifest.wavefronts_in(wg))
             .map(|i| {
-                let w = Wavefront::launch(manifest, wg, i, global + i, engine.s, used.vgprs);
+                let w = Wavefront::launch(manifest, &abi, wg, i, global + i, engine.s, used.vgprs);
                 engine.stats.wavefronts += 1;
                 w
             })
@@ -130,8 +132,8 @@ pub fn run(program: &Program, manifest: &Manifest, config: &Config) -> Result<Re
         kernel: manifest.kernel.display().to_string(),
         mode: config.mode,
         s: (config.mode == Mode::Pws).then_some(config.s),
-        grid: manifest.grid,
-        workgroup: manifest.workgroup,
+        grid: manifest.grid[..manifest.dims as usize].to_vec(),
+        workgroup: manifest.workgroup[..manifest.dims as usize].to_vec(),
         buffers: Buffers(buffers),
         wavefronts,
         trace: engine.trace,
@@ -178,9 +180,12 @@ struct UsedRegisters {
 }
 
 impl UsedRegisters {
-    fn of(program: &Program) -> UsedRegisters {
-        // The ABI registers are always reported: s0..s6 and v0.
-        let mut used = UsedRegisters { sgprs: 7, vgprs: 1 };
+    fn of(program: &Program, abi: &LaunchAbi) -> UsedRegisters {
+        // The registers the launch ABI initialises are always reported.
+        let mut used = UsedRegisters {
+            sgprs: abi.sgpr_count() as usize,
+            vgprs: usize::from(abi.workitem_vgprs),
+        };
         for l in &program.instructions {
             let inst = &l.item;
             let sig = inst.opcode.signature();
@@ -235,7 +240,12 @@ struct Engine<'a> {
 }
 
 impl<'a> Engine<'a> {
-    fn new(program: &'a Program, manifest: &Manifest, config: &Config) -> Engine<'a> {
+    fn new(
+        program: &'a Program,
+        manifest: &Manifest,
+        abi: &LaunchAbi,
+        config: &Config,
+    ) -> Engine<'a> {
         let split_enabled = config.mode == Mode::Pws;
         Engine {
             program,
@@ -243,7 +253,7 @@ impl<'a> Engine<'a> {
             s: if split_enabled { config.s } else { 0 },
             split_enabled,
             max_instructions: config.max_instructions,
-            memory: GlobalMemory::new(manifest),
+            memory: GlobalMemory::new(manifest, abi),
             trace: Vec::new(),
             stats: Stats::default(),
             counts: vec![0; program.instructions.len()],

@@ -164,13 +164,20 @@ pub struct Report {
     /// SpSIMDs per SIMD (PWS mode only).
     #[serde(rename = "S")]
     pub s: Option<usize>,
-    pub grid: u32,
-    pub workgroup: u32,
+    /// Work-items in each dimension the manifest gives (x, then y, z).
+    pub grid: Vec<u32>,
+    /// Work-items per workgroup in those dimensions.
+    pub workgroup: Vec<u32>,
     pub buffers: Buffers,
     /// Final registers of every wavefront (empty unless `Config::final_registers`).
     pub wavefronts: Vec<WavefrontState>,
     pub trace: Vec<PwsEvent>,
     pub stats: Stats,
+}
+
+/// `4`, `4x2`, `4x2x2`.
+fn extent(e: &[u32]) -> String {
+    e.iter().map(u32::to_string).collect::<Vec<_>>().join("x")
 }
 
 /// Values per line, and lines per buffer, of the human report.
@@ -188,7 +195,11 @@ impl Report {
         let _ = writeln!(
             out,
             "kernel {} ({mode}): grid {}, workgroup {}: {} workgroup(s), {} wavefront(s)",
-            self.kernel, self.grid, self.workgroup, self.stats.workgroups, self.stats.wavefronts
+            self.kernel,
+            extent(&self.grid),
+            extent(&self.workgroup),
+            self.stats.workgroups,
+            self.stats.wavefronts
         );
         out.push_str("\nbuffers\n");
         let width = self
