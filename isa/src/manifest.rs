@@ -34,6 +34,8 @@ pub mod layout {
     pub const DISPATCH_PACKET_BASE: u64 = 0x800;
     /// Byte address of the kernarg segment.
     pub const KERNARG_BASE: u64 = 0x1000;
+    /// The HSA kernarg segment alignment: a descriptor's kernarg size is rounded up to it.
+    pub const KERNARG_ALIGN: u64 = 16;
     /// Byte address of the first buffer, unless the kernarg segment reaches past
     /// `BUFFER_BASE - GUARD_BYTES`: then the buffers start after it and its guard.
     pub const BUFFER_BASE: u64 = 0x1_0000;
@@ -750,13 +752,14 @@ impl Manifest {
     }
 
     /// Addresses of the dispatch packet, the kernarg segment and the buffers, and the contents
-    /// of the two read-only segments for a kernel with launch ABI `abi` (its kernarg segment is
-    /// at least `abi.kernarg_size` bytes: hidden arguments read 0).
-    /// The buffers start at [`layout::BUFFER_BASE`], or after the kernarg segment and a guard
+    /// of the two read-only segments for a kernel with launch ABI `abi`. Its kernarg segment is
+    /// at least `abi.kernarg_size` bytes rounded up to the HSA kernarg alignment of 16 (hidden
+    /// arguments and the padding read 0): clang widens adjacent scalar argument loads up to that
+    /// alignment (three dwords at 0x18 of a 36-byte segment load as `s_load_dwordx4`). The buffers start at [`layout::BUFFER_BASE`], or after the kernarg segment and a guard
     /// gap when the segment is larger: the two never overlap.
     pub fn memory_image(&self, abi: &LaunchAbi) -> MemoryImage {
         let kernarg_bytes = (4 * self.kernarg_words() as u64)
-            .max(u64::from(abi.kernarg_size).next_multiple_of(4));
+            .max(u64::from(abi.kernarg_size).next_multiple_of(layout::KERNARG_ALIGN));
         let kernarg_end = layout::KERNARG_BASE + kernarg_bytes;
         let mut buffers = Vec::with_capacity(self.buffers.len());
         let mut next = layout::BUFFER_BASE
@@ -788,10 +791,7 @@ impl Manifest {
                 KernelArg::Value(v) => kernarg_words.push(*v),
             }
         }
-        let hidden = (abi.kernarg_size as usize).div_ceil(4);
-        if kernarg_words.len() < hidden {
-            kernarg_words.resize(hidden, 0);
-        }
+        kernarg_words.resize(kernarg_words.len().max(kernarg_bytes as usize / 4), 0);
         let dispatch_packet_words = abi.dispatch_packet(self).to_vec();
         MemoryImage {
             dispatch_packet: Region {
@@ -1100,8 +1100,8 @@ len = 4
             kernarg_size: 10,
             ..LaunchAbi::legacy()
         };
-        assert_eq!(m.memory_image(&abi).kernarg_words, vec![3, 0, 0]);
-        assert_eq!(m.memory_image(&abi).kernarg.bytes, 12);
+        assert_eq!(m.memory_image(&abi).kernarg_words, vec![3, 0, 0, 0]);
+        assert_eq!(m.memory_image(&abi).kernarg.bytes, 16);
     }
 
     #[test]

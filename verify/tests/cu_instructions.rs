@@ -291,6 +291,7 @@ fn check_program(
         mode: Mode::NoSplit,
         s: 0,
         max_instructions: 1_000_000,
+        ..Config::default()
     };
     let golden = golden::run(&program, &manifest, &config)
         .map_err(|e| TestCaseError::fail(format!("golden: {e}\n{source}")))?;
