@@ -29,7 +29,10 @@ fn launch(dir: &std::path::Path, kernel: &str, extra: &str) -> String {
         "kernel = \"k.cl\"\ngrid = 64\nworkgroup = 64\nargs = [\"in\", \"out\"]\n{extra}\n\
          [[buffer]]\nname = \"in\"\ntype = \"i32\"\ndata = [{}]\n\n\
          [[buffer]]\nname = \"out\"\ntype = \"i32\"\nlen = 64\n",
-        (0..64).map(|v| (v * 37 % 101).to_string()).collect::<Vec<_>>().join(", ")
+        (0..64)
+            .map(|v| (v * 37 % 101).to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     let path = dir.join("k.toml");
     std::fs::write(&path, m).unwrap();
@@ -79,7 +82,11 @@ fn a_kernel_picked_by_entry_runs_and_its_marked_if_splits() {
         .map(|v| v.as_i64().unwrap())
         .collect();
     assert_eq!(out, expected());
-    assert!(golden["stats"]["splits"].as_u64().unwrap() >= 1, "{}", golden["stats"]);
+    assert!(
+        golden["stats"]["splits"].as_u64().unwrap() >= 1,
+        "{}",
+        golden["stats"]
+    );
     let run = json(&["run", &m, "--mode", "pws", "--S", "1", "--json"]);
     assert!(run["splits"].as_u64().unwrap() >= 1);
     assert_eq!(run["warnings"].as_array().unwrap().len(), 0);
@@ -93,10 +100,16 @@ fn pws_on_a_kernel_without_a_split_warns() {
         &TWO_KERNELS.replace("PWS_SPLIT();", ""),
         "entry = \"second\"",
     );
-    let out = command().args(["run", &m, "--mode", "pws"]).output().unwrap();
+    let out = command()
+        .args(["run", &m, "--mode", "pws"])
+        .output()
+        .unwrap();
     assert!(out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("warning: the program has no `split`, so pws runs it as no-split"), "{err}");
+    assert!(
+        err.contains("warning: the program has no `split`, so pws runs it as no-split"),
+        "{err}"
+    );
     let run = json(&["run", &m, "--mode", "pws", "--json"]);
     assert!(run["warnings"][0].as_str().unwrap().contains("no `split`"));
 }
@@ -104,7 +117,11 @@ fn pws_on_a_kernel_without_a_split_warns() {
 #[test]
 fn compiler_errors_name_the_source_line() {
     let dir = tempfile::tempdir().unwrap();
-    let m = launch(dir.path(), "__kernel void k(__global int *out) {\n  out[0] = y;\n}\n", "");
+    let m = launch(
+        dir.path(),
+        "__kernel void k(__global int *out) {\n  out[0] = y;\n}\n",
+        "",
+    );
     let e = pws_err(&["golden", &m]);
     assert!(e.contains("clang-14 failed on"), "{e}");
     assert!(e.contains("k.cl:2:"), "{e}");
@@ -116,10 +133,16 @@ fn entry_flags_and_compiler_mistakes_are_clear_errors() {
     let dir = tempfile::tempdir().unwrap();
     let m = launch(dir.path(), TWO_KERNELS, "");
     let e = pws_err(&["golden", &m]);
-    assert!(e.contains("defines 2 kernels (first, second); say which with `entry`"), "{e}");
+    assert!(
+        e.contains("defines 2 kernels (first, second); say which with `entry`"),
+        "{e}"
+    );
     let m = launch(dir.path(), TWO_KERNELS, "entry = \"third\"");
     let e = pws_err(&["golden", &m]);
-    assert!(e.contains("no kernel `third` (the source defines first, second)"), "{e}");
+    assert!(
+        e.contains("no kernel `third` (the source defines first, second)"),
+        "{e}"
+    );
     let m = launch(dir.path(), TWO_KERNELS, "entry = \"first\"");
     let out = command()
         .args(["golden", &m])
@@ -139,5 +162,10 @@ fn entry_flags_and_compiler_mistakes_are_clear_errors() {
     .unwrap();
     let e = pws_err(&["golden", dir.path().join("s.toml").to_str().unwrap()]);
     assert!(e.contains("key `cflags`"), "{e}");
-    pws_ok(&["golden", &launch(dir.path(), TWO_KERNELS, "entry = \"first\""), "--mode", "nosplit"]);
+    pws_ok(&[
+        "golden",
+        &launch(dir.path(), TWO_KERNELS, "entry = \"first\""),
+        "--mode",
+        "nosplit",
+    ]);
 }

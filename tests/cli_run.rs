@@ -116,7 +116,10 @@ fn an_out_of_bounds_store_stops_with_its_address_and_pc() {
         4,
     );
     let e = pws_err(&["run", &launch]);
-    assert!(e.lines().any(|l| l.starts_with("error: memory fault")), "{e}");
+    assert!(
+        e.lines().any(|l| l.starts_with("error: memory fault")),
+        "{e}"
+    );
     assert!(
         e.contains("0x40") && e.contains("pc 0x0008") && e.contains("flat_store_dword"),
         "{e}"
@@ -147,7 +150,12 @@ fn a_split_marked_around_a_barrier_runs_serialized_and_compile_refuses_it() {
     assert!(!e.contains("has no `split`"), "one warning says it: {e}");
     // `pws compile` is asked for the split itself, so it refuses with both lines.
     let out = dir.path().join("out.s");
-    let e = pws_err(&["compile", dir.path().join("k.s").to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    let e = pws_err(&[
+        "compile",
+        dir.path().join("k.s").to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
     assert!(
         e.contains("k.s:5: the marked split at k changes what the kernel computes: its divergent region holds `s_barrier` (line 6)"),
         "{e}"
@@ -165,7 +173,7 @@ fn a_context_that_can_never_continue_is_a_deadlock_with_the_stuck_pcs() {
     let kernel = barrier_on_the_then_path("split s8, s9", "merge");
     let launch = write_launch(dir.path(), &kernel, 4);
     let e = pws_err(&["run", &launch, "--watchdog", "300"]);
-    assert!(e.starts_with("error: deadlock"), "{e}");
+    assert!(e.lines().any(|l| l.starts_with("error: deadlock")), "{e}");
     assert!(
         e.contains("slot 0 context 0 at pc 0x0014 (`s_barrier`)"),
         "{e}"

@@ -147,17 +147,16 @@ fn bad_input_is_a_clear_error() {
     assert!(fails(&["wcet", "no/such/file.dot"]).contains("no/such/file.dot"));
     let other = write(d, "x.txt", "");
     assert!(fails(&["wcet", &other]).contains("unknown input type"));
+    // A cycle entered at two blocks (irreducible) has no loop header to bound or split at.
     let bad_asm = write(
         d,
         "k.s",
-        "    s_cbranch_execz L\n    s_nop 0\nL:\n    s_endpgm\n",
+        "k:\n    s_cmp_eq_u32 s0, 0\n    s_cbranch_scc0 B\nA:\n    s_nop 0\nB:\n    s_nop 0\n    s_cbranch_scc1 A\n    s_endpgm\n",
     );
-    assert!(
-        fails(&["wcet", &bad_asm]).contains("s_cbranch_execz without its if/else exec-mask idiom")
-    );
+    let irreducible = "k.s: irreducible control flow: a cycle through A (line 5), B (line 7) has no single entry block that dominates it";
+    assert!(fails(&["wcet", &bad_asm]).contains(irreducible));
     let out = d.join("o.s").display().to_string();
-    assert!(fails(&["compile", &bad_asm, "-o", &out])
-        .contains("s_cbranch_execz without its if/else exec-mask idiom"));
+    assert!(fails(&["compile", &bad_asm, "-o", &out]).contains(irreducible));
 }
 
 #[test]
@@ -169,7 +168,24 @@ fn compile_then_wcet_on_a_kernel() {
         "k:\n    v_cmp_gt_i32_e32 vcc, 26, v3\n    s_and_saveexec_b64 s[0:1], vcc\n    s_cbranch_execz END\n    v_mul_lo_u32 v2, v3, 3\nEND:\n    s_or_b64 exec, exec, s[0:1]\n    s_endpgm\n",
     );
     let out = dir.path().join("out.s").display().to_string();
-    pws_ok(&["compile", &src, "-o", &out, "--split-all"]);
+    // An if without else gains nothing from a split: --split-all leaves it and says why.
+    let skipped = pws_ok(&["compile", &src, "-o", &out, "--split-all"]);
+    assert!(
+        skipped.contains("left serialized: k (line 4): an if without else"),
+        "{skipped}"
+    );
+    assert!(!std::fs::read_to_string(&out).unwrap().contains("split"));
+    // Marked, it splits: the user asked for it.
+    let marked = src.replace(".s", "_marked.s");
+    std::fs::write(
+        &marked,
+        std::fs::read_to_string(&src).unwrap().replace(
+            "    s_cbranch_execz END",
+            "    ; pws: split\n    s_cbranch_execz END",
+        ),
+    )
+    .unwrap();
+    pws_ok(&["compile", &marked, "-o", &out]);
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(
         text.contains("    split vcc_lo, vcc_hi\n    s_cbranch_execz END\n"),
@@ -182,10 +198,7 @@ fn compile_then_wcet_on_a_kernel() {
     let r = json(&["wcet", &out, "--S", "1", "--json"]);
     assert_eq!(r["selected"], serde_json::json!(["k"]));
     // Path 2 of an if without else is empty: the split wavefront's worst case is path 1.
-    assert_eq!(
-        r["removed_edges"],
-        serde_json::json!([["END.bsb", "END.else"]])
-    );
+    assert_eq!(r["removed_edges"], serde_json::json!([["k.bsb", "k.else"]]));
 }
 
 /// The entry of `mode` in a launch report.
@@ -233,7 +246,7 @@ fn launch_manifest_is_bounded_on_the_compute_unit() {
         if m == "nosplit" {
             assert_eq!(
                 b["competition"],
-                serde_json::json!({"issue": 0, "valu": 0, "lsu": 0, "split_merge": 0})
+                serde_json::json!({"issue": 0, "valu": 0, "lsu": 0, "lsu_hold": 0, "split_merge": 0})
             );
         }
     }
@@ -375,10 +388,11 @@ fn launch_rounds_follow_the_slots() {
             + u(&o["issue_waits"]).min(u(&o["issue_held"]))
             + u(&o["lsu_waits"]).min(u(&o["lsu_held"]))
     );
-    // Two wavefronts of a workgroup compete for the issue unit and the memory port.
+    // Two wavefronts of a workgroup compete for the issue unit and the memory port, each
+    // holding the LSU at most for the kernel's longest memory instruction.
     assert_eq!(
         b["competition"],
-        serde_json::json!({"issue": 1, "valu": 0, "lsu": 1, "split_merge": 0})
+        serde_json::json!({"issue": 1, "valu": 0, "lsu": 1, "lsu_hold": 12, "split_merge": 0})
     );
     // A configuration file overrides the preset it names.
     let dir = tempfile::tempdir().unwrap();
@@ -625,7 +639,8 @@ fn loops_with_several_latches_and_exits_in_any_layout() {
         "digraph { e [wcet=1]; h [wcet=1]; a [wcet=1]; b [wcet=1]; x [wcet=1]; e -> h -> a -> b -> h; a -> h; b -> x }",
     );
     assert!(
-        fails(&["wcet", &unbounded]).contains("loop with header 'h' (back edges from 'a', 'b') has no bound"),
+        fails(&["wcet", &unbounded])
+            .contains("loop with header 'h' (back edges from 'a', 'b') has no bound"),
         "{}",
         fails(&["wcet", &unbounded])
     );

@@ -36,13 +36,31 @@ fn soak() -> bool {
 fn the_suite_has_the_kernels_users_bring() {
     let names: Vec<String> = suite()
         .iter()
-        .map(|p| p.rsplit('/').next().unwrap().trim_end_matches(".toml").to_string())
+        .map(|p| {
+            p.rsplit('/')
+                .next()
+                .unwrap()
+                .trim_end_matches(".toml")
+                .to_string()
+        })
         .collect();
     for k in [
-        "bfs", "nw", "pathfinder", "bitonic", "hotspot", "mandelbrot", "collatz", "saxpy",
-        "kmeans", "nested6", "figure2",
+        "bfs",
+        "nw",
+        "pathfinder",
+        "bitonic",
+        "hotspot",
+        "mandelbrot",
+        "collatz",
+        "saxpy",
+        "kmeans",
+        "nested6",
+        "figure2",
     ] {
-        assert!(names.iter().any(|n| n == k), "kernels/cl has no {k}: {names:?}");
+        assert!(
+            names.iter().any(|n| n == k),
+            "kernels/cl has no {k}: {names:?}"
+        );
     }
     assert!(names.len() >= 12, "{names:?}");
 }
@@ -68,17 +86,50 @@ fn every_kernel_equals_its_expected_output_on_the_rtl_in_every_mode_within_its_b
     }
 }
 
+/// The final buffers of a `pws run --json` or `pws golden --json` report, as raw words.
+fn words(report: &serde_json::Value, name: &str) -> Vec<u32> {
+    report["buffers"][name]
+        .as_array()
+        .unwrap_or_else(|| panic!("no buffer {name} in {report}"))
+        .iter()
+        .map(|v| v.as_i64().unwrap() as u32)
+        .collect()
+}
+
+/// Every kernel with every branch that can split safely split (`--split-all`), on the golden
+/// model and the RTL in PWS, equals its expected values; `pws compile --split-all` writes a
+/// program that assembles and `pws wcet` bounds every mode.
 #[test]
 fn split_all_and_wcet_take_every_kernel() {
     let dir = tempfile::tempdir().unwrap();
     for launch in suite() {
         let manifest =
-            Manifest::load(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(&launch))
-                .unwrap();
+            Manifest::load(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(&launch)).unwrap();
         let asm = manifest.kernel.to_str().unwrap().to_string();
         let out = dir.path().join("split.s");
         pws_ok(&["compile", &asm, "-o", out.to_str().unwrap(), "--split-all"]);
         pws_isa::assemble(&std::fs::read_to_string(&out).unwrap(), "split.s").unwrap();
+        let golden = json(&["golden", &launch, "--split-all", "--json"]);
+        let rtl = json(&[
+            "run",
+            &launch,
+            "--mode",
+            "pws",
+            "--S",
+            "2",
+            "--split-all",
+            "--json",
+        ]);
+        for b in manifest.buffers.iter().filter(|b| b.expect.is_some()) {
+            let expect = b.expect.as_ref().unwrap();
+            assert_eq!(
+                &words(&golden, &b.name),
+                expect,
+                "{launch}: golden, {}",
+                b.name
+            );
+            assert_eq!(&words(&rtl, &b.name), expect, "{launch}: RTL, {}", b.name);
+        }
         let r = json(&["wcet", &launch, "--json"]);
         for m in r["modes"].as_array().unwrap() {
             assert!(m["bound"].as_u64().unwrap() > 0, "{launch}: {m}");

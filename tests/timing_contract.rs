@@ -131,7 +131,9 @@ fn lsu_occupancy_equals_the_rtl_contract() {
                     let w = sig.dst.or(sig.srcs.get(1).copied()).unwrap();
                     rtl::lsu_vector_occupancy(&cfg, sig.dst.is_none(), w.dwords().into())
                 }
-                pws_isa::Format::Smem => rtl::lsu_scalar_occupancy(sig.dst.unwrap().dwords().into()),
+                pws_isa::Format::Smem => {
+                    rtl::lsu_scalar_occupancy(sig.dst.unwrap().dwords().into())
+                }
                 _ => 0,
             };
             let mut inst = inst;
@@ -234,8 +236,8 @@ fn abis() -> Vec<LaunchAbi> {
 
 #[test]
 fn dispatch_cost_matches_the_dispatcher() {
-    let manifest = Manifest::parse("kernel = \"k.s\"\ngrid = 64\nworkgroup = 64\n", "l.toml")
-        .unwrap();
+    let manifest =
+        Manifest::parse("kernel = \"k.s\"\ngrid = 64\nworkgroup = 64\n", "l.toml").unwrap();
     for cfg in configurations() {
         for abi in abis() {
             let d = DispatchCost::contract(&cu_timing(&cfg), &abi);
@@ -246,8 +248,8 @@ fn dispatch_cost_matches_the_dispatcher() {
             );
             if cfg.lanes_per_simd == 16 {
                 // The test bench's dispatcher: one action per cycle until the launch.
-                let mut dispatcher = Dispatcher::new(&manifest, abi.clone(), 1, cfg.passes())
-                    .unwrap();
+                let mut dispatcher =
+                    Dispatcher::new(&manifest, abi.clone(), 1, cfg.passes()).unwrap();
                 let cycles = (1..)
                     .find(|_| matches!(dispatcher.step(1), DispatchAction::Launch { .. }))
                     .unwrap();
@@ -275,21 +277,23 @@ fn default_gpu_configuration_charges_a_full_srf_copy() {
 fn per_instruction_occupancies_equal_the_rtl_contract() {
     // One instruction of each class the occupancies distinguish.
     let program = pws_isa::assemble(
-        "k:\n    s_load_dword s8, s[4:5], 0x0\n    s_load_dwordx4 s[8:11], s[4:5], 0x0\n    flat_load_dword v1, v[2:3]\n    flat_load_dwordx2 v[4:5], v[2:3]\n    flat_store_dword v[2:3], v1\n    flat_store_dwordx2 v[2:3], v[4:5]\n    v_cndmask_b32_e64 v1, v2, v3, s[2:3]\n    v_add_u32_e32 v1, vcc, 1, v1\n    s_add_u32 s0, s1, s2\n    s_endpgm\n",
+        "k:\n    s_load_dword s8, s[4:5], 0x0\n    s_load_dwordx4 s[8:11], s[4:5], 0x0\n    flat_load_dword v1, v[2:3]\n    flat_load_dwordx2 v[4:5], v[2:3]\n    flat_store_dword v[2:3], v1\n    flat_store_dwordx2 v[2:3], v[4:5]\n    v_cndmask_b32_e64 v1, v2, v3, s[2:3]\n    v_add_u32_e32 v1, vcc, 1, v1\n    s_add_u32 s0, s1, s2\n    s_endpgm\n    flat_store_dwordx4 v[2:3], v[4:7]\n    s_load_dwordx16 s[16:31], s[4:5], 0x0\n",
         "k.s",
     )
     .unwrap();
     let inst = |i: usize| &program.instructions[i].item;
     for cfg in configurations() {
         let cu = cu_timing(&cfg);
-        let lsu = |i| TimingTable::lsu_cycles(&cu, inst(i));
+        let lsu = |i| pws_host::timing::lsu_occupancy(&cu, inst(i));
         assert_eq!(lsu(0), rtl::lsu_scalar_occupancy(1));
         assert_eq!(lsu(1), rtl::lsu_scalar_occupancy(4));
         assert_eq!(lsu(2), rtl::lsu_vector_occupancy(&cfg, false, 1));
         assert_eq!(lsu(3), rtl::lsu_vector_occupancy(&cfg, false, 2));
         assert_eq!(lsu(4), rtl::lsu_vector_occupancy(&cfg, true, 1));
         assert_eq!(lsu(5), rtl::lsu_vector_occupancy(&cfg, true, 2));
-        assert_eq!(lsu(5), rtl::lsu_max_occupancy(&cfg));
+        assert_eq!(lsu(10), rtl::lsu_vector_occupancy(&cfg, true, 4));
+        assert_eq!(lsu(11), rtl::lsu_scalar_occupancy(16));
+        assert_eq!(lsu(10).max(lsu(11)), rtl::lsu_max_occupancy(&cfg));
         assert_eq!(lsu(8), 0);
         for mode in Mode::ALL {
             let dws = mode == Mode::Dws;
@@ -303,10 +307,10 @@ fn per_instruction_occupancies_equal_the_rtl_contract() {
                 "{mode} on {cfg:?}"
             );
             assert_eq!(front(8), rtl::salu_cycles(2) - 1);
-            assert!((0..program.instructions.len())
-                .all(|i| front(i) <= rtl::frontend_worst(&cfg, dws)));
+            assert!(
+                (0..program.instructions.len()).all(|i| front(i) <= rtl::frontend_worst(&cfg, dws))
+            );
             assert_eq!(front(9), 2);
         }
     }
 }
-

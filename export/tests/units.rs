@@ -30,7 +30,13 @@ fn every_unit_lints_compiles_and_passes_yosys_checks() {
         )
         .unwrap_or_else(|e| panic!("{e}"));
         // Full synthesis takes minutes for the largest unit; `pws export` (tests/cli_export.rs)
-        // runs it.
+        // runs it. The vector unit's Verilog is every lane's ALU unrolled into one always
+        // block, on which Yosys' `proc` alone runs for more than ten minutes: its front-end
+        // check runs in `make soak` and `make synth` (`pws export`) only, until the unit is
+        // built from per-lane modules.
+        if u.module == "pws_vector_unit" && pws_isa::testing::proptest_cases(1) == 1 {
+            continue;
+        }
         tools::yosys_check(&file, u.module).unwrap_or_else(|e| panic!("{e}"));
     }
 }

@@ -243,6 +243,21 @@ impl HwConfig {
         }
     }
 
+    /// The same configuration with room for a kernel that uses `sgprs` scalar registers per
+    /// context and `vgprs` vector registers per wavefront: each size grows to the kernel's use,
+    /// rounded up to 8 and capped at the RTL's maximum, and never shrinks. GCN gives a kernel
+    /// the registers its descriptor asks for at dispatch; a preset's sizes are what it builds
+    /// when nothing asks for more (clang's kernels often name 40 to 100 SGPRs).
+    pub fn with_registers_for(self, sgprs: usize, vgprs: usize) -> Self {
+        let fit =
+            |have: usize, need: usize, max: usize| have.max(need.next_multiple_of(8).min(max));
+        HwConfig {
+            sgprs_per_context: fit(self.sgprs_per_context, sgprs, MAX_SGPRS),
+            vgprs_per_wavefront: fit(self.vgprs_per_wavefront, vgprs, MAX_VGPRS),
+            ..self
+        }
+    }
+
     /// Checks every parameter against what the RTL can build, reporting all problems.
     pub fn validate(&self) -> Result<(), ConfigErrors> {
         let mut errors = Vec::new();
@@ -317,6 +332,23 @@ impl HwConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn registers_grow_to_the_kernel_and_never_shrink() {
+        let cu = HwConfig::cu();
+        let fitted = cu.with_registers_for(51, 40);
+        assert_eq!(
+            (fitted.sgprs_per_context, fitted.vgprs_per_wavefront),
+            (56, 40)
+        );
+        assert_eq!(cu.with_registers_for(3, 1), cu);
+        let most = cu.with_registers_for(200, 300);
+        assert_eq!(
+            (most.sgprs_per_context, most.vgprs_per_wavefront),
+            (MAX_SGPRS, MAX_VGPRS)
+        );
+        assert!(fitted.validate().is_ok() && most.validate().is_ok());
+    }
 
     #[test]
     fn presets_are_valid_and_named() {

@@ -495,8 +495,8 @@ impl Logic for VectorUnit {
                     | (self.op_i[k].val() == ValuOp::CmpLeI64)
                     | (self.op_i[k].val() == ValuOp::CmpGtI64)
                     | (self.op_i[k].val() == ValuOp::CmpGeI64);
-                self.wide_c_in.next = (self.op_i[k].val() == ValuOp::MadU64)
-                    | (self.op_i[k].val() == ValuOp::MadI64);
+                self.wide_c_in.next =
+                    (self.op_i[k].val() == ValuOp::MadU64) | (self.op_i[k].val() == ValuOp::MadI64);
                 self.wide_in.next = (self.op_i[k].val() == ValuOp::Shl64)
                     | (self.op_i[k].val() == ValuOp::Shr64)
                     | (self.op_i[k].val() == ValuOp::Ashr64)
@@ -604,13 +604,11 @@ impl Logic for VectorUnit {
                             }
                             if self.is_vgpr[k].q.val().get_bit(1) {
                                 self.alus[k * 16 + p].b.next = self.banks[g * 16 + p].rd1.val();
-                                self.alus[k * 16 + p].b_hi.next =
-                                    self.banks[g * 16 + p].rd3.val();
+                                self.alus[k * 16 + p].b_hi.next = self.banks[g * 16 + p].rd3.val();
                             }
                             if self.is_vgpr[k].q.val().get_bit(2) {
                                 self.alus[k * 16 + p].c.next = self.banks[g * 16 + p].rd2.val();
-                                self.alus[k * 16 + p].c_hi.next =
-                                    self.banks[g * 16 + p].rd3.val();
+                                self.alus[k * 16 + p].c_hi.next = self.banks[g * 16 + p].rd3.val();
                             }
                             self.alus[k * 16 + p].m.next =
                                 self.mask_in[k * 4 + g].q.val().get_bit(p);

@@ -234,12 +234,11 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
             prop_assert_eq!(dec.valu_op_o.val(), uop.valu);
             let swap = uop.flags & pws_hdl::cu::decode::flags::SWAP != 0;
             // A 64-bit third source is the lane mask (carry-in, select) unless it is a value.
-            let n_value_srcs =
-                if uop.flags & pws_hdl::cu::decode::flags::MASK_SRC != 0 {
-                    2
-                } else {
-                    sig.srcs.len()
-                };
+            let n_value_srcs = if uop.flags & pws_hdl::cu::decode::flags::MASK_SRC != 0 {
+                2
+            } else {
+                sig.srcs.len()
+            };
             for i in 0..n_value_srcs {
                 let alu = if swap && i < 2 { 1 - i } else { i };
                 let src = inst.srcs[i].expect("VALU sources are present");

@@ -137,7 +137,8 @@ fn ipet(
             let mut sol = match fallback {
                 Some(f) => {
                     let mut s = f.clone();
-                    s.notes.push(note + "the bound of the CFG without pruning is used");
+                    s.notes
+                        .push(note + "the bound of the CFG without pruning is used");
                     s
                 }
                 None => IpetSolution {
@@ -198,7 +199,10 @@ pub fn analyse(g: &BsbCfg, marked: &[bool], p: &Params) -> Result<Analysis> {
     // A split inside a loop runs once per iteration: charge it as often as it can execute.
     let pws_charge = sel.selected.iter().try_fold(0u128, |acc, &u| {
         let m = checked(g.multiplicity(u), "the split count")?;
-        checked(m.checked_mul(e_sm).and_then(|c| acc.checked_add(c)), "the split/merge cost")
+        checked(
+            m.checked_mul(e_sm).and_then(|c| acc.checked_add(c)),
+            "the split/merge cost",
+        )
     })?;
     let mut branch_mult = 1u128;
     for u in g.branches() {

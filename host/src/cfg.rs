@@ -279,7 +279,11 @@ impl BsbCfg {
         // Post-dominators on the forward graph, with a virtual exit after every sink.
         let exit = n;
         let mut reverse: Vec<(usize, usize)> = forward.iter().map(|&(u, v)| (v, u)).collect();
-        reverse.extend((0..n).filter(|&u| fwd_succ[u].is_empty()).map(|u| (exit, u)));
+        reverse.extend(
+            (0..n)
+                .filter(|&u| fwd_succ[u].is_empty())
+                .map(|u| (exit, u)),
+        );
         let pdom = immediate_dominators(&Csr::new(n + 1, &reverse), exit);
         drop(reverse);
         let ipdom = |v: usize| pdom[v].filter(|&d| d != exit);
@@ -786,7 +790,9 @@ impl LoopForest {
         for i in (0..loops.len()).rev() {
             loops[i].depth = loops[i].parent.map_or(1, |p| loops[p].depth + 1);
         }
-        if let Some(v) = (0..n).find(|&v| cfg.blocks[v].loop_bound.is_some() && header_loop[v].is_none()) {
+        if let Some(v) =
+            (0..n).find(|&v| cfg.blocks[v].loop_bound.is_some() && header_loop[v].is_none())
+        {
             return structure(format!(
                 "node {} has a loop bound but is not a loop header",
                 name(v)
@@ -970,7 +976,9 @@ impl Layout {
             let mut r = i;
             while depth[r] == usize::MAX {
                 chain.push(r);
-                r = regions[r].parent.expect("every region but the root has a parent");
+                r = regions[r]
+                    .parent
+                    .expect("every region but the root has a parent");
             }
             let mut d = depth[r];
             while let Some(c) = chain.pop() {
@@ -997,7 +1005,9 @@ impl Layout {
         }
         let joins = |v: usize| match entered[v][0] {
             usize::MAX => region_of[v],
-            outer => regions[outer].parent.expect("entered regions are not the root"),
+            outer => regions[outer]
+                .parent
+                .expect("entered regions are not the root"),
         };
 
         let mut indeg: Vec<usize> = (0..n).map(|v| fwd_pred[v].len()).collect();
@@ -1039,7 +1049,9 @@ impl Layout {
         let mut inner_first: Vec<usize> = (1..regions.len()).collect();
         inner_first.sort_unstable_by_key(|&r| std::cmp::Reverse(regions[r].depth));
         for r in inner_first {
-            let p = regions[r].parent.expect("every region but the root has a parent");
+            let p = regions[r]
+                .parent
+                .expect("every region but the root has a parent");
             size[p] += size[r];
         }
         let mut pos = vec![0; n];
@@ -1079,11 +1091,7 @@ mod tests {
         let names = ["e", "h1", "a", "h2", "b", "c", "x"];
         let bounds = [None, Some(3), None, Some(4), None, None, None];
         let cfg = Cfg {
-            blocks: names
-                .iter()
-                .zip(bounds)
-                .map(|(n, b)| block(n, b))
-                .collect(),
+            blocks: names.iter().zip(bounds).map(|(n, b)| block(n, b)).collect(),
             edges: vec![
                 (0, 1),
                 (1, 2),
@@ -1128,7 +1136,10 @@ mod tests {
     #[test]
     fn flow_order_renumbers_and_maps_back() {
         let cfg = Cfg {
-            blocks: ["x", "e", "b", "a"].iter().map(|n| block(n, None)).collect(),
+            blocks: ["x", "e", "b", "a"]
+                .iter()
+                .map(|n| block(n, None))
+                .collect(),
             edges: vec![(1, 3), (3, 2), (2, 0), (1, 2)],
             entry: 1,
         };
@@ -1168,12 +1179,21 @@ mod tests {
     #[test]
     fn irreducible_cycles_name_their_entries() {
         let cfg = Cfg {
-            blocks: ["e", "a", "b", "x"].iter().map(|n| block(n, None)).collect(),
+            blocks: ["e", "a", "b", "x"]
+                .iter()
+                .map(|n| block(n, None))
+                .collect(),
             edges: vec![(0, 1), (0, 2), (1, 2), (2, 1), (2, 3)],
             entry: 0,
         };
         let e = BsbCfg::new(cfg).unwrap_err().to_string();
-        assert!(e.starts_with("irreducible control flow: a cycle through"), "{e}");
-        assert!(e.contains("entered at 'a' and 'b'") || e.contains("entered at 'b' and 'a'"), "{e}");
+        assert!(
+            e.starts_with("irreducible control flow: a cycle through"),
+            "{e}"
+        );
+        assert!(
+            e.contains("entered at 'a' and 'b'") || e.contains("entered at 'b' and 'a'"),
+            "{e}"
+        );
     }
 }

@@ -131,7 +131,11 @@ fn decide(
     }
     if let Some(why) = &b.unsplittable {
         if explicit || (!split_all && opts.strict_markers) {
-            let what = if explicit { "the split" } else { "the marked split" };
+            let what = if explicit {
+                "the split"
+            } else {
+                "the marked split"
+            };
             return Err(HostError::Structure(format!(
                 "{file}:{line}: {what} at {name} changes what the kernel computes: {why}; remove it, or change the kernel so that {}",
                 match why {
@@ -313,7 +317,10 @@ mod tests {
             label_and_rest("L1: s_nop 0 ; c"),
             (Some("L1:"), " s_nop 0 ; c")
         );
-        assert_eq!(label_and_rest("    s_nop 0 ; a: b"), (None, "    s_nop 0 ; a: b"));
+        assert_eq!(
+            label_and_rest("    s_nop 0 ; a: b"),
+            (None, "    s_nop 0 ; a: b")
+        );
         assert_eq!(label_and_rest("L1:"), (None, "L1:"));
     }
 }

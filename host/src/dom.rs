@@ -256,7 +256,11 @@ mod tests {
                 succ[a].push(b);
             }
             let root = rnd(n as u64) as usize;
-            assert_eq!(immediate_dominators(&csr(&succ), root), naive(&succ, root), "{succ:?} from {root}");
+            assert_eq!(
+                immediate_dominators(&csr(&succ), root),
+                naive(&succ, root),
+                "{succ:?} from {root}"
+            );
         }
     }
 

@@ -426,7 +426,11 @@ impl<'a> Parser<'a> {
         Ok(out)
     }
 
-    fn check_display_only(&self, attrs: &[(Cow<'a, str>, Cow<'a, str>, Token<'a>)], what: &str) -> Result<()> {
+    fn check_display_only(
+        &self,
+        attrs: &[(Cow<'a, str>, Cow<'a, str>, Token<'a>)],
+        what: &str,
+    ) -> Result<()> {
         for (k, _, t) in attrs {
             if !DISPLAY_ATTRS.contains(&k.as_ref()) {
                 return self.err(

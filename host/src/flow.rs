@@ -541,9 +541,8 @@ mod tests {
 
     #[test]
     fn post_dominators_of_an_if_else() {
-        let (_, f) = flow(
-            "  s_cbranch_scc0 E\n  s_nop 0\n  s_branch J\nE:\n  s_nop 1\nJ:\n  s_endpgm\n",
-        );
+        let (_, f) =
+            flow("  s_cbranch_scc0 E\n  s_nop 0\n  s_branch J\nE:\n  s_nop 1\nJ:\n  s_endpgm\n");
         assert_eq!(f.ipdom(0), Some(3));
         assert_eq!(f.ipdom(3), None);
         assert!(f.dominates(0, 3));

@@ -235,7 +235,10 @@ pub fn random_cfg(seed: u64, opts: &GenOptions) -> Cfg {
         for (old, b) in cfg.blocks.into_iter().enumerate() {
             blocks[perm[old]] = Some(b);
         }
-        cfg.blocks = blocks.into_iter().map(|b| b.expect("a permutation")).collect();
+        cfg.blocks = blocks
+            .into_iter()
+            .map(|b| b.expect("a permutation"))
+            .collect();
         for e in &mut cfg.edges {
             *e = (perm[e.0], perm[e.1]);
         }
@@ -285,11 +288,16 @@ mod tests {
             }
             returns += usize::from((0..g.len()).filter(|&v| g.is_end(v)).count() > 1);
             uniform += (0..g.len())
-                .filter(|&v| g.block(v).kind == BlockKind::Block && g.forward_successors(v).len() > 1)
+                .filter(|&v| {
+                    g.block(v).kind == BlockKind::Block && g.forward_successors(v).len() > 1
+                })
                 .count();
             shuffled += usize::from(g.order().windows(2).any(|w| w[0] > w[1]));
         }
-        assert!(latches > 10 && breaks > 10 && returns > 5 && uniform > 10, "{latches} {breaks} {returns} {uniform}");
+        assert!(
+            latches > 10 && breaks > 10 && returns > 5 && uniform > 10,
+            "{latches} {breaks} {returns} {uniform}"
+        );
         assert_eq!(shuffled, 40);
     }
 }

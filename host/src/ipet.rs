@@ -164,7 +164,12 @@ impl IpetSystem {
                 in_edges[v].iter().map(|&e| (e, -1)),
             );
             if !out_edges[v].is_empty() {
-                sys.push(RowKind::Out(v), Cmp::Eq, 0, out_edges[v].iter().map(|&e| (e, -1)));
+                sys.push(
+                    RowKind::Out(v),
+                    Cmp::Eq,
+                    0,
+                    out_edges[v].iter().map(|&e| (e, -1)),
+                );
             }
         }
         for lp in g.loops() {
@@ -255,7 +260,11 @@ impl IpetSystem {
     /// Variables the entry reaches: blocks reachable over the kept edges, and their out-edges.
     /// The others are 0 in every solution (module doc).
     pub fn live_columns(&self) -> Vec<bool> {
-        let n = self.vars.iter().filter(|v| matches!(v, Var::Block(_))).count();
+        let n = self
+            .vars
+            .iter()
+            .filter(|v| matches!(v, Var::Block(_)))
+            .count();
         let pairs: Vec<(usize, usize)> = (n..self.vars.len())
             .map(|i| match self.vars[i] {
                 Var::Edge(u, _) => (u, i),
@@ -284,7 +293,11 @@ impl IpetSystem {
     /// Checks a flow (one value per variable) against every row, exactly; returns its objective.
     pub fn check_primal(&self, values: &[i128]) -> std::result::Result<i128, String> {
         if values.len() != self.vars.len() {
-            return Err(format!("{} values for {} variables", values.len(), self.vars.len()));
+            return Err(format!(
+                "{} values for {} variables",
+                values.len(),
+                self.vars.len()
+            ));
         }
         if let Some(i) = values.iter().position(|&v| v < 0) {
             return Err(format!("{} is negative", self.vars[i].name()));
@@ -300,7 +313,10 @@ impl IpetSystem {
                 Cmp::Le => lhs <= row.rhs,
             };
             if !ok {
-                return Err(format!("row {:?} is violated ({lhs} against {})", row.kind, row.rhs));
+                return Err(format!(
+                    "row {:?} is violated ({lhs} against {})",
+                    row.kind, row.rhs
+                ));
             }
         }
         self.objective
@@ -315,7 +331,11 @@ impl IpetSystem {
     /// Returns the dual objective Σ rhs·dual, an upper bound of the LP and hence the ILP.
     pub fn check_dual(&self, dual: &[i128], live: &[bool]) -> std::result::Result<i128, String> {
         if dual.len() != self.rows.len() {
-            return Err(format!("{} dual values for {} rows", dual.len(), self.rows.len()));
+            return Err(format!(
+                "{} dual values for {} rows",
+                dual.len(),
+                self.rows.len()
+            ));
         }
         let mut column = vec![0i128; self.vars.len()];
         let mut bound = 0i128;
@@ -377,7 +397,9 @@ impl IpetSystem {
                 let v = sol.value(x);
                 let r = v.round();
                 if (v - r).abs() > 1e-6 || !(0.0..1e30).contains(&r) {
-                    Err(format!("the solver's value {v} for a count is not an integer"))
+                    Err(format!(
+                        "the solver's value {v} for a count is not an integer"
+                    ))
                 } else {
                     Ok(r as i128)
                 }
@@ -524,14 +546,12 @@ fn ilp_check(sys: &IpetSystem, optimum: i128) -> std::result::Result<(), String>
 /// bounds multiply to, in any IPET solution.
 pub fn multiplicity_bound(g: &BsbCfg, live: &[bool]) -> Result<u128> {
     let over = || HostError::Overflow("the WCET exceeds 2^128 cycles".into());
-    (0..g.len())
-        .filter(|&v| live[v])
-        .try_fold(0u128, |acc, v| {
-            let m = g.multiplicity(v).ok_or_else(over)?;
-            m.checked_mul(u128::from(g.wcet(v)))
-                .and_then(|c| acc.checked_add(c))
-                .ok_or_else(over)
-        })
+    (0..g.len()).filter(|&v| live[v]).try_fold(0u128, |acc, v| {
+        let m = g.multiplicity(v).ok_or_else(over)?;
+        m.checked_mul(u128::from(g.wcet(v)))
+            .and_then(|c| acc.checked_add(c))
+            .ok_or_else(over)
+    })
 }
 
 #[cfg(test)]
@@ -587,7 +607,10 @@ mod tests {
         too_many_iterations[2] = 11;
         too_many_iterations[5] = 11;
         too_many_iterations[6] = 10;
-        assert!(sys.check_primal(&too_many_iterations).unwrap_err().contains("Loop(1)"));
+        assert!(sys
+            .check_primal(&too_many_iterations)
+            .unwrap_err()
+            .contains("Loop(1)"));
         let mut broken_flow = good;
         broken_flow[7] = 0;
         assert!(sys.check_primal(&broken_flow).is_err());
@@ -598,7 +621,11 @@ mod tests {
         assert_eq!(sys.check_dual(&dual, &live), Ok(55));
         // A loop price below the costliest iteration lets a cycle gain: some constraint fails.
         let mut cheap = dual.clone();
-        let loop_row = sys.rows.iter().position(|r| r.kind == RowKind::Loop(1)).unwrap();
+        let loop_row = sys
+            .rows
+            .iter()
+            .position(|r| r.kind == RowKind::Loop(1))
+            .unwrap();
         cheap[loop_row] -= 1;
         assert!(sys.check_dual(&cheap, &live).is_err());
     }
@@ -611,6 +638,10 @@ mod tests {
         let sol = certify(&g, &s, Solver::Structural).unwrap();
         assert_eq!(sol.method, IpetMethod::Multiplicity);
         assert_eq!(sol.wcet, 1 + 10 * 2 + 10 * 3 + 4);
-        assert!(sol.notes[0].contains("failed its exact check"), "{:?}", sol.notes);
+        assert!(
+            sol.notes[0].contains("failed its exact check"),
+            "{:?}",
+            sol.notes
+        );
     }
 }

@@ -193,7 +193,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            e.starts_with("g.toml: ") && e.contains("unknown field `N_SMID`"),
+            e.starts_with("g.toml:9:1: ") && e.contains("unknown field `N_SMID`"),
             "{e}"
         );
         let e = GpuConfig::from_toml(
@@ -222,6 +222,9 @@ mod tests {
         assert_eq!(e_kernel_dws(1, 1, 2, 63), Some(190));
         assert_eq!(e_kernel_dws(2, 0, 1, u128::MAX / 2), None);
         assert_eq!("serialized".parse(), Ok(DwsBound::Serialized));
-        assert!("x".parse::<DwsBound>().unwrap_err().contains("lemma-5.7 or serialized"));
+        assert!("x"
+            .parse::<DwsBound>()
+            .unwrap_err()
+            .contains("lemma-5.7 or serialized"));
     }
 }

@@ -140,7 +140,7 @@ impl LaunchKernel {
             warnings.push(format!(
                 "the program has no `split`, so {} runs it as no-split{}",
                 mode.name(),
-                if mode == Mode::Pws {
+                if mode == Mode::Pws && !split_all {
                     " (mark branches with `; pws: split` or PWS_SPLIT(), or split every one that can with --split-all)"
                 } else {
                     " (no divergent branch of it can split)"
@@ -461,7 +461,11 @@ fn competitors(
         issue: issue_others + if mode == Mode::Dws { own } else { 0 },
         valu: if mode == Mode::Dws { own } else { 0 },
         lsu: lsu_others + lsu_own,
-        lsu_hold: if lsu_others + lsu_own > 0 { lsu_hold } else { 0 },
+        lsu_hold: if lsu_others + lsu_own > 0 {
+            lsu_hold
+        } else {
+            0
+        },
         split_merge: own,
     };
     Competitors {
@@ -530,10 +534,7 @@ fn dws_serialized(
         let Role::Branch { bsb, .. } = g.role(b.node) else {
             continue;
         };
-        let merge_end = b
-            .merge
-            .map_or(b.merge_at.gap(), |m| m + 1)
-            .min(insts.len());
+        let merge_end = b.merge.map_or(b.merge_at.gap(), |m| m + 1).min(insts.len());
         let child = (split + 1..kernel.ranges[b.node].end)
             .chain(kernel.ranges[bsb].clone())
             .chain(kernel.ranges[b.join].start..merge_end);
@@ -606,7 +607,10 @@ fn split_regions(kernel: &Kernel, g: &BsbCfg) -> Vec<bool> {
             work.extend(g.forward_successors(v).iter().copied());
             work.extend(g.back_edges().iter().filter(|e| e.0 == v).map(|e| e.1));
         }
-        let merge_end = b.merge.map_or(b.merge_at.gap(), |m| m + 1).min(inside.len());
+        let merge_end = b
+            .merge
+            .map_or(b.merge_at.gap(), |m| m + 1)
+            .min(inside.len());
         let join_start = kernel.ranges[b.join].start;
         for i in (split + 1..kernel.ranges[b.node].end).chain(join_start..merge_end) {
             inside[i] = true;
@@ -686,7 +690,7 @@ fn wavefront_bound(
         insts.iter().map(|l| f(&l.item)).max().unwrap_or(0)
     };
     let longest_front = longest(&|i| TimingTable::frontend_cycles(&cu, mode, i));
-    let longest_lsu = longest(&|i| TimingTable::lsu_cycles(&cu, i));
+    let longest_lsu = longest(&|i| crate::timing::lsu_occupancy(&cu, i));
     let table = |c: &Competition| {
         let mut t = TimingTable::contract(&cu, mode, c, m.lk.sgprs);
         t.schedule_wait = t.schedule_wait.min(c.issue * longest_front);
@@ -724,7 +728,8 @@ fn wavefront_bound(
         }
     }
     let plus = |a: &[u64], b: &[u64]| -> Vec<u64> { a.iter().zip(b).map(|(x, y)| x + y).collect() };
-    let minus = |a: &[u64], b: &[u64]| -> Vec<u64> { a.iter().zip(b).map(|(x, y)| x - y).collect() };
+    let minus =
+        |a: &[u64], b: &[u64]| -> Vec<u64> { a.iter().zip(b).map(|(x, y)| x - y).collect() };
     let node_weights = |per_inst: &[u64]| -> Vec<u64> {
         kernel
             .ranges
@@ -815,7 +820,10 @@ fn wavefront_bound(
             };
             minus(
                 &full,
-                &cost(&without(&comp.outside, &d), &without(&comp.inside_for_e, &d)),
+                &cost(
+                    &without(&comp.outside, &d),
+                    &without(&comp.inside_for_e, &d),
+                ),
             )
         };
         let (issue_waits, lsu_waits) = (waits(true), waits(false));
@@ -858,7 +866,10 @@ fn wavefront_bound(
             ipet_of(w, notes)
         };
         let front = per_inst(&|i| TimingTable::frontend_cycles(&cu, mode, i));
-        let lsu_held = wavefront_holds(per_inst(&|i| TimingTable::lsu_cycles(&cu, i)), &mut notes)?;
+        let lsu_held = wavefront_holds(
+            per_inst(&|i| crate::timing::lsu_occupancy(&cu, i)),
+            &mut notes,
+        )?;
         // The issue unit: in DWS it serves every context of its slots; in no-split and PWS
         // issue unit k serves context k of its slots, and one context runs at most one path of
         // every split branch (SB = every branch with a split, pruned to the costlier path).
@@ -948,8 +959,8 @@ fn mode_bound(
     let split_branches: Vec<bool> = (0..structure.len())
         .map(|v| kernel.ifs.iter().any(|b| b.node == v && b.split.is_some()))
         .collect();
-    let peak = select(&structure, &split_branches, u64::MAX).count
-        + stray_splits(&kernel).len() as u64;
+    let peak =
+        select(&structure, &split_branches, u64::MAX).count + stray_splits(&kernel).len() as u64;
     let inputs = ModeInputs {
         lk: &lk,
         kernel,

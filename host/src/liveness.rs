@@ -65,7 +65,9 @@ impl Liveness {
     /// Registers live right before instruction `i`.
     pub fn live_before(&self, program: &Program, flow: &Flow, i: usize) -> ScalarSet {
         let e = effects(&program.instructions[i].item);
-        self.live_after(program, flow, i).minus(e.defs).union(e.uses)
+        self.live_after(program, flow, i)
+            .minus(e.defs)
+            .union(e.uses)
     }
 }
 
@@ -185,7 +187,11 @@ pub fn split_hazards(
     let mut differs = defs_of(program, flow, region.path2);
     for i in region.join_prefix.clone() {
         let e = effects(&insts[i].item);
-        if e.uses.intersection(differs).minus(ScalarSet::EXEC).is_empty() {
+        if e.uses
+            .intersection(differs)
+            .minus(ScalarSet::EXEC)
+            .is_empty()
+        {
             differs = differs.minus(e.defs);
         } else {
             differs = differs.union(e.defs);
@@ -195,9 +201,7 @@ pub fn split_hazards(
         Some(i) => live.live_after(program, flow, i),
         None => live.live_before(program, flow, region.join_prefix.start),
     };
-    let lost = differs
-        .intersection(after_merge)
-        .minus(ScalarSet::EXEC);
+    let lost = differs.intersection(after_merge).minus(ScalarSet::EXEC);
     if !lost.is_empty() {
         let resume = region
             .merge_after
@@ -253,7 +257,10 @@ pub fn split_hazards(
                 }
             }
         }
-        scan(region.join_prefix.clone(), at_join.unwrap_or(ScalarSet::EMPTY));
+        scan(
+            region.join_prefix.clone(),
+            at_join.unwrap_or(ScalarSet::EMPTY),
+        );
         if let Some((i, regs)) = stale {
             out.push(Hazard {
                 registers: describe(regs),

@@ -51,11 +51,15 @@ impl State {
     /// halves come from it.
     pub fn mask_origin(&self, op: Operand) -> Option<usize> {
         let regs: Vec<ScalarReg> = registers(op, 2).collect();
-        match (regs.first().map(|&r| self.origin(r)), regs.get(1).map(|&r| self.origin(r))) {
-            (
-                Some(Origin::Def { inst: a, dword: 0 }),
-                Some(Origin::Def { inst: b, dword: 1 }),
-            ) if a == b => Some(a),
+        match (
+            regs.first().map(|&r| self.origin(r)),
+            regs.get(1).map(|&r| self.origin(r)),
+        ) {
+            (Some(Origin::Def { inst: a, dword: 0 }), Some(Origin::Def { inst: b, dword: 1 }))
+                if a == b =>
+            {
+                Some(a)
+            }
             _ => None,
         }
     }
@@ -126,7 +130,9 @@ impl Provenance {
         }
         while let Some(b) = work.pop() {
             queued[b] = false;
-            let Some(mut s) = entry[b].clone() else { continue };
+            let Some(mut s) = entry[b].clone() else {
+                continue;
+            };
             for i in flow.blocks[b].clone() {
                 s.step(i, &insts[i].item);
             }
@@ -200,7 +206,10 @@ pub enum ExecChange {
 pub fn exec_change(program: &Program, flow: &Flow, prov: &Provenance, b: usize) -> ExecChange {
     let insts = &program.instructions;
     let r = flow.blocks[b].clone();
-    let Some(w) = (r.start..r.end - 1).rev().find(|&i| insts[i].item.writes_exec()) else {
+    let Some(w) = (r.start..r.end - 1)
+        .rev()
+        .find(|&i| insts[i].item.writes_exec())
+    else {
         return ExecChange::None;
     };
     if let Some(d) = exec_with(&insts[w].item, Opcode::SXorB64) {

@@ -47,7 +47,12 @@ pub fn prune(g: &BsbCfg, sb: &[bool]) -> Result<Pruned> {
     let over = || HostError::Overflow("the WCET exceeds 2^127 cycles".into());
     let plus = |a: i128, b: i128| a.checked_add(b).ok_or_else(over);
     let value = |f: &[Option<i128>], v: usize| {
-        f[v].ok_or_else(|| internal(format!("{} cannot reach the end of the program", g.describe(v))))
+        f[v].ok_or_else(|| {
+            internal(format!(
+                "{} cannot reach the end of the program",
+                g.describe(v)
+            ))
+        })
     };
     for &u in g.order().iter().rev() {
         match g.role(u) {

@@ -107,7 +107,8 @@ pub fn text(g: &BsbCfg, a: &Analysis) -> String {
             IpetMethod::Structural =>
                 "structural optimum, checked exactly against the ILP's rows and its LP dual",
             IpetMethod::Ilp => "ILP optimum (microlp), equal to the certified structural optimum",
-            IpetMethod::Multiplicity => "every block counted as often as its loops allow (see the note)",
+            IpetMethod::Multiplicity =>
+                "every block counted as often as its loops allow (see the note)",
         }
     );
     for note in &r.notes {

@@ -170,7 +170,10 @@ pub fn solve(g: &BsbCfg, sb: &[bool]) -> Result<Structural> {
     // Longest distance of `p` from the entry of the open region `r` that holds it.
     let dist_in = |uf: &mut Offsets, rel: &[i128], p: usize, r: usize| -> Result<i128> {
         let (root, off) = uf.find(g.region_of(p))?;
-        debug_assert_eq!(root, r, "a predecessor lies in the open region or a finished one inside it");
+        debug_assert_eq!(
+            root, r,
+            "a predecessor lies in the open region or a finished one inside it"
+        );
         add(rel[p], off)
     };
 
@@ -216,7 +219,11 @@ pub fn solve(g: &BsbCfg, sb: &[bool]) -> Result<Structural> {
             rel[bsb] = add(add(at_u, if keep1 { c1 } else { 0 })?, w(bsb))?;
             argpred[bsb] = if keep1 { q1 } else { u };
             uf.link(p1, regions[p1].parent.expect("paths have parents"), at_u);
-            uf.link(p2, regions[p2].parent.expect("paths have parents"), rel[bsb]);
+            uf.link(
+                p2,
+                regions[p2].parent.expect("paths have parents"),
+                rel[bsb],
+            );
             argpred[v] = if keep2 { q2 } else { bsb };
             Some(add(rel[bsb], if keep2 { c2 } else { 0 })?)
         } else {
@@ -300,8 +307,7 @@ pub fn solve(g: &BsbCfg, sb: &[bool]) -> Result<Structural> {
             HostError::Structure("no path from the entry reaches the end of the program".into())
         })?;
     let wcet = dist[sink];
-    let (block_counts, edge_counts) =
-        worst_flow(g, &live, &argpred, &best_latch, sink, g.entry())?;
+    let (block_counts, edge_counts) = worst_flow(g, &live, &argpred, &best_latch, sink, g.entry())?;
     Ok(Structural {
         removed: {
             let mut r = removed;

@@ -375,21 +375,6 @@ impl TimingTable {
         PICK_DECODE + Self::sgpr_reads(inst, mode) + simd
     }
 
-    /// Cycles a memory instruction holds the LSU's request sequencer, which the other memory
-    /// instructions wait for (0 for the rest): per pass one address read, one request per
-    /// dword and for a store one data read; one cycle for a scalar load, two for `x4`.
-    pub fn lsu_cycles(cu: &CuTiming, inst: &Instruction) -> u64 {
-        let p = cu.passes;
-        match Self::class(inst, Mode::Pws) {
-            InstClass::Smem => 1,
-            InstClass::SmemX4 => 2,
-            InstClass::FlatLoad => p * 2,
-            InstClass::FlatLoadX2 | InstClass::FlatStore => p * 3,
-            InstClass::FlatStoreX2 => p * 4,
-            _ => 0,
-        }
-    }
-
     /// Worst-case cycles of one execution of `inst` from the cycle its context may be
     /// picked to its retire, without the split/merge datapath's e_s / e_m (Lemma 5.1 charges
     /// those; see [`TimingTable::datapath_cycles`]).

@@ -123,7 +123,10 @@ fn rotated_loop_with_bound_annotation() {
     assert_eq!(a.pws_solution.block_counts[header], 8);
     // One split per iteration: 8 · (e_s + e_m).
     let gpu = params().gpu;
-    assert_eq!(a.report.split_merge.pws, u128::from(8 * (gpu.e_s + gpu.e_m)));
+    assert_eq!(
+        a.report.split_merge.pws,
+        u128::from(8 * (gpu.e_s + gpu.e_m))
+    );
     let unbounded = src.replace("; pws: loop_bound 8\n", "");
     let e = BsbCfg::new(
         extract(&unbounded, "loop.s", &TimingTable::GCN3)
@@ -251,8 +254,9 @@ fn bad_kernels_are_clear_errors() {
     );
     let irreducible = "    s_cbranch_scc0 B\nA:\n    s_nop 0\nB:\n    s_nop 0\n    s_cbranch_scc1 A\n    s_endpgm\n";
     assert!(
-        extract_err(irreducible)
-            .starts_with("e.s: irreducible control flow: a cycle through A (line 3), B (line 5) has"),
+        extract_err(irreducible).starts_with(
+            "e.s: irreducible control flow: a cycle through A (line 3), B (line 5) has"
+        ),
         "{}",
         extract_err(irreducible)
     );

@@ -113,7 +113,10 @@ fn loops_with_breaks_continues_and_returns() {
     assert_eq!(r.e_wf.nosplit, 1 + 3 * 17 + 5 + 20);
     assert_eq!(r.ipet_method, IpetMethod::Structural);
     let count = |n: &str| r.blocks[g.find(n).unwrap()].count_nosplit;
-    assert_eq!((count("h"), count("l"), count("r"), count("x")), (4, 3, 1, 0));
+    assert_eq!(
+        (count("h"), count("l"), count("r"), count("x")),
+        (4, 3, 1, 0)
+    );
 }
 
 #[test]

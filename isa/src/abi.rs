@@ -146,7 +146,9 @@ impl DescriptorBuilder {
     /// Applies directive `name` with its integer `value`; the error is the message to report.
     pub fn apply(&mut self, name: &str, value: u64) -> Result<(), String> {
         if self.seen.iter().any(|s| s == name) {
-            return Err(format!("`{name}` is given twice in this .amdhsa_kernel block"));
+            return Err(format!(
+                "`{name}` is given twice in this .amdhsa_kernel block"
+            ));
         }
         self.seen.push(name.to_string());
         let max = match Self::field_range(name) {
@@ -216,7 +218,10 @@ impl KernelDescriptor {
             s.extend((0..4).map(SgprInit::PrivateSegmentBuffer));
         }
         let pairs = [
-            (self.dispatch_ptr, SgprInit::DispatchPtr as fn(u8) -> SgprInit),
+            (
+                self.dispatch_ptr,
+                SgprInit::DispatchPtr as fn(u8) -> SgprInit,
+            ),
             (self.queue_ptr, SgprInit::QueuePtr),
             (self.kernarg_segment_ptr, SgprInit::KernargSegmentPtr),
             (self.dispatch_id, SgprInit::DispatchId),
@@ -446,7 +451,10 @@ mod tests {
         assert_eq!(abi.sgpr_of(SgprInit::FlatScratchInit(1)), Some(13));
         assert_eq!(abi.sgpr_of(SgprInit::WorkgroupId(0)), Some(14));
         assert_eq!(abi.sgpr_of(SgprInit::WorkgroupId(2)), Some(16));
-        assert_eq!(abi.sgpr_of(SgprInit::PrivateSegmentWavefrontOffset), Some(17));
+        assert_eq!(
+            abi.sgpr_of(SgprInit::PrivateSegmentWavefrontOffset),
+            Some(17)
+        );
         assert_eq!(abi.workitem_vgprs, 3);
     }
 
@@ -500,6 +508,9 @@ mod tests {
         b.apply(".amdhsa_next_free_sgpr", 3).unwrap();
         b.apply(".amdhsa_user_sgpr_count", 1).unwrap();
         b.apply(".amdhsa_user_sgpr_dispatch_ptr", 1).unwrap();
-        assert!(b.finish().unwrap_err().contains("smaller than the 2 user SGPRs"));
+        assert!(b
+            .finish()
+            .unwrap_err()
+            .contains("smaller than the 2 user SGPRs"));
     }
 }

@@ -306,7 +306,10 @@ impl Assembler<'_> {
         let (name, arg) = trimmed
             .split_once(char::is_whitespace)
             .unwrap_or((trimmed, ""));
-        let (arg, arg_column) = (arg.trim(), column_of(text, text.len() - arg.trim_start().len()));
+        let (arg, arg_column) = (
+            arg.trim(),
+            column_of(text, text.len() - arg.trim_start().len()),
+        );
         if name == ".end_amdhsa_kernel" {
             let (builder, _) = self.block.take().expect("inside a block");
             let descriptor = builder
@@ -440,7 +443,10 @@ impl Assembler<'_> {
                     self.error(
                         first.col,
                         ErrorKind::Unsupported,
-                        format!("unsupported instruction `{mnemonic}`: not in the pws GCN3 subset"),
+                        format!(
+                            "unsupported instruction `{mnemonic}`: not in the pws GCN3 subset{}",
+                            spill_hint(&mnemonic)
+                        ),
                     )
                 } else {
                     self.error(
@@ -1217,5 +1223,22 @@ fn float_operand(f: f64, width: Width) -> Option<Operand> {
                 .find(|c| c.f64_bits() == f.to_bits())
                 .map(Operand::Float)
         }
+    }
+}
+
+/// Why clang's output holds `mnemonic` when it is one of the instructions of register spills:
+/// pws has no scratch (private) memory, so `-O0` code, which spills every value, cannot run.
+fn spill_hint(mnemonic: &str) -> &'static str {
+    let spill = [
+        "v_readlane_b32",
+        "v_writelane_b32",
+        "buffer_load_dword",
+        "buffer_store_dword",
+    ];
+    if spill.iter().any(|s| mnemonic.starts_with(s)) {
+        " (clang emits it to spill registers to scratch memory, at -O0 or under register \
+         pressure; pws has no scratch memory: compile with -O1 or higher)"
+    } else {
+        ""
     }
 }

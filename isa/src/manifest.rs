@@ -12,9 +12,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
+use crate::abi::LaunchAbi;
 use crate::diag;
 use crate::input::{self, InputError};
-use crate::abi::LaunchAbi;
 
 /// Work-items per wavefront (GCN3 wave64).
 pub const WAVEFRONT_SIZE: u32 = 64;
@@ -1118,7 +1118,11 @@ len = 4
         assert_eq!(m.workgroup_size(6), [4, 1, 1]);
         assert_eq!(m.workgroup_items(0), 8);
         assert_eq!(m.workitem_id(0, 5), [1, 1, 0]);
-        assert_eq!(m.workitem_id(1, 1), [0, 1, 0], "partial workgroup packs 1 x 2");
+        assert_eq!(
+            m.workitem_id(1, 1),
+            [0, 1, 0],
+            "partial workgroup packs 1 x 2"
+        );
         assert_eq!(m.initial_exec(1, 0), 0b11);
         assert_eq!(m.format_extent(m.grid), "5x3x2");
         assert_eq!(m.format_extent(m.workgroup), "4x2x1");
@@ -1160,7 +1164,10 @@ len = 4
         let e = error("kernel = \"k.s\"\ngrid = [4, 2]\nworkgroup = [64, 32]\n");
         assert!(e.contains("`workgroup`") && e.contains("64 x 32"), "{e}");
         let e = error("kernel = \"k.s\"\ngrid = [4, 2]\nworkgroup = [1, 1, 1]\n");
-        assert!(e.contains("`workgroup`") && e.contains("3 dimensions"), "{e}");
+        assert!(
+            e.contains("`workgroup`") && e.contains("3 dimensions"),
+            "{e}"
+        );
         let e = error("kernel = \"k.s\"\ngrid = [65536, 65536, 65536]\nworkgroup = 1\n");
         assert!(e.contains("`grid`"), "{e}");
         let e = error("kernel = \"k.s\"\ngrid = 0\nworkgroup = 4\n");
@@ -1270,7 +1277,9 @@ len = 4
         );
         let e = error("kernel = \"k.s\"\ngrid = 4\n  workgroup = 2000\n");
         assert!(
-            e.starts_with("dir/launch.toml:3:15: key `workgroup`: 2000 is out of range"),
+            e.starts_with(
+                "dir/launch.toml:3:15: key `workgroup`: 2000 work-items is out of range 1..=1024"
+            ),
             "{e}"
         );
         let e = error("kernel = \"k.s\"\ngrid = 4\nworkgroup = 4\nargs = [1, \"x\"]\n");
@@ -1300,7 +1309,11 @@ len = 4
         assert_eq!(img.kernarg_words[20_000] as u64, img.buffers[0].base);
         // Below the threshold the documented layout holds.
         assert_eq!(
-            parse(FIG2).unwrap().memory_image(&LaunchAbi::legacy()).buffers[0].base,
+            parse(FIG2)
+                .unwrap()
+                .memory_image(&LaunchAbi::legacy())
+                .buffers[0]
+                .base,
             layout::BUFFER_BASE
         );
     }

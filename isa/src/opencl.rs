@@ -169,7 +169,9 @@ pub fn compile(source: &Path, opts: &ClOptions) -> Result<PathBuf, ClError> {
     if out.is_file() {
         return Ok(out);
     }
-    let raw = cache.join("cl").join(format!(".{stem}-{digest}.{}.s", std::process::id()));
+    let raw = cache
+        .join("cl")
+        .join(format!(".{stem}-{digest}.{}.s", std::process::id()));
     std::fs::create_dir_all(cache.join("cl")).map_err(cache_err(&cache))?;
     let run = Command::new(&clang)
         .args(DEFAULT_FLAGS)

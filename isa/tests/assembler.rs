@@ -133,7 +133,9 @@ amdhsa.kernels:
     let p = assemble(src, "k.s").unwrap();
     assert_eq!(p.words(), [0xBF81_0000]);
     assert_eq!(p.labels["k"], 0);
-    let d = p.descriptor.expect("the kernel at address 0 has a descriptor");
+    let d = p
+        .descriptor
+        .expect("the kernel at address 0 has a descriptor");
     assert_eq!((d.name.as_str(), d.line), ("k", 9));
     assert_eq!((d.next_free_vgpr, d.next_free_sgpr), (32, 16));
     assert_eq!((d.workgroup_id, d.workitem_id), ([true, true, false], 1));
@@ -147,7 +149,11 @@ fn the_descriptor_is_the_first_kernels() {
     let block = |k: &str, v: u32| {
         format!(".amdhsa_kernel {k}\n.amdhsa_next_free_vgpr {v}\n.amdhsa_next_free_sgpr 8\n.end_amdhsa_kernel\n")
     };
-    let src = format!("a:\ns_endpgm\nb:\ns_endpgm\n{}{}", block("b", 2), block("a", 1));
+    let src = format!(
+        "a:\ns_endpgm\nb:\ns_endpgm\n{}{}",
+        block("b", 2),
+        block("a", 1)
+    );
     let d = assemble(&src, "k.s").unwrap().descriptor.unwrap();
     assert_eq!((d.name.as_str(), d.next_free_vgpr), ("a", 1));
 }
@@ -161,6 +167,13 @@ const ERRORS: &[(&str, ErrorKind, u32, u32, &str)] = &[
         1,
         1,
         "unsupported instruction `v_mac_f32`: not in the pws GCN3 subset",
+    ),
+    (
+        "v_writelane_b32 v40, s0, 0",
+        ErrorKind::Unsupported,
+        1,
+        1,
+        "unsupported instruction `v_writelane_b32`: not in the pws GCN3 subset (clang emits it to spill registers to scratch memory, at -O0 or under register pressure; pws has no scratch memory: compile with -O1 or higher)",
     ),
     ("s_mov_b32 s0, v[1:2]", ErrorKind::BadOperand, 1, 15, "expected a 1-dword operand, found a 2-dword register"),
     ("s_mov_b32 s0, s102", ErrorKind::RegisterOutOfRange, 1, 15, "register s102 out of range (s0..s101)"),

@@ -328,9 +328,23 @@ fn valu_forms(info: &pws_isa::OpInfo, out: &mut Vec<String>) {
         }
         // Unsuffixed: llvm-mc picks e32 where it can.
         let mut parts = head("vcc");
-        parts.push(if sig.srcs[0] == Width::B64 { "v[1:2]" } else { "v1" }.into());
+        parts.push(
+            if sig.srcs[0] == Width::B64 {
+                "v[1:2]"
+            } else {
+                "v1"
+            }
+            .into(),
+        );
         if sig.srcs.len() > 1 {
-            parts.push(if sig.srcs[1] == Width::B64 { "v[2:3]" } else { "v2" }.into());
+            parts.push(
+                if sig.srcs[1] == Width::B64 {
+                    "v[2:3]"
+                } else {
+                    "v2"
+                }
+                .into(),
+            );
         }
         if carry_in {
             parts.push("vcc".into());
@@ -632,11 +646,10 @@ fn stricter_than_llvm_mc() {
 /// mnemonic, as `llvm-mc --disassemble` does.
 #[test]
 fn aliases_match_llvm_mc() {
-    for (alias, canonical) in [(
-        "v_mul_lo_i32 v0, s1, v2",
-        "v_mul_lo_u32 v0, s1, v2",
-    )] {
-        let o = llvm_mc(&[alias.to_string()])[0].take().expect("llvm-mc accepts it");
+    for (alias, canonical) in [("v_mul_lo_i32 v0, s1, v2", "v_mul_lo_u32 v0, s1, v2")] {
+        let o = llvm_mc(&[alias.to_string()])[0]
+            .take()
+            .expect("llvm-mc accepts it");
         let p = assemble(alias, "alias.s").unwrap();
         assert_eq!(p.bytes(), o.bytes, "{alias}");
         assert_eq!(normalize(&p.instructions[0].item.to_string()), canonical);

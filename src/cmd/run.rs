@@ -106,6 +106,12 @@ pub fn run(args: Args) -> CmdResult {
     for w in &kernel.warnings {
         eprintln!("warning: {w}");
     }
+    // Without --config the `cu` preset grows to the kernel's registers; a configuration given
+    // is taken as it is.
+    if args.config.is_none() {
+        let (sgprs, vgprs) = pws_sim::cu::registers_used(&kernel.program);
+        hw = hw.with_registers_for(sgprs as usize, vgprs as usize);
+    }
     // Limits the user did not set are sized from a golden-model run of the same program.
     let sized = (args.max_cycles.is_none()
         || args.max_instructions.is_none()

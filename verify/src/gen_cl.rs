@@ -119,8 +119,13 @@ pub fn cl_kernel() -> impl Strategy<Value = ClKernel> {
             "-amdgpu-skip-threshold=0".to_string()
         ]),
     ];
-    (prop_oneof![Just(64u32), Just(128u32)], block(3), any::<bool>(), flags).prop_flat_map(
-        |(grid, body, guarded, cflags)| {
+    (
+        prop_oneof![Just(64u32), Just(128u32)],
+        block(3),
+        any::<bool>(),
+        flags,
+    )
+        .prop_flat_map(|(grid, body, guarded, cflags)| {
             (
                 prop::collection::vec(any::<u32>(), grid as usize),
                 if guarded {
@@ -136,8 +141,7 @@ pub fn cl_kernel() -> impl Strategy<Value = ClKernel> {
                     input,
                     cflags: cflags.clone(),
                 })
-        },
-    )
+        })
 }
 
 impl ClKernel {

@@ -66,9 +66,11 @@ fn check_inner(
         s,
         ..Config::default()
     };
-    let unsplit = LaunchKernel::new(&source, HostMode::NoSplit, false).map_err(|e| e.to_string())?;
+    let unsplit =
+        LaunchKernel::new(&source, HostMode::NoSplit, false).map_err(|e| e.to_string())?;
     let reference = memory(
-        &golden::run(&unsplit.program, &manifest, &nosplit(Mode::NoSplit)).map_err(|e| e.to_string())?,
+        &golden::run(&unsplit.program, &manifest, &nosplit(Mode::NoSplit))
+            .map_err(|e| e.to_string())?,
     );
     let host_mode = match mode {
         CuMode::NoSplit => HostMode::NoSplit,
@@ -79,7 +81,10 @@ fn check_inner(
     let split_golden = golden::run(&kernel.program, &manifest, &nosplit(Mode::Pws))
         .map_err(|e| format!("golden with splits: {e}\n{}", kernel.text))?;
     if memory(&split_golden) != reference {
-        return Err(format!("the split program's golden memory differs\n{}", kernel.text));
+        return Err(format!(
+            "the split program's golden memory differs\n{}",
+            kernel.text
+        ));
     }
     // clang allocates registers freely: room for what it uses at -O3.
     let hw = HwConfig {
@@ -105,10 +110,19 @@ fn check_inner(
         .map(|b| (b.name.clone(), b.words.clone()))
         .collect();
     if rtl != reference {
-        return Err(format!("RTL memory differs from the golden model\n{}", kernel.text));
+        return Err(format!(
+            "RTL memory differs from the golden model\n{}",
+            kernel.text
+        ));
     }
-    let bound = analyse_launch(&manifest, &source, &pws_verify::bound::machine(&hw), &[host_mode], split_all)
-        .map_err(|e| format!("WCET: {e}\n{}", kernel.text))?;
+    let bound = analyse_launch(
+        &manifest,
+        &source,
+        &pws_verify::bound::machine(&hw),
+        &[host_mode],
+        split_all,
+    )
+    .map_err(|e| format!("WCET: {e}\n{}", kernel.text))?;
     let bound = bound.mode(host_mode).expect("analysed").bound;
     if report.cycles > bound {
         return Err(format!(

@@ -232,7 +232,10 @@ fn kernel(body: &[Instruction]) -> String {
     let advance = "    v_add_u32_e32 v2, vcc, 16, v2\n    v_addc_u32_e32 v3, vcc, 0, v3, vcc\n";
     for k in 0..8 {
         let first = *V_DATA.start() + 4 * k;
-        s += &format!("    flat_store_dwordx4 v[2:3], v[{first}:{}]\n{advance}", first + 3);
+        s += &format!(
+            "    flat_store_dwordx4 v[2:3], v[{first}:{}]\n{advance}",
+            first + 3
+        );
     }
     for group in (*S_DATA.start()..=59).collect::<Vec<u8>>().chunks(4) {
         for (i, &r) in group.iter().enumerate() {
@@ -247,8 +250,7 @@ fn manifest(lanes: u32, data: &[u32]) -> Manifest {
     let words = |n: u32, salt: u32| -> String {
         let v: Vec<String> = (0..n)
             .map(|i| {
-                let x = data[(i as usize * 7 + salt as usize) % data.len()]
-                    .rotate_left(i % 31)
+                let x = data[(i as usize * 7 + salt as usize) % data.len()].rotate_left(i % 31)
                     ^ i.wrapping_mul(0x0101_0101);
                 (x as i32).to_string()
             })
@@ -285,7 +287,8 @@ fn check_program(
     compaction: SwizzleMode,
 ) -> Result<(), TestCaseError> {
     let source = kernel(body);
-    let program = pws_isa::assemble(&source, "k.s").map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let program =
+        pws_isa::assemble(&source, "k.s").map_err(|e| TestCaseError::fail(e.to_string()))?;
     let manifest = manifest(lanes, data);
     let config = Config {
         mode: Mode::NoSplit,
@@ -311,7 +314,10 @@ fn check_program(
             } else if word < IN_DWORDS {
                 format!("lane {lane} v{}", u32::from(*V_DATA.start()) + word)
             } else {
-                format!("lane {lane} s{}", u32::from(*S_DATA.start()) + word - IN_DWORDS)
+                format!(
+                    "lane {lane} s{}",
+                    u32::from(*S_DATA.start()) + word - IN_DWORDS
+                )
             };
             return Err(TestCaseError::fail(format!(
                 "{compaction:?}: {what}: RTL {:#x}, golden {:#x}\n{source}",
@@ -343,7 +349,10 @@ fn check_program(
 
 /// Draws of a body: (index into the pool, operand words).
 fn body_strategy(len: std::ops::Range<usize>) -> impl Strategy<Value = Vec<(usize, Vec<u32>)>> {
-    prop::collection::vec((any::<usize>(), prop::collection::vec(any::<u32>(), 8)), len)
+    prop::collection::vec(
+        (any::<usize>(), prop::collection::vec(any::<u32>(), 8)),
+        len,
+    )
 }
 
 fn body_of(draws: &[(usize, Vec<u32>)]) -> Vec<Instruction> {
@@ -393,7 +402,9 @@ fn every_opcode_runs_the_same_on_the_rtl_and_the_golden_model() {
         covered.insert(op);
     }
     assert_eq!(covered.len(), pool().len());
-    let data: Vec<u32> = (0..16u32).map(|i| i.wrapping_mul(0x2545_F491) ^ 0xDEAD_BEEF).collect();
+    let data: Vec<u32> = (0..16u32)
+        .map(|i| i.wrapping_mul(0x2545_F491) ^ 0xDEAD_BEEF)
+        .collect();
     for (k, chunk) in body.chunks(48).enumerate() {
         let compaction = [SwizzleMode::None, SwizzleMode::Scc][k % 2];
         check_program(chunk, 64 - k as u32 % 3 * 13, &data, compaction)

@@ -969,8 +969,8 @@ impl Logic for Decoder {
             self.src[n].code_i.next = 0.into();
             self.src[n].wide_i.next = false;
         }
-        self.src[0].wide_i.next = (self.fl.val().get_bit(0) & !self.fl.val().get_bit(16))
-            | self.fl.val().get_bit(17);
+        self.src[0].wide_i.next =
+            (self.fl.val().get_bit(0) & !self.fl.val().get_bit(16)) | self.fl.val().get_bit(17);
         self.src[1].wide_i.next = self.fl.val().get_bit(1) | self.fl.val().get_bit(2);
         self.src[2].wide_i.next = self.fl.val().get_bit(7) | self.fl.val().get_bit(18);
         self.sdst.code_i.next = self.word0_i.val().get_bits::<7>(16);

@@ -550,8 +550,8 @@ impl Logic for LaneAlu {
             if self.sum_lo.val() < self.prod_lo.val() {
                 self.sum_hi.next = self.sum_hi0.val() + 1;
             }
-            self.carry64.next = (self.sum_hi0.val() < self.mad_hi.val())
-                | (self.sum_hi.val() < self.sum_hi0.val());
+            self.carry64.next =
+                (self.sum_hi0.val() < self.mad_hi.val()) | (self.sum_hi.val() < self.sum_hi0.val());
             // The 65-bit two's complement sum's top bit: the signs and the carry into it.
             if self.op.val() == ValuOp::MadI64 {
                 self.carry64.next = self.carry64.val()
@@ -624,8 +624,8 @@ impl Logic for LaneAlu {
             self.count.next = (self.bits.val() + (self.bits.val() >> 16)) & 0x3F_u64;
         }
         if self.op.val() == ValuOp::Bfrev {
-            self.bits.next = ((self.a.val() >> 1) & 0x5555_5555_u64)
-                | ((self.a.val() & 0x5555_5555_u64) << 1);
+            self.bits.next =
+                ((self.a.val() >> 1) & 0x5555_5555_u64) | ((self.a.val() & 0x5555_5555_u64) << 1);
             self.bits.next = ((self.bits.val() >> 2) & 0x3333_3333_u64)
                 | ((self.bits.val() & 0x3333_3333_u64) << 2);
             self.bits.next = ((self.bits.val() >> 4) & 0x0F0F_0F0F_u64)
@@ -815,12 +815,11 @@ impl Logic for LaneAlu {
             ValuOp::FfbhI => self.result.next = self.pos.val(),
             ValuOp::Bcnt => self.result.next = self.count.val() + self.b.val(),
             ValuOp::Bfm => {
-                self.result.next = (!(self.ones.val() << bit_cast::<5, 32>(self.a.val())))
-                    << self.sh.val();
+                self.result.next =
+                    (!(self.ones.val() << bit_cast::<5, 32>(self.a.val()))) << self.sh.val();
             }
             ValuOp::Bfi => {
-                self.result.next =
-                    (self.a.val() & self.b.val()) | (!self.a.val() & self.c.val());
+                self.result.next = (self.a.val() & self.b.val()) | (!self.a.val() & self.c.val());
             }
             ValuOp::Alignbit => {
                 self.result.next = self.b.val();

@@ -129,12 +129,7 @@ end
                 name: "vrf_read".into(),
                 clock: "clock".into(),
                 inputs: vec!["ra0".into(), "ra1".into(), "ra2".into(), "ra3".into()],
-                outputs: vec![
-                    "rd0".into(),
-                    "rd1".into(),
-                    "rd2".into(),
-                    "rd3".into(),
-                ],
+                outputs: vec!["rd0".into(), "rd1".into(), "rd2".into(), "rd3".into()],
             },
             TimingInfo {
                 name: "vrf_write".into(),

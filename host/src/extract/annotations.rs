@@ -55,17 +55,15 @@ pub(super) fn annotations(source: &str, file: &str) -> Result<Vec<(usize, Annota
                     )
                 }
             },
-            _ => {
-                return syntax(
-                    file,
-                    i + 1,
-                    col,
-                    format!(
-                        "unknown pws annotation '{}' (expected 'pws: split' or 'pws: loop_bound N')",
-                        rest.trim()
-                    ),
-                )
-            }
+            _ => return syntax(
+                file,
+                i + 1,
+                col,
+                format!(
+                    "unknown pws annotation '{}' (expected 'pws: split' or 'pws: loop_bound N')",
+                    rest.trim()
+                ),
+            ),
         };
         out.push((i + 1, ann));
     }
@@ -137,6 +135,11 @@ impl Anchors {
         }
     }
 
+    /// The annotation on (1-based) `line` came from C (`PWS_LOOP_BOUND`, `PWS_SPLIT`).
+    pub(super) fn from_c(&self, line: usize) -> bool {
+        self.inline_asm.get(line).copied().unwrap_or(false)
+    }
+
     /// The instruction the annotation on (1-based) `line` belongs with.
     pub(super) fn of(&self, line: usize) -> Option<usize> {
         let after = self.next.get(line + 1).copied().flatten();
@@ -191,7 +194,6 @@ pub(super) fn header_bound(flow: &Flow, l: usize, at: usize, n: u64) -> Option<u
     Some(n + u64::from(exits_first))
 }
 
-
 /// Applies the annotations of `source` to the `ifs` (markers) and to the loop headers among
 /// `blocks` (bounds); `node_of` maps a flow block to its first CFG node.
 pub(super) fn apply(
@@ -227,8 +229,15 @@ pub(super) fn apply(
             }
             Annotation::LoopBound(bound) => {
                 let block = at.map(|i| flow.block_of(i));
+                // `PWS_LOOP_BOUND(N)` in C bounds the source loop's iterations, N per entry,
+                // whatever block clang put the comment in; the machine loop's header, which
+                // holds the loop test or starts the body, then runs at most N + 1 times. (The
+                // structurizer's divergent while loop skips the body block with
+                // s_cbranch_execz only on the last test, so the body block does not dominate
+                // the latch.)
+                let c_bound = anchors.from_c(line).then(|| bound.saturating_add(1));
                 match block.and_then(|b| flow.loop_of(b).map(|l| (b, l))) {
-                    Some((b, l)) => match header_bound(flow, l, b, bound) {
+                    Some((b, l)) => match header_bound(flow, l, b, bound).or(c_bound) {
                         // The largest bound in a loop wins: an annotation of an inner loop
                         // clang unrolled lands in the enclosing loop's body, where it bounds
                         // nothing, and the loop's own annotation is always inside it.

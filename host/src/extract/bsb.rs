@@ -161,7 +161,8 @@ impl<'a> Builder<'a> {
                 {
                     e.1 = bsb;
                 }
-                self.edges.extend([(bsb, empty), (bsb, join), (empty, join)]);
+                self.edges
+                    .extend([(bsb, empty), (bsb, join), (empty, join)]);
                 nodes.extend([bsb, empty]);
                 nodes
             }

@@ -47,7 +47,9 @@ pub(super) fn divergent_loops(program: &Program, flow: &Flow) -> Vec<bool> {
     flow.loops
         .iter()
         .map(|l| {
-            l.exits.iter().any(|&(b, _)| is_exec_branch(program, flow, b))
+            l.exits
+                .iter()
+                .any(|&(b, _)| is_exec_branch(program, flow, b))
                 || l.latches.iter().any(|&b| is_exec_branch(program, flow, b))
         })
         .collect()
@@ -171,7 +173,11 @@ pub(super) fn find(
             flow,
             &prov,
             join,
-            if is_else { flow.blocks[t].clone() } else { created },
+            if is_else {
+                flow.blocks[t].clone()
+            } else {
+                created
+            },
         );
         let merge_at = match restore {
             Some(r) => MergeAt::After(r),
@@ -252,7 +258,8 @@ fn split_mask(program: &Program, narrow: usize, branch: usize) -> Operand {
         },
         _ => None,
     };
-    let Some(c) = cond.filter(|c| matches!(c, Operand::Sgpr(n) if n % 2 == 0) || *c == Operand::VccLo)
+    let Some(c) =
+        cond.filter(|c| matches!(c, Operand::Sgpr(n) if n % 2 == 0) || *c == Operand::VccLo)
     else {
         return Operand::ExecLo;
     };
@@ -267,4 +274,3 @@ fn split_mask(program: &Program, narrow: usize, branch: usize) -> Operand {
         c
     }
 }
-

@@ -303,10 +303,16 @@ mod tests {
         assert_eq!(sgprs(1)[2..], [1, 0]);
         assert_eq!(sgprs(3)[2..], [1, 1]);
         // Workgroup 1 is 2 x 4: lane 5 is (1, 2).
-        let DispatchAction::InitVgpr { addr: 0, data: x, .. } = &actions[13 + 4] else {
+        let DispatchAction::InitVgpr {
+            addr: 0, data: x, ..
+        } = &actions[13 + 4]
+        else {
             panic!();
         };
-        let DispatchAction::InitVgpr { addr: 1, data: y, .. } = &actions[13 + 8] else {
+        let DispatchAction::InitVgpr {
+            addr: 1, data: y, ..
+        } = &actions[13 + 8]
+        else {
             panic!();
         };
         assert_eq!((x[5], y[5]), (1, 2));

@@ -19,7 +19,9 @@ pub const PORT_LANES: usize = 16;
 /// Why an access failed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MemFault {
-    #[error("address {addr:#x} is outside the dispatch packet, the kernarg segment and every buffer")]
+    #[error(
+        "address {addr:#x} is outside the dispatch packet, the kernarg segment and every buffer"
+    )]
     Unmapped { addr: u64 },
     #[error("address {addr:#x} is not aligned to the access size")]
     Misaligned { addr: u64 },
@@ -301,7 +303,11 @@ mod tests {
             Ok(layout::BUFFER_BASE as u32)
         );
         assert_eq!(mem.read(layout::KERNARG_BASE + 8), Ok(5));
-        assert_eq!(mem.read(layout::DISPATCH_PACKET_BASE + 12), Ok(1), "grid size x");
+        assert_eq!(
+            mem.read(layout::DISPATCH_PACKET_BASE + 12),
+            Ok(1),
+            "grid size x"
+        );
         assert!(mem.write(layout::DISPATCH_PACKET_BASE, 0).is_err());
         assert_eq!(mem.read(layout::BUFFER_BASE + 4), Ok(2));
         let b = layout::BUFFER_BASE + 0x2000;
@@ -318,11 +324,19 @@ mod tests {
         let a = layout::BUFFER_BASE;
         mem.write(a, 0x8765_4321).unwrap();
         assert_eq!(mem.access(a + 3, AccessSize::Byte, false, None), Ok(0x87));
-        assert_eq!(mem.access(a + 3, AccessSize::Byte, true, None), Ok(0xFFFF_FF87));
-        assert_eq!(mem.access(a + 2, AccessSize::Half, true, None), Ok(0xFFFF_8765));
+        assert_eq!(
+            mem.access(a + 3, AccessSize::Byte, true, None),
+            Ok(0xFFFF_FF87)
+        );
+        assert_eq!(
+            mem.access(a + 2, AccessSize::Half, true, None),
+            Ok(0xFFFF_8765)
+        );
         assert_eq!(mem.access(a, AccessSize::Half, true, None), Ok(0x4321));
-        mem.access(a + 1, AccessSize::Byte, false, Some(0xAB)).unwrap();
-        mem.access(a + 2, AccessSize::Half, false, Some(0x1_2345)).unwrap();
+        mem.access(a + 1, AccessSize::Byte, false, Some(0xAB))
+            .unwrap();
+        mem.access(a + 2, AccessSize::Half, false, Some(0x1_2345))
+            .unwrap();
         assert_eq!(mem.read(a), Ok(0x2345_AB21));
         assert_eq!(
             mem.access(a + 1, AccessSize::Half, false, None),

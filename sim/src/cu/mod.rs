@@ -272,7 +272,7 @@ fn compaction_name(c: SwizzleMode) -> &'static str {
 
 /// Registers the program holds: one past the highest SGPR and VGPR it names, and at least those
 /// its launch ABI initialises.
-fn registers_used(program: &Program) -> (u32, u32) {
+pub fn registers_used(program: &Program) -> (u32, u32) {
     let abi = LaunchAbi::of_program(program);
     let mut vgprs = u32::from(abi.workitem_vgprs);
     for (op, width) in program.instructions.iter().flat_map(|l| l.item.operands()) {
@@ -280,9 +280,7 @@ fn registers_used(program: &Program) -> (u32, u32) {
             vgprs = vgprs.max(u32::from(n) + u32::from(width.dwords()));
         }
     }
-    let sgprs = program
-        .sgprs_used()
-        .max(abi.sgpr_count());
+    let sgprs = program.sgprs_used().max(abi.sgpr_count());
     (sgprs, vgprs)
 }
 

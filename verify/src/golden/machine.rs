@@ -140,7 +140,11 @@ impl Wavefront {
         vgprs: usize,
     ) -> Wavefront {
         let mut scalar = ScalarFile::default();
-        for (r, v) in abi.sgpr_values(manifest, workgroup, index).into_iter().enumerate() {
+        for (r, v) in abi
+            .sgpr_values(manifest, workgroup, index)
+            .into_iter()
+            .enumerate()
+        {
             scalar.set(r as u16, v);
         }
         scalar.set_exec(manifest.initial_exec(workgroup, index));

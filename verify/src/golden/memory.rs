@@ -9,7 +9,9 @@ use pws_isa::manifest::{Manifest, Region};
 /// Why a memory access failed (the executor adds the instruction and lane).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MemFault {
-    #[error("address {addr:#x} is outside the dispatch packet, the kernarg segment and every buffer")]
+    #[error(
+        "address {addr:#x} is outside the dispatch packet, the kernarg segment and every buffer"
+    )]
     Unmapped { addr: u64 },
     #[error("address {addr:#x} is not aligned to the access size")]
     Misaligned { addr: u64 },
