@@ -22,7 +22,7 @@ use pws_hdl::swizzle::{SwizzleMode, SwizzleUnit, MAX_LANES};
 use rust_hdl::core::prelude::{Block, Clock, In, Logic, Probe, Signal};
 
 use crate::bench::{self, BenchOptions, BenchRow};
-use crate::cosim::{self, CoSimPorts, CoSimReport, SplitMix64};
+use crate::cosim::{self, CoSimPorts, CoSimReport, PortValue, SplitMix64};
 use crate::{verilog, ExportError};
 
 /// A design that can be exported on its own.
@@ -343,77 +343,19 @@ fn swizzle_stimulus(uut: &SwizzleUnit, rng: &mut SplitMix64, cycles: usize) -> V
         .collect()
 }
 
-// In declaration order, rust-hdl's encoding of the enum (not `ValuOp::ALL`'s order).
-crate::enum_port_value!(
-    ValuOp: Mov,
-    Not,
-    Add,
-    Addc,
-    Sub,
-    Subb,
-    MulLo,
-    MulHiU,
-    MulHiI,
-    MulU24,
-    MulI24,
-    MadU24,
-    MadI24,
-    And,
-    Or,
-    Xor,
-    Shl,
-    Shr,
-    Ashr,
-    Shl64,
-    Shr64,
-    Ashr64,
-    MinI,
-    MaxI,
-    MinU,
-    MaxU,
-    BfeU,
-    BfeI,
-    Cndmask,
-    MulHiI24,
-    MulHiU24,
-    Bfrev,
-    Ffbh,
-    Ffbl,
-    FfbhI,
-    Bcnt,
-    Bfm,
-    Bfi,
-    Alignbit,
-    Alignbyte,
-    Min3I,
-    Min3U,
-    Max3I,
-    Max3U,
-    Med3I,
-    Med3U,
-    MadU64,
-    MadI64,
-    CmpEq64,
-    CmpNe64,
-    CmpLtU64,
-    CmpLeU64,
-    CmpGtU64,
-    CmpGeU64,
-    CmpLtI64,
-    CmpLeI64,
-    CmpGtI64,
-    CmpGeI64,
-    CmpEq,
-    CmpNe,
-    CmpLtU,
-    CmpLeU,
-    CmpGtU,
-    CmpGeU,
-    CmpLtI,
-    CmpLeI,
-    CmpGtI,
-    CmpGeI
-);
+impl PortValue for ValuOp {
+    fn from_u64(value: u64) -> Option<Self> {
+        usize::try_from(value)
+            .ok()
+            .and_then(|i| ValuOp::ALL.get(i).copied())
+    }
+    fn to_u64(&self) -> u64 {
+        ValuOp::ALL
+            .iter()
+            .position(|op| op == self)
+            .map_or(u64::MAX, |i| i as u64)
+    }
+}
 crate::enum_port_value!(StackOp: Nop, Init, Advance, Branch);
 crate::enum_port_value!(StackStatus: Ok, Overflow, Underflow, InvalidPath);
 
@@ -725,8 +667,8 @@ mod tests {
         }
         assert_eq!(SwizzleMode::from_u64(3), None);
         assert_eq!(SmStatus::from_u64(8), Some(SmStatus::BadContext));
-        for op in ValuOp::ALL {
-            assert_eq!(ValuOp::from_u64(op.to_u64()), Some(op), "{op:?}");
+        for (code, op) in ValuOp::ALL.iter().enumerate() {
+            assert_eq!(op.to_u64(), code as u64);
         }
         assert_eq!(StackStatus::from_u64(3), Some(StackStatus::InvalidPath));
     }
@@ -763,6 +705,14 @@ mod tests {
         assert_eq!(codes::<SwizzleMode>(), exported("SwizzleMode"));
         assert_eq!(codes::<ValuOp>(), exported("ValuOp"));
         assert_eq!(codes::<ValuOp>(), ValuOp::ALL.len());
+        // `ValuOp::ALL[code]` is the variant rust-hdl encodes as `code`.
+        for l in verilog.lines() {
+            if let Some(rest) = l.trim().strip_prefix("localparam ValuOp$") {
+                let (name, code) = rest.split_once('=').unwrap();
+                let code: usize = code.trim().trim_end_matches(';').trim().parse().unwrap();
+                assert_eq!(format!("{:?}", ValuOp::ALL[code]), name.trim(), "{l}");
+            }
+        }
         assert_eq!(codes::<StackOp>(), exported("StackOp"));
         assert_eq!(codes::<StackStatus>(), exported("StackStatus"));
     }

@@ -123,7 +123,7 @@ pub enum ValuOp {
 }
 
 impl ValuOp {
-    /// Every operation, in encoding order.
+    /// Every operation, in encoding order (declaration order, as rust-hdl encodes the enum).
     pub const ALL: [ValuOp; 68] = [
         ValuOp::Mov,
         ValuOp::Not,
@@ -154,16 +154,6 @@ impl ValuOp {
         ValuOp::BfeU,
         ValuOp::BfeI,
         ValuOp::Cndmask,
-        ValuOp::CmpEq,
-        ValuOp::CmpNe,
-        ValuOp::CmpLtU,
-        ValuOp::CmpLeU,
-        ValuOp::CmpGtU,
-        ValuOp::CmpGeU,
-        ValuOp::CmpLtI,
-        ValuOp::CmpLeI,
-        ValuOp::CmpGtI,
-        ValuOp::CmpGeI,
         ValuOp::MulHiI24,
         ValuOp::MulHiU24,
         ValuOp::Bfrev,
@@ -193,6 +183,16 @@ impl ValuOp {
         ValuOp::CmpLeI64,
         ValuOp::CmpGtI64,
         ValuOp::CmpGeI64,
+        ValuOp::CmpEq,
+        ValuOp::CmpNe,
+        ValuOp::CmpLtU,
+        ValuOp::CmpLeU,
+        ValuOp::CmpGtU,
+        ValuOp::CmpGeU,
+        ValuOp::CmpLtI,
+        ValuOp::CmpLeI,
+        ValuOp::CmpGtI,
+        ValuOp::CmpGeI,
     ];
 
     /// Compares write only the mask result, no VGPR.

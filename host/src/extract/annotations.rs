@@ -55,15 +55,17 @@ pub(super) fn annotations(source: &str, file: &str) -> Result<Vec<(usize, Annota
                     )
                 }
             },
-            _ => return syntax(
-                file,
-                i + 1,
-                col,
-                format!(
+            _ => {
+                return syntax(
+                    file,
+                    i + 1,
+                    col,
+                    format!(
                     "unknown pws annotation '{}' (expected 'pws: split' or 'pws: loop_bound N')",
                     rest.trim()
                 ),
-            ),
+                )
+            }
         };
         out.push((i + 1, ann));
     }
