@@ -468,36 +468,41 @@ impl Manifest {
                     format!("{len} elements exceed the limit of {MAX_BUFFER_ELEMENTS}"),
                 ));
             }
+            // Initial and expected values are given the same two ways: inline under `key`
+            // (each value named `key[j]`) or in a data file named by `key`.
+            let inline = |values: &[i64], key: &str| -> Result<Vec<u32>, ManifestError> {
+                values
+                    .iter()
+                    .enumerate()
+                    .map(|(j, &v)| {
+                        b.ty.word(v).ok_or_else(|| {
+                            invalid(
+                                &format!("{key}[{j}]"),
+                                format!("{v} is out of range for {}", b.ty),
+                            )
+                        })
+                    })
+                    .collect()
+            };
+            let from_file = |file: &String, key: String| {
+                read_data_file(&dir.join(file), b.ty).map_err(|e| match e {
+                    DataError::Read(source) => fail(ManifestErrorKind::File {
+                        key: key.clone(),
+                        written: file.clone(),
+                        source,
+                    }),
+                    DataError::Value(message) => fail(ManifestErrorKind::Data {
+                        key: key.clone(),
+                        message,
+                    }),
+                })
+            };
             let mut init: Vec<u32> = match (&b.data, &b.file) {
                 (Some(_), Some(_)) => {
                     return Err(invalid(&key, "give `data` or `file`, not both".into()))
                 }
-                (Some(data), None) => {
-                    let mut words = Vec::with_capacity(data.len());
-                    for (j, &v) in data.iter().enumerate() {
-                        words.push(b.ty.word(v).ok_or_else(|| {
-                            invalid(
-                                &format!("{key}.data[{j}]"),
-                                format!("{v} is out of range for {}", b.ty),
-                            )
-                        })?);
-                    }
-                    words
-                }
-                (None, Some(file)) => {
-                    let file_key = format!("{key}.file");
-                    read_data_file(&dir.join(file), b.ty).map_err(|e| match e {
-                        DataError::Read(source) => fail(ManifestErrorKind::File {
-                            key: file_key.clone(),
-                            written: file.clone(),
-                            source,
-                        }),
-                        DataError::Value(message) => fail(ManifestErrorKind::Data {
-                            key: file_key.clone(),
-                            message,
-                        }),
-                    })?
-                }
+                (Some(data), None) => inline(data, &format!("{key}.data"))?,
+                (None, Some(file)) => from_file(file, format!("{key}.file"))?,
                 (None, None) if b.len.is_none() => {
                     return Err(invalid(&key, "needs `data`, `file` or `len`".into()))
                 }
@@ -527,31 +532,8 @@ impl Manifest {
                 Some(e) => {
                     let ekey = format!("{key}.expect");
                     let words = match e {
-                        RawExpect::Data(d) => {
-                            let mut words = Vec::with_capacity(d.len());
-                            for (j, &v) in d.iter().enumerate() {
-                                words.push(b.ty.word(v).ok_or_else(|| {
-                                    invalid(
-                                        &format!("{ekey}[{j}]"),
-                                        format!("{v} is out of range for {}", b.ty),
-                                    )
-                                })?);
-                            }
-                            words
-                        }
-                        RawExpect::File(f) => {
-                            read_data_file(&dir.join(f), b.ty).map_err(|e| match e {
-                                DataError::Read(source) => fail(ManifestErrorKind::File {
-                                    key: ekey.clone(),
-                                    written: f.clone(),
-                                    source,
-                                }),
-                                DataError::Value(message) => fail(ManifestErrorKind::Data {
-                                    key: ekey.clone(),
-                                    message,
-                                }),
-                            })?
-                        }
+                        RawExpect::Data(d) => inline(d, &ekey)?,
+                        RawExpect::File(f) => from_file(f, ekey.clone())?,
                     };
                     if words.len() as u64 != len {
                         return Err(invalid(
