@@ -98,17 +98,29 @@ pub fn run(args: Args) -> CmdResult {
             .iter()
             .all(|(name, values)| report.buffers.get(name) == Some(values.words().as_slice()))
     };
-    let unsplit_program = LaunchKernel::new(&source, Mode::NoSplit, false)?.program;
+    // The program of a mode does not depend on S: each is prepared once, with its warnings.
+    let kernels = Mode::ALL
+        .iter()
+        .map(|&m| LaunchKernel::new(&source, m, false).map(|k| (m, k)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let kernel_of = |mode: Mode| {
+        &kernels
+            .iter()
+            .find(|(m, _)| *m == mode)
+            .expect("every mode is prepared")
+            .1
+    };
+    let unsplit_program = &kernel_of(Mode::NoSplit).program;
     // Without --config the `cu` preset grows to the kernel's registers; a configuration given
     // is taken as it is.
     let base = if args.config.is_none() {
-        let (sgprs, vgprs) = pws_sim::cu::registers_used(&unsplit_program);
+        let (sgprs, vgprs) = pws_sim::cu::registers_used(unsplit_program);
         base.with_registers_for(sgprs as usize, vgprs as usize)
     } else {
         base
     };
     let unsplit = golden::run(
-        &unsplit_program,
+        unsplit_program,
         &manifest,
         &golden::Config {
             mode: golden::Mode::NoSplit,
@@ -125,17 +137,13 @@ pub fn run(args: Args) -> CmdResult {
         plan.extend(args.s.iter().map(|&s| (mode, s)));
     }
     let mut rows = Vec::new();
-    let mut notes: Vec<String> = Vec::new();
+    let mut notes: Vec<String> = kernels
+        .iter()
+        .flat_map(|(m, k)| k.warnings.iter().map(move |w| format!("{}: {w}", m.name())))
+        .collect();
     for (mode, s) in plan {
         let hw = base.with_spsimds(s);
-        let kernel = LaunchKernel::new(&source, mode, false)?;
-        for w in &kernel.warnings {
-            // The program of a mode does not depend on S: one note per mode.
-            let w = format!("{}: {w}", mode.name());
-            if !notes.contains(&w) {
-                notes.push(w);
-            }
-        }
+        let kernel = kernel_of(mode);
         let bound = match analyse_launch(
             &manifest,
             &source,
