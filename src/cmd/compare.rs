@@ -111,14 +111,7 @@ pub fn run(args: Args) -> CmdResult {
             .1
     };
     let unsplit_program = &kernel_of(Mode::NoSplit).program;
-    // Without --config the `cu` preset grows to the kernel's registers; a configuration given
-    // is taken as it is.
-    let base = if args.config.is_none() {
-        let (sgprs, vgprs) = pws_sim::cu::registers_used(unsplit_program);
-        base.with_registers_for(sgprs as usize, vgprs as usize)
-    } else {
-        base
-    };
+    let base = super::fit_registers(base, &args.config, unsplit_program);
     let unsplit = golden::run(
         unsplit_program,
         &manifest,

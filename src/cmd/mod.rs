@@ -42,6 +42,21 @@ pub fn catch_interrupt() -> &'static std::sync::atomic::AtomicBool {
     &INTERRUPTED
 }
 
+/// The compute unit a kernel runs on: a configuration given with `--config` as it is; without
+/// one the `cu` preset (in `hw`) grown to the registers `program` names, as GCN sizes a
+/// kernel's registers at dispatch.
+pub fn fit_registers(
+    hw: pws_hdl::config::HwConfig,
+    config: &Option<String>,
+    program: &pws_isa::Program,
+) -> pws_hdl::config::HwConfig {
+    if config.is_some() {
+        return hw;
+    }
+    let (sgprs, vgprs) = pws_sim::cu::registers_used(program);
+    hw.with_registers_for(sgprs as usize, vgprs as usize)
+}
+
 /// Checks a `--S` value against the range the command accepts; every command words it alike.
 pub fn spsimds(value: usize, range: std::ops::RangeInclusive<usize>) -> Result<usize, String> {
     if range.contains(&value) {

@@ -106,12 +106,7 @@ pub fn run(args: Args) -> CmdResult {
     for w in &kernel.warnings {
         eprintln!("warning: {w}");
     }
-    // Without --config the `cu` preset grows to the kernel's registers; a configuration given
-    // is taken as it is.
-    if args.config.is_none() {
-        let (sgprs, vgprs) = pws_sim::cu::registers_used(&kernel.program);
-        hw = hw.with_registers_for(sgprs as usize, vgprs as usize);
-    }
+    let hw = super::fit_registers(hw, &args.config, &kernel.program);
     // Limits the user did not set are sized from a golden-model run of the same program.
     let sized = (args.max_cycles.is_none()
         || args.max_instructions.is_none()
