@@ -16,15 +16,20 @@ pub fn pws(args: &[&str]) -> Output {
     command().args(args).output().expect("pws runs")
 }
 
-/// Runs `pws args`, which must succeed, and returns what it printed.
-pub fn pws_ok(args: &[&str]) -> String {
+/// Runs `pws args`, which must succeed.
+fn succeeded(args: &[&str]) -> Output {
     let out = pws(args);
     assert!(
         out.status.success(),
         "pws {args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8(out.stdout).expect("UTF-8 output")
+    out
+}
+
+/// Runs `pws args`, which must succeed, and returns what it printed.
+pub fn pws_ok(args: &[&str]) -> String {
+    String::from_utf8(succeeded(args).stdout).expect("UTF-8 output")
 }
 
 /// Runs `pws args`, which must fail, and returns its error output.
@@ -41,11 +46,5 @@ pub fn json(args: &[&str]) -> serde_json::Value {
 
 /// Runs `pws args`, which must succeed, and returns its warnings (standard error).
 pub fn pws_stderr_ok(args: &[&str]) -> String {
-    let out = pws(args);
-    assert!(
-        out.status.success(),
-        "pws {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stderr).expect("UTF-8 error output")
+    String::from_utf8(succeeded(args).stderr).expect("UTF-8 error output")
 }
