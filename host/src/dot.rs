@@ -84,12 +84,7 @@ struct Lexer<'a> {
 
 impl<'a> Lexer<'a> {
     fn err<T>(&self, line: usize, col: usize, msg: impl Into<String>) -> Result<T> {
-        Err(HostError::Syntax {
-            file: self.file.to_string(),
-            line,
-            col,
-            msg: pws_isa::diag::message(&msg.into()),
-        })
+        syntax(self.file, line, col, msg.into())
     }
 
     fn peek(&self, k: usize) -> Option<char> {
@@ -318,12 +313,7 @@ struct Parser<'a> {
 
 impl<'a> Parser<'a> {
     fn err<T>(&self, t: &Token, msg: impl Into<String>) -> Result<T> {
-        Err(HostError::Syntax {
-            file: self.file.to_string(),
-            line: t.line,
-            col: t.col,
-            msg: pws_isa::diag::message(&msg.into()),
-        })
+        syntax(self.file, t.line, t.col, msg.into())
     }
 
     fn peek(&self) -> &Token<'a> {
@@ -578,12 +568,14 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// Every DOT error: at `file:line:col`, the values it quotes escaped and shortened
+/// (`pws_isa::diag`), whether the lexer, the parser or the CFG check finds it.
 fn syntax<T>(file: &str, line: usize, col: usize, msg: String) -> Result<T> {
     Err(HostError::Syntax {
         file: file.to_string(),
         line,
         col,
-        msg,
+        msg: pws_isa::diag::message(&msg),
     })
 }
 
@@ -852,6 +844,17 @@ mod tests {
         assert_eq!(
             err("digraph { a [wcet=1 kind=loop] }"),
             "t.dot:1:21: node 'a': kind must be block, branch or bsb, found 'loop'"
+        );
+        // Values the CFG check quotes are shortened like the lexer's and parser's (found by
+        // tests/fuzz_inputs.rs: a 1506-character message).
+        let long = err(&format!(
+            "digraph {{ a [wcet=1 kind={}] }}",
+            "b".repeat(1000)
+        ));
+        assert!(long.len() < 200, "{long}");
+        assert!(
+            long.starts_with("t.dot:1:21: node 'a': kind must be block, branch or bsb, found 'bbb"),
+            "{long}"
         );
         assert_eq!(
             err("digraph { a [wcet=1 split=true] }"),
