@@ -341,6 +341,8 @@ impl<'de> Deserialize<'de> for Dim {
 enum RawArg {
     Buffer(String),
     Value(i64),
+    /// A TOML float: a `float` argument, passed as its binary32 bits.
+    Float(f64),
 }
 
 impl<'de> Deserialize<'de> for RawArg {
@@ -349,7 +351,7 @@ impl<'de> Deserialize<'de> for RawArg {
         impl Visitor<'_> for ArgVisitor {
             type Value = RawArg;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a buffer name (string) or a 32-bit integer")
+                f.write_str("a buffer name (string), a 32-bit integer or a float")
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<RawArg, E> {
                 Ok(RawArg::Buffer(v.to_string()))
@@ -361,6 +363,9 @@ impl<'de> Deserialize<'de> for RawArg {
                 i64::try_from(v)
                     .map(RawArg::Value)
                     .map_err(|_| E::custom(format!("{v} does not fit 32 bits")))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<RawArg, E> {
+                Ok(RawArg::Float(v))
             }
         }
         d.deserialize_any(ArgVisitor)
@@ -566,6 +571,13 @@ impl Manifest {
                         .or_else(|_| u32::try_from(v))
                         .map_err(|_| invalid(&key, format!("{v} does not fit 32 bits")))?,
                 ),
+                RawArg::Float(v) => {
+                    let f = v as f32;
+                    if v.is_finite() && !f.is_finite() {
+                        return Err(invalid(&key, format!("{v} overflows a 32-bit float")));
+                    }
+                    KernelArg::Value(f.to_bits())
+                }
             });
         }
 
@@ -1073,6 +1085,18 @@ len = 4
             m.memory_image(&LaunchAbi::legacy()).kernarg_words,
             vec![3, 0, 0x1_0000, 0]
         );
+    }
+
+    #[test]
+    fn float_arguments_pass_their_binary32_bits() {
+        let m = parse("kernel = \"k.s\"\ngrid = 1\nworkgroup = 1\nargs = [0.5, -2.0, 1e-50]\n")
+            .unwrap();
+        assert_eq!(
+            m.memory_image(&LaunchAbi::legacy()).kernarg_words[..3],
+            [0x3F00_0000, 0xC000_0000, 0]
+        );
+        let e = error("kernel = \"k.s\"\ngrid = 1\nworkgroup = 1\nargs = [1e39]\n");
+        assert!(e.contains("args[0]") && e.contains("overflows"), "{e}");
     }
 
     #[test]
