@@ -1,0 +1,92 @@
+//! The Rodinia-style suite in kernels/rodinia (float arithmetic, `__local` memory, barriers and
+//! atomics), end to end through `pws compare`: every kernel is compiled by clang-14 from its
+//! manifest and run on the compute-unit RTL in no-split, DWS and PWS beside its WCET bound; the
+//! final memory must equal the golden model's (same program and unsplit kernel) bit for bit and
+//! the values kernels/rodinia/gen.py computed in Python (within the manifest's `tolerance_ulp`
+//! where a division is involved), and no run may exceed its bound.
+//!
+//! CI runs each kernel in one S and compaction, rotating over the suite; `make soak`
+//! (PWS_PROPTEST_SCALE > 1) runs every S and compaction.
+
+mod common;
+
+use common::json;
+
+fn suite() -> Vec<String> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/kernels/rodinia");
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .map(|p| format!("kernels/rodinia/{}", p.file_name().unwrap().to_str().unwrap()))
+        .collect();
+    v.sort();
+    v
+}
+
+fn soak() -> bool {
+    std::env::var("PWS_PROPTEST_SCALE")
+        .ok()
+        .and_then(|s| s.parse::<u32>().ok())
+        .is_some_and(|s| s > 1)
+}
+
+#[test]
+fn the_suite_has_the_rodinia_kernels() {
+    let names: Vec<String> = suite()
+        .iter()
+        .map(|p| p.rsplit('/').next().unwrap().trim_end_matches(".toml").to_string())
+        .collect();
+    for k in [
+        "backprop", "bfs", "gaussian_fan1", "gaussian_fan2", "hotspot", "kmeans", "nn", "nw",
+        "pathfinder", "srad", "histogram",
+    ] {
+        assert!(names.iter().any(|n| n == k), "kernels/rodinia has no {k}: {names:?}");
+    }
+}
+
+fn check(launch: &str, i: usize) {
+    let compactions = ["none", "bcc", "scc"];
+    let (s, c) = if soak() {
+        ("1,2,3".to_string(), compactions.join(","))
+    } else {
+        ((1 + i % 3).to_string(), compactions[i % 3].to_string())
+    };
+    // Fails (with the table) if any run differs from the golden model or the unsplit kernel,
+    // or exceeds its bound.
+    let rows = json(&["compare", launch, "--S", &s, "--compaction", &c, "--json"]);
+    let rows = rows.as_array().unwrap();
+    assert!(rows.len() >= 3, "{launch}: {rows:?}");
+    for r in rows {
+        assert_eq!(r["expect_equal"], true, "{launch}: {r}");
+        assert!(r["bound"].as_u64().is_some(), "{launch}: no bound: {r}");
+    }
+}
+
+macro_rules! kernels {
+    ($($test:ident = $name:literal;)*) => {
+        $(
+            #[test]
+            fn $test() {
+                let suite = suite();
+                let launch = format!("kernels/rodinia/{}.toml", $name);
+                let i = suite.iter().position(|k| *k == launch).expect("in the suite");
+                check(&launch, i);
+            }
+        )*
+    };
+}
+
+kernels! {
+    backprop_layer_forward = "backprop";
+    bfs_with_atomics = "bfs";
+    gaussian_fan1 = "gaussian_fan1";
+    gaussian_fan2 = "gaussian_fan2";
+    histogram_with_local_and_global_atomics = "histogram";
+    hotspot = "hotspot";
+    kmeans = "kmeans";
+    nn = "nn";
+    nw = "nw";
+    pathfinder = "pathfinder";
+    srad = "srad";
+}
