@@ -65,6 +65,8 @@ enum Command {
     Export(cmd::export::Args),
     /// Measure simulation and analysis speed and print the tables.
     Bench(cmd::bench::Args),
+    /// Write the PWS paper's synthetic benchmark with the given knobs (kernel and manifest).
+    Synthetic(cmd::synthetic::Args),
 }
 
 /// Restores the default SIGPIPE action, which Rust's runtime sets to ignore: `pws ... | head`
@@ -96,6 +98,7 @@ fn main() -> ExitCode {
         Command::Unit(c) => cmd::unit::run(c),
         Command::Export(a) => cmd::export::run(a),
         Command::Bench(a) => cmd::bench::run(a),
+        Command::Synthetic(a) => cmd::synthetic::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -8,6 +8,7 @@ pub mod disasm;
 pub mod export;
 pub mod golden;
 pub mod run;
+pub mod synthetic;
 pub mod unit;
 pub mod wcet;
 

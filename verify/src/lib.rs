@@ -7,4 +7,5 @@ pub mod gen;
 pub mod gen_cl;
 pub mod golden;
 pub mod sizing;
+pub mod synthetic;
 pub mod units;
