@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod cmd;
+mod eval;
 
 #[derive(Parser)]
 #[command(
@@ -63,6 +64,8 @@ enum Command {
     Unit(cmd::unit::UnitCommand),
     /// Write the RTL as Verilog and check it with Verilator, Icarus and Yosys.
     Export(cmd::export::Args),
+    /// Run a sweep of RTL runs (kernels x modes x S x compaction x configs): tables and figures.
+    Eval(cmd::eval::Args),
     /// Measure simulation and analysis speed and print the tables.
     Bench(cmd::bench::Args),
     /// Write the PWS paper's synthetic benchmark with the given knobs (kernel and manifest).
@@ -97,6 +100,7 @@ fn main() -> ExitCode {
         Command::Wcet(a) => cmd::wcet::run(a),
         Command::Unit(c) => cmd::unit::run(c),
         Command::Export(a) => cmd::export::run(a),
+        Command::Eval(a) => cmd::eval::run(a),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Synthetic(a) => cmd::synthetic::run(a),
     };

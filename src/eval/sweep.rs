@@ -1,0 +1,369 @@
+//! The sweep file of `pws eval` (docs/evaluation.md): kernels (manifest paths or globs, and
+//! per-benchmark size lists), modes, S, compactions and compute-unit configurations, whose
+//! cross product is the list of points. Paths are relative to the sweep file. Every error
+//! names the file, the line and column of the key and what is wrong with it.
+
+use std::path::{Path, PathBuf};
+
+use pws_host::timing::Mode;
+use serde::Deserialize;
+use toml::Spanned;
+
+/// The file as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SweepFile {
+    kernels: Option<Spanned<Vec<String>>>,
+    sizes: Option<Spanned<toml::Table>>,
+    modes: Option<Spanned<Vec<String>>>,
+    #[serde(rename = "S")]
+    s: Option<Spanned<Vec<i64>>>,
+    compaction: Option<Spanned<Vec<String>>>,
+    configs: Option<Spanned<Vec<String>>>,
+    max_cycles: Option<Spanned<i64>>,
+}
+
+/// One launch of the sweep: a benchmark at one size.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kernel {
+    /// The benchmark's name in tables and plots.
+    pub benchmark: String,
+    /// The size's name (the manifest's file stem for `[sizes]` entries, else "-").
+    pub size: String,
+    pub manifest: PathBuf,
+}
+
+/// One compute unit of the sweep.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    /// As written in the sweep (a preset name or a path).
+    pub name: String,
+    /// What `--config` takes: the preset, or the path resolved against the sweep file.
+    pub spec: String,
+}
+
+/// A parsed and checked sweep.
+#[derive(Debug)]
+pub struct Sweep {
+    pub kernels: Vec<Kernel>,
+    pub modes: Vec<Mode>,
+    pub s: Vec<usize>,
+    pub compactions: Vec<String>,
+    pub configs: Vec<Config>,
+    pub max_cycles: Option<u64>,
+}
+
+/// One point: one RTL run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Point {
+    /// Position in the sweep's order (what `--point` takes).
+    pub index: usize,
+    pub kernel: Kernel,
+    pub config: Config,
+    pub mode: Mode,
+    /// SpSIMDs per SIMD; 0 for no-split, which runs once whatever the S list.
+    pub s: usize,
+    pub compaction: String,
+}
+
+impl Sweep {
+    /// Reads and checks a sweep file.
+    pub fn load(path: &Path) -> Result<Sweep, String> {
+        let shown = pws_isa::diag::path(path);
+        let text = pws_isa::input::read_text(path, pws_isa::input::Kind::Config)
+            .map_err(|e| e.to_string())?;
+        let at = |span: std::ops::Range<usize>| {
+            let (line, col) = pws_isa::diag::line_col(&text, span.start);
+            format!("{shown}:{line}:{col}")
+        };
+        let file: SweepFile = toml::from_str(&text).map_err(|e| {
+            let place = e.span().map_or(format!("{shown}"), &at);
+            format!("{place}: {}", pws_isa::diag::message(e.message()))
+        })?;
+        let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
+        let key_error = |span: std::ops::Range<usize>, key: &str, what: String| {
+            format!("{}: key `{key}`: {what}", at(span))
+        };
+
+        let mut kernels = Vec::new();
+        if let Some(list) = &file.kernels {
+            for pattern in list.get_ref() {
+                let found = expand(&dir, pattern)
+                    .map_err(|what| key_error(list.span(), "kernels", what))?;
+                for manifest in found {
+                    kernels.push(Kernel {
+                        benchmark: String::new(),
+                        size: "-".into(),
+                        manifest,
+                    });
+                }
+            }
+        }
+        name_benchmarks(&mut kernels);
+        if let Some(sizes) = &file.sizes {
+            for (name, value) in sizes.get_ref() {
+                let list = value.as_array().filter(|a| a.iter().all(|v| v.is_str()));
+                let Some(list) = list.filter(|a| !a.is_empty()) else {
+                    return Err(key_error(
+                        sizes.span(),
+                        &format!("sizes.{name}"),
+                        "expected a non-empty list of manifest paths".into(),
+                    ));
+                };
+                for pattern in list.iter().filter_map(|v| v.as_str()) {
+                    let found = expand(&dir, pattern).map_err(|what| {
+                        key_error(sizes.span(), &format!("sizes.{name}"), what)
+                    })?;
+                    for manifest in found {
+                        let size = manifest
+                            .file_stem()
+                            .map_or("-".into(), |s| s.to_string_lossy().into_owned());
+                        kernels.push(Kernel {
+                            benchmark: name.clone(),
+                            size,
+                            manifest,
+                        });
+                    }
+                }
+            }
+        }
+        if kernels.is_empty() {
+            return Err(format!(
+                "{shown}: no kernels: give `kernels = [\"a.toml\", \"dir/*.toml\"]` or a `[sizes]` table"
+            ));
+        }
+
+        let modes = match &file.modes {
+            None => Mode::ALL.to_vec(),
+            Some(list) => nonempty(list, "modes", &key_error)?
+                .iter()
+                .map(|m| {
+                    Mode::ALL.into_iter().find(|x| x.name() == m).ok_or_else(|| {
+                        key_error(
+                            list.span(),
+                            "modes",
+                            format!(
+                                "unknown mode '{}' (expected nosplit, dws or pws)",
+                                pws_isa::diag::value(m)
+                            ),
+                        )
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+        };
+        let s = match &file.s {
+            None => vec![1],
+            Some(list) => nonempty(list, "S", &key_error)?
+                .iter()
+                .map(|&v| {
+                    usize::try_from(v)
+                        .ok()
+                        .filter(|v| *v <= pws_hdl::config::MAX_SPSIMDS)
+                        .ok_or_else(|| {
+                            key_error(
+                                list.span(),
+                                "S",
+                                format!(
+                                    "{v} is out of range 0..={} (SpSIMDs per SIMD)",
+                                    pws_hdl::config::MAX_SPSIMDS
+                                ),
+                            )
+                        })
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+        };
+        let compactions = match &file.compaction {
+            None => vec!["none".to_string()],
+            Some(list) => {
+                for c in nonempty(list, "compaction", &key_error)? {
+                    crate::cmd::measure::compaction(c)
+                        .map_err(|what| key_error(list.span(), "compaction", what))?;
+                }
+                list.get_ref().clone()
+            }
+        };
+        let configs = match &file.configs {
+            None => vec![Config {
+                name: "cu".into(),
+                spec: "cu".into(),
+            }],
+            Some(list) => nonempty(list, "configs", &key_error)?
+                .iter()
+                .map(|name| {
+                    let spec = if pws_hdl::config::HwConfig::preset(name).is_some() {
+                        name.clone()
+                    } else {
+                        let file = dir.join(name);
+                        if !file.is_file() {
+                            return Err(key_error(
+                                list.span(),
+                                "configs",
+                                format!(
+                                    "'{}' is neither a preset ({}) nor a file",
+                                    pws_isa::diag::value(name),
+                                    pws_hdl::config::PRESETS.join(", ")
+                                ),
+                            ));
+                        }
+                        file.to_string_lossy().into_owned()
+                    };
+                    crate::cmd::wcet::hw_config(Some(&spec))
+                        .map_err(|what| key_error(list.span(), "configs", what))?;
+                    Ok(Config {
+                        name: name.clone(),
+                        spec,
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+        };
+        let max_cycles = match &file.max_cycles {
+            None => None,
+            Some(v) => Some(
+                u64::try_from(*v.get_ref())
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or_else(|| {
+                        key_error(v.span(), "max_cycles", "expected a positive integer".into())
+                    })?,
+            ),
+        };
+        Ok(Sweep {
+            kernels,
+            modes,
+            s,
+            compactions,
+            configs,
+            max_cycles,
+        })
+    }
+
+    /// The cross product, in a fixed order: config, kernel, mode, S, compaction. No-split
+    /// does not depend on S and is one point per compaction.
+    pub fn points(&self) -> Vec<Point> {
+        let mut points = Vec::new();
+        for config in &self.configs {
+            for kernel in &self.kernels {
+                for &mode in &self.modes {
+                    let s_list = if mode == Mode::NoSplit {
+                        vec![0]
+                    } else {
+                        self.s.clone()
+                    };
+                    for s in s_list {
+                        for compaction in &self.compactions {
+                            points.push(Point {
+                                index: points.len(),
+                                kernel: kernel.clone(),
+                                config: config.clone(),
+                                mode,
+                                s,
+                                compaction: compaction.clone(),
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        points
+    }
+}
+
+/// The list of a key, refused when empty.
+fn nonempty<'a, T>(
+    list: &'a Spanned<Vec<T>>,
+    key: &str,
+    key_error: &dyn Fn(std::ops::Range<usize>, &str, String) -> String,
+) -> Result<&'a [T], String> {
+    if list.get_ref().is_empty() {
+        Err(key_error(list.span(), key, "the list is empty".into()))
+    } else {
+        Ok(list.get_ref())
+    }
+}
+
+/// The manifests a path or glob names, relative to `dir`, sorted; none is an error.
+fn expand(dir: &Path, pattern: &str) -> Result<Vec<PathBuf>, String> {
+    let shown = pws_isa::diag::value(pattern);
+    let joined = dir.join(pattern);
+    let full = joined.to_string_lossy();
+    let mut found: Vec<PathBuf> = glob::glob(&full)
+        .map_err(|e| format!("'{shown}' is not a valid glob: {}", e.msg))?
+        .filter_map(Result::ok)
+        .filter(|p| p.is_file())
+        .collect();
+    found.sort();
+    if found.is_empty() {
+        return Err(format!("'{shown}' names no file"));
+    }
+    Ok(found)
+}
+
+/// Names each kernel by its manifest's file stem, with the parent directory when two stems
+/// collide (kernels/figure2.toml and kernels/cl/figure2.toml).
+fn name_benchmarks(kernels: &mut [Kernel]) {
+    let stem = |p: &Path| p.file_stem().map_or(String::new(), |s| s.to_string_lossy().into_owned());
+    let stems: Vec<String> = kernels.iter().map(|k| stem(&k.manifest)).collect();
+    for (i, k) in kernels.iter_mut().enumerate() {
+        let s = &stems[i];
+        k.benchmark = if stems.iter().filter(|t| *t == s).count() > 1 {
+            let parent = k
+                .manifest
+                .parent()
+                .and_then(|p| p.file_name())
+                .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+            format!("{parent}/{s}")
+        } else {
+            s.clone()
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sweep(text: &str) -> Result<Sweep, String> {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("cl")).unwrap();
+        for f in ["a.toml", "b.toml", "cl/a.toml"] {
+            std::fs::write(dir.path().join(f), "").unwrap();
+        }
+        let path = dir.path().join("sweep.toml");
+        std::fs::write(&path, text).unwrap();
+        Sweep::load(&path)
+    }
+
+    #[test]
+    fn cross_product_with_one_nosplit_point_per_compaction() {
+        let s = sweep("kernels = [\"*.toml\", \"cl/a.toml\"]\nS = [1, 3]\ncompaction = [\"none\", \"scc\"]\nmodes = [\"nosplit\", \"pws\"]\n").unwrap();
+        let names: Vec<_> = s.kernels.iter().map(|k| k.benchmark.as_str()).collect();
+        // The glob also finds the sweep file itself: a sweep is a TOML file like the rest.
+        assert!(names.contains(&"cl/a") && names.contains(&"b"), "{names:?}");
+        let per_kernel = 2 + 2 * 2;
+        assert_eq!(s.points().len(), s.kernels.len() * per_kernel);
+        assert!(s.points().iter().enumerate().all(|(i, p)| p.index == i));
+    }
+
+    #[test]
+    fn errors_name_file_line_and_key() {
+        let e = sweep("kernels = [\"a.toml\"]\nmodes = [\"pws\", \"warp\"]\n").unwrap_err();
+        assert!(e.contains("sweep.toml:2:") && e.contains("`modes`") && e.contains("warp"), "{e}");
+        let e = sweep("kernels = [\"missing/*.toml\"]\n").unwrap_err();
+        assert!(e.contains(":1:") && e.contains("`kernels`") && e.contains("names no file"), "{e}");
+        let e = sweep("kernels = [\"a.toml\"]\nS = [9]\n").unwrap_err();
+        assert!(e.contains("`S`") && e.contains("out of range"), "{e}");
+        let e = sweep("kernels = [\"a.toml\"]\nkernles = 1\n").unwrap_err();
+        assert!(e.contains("sweep.toml:2:") && e.contains("kernles"), "{e}");
+        let e = sweep("kernels = [\"a.toml\"]\nconfigs = [\"nope\"]\n").unwrap_err();
+        assert!(e.contains("`configs`") && e.contains("neither a preset"), "{e}");
+        let e = sweep("modes = [\"pws\"]\n").unwrap_err();
+        assert!(e.contains("no kernels"), "{e}");
+    }
+
+    #[test]
+    fn sizes_name_the_benchmark_and_size() {
+        let s = sweep("[sizes]\nbench = [\"a.toml\", \"b.toml\"]\n").unwrap();
+        let got: Vec<_> = s.kernels.iter().map(|k| (k.benchmark.as_str(), k.size.as_str())).collect();
+        assert_eq!(got, [("bench", "a"), ("bench", "b")]);
+    }
+}
