@@ -7,7 +7,7 @@ OUT        ?= out
 APT_PKGS   := iverilog verilator yosys clang-14 nextpnr-ice40 fpga-icestorm
 TOOLS      := iverilog verilator yosys clang-14 nextpnr-ice40 llvm-mc
 
-.PHONY: all deps demo test soak export synth bench wave clean
+.PHONY: all deps demo test soak export synth bench wave eval eval-full clean
 
 all: test
 
@@ -48,6 +48,17 @@ synth: deps
 
 bench: deps
 	$(PWS) bench
+
+# The papers' evaluation on the RTL (docs/evaluation.md): a sweep of kernels x modes x S x
+# compaction, each point checked against the golden model and its WCET bound, written to
+# $(OUT)/eval as results.csv/json, tables.md, table3.md and SVG figures. Finished points are
+# cached there: an interrupted run resumes (EVAL_FLAGS=--fresh starts over).
+eval: deps
+	$(PWS) eval kernels/eval/small.toml --out $(OUT)/eval $(EVAL_FLAGS)
+
+# The same with every shipped launch (kernels/cl, kernels/rodinia) and S = 1, 3, 7.
+eval-full: deps
+	$(PWS) eval kernels/eval/full.toml --out $(OUT)/eval-full $(EVAL_FLAGS)
 
 # The paper's Figure 5 split/merge sequence on the datapath RTL, as a waveform.
 wave: deps

@@ -153,7 +153,10 @@ pub fn run(sweep: &Sweep, points: &[Point], cache: &Cache, opts: &Options) -> Re
         let launches: HashMap<(PathBuf, String), Result<Launch, String>> = wanted
             .into_par_iter()
             .map(|(manifest, config)| {
-                let launch = Launch::prepare(&manifest, &Some(config.clone()))
+                // The default compute unit grows to the kernel's registers, as in `pws run`
+                // without `--config`; any other configuration is taken as it is.
+                let given = (config != "cu").then(|| config.clone());
+                let launch = Launch::prepare(&manifest, &given)
                     .map_err(|e| format!("cannot prepare the launch: {e}"));
                 ((manifest, config), launch)
             })
