@@ -90,7 +90,14 @@ fn blank(p: &Point, key: String) -> Record {
 /// Runs one point on the RTL beside its bound.
 fn measure(launch: &Launch, p: &Point, key: String, max_cycles: Option<u64>) -> Record {
     let mut rec = blank(p, key);
-    let mut notes = launch.notes.clone();
+    // The preparation's warnings about this point's mode only.
+    let prefix = format!("{}: ", p.mode.name());
+    let mut notes: Vec<String> = launch
+        .notes
+        .iter()
+        .filter(|n| n.starts_with(&prefix))
+        .cloned()
+        .collect();
     let bound = match launch.bound(p.mode, &launch.hw(p.mode, p.s)) {
         Ok(b) => Some(b),
         Err(e) => {
