@@ -115,18 +115,16 @@ impl Sweep {
                         key_error(sizes.span(), &format!("sizes.{name}"), what)
                     })?;
                     for manifest in found {
-                        let size = manifest
-                            .file_stem()
-                            .map_or("-".into(), |s| s.to_string_lossy().into_owned());
                         kernels.push(Kernel {
                             benchmark: name.clone(),
-                            size,
+                            size: String::new(),
                             manifest,
                         });
                     }
                 }
             }
         }
+        name_sizes(&mut kernels);
         if kernels.is_empty() {
             return Err(format!(
                 "{shown}: no kernels: give `kernels = [\"a.toml\", \"dir/*.toml\"]` or a `[sizes]` table"
@@ -298,23 +296,46 @@ fn expand(dir: &Path, pattern: &str) -> Result<Vec<PathBuf>, String> {
     Ok(found)
 }
 
+/// The file stem of a manifest, with its directory when `others` share the stem.
+fn distinct_stem(path: &Path, others: &[&Path]) -> String {
+    let stem = |p: &Path| p.file_stem().map_or(String::new(), |s| s.to_string_lossy().into_owned());
+    let s = stem(path);
+    if others.iter().filter(|o| stem(o) == s).count() > 1 {
+        let parent = path
+            .parent()
+            .and_then(|p| p.file_name())
+            .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+        format!("{parent}/{s}")
+    } else {
+        s
+    }
+}
+
+/// Names each size of a `[sizes]` benchmark by its manifest's file stem, with the directory
+/// when two of the benchmark's stems collide (gen/small/k.toml and gen/large/k.toml).
+fn name_sizes(kernels: &mut [Kernel]) {
+    let sized: Vec<(String, PathBuf)> = kernels
+        .iter()
+        .filter(|k| k.size.is_empty())
+        .map(|k| (k.benchmark.clone(), k.manifest.clone()))
+        .collect();
+    for k in kernels.iter_mut().filter(|k| k.size.is_empty()) {
+        let same: Vec<&Path> = sized
+            .iter()
+            .filter(|(b, _)| *b == k.benchmark)
+            .map(|(_, p)| p.as_path())
+            .collect();
+        k.size = distinct_stem(&k.manifest, &same);
+    }
+}
+
 /// Names each kernel by its manifest's file stem, with the parent directory when two stems
 /// collide (kernels/figure2.toml and kernels/cl/figure2.toml).
 fn name_benchmarks(kernels: &mut [Kernel]) {
-    let stem = |p: &Path| p.file_stem().map_or(String::new(), |s| s.to_string_lossy().into_owned());
-    let stems: Vec<String> = kernels.iter().map(|k| stem(&k.manifest)).collect();
-    for (i, k) in kernels.iter_mut().enumerate() {
-        let s = &stems[i];
-        k.benchmark = if stems.iter().filter(|t| *t == s).count() > 1 {
-            let parent = k
-                .manifest
-                .parent()
-                .and_then(|p| p.file_name())
-                .map_or(String::new(), |n| n.to_string_lossy().into_owned());
-            format!("{parent}/{s}")
-        } else {
-            s.clone()
-        };
+    let paths: Vec<PathBuf> = kernels.iter().map(|k| k.manifest.clone()).collect();
+    let all: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
+    for k in kernels.iter_mut() {
+        k.benchmark = distinct_stem(&k.manifest, &all);
     }
 }
 
@@ -365,5 +386,8 @@ mod tests {
         let s = sweep("[sizes]\nbench = [\"a.toml\", \"b.toml\"]\n").unwrap();
         let got: Vec<_> = s.kernels.iter().map(|k| (k.benchmark.as_str(), k.size.as_str())).collect();
         assert_eq!(got, [("bench", "a"), ("bench", "b")]);
+        let s = sweep("[sizes]\nbench = [\"a.toml\", \"cl/a.toml\"]\n").unwrap();
+        let sizes: Vec<_> = s.kernels.iter().map(|k| k.size.as_str()).collect();
+        assert!(sizes[0].ends_with("/a") && sizes[1] == "cl/a", "{sizes:?}");
     }
 }
