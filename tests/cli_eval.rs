@@ -9,7 +9,10 @@ use std::path::{Path, PathBuf};
 use common::{command, pws};
 
 fn repo(p: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(p).to_string_lossy().into_owned()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(p)
+        .to_string_lossy()
+        .into_owned()
 }
 
 /// A sweep file in `dir` with `body` after the kernel list.
@@ -32,7 +35,11 @@ fn text(b: &[u8]) -> String {
 
 fn records(dir: &Path) -> Vec<serde_json::Value> {
     let text = std::fs::read_to_string(dir.join("results.json")).unwrap();
-    serde_json::from_str::<serde_json::Value>(&text).unwrap().as_array().unwrap().clone()
+    serde_json::from_str::<serde_json::Value>(&text)
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .clone()
 }
 
 /// The four points of Figure 2: no-split and PWS S = 1, each without compaction and with SCC.
@@ -41,13 +48,22 @@ const FIGURE2: &str = "modes = [\"nosplit\", \"pws\"]\nS = [1]\ncompaction = [\"
 #[test]
 fn a_sweep_writes_its_rows_resumes_and_merges_from_shards() {
     let tmp = tempfile::tempdir().unwrap();
-    let s = sweep(tmp.path(), "s.toml", &[repo("kernels/figure2.toml")], FIGURE2);
+    let s = sweep(
+        tmp.path(),
+        "s.toml",
+        &[repo("kernels/figure2.toml")],
+        FIGURE2,
+    );
     let out = tmp.path().join("out");
     let (s_arg, out_arg) = (s.to_str().unwrap(), out.to_str().unwrap());
 
     let first = eval(&[s_arg, "--out", out_arg, "--jobs", "2"]);
     assert!(first.status.success(), "{}", text(&first.stderr));
-    assert!(text(&first.stderr).contains("4 point(s): 0 from the cache, 4 run"), "{}", text(&first.stderr));
+    assert!(
+        text(&first.stderr).contains("4 point(s): 0 from the cache, 4 run"),
+        "{}",
+        text(&first.stderr)
+    );
     let rows = records(&out);
     assert_eq!(rows.len(), 4);
     let got: Vec<(String, u64, String)> = rows
@@ -55,46 +71,92 @@ fn a_sweep_writes_its_rows_resumes_and_merges_from_shards() {
         .map(|r| {
             assert_eq!(r["status"], "ok", "{r}");
             assert!(r["cycles"].as_u64().unwrap() <= r["bound"].as_u64().unwrap());
-            (r["mode"].as_str().unwrap().into(), r["S"].as_u64().unwrap(), r["compaction"].as_str().unwrap().into())
+            (
+                r["mode"].as_str().unwrap().into(),
+                r["S"].as_u64().unwrap(),
+                r["compaction"].as_str().unwrap().into(),
+            )
         })
         .collect();
-    let want = [("nosplit", 0, "none"), ("nosplit", 0, "scc"), ("pws", 1, "none"), ("pws", 1, "scc")];
+    let want = [
+        ("nosplit", 0, "none"),
+        ("nosplit", 0, "scc"),
+        ("pws", 1, "none"),
+        ("pws", 1, "scc"),
+    ];
     assert_eq!(got, want.map(|(m, s, c)| (m.to_string(), s, c.to_string())));
     let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
     assert_eq!(csv.lines().count(), 5, "{csv}");
     assert!(csv.starts_with("point,benchmark,size,manifest,config,mode,S,compaction,cycles,bound"));
-    for f in ["speedup.svg", "observed_vs_bound.svg", "compaction.svg", "lane_utilisation.svg"] {
-        assert!(std::fs::read_to_string(out.join(f)).unwrap().starts_with("<svg"), "{f}");
+    for f in [
+        "speedup.svg",
+        "observed_vs_bound.svg",
+        "compaction.svg",
+        "lane_utilisation.svg",
+    ] {
+        assert!(
+            std::fs::read_to_string(out.join(f))
+                .unwrap()
+                .starts_with("<svg"),
+            "{f}"
+        );
     }
     // One S: the PWS-vs-DWS figure lacks DWS, so it is left out with a note.
     assert!(!out.join("wcet_reduction.svg").exists());
     let tables = std::fs::read_to_string(out.join("tables.md")).unwrap();
     assert!(tables.contains("wcet_reduction.svg not drawn"), "{tables}");
-    assert!(std::fs::read_to_string(out.join("table3.md")).unwrap().contains("| figure2 | 1 | 337 |"));
+    assert!(std::fs::read_to_string(out.join("table3.md"))
+        .unwrap()
+        .contains("| figure2 | 1 | 337 |"));
 
     // Again: every point from the cache, the same rows.
     let again = eval(&[s_arg, "--out", out_arg]);
     assert!(again.status.success());
-    assert!(text(&again.stderr).contains("4 from the cache, 0 run"), "{}", text(&again.stderr));
+    assert!(
+        text(&again.stderr).contains("4 from the cache, 0 run"),
+        "{}",
+        text(&again.stderr)
+    );
     assert_eq!(records(&out), rows);
-    assert_eq!(std::fs::read_to_string(out.join("cache.jsonl")).unwrap().lines().count(), 4);
+    assert_eq!(
+        std::fs::read_to_string(out.join("cache.jsonl"))
+            .unwrap()
+            .lines()
+            .count(),
+        4
+    );
 
     // As a job array: one command per point, each run as a cluster would, then merged.
     let list = tmp.path().join("jobs.txt");
     let shards = tmp.path().join("shards");
-    let emit = eval(&[s_arg, "--emit-jobs", list.to_str().unwrap(), "--out", shards.to_str().unwrap()]);
+    let emit = eval(&[
+        s_arg,
+        "--emit-jobs",
+        list.to_str().unwrap(),
+        "--out",
+        shards.to_str().unwrap(),
+    ]);
     assert!(emit.status.success(), "{}", text(&emit.stderr));
     let commands = std::fs::read_to_string(&list).unwrap();
     assert_eq!(commands.lines().count(), 4);
     let script = std::fs::read_to_string(tmp.path().join("jobs.txt.sbatch")).unwrap();
     assert!(script.contains("#SBATCH --array=0-3"), "{script}");
     for line in commands.lines() {
-        let ran = std::process::Command::new("sh").arg("-c").arg(line).output().unwrap();
+        let ran = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(line)
+            .output()
+            .unwrap();
         assert!(ran.status.success(), "{line}: {}", text(&ran.stderr));
     }
     let merged = tmp.path().join("merged");
     let mut args = vec!["--merge".to_string()];
-    args.extend((0..4).map(|k| shards.join(format!("shard_{k}")).to_string_lossy().into_owned()));
+    args.extend((0..4).map(|k| {
+        shards
+            .join(format!("shard_{k}"))
+            .to_string_lossy()
+            .into_owned()
+    }));
     args.extend(["--out".into(), merged.to_string_lossy().into_owned()]);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let m = eval(&args);
@@ -113,9 +175,16 @@ fn a_sweep_writes_its_rows_resumes_and_merges_from_shards() {
         tmp.path().join("partial").to_str().unwrap(),
     ]);
     assert!(!partial.status.success());
-    assert!(text(&partial.stderr).contains("points are missing"), "{}", text(&partial.stderr));
+    assert!(
+        text(&partial.stderr).contains("points are missing"),
+        "{}",
+        text(&partial.stderr)
+    );
     let notes = std::fs::read_to_string(tmp.path().join("partial/tables.md")).unwrap();
-    assert!(notes.contains("3 of 4 point(s) missing from the shards: 1, 2, 3"), "{notes}");
+    assert!(
+        notes.contains("3 of 4 point(s) missing from the shards: 1, 2, 3"),
+        "{notes}"
+    );
 }
 
 #[test]
@@ -131,25 +200,54 @@ fn failing_points_are_recorded_and_make_the_exit_non_zero() {
         ),
     )
     .unwrap();
-    let s = sweep(tmp.path(), "s.toml", &[wrong.to_string_lossy().into_owned()], "modes = [\"nosplit\"]\n");
+    let s = sweep(
+        tmp.path(),
+        "s.toml",
+        &[wrong.to_string_lossy().into_owned()],
+        "modes = [\"nosplit\"]\n",
+    );
     let out = tmp.path().join("out");
-    let run = eval(&[s.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
+    let run = eval(&[
+        s.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
     assert!(!run.status.success());
-    assert!(text(&run.stderr).contains("1 of 1 point(s) failed"), "{}", text(&run.stderr));
+    assert!(
+        text(&run.stderr).contains("1 of 1 point(s) failed"),
+        "{}",
+        text(&run.stderr)
+    );
     let r = &records(&out)[0];
     assert_eq!(r["status"], "fail");
     assert_eq!(r["expect_equal"], false);
-    assert!(r["reason"].as_str().unwrap().contains("expected values"), "{r}");
+    assert!(
+        r["reason"].as_str().unwrap().contains("expected values"),
+        "{r}"
+    );
 
     // A cycle cap far below the run: a run error, recorded with its message.
-    let s = sweep(tmp.path(), "cap.toml", &[repo("kernels/figure2.toml")], "modes = [\"nosplit\"]\nmax_cycles = 5\n");
+    let s = sweep(
+        tmp.path(),
+        "cap.toml",
+        &[repo("kernels/figure2.toml")],
+        "modes = [\"nosplit\"]\nmax_cycles = 5\n",
+    );
     let out = tmp.path().join("cap");
-    let run = eval(&[s.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
+    let run = eval(&[
+        s.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
     assert!(!run.status.success());
     let r = &records(&out)[0];
     assert_eq!(r["status"], "fail");
     assert!(r["reason"].as_str().unwrap().contains("cycle cap"), "{r}");
-    assert!(std::fs::read_to_string(out.join("results.csv")).unwrap().contains(",fail,"));
+    assert!(std::fs::read_to_string(out.join("results.csv"))
+        .unwrap()
+        .contains(",fail,"));
 }
 
 #[test]
@@ -157,27 +255,56 @@ fn bad_sweep_files_say_file_line_and_key() {
     let tmp = tempfile::tempdir().unwrap();
     let k = repo("kernels/figure2.toml");
     let cases = [
-        ("modes = [\"pws\", \"simt\"]\n", "s.toml:2:", "`modes`: unknown mode 'simt'"),
+        (
+            "modes = [\"pws\", \"simt\"]\n",
+            "s.toml:2:",
+            "`modes`: unknown mode 'simt'",
+        ),
         ("S = [1, 8]\n", "s.toml:2:", "`S`: 8 is out of range 0..=7"),
-        ("compaction = [\"tcc\"]\n", "s.toml:2:", "`compaction`: unknown compaction 'tcc'"),
-        ("configs = [\"huge\"]\n", "s.toml:2:", "`configs`: 'huge' is neither a preset"),
+        (
+            "compaction = [\"tcc\"]\n",
+            "s.toml:2:",
+            "`compaction`: unknown compaction 'tcc'",
+        ),
+        (
+            "configs = [\"huge\"]\n",
+            "s.toml:2:",
+            "`configs`: 'huge' is neither a preset",
+        ),
         ("kernel = 3\n", "s.toml:2:", "unknown field `kernel`"),
         ("S = [1\n", "s.toml:", ""),
         ("S = []\n", "s.toml:2:", "`S`: the list is empty"),
-        ("max_cycles = -1\n", "s.toml:2:", "`max_cycles`: expected a positive integer"),
+        (
+            "max_cycles = -1\n",
+            "s.toml:2:",
+            "`max_cycles`: expected a positive integer",
+        ),
     ];
     for (body, place, what) in cases {
         let s = sweep(tmp.path(), "s.toml", &[k.clone()], body);
-        let out = eval(&[s.to_str().unwrap(), "--out", tmp.path().join("o").to_str().unwrap()]);
+        let out = eval(&[
+            s.to_str().unwrap(),
+            "--out",
+            tmp.path().join("o").to_str().unwrap(),
+        ]);
         let err = text(&out.stderr);
-        assert!(!out.status.success() && err.contains(place) && err.contains(what), "{body}: {err}");
+        assert!(
+            !out.status.success() && err.contains(place) && err.contains(what),
+            "{body}: {err}"
+        );
     }
     let s = sweep(tmp.path(), "s.toml", &[repo("kernels/nothing/*.toml")], "");
     let err = text(&eval(&[s.to_str().unwrap()]).stderr);
-    assert!(err.contains("s.toml:1:") && err.contains("`kernels`") && err.contains("names no file"), "{err}");
+    assert!(
+        err.contains("s.toml:1:") && err.contains("`kernels`") && err.contains("names no file"),
+        "{err}"
+    );
     let s = sweep(tmp.path(), "s.toml", &[k], "");
     let err = text(&eval(&[s.to_str().unwrap(), "--point", "9"]).stderr);
     assert!(err.contains("--point 9: the sweep has 3 points"), "{err}");
-    let missing = command().args(["eval", "no-such-sweep.toml"]).output().unwrap();
+    let missing = command()
+        .args(["eval", "no-such-sweep.toml"])
+        .output()
+        .unwrap();
     assert!(!missing.status.success() && text(&missing.stderr).contains("no-such-sweep.toml"));
 }

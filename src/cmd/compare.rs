@@ -47,7 +47,8 @@ pub fn run(args: Args) -> CmdResult {
     for &s in &args.s {
         super::spsimds(s, 0..=pws_hdl::config::MAX_SPSIMDS)?;
     }
-    let launch = Launch::prepare(&args.manifest, &args.config).map_err(|e| e as Box<dyn std::error::Error>)?;
+    let launch = Launch::prepare(&args.manifest, &args.config)
+        .map_err(|e| e as Box<dyn std::error::Error>)?;
     let mut plan = vec![(Mode::NoSplit, launch.base.spsimds_per_simd)];
     for mode in [Mode::Dws, Mode::Pws] {
         plan.extend(args.s.iter().map(|&s| (mode, s)));

@@ -49,9 +49,17 @@ pub fn run(args: Args) -> CmdResult {
         create(&args.out)?;
         let missing = !notes.is_empty();
         let markdown = eval::report(&args.out, &info, &records, notes)?;
-        return finish(&args, &records, &markdown, missing.then_some("points are missing"));
+        return finish(
+            &args,
+            &records,
+            &markdown,
+            missing.then_some("points are missing"),
+        );
     }
-    let sweep_path = args.sweep.clone().expect("clap requires the sweep without --merge");
+    let sweep_path = args
+        .sweep
+        .clone()
+        .expect("clap requires the sweep without --merge");
     let sweep = Sweep::load(&sweep_path)?;
     let all = sweep.points();
     if let Some(list) = &args.emit_jobs {
@@ -72,10 +80,13 @@ pub fn run(args: Args) -> CmdResult {
     }
     let points = match args.point {
         None => all.clone(),
-        Some(k) => vec![all
-            .get(k)
-            .cloned()
-            .ok_or_else(|| format!("--point {k}: the sweep has {} points (0..={})", all.len(), all.len().saturating_sub(1)))?],
+        Some(k) => vec![all.get(k).cloned().ok_or_else(|| {
+            format!(
+                "--point {k}: the sweep has {} points (0..={})",
+                all.len(),
+                all.len().saturating_sub(1)
+            )
+        })?],
     };
     create(&args.out)?;
     let cache = results::Cache::open(&args.out, args.fresh)?;
@@ -113,10 +124,18 @@ pub fn run(args: Args) -> CmdResult {
 }
 
 /// Prints the tables and fails when a point failed (or `also` says what else is wrong).
-fn finish(args: &Args, records: &[results::Record], markdown: &str, also: Option<&str>) -> CmdResult {
+fn finish(
+    args: &Args,
+    records: &[results::Record],
+    markdown: &str,
+    also: Option<&str>,
+) -> CmdResult {
     if !args.quiet {
         print!("{markdown}");
-        eprintln!("eval: wrote {}/results.csv, results.json, tables.md, table3.md and the figures", args.out.display());
+        eprintln!(
+            "eval: wrote {}/results.csv, results.json, tables.md, table3.md and the figures",
+            args.out.display()
+        );
     }
     let failed: Vec<&results::Record> = records.iter().filter(|r| r.failed()).collect();
     if failed.is_empty() && also.is_none() {

@@ -58,10 +58,7 @@ impl Row {
             why.push("memory differs from the manifest's expected values".to_string());
         }
         if let Some(b) = self.bound.filter(|&b| self.cycles > b) {
-            why.push(format!(
-                "{} cycles exceed the WCET bound {b}",
-                self.cycles
-            ));
+            why.push(format!("{} cycles exceed the WCET bound {b}", self.cycles));
         }
         (!why.is_empty()).then(|| why.join("; "))
     }
@@ -188,13 +185,12 @@ impl Launch {
             },
         )?;
         let limits = pws_verify::sizing::from_stats(&reference.stats, &hw);
-        let same = |golden: &golden::Report, report: &pws_sim::cu::RunReport| {
-            golden
-                .buffers
-                .0
-                .iter()
-                .all(|(name, values)| report.buffers.get(name) == Some(values.words().as_slice()))
-        };
+        let same =
+            |golden: &golden::Report, report: &pws_sim::cu::RunReport| {
+                golden.buffers.0.iter().all(|(name, values)| {
+                    report.buffers.get(name) == Some(values.words().as_slice())
+                })
+            };
         let expected: Vec<(&str, &[u32])> = self
             .manifest
             .buffers

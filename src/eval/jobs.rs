@@ -27,9 +27,19 @@ fn absolute(path: &Path) -> Result<PathBuf, String> {
 
 /// The job list (one command per point) and the Slurm script for it. Paths are absolute, so
 /// the commands run from any directory of a machine that shares the file system.
-pub fn emit(sweep: &Path, points: usize, out: &Path, list: &Path) -> Result<(String, String), String> {
+pub fn emit(
+    sweep: &Path,
+    points: usize,
+    out: &Path,
+    list: &Path,
+) -> Result<(String, String), String> {
     let exe = std::env::current_exe().map_err(|e| format!("this executable: {e}"))?;
-    let (exe, sweep, out, list) = (absolute(&exe)?, absolute(sweep)?, absolute(out)?, absolute(list)?);
+    let (exe, sweep, out, list) = (
+        absolute(&exe)?,
+        absolute(sweep)?,
+        absolute(out)?,
+        absolute(list)?,
+    );
     let mut commands = String::new();
     for k in 0..points {
         let _ = writeln!(
@@ -125,9 +135,19 @@ mod tests {
 
     #[test]
     fn one_command_per_point_and_an_array_of_that_size() {
-        let (list, script) = emit(Path::new("s.toml"), 3, Path::new("out"), Path::new("jobs.txt")).unwrap();
+        let (list, script) = emit(
+            Path::new("s.toml"),
+            3,
+            Path::new("out"),
+            Path::new("jobs.txt"),
+        )
+        .unwrap();
         assert_eq!(list.lines().count(), 3);
-        assert!(list.lines().nth(2).unwrap().contains("--point 2 --quiet --out "));
+        assert!(list
+            .lines()
+            .nth(2)
+            .unwrap()
+            .contains("--point 2 --quiet --out "));
         assert!(script.contains("#SBATCH --array=0-2"), "{script}");
     }
 }

@@ -34,23 +34,26 @@ pub fn report(
         ));
     }
     let d = Data::new(records);
-    let mut figure = |name: &str, why_not: Option<&str>, draw: &dyn Fn(&Path) -> Result<(), String>| {
-        let path = dir.join(name);
-        match why_not {
-            Some(why) => {
-                // A figure of an earlier sweep in this directory would not belong to this one.
-                let _ = std::fs::remove_file(&path);
-                notes.push(format!("{name} not drawn: {why}"));
-                Ok(())
+    let mut figure =
+        |name: &str, why_not: Option<&str>, draw: &dyn Fn(&Path) -> Result<(), String>| {
+            let path = dir.join(name);
+            match why_not {
+                Some(why) => {
+                    // A figure of an earlier sweep in this directory would not belong to this one.
+                    let _ = std::fs::remove_file(&path);
+                    notes.push(format!("{name} not drawn: {why}"));
+                    Ok(())
+                }
+                None => draw(&path),
             }
-            None => draw(&path),
-        }
-    };
+        };
 
     let speed = tables::speedups(&d);
     figure(
         "speedup.svg",
-        speed.is_empty().then_some("the sweep has no no-split run without compaction beside another run"),
+        speed
+            .is_empty()
+            .then_some("the sweep has no no-split run without compaction beside another run"),
         &|p| plots::speedup(p, &d, &speed),
     )?;
 
@@ -77,7 +80,9 @@ pub fn report(
     }
     figure(
         "wcet_reduction.svg",
-        lines.is_empty().then_some("no benchmark has both a DWS and a PWS bound"),
+        lines
+            .is_empty()
+            .then_some("no benchmark has both a DWS and a PWS bound"),
         &|p| plots::wcet_reduction(p, &lines),
     )?;
 
@@ -88,10 +93,18 @@ pub fn report(
         let name = format!(
             "{}{} +{}",
             r.mode,
-            if r.mode == "nosplit" { String::new() } else { format!(" S={}", r.s) },
+            if r.mode == "nosplit" {
+                String::new()
+            } else {
+                format!(" S={}", r.s)
+            },
             r.compaction
         );
-        let i = d.labels.iter().position(|l| *l == r.label).expect("a row's label is indexed");
+        let i = d
+            .labels
+            .iter()
+            .position(|l| *l == r.label)
+            .expect("a row's label is indexed");
         let at = match comp_series.iter().position(|s| s.name == name) {
             Some(at) => at,
             None => {
@@ -106,7 +119,9 @@ pub fn report(
     }
     figure(
         "compaction.svg",
-        comp_series.is_empty().then_some("the sweep has no compaction beside none"),
+        comp_series
+            .is_empty()
+            .then_some("the sweep has no compaction beside none"),
         &|p| {
             plots::bars(
                 p,
@@ -125,10 +140,18 @@ pub fn report(
             let values: Vec<Option<f64>> = d
                 .labels
                 .iter()
-                .map(|l| d.get(l, mode, s_min, c)?.lane_utilisation.map(|u| 100.0 * u))
+                .map(|l| {
+                    d.get(l, mode, s_min, c)?
+                        .lane_utilisation
+                        .map(|u| 100.0 * u)
+                })
                 .collect();
             if values.iter().any(Option::is_some) {
-                let s = if mode == "nosplit" { String::new() } else { format!(" S={s_min}") };
+                let s = if mode == "nosplit" {
+                    String::new()
+                } else {
+                    format!(" S={s_min}")
+                };
                 util.push(Series {
                     name: format!("{mode}{s} {c}"),
                     values,
@@ -139,7 +162,16 @@ pub fn report(
     figure(
         "lane_utilisation.svg",
         util.is_empty().then_some("no run passed"),
-        &|p| plots::bars(p, "Lane utilisation", "active lane-operations / lane slots (%)", &d.labels, &util, None),
+        &|p| {
+            plots::bars(
+                p,
+                "Lane utilisation",
+                "active lane-operations / lane slots (%)",
+                &d.labels,
+                &util,
+                None,
+            )
+        },
     )?;
 
     let markdown = tables::markdown(&d, &notes);

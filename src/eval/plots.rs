@@ -30,7 +30,9 @@ pub fn bars(
     series: &[Series],
     reference: Option<f64>,
 ) -> Plot {
-    let values = series.iter().flat_map(|s| s.values.iter().flatten().copied());
+    let values = series
+        .iter()
+        .flat_map(|s| s.values.iter().flatten().copied());
     let (lo, hi) = values
         .chain(reference)
         .fold((0f64, 0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
@@ -77,15 +79,18 @@ pub fn bars(
     // Group names under the axis, staggered over two rows so long names do not overlap.
     for (i, l) in labels.iter().enumerate() {
         let (x, y) = chart.backend_coord(&(i as f64 + 0.5, lo));
-        let style = ("sans-serif", 13)
-            .into_font()
-            .color(&BLACK)
-            .pos(plotters::style::text_anchor::Pos::new(
+        let style = ("sans-serif", 13).into_font().color(&BLACK).pos(
+            plotters::style::text_anchor::Pos::new(
                 plotters::style::text_anchor::HPos::Center,
                 plotters::style::text_anchor::VPos::Top,
-            ));
-        root.draw(&Text::new(l.clone(), (x, y + 8 + 18 * (i as i32 % 2)), style))
-            .map_err(err)?;
+            ),
+        );
+        root.draw(&Text::new(
+            l.clone(),
+            (x, y + 8 + 18 * (i as i32 % 2)),
+            style,
+        ))
+        .map_err(err)?;
     }
     chart
         .configure_series_labels()
@@ -130,7 +135,10 @@ pub fn observed_vs_bound(path: &Path, runs: &[(String, u64, u64)]) -> Plot {
     let root = SVGBackend::new(path, (720, 620)).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
     let mut chart = ChartBuilder::on(&root)
-        .caption("Observed RTL cycles vs analytical WCET bound", ("sans-serif", 20))
+        .caption(
+            "Observed RTL cycles vs analytical WCET bound",
+            ("sans-serif", 20),
+        )
         .margin(12)
         .x_label_area_size(50)
         .y_label_area_size(70)
@@ -235,7 +243,10 @@ mod tests {
         let p = dir.path().join("bars.svg");
         bars(&p, "t", "y", &labels, &series, Some(1.0)).unwrap();
         let svg = std::fs::read_to_string(&p).unwrap();
-        assert!(svg.starts_with("<svg") && svg.contains("bfs") && svg.contains("pws S=1"), "{svg}");
+        assert!(
+            svg.starts_with("<svg") && svg.contains("bfs") && svg.contains("pws S=1"),
+            "{svg}"
+        );
         let p = dir.path().join("scatter.svg");
         observed_vs_bound(&p, &[("pws".into(), 100, 150), ("dws".into(), 120, 300)]).unwrap();
         assert!(std::fs::read_to_string(&p).unwrap().contains("<circle"));

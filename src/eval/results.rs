@@ -106,7 +106,8 @@ pub fn csv(records: &[Record]) -> String {
             opt(&r.cycles),
             opt(&r.bound),
             r.tightness.map_or(String::new(), |t| format!("{t:.4}")),
-            r.lane_utilisation.map_or(String::new(), |u| format!("{u:.4}")),
+            r.lane_utilisation
+                .map_or(String::new(), |u| format!("{u:.4}")),
             opt(&r.valu_passes),
             opt(&r.passes_skipped),
             opt(&r.golden_equal),
@@ -276,7 +277,10 @@ mod tests {
         let text = csv(&[record(0, "k")]);
         let line = text.lines().nth(1).unwrap();
         assert!(line.contains("\"k, \"\"odd\"\".toml\""), "{line}");
-        assert_eq!(text.lines().next().unwrap().split(',').count(), CSV_COLUMNS.len());
+        assert_eq!(
+            text.lines().next().unwrap().split(',').count(),
+            CSV_COLUMNS.len()
+        );
     }
 
     #[test]

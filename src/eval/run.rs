@@ -109,7 +109,13 @@ fn measure(launch: &Launch, p: &Point, key: String, max_cycles: Option<u64>) -> 
     let swizzle = compaction(&p.compaction).expect("the sweep checked its compactions");
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         launch
-            .measure(p.mode, p.s, &[(p.compaction.clone(), swizzle)], bound, max_cycles)
+            .measure(
+                p.mode,
+                p.s,
+                &[(p.compaction.clone(), swizzle)],
+                bound,
+                max_cycles,
+            )
             .map_err(|e| e.to_string())
     }))
     .unwrap_or_else(|panic| {
@@ -144,7 +150,12 @@ fn measure(launch: &Launch, p: &Point, key: String, max_cycles: Option<u64>) -> 
 
 /// Runs `points` of `sweep` (all of them, or the one `--point` names), taking finished points
 /// from `cache`.
-pub fn run(sweep: &Sweep, points: &[Point], cache: &Cache, opts: &Options) -> Result<Outcome, String> {
+pub fn run(
+    sweep: &Sweep,
+    points: &[Point],
+    cache: &Cache,
+    opts: &Options,
+) -> Result<Outcome, String> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.jobs)
         .build()
@@ -199,15 +210,25 @@ pub fn run(sweep: &Sweep, points: &[Point], cache: &Cache, opts: &Options) -> Re
                 }
             }
         }
-        let cached = points.len() - todo.len() - records.iter().filter(|r| r.as_ref().is_some_and(|r| r.key.is_empty())).count();
+        let cached = points.len()
+            - todo.len()
+            - records
+                .iter()
+                .filter(|r| r.as_ref().is_some_and(|r| r.key.is_empty()))
+                .count();
         let bar = if opts.quiet || !std::io::stderr().is_terminal() {
             ProgressBar::hidden()
         } else {
-            let bar = ProgressBar::with_draw_target(Some(todo.len() as u64), ProgressDrawTarget::stderr());
+            let bar = ProgressBar::with_draw_target(
+                Some(todo.len() as u64),
+                ProgressDrawTarget::stderr(),
+            );
             bar.set_style(
-                ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} points ({eta} left) {msg}")
-                    .expect("the template is valid")
-                    .progress_chars("=> "),
+                ProgressStyle::with_template(
+                    "{elapsed_precise} [{bar:40}] {pos}/{len} points ({eta} left) {msg}",
+                )
+                .expect("the template is valid")
+                .progress_chars("=> "),
             );
             bar
         };
@@ -215,9 +236,17 @@ pub fn run(sweep: &Sweep, points: &[Point], cache: &Cache, opts: &Options) -> Re
             .par_iter()
             .map(|(i, k)| {
                 let p = &points[*i];
-                let launch = launch_of(p).as_ref().expect("only prepared launches are run");
+                let launch = launch_of(p)
+                    .as_ref()
+                    .expect("only prepared launches are run");
                 let rec = measure(launch, p, k.clone(), sweep.max_cycles);
-                bar.set_message(format!("{} {} S={} {}", p.kernel.benchmark, p.mode.name(), p.s, p.compaction));
+                bar.set_message(format!(
+                    "{} {} S={} {}",
+                    p.kernel.benchmark,
+                    p.mode.name(),
+                    p.s,
+                    p.compaction
+                ));
                 bar.inc(1);
                 cache.put(&rec).map(|()| (*i, rec))
             })
@@ -228,7 +257,10 @@ pub fn run(sweep: &Sweep, points: &[Point], cache: &Cache, opts: &Options) -> Re
             records[i] = Some(rec);
         }
         Ok(Outcome {
-            records: records.into_iter().map(|r| r.expect("every point has a record")).collect(),
+            records: records
+                .into_iter()
+                .map(|r| r.expect("every point has a record"))
+                .collect(),
             cached,
             ran,
         })

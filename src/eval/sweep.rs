@@ -111,9 +111,8 @@ impl Sweep {
                     ));
                 };
                 for pattern in list.iter().filter_map(|v| v.as_str()) {
-                    let found = expand(&dir, pattern).map_err(|what| {
-                        key_error(sizes.span(), &format!("sizes.{name}"), what)
-                    })?;
+                    let found = expand(&dir, pattern)
+                        .map_err(|what| key_error(sizes.span(), &format!("sizes.{name}"), what))?;
                     for manifest in found {
                         kernels.push(Kernel {
                             benchmark: name.clone(),
@@ -136,16 +135,19 @@ impl Sweep {
             Some(list) => nonempty(list, "modes", &key_error)?
                 .iter()
                 .map(|m| {
-                    Mode::ALL.into_iter().find(|x| x.name() == m).ok_or_else(|| {
-                        key_error(
-                            list.span(),
-                            "modes",
-                            format!(
-                                "unknown mode '{}' (expected nosplit, dws or pws)",
-                                pws_isa::diag::value(m)
-                            ),
-                        )
-                    })
+                    Mode::ALL
+                        .into_iter()
+                        .find(|x| x.name() == m)
+                        .ok_or_else(|| {
+                            key_error(
+                                list.span(),
+                                "modes",
+                                format!(
+                                    "unknown mode '{}' (expected nosplit, dws or pws)",
+                                    pws_isa::diag::value(m)
+                                ),
+                            )
+                        })
                 })
                 .collect::<Result<Vec<_>, _>>()?,
         };
@@ -298,7 +300,10 @@ fn expand(dir: &Path, pattern: &str) -> Result<Vec<PathBuf>, String> {
 
 /// The file stem of a manifest, with its directory when `others` share the stem.
 fn distinct_stem(path: &Path, others: &[&Path]) -> String {
-    let stem = |p: &Path| p.file_stem().map_or(String::new(), |s| s.to_string_lossy().into_owned());
+    let stem = |p: &Path| {
+        p.file_stem()
+            .map_or(String::new(), |s| s.to_string_lossy().into_owned())
+    };
     let s = stem(path);
     if others.iter().filter(|o| stem(o) == s).count() > 1 {
         let parent = path
@@ -368,15 +373,24 @@ mod tests {
     #[test]
     fn errors_name_file_line_and_key() {
         let e = sweep("kernels = [\"a.toml\"]\nmodes = [\"pws\", \"warp\"]\n").unwrap_err();
-        assert!(e.contains("sweep.toml:2:") && e.contains("`modes`") && e.contains("warp"), "{e}");
+        assert!(
+            e.contains("sweep.toml:2:") && e.contains("`modes`") && e.contains("warp"),
+            "{e}"
+        );
         let e = sweep("kernels = [\"missing/*.toml\"]\n").unwrap_err();
-        assert!(e.contains(":1:") && e.contains("`kernels`") && e.contains("names no file"), "{e}");
+        assert!(
+            e.contains(":1:") && e.contains("`kernels`") && e.contains("names no file"),
+            "{e}"
+        );
         let e = sweep("kernels = [\"a.toml\"]\nS = [9]\n").unwrap_err();
         assert!(e.contains("`S`") && e.contains("out of range"), "{e}");
         let e = sweep("kernels = [\"a.toml\"]\nkernles = 1\n").unwrap_err();
         assert!(e.contains("sweep.toml:2:") && e.contains("kernles"), "{e}");
         let e = sweep("kernels = [\"a.toml\"]\nconfigs = [\"nope\"]\n").unwrap_err();
-        assert!(e.contains("`configs`") && e.contains("neither a preset"), "{e}");
+        assert!(
+            e.contains("`configs`") && e.contains("neither a preset"),
+            "{e}"
+        );
         let e = sweep("modes = [\"pws\"]\n").unwrap_err();
         assert!(e.contains("no kernels"), "{e}");
     }
@@ -384,7 +398,11 @@ mod tests {
     #[test]
     fn sizes_name_the_benchmark_and_size() {
         let s = sweep("[sizes]\nbench = [\"a.toml\", \"b.toml\"]\n").unwrap();
-        let got: Vec<_> = s.kernels.iter().map(|k| (k.benchmark.as_str(), k.size.as_str())).collect();
+        let got: Vec<_> = s
+            .kernels
+            .iter()
+            .map(|k| (k.benchmark.as_str(), k.size.as_str()))
+            .collect();
         assert_eq!(got, [("bench", "a"), ("bench", "b")]);
         let s = sweep("[sizes]\nbench = [\"a.toml\", \"cl/a.toml\"]\n").unwrap();
         let sizes: Vec<_> = s.kernels.iter().map(|k| k.size.as_str()).collect();

@@ -64,7 +64,12 @@ impl<'a> Data<'a> {
     pub fn get(&self, label: &str, mode: &str, s: usize, compaction: &str) -> Option<&'a Record> {
         let s = if mode == "nosplit" { 0 } else { s };
         self.runs
-            .get(&(label.to_string(), mode.to_string(), s, compaction.to_string()))
+            .get(&(
+                label.to_string(),
+                mode.to_string(),
+                s,
+                compaction.to_string(),
+            ))
             .copied()
     }
 
@@ -89,7 +94,11 @@ pub struct Series {
 pub fn speedups(d: &Data) -> Vec<Series> {
     let mut out = Vec::new();
     for mode in ["nosplit", "dws", "pws"] {
-        let s_list = if mode == "nosplit" { vec![0] } else { d.s.clone() };
+        let s_list = if mode == "nosplit" {
+            vec![0]
+        } else {
+            d.s.clone()
+        };
         for &s in &s_list {
             for c in &d.compactions {
                 if mode == "nosplit" && c == "none" {
@@ -129,7 +138,12 @@ fn series_name(mode: &str, s: usize, compaction: &str) -> String {
 
 /// The geometric mean of the values present.
 pub fn geomean(values: &[Option<f64>]) -> Option<f64> {
-    let v: Vec<f64> = values.iter().flatten().copied().filter(|x| *x > 0.0).collect();
+    let v: Vec<f64> = values
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|x| *x > 0.0)
+        .collect();
     (!v.is_empty()).then(|| (v.iter().map(|x| x.ln()).sum::<f64>() / v.len() as f64).exp())
 }
 
@@ -198,7 +212,11 @@ pub fn compaction(d: &Data) -> Vec<CompactionRow> {
     let mut rows = Vec::new();
     for l in &d.labels {
         for mode in ["nosplit", "dws", "pws"] {
-            let s_list = if mode == "nosplit" { vec![0] } else { d.s.clone() };
+            let s_list = if mode == "nosplit" {
+                vec![0]
+            } else {
+                d.s.clone()
+            };
             for s in s_list {
                 let Some(none) = d.get(l, mode, s, "none") else {
                     continue;
@@ -288,7 +306,10 @@ pub fn markdown(d: &Data, notes: &[String]) -> String {
             }
             out.push('\n');
         }
-        for (name, f) in [("geomean", geomean as fn(&[Option<f64>]) -> Option<f64>), ("mean", mean)] {
+        for (name, f) in [
+            ("geomean", geomean as fn(&[Option<f64>]) -> Option<f64>),
+            ("mean", mean),
+        ] {
             let _ = write!(out, "| **{name}** |");
             for s in &speed {
                 let _ = write!(out, " **{}** |", x(f(&s.values)));
@@ -312,7 +333,11 @@ pub fn markdown(d: &Data, notes: &[String]) -> String {
     } else {
         out.push_str("EU cycles are VALU passes issued.\n\n| benchmark | mode | S | compaction | EU-cycle reduction | cycle reduction | lane utilisation (none -> compaction) |\n|---|---|---|---|---|---|---|\n");
         for r in &comp {
-            let s = if r.mode == "nosplit" { "-".into() } else { r.s.to_string() };
+            let s = if r.mode == "nosplit" {
+                "-".into()
+            } else {
+                r.s.to_string()
+            };
             let _ = writeln!(
                 out,
                 "| {} | {} | {s} | {} | {} | {} | {:.1}% -> {:.1}% |",
@@ -332,11 +357,26 @@ pub fn markdown(d: &Data, notes: &[String]) -> String {
                 .or_default()
                 .push(Some(r.eu_reduction));
         }
-        out.push_str("\n| mode | S | compaction | mean EU-cycle reduction | max |\n|---|---|---|---|---|\n");
+        out.push_str(
+            "\n| mode | S | compaction | mean EU-cycle reduction | max |\n|---|---|---|---|---|\n",
+        );
         for ((mode, s, c), v) in &groups {
-            let max = v.iter().flatten().copied().fold(f64::NEG_INFINITY, f64::max);
-            let s = if mode == "nosplit" { "-".into() } else { s.to_string() };
-            let _ = writeln!(out, "| {mode} | {s} | {c} | {} | {} |", pct(mean(v)), pct(Some(max)));
+            let max = v
+                .iter()
+                .flatten()
+                .copied()
+                .fold(f64::NEG_INFINITY, f64::max);
+            let s = if mode == "nosplit" {
+                "-".into()
+            } else {
+                s.to_string()
+            };
+            let _ = writeln!(
+                out,
+                "| {mode} | {s} | {c} | {} | {} |",
+                pct(mean(v)),
+                pct(Some(max))
+            );
         }
         out.push('\n');
     }
@@ -353,7 +393,14 @@ pub fn markdown(d: &Data, notes: &[String]) -> String {
 mod tests {
     use super::*;
 
-    fn rec(benchmark: &str, mode: &str, s: usize, compaction: &str, cycles: u64, bound: u64) -> Record {
+    fn rec(
+        benchmark: &str,
+        mode: &str,
+        s: usize,
+        compaction: &str,
+        cycles: u64,
+        bound: u64,
+    ) -> Record {
         Record {
             point: 0,
             key: String::new(),
@@ -401,7 +448,10 @@ mod tests {
         assert_eq!(c.len(), 1);
         assert!((c[0].eu_reduction - 0.2).abs() < 1e-12);
         let md = markdown(&d, &[]);
-        assert!(md.contains("| a | 1 | 200 | 300 | 210 | 400 | 100 | 200 | 50.0% |"), "{md}");
+        assert!(
+            md.contains("| a | 1 | 200 | 300 | 210 | 400 | 100 | 200 | 50.0% |"),
+            "{md}"
+        );
     }
 
     #[test]
