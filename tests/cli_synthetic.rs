@@ -17,6 +17,11 @@ fn a_generated_benchmark_runs_equal_to_its_expected_values_within_its_bounds() {
     let launch = dir.path().join("synthetic.toml");
     let source = std::fs::read_to_string(dir.path().join("synthetic.cl")).unwrap();
     assert_eq!(source.matches("PWS_SPLIT();").count(), 3, "{source}");
+    // Every marked if splits: LLVM hoists identical inline asm out of both arms of an if, so
+    // pws.h tags each marker, and the markers of nested ifs sit in blocks LLVM enters by
+    // falling through (`; %bb.N:`), which open their block like a label.
+    let golden = json(&["golden", launch.to_str().unwrap(), "--mode", "pws", "--S", "3", "--json"]);
+    assert_eq!(golden["stats"]["splits"], 3, "{}", golden["stats"]);
     let rows = json(&[
         "compare", launch.to_str().unwrap(), "--S", "3", "--compaction", "none", "--json",
     ]);

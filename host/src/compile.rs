@@ -186,7 +186,35 @@ pub fn compile(source: &str, file: &str, split_all: bool) -> Result<Compiled> {
 }
 
 /// Runs the pass with `opts`.
+///
+/// Removing a stray `split` or `merge` can leave its block empty, and an empty block changes
+/// which branches are divergent ifs (a `split` alone in a then-block made it non-empty). So
+/// while a pass removes something, the pass runs again on the source without those
+/// instructions, with its lines kept (blank) so that messages still name the user's lines:
+/// the output is then its own fixed point.
 pub fn compile_with(source: &str, file: &str, opts: &Options) -> Result<Compiled> {
+    let mut text = std::borrow::Cow::Borrowed(source);
+    let (mut splits, mut merges) = (0, 0);
+    loop {
+        let (mut out, stripped) = pass(&text, file, opts)?;
+        match stripped {
+            Some(next) if next != *text => {
+                splits += out.removed_splits;
+                merges += out.removed_merges;
+                text = std::borrow::Cow::Owned(next);
+            }
+            _ => {
+                out.removed_splits += splits;
+                out.removed_merges += merges;
+                return Ok(out);
+            }
+        }
+    }
+}
+
+/// One pass over `source`: the result, and when it removed anything, `source` with only those
+/// removals made (a line left empty stays, blank).
+fn pass(source: &str, file: &str, opts: &Options) -> Result<(Compiled, Option<String>)> {
     let kernel = extract(source, file, &TimingTable::GCN3)?;
     // Structure only: broken if/else regions are errors, loop bounds are not needed here.
     BsbCfg::structure(kernel.cfg.clone())?;
@@ -268,6 +296,18 @@ pub fn compile_with(source: &str, file: &str, opts: &Options) -> Result<Compiled
         out.removed_merges += 1;
     }
 
+    let stripped = (!remove.is_empty()).then(|| {
+        let mut t = String::with_capacity(source.len());
+        for (k, &src) in lines.iter().enumerate() {
+            match remove.get(&(k + 1)) {
+                Some(m) => t.push_str(&without_instruction(src, m).unwrap_or_default()),
+                None => t.push_str(src),
+            }
+            t.push('\n');
+        }
+        t
+    });
+
     let mut text = String::with_capacity(source.len() + 64);
     for (k, &src) in lines.iter().enumerate() {
         let l = k + 1;
@@ -304,7 +344,7 @@ pub fn compile_with(source: &str, file: &str, opts: &Options) -> Result<Compiled
     pws_isa::assemble(&text, file)
         .map_err(|e| HostError::Input(format!("the transformed kernel does not assemble: {e}")))?;
     out.text = text;
-    Ok(out)
+    Ok((out, stripped))
 }
 
 #[cfg(test)]

@@ -264,6 +264,15 @@ fn bad_kernels_are_clear_errors() {
         extract_err("    s_nop 0 ; pws: splti\n    s_endpgm\n"),
         "e.s:1:15: unknown pws annotation 'splti' (expected 'pws: split' or 'pws: loop_bound N')"
     );
+    // pws.h tags each marker with a number; any other extra word is a mistake.
+    assert_eq!(
+        extract_err("    s_nop 0 ; pws: split x\n    s_endpgm\n"),
+        "e.s:1:15: unknown pws annotation 'split x' (expected 'pws: split' or 'pws: loop_bound N')"
+    );
+    assert_eq!(
+        extract_err("    s_nop 0 ; pws: loop_bound 3 x\n    s_endpgm\n"),
+        "e.s:1:15: unknown pws annotation 'loop_bound 3 x' (expected 'pws: split' or 'pws: loop_bound N')"
+    );
     assert_eq!(
         extract_err("    s_nop 0\n    ; pws: loop_bound x\n    s_endpgm\n"),
         "e.s:2:7: loop_bound needs an integer of at least 1, found 'x'"

@@ -76,6 +76,9 @@ proptest! {
             let again = pws_isa::assemble(&c.text, "r.s");
             prop_assert!(again.is_ok(), "{:?}\n{}", again.err(), c.text);
             // Its output asks for the same splits by itself: a second pass changes nothing.
+            // (Unless --split-all skipped a marked branch that cannot split: without it, that
+            // marker is an error, as it is in the source.)
+            prop_assume!(!c.skipped.iter().any(|s| s.marked));
             let twice = compile(&c.text, "r.s", false);
             prop_assert!(twice.is_ok(), "{:?}\n{}", twice.err(), c.text);
             let twice = twice.unwrap();

@@ -202,11 +202,15 @@ PWS_PURE uint rotate(uint x, uint n) { return (x << (n & 31u)) | (x >> ((32u - n
  * and WCET analysis read:
  *   PWS_SPLIT();          right before an if/else: split it (PWS mode), if it can split safely;
  *   PWS_LOOP_BOUND(N);    anywhere in a loop body: the loop runs at most N iterations per entry.
+ * The comments read `; pws: split TAG` and `; pws: loop_bound N TAG`.
  */
 #define PWS_STR_(x) #x
 #define PWS_STR(x) PWS_STR_(x)
-#define PWS_SPLIT() __asm__ volatile("; pws: split")
-#define PWS_LOOP_BOUND(n) __asm__ volatile("; pws: loop_bound " PWS_STR(n))
+/* Each marker carries a tag unique in the translation unit (__COUNTER__): LLVM hoists and
+ * merges identical inline asm out of the two arms of an if (SimplifyCFG), which would move the
+ * markers of nested ifs up to the outer one; distinct text keeps each marker where it was. */
+#define PWS_SPLIT() __asm__ volatile("; pws: split " PWS_STR(__COUNTER__))
+#define PWS_LOOP_BOUND(n) __asm__ volatile("; pws: loop_bound " PWS_STR(n) " " PWS_STR(__COUNTER__))
 
 #undef PWS_OVERLOAD
 #undef PWS_PURE

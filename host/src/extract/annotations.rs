@@ -43,8 +43,11 @@ pub(super) fn annotations(source: &str, file: &str) -> Result<Vec<(usize, Annota
         let col = line.len() - body.len() + 1;
         let words: Vec<&str> = rest.split_whitespace().collect();
         let ann = match words.as_slice() {
+            // An optional last number is a tag (pws.h adds a unique one to each marker so that
+            // LLVM cannot merge two markers as identical inline asm); it means nothing here.
             ["split"] => Annotation::Split,
-            ["loop_bound", n] => match n.parse::<u64>() {
+            ["split", t] if is_tag(t) => Annotation::Split,
+            ["loop_bound", n] | ["loop_bound", n, _] if words.get(2).is_none_or(|t| is_tag(t)) => match n.parse::<u64>() {
                 Ok(b) if b >= 1 => Annotation::LoopBound(b),
                 _ => {
                     return syntax(
@@ -77,8 +80,8 @@ pub(super) fn annotations(source: &str, file: &str) -> Result<Vec<(usize, Annota
 /// A comment written by hand applies to the next instruction (`; pws: loop_bound N` right before
 /// a loop header's label). One that clang emitted for an inline `asm volatile` (between
 /// `;;#ASMSTART` and `;;#ASMEND`) sits where the C statement was, inside a basic block: it
-/// belongs with the instruction before it, unless a label comes first, which means it opens
-/// its block. (A C loop body that starts with an inner loop puts the outer annotation right
+/// belongs with the instruction before it, unless a label (or LLVM's `; %bb.N:` comment for a
+/// block entered by falling through) comes first, which means it opens its block. (A C loop body that starts with an inner loop puts the outer annotation right
 /// before the inner loop's header label; the next instruction would be the wrong loop's.)
 pub(super) struct Anchors {
     /// Per source line (0-based): the instruction on it, or a label.
@@ -116,10 +119,12 @@ impl Anchors {
             }
             inline_asm[k + 1] = open;
             let code = t.split(';').next().unwrap_or("").trim();
-            if line_kind[k + 1] == LineKind::Other
-                && code.ends_with(':')
-                && !code[..code.len() - 1].contains(char::is_whitespace)
-            {
+            let is_label =
+                code.ends_with(':') && !code[..code.len() - 1].contains(char::is_whitespace);
+            // LLVM names a basic block it gives no label (one entered by falling through a
+            // conditional branch) in a comment, `; %bb.N:`: it opens a block all the same.
+            let is_unlabelled_block = t.starts_with("; %bb.") && t.ends_with(':');
+            if line_kind[k + 1] == LineKind::Other && (is_label || is_unlabelled_block) {
                 line_kind[k + 1] = LineKind::Label;
             }
         }
@@ -159,6 +164,11 @@ impl Anchors {
     }
 }
 
+/// The tag pws.h's markers end with: a decimal number.
+fn is_tag(word: &str) -> bool {
+    !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// True when the source carries a `; pws: split` marker (a cheap test that needs no CFG).
 pub fn has_split_marker(source: &str) -> bool {
     source.lines().any(|l| {
@@ -166,7 +176,11 @@ pub fn has_split_marker(source: &str) -> bool {
             .into_iter()
             .flatten()
             .filter_map(|c| l[c..].trim_start().strip_prefix("pws:"))
-            .any(|r| r.trim() == "split")
+            .any(|r| match r.split_whitespace().collect::<Vec<_>>()[..] {
+                ["split"] => true,
+                ["split", t] => is_tag(t),
+                _ => false,
+            })
     })
 }
 
