@@ -179,6 +179,7 @@ const V1: Signature = sig(Some(B32), None, &[B32], ImmKind::None);
 const V2: Signature = sig(Some(B32), None, &[B32, B32], ImmKind::None);
 const V2_CO: Signature = sig(Some(B32), Some(B64), &[B32, B32], ImmKind::None);
 const V2_CIO: Signature = sig(Some(B32), Some(B64), &[B32, B32, B64], ImmKind::None);
+const V2_K: Signature = sig(Some(B32), None, &[B32, B32, B32], ImmKind::None);
 const V2_CND: Signature = sig(Some(B32), None, &[B32, B32, B64], ImmKind::None);
 const V3_2: Signature = sig(Some(B32), None, &[B32, B32], ImmKind::None);
 const V3_3: Signature = sig(Some(B32), None, &[B32, B32, B32], ImmKind::None);
@@ -440,6 +441,10 @@ opcodes! {
     VXorB32 = "v_xor_b32", Vop2, 0x15, V2;
     // D = S0 * S1 + D: the destination is also the addend.
     VMacF32 = "v_mac_f32", Vop2, 0x16, V2, FP;
+    // D = S0 * K + S1 and D = S0 * S1 + K: K is the literal dword, written between or after
+    // the sources; VOP2 only (no e64 form).
+    VMadmkF32 = "v_madmk_f32", Vop2, 0x17, V2_K;
+    VMadakF32 = "v_madak_f32", Vop2, 0x18, V2_K;
     VAddU32 = "v_add_u32", Vop2, 0x19, V2_CO, CLAMP;
     VSubU32 = "v_sub_u32", Vop2, 0x1a, V2_CO, CLAMP;
     VSubrevU32 = "v_subrev_u32", Vop2, 0x1b, V2_CO, CLAMP;
@@ -606,7 +611,26 @@ impl Opcode {
     /// Opcode number in the VOP3 encoding, for vector ALU instructions.
     pub fn vop3_code(self) -> Option<u16> {
         let info = self.info();
+        if self.literal_k().is_some() {
+            return None;
+        }
         info.format.vop3_base().map(|base| base + info.code)
+    }
+
+    /// True for the VOP1/VOP2/VOPC instructions that also have a VOP3 (`_e64`) encoding (all
+    /// but `v_madmk_f32` and `v_madak_f32`).
+    pub fn has_vop3_form(self) -> bool {
+        self.format().has_vop3_form() && self.literal_k().is_none()
+    }
+
+    /// The source that is the instruction's constant K, always a literal dword:
+    /// `v_madmk_f32 vD, s0, K, v1` (1) and `v_madak_f32 vD, s0, v1, K` (2).
+    pub fn literal_k(self) -> Option<usize> {
+        match self {
+            Opcode::VMadmkF32 => Some(1),
+            Opcode::VMadakF32 => Some(2),
+            _ => None,
+        }
     }
 
     /// Operand widths.
@@ -629,7 +653,7 @@ impl Opcode {
             .iter()
             .find(|i| {
                 if format == Format::Vop3 {
-                    i.format.vop3_base().map(|b| b + i.code) == Some(code)
+                    i.opcode.vop3_code() == Some(code)
                 } else {
                     i.format == format && i.code == code
                 }

@@ -165,8 +165,16 @@ mod tests {
                  .amdhsa_next_free_sgpr 8\n{modes}.end_amdhsa_kernel\n"
             )
         };
-        assert_eq!(why(&kernel(".amdhsa_float_denorm_mode_32 0\n.amdhsa_ieee_mode 1\n")), None);
-        let e = why(&kernel(".amdhsa_float_denorm_mode_32 3\n.amdhsa_dx10_clamp 0\n")).unwrap();
+        assert_eq!(
+            why(&kernel(
+                ".amdhsa_float_denorm_mode_32 0\n.amdhsa_ieee_mode 1\n"
+            )),
+            None
+        );
+        let e = why(&kernel(
+            ".amdhsa_float_denorm_mode_32 3\n.amdhsa_dx10_clamp 0\n",
+        ))
+        .unwrap();
         assert_eq!(
             e,
             "k.s:3:1: kernel `k` asks for a floating-point mode pws does not execute: \

@@ -291,6 +291,22 @@ fn forms() -> Vec<String> {
 
 fn valu_forms(info: &pws_isa::OpInfo, out: &mut Vec<String>) {
     let m = info.mnemonic;
+    if let Some(k) = info.opcode.literal_k() {
+        // v_madmk/madak_f32: K is a literal dword however it is written.
+        for s0 in vsrc0(Width::B32) {
+            for kv in ["0x41200000", "1.0", "64", "-2.5", "0x3f800000"] {
+                // A literal src0 must equal K (STRICTER: llvm-mc encodes K for both).
+                if s0.starts_with("0x") && s0 != kv {
+                    continue;
+                }
+                let mut parts = vec!["v5".to_string(), s0.to_string(), "v200".to_string()];
+                parts.insert(k + 1, kv.to_string());
+                out.push(format!("{m} {}", parts.join(", ")));
+            }
+        }
+        out.push(format!("{m}_e64 v5, v1, 0x41200000, v2"));
+        return;
+    }
     let sig = info.signature;
     let dst = match sig.dst {
         Some(Width::B64) => "v[6:7]",
@@ -627,6 +643,8 @@ const STRICTER: &[(&str, pws_isa::ErrorKind)] = {
         // llvm-mc takes `|x|` on the second and third source of VOP3b and drops it (VOP3b has
         // no ABS field); only src0 gets its "ABS not allowed" error.
         ("v_div_scale_f32 v1, vcc, v2, -|v3|, v4", Modifier),
+        // llvm-mc takes a literal src0 that differs from K and encodes K for both.
+        ("v_madmk_f32 v5, 0xdeadbeef, 1.0, v200", Literal),
     ]
 };
 

@@ -590,7 +590,8 @@ fn valu_f32(
             VSubF32 => float(fp::sub(x, y)),
             VSubrevF32 => float(fp::sub(y, x)),
             VMulF32 => float(fp::mul(x, y)),
-            VMacF32 | VMadF32 => float(fp::mad(x, y, z)),
+            // madmk's K is its second source, madak's its third: the operand order is S0 * S1 + S2.
+            VMacF32 | VMadF32 | VMadmkF32 | VMadakF32 => float(fp::mad(x, y, z)),
             VFmaF32 => float(fp::fma(x, y, z)),
             VMinF32 => float(fp::min(x, y)),
             VMaxF32 => float(fp::max(x, y)),
