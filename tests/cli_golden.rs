@@ -75,11 +75,22 @@ fn f32_buffers_print_as_floats() {
     .unwrap();
     let path = manifest.to_str().unwrap();
     let text = common::pws_ok(&["golden", path]);
-    assert!(text.contains("f   f32[6]: 1.5 -0.0 inf nan 1e-45 -3.0"), "{text}");
-    let report = common::json(&["golden", path, "--json"]);
-    assert_eq!(
-        report["buffers"]["f"],
-        serde_json::json!([1.5, -0.0, "inf", "nan", 1e-45, -3.0])
+    assert!(
+        text.contains("f   f32[6]: 1.5 -0.0 inf nan 1e-45 -3.0"),
+        "{text}"
     );
+    let report = common::json(&["golden", path, "--json"]);
+    let f = &report["buffers"]["f"];
+    let head: Vec<serde_json::Value> = f.as_array().unwrap()[..4].to_vec();
+    assert_eq!(
+        head,
+        serde_json::json!([1.5, -0.0, "inf", "nan"])
+            .as_array()
+            .unwrap()[..],
+        "{f}"
+    );
+    // JSON numbers are read as f64: each reads back to its f32 bits.
+    assert_eq!((f[4].as_f64().unwrap() as f32).to_bits(), 1, "{f}");
+    assert_eq!(f[5], serde_json::json!(-3.0));
     std::fs::remove_dir_all(&dir).unwrap();
 }
