@@ -55,3 +55,42 @@ fn human_report_and_errors() {
         "{err}"
     );
 }
+
+/// An f32 buffer prints as floats that read back to its bits, in text and JSON (non-finite
+/// values as strings), and `pws compare`'s expected values take `tolerance_ulp`.
+#[test]
+fn f32_buffers_print_as_floats() {
+    let dir = std::env::temp_dir().join(format!("pws-f32-golden-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let kernel = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/figure2.s");
+    std::fs::copy(&kernel, dir.join("figure2.s")).unwrap();
+    let manifest = dir.join("f.toml");
+    std::fs::write(
+        &manifest,
+        "kernel = \"figure2.s\"\ngrid = 4\nworkgroup = 4\nargs = [\"A\", \"out\"]\n\
+         [[buffer]]\nname = \"A\"\ntype = \"i32\"\ndata = [17, 29, 52, 80]\n\
+         [[buffer]]\nname = \"out\"\ntype = \"i32\"\nlen = 4\n\
+         [[buffer]]\nname = \"f\"\ntype = \"f32\"\ndata = [1.5, -0.0, inf, nan, 1e-45, -3]\n",
+    )
+    .unwrap();
+    let path = manifest.to_str().unwrap();
+    let text = common::pws_ok(&["golden", path]);
+    assert!(
+        text.contains("f   f32[6]: 1.5 -0.0 inf nan 1e-45 -3.0"),
+        "{text}"
+    );
+    let report = common::json(&["golden", path, "--json"]);
+    let f = &report["buffers"]["f"];
+    let head: Vec<serde_json::Value> = f.as_array().unwrap()[..4].to_vec();
+    assert_eq!(
+        head,
+        serde_json::json!([1.5, -0.0, "inf", "nan"])
+            .as_array()
+            .unwrap()[..],
+        "{f}"
+    );
+    // JSON numbers are read as f64: each reads back to its f32 bits.
+    assert_eq!((f[4].as_f64().unwrap() as f32).to_bits(), 1, "{f}");
+    assert_eq!(f[5], serde_json::json!(-3.0));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

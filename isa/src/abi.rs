@@ -45,6 +45,13 @@ pub struct KernelDescriptor {
     pub workitem_id: u8,
     pub next_free_vgpr: u32,
     pub next_free_sgpr: u32,
+    /// `.amdhsa_float_denorm_mode_32` (0: flush f32 denormals on input and output, LLVM's
+    /// default and what clang-14 writes for gfx803; 3: keep them).
+    pub float_denorm_mode_32: u8,
+    /// `.amdhsa_ieee_mode` (default 1).
+    pub ieee_mode: bool,
+    /// `.amdhsa_dx10_clamp` (default 1).
+    pub dx10_clamp: bool,
 }
 
 /// The `.amdhsa_kernel` directives llvm-mc 14 accepts for gfx8 that do not change the launch
@@ -56,10 +63,7 @@ const DESCRIPTOR_IGNORED: &[&str] = &[
     ".amdhsa_reserve_xnack_mask",
     ".amdhsa_float_round_mode_32",
     ".amdhsa_float_round_mode_16_64",
-    ".amdhsa_float_denorm_mode_32",
     ".amdhsa_float_denorm_mode_16_64",
-    ".amdhsa_dx10_clamp",
-    ".amdhsa_ieee_mode",
     ".amdhsa_exception_fp_ieee_invalid_op",
     ".amdhsa_exception_fp_denorm_src",
     ".amdhsa_exception_fp_ieee_div_zero",
@@ -105,6 +109,9 @@ impl DescriptorBuilder {
                 workitem_id: 0,
                 next_free_vgpr: 0,
                 next_free_sgpr: 0,
+                float_denorm_mode_32: 0,
+                ieee_mode: true,
+                dx10_clamp: true,
             },
             seen: Vec::new(),
             next_free_vgpr: None,
@@ -125,6 +132,8 @@ impl DescriptorBuilder {
             | ".amdhsa_kernarg_size" => u64::from(u32::MAX),
             ".amdhsa_user_sgpr_count" => u64::from(MAX_USER_SGPRS),
             ".amdhsa_system_vgpr_workitem_id" => 2,
+            ".amdhsa_float_denorm_mode_32" => 3,
+            ".amdhsa_ieee_mode" | ".amdhsa_dx10_clamp" => 1,
             ".amdhsa_next_free_vgpr" => 256,
             ".amdhsa_next_free_sgpr" => 102,
             ".amdhsa_user_sgpr_private_segment_buffer"
@@ -182,6 +191,9 @@ impl DescriptorBuilder {
             ".amdhsa_system_sgpr_workgroup_id_z" => d.workgroup_id[2] = on,
             ".amdhsa_system_sgpr_workgroup_info" => d.workgroup_info = on,
             ".amdhsa_system_vgpr_workitem_id" => d.workitem_id = value as u8,
+            ".amdhsa_float_denorm_mode_32" => d.float_denorm_mode_32 = value as u8,
+            ".amdhsa_ieee_mode" => d.ieee_mode = on,
+            ".amdhsa_dx10_clamp" => d.dx10_clamp = on,
             ".amdhsa_next_free_vgpr" => self.next_free_vgpr = Some(v32),
             ".amdhsa_next_free_sgpr" => self.next_free_sgpr = Some(v32),
             _ => {}
@@ -211,6 +223,33 @@ impl DescriptorBuilder {
 }
 
 impl KernelDescriptor {
+    /// Why the descriptor's floating-point mode is not the one pws executes (docs/float.md:
+    /// f32 denormals flushed, IEEE mode, DX10 clamp: clang-14's gfx803 default), or `Ok`.
+    pub fn check_float_mode(&self) -> Result<(), String> {
+        let mut wrong = Vec::new();
+        if self.float_denorm_mode_32 != 0 {
+            wrong.push(format!(
+                ".amdhsa_float_denorm_mode_32 {} (pws flushes f32 denormals: mode 0)",
+                self.float_denorm_mode_32
+            ));
+        }
+        if !self.ieee_mode {
+            wrong.push(".amdhsa_ieee_mode 0 (pws implements IEEE mode: 1)".to_string());
+        }
+        if !self.dx10_clamp {
+            wrong.push(".amdhsa_dx10_clamp 0 (pws implements the DX10 clamp: 1)".to_string());
+        }
+        if wrong.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "kernel `{}` asks for a floating-point mode pws does not execute: {}",
+                self.name,
+                wrong.join(", ")
+            ))
+        }
+    }
+
     /// The user SGPRs the descriptor enables, in the order the dispatcher writes them.
     fn user_sgprs(&self) -> Vec<SgprInit> {
         let mut s = Vec::new();

@@ -435,8 +435,8 @@ impl Assembler<'_> {
             .filter(|op| match suffix {
                 None => true,
                 // llvm-mc also takes `_e64` on the VOP3-only instructions.
-                Some(true) => op.format().has_vop3_form() || op.format() == Format::Vop3,
-                Some(false) => op.format().has_vop3_form(),
+                Some(true) => op.has_vop3_form() || op.format() == Format::Vop3,
+                Some(false) => op.has_vop3_form(),
             })
             .ok_or_else(|| {
                 if GCN_PREFIXES.iter().any(|p| mnemonic.starts_with(p)) {
@@ -473,7 +473,7 @@ impl Assembler<'_> {
                 .map_or(1, |c| c.1)
         };
         let to_error = |e: OperandError| self.error(col_of(e.slot), e.kind, e.message);
-        if opcode.format().has_vop3_form() {
+        if opcode.has_vop3_form() {
             let needs_vop3 = inst.mods.clamp
                 || inst.mods.omod != Omod::None
                 || inst.mods.neg != 0
@@ -1020,6 +1020,25 @@ impl Parser<'_, '_> {
         op: ParsedOperand,
     ) -> Result<(), AsmError> {
         let col = op.col;
+        if slot == Slot::Src(inst.opcode.literal_k().unwrap_or(usize::MAX)) {
+            // K is a literal dword whatever its value (llvm-mc prints it in hex).
+            let bits = match op.value {
+                Value::Int(v) if (-(1i128 << 31)..1i128 << 32).contains(&v) => v as u32,
+                Value::Float(f) => (f as f32).to_bits(),
+                _ => {
+                    return Err(self.err(
+                        col,
+                        ErrorKind::BadOperand,
+                        "expected a 32-bit constant K",
+                    ))
+                }
+            };
+            if op.neg || op.abs {
+                return Err(self.err(col, ErrorKind::Modifier, "modifiers on the constant K"));
+            }
+            inst.srcs[slot_index(slot)] = Some(Operand::Literal(bits));
+            return Ok(());
+        }
         let operand = match op.value {
             // The `src_*` condition bits read as 0 or 1 at any width.
             Value::Reg(r @ (Operand::Vccz | Operand::Execz | Operand::Scc), _) => r,
@@ -1240,5 +1259,13 @@ fn spill_hint(mnemonic: &str) -> &'static str {
          pressure; pws has no scratch memory: compile with -O1 or higher)"
     } else {
         ""
+    }
+}
+
+/// The source index of a `Slot::Src`.
+fn slot_index(slot: Slot) -> usize {
+    match slot {
+        Slot::Src(i) => i,
+        _ => 0,
     }
 }

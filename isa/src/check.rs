@@ -28,6 +28,8 @@ enum Class {
     ScalarMask,
     /// The implicit VCC of an e32 encoding.
     Vcc,
+    /// The constant K of `v_madmk_f32`/`v_madak_f32`: a literal dword.
+    LiteralK,
 }
 
 fn bad(slot: Slot, message: impl Into<String>) -> OperandError {
@@ -141,6 +143,10 @@ fn check_class(slot: Slot, class: Class, op: Operand, w: Width) -> Result<(), Op
             Operand::VccLo => Ok(()),
             _ => Err(bad(slot, "the e32 encoding only takes vcc here")),
         },
+        Class::LiteralK => match op {
+            Operand::Literal(_) => Ok(()),
+            _ => Err(bad(slot, "the constant K is a literal dword")),
+        },
     }
 }
 
@@ -154,6 +160,13 @@ pub fn check(inst: &Instruction) -> Result<(), OperandError> {
         format,
         Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3
     );
+    if inst.vop3 && !op.has_vop3_form() && format != Format::Vop3 && valu {
+        return Err(OperandError::new(
+            Slot::Instruction,
+            ErrorKind::BadOperand,
+            format!("{op} has no VOP3 encoding"),
+        ));
+    }
     if inst.vop3 && !valu {
         return Err(bad(Slot::Instruction, format!("{op} has no e64 encoding")));
     }
@@ -197,6 +210,8 @@ pub fn check(inst: &Instruction) -> Result<(), OperandError> {
             Format::Sopk => Class::ScalarReg,
             Format::Smem => Class::SmemBase,
             Format::Flat => Class::Vgpr,
+            _ if Some(i) == op.literal_k() => Class::LiteralK,
+            _ if op.literal_k().is_some() && i > 0 => Class::Vgpr,
             _ if i == 2 && format == Format::Vop2 => {
                 if inst.vop3 {
                     Class::ScalarMask
@@ -220,7 +235,7 @@ pub fn check(inst: &Instruction) -> Result<(), OperandError> {
         if let (Some(Operand::Literal(v)), Some(&w)) = (src, sig.srcs.get(i)) {
             // Literals print as unsigned hex; reading that text back must give the literal.
             let canonical = Operand::constant(*v as i64, w) == Some(Operand::Literal(*v));
-            if !canonical {
+            if !canonical && Some(i) != inst.opcode.literal_k() {
                 return Err(OperandError::new(
                     Slot::Src(i),
                     ErrorKind::Literal,
@@ -242,6 +257,10 @@ pub fn check(inst: &Instruction) -> Result<(), OperandError> {
     if valu {
         // llvm-mc counts distinct (register, size) reads: `vcc_lo` and `vcc` are two.
         let mut bus: Vec<(Operand, Width)> = Vec::new();
+        // v_div_fmas_f32 reads VCC without naming it.
+        if inst.opcode == Opcode::VDivFmasF32 {
+            bus.push((Operand::VccLo, Width::B64));
+        }
         for (i, (src, &w)) in inst.srcs.iter().zip(sig.srcs.iter()).enumerate() {
             let Some(s) = *src else { continue };
             // Literals and condition bits are one value whatever width reads them.
@@ -336,9 +355,22 @@ fn check_modifiers(inst: &Instruction) -> Result<(), OperandError> {
         } else {
             srcs
         };
+        // The second source of v_ldexp_f32 and v_cmp_class_f32 is an integer.
+        let nsrc = if matches!(
+            inst.opcode,
+            Opcode::VLdexpF32 | Opcode::VCmpClassF32 | Opcode::VCmpxClassF32
+        ) {
+            1
+        } else {
+            nsrc
+        };
         let valid_bits = (1u8 << nsrc) - 1;
         if allowed & MOD_INPUT == 0 || (m.neg | m.abs) & !valid_bits != 0 {
             return fail("input modifiers (neg/abs) on this operand");
+        }
+        // VOP3b (v_div_scale_f32) keeps its SGPR-pair destination where VOP3a has ABS.
+        if m.abs != 0 && format == Format::Vop3 && inst.opcode.signature().sdst.is_some() {
+            return fail("abs (VOP3b has no ABS field)");
         }
     }
     Ok(())

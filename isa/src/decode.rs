@@ -154,6 +154,14 @@ fn fields(format: Format, w0: u32, w1: u32, literal: Option<u32>) -> Result<Inst
             inst.dst = Some(vgpr(w0 >> 17));
             inst.srcs[0] = Some(vsrc(w0)?);
             inst.srcs[1] = Some(vgpr(w0 >> 9));
+            if let Some(k) = inst.opcode.literal_k() {
+                // The VSRC1 register is madmk's third source; K is the literal dword.
+                let v = inst.srcs[1];
+                inst.srcs[k] = Some(Operand::Literal(
+                    literal.ok_or("the constant K is past the end")?,
+                ));
+                inst.srcs[3 - k] = v;
+            }
             implicit_vcc(&mut inst);
         }
         Format::Vopc => {
@@ -169,6 +177,7 @@ fn fields(format: Format, w0: u32, w1: u32, literal: Option<u32>) -> Result<Inst
             let native = inst.opcode.format();
             if native == Format::Vopc {
                 inst.sdst = Some(sop(w0 & 0xff)?);
+                inst.mods.abs = (w0 >> 8 & 7) as u8;
             } else {
                 inst.dst = Some(vgpr(w0));
                 if sig.sdst.is_some() {
@@ -208,7 +217,7 @@ fn implicit_vcc(inst: &mut Instruction) {
     if sig.sdst.is_some() {
         inst.sdst = Some(Operand::VccLo);
     }
-    if sig.srcs.len() == 3 {
+    if sig.srcs.len() == 3 && inst.opcode.literal_k().is_none() {
         inst.srcs[2] = Some(Operand::VccLo);
     }
 }

@@ -61,14 +61,22 @@ fn encode_checked(inst: &Instruction) -> Vec<u32> {
             ]
         }
         Format::Vop1 => vec![0x7E00_0000 | vreg(inst.dst) << 17 | op << 9 | code(s0)],
-        Format::Vop2 => vec![op << 25 | vreg(inst.dst) << 17 | vreg(s1) << 9 | code(s0)],
+        Format::Vop2 => {
+            // v_madmk_f32 keeps its VGPR source in VSRC1 and K in the literal.
+            let v1 = if inst.opcode.literal_k() == Some(1) {
+                s2
+            } else {
+                s1
+            };
+            vec![op << 25 | vreg(inst.dst) << 17 | vreg(v1) << 9 | code(s0)]
+        }
         Format::Vopc => vec![0x7C00_0000 | op << 17 | vreg(s1) << 9 | code(s0)],
         Format::Vop3 => {
             let vop3_op = inst.opcode.vop3_code().unwrap_or(0) as u32;
             let native = inst.opcode.format();
             // VOP3b: the carry-out takes the ABS field; VOPC e64: the mask takes VDST.
             let (vdst, field8) = match (native, inst.sdst) {
-                (Format::Vopc, sdst) => (scode(sdst), 0),
+                (Format::Vopc, sdst) => (scode(sdst), m.abs as u32 & 7),
                 (_, Some(sdst)) => (vreg(inst.dst), scode(Some(sdst))),
                 (_, None) => (vreg(inst.dst), m.abs as u32 & 7),
             };

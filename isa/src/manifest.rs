@@ -109,16 +109,105 @@ pub enum ElemType {
     #[default]
     I32,
     U32,
+    /// IEEE binary32; values are printed as floats and compared bit-exactly unless the
+    /// buffer gives a `tolerance_ulp`.
+    F32,
+}
+
+/// A number as the manifest writes it: TOML integers and floats (`inf`, `nan` included).
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(untagged)]
+enum Number {
+    Int(i64),
+    Float(f64),
 }
 
 impl ElemType {
-    /// Checks that `value` fits the type and returns its 32-bit two's-complement word.
-    fn word(self, value: i64) -> Option<u32> {
-        match self {
-            ElemType::I32 => i32::try_from(value).ok().map(|v| v as u32),
-            ElemType::U32 => u32::try_from(value).ok(),
+    /// Checks that `value` fits the type and returns its 32-bit word: two's complement for
+    /// the integers, binary32 bits (rounded to nearest) for f32, which takes integers only
+    /// where they are exact.
+    fn word(self, value: Number) -> Option<u32> {
+        match (self, value) {
+            (ElemType::I32, Number::Int(v)) => i32::try_from(v).ok().map(|v| v as u32),
+            (ElemType::U32, Number::Int(v)) => u32::try_from(v).ok(),
+            (ElemType::F32, Number::Int(v)) => {
+                let f = v as f32;
+                (f as i64 == v && f.is_finite()).then(|| f.to_bits())
+            }
+            (ElemType::F32, Number::Float(f)) => {
+                let x = f as f32;
+                // A finite value that overflows f32 is out of range, not infinity.
+                (x.is_finite() || !f.is_finite()).then(|| {
+                    if f.is_nan() {
+                        0x7FC0_0000
+                    } else {
+                        x.to_bits()
+                    }
+                })
+            }
+            (_, Number::Float(_)) => None,
         }
     }
+
+    /// One word as the type reads it: `-3`, `4000000000`, or an f32 printed so that it reads
+    /// back to the same bits (`1.5`, `-0`, `inf`, `nan`; a NaN other than 0x7fc00000 shows
+    /// its bits: `nan:0xffc00000`).
+    pub fn show(self, w: u32) -> String {
+        match self {
+            ElemType::I32 => (w as i32).to_string(),
+            ElemType::U32 => w.to_string(),
+            ElemType::F32 => {
+                let f = f32::from_bits(w);
+                if f.is_nan() {
+                    if w == 0x7FC0_0000 {
+                        "nan".to_string()
+                    } else {
+                        format!("nan:{w:#010x}")
+                    }
+                } else if f.is_infinite() {
+                    if f < 0.0 { "-inf" } else { "inf" }.to_string()
+                } else {
+                    format!("{f:?}")
+                }
+            }
+        }
+    }
+}
+
+/// An f32 word as JSON writes it: a number when finite, else the string `inf`, `-inf`, `nan`
+/// (or `nan:0x...` with a payload), which JSON numbers cannot express.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct F32Word(pub u32);
+
+impl Serialize for F32Word {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let f = f32::from_bits(self.0);
+        if f.is_finite() {
+            s.serialize_f32(f)
+        } else {
+            s.serialize_str(&ElemType::F32.show(self.0))
+        }
+    }
+}
+
+/// Distance in units in the last place between two f32 words: both NaN -> 0, +0 and -0 -> 0,
+/// one NaN -> u32::MAX (a NaN never matches a number).
+pub fn ulp_distance(a: u32, b: u32) -> u32 {
+    let nan = |w: u32| w & 0x7FFF_FFFF > 0x7F80_0000;
+    match (nan(a), nan(b)) {
+        (true, true) => return 0,
+        (true, false) | (false, true) => return u32::MAX,
+        _ => {}
+    }
+    // Order the bit patterns on one line: -0 and +0 meet at 0.
+    let key = |w: u32| {
+        if w & 0x8000_0000 != 0 {
+            -i64::from(w & 0x7FFF_FFFF)
+        } else {
+            i64::from(w)
+        }
+    };
+    (key(a) - key(b)).unsigned_abs().min(u64::from(u32::MAX)) as u32
 }
 
 impl fmt::Display for ElemType {
@@ -126,6 +215,7 @@ impl fmt::Display for ElemType {
         f.write_str(match self {
             ElemType::I32 => "i32",
             ElemType::U32 => "u32",
+            ElemType::F32 => "f32",
         })
     }
 }
@@ -139,6 +229,26 @@ pub struct Buffer {
     /// The contents the kernel must leave, when the manifest gives them (`expect`): computed
     /// outside pws, they check every executor, the golden model included.
     pub expect: Option<Vec<u32>>,
+    /// f32 only: the ulp distance within which a final value equals its `expect` value (NaN
+    /// equals any NaN, +0 equals -0); `None`: bit-exact.
+    pub tolerance_ulp: Option<u32>,
+}
+
+impl Buffer {
+    /// The first index where `words` differs from `expect` under the buffer's comparison.
+    pub fn first_mismatch(&self, words: &[u32]) -> Option<usize> {
+        let expect = self.expect.as_deref()?;
+        if words.len() != expect.len() {
+            return Some(words.len().min(expect.len()));
+        }
+        words
+            .iter()
+            .zip(expect)
+            .position(|(&w, &e)| match self.tolerance_ulp {
+                Some(t) => ulp_distance(w, e) > t,
+                None => w != e,
+            })
+    }
 }
 
 /// One kernel argument, in kernarg order.
@@ -289,17 +399,18 @@ struct RawBuffer {
     name: String,
     #[serde(rename = "type")]
     ty: ElemType,
-    data: Option<Vec<i64>>,
+    data: Option<Vec<Number>>,
     file: Option<String>,
     len: Option<u64>,
     expect: Option<RawExpect>,
+    tolerance_ulp: Option<u32>,
 }
 
 /// Expected final contents: inline values or a data file.
 #[derive(Deserialize)]
 #[serde(untagged)]
 enum RawExpect {
-    Data(Vec<i64>),
+    Data(Vec<Number>),
     File(String),
 }
 
@@ -475,20 +586,32 @@ impl Manifest {
             }
             // Initial and expected values are given the same two ways: inline under `key`
             // (each value named `key[j]`) or in a data file named by `key`.
-            let inline = |values: &[i64], key: &str| -> Result<Vec<u32>, ManifestError> {
+            let inline = |values: &[Number], key: &str| -> Result<Vec<u32>, ManifestError> {
                 values
                     .iter()
                     .enumerate()
                     .map(|(j, &v)| {
                         b.ty.word(v).ok_or_else(|| {
-                            invalid(
-                                &format!("{key}[{j}]"),
-                                format!("{v} is out of range for {}", b.ty),
-                            )
+                            let shown = match v {
+                                Number::Int(i) => i.to_string(),
+                                Number::Float(f) => f.to_string(),
+                            };
+                            let why = match (b.ty, v) {
+                                (ElemType::F32, _) => "is not exactly an f32 (integers up to 2^24, finite floats up to 3.4e38)",
+                                (_, Number::Float(_)) => "is not an integer",
+                                _ => "is out of range",
+                            };
+                            invalid(&format!("{key}[{j}]"), format!("{shown} {why} for {}", b.ty))
                         })
                     })
                     .collect()
             };
+            if b.tolerance_ulp.is_some() && (b.ty != ElemType::F32 || b.expect.is_none()) {
+                return Err(invalid(
+                    &format!("{key}.tolerance_ulp"),
+                    "tolerance_ulp applies to the expected values of an f32 buffer".into(),
+                ));
+            }
             let from_file = |file: &String, key: String| {
                 read_data_file(&dir.join(file), b.ty).map_err(|e| match e {
                     DataError::Read(source) => fail(ManifestErrorKind::File {
@@ -554,6 +677,7 @@ impl Manifest {
                 ty: b.ty,
                 init,
                 expect,
+                tolerance_ulp: b.tolerance_ulp,
             });
         }
 
@@ -998,20 +1122,46 @@ fn read_data_file(file: &Path, ty: ElemType) -> Result<Vec<u32>, DataError> {
                 let column = line[..line.len() - tail.len()].chars().count() + 1;
                 format!("{}:{}:{column}", diag::path(file), n + 1)
             };
-            let v = parse_int(tok).ok_or_else(|| {
-                DataError::Value(format!(
-                    "{}: not an integer (decimal or 0x hexadecimal)",
-                    at()
-                ))
-            })?;
-            let word = ty.word(v).ok_or_else(|| {
-                DataError::Value(format!("{}: value out of range for {ty}", at()))
-            })?;
+            let word = if ty == ElemType::F32 {
+                parse_f32(tok).ok_or_else(|| {
+                    DataError::Value(format!(
+                        "{}: not an f32 (decimal or exponent float, inf, nan, or 0x bits)",
+                        at()
+                    ))
+                })?
+            } else {
+                let v = parse_int(tok).ok_or_else(|| {
+                    DataError::Value(format!(
+                        "{}: not an integer (decimal or 0x hexadecimal)",
+                        at()
+                    ))
+                })?;
+                ty.word(Number::Int(v)).ok_or_else(|| {
+                    DataError::Value(format!("{}: value out of range for {ty}", at()))
+                })?
+            };
             words.push(word);
             rest = &tail[end..];
         }
     }
     Ok(words)
+}
+
+/// An f32 data-file value as its word: the bits in hex (`0x7fc00001`, which keeps a NaN's
+/// payload), or a decimal or exponent float, `inf`, `-inf`, `nan`.
+fn parse_f32(tok: &str) -> Option<u32> {
+    if let Some(hex) = tok.strip_prefix("0x").or_else(|| tok.strip_prefix("0X")) {
+        return u32::from_str_radix(hex, 16).ok();
+    }
+    let lower = tok.to_ascii_lowercase();
+    let body = lower.trim_start_matches(['+', '-']);
+    let numeric = body
+        .bytes()
+        .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'-' | b'+'));
+    if !numeric && !matches!(body, "inf" | "nan") {
+        return None;
+    }
+    ElemType::F32.word(Number::Float(lower.parse::<f64>().ok()?))
 }
 
 fn parse_int(tok: &str) -> Option<i64> {
@@ -1072,6 +1222,116 @@ len = 4
             img.kernarg_words,
             vec![0x1_0000, 0, b as u32, 0, 7, u32::MAX]
         );
+    }
+
+    #[test]
+    fn f32_buffers_take_floats_ints_inf_and_nan() {
+        let m = parse(
+            "kernel = \"k.s\"\ngrid = 1\nworkgroup = 1\n[[buffer]]\nname = \"x\"\ntype = \"f32\"\n\
+             data = [1.5, -2, inf, -inf, nan, -0.0, 1e-45]\nexpect = [1, 2, 3, 4, 5, 6, 7]\n\
+             tolerance_ulp = 2\n",
+        )
+        .unwrap();
+        let b = &m.buffers[0];
+        assert_eq!(
+            b.init,
+            vec![
+                0x3FC0_0000,
+                0xC000_0000,
+                0x7F80_0000,
+                0xFF80_0000,
+                0x7FC0_0000,
+                0x8000_0000,
+                1
+            ]
+        );
+        assert_eq!(b.tolerance_ulp, Some(2));
+        let shown: Vec<String> = b.init.iter().map(|&w| ElemType::F32.show(w)).collect();
+        assert_eq!(
+            shown,
+            ["1.5", "-2.0", "inf", "-inf", "nan", "-0.0", "1e-45"]
+        );
+        assert_eq!(ElemType::F32.show(0xFFC0_0001), "nan:0xffc00001");
+        let e = parse(
+            "kernel = \"k.s\"\ngrid = 1\nworkgroup = 1\n[[buffer]]\nname = \"x\"\n\
+             type = \"f32\"\ndata = [16777217]\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("launch.toml:7:") && e.contains("16777217 is not exactly an f32"),
+            "{e}"
+        );
+        let e = parse(
+            "kernel = \"k.s\"\ngrid = 1\nworkgroup = 1\n[[buffer]]\nname = \"x\"\n\
+             type = \"i32\"\ndata = [1.5]\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("1.5 is not an integer for i32"), "{e}");
+        let e = parse(
+            "kernel = \"k.s\"\ngrid = 1\nworkgroup = 1\n[[buffer]]\nname = \"x\"\n\
+             type = \"u32\"\ndata = [1]\nexpect = [1]\ntolerance_ulp = 1\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("tolerance_ulp applies to the expected values of an f32"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn ulp_tolerance_compares_nan_zero_and_neighbours() {
+        assert_eq!(ulp_distance(0x8000_0000, 0), 0);
+        assert_eq!(ulp_distance(0x7FC0_0000, 0xFF80_0001), 0);
+        assert_eq!(ulp_distance(0x7FC0_0000, 0), u32::MAX);
+        assert_eq!(ulp_distance(0x3F80_0000, 0x3F80_0002), 2);
+        assert_eq!(ulp_distance(1, 0x8000_0001), 2, "across zero");
+        let b = Buffer {
+            name: "x".into(),
+            ty: ElemType::F32,
+            init: vec![],
+            expect: Some(vec![0x3F80_0000, 0x7FC0_0000]),
+            tolerance_ulp: Some(1),
+        };
+        assert_eq!(b.first_mismatch(&[0x3F80_0001, 0x7FC0_1234]), None);
+        assert_eq!(b.first_mismatch(&[0x3F80_0002, 0x7FC0_1234]), Some(0));
+        let exact = Buffer {
+            tolerance_ulp: None,
+            ..b
+        };
+        assert_eq!(exact.first_mismatch(&[0x3F80_0000, 0x7FC0_1234]), Some(1));
+    }
+
+    #[test]
+    fn f32_data_files_take_floats_and_bits() {
+        let dir = std::env::temp_dir().join(format!("pws-f32-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("x.txt"),
+            "1.25 -3e2 # comment\ninf nan 0x7fc00001\n",
+        )
+        .unwrap();
+        std::fs::write(dir.join("bad.txt"), "1.0 abc\n").unwrap();
+        let text = "kernel = \"k.s\"\ngrid = 1\nworkgroup = 1\n[[buffer]]\nname = \"x\"\n\
+                    type = \"f32\"\nfile = \"x.txt\"\n";
+        let m = Manifest::parse(text, dir.join("l.toml")).unwrap();
+        assert_eq!(
+            m.buffers[0].init,
+            vec![
+                0x3FA0_0000,
+                0xC396_0000,
+                0x7F80_0000,
+                0x7FC0_0000,
+                0x7FC0_0001
+            ]
+        );
+        let e = Manifest::parse(&text.replace("x.txt", "bad.txt"), dir.join("l.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("bad.txt:1:5: not an f32"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -1190,9 +1450,9 @@ len = 4
             "{e}"
         );
         let e = error(
-            "kernel = \"k.s\"\ngrid = 4\nworkgroup = 4\n[[buffer]]\nname = \"a\"\ntype = \"f32\"\nlen = 1\n",
+            "kernel = \"k.s\"\ngrid = 4\nworkgroup = 4\n[[buffer]]\nname = \"a\"\ntype = \"f64\"\nlen = 1\n",
         );
-        assert!(e.contains("f32"), "{e}");
+        assert!(e.contains("f64"), "{e}");
         let e = error(
             "kernel = \"k.s\"\ngrid = 4\nworkgroup = 4\n[[buffer]]\nname = \"a\"\ntype = \"u32\"\n",
         );

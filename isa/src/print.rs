@@ -22,7 +22,7 @@ pub(crate) fn write_instruction(
     let op = inst.opcode;
     let sig = op.signature();
     f.write_str(op.mnemonic())?;
-    if op.format().has_vop3_form() {
+    if op.has_vop3_form() {
         f.write_str(if inst.vop3 { "_e64" } else { "_e32" })?;
     }
     let mut operands: Vec<String> = Vec::new();

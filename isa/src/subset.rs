@@ -7,13 +7,16 @@
 //! first instruction, naming the instruction's line ([`check`]), so neither computes what the
 //! other refuses:
 //!
-//! - floating-point instructions (the opcodes that take an output modifier): neither executor
-//!   models IEEE arithmetic;
+//! - floating-point instructions (`Opcode::is_f32`): the compute unit has no f32 datapath yet
+//!   (the golden model implements them, docs/float.md);
 //! - the VOP3 modifiers `clamp`, `omod`, `neg` and `abs`;
 //! - trap temporaries (`ttmp0`..`ttmp11`, `ttmp[..]`), which belong to a trap handler, and
 //!   `flat_scratch`, which belongs to scratch memory: pws has neither;
 //! - an SMEM base or offset register other than an SGPR (`s_load_dword s0, exec, 0x0`): the
 //!   scalar memory unit addresses through s0..s101 only;
+//! - a kernel descriptor asking for another floating-point mode than clang-14's gfx803 default
+//!   (`.amdhsa_float_denorm_mode_32 0`, `.amdhsa_ieee_mode 1`, `.amdhsa_dx10_clamp 1`), the one
+//!   the f32 contract (docs/float.md) defines;
 //! - a branch whose target is no instruction of the program (before its start, past its end,
 //!   or inside an instruction with a literal): control could only leave the program there.
 //!
@@ -23,14 +26,14 @@
 use crate::diag;
 use crate::error::{AsmError, ErrorKind};
 use crate::inst::{Instruction, Operand};
-use crate::opcode::{Format, MOD_OMOD};
+use crate::opcode::Format;
 use crate::program::Program;
 
 /// Why `inst` is outside the executable subset, or `Ok`.
 pub fn executable(inst: &Instruction) -> Result<(), String> {
-    if inst.opcode.info().mods & MOD_OMOD != 0 {
+    if inst.opcode.is_f32() {
         return Err(
-            "floating-point instructions are outside the executable subset: the golden model and the compute unit run integer instructions".into(),
+            "floating-point instructions are outside the executable subset: the compute unit runs integer instructions".into(),
         );
     }
     let m = inst.mods;
@@ -71,6 +74,15 @@ pub fn executable(inst: &Instruction) -> Result<(), String> {
 /// the error names `file`, the instruction's line (column 1: the image keeps lines only) and
 /// the instruction.
 pub fn check(program: &Program, file: &str) -> Result<(), AsmError> {
+    if let Some(d) = &program.descriptor {
+        d.check_float_mode().map_err(|why| AsmError {
+            file: file.to_string(),
+            line: d.line,
+            column: 1,
+            kind: ErrorKind::Unsupported,
+            message: why,
+        })?;
+    }
     for l in &program.instructions {
         let target = |t: Option<u32>| match t {
             Some(t) if program.index_of(t).is_some() => Ok(()),
@@ -147,6 +159,28 @@ mod tests {
         let e = why("s_branch 1\ns_mov_b32 s0, 0x12345678\ns_endpgm").unwrap();
         assert!(e.contains("target 0x8 is no instruction"), "{e}");
         assert_eq!(why("L:\ns_branch L\ns_cbranch_scc1 L\ns_endpgm"), None);
+        let kernel = |modes: &str| {
+            format!(
+                "k:\ns_endpgm\n.amdhsa_kernel k\n.amdhsa_next_free_vgpr 1\n\
+                 .amdhsa_next_free_sgpr 8\n{modes}.end_amdhsa_kernel\n"
+            )
+        };
+        assert_eq!(
+            why(&kernel(
+                ".amdhsa_float_denorm_mode_32 0\n.amdhsa_ieee_mode 1\n"
+            )),
+            None
+        );
+        let e = why(&kernel(
+            ".amdhsa_float_denorm_mode_32 3\n.amdhsa_dx10_clamp 0\n",
+        ))
+        .unwrap();
+        assert_eq!(
+            e,
+            "k.s:3:1: kernel `k` asks for a floating-point mode pws does not execute: \
+             .amdhsa_float_denorm_mode_32 3 (pws flushes f32 denormals: mode 0), \
+             .amdhsa_dx10_clamp 0 (pws implements the DX10 clamp: 1)"
+        );
         let e = why("s_load_dword s8, exec, m0").unwrap();
         assert!(e.contains("must be SGPRs"), "{e}");
         assert_eq!(

@@ -197,6 +197,137 @@ PWS_PURE uint ctz(uint x) { return x ? __builtin_ctz(x) : 32u; }
 PWS_PURE int rotate(int x, int n) { return (int)rotate((uint)x, (uint)n); }
 PWS_PURE uint rotate(uint x, uint n) { return (x << (n & 31u)) | (x >> ((32u - n) & 31u)); }
 
+/* ---- Math built-ins (float) --------------------------------------------------------------- */
+/* Each lowers to native GCN3 instructions whose results the f32 contract (docs/float.md) fixes
+ * bit for bit; docs/opencl.md lists the precision of each. Radian sin/cos scale by 1/(2 pi)
+ * into the hardware's revolutions; exp/log scale exp2/log2. */
+#define PWS_F static inline __attribute__((overloadable, always_inline, const)) float
+
+PWS_F sqrt(float x) { return __builtin_sqrtf(x); }
+PWS_F rsqrt(float x) { return __builtin_amdgcn_rsqf(x); }
+PWS_F exp2(float x) { return __builtin_exp2f(x); }
+PWS_F log2(float x) { return __builtin_log2f(x); }
+PWS_F exp(float x) { return exp2(x * 1.44269504088896341f); }
+PWS_F log(float x) { return log2(x) * 0.693147180559945309f; }
+PWS_F exp10(float x) { return exp2(x * 3.32192809488736235f); }
+PWS_F log10(float x) { return log2(x) * 0.301029995663981195f; }
+PWS_F sin(float x) { return __builtin_amdgcn_sinf(x * 0.159154943091895336f); }
+PWS_F cos(float x) { return __builtin_amdgcn_cosf(x * 0.159154943091895336f); }
+PWS_F tan(float x) { return sin(x) / cos(x); }
+PWS_F sinpi(float x) { return __builtin_amdgcn_sinf(x * 0.5f); }
+PWS_F cospi(float x) { return __builtin_amdgcn_cosf(x * 0.5f); }
+PWS_F fabs(float x) { return __builtin_fabsf(x); }
+PWS_F fmin(float a, float b) { return __builtin_fminf(a, b); }
+PWS_F fmax(float a, float b) { return __builtin_fmaxf(a, b); }
+PWS_F min(float a, float b) { return __builtin_fminf(a, b); }
+PWS_F max(float a, float b) { return __builtin_fmaxf(a, b); }
+PWS_F clamp(float x, float lo, float hi) { return fmin(fmax(x, lo), hi); }
+PWS_F floor(float x) { return __builtin_floorf(x); }
+PWS_F ceil(float x) { return __builtin_ceilf(x); }
+PWS_F trunc(float x) { return __builtin_truncf(x); }
+PWS_F rint(float x) { return __builtin_rintf(x); }
+PWS_F round(float x) { return __builtin_roundf(x); }
+PWS_F fma(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
+PWS_F mad(float a, float b, float c) { return a * b + c; }
+PWS_F copysign(float a, float b) { return __builtin_copysignf(a, b); }
+PWS_F ldexp(float x, int n) { return __builtin_amdgcn_ldexpf(x, n); }
+PWS_F fdim(float a, float b) { return a > b ? a - b : 0.0f; }
+PWS_F hypot(float a, float b) { return sqrt(a * a + b * b); }
+PWS_F pown(float x, int n)
+{
+    float r = 1.0f;
+    for (uint k = n < 0 ? 0u - (uint)n : (uint)n; k; k >>= 1, x *= x)
+        if (k & 1u)
+            r *= x;
+    return n < 0 ? 1.0f / r : r;
+}
+PWS_F powr(float x, float y) { return exp2(y * log2(x)); }
+PWS_F step(float edge, float x) { return x < edge ? 0.0f : 1.0f; }
+PWS_F sign(float x) { return x > 0.0f ? 1.0f : x < 0.0f ? -1.0f : x; }
+PWS_F mix(float a, float b, float t) { return a + (b - a) * t; }
+
+#define PWS_FRACT(AS)                                                                          \
+    static inline __attribute__((overloadable, always_inline)) float fract(float x, AS float *ip) \
+    {                                                                                          \
+        float f = floor(x);                                                                    \
+        *ip = f;                                                                               \
+        return fmin(x - f, 0x1.fffffep-1f);                                                    \
+    }                                                                                          \
+    static inline __attribute__((overloadable, always_inline)) float frexp(float x, AS int *e) \
+    {                                                                                          \
+        *e = __builtin_amdgcn_frexp_expf(x);                                                   \
+        return __builtin_amdgcn_frexp_mantf(x);                                                \
+    }
+PWS_FRACT(__global)
+PWS_FRACT(__local)
+PWS_FRACT(__private)
+
+/* native_* and half_*: the same instructions (their precision is the contract's, docs/float.md). */
+#define PWS_NATIVE1(name, f) PWS_F native_##name(float x) { return f(x); } PWS_F half_##name(float x) { return f(x); }
+PWS_NATIVE1(sqrt, sqrt)
+PWS_NATIVE1(rsqrt, rsqrt)
+PWS_NATIVE1(exp, exp)
+PWS_NATIVE1(exp2, exp2)
+PWS_NATIVE1(exp10, exp10)
+PWS_NATIVE1(log, log)
+PWS_NATIVE1(log2, log2)
+PWS_NATIVE1(log10, log10)
+PWS_NATIVE1(sin, sin)
+PWS_NATIVE1(cos, cos)
+PWS_NATIVE1(tan, tan)
+PWS_F native_recip(float x) { return __builtin_amdgcn_rcpf(x); }
+PWS_F half_recip(float x) { return __builtin_amdgcn_rcpf(x); }
+PWS_F native_divide(float a, float b) { return a * __builtin_amdgcn_rcpf(b); }
+PWS_F half_divide(float a, float b) { return a * __builtin_amdgcn_rcpf(b); }
+PWS_F native_powr(float x, float y) { return powr(x, y); }
+#undef PWS_NATIVE1
+#undef PWS_FRACT
+#undef PWS_F
+
+/* ---- Atomic functions (OpenCL 1.2 atomic_* and the 1.0 atom_* names) ---------------------- */
+/* Relaxed read-modify-writes on 32-bit words of global and local memory: clang lowers them to
+ * flat_atomic_* (global) and ds_* (local) instructions. Each returns the old value. */
+#define PWS_ATOMIC_RMW(AS, T)                                                                  \
+    PWS_OVERLOAD T atomic_add(volatile AS T *p, T v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); } \
+    PWS_OVERLOAD T atomic_sub(volatile AS T *p, T v) { return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED); } \
+    PWS_OVERLOAD T atomic_inc(volatile AS T *p) { return __atomic_fetch_add(p, (T)1, __ATOMIC_RELAXED); } \
+    PWS_OVERLOAD T atomic_dec(volatile AS T *p) { return __atomic_fetch_sub(p, (T)1, __ATOMIC_RELAXED); } \
+    PWS_OVERLOAD T atomic_min(volatile AS T *p, T v) { return __atomic_fetch_min(p, v, __ATOMIC_RELAXED); } \
+    PWS_OVERLOAD T atomic_max(volatile AS T *p, T v) { return __atomic_fetch_max(p, v, __ATOMIC_RELAXED); } \
+    PWS_OVERLOAD T atomic_and(volatile AS T *p, T v) { return __atomic_fetch_and(p, v, __ATOMIC_RELAXED); } \
+    PWS_OVERLOAD T atomic_or(volatile AS T *p, T v) { return __atomic_fetch_or(p, v, __ATOMIC_RELAXED); } \
+    PWS_OVERLOAD T atomic_xor(volatile AS T *p, T v) { return __atomic_fetch_xor(p, v, __ATOMIC_RELAXED); } \
+    PWS_OVERLOAD T atomic_xchg(volatile AS T *p, T v) { return __atomic_exchange_n(p, v, __ATOMIC_RELAXED); } \
+    PWS_OVERLOAD T atomic_cmpxchg(volatile AS T *p, T cmp, T v)                                \
+    {                                                                                          \
+        __atomic_compare_exchange_n(p, &cmp, v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);        \
+        return cmp;                                                                            \
+    }                                                                                          \
+    PWS_OVERLOAD T atom_add(volatile AS T *p, T v) { return atomic_add(p, v); }                \
+    PWS_OVERLOAD T atom_sub(volatile AS T *p, T v) { return atomic_sub(p, v); }                \
+    PWS_OVERLOAD T atom_inc(volatile AS T *p) { return atomic_inc(p); }                        \
+    PWS_OVERLOAD T atom_dec(volatile AS T *p) { return atomic_dec(p); }                        \
+    PWS_OVERLOAD T atom_min(volatile AS T *p, T v) { return atomic_min(p, v); }                \
+    PWS_OVERLOAD T atom_max(volatile AS T *p, T v) { return atomic_max(p, v); }                \
+    PWS_OVERLOAD T atom_and(volatile AS T *p, T v) { return atomic_and(p, v); }                \
+    PWS_OVERLOAD T atom_or(volatile AS T *p, T v) { return atomic_or(p, v); }                  \
+    PWS_OVERLOAD T atom_xor(volatile AS T *p, T v) { return atomic_xor(p, v); }                \
+    PWS_OVERLOAD T atom_xchg(volatile AS T *p, T v) { return atomic_xchg(p, v); }              \
+    PWS_OVERLOAD T atom_cmpxchg(volatile AS T *p, T cmp, T v) { return atomic_cmpxchg(p, cmp, v); }
+PWS_ATOMIC_RMW(__global, int)
+PWS_ATOMIC_RMW(__global, uint)
+PWS_ATOMIC_RMW(__local, int)
+PWS_ATOMIC_RMW(__local, uint)
+PWS_OVERLOAD float atomic_xchg(volatile __global float *p, float v)
+{
+    return __builtin_bit_cast(float, atomic_xchg((volatile __global uint *)p, __builtin_bit_cast(uint, v)));
+}
+PWS_OVERLOAD float atomic_xchg(volatile __local float *p, float v)
+{
+    return __builtin_bit_cast(float, atomic_xchg((volatile __local uint *)p, __builtin_bit_cast(uint, v)));
+}
+#undef PWS_ATOMIC_RMW
+
 /* ---- PWS annotations ---------------------------------------------------------------------- */
 /* They become assembly comments (`; pws: ...`) through inline asm, which the pws compiler pass
  * and WCET analysis read:

@@ -191,11 +191,12 @@ impl Launch {
                     report.buffers.get(name) == Some(values.words().as_slice())
                 })
             };
-        let expected: Vec<(&str, &[u32])> = self
+        // Compared as each buffer says: bit-exact, or within its tolerance_ulp (f32).
+        let expected: Vec<&pws_isa::manifest::Buffer> = self
             .manifest
             .buffers
             .iter()
-            .filter_map(|b| b.expect.as_deref().map(|e| (b.name.as_str(), e)))
+            .filter(|b| b.expect.is_some())
             .collect();
         let mut rows = Vec::new();
         for (name, swizzle) in compactions {
@@ -217,9 +218,12 @@ impl Launch {
                 },
             )?;
             let expect_equal = (!expected.is_empty()).then(|| {
-                expected
-                    .iter()
-                    .all(|(name, e)| report.buffers.get(name) == Some(*e))
+                expected.iter().all(|b| {
+                    report
+                        .buffers
+                        .get(&b.name)
+                        .is_some_and(|words| b.first_mismatch(words).is_none())
+                })
             });
             rows.push(Row {
                 mode,

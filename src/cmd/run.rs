@@ -202,18 +202,13 @@ fn text(r: &RunReport, kernel: &LaunchKernel) -> String {
     out.push_str("\nbuffers\n");
     let width = r.buffers.0.iter().map(|b| b.name.len()).max().unwrap_or(0);
     for b in &r.buffers.0 {
-        let signed = b.ty == pws_isa::manifest::ElemType::I32;
         let _ = write!(out, "  {:<width$} {}[{}]:", b.name, b.ty, b.words.len());
         let shown = b.words.len().min(VALUES_PER_LINE * MAX_LINES);
         for (i, &w) in b.words[..shown].iter().enumerate() {
             if i > 0 && i % VALUES_PER_LINE == 0 {
                 let _ = write!(out, "\n  {:width$}       ", "");
             }
-            if signed {
-                let _ = write!(out, " {}", w as i32);
-            } else {
-                let _ = write!(out, " {w}");
-            }
+            let _ = write!(out, " {}", b.ty.show(w));
         }
         if shown < b.words.len() {
             let _ = write!(out, " ... ({} more; --json has all)", b.words.len() - shown);

@@ -320,6 +320,7 @@ impl Generated {
             let ty = match b.ty {
                 ElemType::I32 => "i32",
                 ElemType::U32 => "u32",
+                ElemType::F32 => "f32",
             };
             let _ = write!(
                 out,
@@ -329,14 +330,7 @@ impl Generated {
             if b.init.iter().all(|&w| w == 0) {
                 let _ = writeln!(out, "len = {}", b.init.len());
             } else {
-                let values: Vec<String> = b
-                    .init
-                    .iter()
-                    .map(|&w| match b.ty {
-                        ElemType::I32 => (w as i32).to_string(),
-                        ElemType::U32 => w.to_string(),
-                    })
-                    .collect();
+                let values: Vec<String> = b.init.iter().map(|&w| b.ty.show(w)).collect();
                 let _ = writeln!(out, "data = [{}]", values.join(", "));
             }
         }

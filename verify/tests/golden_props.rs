@@ -73,7 +73,7 @@ fn random_instruction(rng: &mut Rng, opcode: Opcode) -> Instruction {
     let sig = opcode.signature();
     let format = opcode.format();
     let mut inst = Instruction::new(opcode);
-    if format.has_vop3_form() {
+    if opcode.has_vop3_form() {
         inst.vop3 = rng.below(3) == 0;
     }
     let vector = inst.is_vector();

@@ -200,7 +200,13 @@ pub fn candidate(op: Opcode) -> BoxedStrategy<Instruction> {
                 Some(Operand::VccLo)
             };
             inst.srcs = [s0, s1, s2];
-            if !vop3 && format == Format::Vop2 && s2.is_some() {
+            if let Some(k) = op.literal_k() {
+                // v_madmk/madak_f32: K is a literal dword, the other source a VGPR.
+                inst.vop3 = false;
+                inst.mods = Modifiers::default();
+                inst.srcs[k] = Some(Operand::Literal(imm.wrapping_mul(0x9E37_79B9)));
+                inst.srcs[3 - k] = Some(Operand::Vgpr((imm & 0xff) as u8));
+            } else if !vop3 && format == Format::Vop2 && s2.is_some() {
                 inst.srcs[2] = Some(Operand::VccLo);
             }
             inst.imm = if s1.is_some() && format == Format::Smem {

@@ -26,7 +26,7 @@ use pws_hdl::context::ContextState;
 use pws_hdl::cu::{ComputeUnit, CuError, CuMode};
 use pws_hdl::swizzle::SwizzleMode;
 use pws_isa::abi::LaunchAbi;
-use pws_isa::manifest::{ElemType, Manifest, WAVEFRONT_SIZE};
+use pws_isa::manifest::{ElemType, F32Word, Manifest, WAVEFRONT_SIZE};
 use pws_isa::{Operand, Program};
 use rust_hdl::core::prelude::*;
 use serde::ser::SerializeMap;
@@ -130,6 +130,10 @@ impl Serialize for Buffers {
                     map.serialize_entry(&b.name, &v)?;
                 }
                 ElemType::U32 => map.serialize_entry(&b.name, &b.words)?,
+                ElemType::F32 => {
+                    let v: Vec<F32Word> = b.words.iter().map(|&w| F32Word(w)).collect();
+                    map.serialize_entry(&b.name, &v)?;
+                }
             }
         }
         map.end()

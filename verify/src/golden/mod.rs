@@ -10,6 +10,7 @@
 
 mod error;
 mod exec;
+pub mod f32;
 mod machine;
 mod memory;
 mod pws;

@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use pws_isa::manifest::ElemType;
+use pws_isa::manifest::{ElemType, F32Word};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
@@ -35,6 +35,7 @@ impl std::fmt::Display for Mask {
 pub enum BufferValues {
     I32(Vec<i32>),
     U32(Vec<u32>),
+    F32(Vec<F32Word>),
 }
 
 impl BufferValues {
@@ -42,6 +43,7 @@ impl BufferValues {
         match ty {
             ElemType::I32 => BufferValues::I32(words.into_iter().map(|w| w as i32).collect()),
             ElemType::U32 => BufferValues::U32(words),
+            ElemType::F32 => BufferValues::F32(words.into_iter().map(F32Word).collect()),
         }
     }
 
@@ -50,6 +52,7 @@ impl BufferValues {
         match self {
             BufferValues::I32(v) => v.iter().map(|&x| x as u32).collect(),
             BufferValues::U32(v) => v.clone(),
+            BufferValues::F32(v) => v.iter().map(|w| w.0).collect(),
         }
     }
 
@@ -57,6 +60,7 @@ impl BufferValues {
         match self {
             BufferValues::I32(v) => v.len(),
             BufferValues::U32(v) => v.len(),
+            BufferValues::F32(v) => v.len(),
         }
     }
 
@@ -64,6 +68,7 @@ impl BufferValues {
         match self {
             BufferValues::I32(v) => v[i].to_string(),
             BufferValues::U32(v) => v[i].to_string(),
+            BufferValues::F32(v) => ElemType::F32.show(v[i].0),
         }
     }
 }
@@ -213,6 +218,7 @@ impl Report {
             let ty = match values {
                 BufferValues::I32(_) => "i32",
                 BufferValues::U32(_) => "u32",
+                BufferValues::F32(_) => "f32",
             };
             let _ = write!(out, "  {name:<width$} {ty}[{}]:", values.len());
             let shown = values.len().min(VALUES_PER_LINE * MAX_LINES);
