@@ -21,10 +21,13 @@
 //! operand decoders; for `*rev` operations and 64-bit shifts the vector outputs are swapped so
 //! that the vector ALU always sees its value operand first (`a op b`).
 //!
+//! The f32 operations (flag [`flags::FLOAT`]) take their VOP3 `abs`, `neg`, `omod` and `clamp`
+//! fields to the lanes as one modifier word (`fmod_o`, in ALU operand order).
+//!
 //! What the RTL does not implement decodes as illegal, so the issue unit stops the wavefront
-//! with an error naming the PC instead of computing something else: floating-point
-//! instructions (the golden model does not execute them either), VOP3 input/output modifiers
-//! and `clamp`, trap temporaries, `flat_scratch`, `xnack_mask` and LDS-direct operands.
+//! with an error naming the PC instead of computing something else: VOP3 modifiers and
+//! `clamp` on integer instructions, trap temporaries, `flat_scratch`, `xnack_mask` and
+//! LDS-direct operands.
 
 use std::collections::BTreeMap;
 
@@ -32,6 +35,7 @@ use pws_isa::{Format, Opcode, OPCODES};
 use rust_hdl::prelude::*;
 
 use crate::config::{SGPR_ADDR_BITS, VGPR_ADDR_BITS};
+use crate::simd::fpu::FMOD_BITS;
 use crate::simd::ValuOp;
 
 /// What the execute stage does with an instruction.
@@ -231,6 +235,11 @@ pub mod flags {
     pub const BYTE: u64 = 1 << 22;
     pub const SHORT: u64 = 1 << 23;
     pub const SIGNED: u64 = 1 << 24;
+    /// f32 vector op: the VOP3 `abs`, `neg`, `omod` and `clamp` fields are its modifiers
+    /// (`fmod_o`), not fields the RTL refuses.
+    pub const FLOAT: u64 = 1 << 25;
+    /// `v_mac_f32`: source 2 is the destination VGPR.
+    pub const MAC: u64 = 1 << 26;
 }
 
 /// One row of the decode ROM.
@@ -279,6 +288,7 @@ pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
     const VCX64: u64 = VC64 | EXEC_DST;
     const MAD64: u64 = VDST | MASK_DST | CARRY | V2_WIDE;
     const WD32: u64 = S_WIDE | D32;
+    const VF: u64 = VDST | FLOAT;
     Some(match opcode {
         SMovB32 => salu(SaluOp::Mov, 0),
         SMovB64 => salu(SaluOp::Mov, W),
@@ -499,8 +509,14 @@ pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
         FlatStoreDwordx2 => other(InstClass::Flat, STORE | DW2),
         FlatStoreDwordx3 => other(InstClass::Flat, STORE | DW3),
         FlatStoreDwordx4 => other(InstClass::Flat, STORE | DW4),
-        VCvtF32I32 | VCvtF32U32 | VCvtU32F32 | VCvtI32F32 | VAddF32 | VSubF32 | VMulF32
-        | VMadF32 => return None,
+        VCvtF32I32 => valu(ValuOp::CvtF32I32, VF),
+        VCvtF32U32 => valu(ValuOp::CvtF32U32, VF),
+        VCvtU32F32 => valu(ValuOp::CvtU32F32, VF),
+        VCvtI32F32 => valu(ValuOp::CvtI32F32, VF),
+        VAddF32 => valu(ValuOp::AddF, VF),
+        VSubF32 => valu(ValuOp::SubF, VF),
+        VMulF32 => valu(ValuOp::MulF, VF),
+        VMadF32 => valu(ValuOp::MadF, VF),
     })
 }
 
@@ -779,6 +795,9 @@ pub struct Decoder {
     pub addr_vgpr_o: Signal<Out, Bits<VGPR_ADDR_BITS>>,
     /// FLAT store data VGPR (first register).
     pub data_vgpr_o: Signal<Out, Bits<VGPR_ADDR_BITS>>,
+    /// VOP3 modifiers of an f32 op in ALU operand order (`simd::fpu::fmod_word`); 0 for
+    /// every other instruction.
+    pub fmod_o: Signal<Out, Bits<FMOD_BITS>>,
     class_rom: ROM<InstClass, KEY_BITS>,
     salu_rom: ROM<SaluOp, KEY_BITS>,
     valu_rom: ROM<ValuOp, KEY_BITS>,
@@ -797,6 +816,8 @@ pub struct Decoder {
     /// Modifiers or register fields the RTL does not implement.
     bad_fields: Signal<Local, Bit>,
     has_sdst: Signal<Local, Bit>,
+    /// The modifier word in assembler operand order.
+    fm: Signal<Local, Bits<FMOD_BITS>>,
 }
 
 impl Default for Decoder {
@@ -849,6 +870,7 @@ impl Default for Decoder {
             sbase_sgpr_o: Default::default(),
             addr_vgpr_o: Default::default(),
             data_vgpr_o: Default::default(),
+            fmod_o: Default::default(),
             class_rom: rom(|u| u.class),
             salu_rom: rom(|u| u.salu),
             valu_rom: rom(|u| u.valu),
@@ -865,6 +887,7 @@ impl Default for Decoder {
             has_literal: Default::default(),
             bad_fields: Default::default(),
             has_sdst: Default::default(),
+            fm: Default::default(),
         }
     }
 }
@@ -984,6 +1007,7 @@ impl Logic for Decoder {
         self.smem_offset_o.next = bit_cast::<32, 20>(self.word1_i.val().get_bits::<20>(0));
         self.smem_offset_is_sgpr_o.next = !self.word0_i.val().get_bit(17);
         self.bad_fields.next = false;
+        self.fm.next = 0.into();
         self.has_literal.next = false;
         self.ops_legal.next =
             self.src[0].legal_o.val() & self.src[1].legal_o.val() & self.src[2].legal_o.val();
@@ -1024,6 +1048,10 @@ impl Logic for Decoder {
                 self.src[1].code_i.next =
                     bit_cast::<9, 8>(self.word0_i.val().get_bits::<8>(9)) | 0x100;
                 self.has_literal.next = self.src[0].literal_o.val();
+                if self.fl.val().get_bit(26) {
+                    self.src[2].code_i.next =
+                        bit_cast::<9, 8>(self.word0_i.val().get_bits::<8>(17)) | 0x100;
+                }
             }
             9 => {
                 self.src[0].code_i.next = self.word0_i.val().get_bits::<9>(0);
@@ -1036,10 +1064,25 @@ impl Logic for Decoder {
                 self.src[1].code_i.next = self.word1_i.val().get_bits::<9>(9);
                 self.src[2].code_i.next = self.word1_i.val().get_bits::<9>(18);
                 self.vdst_o.next = self.word0_i.val().get_bits::<8>(0);
-                // VOP3b (carry ops) keeps its mask destination where VOP3a has abs.
-                self.bad_fields.next = self.word0_i.val().get_bit(15)
-                    | (self.word1_i.val().get_bits::<5>(27) != 0)
-                    | (!self.fl.val().get_bit(8) & (self.word0_i.val().get_bits::<3>(8) != 0));
+                // VOP3b (carry ops) keeps its mask destination where VOP3a has abs. The
+                // modifiers are implemented for the f32 ops only.
+                self.bad_fields.next = !self.fl.val().get_bit(25)
+                    & (self.word0_i.val().get_bit(15)
+                        | (self.word1_i.val().get_bits::<5>(27) != 0)
+                        | (!self.fl.val().get_bit(8)
+                            & (self.word0_i.val().get_bits::<3>(8) != 0)));
+                if self.fl.val().get_bit(25) {
+                    self.fm.next = bit_cast::<FMOD_BITS, 3>(self.word0_i.val().get_bits::<3>(8))
+                        | (bit_cast::<FMOD_BITS, 3>(self.word1_i.val().get_bits::<3>(29)) << 3)
+                        | (bit_cast::<FMOD_BITS, 2>(self.word1_i.val().get_bits::<2>(27)) << 6);
+                    if self.word0_i.val().get_bit(15) {
+                        self.fm.next = self.fm.val() | 0x100_u64;
+                    }
+                }
+                if self.fl.val().get_bit(26) {
+                    self.src[2].code_i.next =
+                        bit_cast::<9, 8>(self.word0_i.val().get_bits::<8>(0)) | 0x100;
+                }
                 if self.fl.val().get_bit(8) {
                     self.mask_dst.code_i.next = self.word0_i.val().get_bits::<7>(8);
                 } else {
@@ -1110,6 +1153,15 @@ impl Logic for Decoder {
             self.vsrc_sgpr_o[1].next = self.src[0].sgpr_o.val();
             self.vsrc_const_o[1].next = self.src[0].const_o.val();
             self.vsrc_const_hi_o[1].next = self.src[0].const_hi_o.val();
+        }
+
+        // The modifiers follow their sources through the swap (abs bits 0/1, neg bits 3/4).
+        self.fmod_o.next = self.fm.val();
+        if self.swap.val() {
+            self.fmod_o.next = self.fmod_o.val().replace_bit(0, self.fm.val().get_bit(1));
+            self.fmod_o.next = self.fmod_o.val().replace_bit(1, self.fm.val().get_bit(0));
+            self.fmod_o.next = self.fmod_o.val().replace_bit(3, self.fm.val().get_bit(4));
+            self.fmod_o.next = self.fmod_o.val().replace_bit(4, self.fm.val().get_bit(3));
         }
 
         // Lane masks: VCC in the 32-bit encodings, explicit SGPR pairs in VOP3.
