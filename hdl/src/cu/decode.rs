@@ -499,8 +499,17 @@ pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
         FlatStoreDwordx2 => other(InstClass::Flat, STORE | DW2),
         FlatStoreDwordx3 => other(InstClass::Flat, STORE | DW3),
         FlatStoreDwordx4 => other(InstClass::Flat, STORE | DW4),
-        VCvtF32I32 | VCvtF32U32 | VCvtU32F32 | VCvtI32F32 | VAddF32 | VSubF32 | VMulF32
-        | VMadF32 => return None,
+        VCvtF32I32 | VCvtF32U32 | VCvtU32F32 | VCvtI32F32 | VAddF32 | VSubF32 | VMulF32 | VMadF32
+        | VCvtRpiI32F32 | VCvtFlrI32F32 | VCvtF32Ubyte0 | VCvtF32Ubyte1 | VCvtF32Ubyte2
+        | VCvtF32Ubyte3 | VFractF32 | VTruncF32 | VCeilF32 | VRndneF32 | VFloorF32 | VExpF32
+        | VLogF32 | VRcpF32 | VRsqF32 | VSqrtF32 | VSinF32 | VCosF32 | VFrexpExpI32F32
+        | VFrexpMantF32 | VSubrevF32 | VMinF32 | VMaxF32 | VMacF32 | VFmaF32 | VMin3F32 | VMax3F32
+        | VMed3F32 | VDivFixupF32 | VDivScaleF32 | VDivFmasF32 | VLdexpF32 | VCmpClassF32
+        | VCmpxClassF32 | VCmpFF32 | VCmpLtF32 | VCmpEqF32 | VCmpLeF32 | VCmpGtF32 | VCmpLgF32
+        | VCmpGeF32 | VCmpOF32 | VCmpUF32 | VCmpNgeF32 | VCmpNlgF32 | VCmpNgtF32 | VCmpNleF32
+        | VCmpNeqF32 | VCmpNltF32 | VCmpTruF32 | VCmpxFF32 | VCmpxLtF32 | VCmpxEqF32 | VCmpxLeF32
+        | VCmpxGtF32 | VCmpxLgF32 | VCmpxGeF32 | VCmpxOF32 | VCmpxUF32 | VCmpxNgeF32 | VCmpxNlgF32
+        | VCmpxNgtF32 | VCmpxNleF32 | VCmpxNeqF32 | VCmpxNltF32 | VCmpxTruF32 => return None,
     })
 }
 
