@@ -145,10 +145,8 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
             || !matches!(inst.srcs[1], None | Some(Operand::Sgpr(_))));
     // VOP3 modifiers are implemented for the f32 operations only.
     let float = uop.is_some_and(|u| u.flags & pws_hdl::cu::decode::flags::FLOAT != 0);
-    let legal = uop.is_some()
-        && (float || !has_mods(inst))
-        && !unsupported_operand
-        && !smem_special_offset;
+    let legal =
+        uop.is_some() && (float || !has_mods(inst)) && !unsupported_operand && !smem_special_offset;
     prop_assert_eq!(dec.legal_o.val(), legal, "legal of {:?} {:x?}", inst, words);
     prop_assert_eq!(
         dec.size_o.val().to_u64(),
@@ -281,6 +279,10 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
             prop_assert_eq!(dec.writes_vgpr_o.val(), sig.dst.is_some());
             if let Some(Operand::Vgpr(d)) = inst.dst {
                 prop_assert_eq!(dec.vdst_o.val().to_u64(), u64::from(d));
+                // v_mac_f32 accumulates into its destination: source 2 is that VGPR.
+                if uop.flags & pws_hdl::cu::decode::flags::MAC != 0 {
+                    prop_assert_eq!(vector_src(dec, 2), Src::Vgpr(u64::from(d)));
+                }
             }
             match inst.sdst {
                 Some(d) => {
@@ -293,7 +295,15 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
                 None => prop_assert_eq!(dec.mask_dst_kind_o.val(), DstKind::None),
             }
             prop_assert_eq!(dec.writes_exec_o.val(), info.mnemonic.starts_with("v_cmpx"));
-            prop_assert_eq!(dec.reads_mask_o.val(), n_value_srcs < sig.srcs.len());
+            // v_div_fmas_f32 reads VCC besides its three values.
+            let vcc_in = uop.flags & pws_hdl::cu::decode::flags::VCC_IN != 0;
+            prop_assert_eq!(
+                dec.reads_mask_o.val(),
+                n_value_srcs < sig.srcs.len() || vcc_in
+            );
+            if vcc_in {
+                prop_assert_eq!(dec.mask_src_kind_o.val(), SrcKind::VccLo);
+            }
             if n_value_srcs < sig.srcs.len() {
                 match expected_src(inst.srcs[2].unwrap(), Width::B64).unwrap() {
                     Src::Sgpr(n) => {

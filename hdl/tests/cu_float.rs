@@ -21,6 +21,15 @@ const KERNEL: &str = "
     v_mul_f32_e64 v6, v1, 0.5 div:2
     v_mul_f32_e64 v7, v1, 0.5 clamp
     v_sub_f32 v8, v2, v1
+    v_mov_b32 v9, 1.0
+    v_mac_f32 v9, v1, v1
+    v_subrev_f32 v9, 2.0, v9
+    v_cmp_gt_f32 vcc, 0x41000000, v1
+    v_cndmask_b32 v9, 0, v9, vcc
+    v_sqrt_f32 v12, v2
+    v_cmpx_class_f32 s[0:1], v12, 0x40
+    v_mov_b32 v12, -1
+    s_mov_b64 exec, -1
     v_lshlrev_b32 v10, 2, v0
     v_add_u32 v10, vcc, 0x2000, v10
     v_mov_b32 v11, 0
@@ -33,6 +42,10 @@ const KERNEL: &str = "
     flat_store_dword v[10:11], v7
     v_add_u32 v10, vcc, 0x100, v10
     flat_store_dword v[10:11], v8
+    v_add_u32 v10, vcc, 0x100, v10
+    flat_store_dword v[10:11], v9
+    v_add_u32 v10, vcc, 0x100, v10
+    flat_store_dword v[10:11], v12
     s_endpgm
 ";
 
@@ -56,6 +69,10 @@ fn float_kernel_gives_the_host_results_in_the_valu_cycles() {
             (x * 0.5 * 0.5).to_bits(),
             (x * 0.5).min(1.0).to_bits(),
             (v2 - x).to_bits(),
+            // mac: 1 + x·x, minus 2 (subrev), kept where x < 8.
+            if x < 8.0 { (1.0 + x * x - 2.0).to_bits() } else { 0 },
+            // sqrt(x²) = x; lanes where it is +0 (class bit 6) got -1.
+            if lane == 0 { u32::MAX } else { x.to_bits() },
         ];
         for (k, w) in want.iter().enumerate() {
             let addr = OUT + 4 * lane + 0x100 * k as u32;
@@ -71,5 +88,5 @@ fn float_kernel_gives_the_host_results_in_the_valu_cycles() {
             timed += 1;
         }
     }
-    assert_eq!(timed, 8);
+    assert_eq!(timed, 12);
 }

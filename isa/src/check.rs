@@ -242,6 +242,10 @@ pub fn check(inst: &Instruction) -> Result<(), OperandError> {
     if valu {
         // llvm-mc counts distinct (register, size) reads: `vcc_lo` and `vcc` are two.
         let mut bus: Vec<(Operand, Width)> = Vec::new();
+        // v_div_fmas_f32 reads VCC without naming it.
+        if inst.opcode == Opcode::VDivFmasF32 {
+            bus.push((Operand::VccLo, Width::B64));
+        }
         for (i, (src, &w)) in inst.srcs.iter().zip(sig.srcs.iter()).enumerate() {
             let Some(s) = *src else { continue };
             // Literals and condition bits are one value whatever width reads them.
@@ -336,9 +340,22 @@ fn check_modifiers(inst: &Instruction) -> Result<(), OperandError> {
         } else {
             srcs
         };
+        // The second source of v_ldexp_f32 and v_cmp_class_f32 is an integer.
+        let nsrc = if matches!(
+            inst.opcode,
+            Opcode::VLdexpF32 | Opcode::VCmpClassF32 | Opcode::VCmpxClassF32
+        ) {
+            1
+        } else {
+            nsrc
+        };
         let valid_bits = (1u8 << nsrc) - 1;
         if allowed & MOD_INPUT == 0 || (m.neg | m.abs) & !valid_bits != 0 {
             return fail("input modifiers (neg/abs) on this operand");
+        }
+        // VOP3b (v_div_scale_f32) keeps its SGPR-pair destination where VOP3a has ABS.
+        if m.abs != 0 && format == Format::Vop3 && inst.opcode.signature().sdst.is_some() {
+            return fail("abs (VOP3b has no ABS field)");
         }
     }
     Ok(())

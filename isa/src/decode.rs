@@ -169,6 +169,7 @@ fn fields(format: Format, w0: u32, w1: u32, literal: Option<u32>) -> Result<Inst
             let native = inst.opcode.format();
             if native == Format::Vopc {
                 inst.sdst = Some(sop(w0 & 0xff)?);
+                inst.mods.abs = (w0 >> 8 & 7) as u8;
             } else {
                 inst.dst = Some(vgpr(w0));
                 if sig.sdst.is_some() {

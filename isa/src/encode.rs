@@ -68,7 +68,7 @@ fn encode_checked(inst: &Instruction) -> Vec<u32> {
             let native = inst.opcode.format();
             // VOP3b: the carry-out takes the ABS field; VOPC e64: the mask takes VDST.
             let (vdst, field8) = match (native, inst.sdst) {
-                (Format::Vopc, sdst) => (scode(sdst), 0),
+                (Format::Vopc, sdst) => (scode(sdst), m.abs as u32 & 7),
                 (_, Some(sdst)) => (vreg(inst.dst), scode(Some(sdst))),
                 (_, None) => (vreg(inst.dst), m.abs as u32 & 7),
             };

@@ -183,6 +183,7 @@ const V2_CND: Signature = sig(Some(B32), None, &[B32, B32, B64], ImmKind::None);
 const V3_2: Signature = sig(Some(B32), None, &[B32, B32], ImmKind::None);
 const V3_3: Signature = sig(Some(B32), None, &[B32, B32, B32], ImmKind::None);
 const V3_SH64: Signature = sig(Some(B64), None, &[B32, B64], ImmKind::None);
+const V3_SCALE: Signature = sig(Some(B32), Some(B64), &[B32, B32, B32], ImmKind::None);
 const V3_MAD64: Signature = sig(Some(B64), Some(B64), &[B32, B32, B64], ImmKind::None);
 const VC: Signature = sig(None, Some(B64), &[B32, B32], ImmKind::None);
 const VC64: Signature = sig(None, Some(B64), &[B64, B64], ImmKind::None);
@@ -219,6 +220,9 @@ pub const MOD_CLAMP: u8 = 2;
 pub const MOD_OMOD: u8 = 4;
 /// f32 arithmetic and conversions from f32: all three.
 const FP: u8 = MOD_INPUT | MOD_CLAMP | MOD_OMOD;
+/// f32 to integer conversions other than `v_cvt_{i32,u32}_f32` (llvm-mc takes no omod there),
+/// and the f32 compares (whose result is a mask).
+const FP_INT: u8 = MOD_INPUT | MOD_CLAMP;
 /// Conversions from integers to f32: clamp and omod only.
 const CVT: u8 = MOD_CLAMP | MOD_OMOD;
 /// `v_cndmask_b32` selects floats too: input modifiers only.
@@ -387,20 +391,43 @@ opcodes! {
     VCvtF32U32 = "v_cvt_f32_u32", Vop1, 0x06, V1, CVT;
     VCvtU32F32 = "v_cvt_u32_f32", Vop1, 0x07, V1, FP;
     VCvtI32F32 = "v_cvt_i32_f32", Vop1, 0x08, V1, FP;
+    VCvtRpiI32F32 = "v_cvt_rpi_i32_f32", Vop1, 0x0c, V1, FP_INT;
+    VCvtFlrI32F32 = "v_cvt_flr_i32_f32", Vop1, 0x0d, V1, FP_INT;
+    VCvtF32Ubyte0 = "v_cvt_f32_ubyte0", Vop1, 0x11, V1, CVT;
+    VCvtF32Ubyte1 = "v_cvt_f32_ubyte1", Vop1, 0x12, V1, CVT;
+    VCvtF32Ubyte2 = "v_cvt_f32_ubyte2", Vop1, 0x13, V1, CVT;
+    VCvtF32Ubyte3 = "v_cvt_f32_ubyte3", Vop1, 0x14, V1, CVT;
+    VFractF32 = "v_fract_f32", Vop1, 0x1b, V1, FP;
+    VTruncF32 = "v_trunc_f32", Vop1, 0x1c, V1, FP;
+    VCeilF32 = "v_ceil_f32", Vop1, 0x1d, V1, FP;
+    VRndneF32 = "v_rndne_f32", Vop1, 0x1e, V1, FP;
+    VFloorF32 = "v_floor_f32", Vop1, 0x1f, V1, FP;
+    VExpF32 = "v_exp_f32", Vop1, 0x20, V1, FP;
+    VLogF32 = "v_log_f32", Vop1, 0x21, V1, FP;
+    VRcpF32 = "v_rcp_f32", Vop1, 0x22, V1, FP;
+    VRsqF32 = "v_rsq_f32", Vop1, 0x24, V1, FP;
+    VSqrtF32 = "v_sqrt_f32", Vop1, 0x27, V1, FP;
+    VSinF32 = "v_sin_f32", Vop1, 0x29, V1, FP;
+    VCosF32 = "v_cos_f32", Vop1, 0x2a, V1, FP;
     VNotB32 = "v_not_b32", Vop1, 0x2b, V1;
     VBfrevB32 = "v_bfrev_b32", Vop1, 0x2c, V1;
     VFfbhU32 = "v_ffbh_u32", Vop1, 0x2d, V1;
     VFfblB32 = "v_ffbl_b32", Vop1, 0x2e, V1;
     VFfbhI32 = "v_ffbh_i32", Vop1, 0x2f, V1;
+    VFrexpExpI32F32 = "v_frexp_exp_i32_f32", Vop1, 0x33, V1, FP_INT;
+    VFrexpMantF32 = "v_frexp_mant_f32", Vop1, 0x34, V1, FP;
     // VOP2
     VCndmaskB32 = "v_cndmask_b32", Vop2, 0x00, V2_CND, SEL;
     VAddF32 = "v_add_f32", Vop2, 0x01, V2, FP;
     VSubF32 = "v_sub_f32", Vop2, 0x02, V2, FP;
+    VSubrevF32 = "v_subrev_f32", Vop2, 0x03, V2, FP;
     VMulF32 = "v_mul_f32", Vop2, 0x05, V2, FP;
     VMulI32I24 = "v_mul_i32_i24", Vop2, 0x06, V2, CLAMP;
     VMulHiI32I24 = "v_mul_hi_i32_i24", Vop2, 0x07, V2;
     VMulU32U24 = "v_mul_u32_u24", Vop2, 0x08, V2;
     VMulHiU32U24 = "v_mul_hi_u32_u24", Vop2, 0x09, V2;
+    VMinF32 = "v_min_f32", Vop2, 0x0a, V2, FP;
+    VMaxF32 = "v_max_f32", Vop2, 0x0b, V2, FP;
     VMinI32 = "v_min_i32", Vop2, 0x0c, V2;
     VMaxI32 = "v_max_i32", Vop2, 0x0d, V2;
     VMinU32 = "v_min_u32", Vop2, 0x0e, V2;
@@ -411,6 +438,8 @@ opcodes! {
     VAndB32 = "v_and_b32", Vop2, 0x13, V2;
     VOrB32 = "v_or_b32", Vop2, 0x14, V2;
     VXorB32 = "v_xor_b32", Vop2, 0x15, V2;
+    // D = S0 * S1 + D: the destination is also the addend.
+    VMacF32 = "v_mac_f32", Vop2, 0x16, V2, FP;
     VAddU32 = "v_add_u32", Vop2, 0x19, V2_CO, CLAMP;
     VSubU32 = "v_sub_u32", Vop2, 0x1a, V2_CO, CLAMP;
     VSubrevU32 = "v_subrev_u32", Vop2, 0x1b, V2_CO, CLAMP;
@@ -424,24 +453,69 @@ opcodes! {
     VBfeU32 = "v_bfe_u32", Vop3, 0x1c8, V3_3;
     VBfeI32 = "v_bfe_i32", Vop3, 0x1c9, V3_3;
     VBfiB32 = "v_bfi_b32", Vop3, 0x1ca, V3_3;
+    VFmaF32 = "v_fma_f32", Vop3, 0x1cb, V3_3, FP;
     VAlignbitB32 = "v_alignbit_b32", Vop3, 0x1ce, V3_3;
     VAlignbyteB32 = "v_alignbyte_b32", Vop3, 0x1cf, V3_3;
+    VMin3F32 = "v_min3_f32", Vop3, 0x1d0, V3_3, FP;
     VMin3I32 = "v_min3_i32", Vop3, 0x1d1, V3_3;
     VMin3U32 = "v_min3_u32", Vop3, 0x1d2, V3_3;
+    VMax3F32 = "v_max3_f32", Vop3, 0x1d3, V3_3, FP;
     VMax3I32 = "v_max3_i32", Vop3, 0x1d4, V3_3;
     VMax3U32 = "v_max3_u32", Vop3, 0x1d5, V3_3;
+    VMed3F32 = "v_med3_f32", Vop3, 0x1d6, V3_3, FP;
     VMed3I32 = "v_med3_i32", Vop3, 0x1d7, V3_3;
     VMed3U32 = "v_med3_u32", Vop3, 0x1d8, V3_3;
+    VDivFixupF32 = "v_div_fixup_f32", Vop3, 0x1de, V3_3, FP;
+    // VOP3b: the per-lane scale flag goes to an SGPR pair (VCC for clang's sequence).
+    VDivScaleF32 = "v_div_scale_f32", Vop3, 0x1e0, V3_SCALE, FP;
+    // Reads VCC implicitly (not written in the text, as llvm-mc prints it).
+    VDivFmasF32 = "v_div_fmas_f32", Vop3, 0x1e2, V3_3, FP;
     VMadU64U32 = "v_mad_u64_u32", Vop3, 0x1e8, V3_MAD64, CLAMP;
     VMadI64I32 = "v_mad_i64_i32", Vop3, 0x1e9, V3_MAD64, CLAMP;
     VMulLoU32 = "v_mul_lo_u32", Vop3, 0x285, V3_2;
     VMulHiU32 = "v_mul_hi_u32", Vop3, 0x286, V3_2;
     VMulHiI32 = "v_mul_hi_i32", Vop3, 0x287, V3_2;
+    VLdexpF32 = "v_ldexp_f32", Vop3, 0x288, V3_2, FP;
     VBcntU32B32 = "v_bcnt_u32_b32", Vop3, 0x28b, V3_2;
     VLshlrevB64 = "v_lshlrev_b64", Vop3, 0x28f, V3_SH64;
     VLshrrevB64 = "v_lshrrev_b64", Vop3, 0x290, V3_SH64;
     VAshrrevI64 = "v_ashrrev_i64", Vop3, 0x291, V3_SH64;
     VBfmB32 = "v_bfm_b32", Vop3, 0x293, V3_2;
+    // VOPC f32: 0x10 class, 0x40+ the sixteen IEEE predicates; v_cmpx_* also write EXEC.
+    VCmpClassF32 = "v_cmp_class_f32", Vopc, 0x10, VC, MOD_INPUT;
+    VCmpxClassF32 = "v_cmpx_class_f32", Vopc, 0x11, VC, MOD_INPUT;
+    VCmpFF32 = "v_cmp_f_f32", Vopc, 0x40, VC, FP_INT;
+    VCmpLtF32 = "v_cmp_lt_f32", Vopc, 0x41, VC, FP_INT;
+    VCmpEqF32 = "v_cmp_eq_f32", Vopc, 0x42, VC, FP_INT;
+    VCmpLeF32 = "v_cmp_le_f32", Vopc, 0x43, VC, FP_INT;
+    VCmpGtF32 = "v_cmp_gt_f32", Vopc, 0x44, VC, FP_INT;
+    VCmpLgF32 = "v_cmp_lg_f32", Vopc, 0x45, VC, FP_INT;
+    VCmpGeF32 = "v_cmp_ge_f32", Vopc, 0x46, VC, FP_INT;
+    VCmpOF32 = "v_cmp_o_f32", Vopc, 0x47, VC, FP_INT;
+    VCmpUF32 = "v_cmp_u_f32", Vopc, 0x48, VC, FP_INT;
+    VCmpNgeF32 = "v_cmp_nge_f32", Vopc, 0x49, VC, FP_INT;
+    VCmpNlgF32 = "v_cmp_nlg_f32", Vopc, 0x4a, VC, FP_INT;
+    VCmpNgtF32 = "v_cmp_ngt_f32", Vopc, 0x4b, VC, FP_INT;
+    VCmpNleF32 = "v_cmp_nle_f32", Vopc, 0x4c, VC, FP_INT;
+    VCmpNeqF32 = "v_cmp_neq_f32", Vopc, 0x4d, VC, FP_INT;
+    VCmpNltF32 = "v_cmp_nlt_f32", Vopc, 0x4e, VC, FP_INT;
+    VCmpTruF32 = "v_cmp_tru_f32", Vopc, 0x4f, VC, FP_INT;
+    VCmpxFF32 = "v_cmpx_f_f32", Vopc, 0x50, VC, FP_INT;
+    VCmpxLtF32 = "v_cmpx_lt_f32", Vopc, 0x51, VC, FP_INT;
+    VCmpxEqF32 = "v_cmpx_eq_f32", Vopc, 0x52, VC, FP_INT;
+    VCmpxLeF32 = "v_cmpx_le_f32", Vopc, 0x53, VC, FP_INT;
+    VCmpxGtF32 = "v_cmpx_gt_f32", Vopc, 0x54, VC, FP_INT;
+    VCmpxLgF32 = "v_cmpx_lg_f32", Vopc, 0x55, VC, FP_INT;
+    VCmpxGeF32 = "v_cmpx_ge_f32", Vopc, 0x56, VC, FP_INT;
+    VCmpxOF32 = "v_cmpx_o_f32", Vopc, 0x57, VC, FP_INT;
+    VCmpxUF32 = "v_cmpx_u_f32", Vopc, 0x58, VC, FP_INT;
+    VCmpxNgeF32 = "v_cmpx_nge_f32", Vopc, 0x59, VC, FP_INT;
+    VCmpxNlgF32 = "v_cmpx_nlg_f32", Vopc, 0x5a, VC, FP_INT;
+    VCmpxNgtF32 = "v_cmpx_ngt_f32", Vopc, 0x5b, VC, FP_INT;
+    VCmpxNleF32 = "v_cmpx_nle_f32", Vopc, 0x5c, VC, FP_INT;
+    VCmpxNeqF32 = "v_cmpx_neq_f32", Vopc, 0x5d, VC, FP_INT;
+    VCmpxNltF32 = "v_cmpx_nlt_f32", Vopc, 0x5e, VC, FP_INT;
+    VCmpxTruF32 = "v_cmpx_tru_f32", Vopc, 0x5f, VC, FP_INT;
     // VOPC: 0xC0+ signed, 0xC8+ unsigned; v_cmpx_* (+0x10) also write EXEC.
     VCmpLtI32 = "v_cmp_lt_i32", Vopc, 0xc1, VC;
     VCmpEqI32 = "v_cmp_eq_i32", Vopc, 0xc2, VC;
@@ -563,9 +637,16 @@ impl Opcode {
             .map(|i| i.opcode)
     }
 
+    /// True for the single-precision floating-point instructions: GCN names every one of them
+    /// with an `f32` type (`v_mul_f32`, `v_cvt_i32_f32`, `v_cmp_lt_f32`, `v_frexp_exp_i32_f32`)
+    /// and no integer instruction carries one.
+    pub fn is_f32(self) -> bool {
+        self.mnemonic().contains("_f32")
+    }
+
     /// True for `v_cmpx_*`, which write EXEC as well as their mask destination.
     pub fn is_cmpx(self) -> bool {
-        self.format() == Format::Vopc && self.code() & 0x10 != 0
+        self.format() == Format::Vopc && self.mnemonic().starts_with("v_cmpx_")
     }
 
     /// True for the `s_*_saveexec_b64` family (D = EXEC, then EXEC = f(S0, EXEC)).

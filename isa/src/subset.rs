@@ -7,8 +7,8 @@
 //! first instruction, naming the instruction's line ([`check`]), so neither computes what the
 //! other refuses:
 //!
-//! - floating-point instructions (the opcodes that take an output modifier): neither executor
-//!   models IEEE arithmetic;
+//! - floating-point instructions (`Opcode::is_f32`): the compute unit has no f32 datapath yet
+//!   (the golden model implements them, docs/float.md);
 //! - the VOP3 modifiers `clamp`, `omod`, `neg` and `abs`;
 //! - trap temporaries (`ttmp0`..`ttmp11`, `ttmp[..]`), which belong to a trap handler, and
 //!   `flat_scratch`, which belongs to scratch memory: pws has neither;
@@ -23,14 +23,14 @@
 use crate::diag;
 use crate::error::{AsmError, ErrorKind};
 use crate::inst::{Instruction, Operand};
-use crate::opcode::{Format, MOD_OMOD};
+use crate::opcode::Format;
 use crate::program::Program;
 
 /// Why `inst` is outside the executable subset, or `Ok`.
 pub fn executable(inst: &Instruction) -> Result<(), String> {
-    if inst.opcode.info().mods & MOD_OMOD != 0 {
+    if inst.opcode.is_f32() {
         return Err(
-            "floating-point instructions are outside the executable subset: the golden model and the compute unit run integer instructions".into(),
+            "floating-point instructions are outside the executable subset: the compute unit runs integer instructions".into(),
         );
     }
     let m = inst.mods;

@@ -162,11 +162,11 @@ fn the_descriptor_is_the_first_kernels() {
 const ERRORS: &[(&str, ErrorKind, u32, u32, &str)] = &[
     ("s_nop 0\n  frob s0", ErrorKind::UnknownMnemonic, 2, 3, "unknown mnemonic `frob`"),
     (
-        "v_mac_f32 v0, v1, v2",
+        "v_mac_legacy_f32 v0, v1, v2",
         ErrorKind::Unsupported,
         1,
         1,
-        "unsupported instruction `v_mac_f32`: not in the pws GCN3 subset",
+        "unsupported instruction `v_mac_legacy_f32`: not in the pws GCN3 subset",
     ),
     (
         "v_writelane_b32 v40, s0, 0",

@@ -619,12 +619,14 @@ const STRICTER: &[(&str, pws_isa::ErrorKind)] = {
     use pws_isa::ErrorKind::*;
     &[
         ("s_getpc_b64 s[0:1]", Unsupported),
-        ("v_mac_f32 v1, v2, v3", Unsupported),
         ("buffer_load_dword v1, off, s[0:3], 0", Unsupported),
         ("s_mov_b32_e32 s0, s1", Unsupported),
         ("s_nop 0x10000", ImmediateOutOfRange),
         ("s_mov_b32 s0 s1", Syntax),
         ("s_endpgm 1", Syntax),
+        // llvm-mc takes `|x|` on the second and third source of VOP3b and drops it (VOP3b has
+        // no ABS field); only src0 gets its "ABS not allowed" error.
+        ("v_div_scale_f32 v1, vcc, v2, -|v3|, v4", Modifier),
     ]
 };
 
@@ -819,6 +821,9 @@ fn random_candidates_accepted_iff_llvm_mc_accepts() {
         rejected += ours.is_err() as usize;
         match (o, ours) {
             (None, Ok(_)) => failures.push(format!("we accept `{line}`, llvm-mc rejects it")),
+            // The abs llvm-mc drops on VOP3b sources (STRICTER) is refused on purpose.
+            (Some(_), Err(e))
+                if e.kind == pws_isa::ErrorKind::Modifier && e.message.contains("VOP3b") => {}
             (Some(o), Err(e)) => {
                 failures.push(format!("we reject `{line}` ({e}), llvm-mc: `{}`", o.text))
             }

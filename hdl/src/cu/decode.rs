@@ -240,6 +240,9 @@ pub mod flags {
     pub const FLOAT: u64 = 1 << 25;
     /// `v_mac_f32`: source 2 is the destination VGPR.
     pub const MAC: u64 = 1 << 26;
+    /// `v_div_fmas_f32`: reads VCC as its lane mask in the VOP3 encoding too (source 2 is a
+    /// value).
+    pub const VCC_IN: u64 = 1 << 27;
 }
 
 /// One row of the decode ROM.
@@ -289,6 +292,8 @@ pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
     const MAD64: u64 = VDST | MASK_DST | CARRY | V2_WIDE;
     const WD32: u64 = S_WIDE | D32;
     const VF: u64 = VDST | FLOAT;
+    const VCF: u64 = MASK_DST | FLOAT;
+    const VCXF: u64 = MASK_DST | EXEC_DST | FLOAT;
     Some(match opcode {
         SMovB32 => salu(SaluOp::Mov, 0),
         SMovB64 => salu(SaluOp::Mov, W),
@@ -513,10 +518,74 @@ pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
         VCvtF32U32 => valu(ValuOp::CvtF32U32, VF),
         VCvtU32F32 => valu(ValuOp::CvtU32F32, VF),
         VCvtI32F32 => valu(ValuOp::CvtI32F32, VF),
+        VCvtRpiI32F32 => valu(ValuOp::CvtRpiI32F32, VF),
+        VCvtFlrI32F32 => valu(ValuOp::CvtFlrI32F32, VF),
+        VCvtF32Ubyte0 => valu(ValuOp::CvtF32Ubyte0, VF),
+        VCvtF32Ubyte1 => valu(ValuOp::CvtF32Ubyte1, VF),
+        VCvtF32Ubyte2 => valu(ValuOp::CvtF32Ubyte2, VF),
+        VCvtF32Ubyte3 => valu(ValuOp::CvtF32Ubyte3, VF),
+        VFractF32 => valu(ValuOp::FractF, VF),
+        VTruncF32 => valu(ValuOp::TruncF, VF),
+        VCeilF32 => valu(ValuOp::CeilF, VF),
+        VRndneF32 => valu(ValuOp::RndneF, VF),
+        VFloorF32 => valu(ValuOp::FloorF, VF),
+        VRcpF32 => valu(ValuOp::RcpF, VF),
+        VRsqF32 => valu(ValuOp::RsqF, VF),
+        VSqrtF32 => valu(ValuOp::SqrtF, VF),
+        VFrexpExpI32F32 => valu(ValuOp::FrexpExpF, VF),
+        VFrexpMantF32 => valu(ValuOp::FrexpMantF, VF),
         VAddF32 => valu(ValuOp::AddF, VF),
         VSubF32 => valu(ValuOp::SubF, VF),
+        VSubrevF32 => valu(ValuOp::SubF, VF | SWAP),
         VMulF32 => valu(ValuOp::MulF, VF),
+        VMinF32 => valu(ValuOp::MinF, VF),
+        VMaxF32 => valu(ValuOp::MaxF, VF),
+        VMacF32 => valu(ValuOp::MadF, VF | MAC),
         VMadF32 => valu(ValuOp::MadF, VF),
+        VFmaF32 => valu(ValuOp::FmaF, VF),
+        VMin3F32 => valu(ValuOp::Min3F, VF),
+        VMax3F32 => valu(ValuOp::Max3F, VF),
+        VMed3F32 => valu(ValuOp::Med3F, VF),
+        VLdexpF32 => valu(ValuOp::LdexpF, VF),
+        VDivScaleF32 => valu(ValuOp::DivScaleF, VF | MASK_DST | CARRY),
+        VDivFmasF32 => valu(ValuOp::DivFmasF, VF | VCC_IN),
+        VDivFixupF32 => valu(ValuOp::DivFixupF, VF),
+        VCmpClassF32 => valu(ValuOp::CmpClassF, VCF),
+        VCmpFF32 => valu(ValuOp::CmpFalseF, VCF),
+        VCmpLtF32 => valu(ValuOp::CmpLtF, VCF),
+        VCmpEqF32 => valu(ValuOp::CmpEqF, VCF),
+        VCmpLeF32 => valu(ValuOp::CmpLeF, VCF),
+        VCmpGtF32 => valu(ValuOp::CmpGtF, VCF),
+        VCmpLgF32 => valu(ValuOp::CmpLgF, VCF),
+        VCmpGeF32 => valu(ValuOp::CmpGeF, VCF),
+        VCmpOF32 => valu(ValuOp::CmpOF, VCF),
+        VCmpUF32 => valu(ValuOp::CmpUF, VCF),
+        VCmpNgeF32 => valu(ValuOp::CmpNgeF, VCF),
+        VCmpNlgF32 => valu(ValuOp::CmpNlgF, VCF),
+        VCmpNgtF32 => valu(ValuOp::CmpNgtF, VCF),
+        VCmpNleF32 => valu(ValuOp::CmpNleF, VCF),
+        VCmpNeqF32 => valu(ValuOp::CmpNeqF, VCF),
+        VCmpNltF32 => valu(ValuOp::CmpNltF, VCF),
+        VCmpTruF32 => valu(ValuOp::CmpTrueF, VCF),
+        VCmpxClassF32 => valu(ValuOp::CmpClassF, VCXF),
+        VCmpxFF32 => valu(ValuOp::CmpFalseF, VCXF),
+        VCmpxLtF32 => valu(ValuOp::CmpLtF, VCXF),
+        VCmpxEqF32 => valu(ValuOp::CmpEqF, VCXF),
+        VCmpxLeF32 => valu(ValuOp::CmpLeF, VCXF),
+        VCmpxGtF32 => valu(ValuOp::CmpGtF, VCXF),
+        VCmpxLgF32 => valu(ValuOp::CmpLgF, VCXF),
+        VCmpxGeF32 => valu(ValuOp::CmpGeF, VCXF),
+        VCmpxOF32 => valu(ValuOp::CmpOF, VCXF),
+        VCmpxUF32 => valu(ValuOp::CmpUF, VCXF),
+        VCmpxNgeF32 => valu(ValuOp::CmpNgeF, VCXF),
+        VCmpxNlgF32 => valu(ValuOp::CmpNlgF, VCXF),
+        VCmpxNgtF32 => valu(ValuOp::CmpNgtF, VCXF),
+        VCmpxNleF32 => valu(ValuOp::CmpNleF, VCXF),
+        VCmpxNeqF32 => valu(ValuOp::CmpNeqF, VCXF),
+        VCmpxNltF32 => valu(ValuOp::CmpNltF, VCXF),
+        VCmpxTruF32 => valu(ValuOp::CmpTrueF, VCXF),
+        // The transcendentals' fixed-point algorithms (docs/float.md) are not in the RTL yet.
+        VExpF32 | VLogF32 | VSinF32 | VCosF32 => return None,
     })
 }
 
@@ -953,7 +1022,7 @@ impl Logic for Decoder {
         self.swap.next = self.fl.val().get_bit(3);
         self.writes_vgpr_o.next = self.fl.val().get_bit(4);
         self.writes_exec_o.next = self.fl.val().get_bit(6);
-        self.reads_mask_o.next = self.fl.val().get_bit(7);
+        self.reads_mask_o.next = self.fl.val().get_bit(7) | self.fl.val().get_bit(27);
         self.mem_store_o.next = self.fl.val().get_bit(9);
         self.mem_dwords_o.next = 1.into();
         if self.fl.val().get_bit(10) {
@@ -1069,12 +1138,16 @@ impl Logic for Decoder {
                 self.bad_fields.next = !self.fl.val().get_bit(25)
                     & (self.word0_i.val().get_bit(15)
                         | (self.word1_i.val().get_bits::<5>(27) != 0)
-                        | (!self.fl.val().get_bit(8)
-                            & (self.word0_i.val().get_bits::<3>(8) != 0)));
+                        | (!self.fl.val().get_bit(8) & (self.word0_i.val().get_bits::<3>(8) != 0)));
                 if self.fl.val().get_bit(25) {
-                    self.fm.next = bit_cast::<FMOD_BITS, 3>(self.word0_i.val().get_bits::<3>(8))
-                        | (bit_cast::<FMOD_BITS, 3>(self.word1_i.val().get_bits::<3>(29)) << 3)
+                    // VOP3b (`v_div_scale_f32`) has no abs field: its bits are the sdst.
+                    self.fm.next = (bit_cast::<FMOD_BITS, 3>(self.word1_i.val().get_bits::<3>(29))
+                        << 3)
                         | (bit_cast::<FMOD_BITS, 2>(self.word1_i.val().get_bits::<2>(27)) << 6);
+                    if !self.fl.val().get_bit(8) {
+                        self.fm.next = self.fm.val()
+                            | bit_cast::<FMOD_BITS, 3>(self.word0_i.val().get_bits::<3>(8));
+                    }
                     if self.word0_i.val().get_bit(15) {
                         self.fm.next = self.fm.val() | 0x100_u64;
                     }
@@ -1172,7 +1245,7 @@ impl Logic for Decoder {
         }
         self.mask_src_kind_o.next = SrcKind::VccLo;
         self.mask_src_sgpr_o.next = 0.into();
-        if self.fmt.val() == 10 {
+        if (self.fmt.val() == 10) & !self.fl.val().get_bit(27) {
             self.mask_src_kind_o.next = self.src[2].kind_o.val();
             self.mask_src_sgpr_o.next = self.src[2].sgpr_o.val();
         }

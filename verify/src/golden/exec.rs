@@ -3,7 +3,7 @@
 //! scalar and flat memory). Control flow and PWS effects are returned as a [`Flow`] for the
 //! scheduler; everything else is applied here.
 
-use pws_isa::{Format, Instruction, Omod, Opcode, Operand, Width, MOD_OMOD};
+use pws_isa::{Format, Instruction, Omod, Opcode, Operand, Width};
 
 use super::machine::{Context, LANES};
 use super::memory::{GlobalMemory, MemFault};
@@ -44,8 +44,7 @@ pub(crate) fn execute(
     vgprs: &mut [[u32; LANES]],
     mem: &mut GlobalMemory,
 ) -> Result<Flow, Fault> {
-    // Only the floating-point operations take an output modifier.
-    if inst.opcode.info().mods & MOD_OMOD != 0 {
+    if inst.opcode.is_f32() {
         return not_executable("floating-point instructions are not modelled by the golden model");
     }
     match inst.opcode.format() {
@@ -926,7 +925,7 @@ mod tests {
             let mut vgprs = vec![[0; LANES]; 4];
             let mut mem = GlobalMemory::new(&manifest, &pws_isa::abi::LaunchAbi::legacy());
             let result = execute(&inst, 0, &mut c, &mut vgprs, &mut mem);
-            let float = info.mods & MOD_OMOD != 0;
+            let float = op.is_f32();
             assert_eq!(
                 matches!(result, Err(Fault::NotExecutable(_))),
                 float,
