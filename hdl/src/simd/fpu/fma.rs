@@ -50,7 +50,7 @@ pub struct FpFma {
     wc: Signal<Local, Bits<64>>,
     tp: Signal<Local, Bits<12>>,
     tc: Signal<Local, Bits<12>>,
-    dist: Signal<Local, Bits<12>>,
+    gap: Signal<Local, Bits<12>>,
     /// Offset exponent of the window's bit 62 (the rounder's input exponent).
     rexp: Signal<Local, Bits<12>>,
     shifted: Signal<Local, Bits<64>>,
@@ -85,7 +85,7 @@ impl Default for FpFma {
             wc: Default::default(),
             tp: Default::default(),
             tc: Default::default(),
-            dist: Default::default(),
+            gap: Default::default(),
             rexp: Default::default(),
             shifted: Default::default(),
             sum: Default::default(),
@@ -114,7 +114,7 @@ impl Logic for FpFma {
         self.wc.next = 0.into();
         self.tp.next = 0.into();
         self.tc.next = 0.into();
-        self.dist.next = 0.into();
+        self.gap.next = 0.into();
         self.rexp.next = 0.into();
         self.shifted.next = 0.into();
         self.sum.next = 0.into();
@@ -165,22 +165,22 @@ impl Logic for FpFma {
                 + (bit_cast::<64, 32>(self.ll.val()) << 15);
             self.wc.next = bit_cast::<64, 32>(self.sc.val()) << 39;
             if self.tp.val() >= self.tc.val() {
-                self.dist.next = self.tp.val() - self.tc.val();
+                self.gap.next = self.tp.val() - self.tc.val();
                 self.rexp.next = self.tp.val() + 1;
                 self.shifted.next = self.wc.val();
             } else {
-                self.dist.next = self.tc.val() - self.tp.val();
+                self.gap.next = self.tc.val() - self.tp.val();
                 self.rexp.next = self.tc.val() + 1;
                 self.shifted.next = self.wp.val();
             }
-            if self.dist.val() >= 64 {
+            if self.gap.val() >= 64 {
                 self.sum.next = 0.into();
                 if self.shifted.val().any() {
                     self.sum.next = 1.into();
                 }
             } else {
-                self.sum.next = self.shifted.val() >> self.dist.val();
-                if (self.sum.val() << self.dist.val()) != self.shifted.val() {
+                self.sum.next = self.shifted.val() >> self.gap.val();
+                if (self.sum.val() << self.gap.val()) != self.shifted.val() {
                     self.sum.next = self.sum.val() | 1;
                 }
             }
