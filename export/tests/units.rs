@@ -84,7 +84,7 @@ fn swizzle_unit_matches_its_verilog() {
 /// Verilog equals the Rust RTL).
 #[test]
 fn fpu_stage_matches_its_verilog() {
-    cosimulate("pws_fpu_stage", 300);
+    cosimulate("pws_fpu_stage", 60);
 }
 
 /// Cycles per seed of the reconvergence stacks: the dual-path stack pushes one entry per
