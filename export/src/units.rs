@@ -111,7 +111,12 @@ pub fn all() -> Vec<Unit> {
             cosim: None,
             ..Unit::of::<VectorUnit>("pws_hdl::simd::VectorUnit")
         },
-        Unit::of::<FpuStage>("pws_hdl::simd::fpu::FpuStage"),
+        // Icarus did not finish 60 cycles of the f32 unit in minutes (docs/verilog.md); its
+        // outputs are compared with Verilator's by `bench::measure`'s checksum instead.
+        Unit {
+            cosim: None,
+            ..Unit::of::<FpuStage>("pws_hdl::simd::fpu::FpuStage")
+        },
         Unit::of::<PdomStack>("pws_hdl::reconvergence::PdomStack"),
         Unit::of::<DualPathStack>("pws_hdl::reconvergence::DualPathStack"),
     ]

@@ -79,14 +79,6 @@ fn swizzle_unit_matches_its_verilog() {
     cosimulate("pws_swizzle_unit", 600);
 }
 
-/// The f32 datapath: one operation per cycle, every operation and edge operands (the
-/// bit-exact check against the contract is `pws-hdl`'s `tests/fpu.rs`; this one checks the
-/// Verilog equals the Rust RTL).
-#[test]
-fn fpu_stage_matches_its_verilog() {
-    cosimulate("pws_fpu_stage", 60);
-}
-
 /// Cycles per seed of the reconvergence stacks: the dual-path stack pushes one entry per
 /// branch, so filling it to overflow takes longer than the single-path stack.
 const STACK_CYCLES: usize = 4000;
