@@ -314,3 +314,35 @@ fn per_instruction_occupancies_equal_the_rtl_contract() {
         }
     }
 }
+
+#[test]
+fn f32_instructions_cost_the_rtl_valu_cycles() {
+    // The lanes' f32 unit works within the pass cycle (docs/timing.md, "f32 operations"), so
+    // f32 instructions, with modifiers and scalar or constant operands, are VALU instructions
+    // of the contract and cost what the RTL measures for them (hdl/tests/cu_float.rs).
+    let program = pws_isa::assemble(
+        "k:\n    v_add_f32 v0, v1, v2\n    v_mul_f32_e64 v0, -v1, |v2| clamp div:2\n    v_mad_f32 v0, v1, s2, v3\n    v_cvt_f32_i32 v0, s1\n    v_cvt_i32_f32 v0, v1\n    v_sub_f32 v0, s1, v1\n    s_endpgm\n",
+        "k.s",
+    )
+    .unwrap();
+    for cfg in configurations() {
+        let sgprs = cfg.sgprs_per_context.min(18) as u32;
+        for mode in Mode::ALL {
+            let t = table(&cfg, mode, &Competition::default(), sgprs);
+            for located in &program.instructions[..6] {
+                let inst = &located.item;
+                assert_eq!(
+                    TimingTable::class(inst, mode),
+                    pws_host::timing::InstClass::Valu,
+                    "{inst}"
+                );
+                let reads = TimingTable::sgpr_reads(inst, mode);
+                assert_eq!(
+                    t.cycles(inst),
+                    rtl::valu_cycles(reads, cfg.passes() as u64) + t.valu_wait,
+                    "`{inst}` in {mode} on {cfg:?}"
+                );
+            }
+        }
+    }
+}

@@ -41,6 +41,19 @@ fn every_unit_lints_compiles_and_passes_yosys_checks() {
     }
 }
 
+/// The f32 datapath's own module through every check, so a lint or synthesis problem in it
+/// shows without waiting for the vector unit, whose Verilog holds it once per lane.
+#[test]
+fn fpu_stage_lints_compiles_and_passes_yosys_checks() {
+    let dir = tempfile::tempdir().unwrap();
+    let u = unit("pws_fpu_stage");
+    let text = (u.verilog)().unwrap();
+    let file = verilog::write(dir.path(), u.module, &text).unwrap();
+    tools::lint(&file, u.module).unwrap_or_else(|e| panic!("{e}"));
+    tools::iverilog(&[&file], u.module, &dir.path().join("fpu.vvp")).unwrap_or_else(|e| panic!("{e}"));
+    tools::yosys_check(&file, u.module).unwrap_or_else(|e| panic!("{e}"));
+}
+
 /// Seeds per unit: 4 in `make test`, scaled by `make soak`.
 fn seeds() -> std::ops::Range<u64> {
     1..1 + u64::from(pws_isa::testing::proptest_cases(4))

@@ -3,7 +3,8 @@
 //! (Vaidya et al., ISCA'13) and the port of the CU's load/store unit.
 //!
 //! [`VectorUnit`] holds (Sp)SIMD k = 0 (the SIMD, WF context) .. S (SpSIMD k, SWF context k),
-//! each with 16 lanes of 32-bit integer ALU ([`LaneAlu`]) and its own [`SwizzleUnit`], and the
+//! each with 16 lanes of 32-bit integer and f32 ALU ([`LaneAlu`] with its [`LaneFpu`]) and its
+//! own [`SwizzleUnit`], and the
 //! wavefront's VRF, which the SWFs share with their wavefront (they have no VRF of their own).
 //! A lane of an op runs, and writes, only if it is enabled by the issuing context's EXEC & SpM.
 //!
@@ -56,16 +57,19 @@
 //! 32 and 64 (GCN3 and RDNA-like geometries), and rejects others with an error.
 
 mod alu;
+pub mod fpu;
 mod schedule;
 mod vrf;
 
 pub use alu::{LaneAlu, ValuOp};
+pub use fpu::LaneFpu;
 pub use schedule::PassSchedule;
 pub use vrf::VrfBank;
 
 use rust_hdl::prelude::*;
 
 use crate::config::{ConfigErrors, HwConfig, VGPR_ADDR_BITS};
+use fpu::FMOD_BITS;
 use crate::swizzle::SwizzleMode;
 
 /// Lanes of one SIMD / SpSIMD in this RTL.
@@ -133,6 +137,8 @@ pub struct VectorUnit {
     /// 64-bit operands only).
     pub src_value_i: Vec<Signal<In, Bits<32>>>,
     pub src_value_hi_i: Vec<Signal<In, Bits<32>>>,
+    /// VOP3 modifiers of an f32 op (`fpu::fmod_word`: abs, neg, omod, clamp).
+    pub fmod_i: Vec<Signal<In, Bits<FMOD_BITS>>>,
     /// Mask input (carry-in, cndmask select), bit i = lane i.
     pub mask_in_lo_i: Vec<Signal<In, Bits<32>>>,
     pub mask_in_hi_i: Vec<Signal<In, Bits<32>>>,
@@ -174,6 +180,7 @@ pub struct VectorUnit {
     done: Vec<DFF<Bit>>,
     op: Vec<DFF<ValuOp>>,
     dst: Vec<DFF<Bits<VGPR_ADDR_BITS>>>,
+    fmod: Vec<DFF<Bits<FMOD_BITS>>>,
     /// Bit n: source n is a VGPR.
     is_vgpr: Vec<DFF<Bits<3>>>,
     vgpr: Vec<DFF<Bits<VGPR_ADDR_BITS>>>,
@@ -259,6 +266,7 @@ impl VectorUnit {
             src_vgpr_i: many(simds * SOURCES),
             src_value_i: many(simds * SOURCES),
             src_value_hi_i: many(simds * SOURCES),
+            fmod_i: many(simds),
             mask_in_lo_i: many(simds),
             mask_in_hi_i: many(simds),
             en_lo_i: many(simds),
@@ -288,6 +296,7 @@ impl VectorUnit {
             done: many(simds),
             op: many(simds),
             dst: many(simds),
+            fmod: many(simds),
             is_vgpr: many(simds),
             vgpr: many(simds * SOURCES),
             value: many(simds * SOURCES),
@@ -404,6 +413,7 @@ impl Logic for VectorUnit {
             self.done[k].clock.next = self.clock.val();
             self.op[k].clock.next = self.clock.val();
             self.dst[k].clock.next = self.clock.val();
+            self.fmod[k].clock.next = self.clock.val();
             self.is_vgpr[k].clock.next = self.clock.val();
             self.wide_a[k].clock.next = self.clock.val();
             self.wide_b[k].clock.next = self.clock.val();
@@ -418,6 +428,7 @@ impl Logic for VectorUnit {
             self.done[k].d.next = false;
             self.op[k].d.next = self.op[k].q.val();
             self.dst[k].d.next = self.dst[k].q.val();
+            self.fmod[k].d.next = self.fmod[k].q.val();
             self.is_vgpr[k].d.next = self.is_vgpr[k].q.val();
             self.wide_a[k].d.next = self.wide_a[k].q.val();
             self.wide_b[k].d.next = self.wide_b[k].q.val();
@@ -484,6 +495,7 @@ impl Logic for VectorUnit {
                 self.busy[k].d.next = true;
                 self.op[k].d.next = self.op_i[k].val();
                 self.dst[k].d.next = self.dst_i[k].val();
+                self.fmod[k].d.next = self.fmod_i[k].val();
                 // The 64-bit operand pairs and results (`ValuOp::is_wide` and its siblings).
                 self.wide_b_in.next = (self.op_i[k].val() == ValuOp::CmpEq64)
                     | (self.op_i[k].val() == ValuOp::CmpNe64)
@@ -518,6 +530,23 @@ impl Logic for VectorUnit {
                     | (self.op_i[k].val() == ValuOp::CmpLeI)
                     | (self.op_i[k].val() == ValuOp::CmpGtI)
                     | (self.op_i[k].val() == ValuOp::CmpGeI)
+                    | (self.op_i[k].val() == ValuOp::CmpFalseF)
+                    | (self.op_i[k].val() == ValuOp::CmpLtF)
+                    | (self.op_i[k].val() == ValuOp::CmpEqF)
+                    | (self.op_i[k].val() == ValuOp::CmpLeF)
+                    | (self.op_i[k].val() == ValuOp::CmpGtF)
+                    | (self.op_i[k].val() == ValuOp::CmpLgF)
+                    | (self.op_i[k].val() == ValuOp::CmpGeF)
+                    | (self.op_i[k].val() == ValuOp::CmpOF)
+                    | (self.op_i[k].val() == ValuOp::CmpUF)
+                    | (self.op_i[k].val() == ValuOp::CmpNgeF)
+                    | (self.op_i[k].val() == ValuOp::CmpNlgF)
+                    | (self.op_i[k].val() == ValuOp::CmpNgtF)
+                    | (self.op_i[k].val() == ValuOp::CmpNleF)
+                    | (self.op_i[k].val() == ValuOp::CmpNeqF)
+                    | (self.op_i[k].val() == ValuOp::CmpNltF)
+                    | (self.op_i[k].val() == ValuOp::CmpTrueF)
+                    | (self.op_i[k].val() == ValuOp::CmpClassF)
                     | self.wide_b_in.val());
                 for n in 0..3 {
                     self.is_vgpr_in.next = self
@@ -583,6 +612,7 @@ impl Logic for VectorUnit {
                 self.alus[k * 16 + p].c.next = self.value[k * 3 + 2].q.val();
                 self.alus[k * 16 + p].c_hi.next = self.value_hi[k * 3 + 2].q.val();
                 self.alus[k * 16 + p].m.next = false;
+                self.alus[k * 16 + p].fmod.next = self.fmod[k].q.val();
             }
             for p in 0..16 {
                 self.lane[p].next = 0.into();

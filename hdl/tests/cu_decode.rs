@@ -7,6 +7,7 @@ mod instructions;
 
 use proptest::prelude::*;
 use pws_hdl::cu::decode::{micro_op, BranchCond, Decoder, DstKind, InstClass, SrcKind};
+use pws_hdl::simd::fpu::fmod_word;
 use pws_isa::{encode, Format, ImmKind, Instruction, Opcode, Operand, Width, OPCODES};
 use rust_hdl::core::prelude::*;
 use rust_hdl::core::simulate::simulate;
@@ -142,7 +143,10 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
     let smem_special_offset = info.format == Format::Smem
         && (!matches!(inst.srcs[0], Some(Operand::Sgpr(_)))
             || !matches!(inst.srcs[1], None | Some(Operand::Sgpr(_))));
-    let legal = uop.is_some() && !has_mods(inst) && !unsupported_operand && !smem_special_offset;
+    // VOP3 modifiers are implemented for the f32 operations only.
+    let float = uop.is_some_and(|u| u.flags & pws_hdl::cu::decode::flags::FLOAT != 0);
+    let legal =
+        uop.is_some() && (float || !has_mods(inst)) && !unsupported_operand && !smem_special_offset;
     prop_assert_eq!(dec.legal_o.val(), legal, "legal of {:?} {:x?}", inst, words);
     prop_assert_eq!(
         dec.size_o.val().to_u64(),
@@ -256,9 +260,29 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
                 let wide = i < n_value_srcs && width(i) == Width::B64;
                 prop_assert_eq!(dec.vsrc_wide_o[alu].val(), wide, "vsrc{} wide", alu);
             }
+            // The modifier word in ALU operand order (abs/neg of sources 0 and 1 swapped with
+            // the sources); 0 for the integer operations.
+            let m = inst.mods;
+            let swapped = |bits: u8| {
+                if swap {
+                    bits & !3 | (bits & 1) << 1 | (bits >> 1 & 1)
+                } else {
+                    bits
+                }
+            };
+            let fmod = if float {
+                fmod_word(swapped(m.abs), swapped(m.neg), m.omod as u8, m.clamp)
+            } else {
+                0
+            };
+            prop_assert_eq!(dec.fmod_o.val().to_u64(), fmod, "modifiers of {:?}", inst);
             prop_assert_eq!(dec.writes_vgpr_o.val(), sig.dst.is_some());
             if let Some(Operand::Vgpr(d)) = inst.dst {
                 prop_assert_eq!(dec.vdst_o.val().to_u64(), u64::from(d));
+                // v_mac_f32 accumulates into its destination: source 2 is that VGPR.
+                if uop.flags & pws_hdl::cu::decode::flags::MAC != 0 {
+                    prop_assert_eq!(vector_src(dec, 2), Src::Vgpr(u64::from(d)));
+                }
             }
             match inst.sdst {
                 Some(d) => {
@@ -271,7 +295,15 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
                 None => prop_assert_eq!(dec.mask_dst_kind_o.val(), DstKind::None),
             }
             prop_assert_eq!(dec.writes_exec_o.val(), info.mnemonic.starts_with("v_cmpx"));
-            prop_assert_eq!(dec.reads_mask_o.val(), n_value_srcs < sig.srcs.len());
+            // v_div_fmas_f32 reads VCC besides its three values.
+            let vcc_in = uop.flags & pws_hdl::cu::decode::flags::VCC_IN != 0;
+            prop_assert_eq!(
+                dec.reads_mask_o.val(),
+                n_value_srcs < sig.srcs.len() || vcc_in
+            );
+            if vcc_in {
+                prop_assert_eq!(dec.mask_src_kind_o.val(), SrcKind::VccLo);
+            }
             if n_value_srcs < sig.srcs.len() {
                 match expected_src(inst.srcs[2].unwrap(), Width::B64).unwrap() {
                     Src::Sgpr(n) => {

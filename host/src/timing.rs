@@ -120,7 +120,8 @@ pub struct Competition {
 pub enum InstClass {
     /// SOP1/SOP2/SOPK/SOPC scalar ALU operations.
     Salu,
-    /// Vector ALU operations (VOP1/VOP2/VOPC/VOP3), one wavefront over its (Sp)SIMD.
+    /// Vector ALU operations (VOP1/VOP2/VOPC/VOP3), one wavefront over its (Sp)SIMD; the f32
+    /// operations included, since the RTL's f32 unit works within the pass cycle.
     Valu,
     /// `s_load_dword`, `s_load_dwordx2` (one request), to completion.
     Smem,

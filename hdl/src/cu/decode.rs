@@ -21,10 +21,13 @@
 //! operand decoders; for `*rev` operations and 64-bit shifts the vector outputs are swapped so
 //! that the vector ALU always sees its value operand first (`a op b`).
 //!
+//! The f32 operations (flag [`flags::FLOAT`]) take their VOP3 `abs`, `neg`, `omod` and `clamp`
+//! fields to the lanes as one modifier word (`fmod_o`, in ALU operand order).
+//!
 //! What the RTL does not implement decodes as illegal, so the issue unit stops the wavefront
-//! with an error naming the PC instead of computing something else: floating-point
-//! instructions (the golden model does not execute them either), VOP3 input/output modifiers
-//! and `clamp`, trap temporaries, `flat_scratch`, `xnack_mask` and LDS-direct operands.
+//! with an error naming the PC instead of computing something else: VOP3 modifiers and
+//! `clamp` on integer instructions, trap temporaries, `flat_scratch`, `xnack_mask` and
+//! LDS-direct operands.
 
 use std::collections::BTreeMap;
 
@@ -32,6 +35,7 @@ use pws_isa::{Format, Opcode, OPCODES};
 use rust_hdl::prelude::*;
 
 use crate::config::{SGPR_ADDR_BITS, VGPR_ADDR_BITS};
+use crate::simd::fpu::FMOD_BITS;
 use crate::simd::ValuOp;
 
 /// What the execute stage does with an instruction.
@@ -231,6 +235,14 @@ pub mod flags {
     pub const BYTE: u64 = 1 << 22;
     pub const SHORT: u64 = 1 << 23;
     pub const SIGNED: u64 = 1 << 24;
+    /// f32 vector op: the VOP3 `abs`, `neg`, `omod` and `clamp` fields are its modifiers
+    /// (`fmod_o`), not fields the RTL refuses.
+    pub const FLOAT: u64 = 1 << 25;
+    /// `v_mac_f32`: source 2 is the destination VGPR.
+    pub const MAC: u64 = 1 << 26;
+    /// `v_div_fmas_f32`: reads VCC as its lane mask in the VOP3 encoding too (source 2 is a
+    /// value).
+    pub const VCC_IN: u64 = 1 << 27;
 }
 
 /// One row of the decode ROM.
@@ -279,6 +291,9 @@ pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
     const VCX64: u64 = VC64 | EXEC_DST;
     const MAD64: u64 = VDST | MASK_DST | CARRY | V2_WIDE;
     const WD32: u64 = S_WIDE | D32;
+    const VF: u64 = VDST | FLOAT;
+    const VCF: u64 = MASK_DST | FLOAT;
+    const VCXF: u64 = MASK_DST | EXEC_DST | FLOAT;
     Some(match opcode {
         SMovB32 => salu(SaluOp::Mov, 0),
         SMovB64 => salu(SaluOp::Mov, W),
@@ -499,20 +514,79 @@ pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
         FlatStoreDwordx2 => other(InstClass::Flat, STORE | DW2),
         FlatStoreDwordx3 => other(InstClass::Flat, STORE | DW3),
         FlatStoreDwordx4 => other(InstClass::Flat, STORE | DW4),
-        VCvtF32I32 | VCvtF32U32 | VCvtU32F32 | VCvtI32F32 | VAddF32 | VSubF32 | VMulF32
-        | VMadF32 | VCvtRpiI32F32 | VCvtFlrI32F32 | VCvtF32Ubyte0 | VCvtF32Ubyte1
-        | VCvtF32Ubyte2 | VCvtF32Ubyte3 | VFractF32 | VTruncF32 | VCeilF32 | VRndneF32
-        | VFloorF32 | VExpF32 | VLogF32 | VRcpF32 | VRsqF32 | VSqrtF32 | VSinF32 | VCosF32
-        | VFrexpExpI32F32 | VFrexpMantF32 | VSubrevF32 | VMinF32 | VMaxF32 | VMacF32 | VFmaF32
-        | VMin3F32 | VMax3F32 | VMed3F32 | VDivFixupF32 | VDivScaleF32 | VDivFmasF32
-        | VLdexpF32 | VCmpClassF32 | VCmpxClassF32 | VCmpFF32 | VCmpLtF32 | VCmpEqF32
-        | VCmpLeF32 | VCmpGtF32 | VCmpLgF32 | VCmpGeF32 | VCmpOF32 | VCmpUF32 | VCmpNgeF32
-        | VCmpNlgF32 | VCmpNgtF32 | VCmpNleF32 | VCmpNeqF32 | VCmpNltF32 | VCmpTruF32
-        | VCmpxFF32 | VCmpxLtF32 | VCmpxEqF32 | VCmpxLeF32 | VCmpxGtF32 | VCmpxLgF32
-        | VCmpxGeF32 | VCmpxOF32 | VCmpxUF32 | VCmpxNgeF32 | VCmpxNlgF32 | VCmpxNgtF32
-        | VCmpxNleF32 | VCmpxNeqF32 | VCmpxNltF32 | VCmpxTruF32 | VMadmkF32 | VMadakF32 => {
-            return None
-        }
+        VCvtF32I32 => valu(ValuOp::CvtF32I32, VF),
+        VCvtF32U32 => valu(ValuOp::CvtF32U32, VF),
+        VCvtU32F32 => valu(ValuOp::CvtU32F32, VF),
+        VCvtI32F32 => valu(ValuOp::CvtI32F32, VF),
+        VCvtRpiI32F32 => valu(ValuOp::CvtRpiI32F32, VF),
+        VCvtFlrI32F32 => valu(ValuOp::CvtFlrI32F32, VF),
+        VCvtF32Ubyte0 => valu(ValuOp::CvtF32Ubyte0, VF),
+        VCvtF32Ubyte1 => valu(ValuOp::CvtF32Ubyte1, VF),
+        VCvtF32Ubyte2 => valu(ValuOp::CvtF32Ubyte2, VF),
+        VCvtF32Ubyte3 => valu(ValuOp::CvtF32Ubyte3, VF),
+        VFractF32 => valu(ValuOp::FractF, VF),
+        VTruncF32 => valu(ValuOp::TruncF, VF),
+        VCeilF32 => valu(ValuOp::CeilF, VF),
+        VRndneF32 => valu(ValuOp::RndneF, VF),
+        VFloorF32 => valu(ValuOp::FloorF, VF),
+        VRcpF32 => valu(ValuOp::RcpF, VF),
+        VRsqF32 => valu(ValuOp::RsqF, VF),
+        VSqrtF32 => valu(ValuOp::SqrtF, VF),
+        VFrexpExpI32F32 => valu(ValuOp::FrexpExpF, VF),
+        VFrexpMantF32 => valu(ValuOp::FrexpMantF, VF),
+        VAddF32 => valu(ValuOp::AddF, VF),
+        VSubF32 => valu(ValuOp::SubF, VF),
+        VSubrevF32 => valu(ValuOp::SubF, VF | SWAP),
+        VMulF32 => valu(ValuOp::MulF, VF),
+        VMinF32 => valu(ValuOp::MinF, VF),
+        VMaxF32 => valu(ValuOp::MaxF, VF),
+        VMacF32 => valu(ValuOp::MadF, VF | MAC),
+        VMadF32 => valu(ValuOp::MadF, VF),
+        VFmaF32 => valu(ValuOp::FmaF, VF),
+        VMin3F32 => valu(ValuOp::Min3F, VF),
+        VMax3F32 => valu(ValuOp::Max3F, VF),
+        VMed3F32 => valu(ValuOp::Med3F, VF),
+        VLdexpF32 => valu(ValuOp::LdexpF, VF),
+        VDivScaleF32 => valu(ValuOp::DivScaleF, VF | MASK_DST | CARRY),
+        VDivFmasF32 => valu(ValuOp::DivFmasF, VF | VCC_IN),
+        VDivFixupF32 => valu(ValuOp::DivFixupF, VF),
+        VCmpClassF32 => valu(ValuOp::CmpClassF, VCF),
+        VCmpFF32 => valu(ValuOp::CmpFalseF, VCF),
+        VCmpLtF32 => valu(ValuOp::CmpLtF, VCF),
+        VCmpEqF32 => valu(ValuOp::CmpEqF, VCF),
+        VCmpLeF32 => valu(ValuOp::CmpLeF, VCF),
+        VCmpGtF32 => valu(ValuOp::CmpGtF, VCF),
+        VCmpLgF32 => valu(ValuOp::CmpLgF, VCF),
+        VCmpGeF32 => valu(ValuOp::CmpGeF, VCF),
+        VCmpOF32 => valu(ValuOp::CmpOF, VCF),
+        VCmpUF32 => valu(ValuOp::CmpUF, VCF),
+        VCmpNgeF32 => valu(ValuOp::CmpNgeF, VCF),
+        VCmpNlgF32 => valu(ValuOp::CmpNlgF, VCF),
+        VCmpNgtF32 => valu(ValuOp::CmpNgtF, VCF),
+        VCmpNleF32 => valu(ValuOp::CmpNleF, VCF),
+        VCmpNeqF32 => valu(ValuOp::CmpNeqF, VCF),
+        VCmpNltF32 => valu(ValuOp::CmpNltF, VCF),
+        VCmpTruF32 => valu(ValuOp::CmpTrueF, VCF),
+        VCmpxClassF32 => valu(ValuOp::CmpClassF, VCXF),
+        VCmpxFF32 => valu(ValuOp::CmpFalseF, VCXF),
+        VCmpxLtF32 => valu(ValuOp::CmpLtF, VCXF),
+        VCmpxEqF32 => valu(ValuOp::CmpEqF, VCXF),
+        VCmpxLeF32 => valu(ValuOp::CmpLeF, VCXF),
+        VCmpxGtF32 => valu(ValuOp::CmpGtF, VCXF),
+        VCmpxLgF32 => valu(ValuOp::CmpLgF, VCXF),
+        VCmpxGeF32 => valu(ValuOp::CmpGeF, VCXF),
+        VCmpxOF32 => valu(ValuOp::CmpOF, VCXF),
+        VCmpxUF32 => valu(ValuOp::CmpUF, VCXF),
+        VCmpxNgeF32 => valu(ValuOp::CmpNgeF, VCXF),
+        VCmpxNlgF32 => valu(ValuOp::CmpNlgF, VCXF),
+        VCmpxNgtF32 => valu(ValuOp::CmpNgtF, VCXF),
+        VCmpxNleF32 => valu(ValuOp::CmpNleF, VCXF),
+        VCmpxNeqF32 => valu(ValuOp::CmpNeqF, VCXF),
+        VCmpxNltF32 => valu(ValuOp::CmpNltF, VCXF),
+        VCmpxTruF32 => valu(ValuOp::CmpTrueF, VCXF),
+        // The transcendentals' fixed-point algorithms (docs/float.md) and the literal-operand
+        // multiply-adds are not in the RTL yet.
+        VExpF32 | VLogF32 | VSinF32 | VCosF32 | VMadmkF32 | VMadakF32 => return None,
     })
 }
 
@@ -791,6 +865,9 @@ pub struct Decoder {
     pub addr_vgpr_o: Signal<Out, Bits<VGPR_ADDR_BITS>>,
     /// FLAT store data VGPR (first register).
     pub data_vgpr_o: Signal<Out, Bits<VGPR_ADDR_BITS>>,
+    /// VOP3 modifiers of an f32 op in ALU operand order (`simd::fpu::fmod_word`); 0 for
+    /// every other instruction.
+    pub fmod_o: Signal<Out, Bits<FMOD_BITS>>,
     class_rom: ROM<InstClass, KEY_BITS>,
     salu_rom: ROM<SaluOp, KEY_BITS>,
     valu_rom: ROM<ValuOp, KEY_BITS>,
@@ -809,6 +886,8 @@ pub struct Decoder {
     /// Modifiers or register fields the RTL does not implement.
     bad_fields: Signal<Local, Bit>,
     has_sdst: Signal<Local, Bit>,
+    /// The modifier word in assembler operand order.
+    fm: Signal<Local, Bits<FMOD_BITS>>,
 }
 
 impl Default for Decoder {
@@ -861,6 +940,7 @@ impl Default for Decoder {
             sbase_sgpr_o: Default::default(),
             addr_vgpr_o: Default::default(),
             data_vgpr_o: Default::default(),
+            fmod_o: Default::default(),
             class_rom: rom(|u| u.class),
             salu_rom: rom(|u| u.salu),
             valu_rom: rom(|u| u.valu),
@@ -877,6 +957,7 @@ impl Default for Decoder {
             has_literal: Default::default(),
             bad_fields: Default::default(),
             has_sdst: Default::default(),
+            fm: Default::default(),
         }
     }
 }
@@ -942,7 +1023,7 @@ impl Logic for Decoder {
         self.swap.next = self.fl.val().get_bit(3);
         self.writes_vgpr_o.next = self.fl.val().get_bit(4);
         self.writes_exec_o.next = self.fl.val().get_bit(6);
-        self.reads_mask_o.next = self.fl.val().get_bit(7);
+        self.reads_mask_o.next = self.fl.val().get_bit(7) | self.fl.val().get_bit(27);
         self.mem_store_o.next = self.fl.val().get_bit(9);
         self.mem_dwords_o.next = 1.into();
         if self.fl.val().get_bit(10) {
@@ -996,6 +1077,7 @@ impl Logic for Decoder {
         self.smem_offset_o.next = bit_cast::<32, 20>(self.word1_i.val().get_bits::<20>(0));
         self.smem_offset_is_sgpr_o.next = !self.word0_i.val().get_bit(17);
         self.bad_fields.next = false;
+        self.fm.next = 0.into();
         self.has_literal.next = false;
         self.ops_legal.next =
             self.src[0].legal_o.val() & self.src[1].legal_o.val() & self.src[2].legal_o.val();
@@ -1036,6 +1118,10 @@ impl Logic for Decoder {
                 self.src[1].code_i.next =
                     bit_cast::<9, 8>(self.word0_i.val().get_bits::<8>(9)) | 0x100;
                 self.has_literal.next = self.src[0].literal_o.val();
+                if self.fl.val().get_bit(26) {
+                    self.src[2].code_i.next =
+                        bit_cast::<9, 8>(self.word0_i.val().get_bits::<8>(17)) | 0x100;
+                }
             }
             9 => {
                 self.src[0].code_i.next = self.word0_i.val().get_bits::<9>(0);
@@ -1048,10 +1134,29 @@ impl Logic for Decoder {
                 self.src[1].code_i.next = self.word1_i.val().get_bits::<9>(9);
                 self.src[2].code_i.next = self.word1_i.val().get_bits::<9>(18);
                 self.vdst_o.next = self.word0_i.val().get_bits::<8>(0);
-                // VOP3b (carry ops) keeps its mask destination where VOP3a has abs.
-                self.bad_fields.next = self.word0_i.val().get_bit(15)
-                    | (self.word1_i.val().get_bits::<5>(27) != 0)
-                    | (!self.fl.val().get_bit(8) & (self.word0_i.val().get_bits::<3>(8) != 0));
+                // VOP3b (carry ops) keeps its mask destination where VOP3a has abs. The
+                // modifiers are implemented for the f32 ops only.
+                self.bad_fields.next = !self.fl.val().get_bit(25)
+                    & (self.word0_i.val().get_bit(15)
+                        | (self.word1_i.val().get_bits::<5>(27) != 0)
+                        | (!self.fl.val().get_bit(8) & (self.word0_i.val().get_bits::<3>(8) != 0)));
+                if self.fl.val().get_bit(25) {
+                    // VOP3b (`v_div_scale_f32`) has no abs field: its bits are the sdst.
+                    self.fm.next = (bit_cast::<FMOD_BITS, 3>(self.word1_i.val().get_bits::<3>(29))
+                        << 3)
+                        | (bit_cast::<FMOD_BITS, 2>(self.word1_i.val().get_bits::<2>(27)) << 6);
+                    if !self.fl.val().get_bit(8) {
+                        self.fm.next = self.fm.val()
+                            | bit_cast::<FMOD_BITS, 3>(self.word0_i.val().get_bits::<3>(8));
+                    }
+                    if self.word0_i.val().get_bit(15) {
+                        self.fm.next = self.fm.val() | 0x100_u64;
+                    }
+                }
+                if self.fl.val().get_bit(26) {
+                    self.src[2].code_i.next =
+                        bit_cast::<9, 8>(self.word0_i.val().get_bits::<8>(0)) | 0x100;
+                }
                 if self.fl.val().get_bit(8) {
                     self.mask_dst.code_i.next = self.word0_i.val().get_bits::<7>(8);
                 } else {
@@ -1124,6 +1229,15 @@ impl Logic for Decoder {
             self.vsrc_const_hi_o[1].next = self.src[0].const_hi_o.val();
         }
 
+        // The modifiers follow their sources through the swap (abs bits 0/1, neg bits 3/4).
+        self.fmod_o.next = self.fm.val();
+        if self.swap.val() {
+            self.fmod_o.next = self.fmod_o.val().replace_bit(0, self.fm.val().get_bit(1));
+            self.fmod_o.next = self.fmod_o.val().replace_bit(1, self.fm.val().get_bit(0));
+            self.fmod_o.next = self.fmod_o.val().replace_bit(3, self.fm.val().get_bit(4));
+            self.fmod_o.next = self.fmod_o.val().replace_bit(4, self.fm.val().get_bit(3));
+        }
+
         // Lane masks: VCC in the 32-bit encodings, explicit SGPR pairs in VOP3.
         self.mask_dst_kind_o.next = DstKind::None;
         self.mask_dst_sgpr_o.next = self.mask_dst.sgpr_o.val();
@@ -1132,7 +1246,7 @@ impl Logic for Decoder {
         }
         self.mask_src_kind_o.next = SrcKind::VccLo;
         self.mask_src_sgpr_o.next = 0.into();
-        if self.fmt.val() == 10 {
+        if (self.fmt.val() == 10) & !self.fl.val().get_bit(27) {
             self.mask_src_kind_o.next = self.src[2].kind_o.val();
             self.mask_src_sgpr_o.next = self.src[2].sgpr_o.val();
         }

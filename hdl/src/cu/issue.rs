@@ -36,6 +36,7 @@ use super::decode::{Decoder, DstKind, InstClass, SaluOp, SrcKind};
 use super::salu::ScalarAlu;
 use super::CuError;
 use crate::config::{SGPR_ADDR_BITS, VGPR_ADDR_BITS};
+use crate::simd::fpu::FMOD_BITS;
 use crate::simd::ValuOp;
 
 /// Front-end stage.
@@ -113,6 +114,8 @@ pub struct IssueUnit {
     pub valu_ready_i: Signal<In, Bit>,
     pub valu_op_o: Signal<Out, ValuOp>,
     pub valu_dst_o: Signal<Out, Bits<VGPR_ADDR_BITS>>,
+    /// VOP3 modifiers of an f32 op (`simd::fpu::fmod_word`).
+    pub valu_fmod_o: Signal<Out, Bits<FMOD_BITS>>,
     pub valu_src_is_vgpr_o: Vec<Signal<Out, Bit>>,
     pub valu_src_vgpr_o: Vec<Signal<Out, Bits<VGPR_ADDR_BITS>>>,
     pub valu_src_value_o: Vec<Signal<Out, Bits<32>>>,
@@ -252,6 +255,7 @@ impl IssueUnit {
             valu_ready_i: Default::default(),
             valu_op_o: Default::default(),
             valu_dst_o: Default::default(),
+            valu_fmod_o: Default::default(),
             valu_src_is_vgpr_o: many(3),
             valu_src_vgpr_o: many(3),
             valu_src_value_o: many(3),
@@ -395,6 +399,34 @@ impl Logic for IssueUnit {
             ValuOp::Med3U => self.nsrc.next = 3.into(),
             ValuOp::MadU64 => self.nsrc.next = 3.into(),
             ValuOp::MadI64 => self.nsrc.next = 3.into(),
+            ValuOp::CvtF32I32 => self.nsrc.next = 1.into(),
+            ValuOp::CvtF32U32 => self.nsrc.next = 1.into(),
+            ValuOp::CvtI32F32 => self.nsrc.next = 1.into(),
+            ValuOp::CvtU32F32 => self.nsrc.next = 1.into(),
+            ValuOp::CvtF32Ubyte0 => self.nsrc.next = 1.into(),
+            ValuOp::CvtF32Ubyte1 => self.nsrc.next = 1.into(),
+            ValuOp::CvtF32Ubyte2 => self.nsrc.next = 1.into(),
+            ValuOp::CvtF32Ubyte3 => self.nsrc.next = 1.into(),
+            ValuOp::CvtRpiI32F32 => self.nsrc.next = 1.into(),
+            ValuOp::CvtFlrI32F32 => self.nsrc.next = 1.into(),
+            ValuOp::FloorF => self.nsrc.next = 1.into(),
+            ValuOp::CeilF => self.nsrc.next = 1.into(),
+            ValuOp::TruncF => self.nsrc.next = 1.into(),
+            ValuOp::RndneF => self.nsrc.next = 1.into(),
+            ValuOp::FractF => self.nsrc.next = 1.into(),
+            ValuOp::FrexpMantF => self.nsrc.next = 1.into(),
+            ValuOp::FrexpExpF => self.nsrc.next = 1.into(),
+            ValuOp::RcpF => self.nsrc.next = 1.into(),
+            ValuOp::SqrtF => self.nsrc.next = 1.into(),
+            ValuOp::RsqF => self.nsrc.next = 1.into(),
+            ValuOp::MadF => self.nsrc.next = 3.into(),
+            ValuOp::DivScaleF => self.nsrc.next = 3.into(),
+            ValuOp::DivFmasF => self.nsrc.next = 3.into(),
+            ValuOp::DivFixupF => self.nsrc.next = 3.into(),
+            ValuOp::FmaF => self.nsrc.next = 3.into(),
+            ValuOp::Min3F => self.nsrc.next = 3.into(),
+            ValuOp::Max3F => self.nsrc.next = 3.into(),
+            ValuOp::Med3F => self.nsrc.next = 3.into(),
             _ => {}
         }
         self.s_kind[0].next = self.decoder.ssrc0_kind_o.val();
@@ -568,6 +600,7 @@ impl Logic for IssueUnit {
         self.valu_issue_o.next = false;
         self.valu_op_o.next = self.decoder.valu_op_o.val();
         self.valu_dst_o.next = self.decoder.vdst_o.val();
+        self.valu_fmod_o.next = self.decoder.fmod_o.val();
         for n in 0..3 {
             self.valu_src_is_vgpr_o[n].next = self.decoder.vsrc_is_vgpr_o[n].val();
             self.valu_src_vgpr_o[n].next = self.decoder.vsrc_vgpr_o[n].val();

@@ -13,6 +13,10 @@
 //! Derivations (issue unit, docs of [`super::issue`]): pick (1 cycle), decode (1), one read
 //! cycle per SGPR operand (r), execute (1). Scalar instructions retire in the execute cycle.
 //! Units that finish later hand the instruction over at the edge ending the execute cycle.
+//!
+//! f32 VALU instructions are VALU instructions here: the lanes' f32 units
+//! (`crate::simd::fpu`) are combinational within the pass cycle, so [`valu_cycles`] is their
+//! cost too (docs/timing.md, "f32 operations").
 
 use crate::config::HwConfig;
 use crate::simd::valu_cycles_for;

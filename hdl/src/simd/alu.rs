@@ -6,9 +6,12 @@
 //! sign-extended), `Bfe*` with offset and width taken mod 32, 32-bit shifts by `b[4:0]` and
 //! 64-bit shifts by `b[5:0]`, bit counts and scans (-1 when there is no such bit), three-input
 //! min/max/median, 64-bit compares on operand pairs and the 64-bit multiply-add with its carry
-//! (bit 64 of the 65-bit sum). The lane is combinational; the vector unit registers around it.
+//! (bit 64 of the 65-bit sum). The f32 operations run in the lane's child [`LaneFpu`]
+//! (`simd/fpu.rs`). The lane is combinational; the vector unit registers around it.
 
 use rust_hdl::prelude::*;
+
+use super::fpu::{LaneFpu, FMOD_BITS};
 
 /// Operation of a VALU instruction on operands a, b, c (sources 0, 1, 2 as decoded; the
 /// decoder swaps the operands of the `*rev` forms), the lane's mask bit m (carry-in or
@@ -120,11 +123,89 @@ pub enum ValuOp {
     CmpLeI,
     CmpGtI,
     CmpGeI,
+    /// d = a + b (f32; `v_subrev_f32`'s operands swapped by the decoder)
+    AddF,
+    /// d = a - b
+    SubF,
+    /// d = a · b
+    MulF,
+    /// d = round(round(a · b) + c), unfused (`v_mad/mac/madak/madmk_f32`)
+    MadF,
+    /// d = a · b + c, one rounding
+    FmaF,
+    /// IEEE minNum (a NaN operand loses; -0 < +0)
+    MinF,
+    MaxF,
+    /// min(min(a, b), c)
+    Min3F,
+    Max3F,
+    /// the median, or min3 when an operand is NaN
+    Med3F,
+    /// i32 -> f32 (round to nearest even)
+    CvtF32I32,
+    CvtF32U32,
+    /// f32 -> i32 truncating, saturating, NaN -> 0
+    CvtI32F32,
+    CvtU32F32,
+    /// byte n of a -> f32 (exact)
+    CvtF32Ubyte0,
+    CvtF32Ubyte1,
+    CvtF32Ubyte2,
+    CvtF32Ubyte3,
+    /// cvt_i32(floor(a + 0.5))
+    CvtRpiI32F32,
+    /// cvt_i32(floor(a))
+    CvtFlrI32F32,
+    FloorF,
+    CeilF,
+    TruncF,
+    /// round to nearest integral, ties to even
+    RndneF,
+    /// min(a - floor(a), 0x3F7FFFFF)
+    FractF,
+    /// a · 2^b, b a signed i32
+    LdexpF,
+    /// the mantissa in [0.5, 1) with a's sign
+    FrexpMantF,
+    /// the i32 exponent e with a = mant · 2^e
+    FrexpExpF,
+    /// 1 / a, correctly rounded
+    RcpF,
+    /// sqrt(a), correctly rounded
+    SqrtF,
+    /// rcp(sqrt(a)), both rounded
+    RsqF,
+    /// f32 compares (`v_cmp_*_f32`): false, lt, eq, le, gt, lg (ordered, not equal), ge, o (ordered), u (unordered), the negated forms (true on unordered) and true; -0 == +0
+    CmpFalseF,
+    CmpLtF,
+    CmpEqF,
+    CmpLeF,
+    CmpGtF,
+    CmpLgF,
+    CmpGeF,
+    CmpOF,
+    CmpUF,
+    CmpNgeF,
+    CmpNlgF,
+    CmpNgtF,
+    CmpNleF,
+    CmpNeqF,
+    CmpNltF,
+    CmpTrueF,
+    /// a's class (unflushed) is in the mask b: bit 0 sNaN, 1 qNaN, 2 -inf, 3 -normal, 4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf
+    CmpClassF,
+    /// `v_div_scale_f32` (a = s0, b = denominator, c = numerator): the scaled operand, and
+    /// the flag to the mask result
+    DivScaleF,
+    /// `v_div_fmas_f32`: a · b + c, scaled by 2^±64 before its rounding when m is set
+    DivFmasF,
+    /// `v_div_fixup_f32` (a = quotient, b = denominator, c = numerator): special cases
+    DivFixupF,
 }
 
 impl ValuOp {
     /// Every operation, in encoding order (declaration order, as rust-hdl encodes the enum).
-    pub const ALL: [ValuOp; 68] = [
+    pub const ALL: [ValuOp; 119] = [
         ValuOp::Mov,
         ValuOp::Not,
         ValuOp::Add,
@@ -193,6 +274,57 @@ impl ValuOp {
         ValuOp::CmpLeI,
         ValuOp::CmpGtI,
         ValuOp::CmpGeI,
+        ValuOp::AddF,
+        ValuOp::SubF,
+        ValuOp::MulF,
+        ValuOp::MadF,
+        ValuOp::FmaF,
+        ValuOp::MinF,
+        ValuOp::MaxF,
+        ValuOp::Min3F,
+        ValuOp::Max3F,
+        ValuOp::Med3F,
+        ValuOp::CvtF32I32,
+        ValuOp::CvtF32U32,
+        ValuOp::CvtI32F32,
+        ValuOp::CvtU32F32,
+        ValuOp::CvtF32Ubyte0,
+        ValuOp::CvtF32Ubyte1,
+        ValuOp::CvtF32Ubyte2,
+        ValuOp::CvtF32Ubyte3,
+        ValuOp::CvtRpiI32F32,
+        ValuOp::CvtFlrI32F32,
+        ValuOp::FloorF,
+        ValuOp::CeilF,
+        ValuOp::TruncF,
+        ValuOp::RndneF,
+        ValuOp::FractF,
+        ValuOp::LdexpF,
+        ValuOp::FrexpMantF,
+        ValuOp::FrexpExpF,
+        ValuOp::RcpF,
+        ValuOp::SqrtF,
+        ValuOp::RsqF,
+        ValuOp::CmpFalseF,
+        ValuOp::CmpLtF,
+        ValuOp::CmpEqF,
+        ValuOp::CmpLeF,
+        ValuOp::CmpGtF,
+        ValuOp::CmpLgF,
+        ValuOp::CmpGeF,
+        ValuOp::CmpOF,
+        ValuOp::CmpUF,
+        ValuOp::CmpNgeF,
+        ValuOp::CmpNlgF,
+        ValuOp::CmpNgtF,
+        ValuOp::CmpNleF,
+        ValuOp::CmpNeqF,
+        ValuOp::CmpNltF,
+        ValuOp::CmpTrueF,
+        ValuOp::CmpClassF,
+        ValuOp::DivScaleF,
+        ValuOp::DivFmasF,
+        ValuOp::DivFixupF,
     ];
 
     /// Compares write only the mask result, no VGPR.
@@ -220,13 +352,44 @@ impl ValuOp {
                 | CmpLeI64
                 | CmpGtI64
                 | CmpGeI64
+        ) || self.is_float_compare()
+    }
+
+    /// The f32 compares and `v_cmp_class_f32`.
+    pub fn is_float_compare(self) -> bool {
+        use ValuOp::*;
+        matches!(
+            self,
+            CmpFalseF
+                | CmpLtF
+                | CmpEqF
+                | CmpLeF
+                | CmpGtF
+                | CmpLgF
+                | CmpGeF
+                | CmpOF
+                | CmpUF
+                | CmpNgeF
+                | CmpNlgF
+                | CmpNgtF
+                | CmpNleF
+                | CmpNeqF
+                | CmpNltF
+                | CmpTrueF
+                | CmpClassF
         )
+    }
+
+    /// The op runs on the lane's f32 unit ([`LaneFpu`]) and reads the modifier word.
+    pub fn is_float(self) -> bool {
+        // The f32 operations are declared last, from `AddF` on.
+        self as usize >= ValuOp::AddF as usize
     }
 
     /// Carry ops write the VGPR and the carry/borrow mask.
     pub fn is_carry(self) -> bool {
         use ValuOp::*;
-        matches!(self, Add | Addc | Sub | Subb | MadU64 | MadI64)
+        matches!(self, Add | Addc | Sub | Subb | MadU64 | MadI64 | DivScaleF)
     }
 
     /// The op's mask result is meaningful (compare or carry-out); it is 0 for the others.
@@ -236,7 +399,10 @@ impl ValuOp {
 
     /// The op reads the mask input (carry-in or select).
     pub fn reads_mask(self) -> bool {
-        matches!(self, ValuOp::Addc | ValuOp::Subb | ValuOp::Cndmask)
+        matches!(
+            self,
+            ValuOp::Addc | ValuOp::Subb | ValuOp::Cndmask | ValuOp::DivFmasF
+        )
     }
 
     /// Operand a is the pair a_hi:a (64-bit shifts and compares).
@@ -278,9 +444,13 @@ impl ValuOp {
     pub fn sources(self) -> usize {
         use ValuOp::*;
         match self {
-            Mov | Not | Bfrev | Ffbh | Ffbl | FfbhI => 1,
+            Mov | Not | Bfrev | Ffbh | Ffbl | FfbhI | CvtF32I32 | CvtF32U32 | CvtI32F32
+            | CvtU32F32 | CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3
+            | CvtRpiI32F32 | CvtFlrI32F32 | FloorF | CeilF | TruncF | RndneF | FractF
+            | FrexpMantF | FrexpExpF | RcpF | SqrtF | RsqF => 1,
             MadU24 | MadI24 | BfeU | BfeI | Bfi | Alignbit | Alignbyte | Min3I | Min3U | Max3I
-            | Max3U | Med3I | Med3U | MadU64 | MadI64 => 3,
+            | Max3U | Med3I | Med3U | MadU64 | MadI64 | MadF | FmaF | Min3F | Max3F | Med3F
+            | DivScaleF | DivFmasF | DivFixupF => 3,
             _ => 2,
         }
     }
@@ -300,11 +470,15 @@ pub struct LaneAlu {
     pub c_hi: Signal<In, Bits<32>>,
     /// The lane's bit of the mask input: carry-in of `Addc`/`Subb`, select of `Cndmask`.
     pub m: Signal<In, Bit>,
+    /// VOP3 modifiers of the f32 ops (`fpu::fmod_word`).
+    pub fmod: Signal<In, Bits<FMOD_BITS>>,
     pub result: Signal<Out, Bits<32>>,
     /// High word of a 64-bit result (shifts, multiply-add).
     pub result_hi: Signal<Out, Bits<32>>,
     /// Compare outcome or carry/borrow-out (false for the other ops).
     pub flag: Signal<Out, Bit>,
+    /// The f32 operations.
+    pub fpu: LaneFpu,
     // Multiplier operands (24-bit forms extended) and the 64-bit product from four of
     // rust-hdl's 16 x 16 multipliers, computed only for the multiply ops.
     ma: Signal<Local, Bits<32>>,
@@ -379,9 +553,11 @@ impl Default for LaneAlu {
             c: Default::default(),
             c_hi: Default::default(),
             m: Default::default(),
+            fmod: Default::default(),
             result: Default::default(),
             result_hi: Default::default(),
             flag: Default::default(),
+            fpu: Default::default(),
             ma: Default::default(),
             mb: Default::default(),
             p_ll: Default::default(),
@@ -438,6 +614,12 @@ impl Logic for LaneAlu {
         self.result.next = 0.into();
         self.result_hi.next = 0.into();
         self.flag.next = false;
+        self.fpu.op.next = self.op.val();
+        self.fpu.a.next = self.a.val();
+        self.fpu.b.next = self.b.val();
+        self.fpu.c.next = self.c.val();
+        self.fpu.fmod.next = self.fmod.val();
+        self.fpu.m.next = self.m.val();
         self.ma.next = self.a.val();
         self.mb.next = self.b.val();
         self.p_ll.next = 0.into();
@@ -901,6 +1083,10 @@ impl Logic for LaneAlu {
             ValuOp::CmpLeI => self.flag.next = self.sa.val() <= self.sb.val(),
             ValuOp::CmpGtI => self.flag.next = self.sa.val() > self.sb.val(),
             ValuOp::CmpGeI => self.flag.next = self.sa.val() >= self.sb.val(),
+            _ => {
+                self.result.next = self.fpu.result.val();
+                self.flag.next = self.fpu.flag.val();
+            }
         }
     }
 }

@@ -1,0 +1,92 @@
+//! f32 instructions through the whole compute unit: decode (VOP1/VOP2/VOP3 forms, inline float
+//! constants, abs/neg/omod/clamp modifiers), the lanes' f32 units, write-back and FLAT stores;
+//! each lane's result against the host's f32 arithmetic, and every f32 instruction's cycles
+//! against the timing contract's VALU row (the f32 unit works within the pass cycle).
+
+mod cu_bench;
+
+use cu_bench::Bench;
+use pws_hdl::config::HwConfig;
+use pws_hdl::cu::{timing, CuError, CuMode};
+use pws_hdl::swizzle::SwizzleMode;
+
+const OUT: u32 = 0x2000;
+
+const KERNEL: &str = "
+    v_cvt_f32_i32 v1, v0
+    v_mul_f32 v2, v1, v1
+    v_add_f32 v3, 0.5, v2
+    v_mad_f32 v4, -v1, |v2|, v3
+    v_cvt_i32_f32 v5, v4
+    v_mul_f32_e64 v6, v1, 0.5 div:2
+    v_mul_f32_e64 v7, v1, 0.5 clamp
+    v_sub_f32 v8, v2, v1
+    v_mov_b32 v9, 1.0
+    v_mac_f32 v9, v1, v1
+    v_subrev_f32 v9, 2.0, v9
+    v_cmp_gt_f32 vcc, 0x41000000, v1
+    v_cndmask_b32 v9, 0, v9, vcc
+    v_sqrt_f32 v12, v2
+    v_cmpx_class_f32 s[0:1], v12, 0x40
+    v_mov_b32 v12, -1
+    s_mov_b64 exec, -1
+    v_lshlrev_b32 v10, 2, v0
+    v_add_u32 v10, vcc, 0x2000, v10
+    v_mov_b32 v11, 0
+    flat_store_dword v[10:11], v4
+    v_add_u32 v10, vcc, 0x100, v10
+    flat_store_dword v[10:11], v5
+    v_add_u32 v10, vcc, 0x100, v10
+    flat_store_dword v[10:11], v6
+    v_add_u32 v10, vcc, 0x100, v10
+    flat_store_dword v[10:11], v7
+    v_add_u32 v10, vcc, 0x100, v10
+    flat_store_dword v[10:11], v8
+    v_add_u32 v10, vcc, 0x100, v10
+    flat_store_dword v[10:11], v9
+    v_add_u32 v10, vcc, 0x100, v10
+    flat_store_dword v[10:11], v12
+    s_endpgm
+";
+
+#[test]
+fn float_kernel_gives_the_host_results_in_the_valu_cycles() {
+    let cfg = HwConfig::cu();
+    let program = pws_isa::asm::assemble(KERNEL, "float.s").expect("assembles");
+    let mut b = Bench::new(&cfg, CuMode::NoSplit, SwizzleMode::None);
+    b.load_program(&program.words());
+    b.launch(1, 0, &[], |l| l as u32, u64::MAX);
+    b.run(20_000);
+    assert_eq!(b.cu.error_code_o.val(), CuError::None);
+    for lane in 0..64u32 {
+        let x = lane as f32;
+        let v2 = x * x;
+        let v3 = 0.5 + v2;
+        let v4 = -x * v2.abs() + v3;
+        let want = [
+            v4.to_bits(),
+            v4 as i32 as u32,
+            (x * 0.5 * 0.5).to_bits(),
+            (x * 0.5).min(1.0).to_bits(),
+            (v2 - x).to_bits(),
+            // mac: 1 + x·x, minus 2 (subrev), kept where x < 8.
+            if x < 8.0 { (1.0 + x * x - 2.0).to_bits() } else { 0 },
+            // sqrt(x²) = x; lanes where it is +0 (class bit 6) got -1.
+            if lane == 0 { u32::MAX } else { x.to_bits() },
+        ];
+        for (k, w) in want.iter().enumerate() {
+            let addr = OUT + 4 * lane + 0x100 * k as u32;
+            assert_eq!(b.mem.get(&addr), Some(w), "lane {lane}, store {k}");
+        }
+    }
+    let passes = cfg.passes() as u64;
+    let mut timed = 0;
+    for &(pc, takes) in &b.takes {
+        let inst = &program.instruction_at(pc).expect("retired pc").item;
+        if inst.opcode.mnemonic().ends_with("_f32") {
+            assert_eq!(takes, timing::valu_cycles(0, passes), "`{inst}` at {pc:#x}");
+            timed += 1;
+        }
+    }
+    assert_eq!(timed, 12);
+}
