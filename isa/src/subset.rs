@@ -1,11 +1,10 @@
-//! The executable subset: what both executors, the golden model and the compute-unit RTL, run.
+//! The executable subset: what the executors, the golden model and the compute-unit RTL, run.
 //!
 //! The assembler and the disassembler take every instruction of the opcode table with every
 //! operand llvm-mc accepts, byte for byte (they are ISA tools: `pws asm`, `pws disasm` and the
 //! WCET analysis of clang's output need floating-point instructions too). A launch runs only
-//! the executable subset, and both executors refuse a program with anything else before its
-//! first instruction, naming the instruction's line ([`check`]), so neither computes what the
-//! other refuses:
+//! the executable subset, and an executor refuses a program with anything else before its
+//! first instruction, naming the instruction's line ([`check`], [`check_rtl`]):
 //!
 //! - floating-point instructions (the opcodes that take an output modifier): neither executor
 //!   models IEEE arithmetic;
@@ -14,16 +13,19 @@
 //!   `flat_scratch`, which belongs to scratch memory: pws has neither;
 //! - an SMEM base or offset register other than an SGPR (`s_load_dword s0, exec, 0x0`): the
 //!   scalar memory unit addresses through s0..s101 only;
+//! - DS instructions with `gds`: pws has no global data share;
 //! - a branch whose target is no instruction of the program (before its start, past its end,
 //!   or inside an instruction with a literal): control could only leave the program there.
 //!
-//! `verify/tests/executable_subset.rs` walks the opcode table to keep this list equal to what
-//! the RTL's decoder implements and what the golden model executes.
+//! One documented gap separates the two executors: the golden model runs the LDS (`ds_*`)
+//! and the FLAT atomics, the compute-unit RTL does not implement them yet and refuses them
+//! ([`rtl_executable`]); `verify/tests/executable_subset.rs` walks the opcode table to keep
+//! these lists equal to what the RTL's decoder implements and what the golden model executes.
 
 use crate::diag;
 use crate::error::{AsmError, ErrorKind};
 use crate::inst::{Instruction, Operand};
-use crate::opcode::{Format, MOD_OMOD};
+use crate::opcode::{Format, Opcode, MOD_OMOD};
 use crate::program::Program;
 
 /// Why `inst` is outside the executable subset, or `Ok`.
@@ -49,6 +51,11 @@ pub fn executable(inst: &Instruction) -> Result<(), String> {
             "the base and offset registers of a scalar load must be SGPRs (s0..s101) in the executable subset".into(),
         );
     }
+    if inst.mods.gds {
+        return Err(
+            "gds addresses the global data share, which pws does not have: it is outside the executable subset".into(),
+        );
+    }
     for (op, _) in inst.operands() {
         match op {
             Operand::Ttmp(n) => {
@@ -67,10 +74,42 @@ pub fn executable(inst: &Instruction) -> Result<(), String> {
     Ok(())
 }
 
-/// Checks that every instruction of `program` is executable and every branch lands on one;
-/// the error names `file`, the instruction's line (column 1: the image keeps lines only) and
-/// the instruction.
+/// True for the instructions the golden model runs and the compute-unit RTL does not
+/// implement yet: the LDS (`ds_*`) and the FLAT atomics.
+pub fn golden_only(op: Opcode) -> bool {
+    op.format() == Format::Ds || op.is_flat_atomic()
+}
+
+/// Why the compute-unit RTL refuses `inst`, or `Ok`: the executable subset without the
+/// [`golden_only`] instructions.
+pub fn rtl_executable(inst: &Instruction) -> Result<(), String> {
+    executable(inst)?;
+    if golden_only(inst.opcode) {
+        return Err(format!(
+            "{} runs on the golden model only: the compute-unit RTL does not implement the LDS and the FLAT atomics yet",
+            inst.opcode
+        ));
+    }
+    Ok(())
+}
+
+/// Checks that every instruction of `program` is executable by the golden model and every
+/// branch lands on one; the error names `file`, the instruction's line (column 1: the image
+/// keeps lines only) and the instruction.
 pub fn check(program: &Program, file: &str) -> Result<(), AsmError> {
+    check_with(program, file, executable)
+}
+
+/// [`check`] for the compute-unit RTL ([`rtl_executable`]).
+pub fn check_rtl(program: &Program, file: &str) -> Result<(), AsmError> {
+    check_with(program, file, rtl_executable)
+}
+
+fn check_with(
+    program: &Program,
+    file: &str,
+    executable: fn(&Instruction) -> Result<(), String>,
+) -> Result<(), AsmError> {
     for l in &program.instructions {
         let target = |t: Option<u32>| match t {
             Some(t) if program.index_of(t).is_some() => Ok(()),
@@ -147,11 +186,22 @@ mod tests {
         let e = why("s_branch 1\ns_mov_b32 s0, 0x12345678\ns_endpgm").unwrap();
         assert!(e.contains("target 0x8 is no instruction"), "{e}");
         assert_eq!(why("L:\ns_branch L\ns_cbranch_scc1 L\ns_endpgm"), None);
+        let e = why("ds_write_b32 v1, v2 gds").unwrap();
+        assert!(e.contains("global data share"), "{e}");
         let e = why("s_load_dword s8, exec, m0").unwrap();
         assert!(e.contains("must be SGPRs"), "{e}");
         assert_eq!(
             why("s_load_dword s8, s[4:5], s9\ns_load_dword s8, s[4:5], 0x4"),
             None
         );
+    }
+
+    #[test]
+    fn lds_and_flat_atomics_run_on_the_golden_model_only() {
+        let src = "s_mov_b32 m0, -1\nds_read_b32 v1, v0 offset:4\nflat_atomic_add v1, v[2:3], v4 glc\ns_endpgm";
+        let p = crate::assemble(src, "k.s").unwrap();
+        assert!(check(&p, "k.s").is_ok());
+        let e = check_rtl(&p, "k.s").unwrap_err().to_string();
+        assert!(e.starts_with("k.s:2:1: `ds_read_b32 v1, v0 offset:4`: ds_read_b32 runs on the golden model only"), "{e}");
     }
 }

@@ -501,6 +501,10 @@ pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
         FlatStoreDwordx4 => other(InstClass::Flat, STORE | DW4),
         VCvtF32I32 | VCvtF32U32 | VCvtU32F32 | VCvtI32F32 | VAddF32 | VSubF32 | VMulF32
         | VMadF32 => return None,
+        // The LDS and the FLAT atomics run on the golden model only
+        // (`pws_isa::subset::golden_only`); verify/tests/executable_subset.rs checks that
+        // this ROM and the subset agree on every opcode.
+        _ => return None,
     })
 }
 
@@ -521,6 +525,7 @@ pub fn format_id(format: Format) -> u64 {
         Format::Vopc => 9,
         Format::Vop3 => 10,
         Format::Flat => 11,
+        Format::Ds => 12,
     }
 }
 
