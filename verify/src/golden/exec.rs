@@ -1186,7 +1186,8 @@ mod tests {
             for (i, &w) in sig.srcs.iter().enumerate() {
                 inst.srcs[i] = Some(match (op.format(), w) {
                     (Format::Smem, _) => Operand::Sgpr(0),
-                    (_, Width::B64) if i == 2 => Operand::VccLo,
+                    // A 64-bit third source is a lane mask, except DS's DATA1.
+                    (f, Width::B64) if i == 2 && f != Format::Ds => Operand::VccLo,
                     _ => reg(w),
                 });
             }
