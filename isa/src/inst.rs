@@ -533,6 +533,12 @@ impl Instruction {
         ) || self.sources().any(|(s, _)| s == Operand::Scc)
     }
 
+    /// True if the instruction reads M0 implicitly: every DS instruction, for which M0 is the
+    /// LDS address limit (GCN3 manual, DS).
+    pub fn reads_m0_implicitly(&self) -> bool {
+        self.opcode.format() == Format::Ds
+    }
+
     /// The number of dwords the instruction occupies (a literal adds one).
     pub fn size_dwords(&self) -> u32 {
         let base = match self.encoding_format() {
