@@ -260,3 +260,57 @@ fn clang_lds_kernel_equals_its_python_reference() {
     }
     assert_eq!(checked, 4);
 }
+
+/// DS accesses and LDS atomics inside both paths of a split branch (the split context runs
+/// interleaved with its parent; the golden model's modes are no-split and PWS, DWS being a
+/// timing difference only) give the same memory without splitting and for every S: each lane writes its own dword, both paths add to one counter, and after the
+/// merge and a barrier every lane reads its neighbour's dword and the counter.
+#[test]
+fn lds_inside_split_paths_is_mode_independent() {
+    let body = format!(
+        "{PROLOGUE} v_mov_b32 v20, 0\n\
+         v_and_b32 v4, 1, v0\n v_cmp_ne_u32_e64 s[10:11], 0, v4\n\
+         s_and_saveexec_b64 s[12:13], s[10:11]\n s_xor_b64 s[12:13], exec, s[12:13]\n\
+         split s10, s11\n s_cbranch_execz ELSE\n\
+         v_mul_u32_u24 v5, 3, v0\n ds_write_b32 v1, v5\n ds_add_u32 v20, v0 offset:512\n\
+         ELSE:\n s_or_saveexec_b64 s[12:13], s[12:13]\n s_xor_b64 exec, exec, s[12:13]\n\
+         s_cbranch_execz JOIN\n\
+         v_add_u32 v5, vcc, 1000, v0\n ds_write_b32 v1, v5\n ds_add_rtn_u32 v6, v20, v21 offset:512\n\
+         JOIN:\n s_or_b64 exec, exec, s[12:13]\n merge\n\
+         s_waitcnt lgkmcnt(0)\n s_barrier\n\
+         v_xor_b32 v6, 4, v1\n ds_read_b32 v7, v6\n ds_read_b32 v8, v20 offset:512\n\
+         s_waitcnt lgkmcnt(0)\n v_add_u32 v7, vcc, v7, v8\n flat_store_dword v[2:3], v7"
+    );
+    let src = kernel(&body, 1024);
+    let program = pws_isa::assemble(&src, "t.s").unwrap_or_else(|e| panic!("{e}"));
+    let m = manifest(128, 128, 128, "");
+    // v21 is 0: the else path's add with return adds nothing (its return is unused).
+    let sum_odd: u32 = (0..128u32).filter(|l| l % 2 == 1).sum();
+    let want: Vec<u32> = (0..128u32)
+        .map(|l| {
+            let n = l ^ 1;
+            let neighbour = if n % 2 == 1 { 3 * n } else { n + 1000 };
+            neighbour + sum_odd
+        })
+        .collect();
+    let mut runs = 0;
+    for (mode, ss) in [
+        (golden::Mode::NoSplit, vec![0]),
+        (golden::Mode::Pws, vec![0, 1, 2, 3]),
+    ] {
+        for s in ss {
+            let config = Config {
+                mode,
+                s,
+                ..Config::default()
+            };
+            let r = golden::run(&program, &m, &config).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(out(&r), want, "{mode:?} S = {s}");
+            if mode == golden::Mode::Pws && s > 0 {
+                assert!(r.stats.splits > 0, "the branch split with S = {s}");
+            }
+            runs += 1;
+        }
+    }
+    assert_eq!(runs, 5);
+}
