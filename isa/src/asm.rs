@@ -746,6 +746,27 @@ impl Parser<'_, '_> {
             || self.tokens[self.pos..]
                 .iter()
                 .any(|t| matches!(&t.tok, Tok::Ident(n) if n.eq_ignore_ascii_case("glc")));
+        if inst.opcode.is_flat_atomic() {
+            let commas = self.tokens[self.pos..]
+                .iter()
+                .filter(|t| t.tok == Tok::Punct(','))
+                .count();
+            let why = match (returns, commas) {
+                (false, 2) => Some("a destination needs glc"),
+                (true, 1) => Some("with glc it names a destination first"),
+                _ => None,
+            };
+            if let Some(why) = why {
+                return Err(self.err(
+                    self.col(),
+                    ErrorKind::Modifier,
+                    format!(
+                        "{}: {why} (glc returns the value before the operation)",
+                        inst.opcode
+                    ),
+                ));
+            }
+        }
         if let Some(w) = sig.dst.filter(|_| returns) {
             slots.push((Slot::Dst, Some(w)));
         }
@@ -788,10 +809,19 @@ impl Parser<'_, '_> {
             }
         }
         if self.eat_punct(',') {
+            let atomic = if inst.opcode.is_flat_atomic() {
+                " (one more with glc, which returns the value before the operation)"
+            } else {
+                ""
+            };
             return Err(self.err(
                 self.col(),
                 ErrorKind::Syntax,
-                format!("too many operands: {} takes {}", inst.opcode, slots.len()),
+                format!(
+                    "too many operands: {} takes {}{atomic}",
+                    inst.opcode,
+                    slots.len()
+                ),
             ));
         }
         Ok(target)

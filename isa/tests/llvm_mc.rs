@@ -657,6 +657,20 @@ const REJECTS: &[(&str, pws_isa::ErrorKind)] = {
         ("s_mov_b32 s0", Syntax),
         ("s_mov_b32 s0, s1, s2", Syntax),
         ("v_add_f32 v0, v1, v2 foo", Syntax),
+        ("ds_read_b32 v1, v2 offset:65536", ImmediateOutOfRange),
+        ("ds_read_b32 v1, v2 offset0:1", Modifier),
+        ("ds_read2_b32 v[1:2], v2 offset:4", Modifier),
+        ("ds_read2_b32 v[1:2], v2 offset0:256", ImmediateOutOfRange),
+        ("ds_write_b32 v1, v2 offset:4 offset:8", Modifier),
+        ("ds_read_b32 v1, v2 offset:-4", Syntax),
+        ("ds_read_b32 v1, s2", BadOperand),
+        ("ds_read_b64 v1, v2", BadOperand),
+        ("ds_write_b32 v1, 5", BadOperand),
+        ("ds_add_u32 v1, v2 glc", Modifier),
+        ("flat_load_dword v1, v[2:3] gds", Modifier),
+        ("flat_atomic_add v0, v[1:2], v3", Modifier),
+        ("flat_atomic_add v[1:2], v3 glc", Modifier),
+        ("flat_atomic_add v0, v[1:2], v3, v4 glc", Syntax),
     ]
 };
 
