@@ -911,6 +911,10 @@ impl Logic for Decoder {
         } else if self.word0_i.val().get_bits::<6>(26) == 0x34 {
             self.fmt.next = 10.into();
             self.key.next = bit_cast::<KEY_BITS, 10>(self.word0_i.val().get_bits::<10>(16)) + 10240;
+        } else if self.word0_i.val().get_bits::<6>(26) == 0x36 {
+            // DS: recognised for its size; the ROM has no rows for it yet (illegal).
+            self.fmt.next = 12.into();
+            self.key.next = bit_cast::<KEY_BITS, 8>(self.word0_i.val().get_bits::<8>(17)) + 12288;
         } else if self.word0_i.val().get_bits::<6>(26) == 0x37 {
             self.fmt.next = 11.into();
             self.key.next = bit_cast::<KEY_BITS, 7>(self.word0_i.val().get_bits::<7>(18)) + 11264;
