@@ -123,7 +123,11 @@ fn instruction_costs_equal_the_rtl_contract() {
 fn lsu_occupancy_equals_the_rtl_contract() {
     for cfg in configurations() {
         let cu = cu_timing(&cfg);
-        for info in pws_isa::OPCODES {
+        // The LDS and the FLAT atomics have no row yet: the RTL does not run them.
+        for info in pws_isa::OPCODES
+            .iter()
+            .filter(|i| !pws_isa::subset::golden_only(i.opcode))
+        {
             let inst = pws_isa::Instruction::new(info.opcode);
             let sig = info.signature;
             let rtl_occ = match info.format {

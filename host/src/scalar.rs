@@ -162,6 +162,9 @@ pub fn effects(inst: &Instruction) -> Effects {
     if inst.reads_scc() {
         uses.insert(SCC);
     }
+    if inst.reads_m0_implicitly() {
+        uses.insert(M0);
+    }
     match inst.opcode {
         Opcode::SCbranchVccz | Opcode::SCbranchVccnz => {
             uses.insert(VCC_LO);
@@ -197,6 +200,8 @@ mod tests {
         let e = effects(&one("s_add_u32 s3, s1, s2"));
         assert_eq!(describe(e.defs), "s3, scc");
         assert_eq!(describe(e.uses), "s[1:2]");
+        let e = effects(&one("ds_read_b32 v1, v2"));
+        assert_eq!(describe(e.uses), "m0, exec_lo, exec_hi", "M0 is the LDS limit");
         let e = effects(&one("s_cbranch_vccz 0"));
         assert_eq!(describe(e.uses), "vcc");
         let e = effects(&one("s_and_saveexec_b64 s[2:3], s[4:5]"));

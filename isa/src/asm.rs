@@ -740,7 +740,34 @@ impl Parser<'_, '_> {
     ) -> Result<Option<(String, u32)>, AsmError> {
         let sig = inst.opcode.signature();
         let mut slots: Vec<(Slot, Option<Width>)> = Vec::new();
-        if let Some(w) = sig.dst {
+        // A FLAT atomic names a destination only with `glc` (which comes after the operands;
+        // no operand can be spelled `glc`).
+        let returns = !inst.opcode.is_flat_atomic()
+            || self.tokens[self.pos..]
+                .iter()
+                .any(|t| matches!(&t.tok, Tok::Ident(n) if n.eq_ignore_ascii_case("glc")));
+        if inst.opcode.is_flat_atomic() {
+            let commas = self.tokens[self.pos..]
+                .iter()
+                .filter(|t| t.tok == Tok::Punct(','))
+                .count();
+            let why = match (returns, commas) {
+                (false, 2) => Some("a destination needs glc"),
+                (true, 1) => Some("with glc it names a destination first"),
+                _ => None,
+            };
+            if let Some(why) = why {
+                return Err(self.err(
+                    self.col(),
+                    ErrorKind::Modifier,
+                    format!(
+                        "{}: {why} (glc returns the value before the operation)",
+                        inst.opcode
+                    ),
+                ));
+            }
+        }
+        if let Some(w) = sig.dst.filter(|_| returns) {
             slots.push((Slot::Dst, Some(w)));
         }
         if let Some(w) = sig.sdst {
@@ -749,7 +776,8 @@ impl Parser<'_, '_> {
         for (i, w) in sig.srcs.iter().enumerate() {
             slots.push((Slot::Src(i), Some(*w)));
         }
-        if !matches!(sig.imm, ImmKind::None) {
+        // DS offsets are written as modifiers (`offset:N`), parsed with them.
+        if !matches!(sig.imm, ImmKind::None | ImmKind::DsOffset | ImmKind::DsOffset2) {
             slots.push((Slot::Imm, None));
         }
         let mut target = None;
@@ -781,10 +809,19 @@ impl Parser<'_, '_> {
             }
         }
         if self.eat_punct(',') {
+            let atomic = if inst.opcode.is_flat_atomic() {
+                " (one more with glc, which returns the value before the operation)"
+            } else {
+                ""
+            };
             return Err(self.err(
                 self.col(),
                 ErrorKind::Syntax,
-                format!("too many operands: {} takes {}", inst.opcode, slots.len()),
+                format!(
+                    "too many operands: {} takes {}{atomic}",
+                    inst.opcode,
+                    slots.len()
+                ),
             ));
         }
         Ok(target)
@@ -793,6 +830,7 @@ impl Parser<'_, '_> {
     /// Trailing modifiers; returns the column of the first one (for errors).
     fn modifiers(&mut self, inst: &mut Instruction) -> Result<u32, AsmError> {
         let first = self.col();
+        let mut offsets_seen: Vec<String> = Vec::new();
         while let Some(t) = self.peek().cloned() {
             let Tok::Ident(name) = &t.tok else {
                 return Err(self.err(t.col, ErrorKind::Syntax, "unexpected token after operands"));
@@ -802,7 +840,36 @@ impl Parser<'_, '_> {
             let duplicate = match name.to_ascii_lowercase().as_str() {
                 "glc" => std::mem::replace(&mut m.glc, true),
                 "slc" => std::mem::replace(&mut m.slc, true),
+                "gds" => std::mem::replace(&mut m.gds, true),
                 "clamp" => std::mem::replace(&mut m.clamp, true),
+                field @ ("offset" | "offset0" | "offset1") => {
+                    let kind = inst.opcode.signature().imm;
+                    let (shift, max) = match (field, kind) {
+                        ("offset", ImmKind::DsOffset) => (0, 0xffff),
+                        ("offset0", ImmKind::DsOffset2) => (0, 0xff),
+                        ("offset1", ImmKind::DsOffset2) => (8, 0xff),
+                        _ => {
+                            return Err(self.err(
+                                t.col,
+                                ErrorKind::Modifier,
+                                format!("{} does not accept `{field}`", inst.opcode),
+                            ))
+                        }
+                    };
+                    self.expect_punct(':')?;
+                    let (v, col) = self.expect_int()?;
+                    if v > max {
+                        return Err(self.err(
+                            col,
+                            ErrorKind::ImmediateOutOfRange,
+                            format!("`{field}` {v} out of range 0..={max}"),
+                        ));
+                    }
+                    inst.imm |= (v as u32) << shift;
+                    let seen = offsets_seen.contains(&field.to_string());
+                    offsets_seen.push(field.to_string());
+                    seen
+                }
                 "mul" | "div" => {
                     self.expect_punct(':')?;
                     let (v, col) = self.expect_int()?;

@@ -174,7 +174,9 @@ pub fn check(inst: &Instruction) -> Result<(), OperandError> {
         return Err(bad(Slot::Instruction, format!("{op} exists only as VOP3")));
     }
 
-    check_presence(Slot::Dst, inst.dst, sig.dst.is_some())?;
+    // A FLAT atomic returns the pre-op value (has a destination) exactly when `glc` is set.
+    let returns = !op.is_flat_atomic() || inst.mods.glc;
+    check_presence(Slot::Dst, inst.dst, sig.dst.is_some() && returns)?;
     check_presence(Slot::Sdst, inst.sdst, sig.sdst.is_some())?;
     for i in 0..3 {
         let optional_smem_offset = format == Format::Smem && i == 1;
@@ -209,7 +211,7 @@ pub fn check(inst: &Instruction) -> Result<(), OperandError> {
             Format::Sopc => Class::ScalarSrc,
             Format::Sopk => Class::ScalarReg,
             Format::Smem => Class::SmemBase,
-            Format::Flat => Class::Vgpr,
+            Format::Flat | Format::Ds => Class::Vgpr,
             _ if Some(i) == op.literal_k() => Class::LiteralK,
             _ if op.literal_k().is_some() && i > 0 => Class::Vgpr,
             _ if i == 2 && format == Format::Vop2 => {
@@ -340,6 +342,9 @@ fn check_modifiers(inst: &Instruction) -> Result<(), OperandError> {
     }
     if m.slc && format != Format::Flat {
         return fail("slc");
+    }
+    if m.gds && format != Format::Ds {
+        return fail("gds");
     }
     if m.clamp && allowed & MOD_CLAMP == 0 {
         return fail("clamp");

@@ -34,7 +34,10 @@ pub fn decode_one(words: &[u32], pc: u32) -> Result<(Instruction, usize), Decode
         message,
     };
     let format = format_of(w0).ok_or_else(|| fail("unknown encoding".into()))?;
-    let wide = matches!(format, Format::Smem | Format::Vop3 | Format::Flat);
+    let wide = matches!(
+        format,
+        Format::Smem | Format::Vop3 | Format::Flat | Format::Ds
+    );
     let w1 = if wide {
         Some(*words.get(1).ok_or_else(|| {
             fail(format!(
@@ -73,6 +76,7 @@ fn format_of(w0: u32) -> Option<Format> {
         _ => match w0 >> 26 {
             0x30 => Format::Smem,
             0x34 => Format::Vop3,
+            0x36 => Format::Ds,
             0x37 => Format::Flat,
             _ => match w0 >> 25 {
                 0x3F => Format::Vop1,
@@ -201,10 +205,24 @@ fn fields(format: Format, w0: u32, w1: u32, literal: Option<u32>) -> Result<Inst
                 ..Modifiers::default()
             };
             inst.srcs[0] = Some(vgpr(w1));
-            if inst.opcode.signature().dst.is_some() {
+            let atomic = inst.opcode.is_flat_atomic();
+            if inst.opcode.signature().dst.is_some() && (!atomic || inst.mods.glc) {
                 inst.dst = Some(vgpr(w1 >> 24));
-            } else {
+            }
+            if inst.opcode.signature().dst.is_none() || atomic {
                 inst.srcs[1] = Some(vgpr(w1 >> 8));
+            }
+        }
+        Format::Ds => {
+            inst = Instruction::new(lookup(w0 >> 17 & 0xff)?);
+            inst.mods.gds = w0 >> 16 & 1 != 0;
+            inst.imm = w0 & 0xffff;
+            let sig = inst.opcode.signature();
+            if sig.dst.is_some() {
+                inst.dst = Some(vgpr(w1 >> 24));
+            }
+            for i in 0..sig.srcs.len() {
+                inst.srcs[i] = Some(vgpr(w1 >> (8 * i)));
             }
         }
     }

@@ -91,12 +91,17 @@ fn encode_checked(inst: &Instruction) -> Vec<u32> {
             ]
         }
         Format::Flat => {
-            let (addr, data) = (s0, if inst.dst.is_some() { None } else { s1 });
+            let atomic = inst.opcode.is_flat_atomic();
+            let (addr, data) = (s0, if inst.dst.is_some() && !atomic { None } else { s1 });
             vec![
                 0xDC00_0000 | op << 18 | (m.slc as u32) << 17 | (m.glc as u32) << 16,
                 vreg(inst.dst) << 24 | vreg(data) << 8 | vreg(addr),
             ]
         }
+        Format::Ds => vec![
+            0xD800_0000 | op << 17 | (m.gds as u32) << 16 | (inst.imm & 0xffff),
+            vreg(inst.dst) << 24 | vreg(s2) << 16 | vreg(s1) << 8 | vreg(s0),
+        ],
     };
     if let Some(lit) = inst.srcs.iter().find_map(|s| match s {
         Some(Operand::Literal(v)) => Some(*v),

@@ -343,12 +343,14 @@ impl Omod {
 }
 
 /// Instruction modifiers. Which ones an instruction may carry depends on its format:
-/// `glc` on SMEM and FLAT, `slc` on FLAT, `clamp` on VOP3, `neg`/`abs`/`omod` on VOP3
-/// floating-point instructions.
+/// `glc` on SMEM and FLAT, `slc` on FLAT, `gds` on DS, `clamp` on VOP3, `neg`/`abs`/`omod` on
+/// VOP3 floating-point instructions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Modifiers {
     pub glc: bool,
     pub slc: bool,
+    /// DS: the access goes to the global data share instead of the LDS.
+    pub gds: bool,
     pub clamp: bool,
     pub omod: Omod,
     /// Bit i negates source i.
@@ -366,7 +368,10 @@ pub struct Modifiers {
 /// - SMEM: `dst` = data, `srcs[0]` = base pair, `imm` = byte offset or `srcs[1]` = SGPR offset.
 /// - VOP1/VOP2/VOP3: `dst` = VGPR, `sdst` = carry-out (VCC in e32), `srcs` in text order
 ///   (carry-in / cndmask mask as `srcs[2]`, VCC in e32). VOPC: `sdst` = mask (VCC in e32).
-/// - FLAT: load `dst` = data, `srcs[0]` = address; store `srcs = [address, data]`.
+/// - FLAT: load `dst` = data, `srcs[0]` = address; store `srcs = [address, data]`; atomic
+///   `srcs = [address, data]` and `dst` = the returned pre-op value when `glc` is set.
+/// - DS: `srcs = [address, data0, data1]` as the signature has them, `dst` = VDST, `imm` = the
+///   16-bit offset field (`offset1 << 8 | offset0` for the two-address forms).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Instruction {
     pub opcode: Opcode,
@@ -456,17 +461,17 @@ impl Instruction {
         matches!(self.opcode, Opcode::SEndpgm | Opcode::SBranch)
     }
 
-    /// True for vector ALU and FLAT instructions, which run under EXEC.
+    /// True for vector ALU, FLAT and DS instructions, which run under EXEC.
     pub fn is_vector(&self) -> bool {
         matches!(
             self.opcode.format(),
-            Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 | Format::Flat
+            Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 | Format::Flat | Format::Ds
         )
     }
 
-    /// True for memory instructions (SMEM, FLAT).
+    /// True for memory instructions (SMEM, FLAT, DS).
     pub fn is_memory(&self) -> bool {
-        matches!(self.opcode.format(), Format::Smem | Format::Flat)
+        matches!(self.opcode.format(), Format::Smem | Format::Flat | Format::Ds)
     }
 
     /// True if the instruction's result depends on EXEC: vector instructions (masked by it),
@@ -528,10 +533,16 @@ impl Instruction {
         ) || self.sources().any(|(s, _)| s == Operand::Scc)
     }
 
+    /// True if the instruction reads M0 implicitly: every DS instruction, for which M0 is the
+    /// LDS address limit (GCN3 manual, DS).
+    pub fn reads_m0_implicitly(&self) -> bool {
+        self.opcode.format() == Format::Ds
+    }
+
     /// The number of dwords the instruction occupies (a literal adds one).
     pub fn size_dwords(&self) -> u32 {
         let base = match self.encoding_format() {
-            Format::Smem | Format::Vop3 | Format::Flat => 2,
+            Format::Smem | Format::Vop3 | Format::Flat | Format::Ds => 2,
             _ => 1,
         };
         let literal = self

@@ -30,6 +30,9 @@ pub enum Format {
     Vop3,
     /// Flat memory (64 bits): `.. GLC@16 SLC@17 OP:7 0x37:6`, `ADDR:8 DATA:8 .. VDST:8`.
     Flat,
+    /// Local data share (64 bits): `OFFSET0:8 OFFSET1:8 GDS@16 OP:8 0x36:6`,
+    /// `ADDR:8 DATA0:8 DATA1:8 VDST:8`.
+    Ds,
 }
 
 impl Format {
@@ -47,6 +50,7 @@ impl Format {
             Format::Vopc => "VOPC",
             Format::Vop3 => "VOP3",
             Format::Flat => "FLAT",
+            Format::Ds => "DS",
         }
     }
 
@@ -119,6 +123,11 @@ pub enum ImmKind {
     Waitcnt,
     /// SMEM unsigned 20-bit byte offset (or an SGPR offset in `srcs[1]`).
     SmemOffset,
+    /// DS 16-bit unsigned byte offset, written `offset:N` after the operands.
+    DsOffset,
+    /// DS two 8-bit offsets in elements of the access (`ds_read2_*`, `ds_write2_*`), written
+    /// `offset0:A offset1:B`; the immediate holds `B << 8 | A`, as the encoding does.
+    DsOffset2,
 }
 
 /// The operands an opcode takes: widths of the vector/scalar destination, of the second
@@ -196,6 +205,26 @@ const FL_ST1: Signature = sig(None, None, &[B64, B32], ImmKind::None);
 const FL_ST2: Signature = sig(None, None, &[B64, B64], ImmKind::None);
 const FL_ST3: Signature = sig(None, None, &[B64, B96], ImmKind::None);
 const FL_ST4: Signature = sig(None, None, &[B64, B128], ImmKind::None);
+/// FLAT atomics: the destination (the pre-op value) is present exactly when `glc` is set.
+const FL_AT: Signature = sig(Some(B32), None, &[B64, B32], ImmKind::None);
+/// `flat_atomic_cmpswap`: data is `v[n:n+1]` = (new value, compare value).
+const FL_ATC: Signature = sig(Some(B32), None, &[B64, B64], ImmKind::None);
+// DS: `srcs[0]` is the address VGPR, `srcs[1]`/`srcs[2]` DATA0/DATA1, `dst` VDST.
+const DS_RD1: Signature = sig(Some(B32), None, &[B32], ImmKind::DsOffset);
+const DS_RD2: Signature = sig(Some(B64), None, &[B32], ImmKind::DsOffset);
+const DS_RD3: Signature = sig(Some(B96), None, &[B32], ImmKind::DsOffset);
+const DS_RD4: Signature = sig(Some(B128), None, &[B32], ImmKind::DsOffset);
+const DS_RD2X1: Signature = sig(Some(B64), None, &[B32], ImmKind::DsOffset2);
+const DS_RD2X2: Signature = sig(Some(B128), None, &[B32], ImmKind::DsOffset2);
+const DS_WR1: Signature = sig(None, None, &[B32, B32], ImmKind::DsOffset);
+const DS_WR2: Signature = sig(None, None, &[B32, B64], ImmKind::DsOffset);
+const DS_WR3: Signature = sig(None, None, &[B32, B96], ImmKind::DsOffset);
+const DS_WR4: Signature = sig(None, None, &[B32, B128], ImmKind::DsOffset);
+const DS_WR2X1: Signature = sig(None, None, &[B32, B32, B32], ImmKind::DsOffset2);
+const DS_WR2X2: Signature = sig(None, None, &[B32, B64, B64], ImmKind::DsOffset2);
+const DS_AT3: Signature = sig(None, None, &[B32, B32, B32], ImmKind::DsOffset);
+const DS_RTN: Signature = sig(Some(B32), None, &[B32, B32], ImmKind::DsOffset);
+const DS_RTN3: Signature = sig(Some(B32), None, &[B32, B32, B32], ImmKind::DsOffset);
 
 /// One row of the opcode table.
 #[derive(Clone, Copy, Debug)]
@@ -585,6 +614,76 @@ opcodes! {
     FlatStoreDwordx2 = "flat_store_dwordx2", Flat, 0x1d, FL_ST2;
     FlatStoreDwordx3 = "flat_store_dwordx3", Flat, 0x1e, FL_ST3;
     FlatStoreDwordx4 = "flat_store_dwordx4", Flat, 0x1f, FL_ST4;
+    // FLAT atomics (32-bit): with `glc` they return the pre-op value in VDST.
+    FlatAtomicSwap = "flat_atomic_swap", Flat, 0x40, FL_AT;
+    FlatAtomicCmpswap = "flat_atomic_cmpswap", Flat, 0x41, FL_ATC;
+    FlatAtomicAdd = "flat_atomic_add", Flat, 0x42, FL_AT;
+    FlatAtomicSub = "flat_atomic_sub", Flat, 0x43, FL_AT;
+    FlatAtomicSmin = "flat_atomic_smin", Flat, 0x44, FL_AT;
+    FlatAtomicUmin = "flat_atomic_umin", Flat, 0x45, FL_AT;
+    FlatAtomicSmax = "flat_atomic_smax", Flat, 0x46, FL_AT;
+    FlatAtomicUmax = "flat_atomic_umax", Flat, 0x47, FL_AT;
+    FlatAtomicAnd = "flat_atomic_and", Flat, 0x48, FL_AT;
+    FlatAtomicOr = "flat_atomic_or", Flat, 0x49, FL_AT;
+    FlatAtomicXor = "flat_atomic_xor", Flat, 0x4a, FL_AT;
+    FlatAtomicInc = "flat_atomic_inc", Flat, 0x4b, FL_AT;
+    FlatAtomicDec = "flat_atomic_dec", Flat, 0x4c, FL_AT;
+    // DS (LDS): atomics without return
+    DsAddU32 = "ds_add_u32", Ds, 0x00, DS_WR1;
+    DsSubU32 = "ds_sub_u32", Ds, 0x01, DS_WR1;
+    DsRsubU32 = "ds_rsub_u32", Ds, 0x02, DS_WR1;
+    DsIncU32 = "ds_inc_u32", Ds, 0x03, DS_WR1;
+    DsDecU32 = "ds_dec_u32", Ds, 0x04, DS_WR1;
+    DsMinI32 = "ds_min_i32", Ds, 0x05, DS_WR1;
+    DsMaxI32 = "ds_max_i32", Ds, 0x06, DS_WR1;
+    DsMinU32 = "ds_min_u32", Ds, 0x07, DS_WR1;
+    DsMaxU32 = "ds_max_u32", Ds, 0x08, DS_WR1;
+    DsAndB32 = "ds_and_b32", Ds, 0x09, DS_WR1;
+    DsOrB32 = "ds_or_b32", Ds, 0x0a, DS_WR1;
+    DsXorB32 = "ds_xor_b32", Ds, 0x0b, DS_WR1;
+    DsMskorB32 = "ds_mskor_b32", Ds, 0x0c, DS_AT3;
+    // DS stores
+    DsWriteB32 = "ds_write_b32", Ds, 0x0d, DS_WR1;
+    DsWrite2B32 = "ds_write2_b32", Ds, 0x0e, DS_WR2X1;
+    DsWrite2st64B32 = "ds_write2st64_b32", Ds, 0x0f, DS_WR2X1;
+    DsCmpstB32 = "ds_cmpst_b32", Ds, 0x10, DS_AT3;
+    DsWriteB8 = "ds_write_b8", Ds, 0x1e, DS_WR1;
+    DsWriteB16 = "ds_write_b16", Ds, 0x1f, DS_WR1;
+    // DS atomics returning the pre-op value
+    DsAddRtnU32 = "ds_add_rtn_u32", Ds, 0x20, DS_RTN;
+    DsSubRtnU32 = "ds_sub_rtn_u32", Ds, 0x21, DS_RTN;
+    DsRsubRtnU32 = "ds_rsub_rtn_u32", Ds, 0x22, DS_RTN;
+    DsIncRtnU32 = "ds_inc_rtn_u32", Ds, 0x23, DS_RTN;
+    DsDecRtnU32 = "ds_dec_rtn_u32", Ds, 0x24, DS_RTN;
+    DsMinRtnI32 = "ds_min_rtn_i32", Ds, 0x25, DS_RTN;
+    DsMaxRtnI32 = "ds_max_rtn_i32", Ds, 0x26, DS_RTN;
+    DsMinRtnU32 = "ds_min_rtn_u32", Ds, 0x27, DS_RTN;
+    DsMaxRtnU32 = "ds_max_rtn_u32", Ds, 0x28, DS_RTN;
+    DsAndRtnB32 = "ds_and_rtn_b32", Ds, 0x29, DS_RTN;
+    DsOrRtnB32 = "ds_or_rtn_b32", Ds, 0x2a, DS_RTN;
+    DsXorRtnB32 = "ds_xor_rtn_b32", Ds, 0x2b, DS_RTN;
+    DsMskorRtnB32 = "ds_mskor_rtn_b32", Ds, 0x2c, DS_RTN3;
+    DsWrxchgRtnB32 = "ds_wrxchg_rtn_b32", Ds, 0x2d, DS_RTN;
+    DsCmpstRtnB32 = "ds_cmpst_rtn_b32", Ds, 0x30, DS_RTN3;
+    // DS loads
+    DsReadB32 = "ds_read_b32", Ds, 0x36, DS_RD1;
+    DsRead2B32 = "ds_read2_b32", Ds, 0x37, DS_RD2X1;
+    DsRead2st64B32 = "ds_read2st64_b32", Ds, 0x38, DS_RD2X1;
+    DsReadI8 = "ds_read_i8", Ds, 0x39, DS_RD1;
+    DsReadU8 = "ds_read_u8", Ds, 0x3a, DS_RD1;
+    DsReadI16 = "ds_read_i16", Ds, 0x3b, DS_RD1;
+    DsReadU16 = "ds_read_u16", Ds, 0x3c, DS_RD1;
+    // DS 64-bit and wider
+    DsWriteB64 = "ds_write_b64", Ds, 0x4d, DS_WR2;
+    DsWrite2B64 = "ds_write2_b64", Ds, 0x4e, DS_WR2X2;
+    DsWrite2st64B64 = "ds_write2st64_b64", Ds, 0x4f, DS_WR2X2;
+    DsReadB64 = "ds_read_b64", Ds, 0x76, DS_RD2;
+    DsRead2B64 = "ds_read2_b64", Ds, 0x77, DS_RD2X2;
+    DsRead2st64B64 = "ds_read2st64_b64", Ds, 0x78, DS_RD2X2;
+    DsWriteB96 = "ds_write_b96", Ds, 0xde, DS_WR3;
+    DsWriteB128 = "ds_write_b128", Ds, 0xdf, DS_WR4;
+    DsReadB96 = "ds_read_b96", Ds, 0xfe, DS_RD3;
+    DsReadB128 = "ds_read_b128", Ds, 0xff, DS_RD4;
 }
 
 impl Opcode {
@@ -688,8 +787,15 @@ impl Opcode {
             FlatLoadDwordx2 | FlatStoreDwordx2 => 8,
             FlatLoadDwordx3 | FlatStoreDwordx3 => 12,
             FlatLoadDwordx4 | FlatStoreDwordx4 => 16,
+            _ if self.is_flat_atomic() => 4,
             _ => return None,
         })
+    }
+
+    /// True for the FLAT atomics (`flat_atomic_*`): read-modify-write at the memory port,
+    /// returning the pre-op value only with `glc`.
+    pub fn is_flat_atomic(self) -> bool {
+        self.format() == Format::Flat && self.code() >= 0x40
     }
 }
 

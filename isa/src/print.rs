@@ -50,11 +50,28 @@ pub(crate) fn write_instruction(
             Some(reg) => reg.display(Width::B32).to_string(),
             None => format!("0x{:x}", inst.imm),
         }),
+        // DS offsets print as modifiers after the operands (below).
+        ImmKind::DsOffset | ImmKind::DsOffset2 => {}
     }
     if !operands.is_empty() {
         write!(f, " {}", operands.join(", "))?;
     }
+    match sig.imm {
+        ImmKind::DsOffset if inst.imm != 0 => write!(f, " offset:{}", inst.imm)?,
+        ImmKind::DsOffset2 => {
+            if inst.imm & 0xff != 0 {
+                write!(f, " offset0:{}", inst.imm & 0xff)?;
+            }
+            if inst.imm >> 8 != 0 {
+                write!(f, " offset1:{}", inst.imm >> 8)?;
+            }
+        }
+        _ => {}
+    }
     let m = &inst.mods;
+    if m.gds {
+        f.write_str(" gds")?;
+    }
     if m.glc {
         f.write_str(" glc")?;
     }

@@ -41,6 +41,8 @@ fn table() -> String {
             ImmKind::Branch => ops.push("label".into()),
             ImmKind::Waitcnt => ops.push("waitcnt".into()),
             ImmKind::SmemOffset => ops.push("offset20 or sgpr".into()),
+            ImmKind::DsOffset => ops.push("offset:u16".into()),
+            ImmKind::DsOffset2 => ops.push("offset0:u8 offset1:u8".into()),
         }
         let mut mods = Vec::new();
         if info.mods & MOD_INPUT != 0 {

@@ -273,6 +273,20 @@ fn forms() -> Vec<String> {
                     _ => ["v[4:7]", "v[252:255]"],
                 };
                 let load = sig.dst.is_some();
+                if op.is_flat_atomic() {
+                    let data = match sig.srcs[1] {
+                        Width::B32 => ["v1", "v255"],
+                        _ => ["v[4:5]", "v[254:255]"],
+                    };
+                    for (i, addr) in ["v[2:3]", "v[254:255]", "v[7:8]"].iter().enumerate() {
+                        let d = data[i % 2];
+                        for mods in ["", " slc"] {
+                            out.push(format!("{m} {addr}, {d}{mods}"));
+                            out.push(format!("{m} v{}, {addr}, {d} glc{mods}", 250 * i));
+                        }
+                    }
+                    continue;
+                }
                 for (i, addr) in ["v[2:3]", "v[254:255]", "v[7:8]"].iter().enumerate() {
                     for mods in ["", " glc", " slc", " glc slc"] {
                         let d = data[i % 2];
@@ -284,9 +298,43 @@ fn forms() -> Vec<String> {
                     }
                 }
             }
+            Format::Ds => ds_forms(info, &mut out),
         }
     }
     out
+}
+
+/// DS forms: every register slot at its low and high end, each offset syntax, `gds`.
+fn ds_forms(info: &pws_isa::OpInfo, out: &mut Vec<String>) {
+    let m = info.mnemonic;
+    let sig = info.signature;
+    let reg = |w: Width, high: bool| -> String {
+        let n = w.dwords() as u16;
+        let first = if high { 256 - n } else { 3 };
+        if n == 1 {
+            format!("v{first}")
+        } else {
+            format!("v[{first}:{}]", first + n - 1)
+        }
+    };
+    let offsets: &[&str] = match sig.imm {
+        ImmKind::DsOffset2 => &["", " offset0:1", " offset1:255", " offset0:16 offset1:17"],
+        _ => &["", " offset:4", " offset:65535", " offset:0x100"],
+    };
+    for (i, off) in offsets.iter().enumerate() {
+        for gds in ["", " gds"] {
+            let high = i % 2 == 1;
+            let mut ops = Vec::new();
+            if let Some(w) = sig.dst {
+                ops.push(reg(w, high));
+            }
+            ops.push(if high { "v255".into() } else { "v2".into() });
+            for w in &sig.srcs[1..] {
+                ops.push(reg(*w, !high));
+            }
+            out.push(format!("{m} {}{off}{gds}", ops.join(", ")));
+        }
+    }
 }
 
 fn valu_forms(info: &pws_isa::OpInfo, out: &mut Vec<String>) {
@@ -625,6 +673,20 @@ const REJECTS: &[(&str, pws_isa::ErrorKind)] = {
         ("s_mov_b32 s0", Syntax),
         ("s_mov_b32 s0, s1, s2", Syntax),
         ("v_add_f32 v0, v1, v2 foo", Syntax),
+        ("ds_read_b32 v1, v2 offset:65536", ImmediateOutOfRange),
+        ("ds_read_b32 v1, v2 offset0:1", Modifier),
+        ("ds_read2_b32 v[1:2], v2 offset:4", Modifier),
+        ("ds_read2_b32 v[1:2], v2 offset0:256", ImmediateOutOfRange),
+        ("ds_write_b32 v1, v2 offset:4 offset:8", Modifier),
+        ("ds_read_b32 v1, v2 offset:-4", Syntax),
+        ("ds_read_b32 v1, s2", BadOperand),
+        ("ds_read_b64 v1, v2", BadOperand),
+        ("ds_write_b32 v1, 5", BadOperand),
+        ("ds_add_u32 v1, v2 glc", Modifier),
+        ("flat_load_dword v1, v[2:3] gds", Modifier),
+        ("flat_atomic_add v0, v[1:2], v3", Modifier),
+        ("flat_atomic_add v[1:2], v3 glc", Modifier),
+        ("flat_atomic_add v0, v[1:2], v3, v4 glc", Syntax),
     ]
 };
 

@@ -1,9 +1,10 @@
 //! Anything the assembler accepts, the golden model and the compute-unit RTL either both run
-//! or both refuse before the first instruction (`pws_isa::subset`): this walks the opcode
-//! table, so an instruction added to the table without a decision in both executors fails
-//! here.
+//! or both refuse before the first instruction (`pws_isa::subset`), except the documented gap
+//! (`subset::golden_only`: the LDS and the FLAT atomics, which the RTL refuses and the golden
+//! model runs): this walks the opcode table, so an instruction added to the table without a
+//! decision in both executors fails here.
 //!
-//! - Every opcode: the subset says executable exactly when the RTL's decode ROM has a
+//! - Every opcode: the RTL's subset says executable exactly when the RTL's decode ROM has a
 //!   micro-op for it (no simulation, every opcode every time).
 //! - Every opcode, random operands (the isa crate's generator of valid instructions, with the
 //!   registers folded into the `cu` preset's 32 SGPRs and 32 VGPRs): the one-instruction
@@ -142,7 +143,7 @@ fn the_subset_is_what_the_rtl_decodes() {
             })
             .unwrap_or_else(|| panic!("no plain instance of {}", info.mnemonic));
         assert_eq!(
-            subset::executable(&plain).is_ok(),
+            subset::rtl_executable(&plain).is_ok(),
             micro_op(info.opcode).is_some(),
             "{}: the subset and the RTL's decode ROM disagree ({plain})",
             info.mnemonic
@@ -176,6 +177,16 @@ fn every_accepted_instruction_ends_alike_on_both_executors() {
                 continue;
             };
             let (g, r) = (golden_end(&program, &m), rtl_end(&program, &m));
+            if subset::golden_only(info.opcode) {
+                // The gap: the RTL refuses before running; the golden model runs it (a DS
+                // access without M0 set faults: M0 is 0 at launch).
+                assert_eq!(r, End::Refused, "{src}");
+                assert!(
+                    matches!(g, End::Done(_) | End::MemoryFault | End::Refused),
+                    "{src}golden: {g:?}"
+                );
+                continue;
+            }
             assert!(
                 !matches!(g, End::NotExecutable(_) | End::Other(_))
                     && !matches!(r, End::NotExecutable(_) | End::Other(_)),

@@ -93,7 +93,7 @@ fn random_instruction(rng: &mut Rng, opcode: Opcode) -> Instruction {
     });
     for (i, &w) in sig.srcs.iter().enumerate() {
         inst.srcs[i] = Some(match format {
-            Format::Flat => vgpr(rng, w),
+            Format::Flat | Format::Ds => vgpr(rng, w),
             Format::Smem if i == 0 => Operand::Sgpr(if rng.below(2) == 0 {
                 4
             } else {
@@ -112,7 +112,10 @@ fn random_instruction(rng: &mut Rng, opcode: Opcode) -> Instruction {
         ImmKind::Branch => (rng.below(11) as i16 - 4) as u16 as u32,
         ImmKind::Waitcnt => 0,
         ImmKind::SmemOffset => (rng.below(8) * 4) as u32,
+        ImmKind::DsOffset | ImmKind::DsOffset2 => (rng.below(16) * 4) as u32,
     };
+    // A FLAT atomic names its destination only with `glc` (it returns the old value).
+    inst.mods.glc = inst.opcode.is_flat_atomic();
     inst
 }
 

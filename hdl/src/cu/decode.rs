@@ -587,6 +587,10 @@ pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
         // The transcendentals' fixed-point algorithms (docs/float.md) and the literal-operand
         // multiply-adds are not in the RTL yet.
         VExpF32 | VLogF32 | VSinF32 | VCosF32 | VMadmkF32 | VMadakF32 => return None,
+        // The LDS and the FLAT atomics run on the golden model only
+        // (`pws_isa::subset::golden_only`); verify/tests/executable_subset.rs checks that
+        // this ROM and the subset agree on every opcode.
+        _ => return None,
     })
 }
 
@@ -607,6 +611,7 @@ pub fn format_id(format: Format) -> u64 {
         Format::Vopc => 9,
         Format::Vop3 => 10,
         Format::Flat => 11,
+        Format::Ds => 12,
     }
 }
 
@@ -999,6 +1004,10 @@ impl Logic for Decoder {
         } else if self.word0_i.val().get_bits::<6>(26) == 0x34 {
             self.fmt.next = 10.into();
             self.key.next = bit_cast::<KEY_BITS, 10>(self.word0_i.val().get_bits::<10>(16)) + 10240;
+        } else if self.word0_i.val().get_bits::<6>(26) == 0x36 {
+            // DS: recognised for its size; the ROM has no rows for it yet (illegal).
+            self.fmt.next = 12.into();
+            self.key.next = bit_cast::<KEY_BITS, 8>(self.word0_i.val().get_bits::<8>(17)) + 12288;
         } else if self.word0_i.val().get_bits::<6>(26) == 0x37 {
             self.fmt.next = 11.into();
             self.key.next = bit_cast::<KEY_BITS, 7>(self.word0_i.val().get_bits::<7>(18)) + 11264;

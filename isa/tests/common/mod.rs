@@ -117,6 +117,10 @@ pub fn candidate(op: Opcode) -> BoxedStrategy<Instruction> {
     let dst: BoxedStrategy<Option<Operand>> = match sig.dst {
         None => Just(None).boxed(),
         Some(w) if valu || format == Format::Flat => vgpr(w).prop_map(Some).boxed(),
+        // DS takes VGPRs only; now and then another operand for the checker to reject.
+        Some(w) if format == Format::Ds => prop_oneof![6 => vgpr(w), 1 => any_source(w)]
+            .prop_map(Some)
+            .boxed(),
         Some(w) => scalar_reg(w).prop_map(Some).boxed(),
     };
     let sdst: BoxedStrategy<Option<Operand>> = match sig.sdst {
@@ -129,6 +133,9 @@ pub fn candidate(op: Opcode) -> BoxedStrategy<Instruction> {
         };
         match format {
             Format::Flat => vgpr(w).prop_map(Some).boxed(),
+            Format::Ds => prop_oneof![6 => vgpr(w), 1 => any_source(w)]
+                .prop_map(Some)
+                .boxed(),
             Format::Smem => scalar_reg(w).prop_map(Some).boxed(),
             Format::Sopk => scalar_reg(w).prop_map(Some).boxed(),
             Format::Vop2 if i == 2 => mask().prop_map(Some).boxed(),
@@ -172,6 +179,8 @@ pub fn candidate(op: Opcode) -> BoxedStrategy<Instruction> {
             Modifiers {
                 glc: glc && matches!(format, Format::Smem | Format::Flat),
                 slc: slc && format == Format::Flat,
+                // `gds` rides on the `slc` draw: the two never meet in one format.
+                gds: slc && format == Format::Ds,
                 clamp: clamp && vop_mods(MOD_CLAMP),
                 omod: if vop_mods(MOD_OMOD) {
                     Omod::from_bits(omod)
@@ -188,11 +197,13 @@ pub fn candidate(op: Opcode) -> BoxedStrategy<Instruction> {
                 mods = Modifiers {
                     glc: mods.glc,
                     slc: mods.slc,
+                    gds: mods.gds,
                     ..Modifiers::default()
                 };
             }
             let mut inst = Instruction::new(op);
             inst.vop3 = vop3;
+            // A FLAT atomic names a destination only with `glc`: half the candidates break it.
             inst.dst = dst;
             inst.sdst = if vop3 || sdst.is_none() {
                 sdst

@@ -661,8 +661,9 @@ pub fn run(
     opts: &RunOptions,
 ) -> Result<RunReport, RunError> {
     let hw = &opts.hw;
-    // Refused before running, as the golden model refuses it (`pws_isa::subset`).
-    pws_isa::subset::check(program, &manifest.kernel.display().to_string())?;
+    // Refused before running, as the golden model refuses it, and the golden model's LDS and
+    // atomics, which the RTL does not implement yet (`pws_isa::subset`).
+    pws_isa::subset::check_rtl(program, &manifest.kernel.display().to_string())?;
     let (sgprs, _) = check_fit(program, hw)?;
     check_budget(manifest)?;
     let cu = ComputeUnit::new(hw).map_err(|e| RunError::Config(e.to_string()))?;

@@ -1,11 +1,12 @@
 //! Semantics of one instruction for one context, written from the GCN3 ISA manual (scalar
 //! ALU with SCC, vector ALU under EXEC & SpM with VCC/carry-out, compares, saveexec, branches,
-//! scalar and flat memory). Control flow and PWS effects are returned as a [`Flow`] for the
+//! scalar and flat memory, flat atomics, the LDS and its atomics). Control flow and PWS effects are returned as a [`Flow`] for the
 //! scheduler; everything else is applied here.
 
 use pws_isa::{Format, Instruction, Omod, Opcode, Operand, Width};
 
 use super::f32::{self as fp, Cmp};
+use super::lds::Lds;
 use super::machine::{Context, LANES};
 use super::memory::{GlobalMemory, MemFault};
 
@@ -44,6 +45,7 @@ pub(crate) fn execute(
     c: &mut Context,
     vgprs: &mut [[u32; LANES]],
     mem: &mut GlobalMemory,
+    lds: &mut Lds,
 ) -> Result<Flow, Fault> {
     match inst.opcode.format() {
         Format::Sop1 => sop1(inst, c),
@@ -54,7 +56,9 @@ pub(crate) fn execute(
         Format::Smem => smem(inst, c, mem),
         Format::Vop1 | Format::Vop2 | Format::Vop3 => valu(inst, c, vgprs),
         Format::Vopc => vopc(inst, c, vgprs),
+        Format::Flat if inst.opcode.is_flat_atomic() => flat_atomic(inst, c, vgprs, mem),
         Format::Flat => flat(inst, c, vgprs, mem),
+        Format::Ds => ds(inst, c, vgprs, lds),
     }
 }
 
@@ -997,6 +1001,280 @@ fn flat(
     Ok(Flow::Next)
 }
 
+/// An atomic read-modify-write (GCN3 manual, DS and FLAT atomics): the new memory value from
+/// the old one and the lane's data.
+#[derive(Clone, Copy, Debug)]
+enum Rmw {
+    Add,
+    Sub,
+    /// `data - old`.
+    Rsub,
+    /// `old >= data ? 0 : old + 1`.
+    Inc,
+    /// `old == 0 || old > data ? data : old - 1`.
+    Dec,
+    MinI,
+    MaxI,
+    MinU,
+    MaxU,
+    And,
+    Or,
+    Xor,
+    /// `(old & ~data) | data1`.
+    Mskor,
+    Swap,
+    /// `old == cmp ? new : old`.
+    CmpSwap,
+}
+
+impl Rmw {
+    fn apply(self, old: u32, data: u32, data1: u32) -> u32 {
+        match self {
+            Rmw::Add => old.wrapping_add(data),
+            Rmw::Sub => old.wrapping_sub(data),
+            Rmw::Rsub => data.wrapping_sub(old),
+            Rmw::Inc if old >= data => 0,
+            Rmw::Inc => old + 1,
+            Rmw::Dec if old == 0 || old > data => data,
+            Rmw::Dec => old - 1,
+            Rmw::MinI => (old as i32).min(data as i32) as u32,
+            Rmw::MaxI => (old as i32).max(data as i32) as u32,
+            Rmw::MinU => old.min(data),
+            Rmw::MaxU => old.max(data),
+            Rmw::And => old & data,
+            Rmw::Or => old | data,
+            Rmw::Xor => old ^ data,
+            Rmw::Mskor => (old & !data) | data1,
+            Rmw::Swap => data,
+            // `data` is the compare value, `data1` the value stored on a match.
+            Rmw::CmpSwap if old == data => data1,
+            Rmw::CmpSwap => old,
+        }
+    }
+}
+
+/// `flat_atomic_*`: one read-modify-write per active lane, lanes in ascending order (the order
+/// the memory port applies them in), the pre-op value to VDST with `glc`.
+fn flat_atomic(
+    inst: &Instruction,
+    c: &Context,
+    vgprs: &mut [[u32; LANES]],
+    mem: &mut GlobalMemory,
+) -> Result<Flow, Fault> {
+    use Opcode::*;
+    let rmw = match inst.opcode {
+        FlatAtomicSwap => Rmw::Swap,
+        FlatAtomicCmpswap => Rmw::CmpSwap,
+        FlatAtomicAdd => Rmw::Add,
+        FlatAtomicSub => Rmw::Sub,
+        FlatAtomicSmin => Rmw::MinI,
+        FlatAtomicUmin => Rmw::MinU,
+        FlatAtomicSmax => Rmw::MaxI,
+        FlatAtomicUmax => Rmw::MaxU,
+        FlatAtomicAnd => Rmw::And,
+        FlatAtomicOr => Rmw::Or,
+        FlatAtomicXor => Rmw::Xor,
+        FlatAtomicInc => Rmw::Inc,
+        FlatAtomicDec => Rmw::Dec,
+        op => return not_executable(format!("{} is not a flat atomic", op.mnemonic())),
+    };
+    let addr = read_v64(c, vgprs, src(inst, 0)?)?;
+    let data_width = inst.opcode.signature().srcs[1].dwords();
+    let d = vgpr_index(src(inst, 1)?, data_width, vgprs.len())?;
+    // cmpswap's data is (new value, compare value); `Rmw::CmpSwap` takes (compare, new).
+    let (data, data1) = if data_width == 2 {
+        (vgprs[d + 1], vgprs[d])
+    } else {
+        (vgprs[d], [0; LANES])
+    };
+    let ret = match inst.dst {
+        Some(r) => Some(vgpr_index(r, 1, vgprs.len())?),
+        None => None,
+    };
+    for l in lanes(c.active()) {
+        let old = mem
+            .atomic(addr[l], |old| rmw.apply(old, data[l], data1[l]))
+            .map_err(|fault| Fault::Memory {
+                lane: Some(l),
+                fault,
+            })?;
+        if let Some(r) = ret {
+            vgprs[r][l] = old;
+        }
+    }
+    Ok(Flow::Next)
+}
+
+/// What a DS instruction does with each address it computes.
+#[derive(Clone, Copy, Debug)]
+enum DsKind {
+    /// `dwords` consecutive values of `bytes` bytes (sub-dword values extended by `signed`).
+    Read { bytes: u32, dwords: u8, signed: bool },
+    Write { bytes: u32, dwords: u8 },
+    /// `ds_read2*`/`ds_write2*`: two elements of `dwords` dwords at `offset0` and `offset1`
+    /// elements (64 elements per unit for the st64 forms).
+    Read2 { dwords: u8, stride: u32 },
+    Write2 { dwords: u8, stride: u32 },
+    Atomic { rmw: Rmw },
+}
+
+fn ds_kind(op: Opcode) -> Option<DsKind> {
+    use DsKind::*;
+    use Opcode::*;
+    let rd = |bytes, dwords, signed| Read {
+        bytes,
+        dwords,
+        signed,
+    };
+    let at = |rmw| Atomic { rmw };
+    Some(match op {
+        DsReadB32 => rd(4, 1, false),
+        DsReadB64 => rd(4, 2, false),
+        DsReadB96 => rd(4, 3, false),
+        DsReadB128 => rd(4, 4, false),
+        DsReadU8 => rd(1, 1, false),
+        DsReadI8 => rd(1, 1, true),
+        DsReadU16 => rd(2, 1, false),
+        DsReadI16 => rd(2, 1, true),
+        DsWriteB8 => Write { bytes: 1, dwords: 1 },
+        DsWriteB16 => Write { bytes: 2, dwords: 1 },
+        DsWriteB32 => Write { bytes: 4, dwords: 1 },
+        DsWriteB64 => Write { bytes: 4, dwords: 2 },
+        DsWriteB96 => Write { bytes: 4, dwords: 3 },
+        DsWriteB128 => Write { bytes: 4, dwords: 4 },
+        DsRead2B32 => Read2 { dwords: 1, stride: 1 },
+        DsRead2st64B32 => Read2 { dwords: 1, stride: 64 },
+        DsRead2B64 => Read2 { dwords: 2, stride: 1 },
+        DsRead2st64B64 => Read2 { dwords: 2, stride: 64 },
+        DsWrite2B32 => Write2 { dwords: 1, stride: 1 },
+        DsWrite2st64B32 => Write2 { dwords: 1, stride: 64 },
+        DsWrite2B64 => Write2 { dwords: 2, stride: 1 },
+        DsWrite2st64B64 => Write2 { dwords: 2, stride: 64 },
+        DsAddU32 | DsAddRtnU32 => at(Rmw::Add),
+        DsSubU32 | DsSubRtnU32 => at(Rmw::Sub),
+        DsRsubU32 | DsRsubRtnU32 => at(Rmw::Rsub),
+        DsIncU32 | DsIncRtnU32 => at(Rmw::Inc),
+        DsDecU32 | DsDecRtnU32 => at(Rmw::Dec),
+        DsMinI32 | DsMinRtnI32 => at(Rmw::MinI),
+        DsMaxI32 | DsMaxRtnI32 => at(Rmw::MaxI),
+        DsMinU32 | DsMinRtnU32 => at(Rmw::MinU),
+        DsMaxU32 | DsMaxRtnU32 => at(Rmw::MaxU),
+        DsAndB32 | DsAndRtnB32 => at(Rmw::And),
+        DsOrB32 | DsOrRtnB32 => at(Rmw::Or),
+        DsXorB32 | DsXorRtnB32 => at(Rmw::Xor),
+        DsMskorB32 | DsMskorRtnB32 => at(Rmw::Mskor),
+        DsWrxchgRtnB32 => at(Rmw::Swap),
+        DsCmpstB32 | DsCmpstRtnB32 => at(Rmw::CmpSwap),
+        _ => return None,
+    })
+}
+
+/// DS instructions on the workgroup's LDS. Lanes run in ascending order, each lane's accesses
+/// in address order (read2/write2: offset0's element, then offset1's), so two lanes writing one
+/// address leave the higher lane's value and atomics on one address apply in lane order. The
+/// first access out of `min(M0, allocation)` stops the instruction with a fault naming the lane
+/// and the address (the lanes before it have run, as in a sequential machine).
+fn ds(
+    inst: &Instruction,
+    c: &Context,
+    vgprs: &mut [[u32; LANES]],
+    lds: &mut Lds,
+) -> Result<Flow, Fault> {
+    if inst.mods.gds {
+        return not_executable("gds: pws has no global data share");
+    }
+    let Some(kind) = ds_kind(inst.opcode) else {
+        return not_executable(format!("{} is not a DS operation", inst.opcode.mnemonic()));
+    };
+    let m0 = register(c, Operand::M0.code())?;
+    let base = read_v32(c, vgprs, src(inst, 0)?)?;
+    let sig = inst.opcode.signature();
+    let data = |i: usize| -> Result<Option<Vec<[u32; LANES]>>, Fault> {
+        match (inst.src(i), sig.srcs.get(i)) {
+            (Some(op), Some(w)) => {
+                let n = vgpr_index(op, w.dwords(), vgprs.len())?;
+                Ok(Some(vgprs[n..n + w.dwords() as usize].to_vec()))
+            }
+            _ => Ok(None),
+        }
+    };
+    let (data0, data1) = (data(1)?, data(2)?);
+    let dst = match (inst.dst, sig.dst) {
+        (Some(d), Some(w)) => Some(vgpr_index(d, w.dwords(), vgprs.len())?),
+        _ => None,
+    };
+    let fault = |lane: usize| move |fault| Fault::Memory {
+        lane: Some(lane),
+        fault,
+    };
+    let missing = || Fault::NotExecutable("a DS data operand is missing".into());
+    let offset = inst.imm & 0xffff;
+    let (offset0, offset1) = (inst.imm & 0xff, inst.imm >> 8 & 0xff);
+    for l in lanes(c.active()) {
+        let at = |element_offset: u32| base[l].wrapping_add(element_offset);
+        match kind {
+            DsKind::Read {
+                bytes,
+                dwords,
+                signed,
+            } => {
+                let d = dst.ok_or_else(missing)?;
+                for i in 0..dwords as u32 {
+                    let v = lds.read(at(offset + 4 * i), bytes, m0).map_err(fault(l))?;
+                    vgprs[d + i as usize][l] = match (signed, bytes) {
+                        (true, 1) => v as u8 as i8 as i32 as u32,
+                        (true, 2) => v as u16 as i16 as i32 as u32,
+                        _ => v,
+                    };
+                }
+            }
+            DsKind::Write { bytes, dwords } => {
+                let v = data0.as_ref().ok_or_else(missing)?;
+                for i in 0..dwords as u32 {
+                    lds.write(at(offset + 4 * i), bytes, v[i as usize][l], m0)
+                        .map_err(fault(l))?;
+                }
+            }
+            DsKind::Read2 { dwords, stride } => {
+                let d = dst.ok_or_else(missing)?;
+                let element = 4 * dwords as u32 * stride;
+                for (k, off) in [offset0, offset1].into_iter().enumerate() {
+                    for i in 0..dwords as u32 {
+                        let v = lds.read(at(off * element + 4 * i), 4, m0).map_err(fault(l))?;
+                        vgprs[d + k * dwords as usize + i as usize][l] = v;
+                    }
+                }
+            }
+            DsKind::Write2 { dwords, stride } => {
+                let element = 4 * dwords as u32 * stride;
+                let values = [
+                    data0.as_ref().ok_or_else(missing)?,
+                    data1.as_ref().ok_or_else(missing)?,
+                ];
+                for (k, off) in [offset0, offset1].into_iter().enumerate() {
+                    for i in 0..dwords as u32 {
+                        let v = values[k][i as usize][l];
+                        lds.write(at(off * element + 4 * i), 4, v, m0)
+                            .map_err(fault(l))?;
+                    }
+                }
+            }
+            DsKind::Atomic { rmw } => {
+                let a = at(offset);
+                let v0 = data0.as_ref().ok_or_else(missing)?[0][l];
+                let v1 = data1.as_ref().map_or(0, |d| d[0][l]);
+                let old = lds.read(a, 4, m0).map_err(fault(l))?;
+                lds.write(a, 4, rmw.apply(old, v0, v1), m0)
+                    .map_err(fault(l))?;
+                if let Some(d) = dst {
+                    vgprs[d][l] = old;
+                }
+            }
+        }
+    }
+    Ok(Flow::Next)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1028,7 +1306,8 @@ mod tests {
             for (i, &w) in sig.srcs.iter().enumerate() {
                 inst.srcs[i] = Some(match (op.format(), w) {
                     (Format::Smem, _) => Operand::Sgpr(0),
-                    (_, Width::B64) if i == 2 => Operand::VccLo,
+                    // A 64-bit third source is a lane mask, except DS's DATA1.
+                    (f, Width::B64) if i == 2 && f != Format::Ds => Operand::VccLo,
                     _ => reg(w),
                 });
             }
@@ -1045,7 +1324,8 @@ mod tests {
             };
             let mut vgprs = vec![[0; LANES]; 4];
             let mut mem = GlobalMemory::new(&manifest, &pws_isa::abi::LaunchAbi::legacy());
-            let result = execute(&inst, 0, &mut c, &mut vgprs, &mut mem);
+            let mut lds = Lds::new(64);
+            let result = execute(&inst, 0, &mut c, &mut vgprs, &mut mem, &mut lds);
             assert!(
                 !matches!(result, Err(Fault::NotExecutable(_))),
                 "{}: {result:?}",

@@ -17,6 +17,15 @@ pub enum MemFault {
     Misaligned { addr: u64 },
     #[error("address {addr:#x} is in the read-only {region} segment")]
     ReadOnly { addr: u64, region: String },
+    #[error("LDS address {addr:#x} is out of range: the limit is {limit:#x} = min(M0 = {m0:#x}, the workgroup's allocation of {allocation} bytes)")]
+    LdsOutOfRange {
+        addr: u32,
+        limit: u32,
+        allocation: u32,
+        m0: u32,
+    },
+    #[error("LDS address {addr:#x} is not aligned to the {bytes}-byte access")]
+    LdsMisaligned { addr: u32, bytes: u32 },
 }
 
 /// One mapped region and its contents.
@@ -101,6 +110,14 @@ impl GlobalMemory {
         }
         seg.words[word] = value;
         Ok(())
+    }
+
+    /// Read-modify-write of the dword at `addr`: writes `op(old)` and returns `old` (the
+    /// FLAT atomics; the caller runs the lanes in order, so this is the whole atomicity).
+    pub fn atomic(&mut self, addr: u64, op: impl FnOnce(u32) -> u32) -> Result<u32, MemFault> {
+        let old = self.read(addr)?;
+        self.write(addr, op(old))?;
+        Ok(old)
     }
 
     /// Reads the `bytes` (1, 2 or 4) bytes at `addr`, which must be a multiple of `bytes`,

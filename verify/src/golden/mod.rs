@@ -11,6 +11,7 @@
 mod error;
 mod exec;
 pub mod f32;
+mod lds;
 mod machine;
 mod memory;
 mod pws;
@@ -31,6 +32,7 @@ pub use report::{BufferValues, Buffers, Mask, PwsEvent, Report, Stats, Wavefront
 
 use exec::{Fault, Flow};
 use machine::{Status, Wavefront, LANES};
+use lds::Lds;
 use memory::GlobalMemory;
 use pws::StackEntry;
 use watch::Violation;
@@ -98,6 +100,13 @@ pub fn run(program: &Program, manifest: &Manifest, config: &Config) -> Result<Re
     pws_isa::subset::check(program, &manifest.kernel.display().to_string())
         .map_err(GoldenError::Assemble)?;
     let abi = LaunchAbi::of_program(program);
+    if abi.group_segment_size > lds::LDS_BYTES {
+        return Err(GoldenError::Config(format!(
+            "the kernel's group segment ({} bytes of LDS) exceeds the compute unit's {} bytes",
+            abi.group_segment_size,
+            lds::LDS_BYTES
+        )));
+    }
     let used = UsedRegisters::of(program, &abi);
     check_budget(manifest, config, &used)?;
     let mut engine = Engine::new(program, manifest, &abi, config);
@@ -112,6 +121,8 @@ pub fn run(program: &Program, manifest: &Manifest, config: &Config) -> Result<Re
             })
             .collect();
         global += waves.len() as u32;
+        // Each workgroup gets its own LDS allocation, zeroed.
+        engine.lds = Lds::new(abi.group_segment_size);
         engine.run_workgroup(&mut waves)?;
         engine.stats.workgroups += 1;
         for w in &waves {
@@ -234,6 +245,8 @@ struct Engine<'a> {
     split_enabled: bool,
     max_instructions: u64,
     memory: GlobalMemory,
+    /// The running workgroup's LDS.
+    lds: Lds,
     trace: Vec<PwsEvent>,
     stats: Stats,
     /// Executions per instruction (index into `program.instructions`), for the limit error.
@@ -255,6 +268,7 @@ impl<'a> Engine<'a> {
             split_enabled,
             max_instructions: config.max_instructions,
             memory: GlobalMemory::new(manifest, abi),
+            lds: Lds::new(abi.group_segment_size),
             trace: Vec::new(),
             stats: Stats::default(),
             counts: vec![0; program.instructions.len()],
@@ -364,7 +378,7 @@ impl<'a> Engine<'a> {
                 if let Err(v) = c.watch.before(uses) {
                     return Err(self.violation(w, id, pc, v));
                 }
-                let flow = exec::execute(inst, pc, c, &mut w.vgprs, &mut self.memory);
+                let flow = exec::execute(inst, pc, c, &mut w.vgprs, &mut self.memory, &mut self.lds);
                 c.watch.after(defs);
                 flow
             }

@@ -61,6 +61,9 @@ pub(crate) fn effects(inst: &Instruction) -> (RegSet, RegSet) {
     if inst.reads_scc() {
         uses |= 1 << SCC_BIT;
     }
+    if inst.reads_m0_implicitly() {
+        uses |= bits(pws_isa::Operand::M0, 1);
+    }
     if inst.writes_scc() {
         defs |= 1 << SCC_BIT;
     }
