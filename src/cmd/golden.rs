@@ -1,7 +1,8 @@
 //! `pws golden LAUNCH.toml`: runs a launch on the ISA-level golden model and prints the final
 //! buffers, the split/merge trace and statistics (or the whole report as JSON). In pws mode the
 //! kernel goes through the same split/merge pass as `pws run --mode pws`, so both run the same
-//! program; nosplit runs it as assembled.
+//! program; nosplit runs it as assembled. Buffers with `expect` values (computed outside pws)
+//! are checked: the first difference is an error.
 
 use std::path::PathBuf;
 
@@ -68,6 +69,33 @@ pub fn run(args: Args) -> CmdResult {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         print!("{}", report.to_text());
+    }
+    check_expected(&manifest, &report.buffers)
+}
+
+/// The manifest's `expect` values against the final buffers (within `tolerance_ulp` where the
+/// manifest gives one); prints the verdict in text mode's style and fails on a difference.
+fn check_expected(manifest: &Manifest, buffers: &golden::Buffers) -> CmdResult {
+    let mut checked = 0;
+    for b in manifest.buffers.iter().filter(|b| b.expect.is_some()) {
+        let words = buffers.get(&b.name).map(|v| v.words()).unwrap_or_default();
+        if let Some(i) = b.first_mismatch(&words) {
+            let expect = b.expect.as_deref().unwrap_or_default();
+            let show = |w: Option<&u32>| w.map_or("nothing".to_string(), |&w| b.ty.show(w));
+            return Err(format!(
+                "buffer {}[{i}] is {}, the manifest expects {}{}",
+                b.name,
+                show(words.get(i)),
+                show(expect.get(i)),
+                b.tolerance_ulp
+                    .map_or(String::new(), |t| format!(" (within {t} ulp)"))
+            )
+            .into());
+        }
+        checked += 1;
+    }
+    if checked > 0 {
+        eprintln!("expected values: {checked} buffer(s) equal");
     }
     Ok(())
 }
