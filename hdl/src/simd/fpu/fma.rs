@@ -142,6 +142,14 @@ impl Logic for FpFma {
             }
         } else if self.mc.val() == 0x7F80_0000_u64 {
             self.result.next = self.c.val();
+        } else if !(self.ma.val().any() | self.mb.val().any() | self.mc.val().any()) {
+            // Zeros only, as in every lane whose op is not an f32 one (the lane holds the
+            // unit's inputs at zero): the exact sum's signed zero, without the multiplier and
+            // the aligner, which a simulation would otherwise evaluate in every lane each cycle.
+            self.result.next = 0.into();
+            if self.sp.val() & self.sq.val() {
+                self.result.next = 0x8000_0000_u64.into();
+            }
         } else {
             if self.ma.val().any() & self.mb.val().any() {
                 self.sa.next = (self.ma.val() & 0x7F_FFFF_u64) | 0x80_0000_u64;
