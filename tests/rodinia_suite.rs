@@ -15,29 +15,14 @@
 
 mod common;
 
-use common::{json, pws_err, pws_stderr_ok};
+use common::{json, pws_err, pws_stderr_ok, soak};
 
 /// The kernels that stage data in `__local` memory or use atomics.
 const NEEDS_LDS_OR_ATOMICS: [&str; 7] =
     ["backprop", "bfs", "histogram", "hotspot", "nw", "pathfinder", "srad"];
 
 fn suite() -> Vec<String> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/kernels/rodinia");
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-        .map(|p| format!("kernels/rodinia/{}", p.file_name().unwrap().to_str().unwrap()))
-        .collect();
-    v.sort();
-    v
-}
-
-fn soak() -> bool {
-    std::env::var("PWS_PROPTEST_SCALE")
-        .ok()
-        .and_then(|s| s.parse::<u32>().ok())
-        .is_some_and(|s| s > 1)
+    common::manifests_in("rodinia")
 }
 
 #[test]

@@ -171,9 +171,14 @@ fn stack_stimulus_fills_empties_and_overflows_both_stacks() {
 
 /// The vector unit has no Icarus co-simulation (docs/verilog.md): its Verilog runs in
 /// Verilator on the same random stimulus as rust-hdl instead, and every output of every
-/// cycle goes into the checksum both sides must agree on.
+/// cycle goes into the checksum both sides must agree on. Building the unit (every lane's ALU
+/// and f32 unit in one always block) takes Verilator minutes: `make soak` and `pws bench` run
+/// it, `make test` lints the unit (above) and checks the f32 unit's module on its own.
 #[test]
 fn vector_unit_matches_its_verilog_in_verilator() {
+    if pws_isa::testing::proptest_cases(1) == 1 {
+        return;
+    }
     let options = pws_export::bench::BenchOptions {
         budget: std::time::Duration::from_millis(50),
         stimulus_cycles: 1024,

@@ -48,3 +48,24 @@ pub fn json(args: &[&str]) -> serde_json::Value {
 pub fn pws_stderr_ok(args: &[&str]) -> String {
     String::from_utf8(succeeded(args).stderr).expect("UTF-8 error output")
 }
+
+/// The launch manifests in `kernels/<dir>`, as paths from the repository root, sorted.
+pub fn manifests_in(dir: &str) -> Vec<String> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels").join(dir);
+    let mut v: Vec<String> = std::fs::read_dir(path)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .map(|p| format!("kernels/{dir}/{}", p.file_name().unwrap().to_str().unwrap()))
+        .collect();
+    v.sort();
+    v
+}
+
+/// True under `make soak` (PWS_PROPTEST_SCALE > 1): the suites run every S and compaction.
+pub fn soak() -> bool {
+    std::env::var("PWS_PROPTEST_SCALE")
+        .ok()
+        .and_then(|s| s.parse::<u32>().ok())
+        .is_some_and(|s| s > 1)
+}

@@ -1127,6 +1127,13 @@ impl Logic for Decoder {
                 self.src[1].code_i.next =
                     bit_cast::<9, 8>(self.word0_i.val().get_bits::<8>(9)) | 0x100;
                 self.has_literal.next = self.src[0].literal_o.val();
+                // v_madmk_f32 / v_madak_f32 (VOP2 0x17, 0x18) always carry their constant K
+                // in the dword after them, whatever src0 is.
+                if (self.word0_i.val().get_bits::<6>(25) == 0x17)
+                    | (self.word0_i.val().get_bits::<6>(25) == 0x18)
+                {
+                    self.has_literal.next = true;
+                }
                 if self.fl.val().get_bit(26) {
                     self.src[2].code_i.next =
                         bit_cast::<9, 8>(self.word0_i.val().get_bits::<8>(17)) | 0x100;

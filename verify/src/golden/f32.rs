@@ -982,10 +982,13 @@ pub fn div_scale(s0: u32, d: u32, n: u32) -> (u32, bool) {
 /// rounding (up when |s2| >= 2).
 pub fn div_fmas(a: u32, b: u32, c: u32, vcc: bool) -> u32 {
     let r = fma(a, b, c);
-    if !vcc || is_nan(r) || is_inf(r) {
+    let (a, b, c) = (flush(a), flush(b), flush(c));
+    // Special operands give v_fma_f32's result; finite ones are scaled exactly before the one
+    // rounding, so a sum that would overflow (or underflow) unscaled does not.
+    let special = |x: u32| is_nan(x) || is_inf(x);
+    if !vcc || special(a) || special(b) || special(c) {
         return r;
     }
-    let (a, b, c) = (flush(a), flush(b), flush(c));
     let k = if exp_field(c) > 127 { 64 } else { -64 };
     let ps = (a ^ b) & SIGN;
     let p = if is_zero(a) || is_zero(b) {
