@@ -11,8 +11,19 @@ fn a_generated_benchmark_runs_equal_to_its_expected_values_within_its_bounds() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().to_str().unwrap();
     pws_ok(&[
-        "synthetic", "--out", out, "--depth", "2", "--instructions", "12", "--memory", "25",
-        "--loops", "2", "--split-levels", "2",
+        "synthetic",
+        "--out",
+        out,
+        "--depth",
+        "2",
+        "--instructions",
+        "12",
+        "--memory",
+        "25",
+        "--loops",
+        "2",
+        "--split-levels",
+        "2",
     ]);
     let launch = dir.path().join("synthetic.toml");
     let source = std::fs::read_to_string(dir.path().join("synthetic.cl")).unwrap();
@@ -20,16 +31,33 @@ fn a_generated_benchmark_runs_equal_to_its_expected_values_within_its_bounds() {
     // Every marked if splits: LLVM hoists identical inline asm out of both arms of an if, so
     // pws.h tags each marker, and the markers of nested ifs sit in blocks LLVM enters by
     // falling through (`; %bb.N:`), which open their block like a label.
-    let golden = json(&["golden", launch.to_str().unwrap(), "--mode", "pws", "--S", "3", "--json"]);
+    let golden = json(&[
+        "golden",
+        launch.to_str().unwrap(),
+        "--mode",
+        "pws",
+        "--S",
+        "3",
+        "--json",
+    ]);
     assert_eq!(golden["stats"]["splits"], 2 * 3, "{}", golden["stats"]); // 2 trips x 3 ifs
     let rows = json(&[
-        "compare", launch.to_str().unwrap(), "--S", "3", "--compaction", "none", "--json",
+        "compare",
+        launch.to_str().unwrap(),
+        "--S",
+        "3",
+        "--compaction",
+        "none",
+        "--json",
     ]);
     let rows = rows.as_array().unwrap();
     assert_eq!(rows.len(), 3, "{rows:?}");
     for r in rows {
         assert_eq!(r["expect_equal"], true, "{r}");
-        assert!(r["bound"].as_u64().unwrap() >= r["cycles"].as_u64().unwrap(), "{r}");
+        assert!(
+            r["bound"].as_u64().unwrap() >= r["cycles"].as_u64().unwrap(),
+            "{r}"
+        );
     }
 }
 

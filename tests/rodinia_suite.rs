@@ -18,8 +18,15 @@ mod common;
 use common::{json, pws_err, pws_stderr_ok, soak};
 
 /// The kernels that stage data in `__local` memory or use atomics.
-const NEEDS_LDS_OR_ATOMICS: [&str; 7] =
-    ["backprop", "bfs", "histogram", "hotspot", "nw", "pathfinder", "srad"];
+const NEEDS_LDS_OR_ATOMICS: [&str; 7] = [
+    "backprop",
+    "bfs",
+    "histogram",
+    "hotspot",
+    "nw",
+    "pathfinder",
+    "srad",
+];
 
 fn suite() -> Vec<String> {
     common::manifests_in("rodinia")
@@ -29,13 +36,31 @@ fn suite() -> Vec<String> {
 fn the_suite_has_the_rodinia_kernels() {
     let names: Vec<String> = suite()
         .iter()
-        .map(|p| p.rsplit('/').next().unwrap().trim_end_matches(".toml").to_string())
+        .map(|p| {
+            p.rsplit('/')
+                .next()
+                .unwrap()
+                .trim_end_matches(".toml")
+                .to_string()
+        })
         .collect();
     for k in [
-        "backprop", "bfs", "gaussian_fan1", "gaussian_fan2", "hotspot", "kmeans", "nn", "nw",
-        "pathfinder", "srad", "histogram",
+        "backprop",
+        "bfs",
+        "gaussian_fan1",
+        "gaussian_fan2",
+        "hotspot",
+        "kmeans",
+        "nn",
+        "nw",
+        "pathfinder",
+        "srad",
+        "histogram",
     ] {
-        assert!(names.iter().any(|n| n == k), "kernels/rodinia has no {k}: {names:?}");
+        assert!(
+            names.iter().any(|n| n == k),
+            "kernels/rodinia has no {k}: {names:?}"
+        );
     }
 }
 

@@ -470,7 +470,11 @@ fn vector_unit_stimulus(uut: &VectorUnit, rng: &mut SplitMix64, cycles: usize) -
             issue.push(u64::from(loading.is_none() && rng.chance(50)));
             op.push(rng.below(ValuOp::ALL.len() as u64));
             dst.push(vgpr(rng));
-            fmod.push(if rng.chance(50) { 0 } else { rng.bits(FMOD_BITS) });
+            fmod.push(if rng.chance(50) {
+                0
+            } else {
+                rng.bits(FMOD_BITS)
+            });
             for _ in 0..pws_hdl::simd::SOURCES {
                 is_vgpr.push(u64::from(rng.chance(70)));
                 src_vgpr.push(vgpr(rng));
@@ -540,8 +544,18 @@ crate::cosim_ports!(FpuStage {
 /// 1.0, the normal range's ends) and values with nearby exponents, modifiers in half of them.
 fn fpu_stage_stimulus(_uut: &FpuStage, rng: &mut SplitMix64, cycles: usize) -> Vec<Vec<u64>> {
     const SPECIAL: [u64; 12] = [
-        0, 0x8000_0000, 1, 0x0080_0000, 0x7F7F_FFFF, 0x7F80_0000, 0xFF80_0000, 0x7FC0_0000,
-        0x7FA0_0001, 0x3F80_0000, 0xBF00_0000, 0x00FF_FFFF,
+        0,
+        0x8000_0000,
+        1,
+        0x0080_0000,
+        0x7F7F_FFFF,
+        0x7F80_0000,
+        0xFF80_0000,
+        0x7FC0_0000,
+        0x7FA0_0001,
+        0x3F80_0000,
+        0xBF00_0000,
+        0x00FF_FFFF,
     ];
     let float_ops: Vec<u64> = (0..ValuOp::ALL.len() as u64)
         .filter(|&i| ValuOp::ALL[i as usize].is_float())
@@ -560,7 +574,11 @@ fn fpu_stage_stimulus(_uut: &FpuStage, rng: &mut SplitMix64, cycles: usize) -> V
                 rng.below(ValuOp::ALL.len() as u64)
             };
             let (a, b, c) = (operand(rng), operand(rng), operand(rng));
-            let fmod = if rng.chance(50) { 0 } else { rng.bits(FMOD_BITS) };
+            let fmod = if rng.chance(50) {
+                0
+            } else {
+                rng.bits(FMOD_BITS)
+            };
             vec![op, a, b, c, rng.bits(1), fmod]
         })
         .collect()

@@ -50,7 +50,8 @@ fn fpu_stage_lints_compiles_and_passes_yosys_checks() {
     let text = (u.verilog)().unwrap();
     let file = verilog::write(dir.path(), u.module, &text).unwrap();
     tools::lint(&file, u.module).unwrap_or_else(|e| panic!("{e}"));
-    tools::iverilog(&[&file], u.module, &dir.path().join("fpu.vvp")).unwrap_or_else(|e| panic!("{e}"));
+    tools::iverilog(&[&file], u.module, &dir.path().join("fpu.vvp"))
+        .unwrap_or_else(|e| panic!("{e}"));
     tools::yosys_check(&file, u.module).unwrap_or_else(|e| panic!("{e}"));
 }
 

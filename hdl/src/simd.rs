@@ -69,8 +69,8 @@ pub use vrf::VrfBank;
 use rust_hdl::prelude::*;
 
 use crate::config::{ConfigErrors, HwConfig, VGPR_ADDR_BITS};
-use fpu::FMOD_BITS;
 use crate::swizzle::SwizzleMode;
+use fpu::FMOD_BITS;
 
 /// Lanes of one SIMD / SpSIMD in this RTL.
 pub const SIMD_LANES: usize = 16;

@@ -39,7 +39,10 @@ fn errors_name_the_pc_and_context_and_stop_issue() {
     for mode in [CuMode::NoSplit, CuMode::Pws] {
         // VOP3 modifiers of integer operations are not implemented: slot 1, context 0 = id 8.
         assert_eq!(
-            stop("s_nop 0\nv_add_u32_e64 v0, s[0:1], v1, v2 clamp\ns_endpgm", mode),
+            stop(
+                "s_nop 0\nv_add_u32_e64 v0, s[0:1], v1, v2 clamp\ns_endpgm",
+                mode
+            ),
             (CuError::IllegalInstruction, 4, 8, 0)
         );
         // Falling off the end of the program.

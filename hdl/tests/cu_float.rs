@@ -70,7 +70,11 @@ fn float_kernel_gives_the_host_results_in_the_valu_cycles() {
             (x * 0.5).min(1.0).to_bits(),
             (v2 - x).to_bits(),
             // mac: 1 + x·x, minus 2 (subrev), kept where x < 8.
-            if x < 8.0 { (1.0 + x * x - 2.0).to_bits() } else { 0 },
+            if x < 8.0 {
+                (1.0 + x * x - 2.0).to_bits()
+            } else {
+                0
+            },
             // sqrt(x²) = x; lanes where it is +0 (class bit 6) got -1.
             if lane == 0 { u32::MAX } else { x.to_bits() },
         ];

@@ -53,35 +53,113 @@ fn check(u: &mut LaneFpu, op: ValuOp, a: u32, b: u32, c: u32, mods: Mods) -> Res
 
 /// Every f32 operation the unit implements.
 fn float_ops() -> Vec<ValuOp> {
-    ValuOp::ALL.iter().copied().filter(|op| op.is_float()).collect()
+    ValuOp::ALL
+        .iter()
+        .copied()
+        .filter(|op| op.is_float())
+        .collect()
 }
 
 /// Operands whose handling differs: signed zeros, denormals, normal extremes, infinities,
 /// NaNs (quiet, signalling, payloads), values near 1, halfway points and integer limits.
 const EDGES: [u32; 40] = [
-    0x0000_0000, 0x8000_0000, 0x0000_0001, 0x807F_FFFF, 0x0040_0000, 0x0080_0000,
-    0x8080_0000, 0x0080_0001, 0x00FF_FFFF, 0x7F7F_FFFF, 0xFF7F_FFFF, 0x7F00_0000,
-    0x7F80_0000, 0xFF80_0000, 0x7FC0_0000, 0xFFC0_0001, 0x7F80_0001, 0xFFA0_0000,
-    0x3F80_0000, 0xBF80_0000, 0x3F7F_FFFF, 0x3F80_0001, 0x3F00_0000, 0xBF00_0000,
-    0x3FC0_0000, 0xBFC0_0000, 0x3380_0000, 0x3440_0000, 0x4B00_0000, 0x4B00_0001,
-    0xCB7F_FFFF, 0x4EFF_FFFF, 0xCF00_0000, 0x4F00_0000, 0x4F80_0000, 0x0000_00FF,
-    0x8000_0001, 0x7FFF_FFFF, 0x4040_0000, 0x3EFF_FFFF,
+    0x0000_0000,
+    0x8000_0000,
+    0x0000_0001,
+    0x807F_FFFF,
+    0x0040_0000,
+    0x0080_0000,
+    0x8080_0000,
+    0x0080_0001,
+    0x00FF_FFFF,
+    0x7F7F_FFFF,
+    0xFF7F_FFFF,
+    0x7F00_0000,
+    0x7F80_0000,
+    0xFF80_0000,
+    0x7FC0_0000,
+    0xFFC0_0001,
+    0x7F80_0001,
+    0xFFA0_0000,
+    0x3F80_0000,
+    0xBF80_0000,
+    0x3F7F_FFFF,
+    0x3F80_0001,
+    0x3F00_0000,
+    0xBF00_0000,
+    0x3FC0_0000,
+    0xBFC0_0000,
+    0x3380_0000,
+    0x3440_0000,
+    0x4B00_0000,
+    0x4B00_0001,
+    0xCB7F_FFFF,
+    0x4EFF_FFFF,
+    0xCF00_0000,
+    0x4F00_0000,
+    0x4F80_0000,
+    0x0000_00FF,
+    0x8000_0001,
+    0x7FFF_FFFF,
+    0x4040_0000,
+    0x3EFF_FFFF,
 ];
 
 /// A smaller set for the three-operand enumeration.
 const EDGES3: [u32; 14] = [
-    0x0000_0000, 0x8000_0000, 0x0000_0001, 0x0080_0000, 0x7F7F_FFFF, 0x7F80_0000,
-    0xFF80_0000, 0x7FC0_0000, 0xFFA0_0000, 0x3F80_0000, 0xBF80_0000, 0x3380_0000,
-    0x3F7F_FFFF, 0xCB7F_FFFF,
+    0x0000_0000,
+    0x8000_0000,
+    0x0000_0001,
+    0x0080_0000,
+    0x7F7F_FFFF,
+    0x7F80_0000,
+    0xFF80_0000,
+    0x7FC0_0000,
+    0xFFA0_0000,
+    0x3F80_0000,
+    0xBF80_0000,
+    0x3380_0000,
+    0x3F7F_FFFF,
+    0xCB7F_FFFF,
 ];
 
 const MODS: [Mods; 6] = [
-    Mods { abs: 0, neg: 0, omod: 0, clamp: false },
-    Mods { abs: 0, neg: 7, omod: 0, clamp: false },
-    Mods { abs: 7, neg: 2, omod: 1, clamp: false },
-    Mods { abs: 0, neg: 1, omod: 2, clamp: true },
-    Mods { abs: 2, neg: 4, omod: 3, clamp: false },
-    Mods { abs: 0, neg: 0, omod: 0, clamp: true },
+    Mods {
+        abs: 0,
+        neg: 0,
+        omod: 0,
+        clamp: false,
+    },
+    Mods {
+        abs: 0,
+        neg: 7,
+        omod: 0,
+        clamp: false,
+    },
+    Mods {
+        abs: 7,
+        neg: 2,
+        omod: 1,
+        clamp: false,
+    },
+    Mods {
+        abs: 0,
+        neg: 1,
+        omod: 2,
+        clamp: true,
+    },
+    Mods {
+        abs: 2,
+        neg: 4,
+        omod: 3,
+        clamp: false,
+    },
+    Mods {
+        abs: 0,
+        neg: 0,
+        omod: 0,
+        clamp: true,
+    },
 ];
 
 #[test]
@@ -110,7 +188,23 @@ fn edge_cases_of_every_operation() {
             }
             // ldexp's exponent operand and the class masks: small integers too.
             for &a in &EDGES {
-                for e in [0u32, 1, 9, 0x3FF, 0x1A, 127, 128, 253, (-149i32) as u32, (-126i32) as u32, (-127i32) as u32, 600, (-600i32) as u32, 0x8000_0000, 0x7FFF_FFFF] {
+                for e in [
+                    0u32,
+                    1,
+                    9,
+                    0x3FF,
+                    0x1A,
+                    127,
+                    128,
+                    253,
+                    (-149i32) as u32,
+                    (-126i32) as u32,
+                    (-127i32) as u32,
+                    600,
+                    (-600i32) as u32,
+                    0x8000_0000,
+                    0x7FFF_FFFF,
+                ] {
                     v.push((a, e, 0));
                 }
             }
@@ -129,7 +223,12 @@ fn edge_cases_of_every_operation() {
         failures.is_empty(),
         "{} mismatches, first 20:\n{}",
         failures.len(),
-        failures.iter().take(20).cloned().collect::<Vec<_>>().join("\n")
+        failures
+            .iter()
+            .take(20)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
     );
 }
 
@@ -139,7 +238,13 @@ fn halfway_roundings() {
     let mut u = LaneFpu::default();
     u.connect_all();
     let mut failures = Vec::new();
-    for m in [0x0080_0000u32, 0x0080_0001, 0x00FF_FFFF, 0x00AB_CDEF, 0x00C0_0000] {
+    for m in [
+        0x0080_0000u32,
+        0x0080_0001,
+        0x00FF_FFFF,
+        0x00AB_CDEF,
+        0x00C0_0000,
+    ] {
         for e in [1u32, 2, 24, 25, 100, 127, 200, 253, 254] {
             let a = e << 23 | (m & 0x7F_FFFF);
             // b is half an ulp of a (or 1.5 ulp), below a's exponent by 24 (or 23).
@@ -156,7 +261,12 @@ fn halfway_roundings() {
                 }
             }
             // (1 + 2^-23·k) · 1.5 and similar products with a 25th bit.
-            for b in [0x3FC0_0000u32, 0x3F40_0000, 0x4040_0000, 0x0040_0000 | (254 - e) << 23] {
+            for b in [
+                0x3FC0_0000u32,
+                0x3F40_0000,
+                0x4040_0000,
+                0x0040_0000 | (254 - e) << 23,
+            ] {
                 for op in [ValuOp::MulF, ValuOp::FmaF, ValuOp::MadF] {
                     if let Err(x) = check(&mut u, op, a, b, 0x8000_0000, Mods::default()) {
                         failures.push(x);
@@ -192,10 +302,13 @@ fn random_operands(op: ValuOp, cases: u32) {
     let mut unit = LaneFpu::default();
     unit.connect_all();
     let u = std::cell::RefCell::new(unit);
-    let mut runner = TestRunner::new(Config { cases, failure_persistence: None, ..Config::default() });
-    let strategy = (1u32..255).prop_flat_map(|center| {
-        (operand(center), operand(center), operand(center), mods())
+    let mut runner = TestRunner::new(Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
     });
+    let strategy = (1u32..255)
+        .prop_flat_map(|center| (operand(center), operand(center), operand(center), mods()));
     let result = runner.run(&strategy, |(a, b, c, mods)| {
         check(&mut u.borrow_mut(), op, a, b, c, mods).map_err(TestCaseError::fail)
     });

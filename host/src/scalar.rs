@@ -201,7 +201,11 @@ mod tests {
         assert_eq!(describe(e.defs), "s3, scc");
         assert_eq!(describe(e.uses), "s[1:2]");
         let e = effects(&one("ds_read_b32 v1, v2"));
-        assert_eq!(describe(e.uses), "m0, exec_lo, exec_hi", "M0 is the LDS limit");
+        assert_eq!(
+            describe(e.uses),
+            "m0, exec_lo, exec_hi",
+            "M0 is the LDS limit"
+        );
         let e = effects(&one("s_cbranch_vccz 0"));
         assert_eq!(describe(e.uses), "vcc");
         let e = effects(&one("s_and_saveexec_b64 s[2:3], s[4:5]"));

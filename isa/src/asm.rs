@@ -777,7 +777,10 @@ impl Parser<'_, '_> {
             slots.push((Slot::Src(i), Some(*w)));
         }
         // DS offsets are written as modifiers (`offset:N`), parsed with them.
-        if !matches!(sig.imm, ImmKind::None | ImmKind::DsOffset | ImmKind::DsOffset2) {
+        if !matches!(
+            sig.imm,
+            ImmKind::None | ImmKind::DsOffset | ImmKind::DsOffset2
+        ) {
             slots.push((Slot::Imm, None));
         }
         let mut target = None;

@@ -92,7 +92,14 @@ fn encode_checked(inst: &Instruction) -> Vec<u32> {
         }
         Format::Flat => {
             let atomic = inst.opcode.is_flat_atomic();
-            let (addr, data) = (s0, if inst.dst.is_some() && !atomic { None } else { s1 });
+            let (addr, data) = (
+                s0,
+                if inst.dst.is_some() && !atomic {
+                    None
+                } else {
+                    s1
+                },
+            );
             vec![
                 0xDC00_0000 | op << 18 | (m.slc as u32) << 17 | (m.glc as u32) << 16,
                 vreg(inst.dst) << 24 | vreg(data) << 8 | vreg(addr),

@@ -471,7 +471,10 @@ impl Instruction {
 
     /// True for memory instructions (SMEM, FLAT, DS).
     pub fn is_memory(&self) -> bool {
-        matches!(self.opcode.format(), Format::Smem | Format::Flat | Format::Ds)
+        matches!(
+            self.opcode.format(),
+            Format::Smem | Format::Flat | Format::Ds
+        )
     }
 
     /// True if the instruction's result depends on EXEC: vector instructions (masked by it),

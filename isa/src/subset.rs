@@ -241,6 +241,11 @@ mod tests {
         let p = crate::assemble(src, "k.s").unwrap();
         assert!(check(&p, "k.s").is_ok());
         let e = check_rtl(&p, "k.s").unwrap_err().to_string();
-        assert!(e.starts_with("k.s:2:1: `ds_read_b32 v1, v0 offset:4`: ds_read_b32 runs on the golden model only"), "{e}");
+        assert!(
+            e.starts_with(
+                "k.s:2:1: `ds_read_b32 v1, v0 offset:4`: ds_read_b32 runs on the golden model only"
+            ),
+            "{e}"
+        );
     }
 }

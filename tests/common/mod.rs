@@ -51,7 +51,9 @@ pub fn pws_stderr_ok(args: &[&str]) -> String {
 
 /// The launch manifests in `kernels/<dir>`, as paths from the repository root, sorted.
 pub fn manifests_in(dir: &str) -> Vec<String> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels").join(dir);
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("kernels")
+        .join(dir);
     let mut v: Vec<String> = std::fs::read_dir(path)
         .unwrap()
         .map(|e| e.unwrap().path())

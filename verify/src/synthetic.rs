@@ -100,7 +100,10 @@ impl Synthetic {
             }
         }
         if self.instructions == 0 || self.instructions > 4096 {
-            return Err(format!("instructions {} is not in 1..=4096", self.instructions));
+            return Err(format!(
+                "instructions {} is not in 1..=4096",
+                self.instructions
+            ));
         }
         if self.loops == 0 || self.loops > 1024 {
             return Err(format!("loops {} is not in 1..=1024", self.loops));
@@ -112,7 +115,10 @@ impl Synthetic {
             ));
         }
         if self.grid == 0 || self.grid % 64 != 0 || self.grid > 64 * 64 {
-            return Err(format!("grid {} is not a multiple of 64 up to 4096", self.grid));
+            return Err(format!(
+                "grid {} is not a multiple of 64 up to 4096",
+                self.grid
+            ));
         }
         Ok(())
     }
@@ -238,7 +244,9 @@ impl Synthetic {
             let _ = writeln!(s, "    {}", Self::c_stmt(op));
         }
         self.c_nest(&mut s, 0, 0, 4);
-        s.push_str("  }\n  out[i * 3u] = a;\n  out[i * 3u + 1u] = b;\n  out[i * 3u + 2u] = c;\n}\n");
+        s.push_str(
+            "  }\n  out[i * 3u] = a;\n  out[i * 3u + 1u] = b;\n  out[i * 3u + 2u] = c;\n}\n",
+        );
         s
     }
 
@@ -255,7 +263,11 @@ impl Synthetic {
         let uniform = self.uniform();
         for i in 0..self.grid {
             let lane = i & 63;
-            let mut vars = [input[(i & 511) as usize], i.wrapping_mul(2_654_435_761), lane + 1];
+            let mut vars = [
+                input[(i & 511) as usize],
+                i.wrapping_mul(2_654_435_761),
+                lane + 1,
+            ];
             let leaf = lane & ((1 << self.depth) - 1);
             let body = self.leaf(leaf);
             for _ in 0..self.loops {
@@ -270,7 +282,13 @@ impl Synthetic {
 
     /// The launch manifest for the kernel at `kernel` with its data files `in_file`,
     /// `out_file` and `scratch_file` (paths relative to the manifest).
-    pub fn manifest(&self, kernel: &str, in_file: &str, out_file: &str, scratch_file: &str) -> String {
+    pub fn manifest(
+        &self,
+        kernel: &str,
+        in_file: &str,
+        out_file: &str,
+        scratch_file: &str,
+    ) -> String {
         format!(
             "# PWS synthetic benchmark (pws synthetic): see the kernel's header for its knobs.\n\
              kernel = \"{kernel}\"\n\
@@ -313,11 +331,17 @@ mod tests {
             ..Synthetic::default()
         };
         assert_eq!(k.uniform().len(), 10);
-        assert!(k.uniform().iter().all(|op| !matches!(op, Op::Load(..) | Op::Store(..))));
+        assert!(k
+            .uniform()
+            .iter()
+            .all(|op| !matches!(op, Op::Load(..) | Op::Store(..))));
         for leaf in 0..8 {
             let ops = k.leaf(leaf);
             assert_eq!(ops.len(), 30);
-            let mem = ops.iter().filter(|op| matches!(op, Op::Load(..) | Op::Store(..))).count();
+            let mem = ops
+                .iter()
+                .filter(|op| matches!(op, Op::Load(..) | Op::Store(..)))
+                .count();
             assert_eq!(mem, 15, "leaf {leaf}");
         }
     }
@@ -349,11 +373,27 @@ mod tests {
     #[test]
     fn out_of_range_knobs_are_named() {
         let bad = |k: Synthetic| k.validate().unwrap_err();
-        assert!(bad(Synthetic { depth: 7, ..Synthetic::default() }).contains("depth 7"));
-        assert!(bad(Synthetic { memory_pct: 101, ..Synthetic::default() }).contains("memory"));
-        assert!(bad(Synthetic { grid: 100, ..Synthetic::default() }).contains("grid 100"));
-        assert!(bad(Synthetic { split_levels: 7, depth: 2, ..Synthetic::default() })
-            .contains("split levels"));
+        assert!(bad(Synthetic {
+            depth: 7,
+            ..Synthetic::default()
+        })
+        .contains("depth 7"));
+        assert!(bad(Synthetic {
+            memory_pct: 101,
+            ..Synthetic::default()
+        })
+        .contains("memory"));
+        assert!(bad(Synthetic {
+            grid: 100,
+            ..Synthetic::default()
+        })
+        .contains("grid 100"));
+        assert!(bad(Synthetic {
+            split_levels: 7,
+            depth: 2,
+            ..Synthetic::default()
+        })
+        .contains("split levels"));
         assert!(Synthetic::default().validate().is_ok());
     }
 

@@ -122,12 +122,20 @@ fn lds_atomics_apply_in_lane_order_and_return_the_pre_op_value() {
     let got = out(&r);
     for l in 0..64u32 {
         // Ticket l; the exchange returns the previous lane's id (0 for lane 0).
-        assert_eq!(got[l as usize], l << 16 | l.saturating_sub(1), "ticket/xchg lane {l}");
+        assert_eq!(
+            got[l as usize],
+            l << 16 | l.saturating_sub(1),
+            "ticket/xchg lane {l}"
+        );
         let cmpst_old = if l == 0 { 0 } else { 5 };
         assert_eq!(got[64 + l as usize], cmpst_old, "cmpst lane {l}");
         // inc wraps at 5: 0,1,2,3,4,5,0,1,...
         assert_eq!(got[128 + l as usize], l % 6, "inc lane {l}");
-        assert_eq!(got[192 + l as usize], 63 << 8 | 5 << 16, "max 63, min 0, cmpst 5");
+        assert_eq!(
+            got[192 + l as usize],
+            63 << 8 | 5 << 16,
+            "max 63, min 0, cmpst 5"
+        );
     }
 }
 
@@ -164,7 +172,11 @@ fn flat_atomics_return_with_glc_and_apply_in_lane_order() {
         let swap_old = l.saturating_sub(1);
         // Lane 0 finds 7 and stores 100; the others find 100.
         let cmp_old = if l == 0 { 7 } else { 100 };
-        assert_eq!(got[8 + l as usize], l << 16 | swap_old | cmp_old << 8, "lane {l}");
+        assert_eq!(
+            got[8 + l as usize],
+            l << 16 | swap_old | cmp_old << 8,
+            "lane {l}"
+        );
     }
 }
 
@@ -190,9 +202,7 @@ fn each_workgroup_has_its_own_zeroed_allocation() {
 fn an_access_beyond_min_m0_and_the_allocation_is_a_fault_with_lane_address_and_pc() {
     // Allocation 256 bytes: lane l writes at 4l (fine), then at 4l + 4: lane 63 at 256, the
     // second ds_write_b32 at pc 0x2c (the prologue is 9 dwords, the first write 2).
-    let body = format!(
-        "{PROLOGUE} ds_write_b32 v1, v0\n ds_write_b32 v1, v0 offset:4"
-    );
+    let body = format!("{PROLOGUE} ds_write_b32 v1, v0\n ds_write_b32 v1, v0 offset:4");
     let e = run_on(&kernel(&body, 256), &manifest(64, 64, 64, "")).unwrap_err();
     match &e {
         GoldenError::Memory { site, lane, fault } => {
@@ -223,7 +233,11 @@ fn an_access_beyond_min_m0_and_the_allocation_is_a_fault_with_lane_address_and_p
             e,
             GoldenError::Memory {
                 lane: Some(4),
-                fault: MemFault::LdsOutOfRange { addr: 16, limit: 16, .. },
+                fault: MemFault::LdsOutOfRange {
+                    addr: 16,
+                    limit: 16,
+                    ..
+                },
                 ..
             }
         ),
@@ -241,20 +255,32 @@ fn an_access_beyond_min_m0_and_the_allocation_is_a_fault_with_lane_address_and_p
 #[test]
 fn a_group_segment_beyond_64_kib_is_refused() {
     let e = run_on(&kernel(" s_nop 0", 65540), &manifest(64, 64, 64, "")).unwrap_err();
-    assert!(e.to_string().contains("exceeds the compute unit's 65536 bytes"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("exceeds the compute unit's 65536 bytes"),
+        "{e}"
+    );
 }
 
 /// The clang-compiled reduction (barriers, ds_add, ds_read2 and st64 forms, 8/16/64-bit LDS
 /// accesses, flat atomics) equals the outputs kernels/lds/gen.py computed in Python.
 #[test]
 fn clang_lds_kernel_equals_its_python_reference() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../kernels/lds/lds_reduce.toml");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../kernels/lds/lds_reduce.toml"
+    );
     let m = Manifest::load(path).unwrap();
     let r = golden::run_launch(path, &Config::default()).unwrap_or_else(|e| panic!("{e}"));
     let mut checked = 0;
     for b in &m.buffers {
         if let Some(expect) = &b.expect {
-            assert_eq!(&r.buffers.get(&b.name).unwrap().words(), expect, "{}", b.name);
+            assert_eq!(
+                &r.buffers.get(&b.name).unwrap().words(),
+                expect,
+                "{}",
+                b.name
+            );
             checked += 1;
         }
     }

@@ -441,11 +441,10 @@ impl Logic for LaneFpu {
         }
 
         // Compares: ordered relations on the flushed values, -0 == +0.
-        self.unord.next =
-            (self.ax.val() > 0x7F80_0000_u64) | (self.ay.val() > 0x7F80_0000_u64);
+        self.unord.next = (self.ax.val() > 0x7F80_0000_u64) | (self.ay.val() > 0x7F80_0000_u64);
         if !self.unord.val() {
-            self.eq.next = (self.fx.val() == self.fy.val())
-                | ((self.ax.val() == 0) & (self.ay.val() == 0));
+            self.eq.next =
+                (self.fx.val() == self.fy.val()) | ((self.ax.val() == 0) & (self.ay.val() == 0));
             if !self.eq.val() {
                 // Both non-negative: magnitude order; both negative: reversed; else sign.
                 if self.fx.val().get_bit(31) == self.fy.val().get_bit(31) {
@@ -693,8 +692,8 @@ impl Logic for LaneFpu {
             self.r.next = self.fx.val();
             self.k0.next = self.az.val() >> 23;
             self.k1.next = self.ay.val() >> 23;
-            self.tiny.next = (((self.k0.val() + 126) << 23) | (self.az.val() & 0x7F_FFFF_u64))
-                < self.ay.val();
+            self.tiny.next =
+                (((self.k0.val() + 126) << 23) | (self.az.val() & 0x7F_FFFF_u64)) < self.ay.val();
             if !self.ay.val().any() | !self.az.val().any() {
                 self.r.next = 0x7FC0_0000_u64.into();
             } else if self.k0.val() >= self.k1.val() + 96 {
@@ -744,8 +743,8 @@ impl Logic for LaneFpu {
                 self.rnd.sign.next = self.fx.val().get_bit(31);
                 self.rnd.sig.next =
                     bit_cast::<64, 32>((self.ax.val() & 0x7F_FFFF_u64) | 0x80_0000_u64) << 39;
-                self.rnd.exp.next = bit_cast::<12, 32>(self.te.val() + self.lde.val() + 1)
-                    + self.exp_offset.val();
+                self.rnd.exp.next =
+                    bit_cast::<12, 32>(self.te.val() + self.lde.val() + 1) + self.exp_offset.val();
                 self.r.next = self.rnd.result.val();
             } else {
                 self.r.next = self.fx.val();
@@ -1013,14 +1012,46 @@ mod tests {
             // A denormal operand is zero: 2^-127 · 2 = +0, not 2^-126.
             (ValuOp::MulF, 0x0040_0000, 0x4000_0000, 0, 0, 0),
             // 0.75 + 0.75 clamped to 1.0; 1.5 · 2 by omod.
-            (ValuOp::AddF, 0x3F40_0000, 0x3F40_0000, 0, fmod_word(0, 0, 0, true), 0x3F80_0000),
-            (ValuOp::AddF, 0x3F40_0000, 0x3F40_0000, 0, fmod_word(0, 0, 1, false), 0x4040_0000),
+            (
+                ValuOp::AddF,
+                0x3F40_0000,
+                0x3F40_0000,
+                0,
+                fmod_word(0, 0, 0, true),
+                0x3F80_0000,
+            ),
+            (
+                ValuOp::AddF,
+                0x3F40_0000,
+                0x3F40_0000,
+                0,
+                fmod_word(0, 0, 1, false),
+                0x4040_0000,
+            ),
             // -(|-2|) + 1 = -1 through abs and neg of source 0.
-            (ValuOp::AddF, 0xC000_0000, 0x3F80_0000, 0, fmod_word(1, 1, 0, false), 0xBF80_0000),
-            (ValuOp::DivFixupF, 0x3F80_0000, 0, 0x8000_0000, 0, 0xFFC0_0000),
+            (
+                ValuOp::AddF,
+                0xC000_0000,
+                0x3F80_0000,
+                0,
+                fmod_word(1, 1, 0, false),
+                0xBF80_0000,
+            ),
+            (
+                ValuOp::DivFixupF,
+                0x3F80_0000,
+                0,
+                0x8000_0000,
+                0,
+                0xFFC0_0000,
+            ),
         ];
         for (op, a, b, c, fmod, want) in cases {
-            assert_eq!(eval(op, a, b, c, fmod).0, want, "{op:?} {a:#x} {b:#x} {c:#x}");
+            assert_eq!(
+                eval(op, a, b, c, fmod).0,
+                want,
+                "{op:?} {a:#x} {b:#x} {c:#x}"
+            );
         }
         // The class of the unflushed denormal 2^-149 is +denormal (bit 7), not +0.
         assert!(eval(ValuOp::CmpClassF, 1, 1 << 7, 0, 0).1);

@@ -114,7 +114,11 @@ pub struct Mods {
 pub fn reference(op: ValuOp, a: u32, b: u32, c: u32, m_bit: bool, mods: Mods) -> (u32, bool) {
     use ValuOp::*;
     let m = |x: u32, n: u8| {
-        let x = if mods.abs >> n & 1 != 0 { x & 0x7FFF_FFFF } else { x };
+        let x = if mods.abs >> n & 1 != 0 {
+            x & 0x7FFF_FFFF
+        } else {
+            x
+        };
         if mods.neg >> n & 1 != 0 {
             x ^ 0x8000_0000
         } else {
@@ -243,9 +247,7 @@ pub fn reference(op: ValuOp, a: u32, b: u32, c: u32, m_bit: bool, mods: Mods) ->
             return (output_modifiers(d, mods), flag);
         }
         DivFmasF => {
-            let special = [fx, fy, fz]
-                .iter()
-                .any(|&v| v & 0x7F80_0000 == 0x7F80_0000);
+            let special = [fx, fy, fz].iter().any(|&v| v & 0x7F80_0000 == 0x7F80_0000);
             let fma = nan_or(&[fx, fy, fz], &|| out(p.mul_add(q, f(fz))));
             if !m_bit || special || exact_zero(p, q, f(fz)) {
                 fma
@@ -315,9 +317,17 @@ fn scaled_fma(a: f32, b: f32, c: f32, k: i32) -> u32 {
     if e != 0.0 && r.is_finite() {
         // Neighbour of r on v's other side: if v is their midpoint, move v by e's sign.
         let other = if (r as f64) < v {
-            f32::from_bits(if r.is_sign_negative() { r.to_bits() - 1 } else { r.to_bits() + 1 })
+            f32::from_bits(if r.is_sign_negative() {
+                r.to_bits() - 1
+            } else {
+                r.to_bits() + 1
+            })
         } else {
-            f32::from_bits(if r.is_sign_negative() { r.to_bits() + 1 } else { r.to_bits() - 1 })
+            f32::from_bits(if r.is_sign_negative() {
+                r.to_bits() + 1
+            } else {
+                r.to_bits() - 1
+            })
         };
         if ((r as f64) + (other as f64)) / 2.0 == v {
             let nudged = if e > 0.0 { next_up(v) } else { next_down(v) };

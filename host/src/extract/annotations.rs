@@ -47,17 +47,19 @@ pub(super) fn annotations(source: &str, file: &str) -> Result<Vec<(usize, Annota
             // LLVM cannot merge two markers as identical inline asm); it means nothing here.
             ["split"] => Annotation::Split,
             ["split", t] if is_tag(t) => Annotation::Split,
-            ["loop_bound", n] | ["loop_bound", n, _] if words.get(2).is_none_or(|t| is_tag(t)) => match n.parse::<u64>() {
-                Ok(b) if b >= 1 => Annotation::LoopBound(b),
-                _ => {
-                    return syntax(
-                        file,
-                        i + 1,
-                        col,
-                        format!("loop_bound needs an integer of at least 1, found '{n}'"),
-                    )
+            ["loop_bound", n] | ["loop_bound", n, _] if words.get(2).is_none_or(|t| is_tag(t)) => {
+                match n.parse::<u64>() {
+                    Ok(b) if b >= 1 => Annotation::LoopBound(b),
+                    _ => {
+                        return syntax(
+                            file,
+                            i + 1,
+                            col,
+                            format!("loop_bound needs an integer of at least 1, found '{n}'"),
+                        )
+                    }
                 }
-            },
+            }
             _ => {
                 return syntax(
                     file,

@@ -1109,13 +1109,28 @@ fn flat_atomic(
 #[derive(Clone, Copy, Debug)]
 enum DsKind {
     /// `dwords` consecutive values of `bytes` bytes (sub-dword values extended by `signed`).
-    Read { bytes: u32, dwords: u8, signed: bool },
-    Write { bytes: u32, dwords: u8 },
+    Read {
+        bytes: u32,
+        dwords: u8,
+        signed: bool,
+    },
+    Write {
+        bytes: u32,
+        dwords: u8,
+    },
     /// `ds_read2*`/`ds_write2*`: two elements of `dwords` dwords at `offset0` and `offset1`
     /// elements (64 elements per unit for the st64 forms).
-    Read2 { dwords: u8, stride: u32 },
-    Write2 { dwords: u8, stride: u32 },
-    Atomic { rmw: Rmw },
+    Read2 {
+        dwords: u8,
+        stride: u32,
+    },
+    Write2 {
+        dwords: u8,
+        stride: u32,
+    },
+    Atomic {
+        rmw: Rmw,
+    },
 }
 
 fn ds_kind(op: Opcode) -> Option<DsKind> {
@@ -1136,20 +1151,62 @@ fn ds_kind(op: Opcode) -> Option<DsKind> {
         DsReadI8 => rd(1, 1, true),
         DsReadU16 => rd(2, 1, false),
         DsReadI16 => rd(2, 1, true),
-        DsWriteB8 => Write { bytes: 1, dwords: 1 },
-        DsWriteB16 => Write { bytes: 2, dwords: 1 },
-        DsWriteB32 => Write { bytes: 4, dwords: 1 },
-        DsWriteB64 => Write { bytes: 4, dwords: 2 },
-        DsWriteB96 => Write { bytes: 4, dwords: 3 },
-        DsWriteB128 => Write { bytes: 4, dwords: 4 },
-        DsRead2B32 => Read2 { dwords: 1, stride: 1 },
-        DsRead2st64B32 => Read2 { dwords: 1, stride: 64 },
-        DsRead2B64 => Read2 { dwords: 2, stride: 1 },
-        DsRead2st64B64 => Read2 { dwords: 2, stride: 64 },
-        DsWrite2B32 => Write2 { dwords: 1, stride: 1 },
-        DsWrite2st64B32 => Write2 { dwords: 1, stride: 64 },
-        DsWrite2B64 => Write2 { dwords: 2, stride: 1 },
-        DsWrite2st64B64 => Write2 { dwords: 2, stride: 64 },
+        DsWriteB8 => Write {
+            bytes: 1,
+            dwords: 1,
+        },
+        DsWriteB16 => Write {
+            bytes: 2,
+            dwords: 1,
+        },
+        DsWriteB32 => Write {
+            bytes: 4,
+            dwords: 1,
+        },
+        DsWriteB64 => Write {
+            bytes: 4,
+            dwords: 2,
+        },
+        DsWriteB96 => Write {
+            bytes: 4,
+            dwords: 3,
+        },
+        DsWriteB128 => Write {
+            bytes: 4,
+            dwords: 4,
+        },
+        DsRead2B32 => Read2 {
+            dwords: 1,
+            stride: 1,
+        },
+        DsRead2st64B32 => Read2 {
+            dwords: 1,
+            stride: 64,
+        },
+        DsRead2B64 => Read2 {
+            dwords: 2,
+            stride: 1,
+        },
+        DsRead2st64B64 => Read2 {
+            dwords: 2,
+            stride: 64,
+        },
+        DsWrite2B32 => Write2 {
+            dwords: 1,
+            stride: 1,
+        },
+        DsWrite2st64B32 => Write2 {
+            dwords: 1,
+            stride: 64,
+        },
+        DsWrite2B64 => Write2 {
+            dwords: 2,
+            stride: 1,
+        },
+        DsWrite2st64B64 => Write2 {
+            dwords: 2,
+            stride: 64,
+        },
         DsAddU32 | DsAddRtnU32 => at(Rmw::Add),
         DsSubU32 | DsSubRtnU32 => at(Rmw::Sub),
         DsRsubU32 | DsRsubRtnU32 => at(Rmw::Rsub),
@@ -1203,9 +1260,11 @@ fn ds(
         (Some(d), Some(w)) => Some(vgpr_index(d, w.dwords(), vgprs.len())?),
         _ => None,
     };
-    let fault = |lane: usize| move |fault| Fault::Memory {
-        lane: Some(lane),
-        fault,
+    let fault = |lane: usize| {
+        move |fault| Fault::Memory {
+            lane: Some(lane),
+            fault,
+        }
     };
     let missing = || Fault::NotExecutable("a DS data operand is missing".into());
     let offset = inst.imm & 0xffff;
@@ -1240,7 +1299,9 @@ fn ds(
                 let element = 4 * dwords as u32 * stride;
                 for (k, off) in [offset0, offset1].into_iter().enumerate() {
                     for i in 0..dwords as u32 {
-                        let v = lds.read(at(off * element + 4 * i), 4, m0).map_err(fault(l))?;
+                        let v = lds
+                            .read(at(off * element + 4 * i), 4, m0)
+                            .map_err(fault(l))?;
                         vgprs[d + k * dwords as usize + i as usize][l] = v;
                     }
                 }

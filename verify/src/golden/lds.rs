@@ -96,8 +96,14 @@ mod tests {
             lds.read(32, 4, 32),
             Err(MemFault::LdsOutOfRange { limit: 32, .. })
         ));
-        assert!(matches!(lds.read(31, 2, 32), Err(MemFault::LdsMisaligned { .. })));
-        assert!(matches!(lds.read(u32::MAX - 1, 1, u32::MAX), Err(MemFault::LdsOutOfRange { .. })));
+        assert!(matches!(
+            lds.read(31, 2, 32),
+            Err(MemFault::LdsMisaligned { .. })
+        ));
+        assert!(matches!(
+            lds.read(u32::MAX - 1, 1, u32::MAX),
+            Err(MemFault::LdsOutOfRange { .. })
+        ));
         assert!(Lds::new(0).read(0, 1, u32::MAX).is_err());
     }
 }

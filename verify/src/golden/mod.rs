@@ -31,8 +31,8 @@ pub use pws::{ContextId, EventKind};
 pub use report::{BufferValues, Buffers, Mask, PwsEvent, Report, Stats, WavefrontState};
 
 use exec::{Fault, Flow};
-use machine::{Status, Wavefront, LANES};
 use lds::Lds;
+use machine::{Status, Wavefront, LANES};
 use memory::GlobalMemory;
 use pws::StackEntry;
 use watch::Violation;
@@ -378,7 +378,8 @@ impl<'a> Engine<'a> {
                 if let Err(v) = c.watch.before(uses) {
                     return Err(self.violation(w, id, pc, v));
                 }
-                let flow = exec::execute(inst, pc, c, &mut w.vgprs, &mut self.memory, &mut self.lds);
+                let flow =
+                    exec::execute(inst, pc, c, &mut w.vgprs, &mut self.memory, &mut self.lds);
                 c.watch.after(defs);
                 flow
             }

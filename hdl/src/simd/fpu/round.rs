@@ -119,8 +119,7 @@ impl Logic for FpRound {
                     | (((bit_cast::<32, 12>(self.e.val() - self.exp_zero.val()) << 23)
                         | (self.mant.val() & 0x7F_FFFF_u64))
                         + self.up.val());
-            } else if (self.e.val() == self.exp_zero.val()) & (self.mant.val() == 0xFF_FFFF_u64)
-            {
+            } else if (self.e.val() == self.exp_zero.val()) & (self.mant.val() == 0xFF_FFFF_u64) {
                 // In [2^-127, 2^-126): subnormal precision (lsb bit 41, guard bit 40) rounds
                 // up to 2^-126 exactly when bits 63..40 are all ones.
                 self.result.next = self.s32.val() | 0x0080_0000_u64;
