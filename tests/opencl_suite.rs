@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{json, pws_ok, soak};
+use common::{compare_in_rotation, json, pws_ok, soak};
 use pws_isa::manifest::Manifest;
 
 fn suite() -> Vec<String> {
@@ -52,22 +52,8 @@ fn the_suite_has_the_kernels_users_bring() {
 
 #[test]
 fn every_kernel_equals_its_expected_output_on_the_rtl_in_every_mode_within_its_bound() {
-    let compactions = ["none", "bcc", "scc"];
     for (i, launch) in suite().iter().enumerate() {
-        let (s, c) = if soak() {
-            ("1,2,3".to_string(), compactions.join(","))
-        } else {
-            ((1 + i % 3).to_string(), compactions[i % 3].to_string())
-        };
-        // Fails (with the table) if any run differs from the golden model, the unsplit kernel
-        // or the expected values, or exceeds its bound.
-        let rows = json(&["compare", launch, "--S", &s, "--compaction", &c, "--json"]);
-        let rows = rows.as_array().unwrap();
-        assert!(rows.len() >= 3, "{launch}: {rows:?}");
-        for r in rows {
-            assert_eq!(r["expect_equal"], true, "{launch}: {r}");
-            assert!(r["bound"].as_u64().is_some(), "{launch}: no bound: {r}");
-        }
+        compare_in_rotation(launch, i);
     }
 }
 

@@ -15,7 +15,7 @@
 
 mod common;
 
-use common::{json, pws_err, pws_stderr_ok, soak};
+use common::{compare_in_rotation, pws_err, pws_stderr_ok};
 
 /// The kernels that stage data in `__local` memory or use atomics.
 const NEEDS_LDS_OR_ATOMICS: [&str; 7] = [
@@ -76,21 +76,7 @@ fn check(launch: &str, i: usize) {
         assert!(e.contains("runs on the golden model only"), "{launch}: {e}");
         return;
     }
-    let compactions = ["none", "bcc", "scc"];
-    let (s, c) = if soak() {
-        ("1,2,3".to_string(), compactions.join(","))
-    } else {
-        ((1 + i % 3).to_string(), compactions[i % 3].to_string())
-    };
-    // Fails (with the table) if any run differs from the golden model or the unsplit kernel,
-    // or exceeds its bound.
-    let rows = json(&["compare", launch, "--S", &s, "--compaction", &c, "--json"]);
-    let rows = rows.as_array().unwrap();
-    assert!(rows.len() >= 3, "{launch}: {rows:?}");
-    for r in rows {
-        assert_eq!(r["expect_equal"], true, "{launch}: {r}");
-        assert!(r["bound"].as_u64().is_some(), "{launch}: no bound: {r}");
-    }
+    compare_in_rotation(launch, i);
 }
 
 macro_rules! kernels {

@@ -71,3 +71,23 @@ pub fn soak() -> bool {
         .and_then(|s| s.parse::<u32>().ok())
         .is_some_and(|s| s > 1)
 }
+
+/// `pws compare` on the `i`-th kernel of a suite: in CI one S and compaction, rotating with `i`
+/// so that a suite covers S = 1..3 and none/BCC/SCC together; under [`soak`] all of them. Fails
+/// (with the table) if a run differs from the golden model, the unsplit kernel or the expected
+/// values, or exceeds its bound; every row must have a bound and equal the expected values.
+pub fn compare_in_rotation(launch: &str, i: usize) {
+    let compactions = ["none", "bcc", "scc"];
+    let (s, c) = if soak() {
+        ("1,2,3".to_string(), compactions.join(","))
+    } else {
+        ((1 + i % 3).to_string(), compactions[i % 3].to_string())
+    };
+    let rows = json(&["compare", launch, "--S", &s, "--compaction", &c, "--json"]);
+    let rows = rows.as_array().unwrap();
+    assert!(rows.len() >= 3, "{launch}: {rows:?}");
+    for r in rows {
+        assert_eq!(r["expect_equal"], true, "{launch}: {r}");
+        assert!(r["bound"].as_u64().is_some(), "{launch}: no bound: {r}");
+    }
+}
