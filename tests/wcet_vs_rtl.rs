@@ -104,29 +104,35 @@ fn every_launch_in_kernels_is_bounded() {
         .collect();
     assert!(launches.len() >= 5, "{launches:?}");
     let mut rows = Vec::new();
-    for (path, manifest) in &launches {
+    let soak = proptest_cases(1) > 1;
+    for (k, (path, manifest)) in launches.iter().enumerate() {
         let source = KernelSource::load(manifest).unwrap();
         let name = path.file_name().unwrap().to_string_lossy().to_string();
-        // Every configuration and compaction for a single workgroup; a longer launch (up to
-        // thousands of RTL cycles per wavefront) on the first configuration it fits, without
-        // compaction, to keep `make test` short.
+        // A single workgroup runs on every configuration, with one compaction per configuration
+        // in `make test` (rotating, so that each configuration meets all three across the
+        // kernels) and all of them in `make soak`; a longer launch (up to thousands of RTL
+        // cycles per wavefront) on the first configuration it fits, without compaction.
         let single = manifest.workgroups() == 1;
         let fitting = configurations().into_iter().filter(|cfg| {
             let slots = cfg.simds_per_cu * cfg.wf_contexts_per_simd;
             (0..manifest.workgroups()).all(|g| manifest.wavefronts_in(g) as usize <= slots)
         });
         let mut checked = false;
-        for cfg in fitting.take(if single { usize::MAX } else { 1 }) {
+        for (j, cfg) in fitting
+            .take(if single { usize::MAX } else { 1 })
+            .enumerate()
+        {
             let tag = format!(
                 "{name} (S = {}, {} slots, latency {})",
                 cfg.spsimds_per_simd,
                 cfg.simds_per_cu * cfg.wf_contexts_per_simd,
                 cfg.mem_latency
             );
-            let compactions = if single {
-                &COMPACTIONS[..]
-            } else {
-                &COMPACTIONS[..1]
+            let rotated = (k + j) % COMPACTIONS.len();
+            let compactions = match (single, soak) {
+                (true, true) => &COMPACTIONS[..],
+                (true, false) => &COMPACTIONS[rotated..=rotated],
+                (false, _) => &COMPACTIONS[..1],
             };
             rows.extend(
                 check(&tag, manifest, &source, &cfg, &Mode::ALL, compactions)
