@@ -129,8 +129,10 @@ impl Family {
                 .collect(),
             Family::Transcendentals => F_TRANS.map(String::from).to_vec(),
             Family::LiteralMads => vec!["v_madmk_f32".into(), "v_madak_f32".into()],
-            Family::Lds => LDS_MNEMONICS
+            Family::Lds => LDS_WRITES
                 .iter()
+                .chain(&LDS_READS)
+                .chain(&LDS_PAIRS)
                 .map(|s| s.to_string())
                 .chain(
                     DS_OWN
@@ -288,7 +290,7 @@ const SPECIAL_F32: [u32; 24] = [
     0xcf00_0000,
     0x4f80_0000,
 ];
-/// The LDS reads and writes ([`Stmt::LdsWrite`], [`Stmt::LdsRead`], [`Stmt::LdsPair`]).
+/// The widths of [`Stmt::LdsWrite`] and [`Stmt::LdsRead`].
 const LDS_WRITES: [&str; 6] = [
     "ds_write_b8",
     "ds_write_b16",
@@ -307,21 +309,8 @@ const LDS_READS: [&str; 8] = [
     "ds_read_b96",
     "ds_read_b128",
 ];
-const LDS_MNEMONICS: [&str; 22] = [
-    "ds_write_b8",
-    "ds_write_b16",
-    "ds_write_b32",
-    "ds_write_b64",
-    "ds_write_b96",
-    "ds_write_b128",
-    "ds_read_u8",
-    "ds_read_i8",
-    "ds_read_u16",
-    "ds_read_i16",
-    "ds_read_b32",
-    "ds_read_b64",
-    "ds_read_b96",
-    "ds_read_b128",
+/// The two-address forms of [`Stmt::LdsPair`].
+const LDS_PAIRS: [&str; 8] = [
     "ds_read2_b32",
     "ds_read2_b64",
     "ds_read2st64_b32",
@@ -1022,7 +1011,7 @@ impl Render {
         self.line("s_waitcnt lgkmcnt(0)");
     }
 
-    /// `acc[dst]` folds the temporaries `v6..` (`n` of them) in: xor, add, xor, add.
+    /// Folds `regs` into `acc[dst]` by xor and add in turn, so that every word read counts.
     fn fold(&mut self, dst: u8, regs: &[&str]) {
         let d = acc(dst);
         for (i, r) in regs.iter().enumerate() {
