@@ -11,6 +11,16 @@
 //! or the schedule. Unsigned arithmetic keeps clang from exploiting undefined behaviour.
 //! [`ClKernel::render`] writes the C source and the launch manifest; compiler flags are part
 //! of the case (`-O1` .. `-O3`, with or without LLVM's skip-branch threshold).
+//!
+//! Behind the knobs of [`ClFamilies`]: two `float` variables `f`, `g` (arithmetic, division,
+//! fmin/fmax/floor/ceil/trunc/sqrt, conversions, float compares as conditions, the transcendentals
+//! separately; stored as bits), a `__local` array with exchanges between two
+//! `barrier(CLK_LOCAL_MEM_FENCE)` at uniform places and local atomics, and global atomics.
+//! Atomics on words several work-items share take one commutative operation per word and
+//! their returned values are not used; an atomic whose old value is used addresses the
+//! work-item's own output word; so the memory stays independent of the schedule. Float
+//! constants are the inline ones (0.5, 1, 2, 4 and negatives): a literal multiplicand would
+//! let clang pick `v_madmk/madak_f32`, which belong to another family.
 
 use std::fmt::Write as _;
 
@@ -19,6 +29,68 @@ use proptest::prelude::*;
 /// Largest trip count of a generated loop.
 pub const MAX_TRIPS: u32 = 7;
 const VARS: [&str; 3] = ["a", "b", "c"];
+const FVARS: [&str; 2] = ["f", "g"];
+const FCONSTS: [&str; 6] = ["0.5f", "-0.5f", "1.0f", "-2.0f", "2.0f", "4.0f"];
+/// Shared words of the local array `lsum` and of the global `atom`, each with its operation.
+const SHARED_WORDS: u32 = 8;
+const SHARED_OPS: [&str; 8] = [
+    "atomic_add",
+    "atomic_sub",
+    "atomic_min",
+    "atomic_max",
+    "atomic_and",
+    "atomic_or",
+    "atomic_xor",
+    "atomic_inc",
+];
+/// Atomics on the work-item's own word, whose old value is used.
+const OWN_OPS: [&str; 10] = [
+    "atomic_add",
+    "atomic_sub",
+    "atomic_min",
+    "atomic_max",
+    "atomic_and",
+    "atomic_or",
+    "atomic_xor",
+    "atomic_xchg",
+    "atomic_inc",
+    "atomic_dec",
+];
+
+/// Instruction families beyond unsigned integer arithmetic.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClFamilies {
+    pub floats: bool,
+    /// `exp2`, `log2`, `sin`, `cos` (with floats).
+    pub transcendentals: bool,
+    /// The `__local` array, its barriers and local atomics.
+    pub local: bool,
+    /// Global atomics.
+    pub atomics: bool,
+}
+
+impl ClFamilies {
+    pub const ALL: ClFamilies = ClFamilies {
+        floats: true,
+        transcendentals: true,
+        local: true,
+        atomics: true,
+    };
+}
+
+/// A float expression over `f`, `g` and the integer variables.
+#[derive(Clone, Debug)]
+pub enum FExpr {
+    Var(usize),
+    Const(usize),
+    /// `(float)v` (unsigned) or `(float)(int)v`.
+    FromInt(usize, bool),
+    /// `x op y` with op one of + - * / fmin fmax.
+    Bin(u8, Box<FExpr>, Box<FExpr>),
+    /// floor ceil trunc sqrt, then exp2 log2 sin cos (no fabs: clang folds it into
+    /// `v_cndmask_b32_e64` as `|x|`, modifiers pws does not execute on that instruction).
+    Un(u8, Box<FExpr>),
+}
 
 /// An expression over the variables.
 #[derive(Clone, Debug)]
@@ -29,6 +101,8 @@ pub enum Expr {
     Bin(u8, Box<Expr>, Box<Expr>),
     /// `in[(i ^ k) & (grid - 1)]`: another lane's input.
     Load(u32),
+    /// `as_uint(f)`: a float variable's bits.
+    FBits(usize),
 }
 
 /// A condition.
@@ -40,6 +114,10 @@ pub enum Cond {
     Less(usize, u32),
     /// `v > w`.
     Greater(usize, usize),
+    /// `f < g` (false on NaN).
+    FLess(usize, usize),
+    /// `f == f` (false for NaN).
+    FOrdered(usize),
 }
 
 /// A statement.
@@ -56,6 +134,16 @@ pub enum Stmt {
     DivergentLoop(usize, Vec<Stmt>),
     /// `for (t = 0; t < n; t++)` with n the same for every lane.
     UniformLoop(u32, Vec<Stmt>),
+    /// `fv = e`.
+    FAssign(usize, FExpr),
+    /// `lds[lid] = v; barrier; v ^= lds[(lid ^ k) & 63]; barrier` (uniform places only).
+    LocalExchange(usize, u32),
+    /// `SHARED_OPS[word](&lsum[word], v)` (`atomic_inc` without v).
+    LocalAtomic(usize, usize),
+    /// `SHARED_OPS[word](&atom[word], v)`.
+    GlobalAtomic(usize, usize),
+    /// `v ^= OWN_OPS[op](&out[own], w)`.
+    OwnAtomic(usize, usize, usize),
 }
 
 /// One generated kernel and its launch.
@@ -68,14 +156,21 @@ pub struct ClKernel {
     pub grid: u32,
     pub input: Vec<u32>,
     pub cflags: Vec<String>,
+    pub families: ClFamilies,
+    /// The `atom` buffer (with atomics).
+    pub atom: Vec<u32>,
 }
 
-fn expr(depth: u32) -> BoxedStrategy<Expr> {
-    let leaf = prop_oneof![
-        (0..3usize).prop_map(Expr::Var),
-        (0u32..1000).prop_map(Expr::Const),
-        (1u32..64).prop_map(Expr::Load),
+fn expr(depth: u32, fam: ClFamilies) -> BoxedStrategy<Expr> {
+    let mut leaves = vec![
+        (0..3usize).prop_map(Expr::Var).boxed(),
+        (0u32..1000).prop_map(Expr::Const).boxed(),
+        (1u32..64).prop_map(Expr::Load).boxed(),
     ];
+    if fam.floats {
+        leaves.push((0..2usize).prop_map(Expr::FBits).boxed());
+    }
+    let leaf = proptest::strategy::Union::new(leaves);
     leaf.prop_recursive(depth, 8, 2, |inner| {
         (0u8..8, inner.clone(), inner)
             .prop_map(|(op, x, y)| Expr::Bin(op, Box::new(x), Box::new(y)))
@@ -83,32 +178,140 @@ fn expr(depth: u32) -> BoxedStrategy<Expr> {
     .boxed()
 }
 
-fn cond() -> impl Strategy<Value = Cond> {
-    prop_oneof![
-        (0..3usize, 0u32..8).prop_map(|(v, b)| Cond::Bit(v, b)),
-        (0..3usize, 0u32..1000).prop_map(|(v, k)| Cond::Less(v, k)),
-        (0..3usize, 0..3usize).prop_map(|(v, w)| Cond::Greater(v, w)),
-    ]
-}
-
-fn block(depth: u32) -> BoxedStrategy<Vec<Stmt>> {
-    let assign = (0..3usize, expr(2)).prop_map(|(v, e)| Stmt::Assign(v, e));
-    if depth == 0 {
-        return prop::collection::vec(assign, 1..4).boxed();
-    }
-    let inner = block(depth - 1);
-    let stmt = prop_oneof![
-        4 => assign,
-        3 => (cond(), inner.clone(), prop::option::of(inner.clone()), any::<bool>())
-            .prop_map(|(cond, then, els, split)| Stmt::If { cond, then, els, split }),
-        1 => (0..3usize, inner.clone()).prop_map(|(v, b)| Stmt::DivergentLoop(v, b)),
-        1 => (1u32..4, inner).prop_map(|(n, b)| Stmt::UniformLoop(n, b)),
+fn fexpr(depth: u32, fam: ClFamilies) -> BoxedStrategy<FExpr> {
+    let leaf = prop_oneof![
+        (0..2usize).prop_map(FExpr::Var),
+        (0..FCONSTS.len()).prop_map(FExpr::Const),
+        (0..3usize, any::<bool>()).prop_map(|(v, signed)| FExpr::FromInt(v, signed)),
     ];
-    prop::collection::vec(stmt, 1..4).boxed()
+    let unary = if fam.transcendentals { 8u8 } else { 4 };
+    leaf.prop_recursive(depth, 8, 2, move |inner| {
+        prop_oneof![
+            (0u8..6, inner.clone(), inner.clone()).prop_map(|(op, x, y)| FExpr::Bin(
+                op,
+                Box::new(x),
+                Box::new(y)
+            )),
+            (0..unary, inner).prop_map(|(op, x)| FExpr::Un(op, Box::new(x))),
+        ]
+    })
+    .boxed()
 }
 
-/// The proptest strategy.
+fn cond(fam: ClFamilies) -> BoxedStrategy<Cond> {
+    let mut choices = vec![
+        (0..3usize, 0u32..8)
+            .prop_map(|(v, b)| Cond::Bit(v, b))
+            .boxed(),
+        (0..3usize, 0u32..1000)
+            .prop_map(|(v, k)| Cond::Less(v, k))
+            .boxed(),
+        (0..3usize, 0..3usize)
+            .prop_map(|(v, w)| Cond::Greater(v, w))
+            .boxed(),
+    ];
+    if fam.floats {
+        choices.push(
+            (0..2usize, 0..2usize)
+                .prop_map(|(v, w)| Cond::FLess(v, w))
+                .boxed(),
+        );
+        choices.push((0..2usize).prop_map(Cond::FOrdered).boxed());
+    }
+    proptest::strategy::Union::new(choices).boxed()
+}
+
+/// A block at `depth` levels above the innermost; `uniform` when no `if`, divergent loop or
+/// guard encloses it (where the local exchange's barriers may go).
+fn block(depth: u32, fam: ClFamilies, uniform: bool) -> BoxedStrategy<Vec<Stmt>> {
+    let mut simple: Vec<(u32, BoxedStrategy<Stmt>)> = vec![(
+        4,
+        (0..3usize, expr(2, fam))
+            .prop_map(|(v, e)| Stmt::Assign(v, e))
+            .boxed(),
+    )];
+    if fam.floats {
+        simple.push((
+            3,
+            (0..2usize, fexpr(2, fam))
+                .prop_map(|(v, e)| Stmt::FAssign(v, e))
+                .boxed(),
+        ));
+    }
+    if fam.local {
+        simple.push((
+            1,
+            (0..SHARED_WORDS as usize, 0..3usize)
+                .prop_map(|(w, v)| Stmt::LocalAtomic(w, v))
+                .boxed(),
+        ));
+        if uniform {
+            simple.push((
+                1,
+                (0..3usize, 1u32..64)
+                    .prop_map(|(v, k)| Stmt::LocalExchange(v, k))
+                    .boxed(),
+            ));
+        }
+    }
+    if fam.atomics {
+        simple.push((
+            1,
+            (0..SHARED_WORDS as usize, 0..3usize)
+                .prop_map(|(w, v)| Stmt::GlobalAtomic(w, v))
+                .boxed(),
+        ));
+        simple.push((
+            1,
+            (0..OWN_OPS.len(), 0..3usize, 0..3usize)
+                .prop_map(|(op, v, w)| Stmt::OwnAtomic(op, v, w))
+                .boxed(),
+        ));
+    }
+    if depth == 0 {
+        return prop::collection::vec(proptest::strategy::Union::new_weighted(simple), 1..4)
+            .boxed();
+    }
+    let inner = block(depth - 1, fam, false);
+    let mut choices = simple;
+    choices.push((
+        3,
+        (
+            cond(fam),
+            inner.clone(),
+            prop::option::of(inner.clone()),
+            any::<bool>(),
+        )
+            .prop_map(|(cond, then, els, split)| Stmt::If {
+                cond,
+                then,
+                els,
+                split,
+            })
+            .boxed(),
+    ));
+    choices.push((
+        1,
+        (0..3usize, inner)
+            .prop_map(|(v, b)| Stmt::DivergentLoop(v, b))
+            .boxed(),
+    ));
+    choices.push((
+        1,
+        (1u32..4, block(depth - 1, fam, uniform))
+            .prop_map(|(n, b)| Stmt::UniformLoop(n, b))
+            .boxed(),
+    ));
+    prop::collection::vec(proptest::strategy::Union::new_weighted(choices), 1..4).boxed()
+}
+
+/// The proptest strategy of integer kernels.
 pub fn cl_kernel() -> impl Strategy<Value = ClKernel> {
+    cl_kernel_with(ClFamilies::default())
+}
+
+/// The proptest strategy of kernels with the families `fam`.
+pub fn cl_kernel_with(fam: ClFamilies) -> impl Strategy<Value = ClKernel> {
     let flags = prop_oneof![
         Just(vec!["-O1".to_string()]),
         Just(vec!["-O2".to_string()]),
@@ -119,13 +322,18 @@ pub fn cl_kernel() -> impl Strategy<Value = ClKernel> {
             "-amdgpu-skip-threshold=0".to_string()
         ]),
     ];
+    let atom_words = if fam.atomics {
+        SHARED_WORDS as usize
+    } else {
+        0
+    };
     (
         prop_oneof![Just(64u32), Just(128u32)],
-        block(3),
         any::<bool>(),
         flags,
+        prop::collection::vec(any::<u32>(), atom_words),
     )
-        .prop_flat_map(|(grid, body, guarded, cflags)| {
+        .prop_flat_map(move |(grid, guarded, cflags, atom)| {
             (
                 prop::collection::vec(any::<u32>(), grid as usize),
                 if guarded {
@@ -133,13 +341,17 @@ pub fn cl_kernel() -> impl Strategy<Value = ClKernel> {
                 } else {
                     Just(None).boxed()
                 },
+                // Under the guard no place is uniform.
+                block(3, fam, !guarded),
             )
-                .prop_map(move |(input, guard)| ClKernel {
-                    body: body.clone(),
+                .prop_map(move |(input, guard, body)| ClKernel {
+                    body,
                     guard,
                     grid,
                     input,
                     cflags: cflags.clone(),
+                    families: fam,
+                    atom: atom.clone(),
                 })
         })
 }
@@ -177,7 +389,52 @@ impl ClKernel {
             Expr::Load(k) => {
                 let _ = write!(out, "in[(i ^ {k}u) & {}u]", self.grid - 1);
             }
+            Expr::FBits(v) => {
+                let _ = write!(out, "as_uint({})", FVARS[*v]);
+            }
         }
+    }
+
+    fn fexpr(out: &mut String, e: &FExpr) {
+        match e {
+            FExpr::Var(v) => out.push_str(FVARS[*v]),
+            FExpr::Const(k) => out.push_str(FCONSTS[*k]),
+            FExpr::FromInt(v, false) => {
+                let _ = write!(out, "(float){}", VARS[*v]);
+            }
+            FExpr::FromInt(v, true) => {
+                let _ = write!(out, "(float)(int){}", VARS[*v]);
+            }
+            FExpr::Bin(op, x, y) if *op >= 4 => {
+                out.push_str(if *op == 4 { "fmin(" } else { "fmax(" });
+                Self::fexpr(out, x);
+                out.push_str(", ");
+                Self::fexpr(out, y);
+                out.push(')');
+            }
+            FExpr::Bin(op, x, y) => {
+                out.push('(');
+                Self::fexpr(out, x);
+                out.push_str([" + ", " - ", " * ", " / "][*op as usize]);
+                Self::fexpr(out, y);
+                out.push(')');
+            }
+            FExpr::Un(op, x) => {
+                out.push_str(
+                    [
+                        "floor(", "ceil(", "trunc(", "sqrt(", "exp2(", "log2(", "sin(", "cos(",
+                    ][*op as usize],
+                );
+                Self::fexpr(out, x);
+                out.push(')');
+            }
+        }
+    }
+
+    /// Words of `out` per work-item: a, b, c, then f and g with floats, then the own atomic
+    /// word with atomics.
+    fn outs(&self) -> u32 {
+        3 + 2 * u32::from(self.families.floats) + u32::from(self.families.atomics)
     }
 
     fn cond(out: &mut String, c: &Cond) {
@@ -185,6 +442,8 @@ impl ClKernel {
             Cond::Bit(v, b) => write!(out, "({} & {}u) != 0", VARS[*v], 1u32 << b),
             Cond::Less(v, k) => write!(out, "{} < {k}u", VARS[*v]),
             Cond::Greater(v, w) => write!(out, "{} > {}", VARS[*v], VARS[*w]),
+            Cond::FLess(v, w) => write!(out, "{} < {}", FVARS[*v], FVARS[*w]),
+            Cond::FOrdered(v) => write!(out, "{0} == {0}", FVARS[*v]),
         };
     }
 
@@ -227,6 +486,34 @@ impl ClKernel {
                     self.block(out, body, indent + 1, loops);
                     let _ = writeln!(out, "{pad}}}");
                 }
+                Stmt::FAssign(v, e) => {
+                    let _ = write!(out, "{pad}{} = ", FVARS[*v]);
+                    Self::fexpr(out, e);
+                    out.push_str(";\n");
+                }
+                Stmt::LocalExchange(v, k) => {
+                    let v = VARS[*v];
+                    let _ = writeln!(
+                        out,
+                        "{pad}lds[lid] = {v};\n{pad}barrier(CLK_LOCAL_MEM_FENCE);\n{pad}{v} ^= lds[(lid ^ {k}u) & 63u];\n{pad}barrier(CLK_LOCAL_MEM_FENCE);"
+                    );
+                }
+                Stmt::LocalAtomic(w, v) => {
+                    let _ = writeln!(out, "{pad}{};", Self::shared_atomic("lsum", *w, *v));
+                }
+                Stmt::GlobalAtomic(w, v) => {
+                    let _ = writeln!(out, "{pad}{};", Self::shared_atomic("atom", *w, *v));
+                }
+                Stmt::OwnAtomic(op, v, w) => {
+                    let op = OWN_OPS[*op];
+                    let own = format!("&out[{} * i + {}u]", self.outs(), self.outs() - 1);
+                    let call = if matches!(op, "atomic_inc" | "atomic_dec") {
+                        format!("{op}({own})")
+                    } else {
+                        format!("{op}({own}, {})", VARS[*w])
+                    };
+                    let _ = writeln!(out, "{pad}{} ^= {call};", VARS[*v]);
+                }
                 Stmt::UniformLoop(n, body) => {
                     *loops += 1;
                     let t = format!("t{loops}");
@@ -241,11 +528,37 @@ impl ClKernel {
         }
     }
 
+    /// `SHARED_OPS[word](&array[word], v)`: one operation per word.
+    fn shared_atomic(array: &str, word: usize, v: usize) -> String {
+        match SHARED_OPS[word] {
+            "atomic_inc" => format!("atomic_inc(&{array}[{word}])"),
+            op => format!("{op}(&{array}[{word}], {})", VARS[v]),
+        }
+    }
+
     /// The OpenCL C source.
     pub fn source(&self) -> String {
-        let mut out = String::from(
-            "__kernel void gen(__global const unsigned *in, __global unsigned *out, unsigned n) {\n  unsigned i = __builtin_amdgcn_workgroup_id_x() * 64u + __builtin_amdgcn_workitem_id_x();\n  unsigned a = in[i], b = ~a, c = i;\n",
+        let fam = self.families;
+        let mut out = format!(
+            "__kernel void gen(__global const unsigned *in, __global unsigned *out, unsigned n{}) {{\n  unsigned lid = __builtin_amdgcn_workitem_id_x();\n  unsigned i = __builtin_amdgcn_workgroup_id_x() * 64u + lid;\n  unsigned a = in[i], b = ~a, c = i;\n",
+            if fam.atomics {
+                ", __global unsigned *atom"
+            } else {
+                ""
+            }
         );
+        if fam.floats {
+            out.push_str("  float f = as_float(a), g = (float)c * 0.5f;\n");
+        }
+        if fam.local {
+            // Every work-item writes the same zeros, before the barrier orders them before
+            // every update.
+            let _ = writeln!(
+                out,
+                "  __local unsigned lds[64], lsum[{SHARED_WORDS}];\n  lsum[lid & {}u] = 0u;\n  barrier(CLK_LOCAL_MEM_FENCE);",
+                SHARED_WORDS - 1
+            );
+        }
         let mut loops = 0;
         match self.guard {
             Some(_) => {
@@ -255,16 +568,39 @@ impl ClKernel {
             }
             None => self.block(&mut out, &self.body, 1, &mut loops),
         }
-        out.push_str("  out[3 * i] = a;\n  out[3 * i + 1] = b;\n  out[3 * i + 2] = c;\n}\n");
+        if fam.local {
+            let _ = writeln!(
+                out,
+                "  barrier(CLK_LOCAL_MEM_FENCE);\n  a ^= lsum[lid & {}u];",
+                SHARED_WORDS - 1
+            );
+        }
+        let k = self.outs();
+        let _ = writeln!(
+            out,
+            "  out[{k} * i] = a;\n  out[{k} * i + 1] = b;\n  out[{k} * i + 2] = c;"
+        );
+        if fam.floats {
+            let _ = writeln!(
+                out,
+                "  out[{k} * i + 3] = as_uint(f);\n  out[{k} * i + 4] = as_uint(g);"
+            );
+        }
+        out.push_str("}\n");
         out
     }
 
     /// The launch manifest for the kernel file `kernel` (one workgroup of 64 per wavefront).
     pub fn manifest(&self, kernel: &str) -> String {
         let mut m = format!(
-            "kernel = \"{kernel}\"\ngrid = {}\nworkgroup = 64\nargs = [\"in\", \"out\", {}]\ncflags = [{}]\n\n[[buffer]]\nname = \"in\"\ntype = \"u32\"\ndata = [",
+            "kernel = \"{kernel}\"\ngrid = {}\nworkgroup = 64\nargs = [\"in\", \"out\", {}{}]\ncflags = [{}]\n\n[[buffer]]\nname = \"in\"\ntype = \"u32\"\ndata = [",
             self.grid,
             self.guard.unwrap_or(self.grid),
+            if self.families.atomics {
+                ", \"atom\""
+            } else {
+                ""
+            },
             self.cflags
                 .iter()
                 .map(|f| format!("\"{f}\""))
@@ -282,8 +618,16 @@ impl ClKernel {
         let _ = write!(
             m,
             "]\n\n[[buffer]]\nname = \"out\"\ntype = \"u32\"\nlen = {}\n",
-            3 * self.grid
+            self.outs() * self.grid
         );
+        if self.families.atomics {
+            let words: Vec<String> = self.atom.iter().map(u32::to_string).collect();
+            let _ = write!(
+                m,
+                "\n[[buffer]]\nname = \"atom\"\ntype = \"u32\"\ndata = [{}]\n",
+                words.join(", ")
+            );
+        }
         m
     }
 }

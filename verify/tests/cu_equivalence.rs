@@ -2,7 +2,9 @@
 //! for every launch in kernels/, the RTL's final memory equals the golden model's in every
 //! mode (nosplit, dws, pws with S = 1..=3) and compaction (none, bcc, scc). The kernel is
 //! prepared as `pws run` prepares it (the host's split/merge pass; DWS marks every divergent
-//! branch). A failing case prints its kernel and launch, shrunk to a small tree.
+//! branch). A failing case prints its kernel and launch, shrunk to a small tree. The generated
+//! kernels use every instruction family the RTL runs ([`rtl_families`]): a family joins by
+//! itself once none of its opcodes is `pws_isa::subset::golden_only` any more.
 
 use proptest::prelude::*;
 use pws_hdl::config::HwConfig;
@@ -13,10 +15,12 @@ use pws_host::timing::Mode as HostMode;
 use pws_isa::manifest::Manifest;
 use pws_isa::testing::{proptest_cases, shipped_launches};
 use pws_sim::cu::{run, RunOptions};
-use pws_verify::gen::{kernel_spec, GenOptions, KernelSpec};
+use pws_verify::gen::{kernel_spec, Families, GenOptions, KernelSpec};
 use pws_verify::golden::{self, Config, Mode};
 
 const COMPACTIONS: [SwizzleMode; 3] = [SwizzleMode::None, SwizzleMode::Bcc, SwizzleMode::Scc];
+/// Cases of the instruction-family property in `make test`: about 3 s of CPU each.
+const FAMILY_CASES: u32 = 16;
 
 /// Final buffers of the golden model, without splitting, as (name, words).
 fn golden_memory(source: &str, manifest: &Manifest) -> Result<Vec<(String, Vec<u32>)>, String> {
@@ -88,6 +92,23 @@ fn small() -> GenOptions {
     }
 }
 
+/// The instruction families whose every opcode the compute unit runs (f32 arithmetic today;
+/// the LDS, the FLAT atomics, the transcendentals and the literal multiply-adds once the RTL
+/// implements them).
+fn rtl_families() -> Families {
+    Families::where_all(|op| !pws_isa::subset::golden_only(op))
+}
+
+/// Smaller kernels with the families: their prologue and epilogue add instructions.
+fn small_with_families() -> GenOptions {
+    GenOptions {
+        max_workgroup: 64,
+        max_statements: 3,
+        families: rtl_families(),
+        ..small()
+    }
+}
+
 fn check(
     spec: &KernelSpec,
     mode: CuMode,
@@ -140,6 +161,29 @@ proptest! {
     ) {
         check(&spec, CuMode::Pws, s, compaction)?;
     }
+}
+
+// The instruction families on the RTL, every mode in each case (mode, S and compaction drawn
+// with the kernel); the family-free properties above keep their budget for the control flow.
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(proptest_cases(FAMILY_CASES)))]
+
+    #[test]
+    fn rtl_memory_equals_golden_memory_with_the_instruction_families(
+        spec in kernel_spec(small_with_families()),
+        mode in proptest::sample::select(&[CuMode::NoSplit, CuMode::Dws, CuMode::Pws][..]),
+        s in 1usize..=3,
+        compaction in proptest::sample::select(&COMPACTIONS[..]),
+    ) {
+        check(&spec, mode, s, compaction)?;
+    }
+}
+
+/// The floats stay on: an f32 opcode the generator gains and the RTL lacks would turn the
+/// whole family off without a word.
+#[test]
+fn the_generated_kernels_on_the_rtl_use_floats() {
+    assert!(rtl_families().floats, "{:?}", rtl_families());
 }
 
 /// Every shipped launch, in every mode. `make soak` runs PWS with S = 1..=3 and every

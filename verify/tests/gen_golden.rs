@@ -1,10 +1,17 @@
 //! The kernel generator against the golden model: every generated kernel assembles, runs
 //! without error, and gives the same memory without splitting, with its marked splits and with
-//! a split at every divergent branch (the host's merge insertion), for S = 1..=3.
+//! a split at every divergent branch (the host's merge insertion), for S = 1..=3; with every
+//! instruction family (f32, LDS, atomics) too, twice each, so that a kernel whose result
+//! depended on the golden model's schedule (split contexts interleave differently) shows.
+//! The families' opcode lists, which gate what the compute-unit suites enable, are what the
+//! generator emits.
+
+use std::collections::BTreeSet;
 
 use proptest::prelude::*;
 use pws_isa::testing::proptest_cases;
-use pws_verify::gen::{kernel_spec, GenOptions, KernelSpec};
+use pws_isa::Opcode;
+use pws_verify::gen::{kernel_spec, Families, Family, GenOptions, KernelSpec};
 use pws_verify::golden::{self, Config, Mode};
 
 fn words(report: &golden::Report) -> Vec<(String, Vec<u32>)> {
@@ -35,19 +42,40 @@ fn run(source: &str, spec: &KernelSpec, mode: Mode, s: usize) -> Result<golden::
 fn check(spec: &KernelSpec) -> Result<(), TestCaseError> {
     let g = spec.render();
     let reference = run(&g.source, spec, Mode::NoSplit, 0).map_err(TestCaseError::fail)?;
+    let again = run(&g.source, spec, Mode::NoSplit, 0).map_err(TestCaseError::fail)?;
+    prop_assert_eq!(
+        words(&again),
+        words(&reference),
+        "two runs differ:\n{}",
+        g.source
+    );
+    let program =
+        pws_isa::assemble(&g.source, "gen.s").map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let host_takes_it = !program
+        .instructions
+        .iter()
+        .any(|l| pws_isa::subset::golden_only(l.item.opcode));
     for split_all in [false, true] {
-        let compiled = pws_host::compile::compile(&g.source, "gen.s", split_all)
-            .map_err(|e| TestCaseError::fail(format!("host compile: {e}\n{}", g.source)))?;
-        for s in 1..=3 {
-            let r = run(&compiled.text, spec, Mode::Pws, s).map_err(TestCaseError::fail)?;
-            prop_assert_eq!(
-                words(&r),
-                words(&reference),
-                "split_all {} S {}:\n{}",
-                split_all,
-                s,
-                compiled.text
-            );
+        // The host pass inserts splits where it has a timing class for every instruction; the
+        // generator places them the same way for every kernel.
+        let mut versions = vec![spec.render_split(split_all).source];
+        if host_takes_it {
+            let compiled = pws_host::compile::compile(&g.source, "gen.s", split_all)
+                .map_err(|e| TestCaseError::fail(format!("host compile: {e}\n{}", g.source)))?;
+            versions.push(compiled.text);
+        }
+        for text in &versions {
+            for s in 1..=3 {
+                let r = run(text, spec, Mode::Pws, s).map_err(TestCaseError::fail)?;
+                prop_assert_eq!(
+                    words(&r),
+                    words(&reference),
+                    "split_all {} S {}:\n{}",
+                    split_all,
+                    s,
+                    text
+                );
+            }
         }
     }
     Ok(())
@@ -59,6 +87,89 @@ proptest! {
     #[test]
     fn generated_kernels_run_and_agree_in_every_mode(spec in kernel_spec(GenOptions::default())) {
         check(&spec)?;
+    }
+
+    #[test]
+    fn generated_float_lds_and_atomic_kernels_run_and_agree_in_every_mode(
+        spec in kernel_spec(GenOptions { families: Families::ALL, ..GenOptions::default() })
+    ) {
+        check(&spec)?;
+    }
+}
+
+/// With every family, the generator's own split placement splits, and the kernels pass their
+/// barriers (every LDS kernel passes the one after its prologue).
+#[test]
+fn family_kernels_split_and_pass_barriers() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let strategy = kernel_spec(GenOptions {
+        families: Families::ALL,
+        ..GenOptions::default()
+    });
+    let (mut splits, n) = (0, 100);
+    for _ in 0..n {
+        let spec = strategy.new_tree(&mut runner).unwrap().current();
+        let split = spec.render_split(true);
+        let r = run(&split.source, &spec, Mode::Pws, 3).unwrap();
+        splits += usize::from(r.stats.splits > 0);
+        assert!(r.stats.barriers > 0, "{}", split.source);
+    }
+    assert!(splits >= n / 8, "{splits} of {n} kernels split");
+}
+
+/// The opcodes of `n` kernels generated with `families`.
+fn emitted(families: Families, n: usize) -> BTreeSet<Opcode> {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let strategy = kernel_spec(GenOptions {
+        families,
+        ..GenOptions::default()
+    });
+    let mut ops = BTreeSet::new();
+    for _ in 0..n {
+        let g = strategy.new_tree(&mut runner).unwrap().current().render();
+        let program = pws_isa::assemble(&g.source, "gen.s").unwrap_or_else(|e| panic!("{e}"));
+        ops.extend(program.instructions.iter().map(|l| l.item.opcode));
+    }
+    ops
+}
+
+/// Each family emits every opcode of its list and nothing outside the integer core and the
+/// list, so a suite that enables only the families the RTL runs gets only what it runs.
+#[test]
+fn each_family_emits_exactly_its_opcodes() {
+    let core = emitted(Families::default(), 200);
+    for family in Family::ALL {
+        let mut families = Families {
+            floats: family == Family::Floats,
+            transcendentals: family == Family::Transcendentals,
+            literal_mads: family == Family::LiteralMads,
+            lds: family == Family::Lds,
+            atomics: family == Family::Atomics,
+        };
+        // The transcendentals and the literal multiply-adds come with the floats.
+        let mut allowed: BTreeSet<Opcode> = family.opcodes().into_iter().collect();
+        if matches!(family, Family::Transcendentals | Family::LiteralMads) {
+            families.floats = true;
+            allowed.extend(Family::Floats.opcodes());
+        }
+        let ops = emitted(families, 300);
+        let stray: Vec<_> = ops
+            .iter()
+            .filter(|o| !core.contains(o) && !allowed.contains(o))
+            .map(|o| o.mnemonic())
+            .collect();
+        assert!(stray.is_empty(), "{family:?} emits {stray:?}");
+        let missing: Vec<_> = family
+            .opcodes()
+            .into_iter()
+            .filter(|o| !ops.contains(o))
+            .map(|o| o.mnemonic())
+            .collect();
+        assert!(missing.is_empty(), "{family:?} never emits {missing:?}");
     }
 }
 
