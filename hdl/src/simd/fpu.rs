@@ -317,11 +317,9 @@ impl Logic for LaneFpu {
         self.mm1.b.next = 0.into();
         self.mm1.max.next = false;
         self.xl.a.next = 0.into();
-        self.xl.exp_op.next = false;
-        self.xl.log_op.next = false;
+        self.xl.op.next = self.op.val();
         self.sc.a.next = 0.into();
-        self.sc.sin_op.next = false;
-        self.sc.cos_op.next = false;
+        self.sc.op.next = self.op.val();
 
         // Sums and products.
         if self.op.val() == ValuOp::AddF {
@@ -883,11 +881,9 @@ impl Logic for LaneFpu {
         // the rounder.
         if (self.op.val() == ValuOp::ExpF) | (self.op.val() == ValuOp::LogF) {
             self.xl.a.next = self.fx.val();
-            self.xl.exp_op.next = self.op.val() == ValuOp::ExpF;
-            self.xl.log_op.next = self.op.val() == ValuOp::LogF;
             self.fres.next = true;
             self.r.next = self.xl.result.val();
-            if self.xl.round.val() {
+            if self.xl.mag.val().any() {
                 self.rnd.sign.next = self.xl.sign.val();
                 self.rnd.exp.next = self.xl.exp.val();
                 self.rnd.sig.next = self.xl.mag.val();
@@ -896,11 +892,9 @@ impl Logic for LaneFpu {
         }
         if (self.op.val() == ValuOp::SinF) | (self.op.val() == ValuOp::CosF) {
             self.sc.a.next = self.fx.val();
-            self.sc.sin_op.next = self.op.val() == ValuOp::SinF;
-            self.sc.cos_op.next = self.op.val() == ValuOp::CosF;
             self.fres.next = true;
             self.r.next = self.sc.result.val();
-            if self.sc.round.val() {
+            if self.sc.mag.val().any() {
                 self.rnd.sign.next = self.sc.sign.val();
                 self.rnd.exp.next = self.sc.exp.val();
                 self.rnd.sig.next = self.sc.mag.val();

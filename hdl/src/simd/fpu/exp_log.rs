@@ -1,74 +1,60 @@
 //! `v_exp_f32` (2^x) and `v_log_f32` (log2 x): the f32 contract's fixed-point algorithms
 //! (docs/float.md, "Transcendentals"), step for step, with its tables as case statements.
 //!
-//! The operand arrives modified and flushed. Special operands give their result here
-//! (`round` low); every other one leaves as `mag · 2^(exp - 1024 - 127 - 63)` with its sign
-//! for the lane's [`FpRound`](super::FpRound), whose rounding with gradual underflow and
-//! flush is the contract's `to_f32`. The block is combinational.
+//! The operand arrives modified and flushed. A special operand gets its result here (`mag`
+//! 0); any other leaves as `mag · 2^(exp - 1024 - 127 - 63)` with its sign for the lane's
+//! [`FpRound`](super::FpRound), whose rounding with gradual underflow and flush is the
+//! contract's `to_f32`. The block is combinational.
 //!
 //! rust-hdl multiplies only 16 x 16 bits, so each product of the algorithm is one 32 x 32
 //! multiplier (`ma · mb`, four partial products) used in sequence; a signed product is the
-//! product of the magnitudes, its floor division by a power of two done on the sign. With
-//! neither op selected nothing is computed: the lanes that do not run these ops pay only the
-//! default assignments in a simulation.
+//! product of the magnitudes, its floor division by a power of two done on the sign. When the
+//! lane's op is neither, nothing is computed, and the block has few signals: a simulation
+//! evaluates it in every lane every cycle.
 
 use rust_hdl::prelude::*;
 
 use super::round::EXP_OFFSET;
+use crate::simd::ValuOp;
 
 /// 2^x and log2 x of one flushed f32 up to the rounding (combinational).
 #[derive(LogicBlock)]
 pub struct FpExpLog {
     pub a: Signal<In, Bits<32>>,
-    /// `v_exp_f32`.
-    pub exp_op: Signal<In, Bit>,
-    /// `v_log_f32`.
-    pub log_op: Signal<In, Bit>,
-    /// The result of a special operand (`round` low).
+    /// The lane's op: `ExpF` and `LogF` run here.
+    pub op: Signal<In, ValuOp>,
+    /// The result when `mag` is 0 (a special operand, or log2 1 = +0).
     pub result: Signal<Out, Bits<32>>,
-    /// The result is `sign`, `exp`, `mag` through the rounder.
-    pub round: Signal<Out, Bit>,
+    /// The result's sign, offset biased exponent of `mag` bit 63, and magnitude: the
+    /// rounder's input.
     pub sign: Signal<Out, Bit>,
-    /// Offset biased exponent of `mag` bit 63 (the rounder's input).
     pub exp: Signal<Out, Bits<12>>,
     pub mag: Signal<Out, Bits<64>>,
-    /// The operand's exponent field and significand with the hidden bit.
+    /// The operand's exponent field.
     e: Signal<Local, Bits<32>>,
-    s24: Signal<Local, Bits<32>>,
-    /// exp: the fixed-point x (`X`, 32 fraction bits); log: `U` = M·R - 2^56.
-    wide: Signal<Local, Bits<64>>,
-    /// exp: the fraction `f`; log: `ut` = U >> 24 (two's complement).
+    /// The significand S with its hidden bit; then exp's fraction `f`, log's `ut` = U >> 24.
     fr: Signal<Local, Bits<32>>,
-    /// Bits of x shifted out below 2^-32.
-    sticky: Signal<Local, Bit>,
-    /// log: the polynomial `Q` (two's complement) and the exponent `E` of the reduction.
+    /// exp: the fixed-point x (`X`, 32 fraction bits); log: `U` = M·R - 2^56, then `P`.
+    wide: Signal<Local, Bits<64>>,
+    /// log: the polynomial `Q` (two's complement).
     poly: Signal<Local, Bits<64>>,
-    big_e: Signal<Local, Bits<32>>,
-    /// Table index and log's `LOG_L[j]`.
+    /// Table index; log's `LOG_L[j]` plus E · 2^56.
     idx: Signal<Local, Bits<8>>,
     tab: Signal<Local, Bits<64>>,
-    /// The multiplier: operands, partial products, product; the sign of a signed product, a
-    /// 33-bit magnitude's top bit, and the product divided by a power of two (floor).
+    /// The multiplier's operands and product, and the sign of a signed product.
     ma: Signal<Local, Bits<32>>,
     mb: Signal<Local, Bits<32>>,
-    ll: Signal<Local, Bits<32>>,
-    lh: Signal<Local, Bits<32>>,
-    hl: Signal<Local, Bits<32>>,
-    hh: Signal<Local, Bits<32>>,
     prod: Signal<Local, Bits<64>>,
     neg: Signal<Local, Bit>,
-    top: Signal<Local, Bit>,
-    quot: Signal<Local, Bits<64>>,
     /// Horner step of log's polynomial.
     step: Signal<Local, Bits<3>>,
     /// 118, the exponent field of 2^-9: S << (e - 118) has 32 fraction bits.
     e118: Constant<Bits<32>>,
-    /// log's coefficients Q0..Q4 (Q.32, two's complement).
+    /// log's coefficients Q0..Q3 (Q.32, two's complement; Q4 fits in 32 bits).
     q0: Constant<Bits<64>>,
     q1: Constant<Bits<64>>,
     q2: Constant<Bits<64>>,
     q3: Constant<Bits<64>>,
-    q4: Constant<Bits<64>>,
     /// Offset exponents of 2^0 (exp's `mag` bit 63 is 2^I) and 2^7 (log's is 2^7).
     exp_one: Constant<Bits<12>>,
     exp_log: Constant<Bits<12>>,
@@ -78,39 +64,27 @@ impl Default for FpExpLog {
     fn default() -> Self {
         FpExpLog {
             a: Default::default(),
-            exp_op: Default::default(),
-            log_op: Default::default(),
+            op: Default::default(),
             result: Default::default(),
-            round: Default::default(),
             sign: Default::default(),
             exp: Default::default(),
             mag: Default::default(),
             e: Default::default(),
-            s24: Default::default(),
-            wide: Default::default(),
             fr: Default::default(),
-            sticky: Default::default(),
+            wide: Default::default(),
             poly: Default::default(),
-            big_e: Default::default(),
             idx: Default::default(),
             tab: Default::default(),
             ma: Default::default(),
             mb: Default::default(),
-            ll: Default::default(),
-            lh: Default::default(),
-            hl: Default::default(),
-            hh: Default::default(),
             prod: Default::default(),
             neg: Default::default(),
-            top: Default::default(),
-            quot: Default::default(),
             step: Default::default(),
             e118: Constant::new(118u64.to_bits()),
             q0: Constant::new(0x1_7154_7653u64.to_bits()),
             q1: Constant::new((-0xB8AA_3B29i64 as u64).to_bits()),
             q2: Constant::new(0x7B1C_2771u64.to_bits()),
             q3: Constant::new((-0x5C55_1D95i64 as u64).to_bits()),
-            q4: Constant::new(0x49DD_B144u64.to_bits()),
             exp_one: Constant::new((EXP_OFFSET + 127).to_bits()),
             exp_log: Constant::new((EXP_OFFSET + 127 + 7).to_bits()),
         }
@@ -121,36 +95,26 @@ impl Logic for FpExpLog {
     #[hdl_gen]
     fn update(&mut self) {
         self.result.next = 0.into();
-        self.round.next = false;
         self.sign.next = false;
         self.exp.next = 0.into();
         self.mag.next = 0.into();
         self.e.next = 0.into();
-        self.s24.next = 0.into();
-        self.wide.next = 0.into();
         self.fr.next = 0.into();
-        self.sticky.next = false;
+        self.wide.next = 0.into();
         self.poly.next = 0.into();
-        self.big_e.next = 0.into();
         self.idx.next = 0.into();
         self.tab.next = 0.into();
         self.ma.next = 0.into();
         self.mb.next = 0.into();
-        self.ll.next = 0.into();
-        self.lh.next = 0.into();
-        self.hl.next = 0.into();
-        self.hh.next = 0.into();
         self.prod.next = 0.into();
         self.neg.next = false;
-        self.top.next = false;
-        self.quot.next = 0.into();
         self.step.next = 0.into();
-        if self.exp_op.val() | self.log_op.val() {
+        if (self.op.val() == ValuOp::ExpF) | (self.op.val() == ValuOp::LogF) {
             self.e.next = (self.a.val() >> 23) & 0xFF_u64;
-            self.s24.next = (self.a.val() & 0x7F_FFFF_u64) | 0x80_0000_u64;
+            self.fr.next = (self.a.val() & 0x7F_FFFF_u64) | 0x80_0000_u64;
         }
 
-        if self.exp_op.val() {
+        if self.op.val() == ValuOp::ExpF {
             if (self.a.val() & 0x7FFF_FFFF_u64) > 0x7F80_0000_u64 {
                 self.result.next = self.a.val() | 0x0040_0000_u64;
             } else if !self.e.val().any() {
@@ -161,21 +125,19 @@ impl Logic for FpExpLog {
                     self.result.next = 0x7F80_0000_u64.into();
                 }
             } else {
-                // X = floor(x · 2^32): S aligned to 32 fraction bits, rounded towards -inf
-                // through the sticky bit when negative.
-                self.round.next = true;
+                // X = floor(x · 2^32): S aligned to 32 fraction bits; when x is negative,
+                // bits shifted out make the magnitude one unit larger before the negation.
                 if self.e.val() >= 118 {
                     self.wide.next =
-                        bit_cast::<64, 32>(self.s24.val()) << (self.e.val() - self.e118.val());
+                        bit_cast::<64, 32>(self.fr.val()) << (self.e.val() - self.e118.val());
                 } else if self.e.val() > 86 {
                     self.wide.next =
-                        bit_cast::<64, 32>(self.s24.val() >> (self.e118.val() - self.e.val()));
-                    self.sticky.next = (self.s24.val() << (self.e.val() - 86)).any();
-                } else {
-                    self.sticky.next = true;
+                        bit_cast::<64, 32>(self.fr.val() >> (self.e118.val() - self.e.val()));
                 }
                 if self.a.val().get_bit(31) {
-                    if self.sticky.val() {
+                    if (self.e.val() <= 86)
+                        | ((self.e.val() < 118) & (self.fr.val() << (self.e.val() - 86)).any())
+                    {
                         self.wide.next = self.wide.val() + 1;
                     }
                     self.wide.next = !self.wide.val() + 1;
@@ -185,35 +147,44 @@ impl Logic for FpExpLog {
                 self.idx.next = bit_cast::<8, 32>(self.fr.val() >> 26);
                 self.mb.next = self.fr.val() & 0x3FF_FFFF_u64;
                 self.ma.next = 0x0E35_846C_u64.into();
-                self.ll.next =
-                    bit_cast::<16, 32>(self.ma.val()) * bit_cast::<16, 32>(self.mb.val());
-                self.lh.next = bit_cast::<16, 32>(self.ma.val()) * self.mb.val().get_bits::<16>(16);
-                self.hl.next = self.ma.val().get_bits::<16>(16) * bit_cast::<16, 32>(self.mb.val());
-                self.hh.next = self.ma.val().get_bits::<16>(16) * self.mb.val().get_bits::<16>(16);
-                self.prod.next = (bit_cast::<64, 32>(self.hh.val()) << 32)
-                    + (bit_cast::<64, 32>(self.lh.val()) << 16)
-                    + (bit_cast::<64, 32>(self.hl.val()) << 16)
-                    + bit_cast::<64, 32>(self.ll.val());
+                self.prod.next = (bit_cast::<64, 32>(
+                    self.ma.val().get_bits::<16>(16) * self.mb.val().get_bits::<16>(16),
+                ) << 32)
+                    + (bit_cast::<64, 32>(
+                        bit_cast::<16, 32>(self.ma.val()) * self.mb.val().get_bits::<16>(16),
+                    ) << 16)
+                    + (bit_cast::<64, 32>(
+                        self.ma.val().get_bits::<16>(16) * bit_cast::<16, 32>(self.mb.val()),
+                    ) << 16)
+                    + bit_cast::<64, 32>(
+                        bit_cast::<16, 32>(self.ma.val()) * bit_cast::<16, 32>(self.mb.val()),
+                    );
                 self.ma.next = self.prod.val().get_bits::<32>(32) + 0x3D7F_7BFF_u64;
-                self.ll.next =
-                    bit_cast::<16, 32>(self.ma.val()) * bit_cast::<16, 32>(self.mb.val());
-                self.lh.next = bit_cast::<16, 32>(self.ma.val()) * self.mb.val().get_bits::<16>(16);
-                self.hl.next = self.ma.val().get_bits::<16>(16) * bit_cast::<16, 32>(self.mb.val());
-                self.hh.next = self.ma.val().get_bits::<16>(16) * self.mb.val().get_bits::<16>(16);
-                self.prod.next = (bit_cast::<64, 32>(self.hh.val()) << 32)
-                    + (bit_cast::<64, 32>(self.lh.val()) << 16)
-                    + (bit_cast::<64, 32>(self.hl.val()) << 16)
-                    + bit_cast::<64, 32>(self.ll.val());
+                self.prod.next = (bit_cast::<64, 32>(
+                    self.ma.val().get_bits::<16>(16) * self.mb.val().get_bits::<16>(16),
+                ) << 32)
+                    + (bit_cast::<64, 32>(
+                        bit_cast::<16, 32>(self.ma.val()) * self.mb.val().get_bits::<16>(16),
+                    ) << 16)
+                    + (bit_cast::<64, 32>(
+                        self.ma.val().get_bits::<16>(16) * bit_cast::<16, 32>(self.mb.val()),
+                    ) << 16)
+                    + bit_cast::<64, 32>(
+                        bit_cast::<16, 32>(self.ma.val()) * bit_cast::<16, 32>(self.mb.val()),
+                    );
                 self.ma.next = self.prod.val().get_bits::<32>(32) + 0xB172_17F8_u64;
-                self.ll.next =
-                    bit_cast::<16, 32>(self.ma.val()) * bit_cast::<16, 32>(self.mb.val());
-                self.lh.next = bit_cast::<16, 32>(self.ma.val()) * self.mb.val().get_bits::<16>(16);
-                self.hl.next = self.ma.val().get_bits::<16>(16) * bit_cast::<16, 32>(self.mb.val());
-                self.hh.next = self.ma.val().get_bits::<16>(16) * self.mb.val().get_bits::<16>(16);
-                self.prod.next = (bit_cast::<64, 32>(self.hh.val()) << 32)
-                    + (bit_cast::<64, 32>(self.lh.val()) << 16)
-                    + (bit_cast::<64, 32>(self.hl.val()) << 16)
-                    + bit_cast::<64, 32>(self.ll.val());
+                self.prod.next = (bit_cast::<64, 32>(
+                    self.ma.val().get_bits::<16>(16) * self.mb.val().get_bits::<16>(16),
+                ) << 32)
+                    + (bit_cast::<64, 32>(
+                        bit_cast::<16, 32>(self.ma.val()) * self.mb.val().get_bits::<16>(16),
+                    ) << 16)
+                    + (bit_cast::<64, 32>(
+                        self.ma.val().get_bits::<16>(16) * bit_cast::<16, 32>(self.mb.val()),
+                    ) << 16)
+                    + bit_cast::<64, 32>(
+                        bit_cast::<16, 32>(self.ma.val()) * bit_cast::<16, 32>(self.mb.val()),
+                    );
                 self.mb.next = self.prod.val().get_bits::<32>(32);
                 match self.idx.val().index() {
                     0 => self.ma.next = 0x8000_0000_u64.into(),
@@ -282,15 +253,18 @@ impl Logic for FpExpLog {
                     63 => self.ma.next = 0xFD3E_0C0D_u64.into(),
                     _ => {}
                 }
-                self.ll.next =
-                    bit_cast::<16, 32>(self.ma.val()) * bit_cast::<16, 32>(self.mb.val());
-                self.lh.next = bit_cast::<16, 32>(self.ma.val()) * self.mb.val().get_bits::<16>(16);
-                self.hl.next = self.ma.val().get_bits::<16>(16) * bit_cast::<16, 32>(self.mb.val());
-                self.hh.next = self.ma.val().get_bits::<16>(16) * self.mb.val().get_bits::<16>(16);
-                self.prod.next = (bit_cast::<64, 32>(self.hh.val()) << 32)
-                    + (bit_cast::<64, 32>(self.lh.val()) << 16)
-                    + (bit_cast::<64, 32>(self.hl.val()) << 16)
-                    + bit_cast::<64, 32>(self.ll.val());
+                self.prod.next = (bit_cast::<64, 32>(
+                    self.ma.val().get_bits::<16>(16) * self.mb.val().get_bits::<16>(16),
+                ) << 32)
+                    + (bit_cast::<64, 32>(
+                        bit_cast::<16, 32>(self.ma.val()) * self.mb.val().get_bits::<16>(16),
+                    ) << 16)
+                    + (bit_cast::<64, 32>(
+                        self.ma.val().get_bits::<16>(16) * bit_cast::<16, 32>(self.mb.val()),
+                    ) << 16)
+                    + bit_cast::<64, 32>(
+                        bit_cast::<16, 32>(self.ma.val()) * bit_cast::<16, 32>(self.mb.val()),
+                    );
                 // M = T + T·p / 2^32 is 2^f in Q1.31, and x's integer part I its exponent.
                 self.mag.next =
                     bit_cast::<64, 32>(self.ma.val() + self.prod.val().get_bits::<32>(32)) << 32;
@@ -299,23 +273,20 @@ impl Logic for FpExpLog {
             }
         }
 
-        if self.log_op.val() {
+        if self.op.val() == ValuOp::LogF {
             if (self.a.val() & 0x7FFF_FFFF_u64) > 0x7F80_0000_u64 {
                 self.result.next = self.a.val() | 0x0040_0000_u64;
-            } else if !(self.a.val() & 0x7FFF_FFFF_u64).any() {
+            } else if !self.e.val().any() {
                 self.result.next = 0xFF80_0000_u64.into();
             } else if self.a.val().get_bit(31) {
                 self.result.next = 0x7FC0_0000_u64.into();
             } else if self.a.val() == 0x7F80_0000_u64 {
                 self.result.next = self.a.val();
             } else {
-                // x = m · 2^E with m = M / 2^24 in [0.75, 1.5).
-                self.round.next = true;
-                self.ma.next = self.s24.val() << 1;
-                self.big_e.next = self.e.val() + 0xFFFF_FF81_u64;
-                if self.s24.val() >= 0xC0_0000_u64 {
-                    self.ma.next = self.s24.val();
-                    self.big_e.next = self.e.val() + 0xFFFF_FF82_u64;
+                // x = m · 2^E with m = M / 2^24 in [0.75, 1.5): M in ma.
+                self.ma.next = self.fr.val() << 1;
+                if self.fr.val() >= 0xC0_0000_u64 {
+                    self.ma.next = self.fr.val();
                 }
                 // U = M · LOG_R[j] - 2^56; the table's bit 32 is set in entries 0 to 16.
                 self.idx.next = bit_cast::<8, 32>((self.ma.val() >> 18) - 48);
@@ -514,22 +485,31 @@ impl Logic for FpExpLog {
                     }
                     _ => {}
                 }
-                self.ll.next =
-                    bit_cast::<16, 32>(self.ma.val()) * bit_cast::<16, 32>(self.mb.val());
-                self.lh.next = bit_cast::<16, 32>(self.ma.val()) * self.mb.val().get_bits::<16>(16);
-                self.hl.next = self.ma.val().get_bits::<16>(16) * bit_cast::<16, 32>(self.mb.val());
-                self.hh.next = self.ma.val().get_bits::<16>(16) * self.mb.val().get_bits::<16>(16);
-                self.prod.next = (bit_cast::<64, 32>(self.hh.val()) << 32)
-                    + (bit_cast::<64, 32>(self.lh.val()) << 16)
-                    + (bit_cast::<64, 32>(self.hl.val()) << 16)
-                    + bit_cast::<64, 32>(self.ll.val());
+                self.prod.next = (bit_cast::<64, 32>(
+                    self.ma.val().get_bits::<16>(16) * self.mb.val().get_bits::<16>(16),
+                ) << 32)
+                    + (bit_cast::<64, 32>(
+                        bit_cast::<16, 32>(self.ma.val()) * self.mb.val().get_bits::<16>(16),
+                    ) << 16)
+                    + (bit_cast::<64, 32>(
+                        self.ma.val().get_bits::<16>(16) * bit_cast::<16, 32>(self.mb.val()),
+                    ) << 16)
+                    + bit_cast::<64, 32>(
+                        bit_cast::<16, 32>(self.ma.val()) * bit_cast::<16, 32>(self.mb.val()),
+                    );
                 self.wide.next = self.prod.val() - 0x0100_0000_0000_0000_u64;
                 if self.idx.val() <= 16 {
                     self.wide.next = self.wide.val() + (bit_cast::<64, 32>(self.ma.val()) << 32);
                 }
-                // Q by Horner on ut = U >> 24: Q = Qk + floor(Q · ut / 2^32), k = 3, 2, 1, 0.
+                // E · 2^56 joins LOG_L[j]: E = e - 126 for m < 1, e - 127 for m >= 1.
+                self.tab.next =
+                    self.tab.val() + (bit_cast::<64, 32>(self.e.val() + 0xFFFF_FF81_u64) << 56);
+                if self.fr.val() >= 0xC0_0000_u64 {
+                    self.tab.next = self.tab.val() + 0x0100_0000_0000_0000_u64;
+                }
+                // Q by Horner on ut = U >> 24: Q4, then Qk + floor(Q · ut / 2^32), k = 3..0.
                 self.fr.next = bit_cast::<32, 64>(self.wide.val() >> 24);
-                self.poly.next = self.q4.val();
+                self.poly.next = 0x49DD_B144_u64.into();
                 for _step in 0..4 {
                     self.neg.next = self.poly.val().get_bit(63) ^ self.fr.val().get_bit(31);
                     self.ma.next = bit_cast::<32, 64>(self.poly.val());
@@ -540,72 +520,72 @@ impl Logic for FpExpLog {
                     if self.fr.val().get_bit(31) {
                         self.mb.next = !self.fr.val() + 1;
                     }
-                    self.ll.next =
-                        bit_cast::<16, 32>(self.ma.val()) * bit_cast::<16, 32>(self.mb.val());
-                    self.lh.next =
-                        bit_cast::<16, 32>(self.ma.val()) * self.mb.val().get_bits::<16>(16);
-                    self.hl.next =
-                        self.ma.val().get_bits::<16>(16) * bit_cast::<16, 32>(self.mb.val());
-                    self.hh.next =
-                        self.ma.val().get_bits::<16>(16) * self.mb.val().get_bits::<16>(16);
-                    self.prod.next = (bit_cast::<64, 32>(self.hh.val()) << 32)
-                        + (bit_cast::<64, 32>(self.lh.val()) << 16)
-                        + (bit_cast::<64, 32>(self.hl.val()) << 16)
-                        + bit_cast::<64, 32>(self.ll.val());
-                    self.quot.next = self.prod.val() >> 32;
+                    self.prod.next = (bit_cast::<64, 32>(
+                        self.ma.val().get_bits::<16>(16) * self.mb.val().get_bits::<16>(16),
+                    ) << 32)
+                        + (bit_cast::<64, 32>(
+                            bit_cast::<16, 32>(self.ma.val()) * self.mb.val().get_bits::<16>(16),
+                        ) << 16)
+                        + (bit_cast::<64, 32>(
+                            self.ma.val().get_bits::<16>(16) * bit_cast::<16, 32>(self.mb.val()),
+                        ) << 16)
+                        + bit_cast::<64, 32>(
+                            bit_cast::<16, 32>(self.ma.val()) * bit_cast::<16, 32>(self.mb.val()),
+                        );
+                    self.poly.next = self.prod.val() >> 32;
                     if self.neg.val() & self.prod.val().any() {
-                        self.quot.next = !((self.prod.val() - 1) >> 32);
+                        self.poly.next = !((self.prod.val() - 1) >> 32);
                     }
-                    self.poly.next = self.quot.val() + self.q3.val();
+                    if self.step.val() == 0 {
+                        self.poly.next = self.poly.val() + self.q3.val();
+                    }
                     if self.step.val() == 1 {
-                        self.poly.next = self.quot.val() + self.q2.val();
+                        self.poly.next = self.poly.val() + self.q2.val();
                     }
                     if self.step.val() == 2 {
-                        self.poly.next = self.quot.val() + self.q1.val();
+                        self.poly.next = self.poly.val() + self.q1.val();
                     }
                     if self.step.val() == 3 {
-                        self.poly.next = self.quot.val() + self.q0.val();
+                        self.poly.next = self.poly.val() + self.q0.val();
                     }
                     self.step.next = self.step.val() + 1;
                 }
-                // P = floor(floor(U / 2^18) · (Q >> 2) / 2^12); |U >> 18| reaches 2^32.
+                // P = floor(floor(U / 2^18) · (Q >> 2) / 2^12); |U >> 18| reaches 2^32, so
+                // its bit 32 adds (Q >> 2) · 2^32.
                 self.neg.next = self.wide.val().get_bit(63);
-                self.quot.next = self.wide.val() >> 18;
+                self.wide.next = self.wide.val() >> 18;
                 if self.neg.val() {
-                    self.quot.next = !(self.quot.val() | 0xFFFF_C000_0000_0000_u64) + 1;
+                    self.wide.next = !(self.wide.val() | 0xFFFF_C000_0000_0000_u64) + 1;
                 }
-                self.ma.next = bit_cast::<32, 64>(self.quot.val());
-                self.top.next = self.quot.val().get_bit(32);
+                self.ma.next = bit_cast::<32, 64>(self.wide.val());
                 self.mb.next = bit_cast::<32, 64>(self.poly.val() >> 2);
-                self.ll.next =
-                    bit_cast::<16, 32>(self.ma.val()) * bit_cast::<16, 32>(self.mb.val());
-                self.lh.next = bit_cast::<16, 32>(self.ma.val()) * self.mb.val().get_bits::<16>(16);
-                self.hl.next = self.ma.val().get_bits::<16>(16) * bit_cast::<16, 32>(self.mb.val());
-                self.hh.next = self.ma.val().get_bits::<16>(16) * self.mb.val().get_bits::<16>(16);
-                self.prod.next = (bit_cast::<64, 32>(self.hh.val()) << 32)
-                    + (bit_cast::<64, 32>(self.lh.val()) << 16)
-                    + (bit_cast::<64, 32>(self.hl.val()) << 16)
-                    + bit_cast::<64, 32>(self.ll.val());
-                if self.top.val() {
+                self.prod.next = (bit_cast::<64, 32>(
+                    self.ma.val().get_bits::<16>(16) * self.mb.val().get_bits::<16>(16),
+                ) << 32)
+                    + (bit_cast::<64, 32>(
+                        bit_cast::<16, 32>(self.ma.val()) * self.mb.val().get_bits::<16>(16),
+                    ) << 16)
+                    + (bit_cast::<64, 32>(
+                        self.ma.val().get_bits::<16>(16) * bit_cast::<16, 32>(self.mb.val()),
+                    ) << 16)
+                    + bit_cast::<64, 32>(
+                        bit_cast::<16, 32>(self.ma.val()) * bit_cast::<16, 32>(self.mb.val()),
+                    );
+                if self.wide.val().get_bit(32) {
                     self.prod.next = self.prod.val() + (bit_cast::<64, 32>(self.mb.val()) << 32);
                 }
-                self.quot.next = self.prod.val() >> 12;
+                self.wide.next = self.prod.val() >> 12;
                 if self.neg.val() & self.prod.val().any() {
-                    self.quot.next = !((self.prod.val() - 1) >> 12);
+                    self.wide.next = !((self.prod.val() - 1) >> 12);
                 }
-                // T = E · 2^56 + LOG_L[j] + P (Q.56), |T| < 2^63.
-                self.wide.next =
-                    (bit_cast::<64, 32>(self.big_e.val()) << 56) + self.tab.val() + self.quot.val();
+                // T = E · 2^56 + LOG_L[j] + P (Q.56), |T| < 2^63; T = 0 (x = 1) gives +0.
+                self.wide.next = self.tab.val() + self.wide.val();
                 self.sign.next = self.wide.val().get_bit(63);
                 self.mag.next = self.wide.val();
                 if self.wide.val().get_bit(63) {
                     self.mag.next = !self.wide.val() + 1;
                 }
                 self.exp.next = self.exp_log.val();
-                // log2 1 = +0.
-                if !self.wide.val().any() {
-                    self.round.next = false;
-                }
             }
         }
     }
