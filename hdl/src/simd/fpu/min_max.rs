@@ -20,26 +20,30 @@ impl Logic for FpMinMax {
     #[hdl_gen]
     fn update(&mut self) {
         self.result.next = self.a.val();
-        if (self.a.val() & 0x7FFF_FFFF_u64) > 0x7F80_0000_u64 {
-            self.result.next = self.a.val() | 0x0040_0000_u64;
-            if (self.b.val() & 0x7FFF_FFFF_u64) <= 0x7F80_0000_u64 {
-                self.result.next = self.b.val();
-            }
-        } else if (self.b.val() & 0x7FFF_FFFF_u64) <= 0x7F80_0000_u64 {
-            if self.max.val() {
-                if (self.a.val().get_bit(31) & !self.b.val().get_bit(31))
+        // Two +0 give a (+0): the lanes that do not run min/max hold both at zero and skip the
+        // compares in a simulation.
+        if (self.a.val() | self.b.val()).any() {
+            if (self.a.val() & 0x7FFF_FFFF_u64) > 0x7F80_0000_u64 {
+                self.result.next = self.a.val() | 0x0040_0000_u64;
+                if (self.b.val() & 0x7FFF_FFFF_u64) <= 0x7F80_0000_u64 {
+                    self.result.next = self.b.val();
+                }
+            } else if (self.b.val() & 0x7FFF_FFFF_u64) <= 0x7F80_0000_u64 {
+                if self.max.val() {
+                    if (self.a.val().get_bit(31) & !self.b.val().get_bit(31))
+                        | ((self.a.val().get_bit(31) == self.b.val().get_bit(31))
+                            & ((self.a.val() < self.b.val()) ^ self.a.val().get_bit(31))
+                            & (self.a.val() != self.b.val()))
+                    {
+                        self.result.next = self.b.val();
+                    }
+                } else if (self.b.val().get_bit(31) & !self.a.val().get_bit(31))
                     | ((self.a.val().get_bit(31) == self.b.val().get_bit(31))
-                        & ((self.a.val() < self.b.val()) ^ self.a.val().get_bit(31))
+                        & ((self.b.val() < self.a.val()) ^ self.a.val().get_bit(31))
                         & (self.a.val() != self.b.val()))
                 {
                     self.result.next = self.b.val();
                 }
-            } else if (self.b.val().get_bit(31) & !self.a.val().get_bit(31))
-                | ((self.a.val().get_bit(31) == self.b.val().get_bit(31))
-                    & ((self.b.val() < self.a.val()) ^ self.a.val().get_bit(31))
-                    & (self.a.val() != self.b.val()))
-            {
-                self.result.next = self.b.val();
             }
         }
     }
