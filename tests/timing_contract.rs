@@ -325,7 +325,7 @@ fn f32_instructions_cost_the_rtl_valu_cycles() {
     // f32 instructions, with modifiers and scalar or constant operands, are VALU instructions
     // of the contract and cost what the RTL measures for them (hdl/tests/cu_float.rs).
     let program = pws_isa::assemble(
-        "k:\n    v_add_f32 v0, v1, v2\n    v_mul_f32_e64 v0, -v1, |v2| clamp div:2\n    v_mad_f32 v0, v1, s2, v3\n    v_cvt_f32_i32 v0, s1\n    v_cvt_i32_f32 v0, v1\n    v_sub_f32 v0, s1, v1\n    s_endpgm\n",
+        "k:\n    v_add_f32 v0, v1, v2\n    v_mul_f32_e64 v0, -v1, |v2| clamp div:2\n    v_mad_f32 v0, v1, s2, v3\n    v_cvt_f32_i32 v0, s1\n    v_cvt_i32_f32 v0, v1\n    v_sub_f32 v0, s1, v1\n    v_exp_f32 v0, s1\n    v_sin_f32_e64 v0, -v1 clamp\n    v_madmk_f32 v0, v1, 0x40400000, v2\n    v_madak_f32 v0, v1, v2, 0x3f000000\n    s_endpgm\n",
         "k.s",
     )
     .unwrap();
@@ -333,7 +333,7 @@ fn f32_instructions_cost_the_rtl_valu_cycles() {
         let sgprs = cfg.sgprs_per_context.min(18) as u32;
         for mode in Mode::ALL {
             let t = table(&cfg, mode, &Competition::default(), sgprs);
-            for located in &program.instructions[..6] {
+            for located in &program.instructions[..10] {
                 let inst = &located.item;
                 assert_eq!(
                     TimingTable::class(inst, mode),

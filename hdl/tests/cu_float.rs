@@ -1,6 +1,7 @@
 //! f32 instructions through the whole compute unit: decode (VOP1/VOP2/VOP3 forms, inline float
 //! constants, abs/neg/omod/clamp modifiers), the lanes' f32 units, write-back and FLAT stores;
-//! each lane's result against the host's f32 arithmetic, and every f32 instruction's cycles
+//! each lane's result against the host's f32 arithmetic (the transcendentals where they are
+//! exact), `v_madmk/madak_f32` with their literal K, and every f32 instruction's cycles
 //! against the timing contract's VALU row (the f32 unit works within the pass cycle).
 
 mod cu_bench;
@@ -30,6 +31,13 @@ const KERNEL: &str = "
     v_cmpx_class_f32 s[0:1], v12, 0x40
     v_mov_b32 v12, -1
     s_mov_b64 exec, -1
+    v_exp_f32 v13, v1
+    v_log_f32 v14, v13
+    v_mul_f32 v15, 0.25, v1
+    v_sin_f32 v16, v15
+    v_cos_f32 v17, v15
+    v_madmk_f32 v18, v1, 0x40400000, v2
+    v_madak_f32 v19, v1, v1, 0x3f000000
     v_lshlrev_b32 v10, 2, v0
     v_add_u32 v10, vcc, 0x2000, v10
     v_mov_b32 v11, 0
@@ -46,6 +54,18 @@ const KERNEL: &str = "
     flat_store_dword v[10:11], v9
     v_add_u32 v10, vcc, 0x100, v10
     flat_store_dword v[10:11], v12
+    v_add_u32 v10, vcc, 0x100, v10
+    flat_store_dword v[10:11], v13
+    v_add_u32 v10, vcc, 0x100, v10
+    flat_store_dword v[10:11], v14
+    v_add_u32 v10, vcc, 0x100, v10
+    flat_store_dword v[10:11], v16
+    v_add_u32 v10, vcc, 0x100, v10
+    flat_store_dword v[10:11], v17
+    v_add_u32 v10, vcc, 0x100, v10
+    flat_store_dword v[10:11], v18
+    v_add_u32 v10, vcc, 0x100, v10
+    flat_store_dword v[10:11], v19
     s_endpgm
 ";
 
@@ -77,6 +97,15 @@ fn float_kernel_gives_the_host_results_in_the_valu_cycles() {
             },
             // sqrt(x²) = x; lanes where it is +0 (class bit 6) got -1.
             if lane == 0 { u32::MAX } else { x.to_bits() },
+            // 2^x and log2 2^x are exact for integers; sin and cos of quarter turns too (a
+            // zero result is +0).
+            2f32.powi(lane as i32).to_bits(),
+            x.to_bits(),
+            [0.0f32, 1.0, 0.0, -1.0][lane as usize % 4].to_bits(),
+            [1.0f32, 0.0, -1.0, 0.0][lane as usize % 4].to_bits(),
+            // madmk: x · 3 + x², madak: x · x + 0.5 (exact).
+            (x * 3.0 + v2).to_bits(),
+            (v2 + 0.5).to_bits(),
         ];
         for (k, w) in want.iter().enumerate() {
             let addr = OUT + 4 * lane + 0x100 * k as u32;
@@ -92,5 +121,5 @@ fn float_kernel_gives_the_host_results_in_the_valu_cycles() {
             timed += 1;
         }
     }
-    assert_eq!(timed, 12);
+    assert_eq!(timed, 19);
 }

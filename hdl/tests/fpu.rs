@@ -326,3 +326,133 @@ fn random_operands_of_every_operation() {
         random_operands(op, cases);
     }
 }
+
+/// Operands of the transcendentals whose handling differs: signed zeros, denormals,
+/// infinities, NaNs, the ends of exp's range (2^x overflows at 128, flushes below -126,
+/// saturates from |x| = 256), logs of negatives and of values next to 1, and sin/cos of
+/// integers, quarter turns and values whose phase is exactly 0 (exponent 150 and up).
+const TRANSCENDENTAL_EDGES: [u32; 44] = [
+    0x0000_0000,
+    0x8000_0000,
+    0x0000_0001,
+    0x807F_FFFF,
+    0x7F80_0000,
+    0xFF80_0000,
+    0x7FC0_0000,
+    0xFFA0_0001,
+    0x3F80_0000,
+    0xBF80_0000,
+    0x3F7F_FFFF,
+    0x3F80_0001,
+    0x3E80_0000,
+    0xBE80_0000,
+    0x3F00_0000,
+    0xBF00_0000,
+    0x4300_0000,
+    0x42FF_FFFF,
+    0x42FE_0000,
+    0xC2FC_0000,
+    0xC2FC_0001,
+    0xC2FB_FFFF,
+    0xC2FE_0000,
+    0xC300_0000,
+    0xC315_0000,
+    0x4380_0000,
+    0x437F_FFFF,
+    0xC37F_FFFF,
+    0xC380_0000,
+    0x4B00_0000,
+    0x4B00_0001,
+    0xCB00_0001,
+    0x4B80_0001,
+    0x4AFF_FFFF,
+    0xCAFF_FFFF,
+    0x7F7F_FFFF,
+    0xFF7F_FFFF,
+    0x0080_0000,
+    0x8080_0000,
+    0x2F80_0000,
+    0xAF80_0001,
+    0x3380_0001,
+    0x3F3F_FFFF,
+    0x3F40_0000,
+];
+
+const TRANSCENDENTALS: [ValuOp; 4] = [ValuOp::ExpF, ValuOp::LogF, ValuOp::SinF, ValuOp::CosF];
+
+/// The transcendentals on their edge operands, with and without the modifiers.
+#[test]
+fn transcendental_edge_cases() {
+    let mut u = LaneFpu::default();
+    u.connect_all();
+    let mut failures = Vec::new();
+    for op in TRANSCENDENTALS {
+        for (i, &a) in TRANSCENDENTAL_EDGES.iter().enumerate() {
+            for mods in [Mods::default(), MODS[i % MODS.len()]] {
+                if let Err(e) = check(&mut u, op, a, 0, 0, mods) {
+                    failures.push(e);
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The transcendentals on `proptest_cases(10_000)` operands each (`make soak`: 10^5): uniform
+/// bits, and values in the ranges where the results are not special (|x| < 256 for exp,
+/// positive normals for log, every exponent below 151 for sin/cos).
+#[test]
+fn transcendental_random_operands() {
+    let mut unit = LaneFpu::default();
+    unit.connect_all();
+    let u = std::cell::RefCell::new(unit);
+    for op in TRANSCENDENTALS {
+        let mut runner = TestRunner::new(Config {
+            cases: proptest_cases(10_000),
+            failure_persistence: None,
+            ..Config::default()
+        });
+        let exponents = match op {
+            ValuOp::ExpF => 100u32..136,
+            ValuOp::LogF => 1..255,
+            _ => 60..152,
+        };
+        let operand = prop_oneof![
+            1 => any::<u32>(),
+            3 => (any::<bool>(), exponents, any::<u32>()).prop_map(move |(s, e, m)| {
+                (s && op != ValuOp::LogF) as u32 * 0x8000_0000 | e << 23 | (m & 0x7F_FFFF)
+            }),
+        ];
+        let result = runner.run(&operand, |a| {
+            check(&mut u.borrow_mut(), op, a, 0, 0, Mods::default()).map_err(TestCaseError::fail)
+        });
+        if let Err(e) = result {
+            panic!("{op:?}: {e}");
+        }
+    }
+}
+
+/// Values worked out by hand: the reference's own checks.
+#[test]
+fn transcendental_points() {
+    let mut u = LaneFpu::default();
+    u.connect_all();
+    for (op, a, want) in [
+        (ValuOp::ExpF, 0x3F80_0000, 0x4000_0000),
+        (ValuOp::ExpF, 0xBF80_0000, 0x3F00_0000),
+        (ValuOp::ExpF, 0x42FE_0000, 0x7F00_0000),
+        (ValuOp::ExpF, 0xC2FC_0000, 0x0080_0000),
+        (ValuOp::ExpF, 0x3F00_0000, 0x3FB5_04F3),
+        (ValuOp::LogF, 0x4000_0000, 0x3F80_0000),
+        (ValuOp::LogF, 0x3F80_0000, 0),
+        (ValuOp::LogF, 0x3E80_0000, 0xC000_0000),
+        (ValuOp::SinF, 0x3E80_0000, 0x3F80_0000),
+        (ValuOp::CosF, 0x3E80_0000, 0),
+        (ValuOp::CosF, 0x3F00_0000, 0xBF80_0000),
+        (ValuOp::SinF, 0x3F40_0000, 0xBF80_0000),
+    ] {
+        let got = eval(&mut u, op, a, 0, 0, false, Mods::default()).0;
+        assert_eq!(got, want, "{op:?} {a:#010x}: {got:#010x}");
+        assert_eq!(reference(op, a, 0, 0, false, Mods::default()).0, want);
+    }
+}

@@ -19,9 +19,8 @@
 //! - a branch whose target is no instruction of the program (before its start, past its end,
 //!   or inside an instruction with a literal): control could only leave the program there.
 //!
-//! One documented gap separates the two executors: the golden model runs the LDS (`ds_*`),
-//! the FLAT atomics, the f32 transcendentals and `v_madmk/madak_f32`; the compute-unit RTL
-//! does not implement them yet and refuses them
+//! One documented gap separates the two executors: the golden model runs the LDS (`ds_*`)
+//! and the FLAT atomics; the compute-unit RTL does not implement them yet and refuses them
 //! ([`rtl_executable`]); `verify/tests/executable_subset.rs` walks the opcode table to keep
 //! these lists equal to what the RTL's decoder implements and what the golden model executes.
 
@@ -73,20 +72,9 @@ pub fn executable(inst: &Instruction) -> Result<(), String> {
 }
 
 /// True for the instructions the golden model runs and the compute-unit RTL does not
-/// implement yet: the LDS (`ds_*`), the FLAT atomics, the f32 transcendentals (their
-/// fixed-point algorithms, docs/float.md) and the multiply-adds with a literal operand.
+/// implement yet: the LDS (`ds_*`) and the FLAT atomics.
 pub fn golden_only(op: Opcode) -> bool {
-    op.format() == Format::Ds
-        || op.is_flat_atomic()
-        || matches!(
-            op,
-            Opcode::VExpF32
-                | Opcode::VLogF32
-                | Opcode::VSinF32
-                | Opcode::VCosF32
-                | Opcode::VMadmkF32
-                | Opcode::VMadakF32
-        )
+    op.format() == Format::Ds || op.is_flat_atomic()
 }
 
 /// Why the compute-unit RTL refuses `inst`, or `Ok`: the executable subset without the
@@ -95,7 +83,7 @@ pub fn rtl_executable(inst: &Instruction) -> Result<(), String> {
     executable(inst)?;
     if golden_only(inst.opcode) {
         return Err(format!(
-            "{} runs on the golden model only: the compute-unit RTL does not implement the LDS, the FLAT atomics, v_exp/log/sin/cos_f32 and v_madmk/madak_f32 yet",
+            "{} runs on the golden model only: the compute-unit RTL does not implement the LDS and the FLAT atomics yet",
             inst.opcode
         ));
     }

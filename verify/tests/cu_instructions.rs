@@ -32,8 +32,7 @@ const SCRATCH_DWORDS: u32 = 16;
 const SDATA_DWORDS: u32 = 64;
 
 /// The opcodes the body draws from: the ALU operations and memory instructions the RTL
-/// implements (floating point has no micro-op; program control and split/merge are not
-/// straight-line ALU work).
+/// implements (program control and split/merge are not straight-line ALU work).
 fn pool() -> Vec<Opcode> {
     OPCODES
         .iter()
@@ -109,6 +108,17 @@ fn instruction(op: Opcode, words: &[u32]) -> Option<Instruction> {
     let info = op.info();
     let sig = info.signature;
     let mut inst = Instruction::new(op);
+    if let Some(k) = op.literal_k() {
+        // v_madmk/madak_f32: K is the one literal, the other source a VGPR.
+        inst.dst = Some(vgpr(c, Width::B32));
+        inst.srcs[0] = Some(match source(c, Width::B32, true) {
+            Operand::Literal(_) => vgpr(c, Width::B32),
+            s => s,
+        });
+        inst.srcs[k] = Some(Operand::Literal(c.word()));
+        inst.srcs[3 - k] = Some(vgpr(c, Width::B32));
+        return check(&inst).ok().map(|()| inst);
+    }
     match info.format {
         Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 => {
             inst.vop3 = info.format == Format::Vop3 || c.take(3) == 0;

@@ -243,6 +243,10 @@ pub mod flags {
     /// `v_div_fmas_f32`: reads VCC as its lane mask in the VOP3 encoding too (source 2 is a
     /// value).
     pub const VCC_IN: u64 = 1 << 27;
+    /// `v_madmk_f32`: source 1 is the literal K, source 2 the VSRC1 register.
+    pub const K_SRC1: u64 = 1 << 30;
+    /// `v_madak_f32`: source 2 is the literal K.
+    pub const K_SRC2: u64 = 1 << 31;
 }
 
 /// One row of the decode ROM.
@@ -542,6 +546,8 @@ pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
         VMaxF32 => valu(ValuOp::MaxF, VF),
         VMacF32 => valu(ValuOp::MadF, VF | MAC),
         VMadF32 => valu(ValuOp::MadF, VF),
+        VMadmkF32 => valu(ValuOp::MadF, VF | K_SRC1),
+        VMadakF32 => valu(ValuOp::MadF, VF | K_SRC2),
         VFmaF32 => valu(ValuOp::FmaF, VF),
         VMin3F32 => valu(ValuOp::Min3F, VF),
         VMax3F32 => valu(ValuOp::Max3F, VF),
@@ -584,9 +590,10 @@ pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
         VCmpxNeqF32 => valu(ValuOp::CmpNeqF, VCXF),
         VCmpxNltF32 => valu(ValuOp::CmpNltF, VCXF),
         VCmpxTruF32 => valu(ValuOp::CmpTrueF, VCXF),
-        // The transcendentals' fixed-point algorithms (docs/float.md) and the literal-operand
-        // multiply-adds are not in the RTL yet.
-        VExpF32 | VLogF32 | VSinF32 | VCosF32 | VMadmkF32 | VMadakF32 => return None,
+        VExpF32 => valu(ValuOp::ExpF, VF),
+        VLogF32 => valu(ValuOp::LogF, VF),
+        VSinF32 => valu(ValuOp::SinF, VF),
+        VCosF32 => valu(ValuOp::CosF, VF),
         // The LDS and the FLAT atomics run on the golden model only
         // (`pws_isa::subset::golden_only`); verify/tests/executable_subset.rs checks that
         // this ROM and the subset agree on every opcode.
@@ -1126,18 +1133,23 @@ impl Logic for Decoder {
                 self.src[0].code_i.next = self.word0_i.val().get_bits::<9>(0);
                 self.src[1].code_i.next =
                     bit_cast::<9, 8>(self.word0_i.val().get_bits::<8>(9)) | 0x100;
-                self.has_literal.next = self.src[0].literal_o.val();
-                // v_madmk_f32 / v_madak_f32 (VOP2 0x17, 0x18) always carry their constant K
-                // in the dword after them, whatever src0 is.
-                if (self.word0_i.val().get_bits::<6>(25) == 0x17)
-                    | (self.word0_i.val().get_bits::<6>(25) == 0x18)
-                {
-                    self.has_literal.next = true;
-                }
                 if self.fl.val().get_bit(26) {
                     self.src[2].code_i.next =
                         bit_cast::<9, 8>(self.word0_i.val().get_bits::<8>(17)) | 0x100;
                 }
+                // v_madmk_f32 / v_madak_f32: the constant K is the literal dword after them
+                // (code 255), whatever src0 is.
+                if self.fl.val().get_bit(30) {
+                    self.src[1].code_i.next = 255.into();
+                    self.src[2].code_i.next =
+                        bit_cast::<9, 8>(self.word0_i.val().get_bits::<8>(9)) | 0x100;
+                }
+                if self.fl.val().get_bit(31) {
+                    self.src[2].code_i.next = 255.into();
+                }
+                self.has_literal.next = self.src[0].literal_o.val()
+                    | self.src[1].literal_o.val()
+                    | self.src[2].literal_o.val();
             }
             9 => {
                 self.src[0].code_i.next = self.word0_i.val().get_bits::<9>(0);

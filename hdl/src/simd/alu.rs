@@ -201,11 +201,16 @@ pub enum ValuOp {
     DivFmasF,
     /// `v_div_fixup_f32` (a = quotient, b = denominator, c = numerator): special cases
     DivFixupF,
+    /// 2^a (`v_exp_f32`), log2 a, sin(2πa), cos(2πa): the contract's fixed-point algorithms
+    ExpF,
+    LogF,
+    SinF,
+    CosF,
 }
 
 impl ValuOp {
     /// Every operation, in encoding order (declaration order, as rust-hdl encodes the enum).
-    pub const ALL: [ValuOp; 119] = [
+    pub const ALL: [ValuOp; 123] = [
         ValuOp::Mov,
         ValuOp::Not,
         ValuOp::Add,
@@ -325,6 +330,10 @@ impl ValuOp {
         ValuOp::DivScaleF,
         ValuOp::DivFmasF,
         ValuOp::DivFixupF,
+        ValuOp::ExpF,
+        ValuOp::LogF,
+        ValuOp::SinF,
+        ValuOp::CosF,
     ];
 
     /// Compares write only the mask result, no VGPR.
@@ -447,7 +456,7 @@ impl ValuOp {
             Mov | Not | Bfrev | Ffbh | Ffbl | FfbhI | CvtF32I32 | CvtF32U32 | CvtI32F32
             | CvtU32F32 | CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3
             | CvtRpiI32F32 | CvtFlrI32F32 | FloorF | CeilF | TruncF | RndneF | FractF
-            | FrexpMantF | FrexpExpF | RcpF | SqrtF | RsqF => 1,
+            | FrexpMantF | FrexpExpF | RcpF | SqrtF | RsqF | ExpF | LogF | SinF | CosF => 1,
             MadU24 | MadI24 | BfeU | BfeI | Bfi | Alignbit | Alignbyte | Min3I | Min3U | Max3I
             | Max3U | Med3I | Med3U | MadU64 | MadI64 | MadF | FmaF | Min3F | Max3F | Med3F
             | DivScaleF | DivFmasF | DivFixupF => 3,

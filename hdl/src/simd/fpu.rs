@@ -1,14 +1,16 @@
-//! The f32 unit of one lane: every f32 VALU operation of issue 11 except the transcendentals
-//! (`v_exp/log/sin/cos_f32`), in the order of the f32 contract (docs/float.md).
+//! The f32 unit of one lane: every f32 VALU operation of issue 11, in the order of the f32
+//! contract (docs/float.md).
 //!
 //! 1. VOP3 input modifiers on each source: `abs` clears bit 31, then `neg` flips it.
 //! 2. Input flush: a denormal source becomes zero of its sign (clang's gfx803 mode), except
 //!    for `v_cmp_class_f32`, which classifies the unflushed value.
 //! 3. The operation: additions, multiplications and both halves of the unfused multiply-add
 //!    in [`FpFma`] (also `v_div_fmas_f32`, whose scaling comes before the rounding);
-//!    conversions from integers, `ldexp` (and `v_div_scale_f32`'s) and the reciprocal in
-//!    [`FpRound`];
-//!    compares, classes, min/max/med3, the conversions to integers, the integral roundings,
+//!    conversions from integers, `ldexp` (and `v_div_scale_f32`'s), the reciprocal and the
+//!    transcendentals in [`FpRound`], after the contract's fixed-point algorithms of
+//!    `v_exp/log_f32` in [`FpExpLog`] and `v_sin/cos_f32` in [`FpSinCos`]; the `minNum`/`maxNum`
+//!    steps of min/max/min3/max3 in [`FpMinMax`] (two in a row);
+//!    compares, classes, the median, the conversions to integers, the integral roundings,
 //!    `frexp` and the square root's own rounding here.
 //! 4. `omod` (x2, x4, /2) and `clamp` on f32 results (NaN and negatives to +0, above 1.0 to
 //!    1.0, dx10 mode).
@@ -19,11 +21,17 @@
 //! kernels. The reciprocal is a 27-step restoring division and the square root a 25-step
 //! restoring root on 32-bit words, so neither needs a wide adder.
 
+mod exp_log;
 mod fma;
+mod min_max;
 mod round;
+mod sin_cos;
 
+pub use exp_log::FpExpLog;
 pub use fma::FpFma;
+pub use min_max::FpMinMax;
 pub use round::{FpRound, EXP_OFFSET};
+pub use sin_cos::FpSinCos;
 
 use rust_hdl::prelude::*;
 
@@ -63,8 +71,14 @@ pub struct LaneFpu {
     /// Additions, products, `v_mad_f32`'s product (`fma0`) and its sum (`fma1`).
     pub fma0: FpFma,
     pub fma1: FpFma,
-    /// Rounding of integer conversions, `ldexp` and the reciprocal.
+    /// Rounding of integer conversions, `ldexp`, the reciprocal and the transcendentals.
     pub rnd: FpRound,
+    /// The minNum/maxNum steps: (a, b), then (that, c).
+    pub mm0: FpMinMax,
+    pub mm1: FpMinMax,
+    /// `v_exp_f32` and `v_log_f32`, `v_sin_f32` and `v_cos_f32` up to their rounding.
+    pub xl: FpExpLog,
+    pub sc: FpSinCos,
     /// Sources after the input modifiers, then flushed, and the flushed magnitudes.
     x: Signal<Local, Bits<32>>,
     y: Signal<Local, Bits<32>>,
@@ -83,8 +97,8 @@ pub struct LaneFpu {
     lt: Signal<Local, Bit>,
     eq: Signal<Local, Bit>,
     gt: Signal<Local, Bit>,
-    /// Total-order keys (negative values inverted, positive ones with bit 31 set) and the
-    /// two operands and outcome of one minNum/maxNum step.
+    /// The median's total-order keys (negative values inverted, positive ones with bit 31
+    /// set) and its ordered pair; also exponent fields and scratch words of other ops.
     k0: Signal<Local, Bits<32>>,
     k1: Signal<Local, Bits<32>>,
     l0: Signal<Local, Bits<32>>,
@@ -122,7 +136,7 @@ pub struct LaneFpu {
     tiny: Signal<Local, Bit>,
     /// The reciprocal's significand for the rounder (quotient and sticky bit).
     wide: Signal<Local, Bits<64>>,
-    /// `MaxF`/`Max3F`: the min/max step keeps the larger operand.
+    /// `MaxF`/`Max3F`: the min/max steps keep the larger operand.
     take_max: Signal<Local, Bit>,
     /// Output modifier: the result's exponent field.
     oe: Signal<Local, Bits<32>>,
@@ -148,6 +162,10 @@ impl Default for LaneFpu {
             fma0: Default::default(),
             fma1: Default::default(),
             rnd: Default::default(),
+            mm0: Default::default(),
+            mm1: Default::default(),
+            xl: Default::default(),
+            sc: Default::default(),
             x: Default::default(),
             y: Default::default(),
             z: Default::default(),
@@ -292,6 +310,16 @@ impl Logic for LaneFpu {
         self.rnd.sign.next = false;
         self.rnd.exp.next = 0.into();
         self.rnd.sig.next = 0.into();
+        self.mm0.a.next = 0.into();
+        self.mm0.b.next = 0.into();
+        self.mm0.max.next = false;
+        self.mm1.a.next = 0.into();
+        self.mm1.b.next = 0.into();
+        self.mm1.max.next = false;
+        self.xl.a.next = 0.into();
+        self.xl.op.next = self.op.val();
+        self.sc.a.next = 0.into();
+        self.sc.op.next = self.op.val();
 
         // Sums and products.
         if self.op.val() == ValuOp::AddF {
@@ -342,66 +370,26 @@ impl Logic for LaneFpu {
             self.fres.next = true;
         }
 
-        // minNum/maxNum steps on total-order keys (-0 < +0), then the median.
+        // minNum/maxNum steps, then the median of three ordered values.
         if (self.op.val() == ValuOp::MinF)
             | (self.op.val() == ValuOp::MaxF)
             | (self.op.val() == ValuOp::Min3F)
             | (self.op.val() == ValuOp::Max3F)
             | (self.op.val() == ValuOp::Med3F)
         {
-            self.l0.next = self.fx.val();
-            self.l1.next = self.fy.val();
-            self.k0.next = self.l0.val() | self.neg_zero.val();
-            if self.l0.val().get_bit(31) {
-                self.k0.next = !self.l0.val();
-            }
-            self.k1.next = self.l1.val() | self.neg_zero.val();
-            if self.l1.val().get_bit(31) {
-                self.k1.next = !self.l1.val();
-            }
-            if (self.l0.val() & 0x7FFF_FFFF_u64) > 0x7F80_0000_u64 {
-                self.l0.next = self.l0.val() | 0x0040_0000_u64;
-                if (self.l1.val() & 0x7FFF_FFFF_u64) <= 0x7F80_0000_u64 {
-                    self.l0.next = self.l1.val();
-                }
-            } else if (self.l1.val() & 0x7FFF_FFFF_u64) <= 0x7F80_0000_u64 {
-                if self.take_max.val() {
-                    if self.k1.val() > self.k0.val() {
-                        self.l0.next = self.l1.val();
-                    }
-                } else if self.k1.val() < self.k0.val() {
-                    self.l0.next = self.l1.val();
-                }
-            }
+            self.mm0.a.next = self.fx.val();
+            self.mm0.b.next = self.fy.val();
+            self.mm0.max.next = self.take_max.val();
+            self.r.next = self.mm0.result.val();
             if (self.op.val() == ValuOp::Min3F)
                 | (self.op.val() == ValuOp::Max3F)
                 | (self.op.val() == ValuOp::Med3F)
             {
-                self.l1.next = self.fz.val();
-                self.k0.next = self.l0.val() | self.neg_zero.val();
-                if self.l0.val().get_bit(31) {
-                    self.k0.next = !self.l0.val();
-                }
-                self.k1.next = self.l1.val() | self.neg_zero.val();
-                if self.l1.val().get_bit(31) {
-                    self.k1.next = !self.l1.val();
-                }
-                if (self.l0.val() & 0x7FFF_FFFF_u64) > 0x7F80_0000_u64 {
-                    self.l0.next = self.l0.val() | 0x0040_0000_u64;
-                    if (self.l1.val() & 0x7FFF_FFFF_u64) <= 0x7F80_0000_u64 {
-                        self.l0.next = self.l1.val();
-                    }
-                } else if (self.l1.val() & 0x7FFF_FFFF_u64) <= 0x7F80_0000_u64 {
-                    if self.take_max.val() {
-                        if self.k1.val() > self.k0.val() {
-                            self.l0.next = self.l1.val();
-                        }
-                    } else if self.k1.val() < self.k0.val() {
-                        self.l0.next = self.l1.val();
-                    }
-                }
+                self.mm1.a.next = self.mm0.result.val();
+                self.mm1.b.next = self.fz.val();
+                self.mm1.max.next = self.take_max.val();
+                self.r.next = self.mm1.result.val();
             }
-            self.r.next = self.l0.val();
             self.fres.next = true;
             if (self.op.val() == ValuOp::Med3F)
                 & (self.ax.val() <= 0x7F80_0000_u64)
@@ -887,6 +875,31 @@ impl Logic for LaneFpu {
             self.rnd.exp.next =
                 self.exp_rcp.val() - bit_cast::<12, 32>((self.dv.val() >> 23) & 0xFF_u64);
             self.r.next = self.rnd.result.val();
+        }
+
+        // The transcendentals: a special operand's result from its block, any other through
+        // the rounder.
+        if (self.op.val() == ValuOp::ExpF) | (self.op.val() == ValuOp::LogF) {
+            self.xl.a.next = self.fx.val();
+            self.fres.next = true;
+            self.r.next = self.xl.result.val();
+            if self.xl.mag.val().any() {
+                self.rnd.sign.next = self.xl.sign.val();
+                self.rnd.exp.next = self.xl.exp.val();
+                self.rnd.sig.next = self.xl.mag.val();
+                self.r.next = self.rnd.result.val();
+            }
+        }
+        if (self.op.val() == ValuOp::SinF) | (self.op.val() == ValuOp::CosF) {
+            self.sc.a.next = self.fx.val();
+            self.fres.next = true;
+            self.r.next = self.sc.result.val();
+            if self.sc.mag.val().any() {
+                self.rnd.sign.next = self.sc.sign.val();
+                self.rnd.exp.next = self.sc.exp.val();
+                self.rnd.sig.next = self.sc.mag.val();
+                self.r.next = self.rnd.result.val();
+            }
         }
 
         // Output modifiers of f32 results: omod scales finite non-zero values exactly, except
