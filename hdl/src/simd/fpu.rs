@@ -17,8 +17,8 @@
 //!
 //! The unit is combinational; the lane's pass cycle holds it (docs/timing.md). Its children
 //! do the expensive work only for the operations that use them: an idle child sees zero
-//! inputs and returns at once, which keeps the vector unit's simulation speed for integer
-//! kernels. The reciprocal is a 27-step restoring division and the square root a 25-step
+//! inputs (`FpFma`, `FpMinMax`) or an op that is not its own (`FpExpLog`, `FpSinCos`) and
+//! returns at once, which keeps the vector unit's simulation speed for integer kernels. The reciprocal is a 27-step restoring division and the square root a 25-step
 //! restoring root on 32-bit words, so neither needs a wide adder.
 
 mod exp_log;
