@@ -85,6 +85,12 @@ fn instruction_costs_equal_the_rtl_contract() {
             assert_eq!(t.flat_load_x4, rtl::flat_cycles(&cfg, false, 4), "{at}");
             assert_eq!(t.flat_store_x3, rtl::flat_cycles(&cfg, true, 3), "{at}");
             assert_eq!(t.flat_store_x4, rtl::flat_cycles(&cfg, true, 4), "{at}");
+            assert_eq!(t.flat_atomic, rtl::flat_atomic_cycles(&cfg, 1), "{at}");
+            assert_eq!(
+                t.flat_atomic_cmpswap,
+                rtl::flat_atomic_cycles(&cfg, 2),
+                "{at}"
+            );
             for reads in 0..=rtl::SMEM_MAX_READS {
                 let r = reads * t.per_sgpr_read;
                 assert_eq!(t.smem + r, rtl::smem_cycles(&cfg, reads, 1), "{at}");
@@ -123,7 +129,7 @@ fn instruction_costs_equal_the_rtl_contract() {
 fn lsu_occupancy_equals_the_rtl_contract() {
     for cfg in configurations() {
         let cu = cu_timing(&cfg);
-        // The LDS and the FLAT atomics have no row yet: the RTL does not run them.
+        // What the RTL does not run has no row.
         for info in pws_isa::OPCODES
             .iter()
             .filter(|i| !pws_isa::subset::golden_only(i.opcode))
@@ -131,6 +137,9 @@ fn lsu_occupancy_equals_the_rtl_contract() {
             let inst = pws_isa::Instruction::new(info.opcode);
             let sig = info.signature;
             let rtl_occ = match info.format {
+                pws_isa::Format::Flat if info.opcode.is_flat_atomic() => {
+                    rtl::lsu_vector_occupancy(&cfg, true, sig.srcs[1].dwords().into())
+                }
                 pws_isa::Format::Flat => {
                     let w = sig.dst.or(sig.srcs.get(1).copied()).unwrap();
                     rtl::lsu_vector_occupancy(&cfg, sig.dst.is_none(), w.dwords().into())

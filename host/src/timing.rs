@@ -142,6 +142,10 @@ pub enum InstClass {
     FlatStoreX2,
     FlatStoreX3,
     FlatStoreX4,
+    /// FLAT atomics with one data dword (with or without `glc`), and `flat_atomic_cmpswap`
+    /// (two), to their last response: a store of their data dwords that returns data.
+    FlatAtomic,
+    FlatAtomicCmpswap,
     /// `s_branch` and `s_cbranch_*` (taken or not).
     Branch,
     /// `s_nop`, `s_waitcnt` (satisfied at issue: a context has one instruction in flight),
@@ -175,6 +179,8 @@ pub struct TimingTable {
     pub flat_store_x2: u64,
     pub flat_store_x3: u64,
     pub flat_store_x4: u64,
+    pub flat_atomic: u64,
+    pub flat_atomic_cmpswap: u64,
     pub branch: u64,
     pub nop: u64,
     pub barrier: u64,
@@ -257,6 +263,9 @@ impl TimingTable {
             flat_store_x2: flat + cu.passes * 4,
             flat_store_x3: flat + cu.passes * 5,
             flat_store_x4: flat + cu.passes * 6,
+            // Address, data dword(s), one request per pass: a store's sequence.
+            flat_atomic: flat + cu.passes * 3,
+            flat_atomic_cmpswap: flat + cu.passes * 4,
             branch: front + EXECUTE,
             nop: front + EXECUTE,
             barrier: front + EXECUTE + HANDOFF,
@@ -318,14 +327,16 @@ impl TimingTable {
             FlatStoreDwordx2 => InstClass::FlatStoreX2,
             FlatStoreDwordx3 => InstClass::FlatStoreX3,
             FlatStoreDwordx4 => InstClass::FlatStoreX4,
+            FlatAtomicCmpswap => InstClass::FlatAtomicCmpswap,
+            op if op.is_flat_atomic() => InstClass::FlatAtomic,
             _ if inst.is_branch() => InstClass::Branch,
             _ => match inst.opcode.format() {
                 Format::Sop1 | Format::Sop2 | Format::Sopk | Format::Sopc | Format::Sopp => {
                     InstClass::Salu
                 }
                 Format::Smem => InstClass::Smem,
-                // Every FLAT opcode the RTL runs is named above; the atomics and DS have no
-                // row yet, and `extract` refuses kernels with them before any costing.
+                // Every FLAT opcode is named above; DS has no row yet, and `extract` refuses
+                // kernels with it before any costing.
                 Format::Flat | Format::Ds => {
                     unreachable!("{:?} has no timing class", inst.opcode)
                 }
@@ -399,6 +410,8 @@ impl TimingTable {
             InstClass::FlatStoreX2 => self.flat_store_x2 + self.lsu_wait,
             InstClass::FlatStoreX3 => self.flat_store_x3 + self.lsu_wait,
             InstClass::FlatStoreX4 => self.flat_store_x4 + self.lsu_wait,
+            InstClass::FlatAtomic => self.flat_atomic + self.lsu_wait,
+            InstClass::FlatAtomicCmpswap => self.flat_atomic_cmpswap + self.lsu_wait,
             InstClass::Branch => self.branch,
             InstClass::Nop => self.nop,
             InstClass::Barrier => self.barrier,
@@ -420,10 +433,15 @@ impl TimingTable {
 }
 
 /// Cycles `inst` holds the LSU's request sequencer (0 for a non-memory instruction): a FLAT
-/// instruction passes · (1 + dwords + store) (a byte or half access moves one dword per lane),
-/// a scalar load one cycle per dword pair, at least one.
+/// instruction passes · (1 + dwords + store) (a byte or half access moves one dword per lane;
+/// an atomic is a store of its data dwords), a scalar load one cycle per dword pair, at least
+/// one.
 pub fn lsu_occupancy(cu: &CuTiming, inst: &Instruction) -> u64 {
     match inst.opcode.format() {
+        Format::Flat if inst.opcode.is_flat_atomic() => {
+            let data = inst.opcode.signature().srcs[1].dwords();
+            cu.passes * (2 + u64::from(data))
+        }
         Format::Flat => {
             let bytes = inst.opcode.flat_bytes().unwrap_or(4);
             let store = u64::from(inst.dst.is_none());

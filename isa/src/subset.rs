@@ -20,7 +20,7 @@
 //!   or inside an instruction with a literal): control could only leave the program there.
 //!
 //! One documented gap separates the two executors: the golden model runs the LDS (`ds_*`),
-//! the FLAT atomics, the f32 transcendentals and `v_madmk/madak_f32`; the compute-unit RTL
+//! the f32 transcendentals and `v_madmk/madak_f32`; the compute-unit RTL
 //! does not implement them yet and refuses them
 //! ([`rtl_executable`]); `verify/tests/executable_subset.rs` walks the opcode table to keep
 //! these lists equal to what the RTL's decoder implements and what the golden model executes.
@@ -73,11 +73,10 @@ pub fn executable(inst: &Instruction) -> Result<(), String> {
 }
 
 /// True for the instructions the golden model runs and the compute-unit RTL does not
-/// implement yet: the LDS (`ds_*`), the FLAT atomics, the f32 transcendentals (their
-/// fixed-point algorithms, docs/float.md) and the multiply-adds with a literal operand.
+/// implement yet: the LDS (`ds_*`), the f32 transcendentals (their fixed-point algorithms,
+/// docs/float.md) and the multiply-adds with a literal operand.
 pub fn golden_only(op: Opcode) -> bool {
     op.format() == Format::Ds
-        || op.is_flat_atomic()
         || matches!(
             op,
             Opcode::VExpF32
@@ -95,7 +94,7 @@ pub fn rtl_executable(inst: &Instruction) -> Result<(), String> {
     executable(inst)?;
     if golden_only(inst.opcode) {
         return Err(format!(
-            "{} runs on the golden model only: the compute-unit RTL does not implement the LDS, the FLAT atomics, v_exp/log/sin/cos_f32 and v_madmk/madak_f32 yet",
+            "{} runs on the golden model only: the compute-unit RTL does not implement the LDS, v_exp/log/sin/cos_f32 and v_madmk/madak_f32 yet",
             inst.opcode
         ));
     }
@@ -236,14 +235,14 @@ mod tests {
     }
 
     #[test]
-    fn lds_and_flat_atomics_run_on_the_golden_model_only() {
-        let src = "s_mov_b32 m0, -1\nds_read_b32 v1, v0 offset:4\nflat_atomic_add v1, v[2:3], v4 glc\ns_endpgm";
+    fn lds_runs_on_the_golden_model_only() {
+        let src = "s_mov_b32 m0, -1\nflat_atomic_add v1, v[2:3], v4 glc\nds_read_b32 v1, v0 offset:4\ns_endpgm";
         let p = crate::assemble(src, "k.s").unwrap();
         assert!(check(&p, "k.s").is_ok());
         let e = check_rtl(&p, "k.s").unwrap_err().to_string();
         assert!(
             e.starts_with(
-                "k.s:2:1: `ds_read_b32 v1, v0 offset:4`: ds_read_b32 runs on the golden model only"
+                "k.s:3:1: `ds_read_b32 v1, v0 offset:4`: ds_read_b32 runs on the golden model only"
             ),
             "{e}"
         );

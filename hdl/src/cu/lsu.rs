@@ -42,6 +42,35 @@ use rust_hdl::prelude::*;
 
 use crate::config::{HwConfig, SGPR_ADDR_BITS, VGPR_ADDR_BITS};
 
+/// The read-modify-writes of the FLAT atomics (on `mem_rmw_o`, performed by the memory) and
+/// the LDS atomics (performed by the LDS banks): `new = f(old, a, b)` with `a` the lane's first
+/// data operand and `b` its second (`mem_wdata_o` / `mem_wdata1_o`).
+pub mod rmw {
+    /// A plain load or store.
+    pub const NONE: u64 = 0;
+    pub const ADD: u64 = 1;
+    pub const SUB: u64 = 2;
+    /// `a - old`.
+    pub const RSUB: u64 = 3;
+    pub const SMIN: u64 = 4;
+    pub const UMIN: u64 = 5;
+    pub const SMAX: u64 = 6;
+    pub const UMAX: u64 = 7;
+    pub const AND: u64 = 8;
+    pub const OR: u64 = 9;
+    pub const XOR: u64 = 10;
+    /// `old >= a ? 0 : old + 1`.
+    pub const INC: u64 = 11;
+    /// `old == 0 || old > a ? a : old - 1`.
+    pub const DEC: u64 = 12;
+    /// `a`.
+    pub const SWAP: u64 = 13;
+    /// `old == b ? a : old` (`flat_atomic_cmpswap`'s data pair is (new, compare)).
+    pub const CMPSWAP: u64 = 14;
+    /// `(old & !a) | b`.
+    pub const MSKOR: u64 = 15;
+}
+
 /// Width of a dense context index (slot · (S + 1) + k).
 pub const CTX_BITS: usize = 8;
 const RING_BITS: usize = 7;
@@ -52,6 +81,8 @@ pub enum MemKind {
     VectorLoad,
     Store,
     ScalarLoad,
+    /// A FLAT atomic: one request per pass carrying the op and its data.
+    Atomic,
 }
 
 /// The load/store unit (see the module documentation).
@@ -68,7 +99,15 @@ pub struct LoadStoreUnit {
     pub disp_size_i: Vec<Signal<In, Bits<2>>>,
     pub disp_signed_i: Vec<Signal<In, Bit>>,
     pub disp_addr_vgpr_i: Vec<Signal<In, Bits<VGPR_ADDR_BITS>>>,
+    /// Store and atomic data (DS DATA0), DS DATA1, and the VGPR loaded or returned data goes to.
     pub disp_data_vgpr_i: Vec<Signal<In, Bits<VGPR_ADDR_BITS>>>,
+    pub disp_data1_vgpr_i: Vec<Signal<In, Bits<VGPR_ADDR_BITS>>>,
+    pub disp_ret_vgpr_i: Vec<Signal<In, Bits<VGPR_ADDR_BITS>>>,
+    /// Atomic and DS fields: bits 3:0 the read-modify-write ([`rmw`]), 4 data returns to the
+    /// VGPR, 5 DS, 6 `read2`/`write2`, 7 `st64`, 15:8 `offset0`, 23:16 `offset1`.
+    pub disp_ext_i: Vec<Signal<In, Bits<32>>>,
+    /// The context's M0 (a DS instruction's LDS limit).
+    pub disp_m0_i: Vec<Signal<In, Bits<32>>>,
     pub disp_sdst_i: Vec<Signal<In, Bits<SGPR_ADDR_BITS>>>,
     pub disp_saddr_i: Vec<Signal<In, Bits<32>>>,
     pub disp_en_lo_i: Vec<Signal<In, Bits<32>>>,
@@ -83,6 +122,11 @@ pub struct LoadStoreUnit {
     /// is aligned to it); sub-dword loads come back zero- or (`mem_signed_o`) sign-extended.
     pub mem_size_o: Signal<Out, Bits<2>>,
     pub mem_signed_o: Signal<Out, Bit>,
+    /// A FLAT atomic's read-modify-write ([`rmw`], 0 for loads and stores): the memory applies
+    /// it to each lane's dword in ascending lane order and returns the old values. Its data:
+    /// `mem_wdata_o` and, for `cmpswap`, the compare value on `mem_wdata1_o`.
+    pub mem_rmw_o: Signal<Out, Bits<4>>,
+    pub mem_wdata1_o: Vec<Signal<Out, Bits<32>>>,
     /// slot · 8 + k of the requesting context.
     pub mem_ctx_o: Signal<Out, Bits<8>>,
     pub mem_rvalid_i: Signal<In, Bit>,
@@ -117,6 +161,10 @@ pub struct LoadStoreUnit {
     e_signed: Vec<DFF<Bit>>,
     e_avgpr: Vec<DFF<Bits<VGPR_ADDR_BITS>>>,
     e_dvgpr: Vec<DFF<Bits<VGPR_ADDR_BITS>>>,
+    e_bvgpr: Vec<DFF<Bits<VGPR_ADDR_BITS>>>,
+    e_rvgpr: Vec<DFF<Bits<VGPR_ADDR_BITS>>>,
+    e_ext: Vec<DFF<Bits<32>>>,
+    e_m0: Vec<DFF<Bits<32>>>,
     e_sdst: Vec<DFF<Bits<SGPR_ADDR_BITS>>>,
     e_saddr: Vec<DFF<Bits<32>>>,
     e_en_lo: Vec<DFF<Bits<32>>>,
@@ -136,6 +184,10 @@ pub struct LoadStoreUnit {
     c_signed: DFF<Bit>,
     c_avgpr: DFF<Bits<VGPR_ADDR_BITS>>,
     c_dvgpr: DFF<Bits<VGPR_ADDR_BITS>>,
+    c_bvgpr: DFF<Bits<VGPR_ADDR_BITS>>,
+    c_rvgpr: DFF<Bits<VGPR_ADDR_BITS>>,
+    c_ext: DFF<Bits<32>>,
+    c_m0: DFF<Bits<32>>,
     c_sdst: DFF<Bits<SGPR_ADDR_BITS>>,
     c_saddr: DFF<Bits<32>>,
     c_en_lo: DFF<Bits<32>>,
@@ -143,6 +195,8 @@ pub struct LoadStoreUnit {
     pass: DFF<Bits<3>>,
     step: DFF<Bits<3>>,
     addr_q: Vec<DFF<Bits<32>>>,
+    /// A `cmpswap`'s first data dword while its second is read.
+    data_q: Vec<DFF<Bits<32>>>,
     now: DFF<Bits<RING_BITS>>,
     outstanding: DFF<Bits<8>>,
     /// Tag ring: word a = valid, last, kind, pass, vgpr, dwords, context; word b = lanes, sgpr.
@@ -168,6 +222,8 @@ pub struct LoadStoreUnit {
     lanes: Signal<Local, Bits<16>>,
     kind: Signal<Local, MemKind>,
     kind_code: Signal<Local, Bits<2>>,
+    c_rmw: Signal<Local, Bits<4>>,
+    c_ret: Signal<Local, Bit>,
     tag_w: Signal<Local, Bits<32>>,
     last_step: Signal<Local, Bits<3>>,
     t_valid: Signal<Local, Bit>,
@@ -204,6 +260,10 @@ impl LoadStoreUnit {
             disp_signed_i: many(issue_units),
             disp_addr_vgpr_i: many(issue_units),
             disp_data_vgpr_i: many(issue_units),
+            disp_data1_vgpr_i: many(issue_units),
+            disp_ret_vgpr_i: many(issue_units),
+            disp_ext_i: many(issue_units),
+            disp_m0_i: many(issue_units),
             disp_sdst_i: many(issue_units),
             disp_saddr_i: many(issue_units),
             disp_en_lo_i: many(issue_units),
@@ -215,6 +275,8 @@ impl LoadStoreUnit {
             mem_lanes_o: Default::default(),
             mem_size_o: Default::default(),
             mem_signed_o: Default::default(),
+            mem_rmw_o: Default::default(),
+            mem_wdata1_o: many(16),
             mem_ctx_o: Default::default(),
             mem_rvalid_i: Default::default(),
             mem_rdata_i: many(16),
@@ -244,6 +306,10 @@ impl LoadStoreUnit {
             e_signed: many(n),
             e_avgpr: many(n),
             e_dvgpr: many(n),
+            e_bvgpr: many(n),
+            e_rvgpr: many(n),
+            e_ext: many(n),
+            e_m0: many(n),
             e_sdst: many(n),
             e_saddr: many(n),
             e_en_lo: many(n),
@@ -266,6 +332,10 @@ impl LoadStoreUnit {
             c_signed: Default::default(),
             c_avgpr: Default::default(),
             c_dvgpr: Default::default(),
+            c_bvgpr: Default::default(),
+            c_rvgpr: Default::default(),
+            c_ext: Default::default(),
+            c_m0: Default::default(),
             c_sdst: Default::default(),
             c_saddr: Default::default(),
             c_en_lo: Default::default(),
@@ -273,6 +343,7 @@ impl LoadStoreUnit {
             pass: Default::default(),
             step: Default::default(),
             addr_q: many(16),
+            data_q: many(16),
             now: Default::default(),
             outstanding: Default::default(),
             tag_a: Default::default(),
@@ -294,6 +365,8 @@ impl LoadStoreUnit {
             lanes: Default::default(),
             kind: Default::default(),
             kind_code: Default::default(),
+            c_rmw: Default::default(),
+            c_ret: Default::default(),
             tag_w: Default::default(),
             last_step: Default::default(),
             t_valid: Default::default(),
@@ -330,6 +403,10 @@ impl Logic for LoadStoreUnit {
             c_signed,
             c_avgpr,
             c_dvgpr,
+            c_bvgpr,
+            c_rvgpr,
+            c_ext,
+            c_m0,
             c_sdst,
             c_saddr,
             c_en_lo,
@@ -351,14 +428,19 @@ impl Logic for LoadStoreUnit {
         }
 
         // Request sequencer: what the current step does.
+        self.c_rmw.next = self.c_ext.q.val().get_bits::<4>(0);
+        self.c_ret.next = self.c_ext.q.val().get_bit(4);
         self.kind.next = MemKind::VectorLoad;
         if self.c_scalar.q.val() {
             self.kind.next = MemKind::ScalarLoad;
+        } else if self.c_rmw.val().any() {
+            self.kind.next = MemKind::Atomic;
         } else if self.c_store.q.val() {
             self.kind.next = MemKind::Store;
         }
         self.last_step.next = bit_cast::<3, 5>(self.c_dwords.q.val());
-        if self.c_store.q.val() {
+        // A store or an atomic reads its (first) data after the address: one more step.
+        if self.c_store.q.val() | self.c_rmw.val().any() {
             self.last_step.next = bit_cast::<3, 5>(self.c_dwords.q.val()) + 1;
         }
         // A scalar load holds the sequencer one cycle per dword pair it writes back.
@@ -385,6 +467,7 @@ impl Logic for LoadStoreUnit {
         self.vu_rd_pass_o.next = self.pass.q.val().get_bits::<2>(0);
         self.vu_slot_o.next = self.c_slot.q.val();
         self.mem_we_o.next = false;
+        self.mem_rmw_o.next = 0.into();
         self.mem_lanes_o.next = self.lanes.val();
         self.mem_size_o.next = self.c_size.q.val();
         self.mem_signed_o.next = self.c_signed.q.val();
@@ -392,8 +475,11 @@ impl Logic for LoadStoreUnit {
         for j in 0..16 {
             self.addr_q[j].clock.next = self.clock.val();
             self.addr_q[j].d.next = self.addr_q[j].q.val();
+            self.data_q[j].clock.next = self.clock.val();
+            self.data_q[j].d.next = self.data_q[j].q.val();
             self.mem_addr_o[j].next = self.addr_q[j].q.val();
             self.mem_wdata_o[j].next = self.vu_rdata_i[j].val();
+            self.mem_wdata1_o[j].next = self.vu_rdata_i[j].val();
         }
         if self.active.q.val() {
             match self.kind.val() {
@@ -448,6 +534,32 @@ impl Logic for LoadStoreUnit {
                             self.vu_rd_o.next = true;
                             self.vu_rd_addr_o.next = self.c_dvgpr.q.val()
                                 + bit_cast::<VGPR_ADDR_BITS, 3>(self.step.q.val() - 1);
+                        }
+                    }
+                }
+                MemKind::Atomic => {
+                    // Address, data (and a cmpswap's compare value), then one request.
+                    if self.step.q.val() == 0 {
+                        self.vu_rd_o.next = true;
+                    } else if self.step.q.val() == 1 {
+                        self.vu_rd_o.next = true;
+                        self.vu_rd_addr_o.next = self.c_dvgpr.q.val();
+                        for j in 0..16 {
+                            self.addr_q[j].d.next = self.vu_rdata_i[j].val();
+                        }
+                    } else if self.step.q.val() != self.last_step.val() {
+                        self.vu_rd_o.next = true;
+                        self.vu_rd_addr_o.next = self.c_dvgpr.q.val() + 1;
+                        for j in 0..16 {
+                            self.data_q[j].d.next = self.vu_rdata_i[j].val();
+                        }
+                    } else {
+                        self.send.next = true;
+                        self.mem_rmw_o.next = self.c_rmw.val();
+                        if self.c_dwords.q.val() == 2 {
+                            for j in 0..16 {
+                                self.mem_wdata_o[j].next = self.data_q[j].q.val();
+                            }
                         }
                     }
                 }
@@ -507,6 +619,10 @@ impl Logic for LoadStoreUnit {
             self.e_signed[c].clock.next = self.clock.val();
             self.e_avgpr[c].clock.next = self.clock.val();
             self.e_dvgpr[c].clock.next = self.clock.val();
+            self.e_bvgpr[c].clock.next = self.clock.val();
+            self.e_rvgpr[c].clock.next = self.clock.val();
+            self.e_ext[c].clock.next = self.clock.val();
+            self.e_m0[c].clock.next = self.clock.val();
             self.e_sdst[c].clock.next = self.clock.val();
             self.e_saddr[c].clock.next = self.clock.val();
             self.e_en_lo[c].clock.next = self.clock.val();
@@ -519,6 +635,10 @@ impl Logic for LoadStoreUnit {
             self.e_signed[c].d.next = self.e_signed[c].q.val();
             self.e_avgpr[c].d.next = self.e_avgpr[c].q.val();
             self.e_dvgpr[c].d.next = self.e_dvgpr[c].q.val();
+            self.e_bvgpr[c].d.next = self.e_bvgpr[c].q.val();
+            self.e_rvgpr[c].d.next = self.e_rvgpr[c].q.val();
+            self.e_ext[c].d.next = self.e_ext[c].q.val();
+            self.e_m0[c].d.next = self.e_m0[c].q.val();
             self.e_sdst[c].d.next = self.e_sdst[c].q.val();
             self.e_saddr[c].d.next = self.e_saddr[c].q.val();
             self.e_en_lo[c].d.next = self.e_en_lo[c].q.val();
@@ -537,6 +657,10 @@ impl Logic for LoadStoreUnit {
                 self.c_signed.d.next = self.e_signed[c].q.val();
                 self.c_avgpr.d.next = self.e_avgpr[c].q.val();
                 self.c_dvgpr.d.next = self.e_dvgpr[c].q.val();
+                self.c_bvgpr.d.next = self.e_bvgpr[c].q.val();
+                self.c_rvgpr.d.next = self.e_rvgpr[c].q.val();
+                self.c_ext.d.next = self.e_ext[c].q.val();
+                self.c_m0.d.next = self.e_m0[c].q.val();
                 self.c_sdst.d.next = self.e_sdst[c].q.val();
                 self.c_saddr.d.next = self.e_saddr[c].q.val();
                 self.c_en_lo.d.next = self.e_en_lo[c].q.val();
@@ -552,6 +676,10 @@ impl Logic for LoadStoreUnit {
                     self.e_signed[c].d.next = self.disp_signed_i[u].val();
                     self.e_avgpr[c].d.next = self.disp_addr_vgpr_i[u].val();
                     self.e_dvgpr[c].d.next = self.disp_data_vgpr_i[u].val();
+                    self.e_bvgpr[c].d.next = self.disp_data1_vgpr_i[u].val();
+                    self.e_rvgpr[c].d.next = self.disp_ret_vgpr_i[u].val();
+                    self.e_ext[c].d.next = self.disp_ext_i[u].val();
+                    self.e_m0[c].d.next = self.disp_m0_i[u].val();
                     self.e_sdst[c].d.next = self.disp_sdst_i[u].val();
                     self.e_saddr[c].d.next = self.disp_saddr_i[u].val();
                     self.e_en_lo[c].d.next = self.disp_en_lo_i[u].val();
@@ -573,9 +701,11 @@ impl Logic for LoadStoreUnit {
         self.tag_a.read_address.next = self.now.q.val() - self.latency_m1.val();
         self.tag_b.read_address.next = self.now.q.val() - self.latency_m1.val();
         self.w_vgpr.next =
-            self.c_dvgpr.q.val() + bit_cast::<VGPR_ADDR_BITS, 3>(self.send_dword.val());
+            self.c_rvgpr.q.val() + bit_cast::<VGPR_ADDR_BITS, 3>(self.send_dword.val());
         self.kind_code.next = 0.into();
-        if self.kind.val() == MemKind::Store {
+        if (self.kind.val() == MemKind::Store)
+            | ((self.kind.val() == MemKind::Atomic) & !self.c_ret.val())
+        {
             self.kind_code.next = 1.into();
         }
         if self.kind.val() == MemKind::ScalarLoad {
@@ -755,7 +885,7 @@ mod tests {
         lsu.disp_store_i[0].next = false;
         lsu.disp_dwords_i[0].next = 1.into();
         lsu.disp_addr_vgpr_i[0].next = 2.into();
-        lsu.disp_data_vgpr_i[0].next = 5.into();
+        lsu.disp_ret_vgpr_i[0].next = 5.into();
         lsu.disp_en_lo_i[0].next = 0x0001_8000.into();
         lsu.disp_en_hi_i[0].next = 0.into();
         tick(&mut lsu);

@@ -117,6 +117,14 @@ pub fn flat_cycles(cfg: &HwConfig, store: bool, dwords: u64) -> u64 {
     front(0) + 2 + lsu_vector_occupancy(cfg, store, dwords) + cfg.mem_latency as u64
 }
 
+/// A FLAT atomic with `data` data dwords (2 for `cmpswap`) and the sequencer free, with or
+/// without `glc`: the sequencer reads its address and data as a store's and sends one request
+/// per pass, whose response (the old values, written back with `glc`) retires it, so it takes
+/// a store's cycles: [`flat_cycles`]`(cfg, true, data)`.
+pub fn flat_atomic_cycles(cfg: &HwConfig, data: u64) -> u64 {
+    front(0) + 2 + lsu_vector_occupancy(cfg, true, data) + cfg.mem_latency as u64
+}
+
 /// `s_load_dword{,x2,x4,x8,x16}` with `reads` SGPR operands and the sequencer free: front + 1
 /// (execute) + 1 (the sequencer picks it) + `mem_latency` + one cycle per dword pair written
 /// back (the last pair retires it).

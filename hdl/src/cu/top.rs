@@ -80,6 +80,10 @@ pub struct ComputeUnit {
     /// loads (`LoadStoreUnit::mem_size_o`).
     pub mem_size_o: Signal<Out, Bits<2>>,
     pub mem_signed_o: Signal<Out, Bit>,
+    /// A FLAT atomic's read-modify-write and a `cmpswap`'s compare values
+    /// (`LoadStoreUnit::mem_rmw_o`).
+    pub mem_rmw_o: Signal<Out, Bits<4>>,
+    pub mem_wdata1_o: Vec<Signal<Out, Bits<32>>>,
     pub mem_ctx_o: Signal<Out, Bits<8>>,
     pub mem_rvalid_i: Signal<In, Bit>,
     pub mem_rdata_i: Vec<Signal<In, Bits<32>>>,
@@ -250,6 +254,8 @@ impl ComputeUnit {
             mem_lanes_o: Default::default(),
             mem_size_o: Default::default(),
             mem_signed_o: Default::default(),
+            mem_rmw_o: Default::default(),
+            mem_wdata1_o: many(SIMD_LANES),
             mem_ctx_o: Default::default(),
             mem_rvalid_i: Default::default(),
             mem_rdata_i: many(SIMD_LANES),
@@ -583,6 +589,7 @@ impl Logic for ComputeUnit {
             self.lsu.mem_rdata_i[l].next = self.mem_rdata_i[l].val();
             self.mem_addr_o[l].next = self.lsu.mem_addr_o[l].val();
             self.mem_wdata_o[l].next = self.lsu.mem_wdata_o[l].val();
+            self.mem_wdata1_o[l].next = self.lsu.mem_wdata1_o[l].val();
         }
         for j in 0..self.vus.len() {
             if self.lsu.vu_slot_o.val().index() == j {
@@ -597,6 +604,7 @@ impl Logic for ComputeUnit {
         self.mem_lanes_o.next = self.lsu.mem_lanes_o.val();
         self.mem_size_o.next = self.lsu.mem_size_o.val();
         self.mem_signed_o.next = self.lsu.mem_signed_o.val();
+        self.mem_rmw_o.next = self.lsu.mem_rmw_o.val();
         self.mem_ctx_o.next = self.lsu.mem_ctx_o.val();
 
         // Which contexts may issue.
@@ -645,6 +653,14 @@ impl Logic for ComputeUnit {
                     self.ius[m * self._per_slot + kk].mem_addr_vgpr_o.val();
                 self.lsu.disp_data_vgpr_i[m * self._per_slot + kk].next =
                     self.ius[m * self._per_slot + kk].mem_data_vgpr_o.val();
+                self.lsu.disp_data1_vgpr_i[m * self._per_slot + kk].next =
+                    self.ius[m * self._per_slot + kk].mem_data1_vgpr_o.val();
+                self.lsu.disp_ret_vgpr_i[m * self._per_slot + kk].next =
+                    self.ius[m * self._per_slot + kk].mem_ret_vgpr_o.val();
+                self.lsu.disp_ext_i[m * self._per_slot + kk].next =
+                    self.ius[m * self._per_slot + kk].mem_ext_o.val();
+                self.lsu.disp_m0_i[m * self._per_slot + kk].next =
+                    self.ius[m * self._per_slot + kk].mem_m0_o.val();
                 self.lsu.disp_sdst_i[m * self._per_slot + kk].next =
                     self.ius[m * self._per_slot + kk].mem_sdst_o.val();
                 self.lsu.disp_saddr_i[m * self._per_slot + kk].next =

@@ -571,6 +571,8 @@ impl Bench<'_> {
         if cu.mem_req_o.val() {
             let mut req = Request {
                 write: cu.mem_we_o.val(),
+                rmw: memory::Rmw::from_code(cu.mem_rmw_o.val().to_u64()),
+                wdata1: [0; PORT_LANES],
                 size: AccessSize::from_code(cu.mem_size_o.val().to_u64()),
                 signed: cu.mem_signed_o.val(),
                 addr: [0; PORT_LANES],
@@ -580,6 +582,7 @@ impl Bench<'_> {
             for l in 0..PORT_LANES {
                 req.addr[l] = cu.mem_addr_o[l].val().to_u64() as u32;
                 req.wdata[l] = cu.mem_wdata_o[l].val().to_u64() as u32;
+                req.wdata1[l] = cu.mem_wdata1_o[l].val().to_u64() as u32;
             }
             let id = cu.mem_ctx_o.val().to_u64();
             self.progress.memory(self.ctx_of_id(id), cycle);
