@@ -19,8 +19,8 @@
 //! - a branch whose target is no instruction of the program (before its start, past its end,
 //!   or inside an instruction with a literal): control could only leave the program there.
 //!
-//! One documented gap separates the two executors: the golden model runs the LDS (`ds_*`),
-//! the f32 transcendentals and `v_madmk/madak_f32`; the compute-unit RTL
+//! One documented gap separates the two executors: the golden model runs the f32
+//! transcendentals and `v_madmk/madak_f32`; the compute-unit RTL
 //! does not implement them yet and refuses them
 //! ([`rtl_executable`]); `verify/tests/executable_subset.rs` walks the opcode table to keep
 //! these lists equal to what the RTL's decoder implements and what the golden model executes.
@@ -73,19 +73,18 @@ pub fn executable(inst: &Instruction) -> Result<(), String> {
 }
 
 /// True for the instructions the golden model runs and the compute-unit RTL does not
-/// implement yet: the LDS (`ds_*`), the f32 transcendentals (their fixed-point algorithms,
-/// docs/float.md) and the multiply-adds with a literal operand.
+/// implement yet: the f32 transcendentals (their fixed-point algorithms, docs/float.md) and the
+/// multiply-adds with a literal operand.
 pub fn golden_only(op: Opcode) -> bool {
-    op.format() == Format::Ds
-        || matches!(
-            op,
-            Opcode::VExpF32
-                | Opcode::VLogF32
-                | Opcode::VSinF32
-                | Opcode::VCosF32
-                | Opcode::VMadmkF32
-                | Opcode::VMadakF32
-        )
+    matches!(
+        op,
+        Opcode::VExpF32
+            | Opcode::VLogF32
+            | Opcode::VSinF32
+            | Opcode::VCosF32
+            | Opcode::VMadmkF32
+            | Opcode::VMadakF32
+    )
 }
 
 /// Why the compute-unit RTL refuses `inst`, or `Ok`: the executable subset without the
@@ -94,7 +93,7 @@ pub fn rtl_executable(inst: &Instruction) -> Result<(), String> {
     executable(inst)?;
     if golden_only(inst.opcode) {
         return Err(format!(
-            "{} runs on the golden model only: the compute-unit RTL does not implement the LDS, v_exp/log/sin/cos_f32 and v_madmk/madak_f32 yet",
+            "{} runs on the golden model only: the compute-unit RTL does not implement v_exp/log/sin/cos_f32 and v_madmk/madak_f32 yet",
             inst.opcode
         ));
     }
@@ -235,15 +234,13 @@ mod tests {
     }
 
     #[test]
-    fn lds_runs_on_the_golden_model_only() {
-        let src = "s_mov_b32 m0, -1\nflat_atomic_add v1, v[2:3], v4 glc\nds_read_b32 v1, v0 offset:4\ns_endpgm";
+    fn transcendentals_run_on_the_golden_model_only() {
+        let src = "s_mov_b32 m0, -1\nflat_atomic_add v1, v[2:3], v4 glc\nds_read_b32 v1, v0 offset:4\nv_exp_f32 v1, v2\ns_endpgm";
         let p = crate::assemble(src, "k.s").unwrap();
         assert!(check(&p, "k.s").is_ok());
         let e = check_rtl(&p, "k.s").unwrap_err().to_string();
         assert!(
-            e.starts_with(
-                "k.s:3:1: `ds_read_b32 v1, v0 offset:4`: ds_read_b32 runs on the golden model only"
-            ),
+            e.starts_with("k.s:4:1: `v_exp_f32 v1, v2`: v_exp_f32 runs on the golden model only"),
             "{e}"
         );
     }

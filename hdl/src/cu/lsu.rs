@@ -40,6 +40,7 @@
 
 use rust_hdl::prelude::*;
 
+use super::lds::{Lds, LDS_ROW_BITS};
 use crate::config::{HwConfig, SGPR_ADDR_BITS, VGPR_ADDR_BITS};
 
 /// The read-modify-writes of the FLAT atomics (on `mem_rmw_o`, performed by the memory) and
@@ -83,6 +84,8 @@ pub enum MemKind {
     ScalarLoad,
     /// A FLAT atomic: one request per pass carrying the op and its data.
     Atomic,
+    /// A DS instruction: accesses of the LDS instead of requests on the port.
+    Lds,
 }
 
 /// The load/store unit (see the module documentation).
@@ -149,6 +152,23 @@ pub struct LoadStoreUnit {
     pub srf_addr_o: Signal<Out, Bits<SGPR_ADDR_BITS>>,
     pub srf_wdata_lo_o: Signal<Out, Bits<32>>,
     pub srf_wdata_hi_o: Signal<Out, Bits<32>>,
+    /// Data written back to the VRF with `vu_we_o`: a memory response's or the LDS's.
+    pub vu_wdata_o: Vec<Signal<Out, Bits<32>>>,
+    /// A wavefront starts in slot `launch_slot_i`: its workgroup's LDS region.
+    pub launch_i: Signal<In, Bit>,
+    pub launch_slot_i: Signal<In, Bits<4>>,
+    pub launch_lds_base_i: Signal<In, Bits<32>>,
+    pub launch_lds_size_i: Signal<In, Bits<32>>,
+    /// The dispatcher zeroes LDS row `lds_clear_row_i`.
+    pub lds_clear_i: Signal<In, Bit>,
+    pub lds_clear_row_i: Signal<In, Bits<LDS_ROW_BITS>>,
+    /// A DS access of context `lds_fault_ctx_o` (slot · 8 + k) failed its limit or alignment
+    /// check: wavefront lane, LDS address, misaligned (else out of `min(M0, size)`).
+    pub lds_fault_o: Signal<Out, Bit>,
+    pub lds_fault_lane_o: Signal<Out, Bits<6>>,
+    pub lds_fault_addr_o: Signal<Out, Bits<32>>,
+    pub lds_fault_misaligned_o: Signal<Out, Bit>,
+    pub lds_fault_ctx_o: Signal<Out, Bits<8>>,
     /// Context c's memory instruction completes in this cycle.
     pub retire_o: Vec<Signal<Out, Bit>>,
     /// Instructions pending, in the sequencer, or requests outstanding.
@@ -195,8 +215,21 @@ pub struct LoadStoreUnit {
     pass: DFF<Bits<3>>,
     step: DFF<Bits<3>>,
     addr_q: Vec<DFF<Bits<32>>>,
-    /// A `cmpswap`'s first data dword while its second is read.
+    /// A `cmpswap`'s first data dword while its second is read; a DS access's operands.
     data_q: Vec<DFF<Bits<32>>>,
+    data1_q: Vec<DFF<Bits<32>>>,
+    pub lds: Lds,
+    /// Each slot's LDS region (base, size in bytes).
+    slot_base: Vec<DFF<Bits<32>>>,
+    slot_size: Vec<DFF<Bits<32>>>,
+    /// LDS data of a DS access, written in its last cycle at `now` and read with its tag.
+    lds_ring: Vec<RAM<Bits<32>, RING_BITS>>,
+    /// DS: the access of the pass (element and dword) being worked on; which operand the VRF
+    /// read of the last cycle fetched (0 none, 1 address, 2 DATA0, 3 DATA1); the next access
+    /// cycle starts an access.
+    acc: DFF<Bits<3>>,
+    rd_prev: DFF<Bits<2>>,
+    acc_first: DFF<Bit>,
     now: DFF<Bits<RING_BITS>>,
     outstanding: DFF<Bits<8>>,
     /// Tag ring: word a = valid, last, kind, pass, vgpr, dwords, context; word b = lanes, sgpr.
@@ -238,6 +271,23 @@ pub struct LoadStoreUnit {
     t_slot: Signal<Local, Bits<4>>,
     w_vgpr: Signal<Local, Bits<VGPR_ADDR_BITS>>,
     resp: Signal<Local, Bit>,
+    t_lds: Signal<Local, Bit>,
+    addr_v: Vec<Signal<Local, Bits<32>>>,
+    a_v: Vec<Signal<Local, Bits<32>>>,
+    b_v: Vec<Signal<Local, Bits<32>>>,
+    d_two: Signal<Local, Bit>,
+    d_needs_a: Signal<Local, Bit>,
+    d_needs_b: Signal<Local, Bit>,
+    d_last_acc: Signal<Local, Bits<3>>,
+    d_second: Signal<Local, Bit>,
+    d_i: Signal<Local, Bits<3>>,
+    d_elem_off: Signal<Local, Bits<32>>,
+    d_shift: Signal<Local, Bits<32>>,
+    d_off: Signal<Local, Bits<32>>,
+    d_avgpr: Signal<Local, Bits<VGPR_ADDR_BITS>>,
+    d_done: Signal<Local, Bit>,
+    c_base: Signal<Local, Bits<32>>,
+    c_lds_size: Signal<Local, Bits<32>>,
 }
 
 impl LoadStoreUnit {
@@ -250,6 +300,43 @@ impl LoadStoreUnit {
         let slots = cfg.simds_per_cu * cfg.wf_contexts_per_simd;
         let n = slots * per_slot;
         LoadStoreUnit {
+            vu_wdata_o: many(16),
+            launch_i: Default::default(),
+            launch_slot_i: Default::default(),
+            launch_lds_base_i: Default::default(),
+            launch_lds_size_i: Default::default(),
+            lds_clear_i: Default::default(),
+            lds_clear_row_i: Default::default(),
+            lds_fault_o: Default::default(),
+            lds_fault_lane_o: Default::default(),
+            lds_fault_addr_o: Default::default(),
+            lds_fault_misaligned_o: Default::default(),
+            lds_fault_ctx_o: Default::default(),
+            data1_q: many(16),
+            lds: Lds::new(cfg.lds_bytes),
+            slot_base: many(slots),
+            slot_size: many(slots),
+            lds_ring: many(16),
+            acc: Default::default(),
+            rd_prev: Default::default(),
+            acc_first: Default::default(),
+            t_lds: Default::default(),
+            addr_v: many(16),
+            a_v: many(16),
+            b_v: many(16),
+            d_two: Default::default(),
+            d_needs_a: Default::default(),
+            d_needs_b: Default::default(),
+            d_last_acc: Default::default(),
+            d_second: Default::default(),
+            d_i: Default::default(),
+            d_elem_off: Default::default(),
+            d_shift: Default::default(),
+            d_off: Default::default(),
+            d_avgpr: Default::default(),
+            d_done: Default::default(),
+            c_base: Default::default(),
+            c_lds_size: Default::default(),
             clock: Default::default(),
             disp_valid_i: many(issue_units),
             disp_ctx_i: many(issue_units),
@@ -417,8 +504,12 @@ impl Logic for LoadStoreUnit {
             outstanding,
             s2_left,
             s2_ctx,
-            s2_addr
+            s2_addr,
+            acc,
+            rd_prev,
+            acc_first
         );
+        self.lds.clock.next = self.clock.val();
         self.now.d.next = self.now.q.val() + 1;
         for j in 0..7 {
             self.s2_lo[j].clock.next = self.clock.val();
@@ -433,6 +524,8 @@ impl Logic for LoadStoreUnit {
         self.kind.next = MemKind::VectorLoad;
         if self.c_scalar.q.val() {
             self.kind.next = MemKind::ScalarLoad;
+        } else if self.c_ext.q.val().get_bit(5) {
+            self.kind.next = MemKind::Lds;
         } else if self.c_rmw.val().any() {
             self.kind.next = MemKind::Atomic;
         } else if self.c_store.q.val() {
@@ -481,6 +574,100 @@ impl Logic for LoadStoreUnit {
             self.mem_wdata_o[j].next = self.vu_rdata_i[j].val();
             self.mem_wdata1_o[j].next = self.vu_rdata_i[j].val();
         }
+        // DS: the operand the VRF delivers this cycle (read in the last one) is used now and
+        // kept for the access's further cycles.
+        self.rd_prev.d.next = 0.into();
+        for j in 0..16 {
+            self.data1_q[j].clock.next = self.clock.val();
+            self.data1_q[j].d.next = self.data1_q[j].q.val();
+            self.addr_v[j].next = self.addr_q[j].q.val();
+            self.a_v[j].next = self.data_q[j].q.val();
+            self.b_v[j].next = self.data1_q[j].q.val();
+            if self.rd_prev.q.val() == 1 {
+                self.addr_v[j].next = self.vu_rdata_i[j].val();
+                self.addr_q[j].d.next = self.vu_rdata_i[j].val();
+            }
+            if self.rd_prev.q.val() == 2 {
+                self.a_v[j].next = self.vu_rdata_i[j].val();
+                self.data_q[j].d.next = self.vu_rdata_i[j].val();
+            }
+            if self.rd_prev.q.val() == 3 {
+                self.b_v[j].next = self.vu_rdata_i[j].val();
+                self.data1_q[j].d.next = self.vu_rdata_i[j].val();
+            }
+        }
+        // DS access `acc` of a pass: dword `acc` of the single address, or of `read2`/`write2`
+        // dword d_i of element 0 or (d_second) 1, whose data is DATA1.
+        self.d_two.next = self.c_ext.q.val().get_bit(6);
+        self.d_needs_a.next = self.c_store.q.val() | self.c_rmw.val().any();
+        self.d_needs_b.next = (self.c_rmw.val() == 14) | (self.c_rmw.val() == 15);
+        self.d_last_acc.next = bit_cast::<3, 5>(self.c_dwords.q.val()) - 1;
+        if self.d_two.val() {
+            self.d_last_acc.next = (bit_cast::<3, 5>(self.c_dwords.q.val()) << 1) - 1;
+        }
+        self.d_second.next =
+            self.d_two.val() & (bit_cast::<5, 3>(self.acc.q.val()) >= self.c_dwords.q.val());
+        self.d_i.next = self.acc.q.val();
+        self.d_elem_off.next = bit_cast::<32, 8>(self.c_ext.q.val().get_bits::<8>(8));
+        if self.d_second.val() {
+            self.d_i.next = self.acc.q.val() - bit_cast::<3, 5>(self.c_dwords.q.val());
+            self.d_elem_off.next = bit_cast::<32, 8>(self.c_ext.q.val().get_bits::<8>(16));
+        }
+        // An element is 4 · dwords bytes, 64 times that for st64.
+        self.d_shift.next = 2.into();
+        if self.c_dwords.q.val() == 2 {
+            self.d_shift.next = 3.into();
+        }
+        if self.c_ext.q.val().get_bit(7) {
+            self.d_shift.next = self.d_shift.val() + 6;
+        }
+        self.d_off.next = bit_cast::<32, 16>(self.c_ext.q.val().get_bits::<16>(8))
+            + (bit_cast::<32, 3>(self.acc.q.val()) << 2);
+        if self.d_two.val() {
+            self.d_off.next = (self.d_elem_off.val() << self.d_shift.val())
+                + (bit_cast::<32, 3>(self.d_i.val()) << 2);
+        }
+        self.d_avgpr.next = self.c_dvgpr.q.val() + bit_cast::<VGPR_ADDR_BITS, 3>(self.acc.q.val());
+        if self.d_second.val() {
+            self.d_avgpr.next =
+                self.c_bvgpr.q.val() + bit_cast::<VGPR_ADDR_BITS, 3>(self.d_i.val());
+        }
+        self.c_base.next = 0.into();
+        self.c_lds_size.next = 0.into();
+        for s in 0..self.slot_base.len() {
+            self.slot_base[s].clock.next = self.clock.val();
+            self.slot_size[s].clock.next = self.clock.val();
+            self.slot_base[s].d.next = self.slot_base[s].q.val();
+            self.slot_size[s].d.next = self.slot_size[s].q.val();
+            if self.launch_i.val() & (self.launch_slot_i.val().index() == s) {
+                self.slot_base[s].d.next = self.launch_lds_base_i.val();
+                self.slot_size[s].d.next = self.launch_lds_size_i.val();
+            }
+            if self.c_slot.q.val().index() == s {
+                self.c_base.next = self.slot_base[s].q.val();
+                self.c_lds_size.next = self.slot_size[s].q.val();
+            }
+        }
+        self.lds.active_i.next = false;
+        self.lds.start_i.next = false;
+        self.lds.lanes_i.next = self.lanes.val();
+        self.lds.base_i.next = self.c_base.val();
+        self.lds.limit_i.next = self.c_lds_size.val();
+        if self.c_m0.q.val() < self.c_lds_size.val() {
+            self.lds.limit_i.next = self.c_m0.q.val();
+        }
+        self.lds.we_i.next = self.c_store.q.val();
+        self.lds.rmw_i.next = self.c_rmw.val();
+        self.lds.size_i.next = self.c_size.q.val();
+        self.lds.signed_i.next = self.c_signed.q.val();
+        self.lds.clear_i.next = self.lds_clear_i.val();
+        self.lds.clear_row_i.next = self.lds_clear_row_i.val();
+        for j in 0..16 {
+            self.lds.addr_i[j].next = self.addr_v[j].val() + self.d_off.val();
+            self.lds.a_i[j].next = self.a_v[j].val();
+            self.lds.b_i[j].next = self.b_v[j].val();
+        }
+        self.d_done.next = false;
         if self.active.q.val() {
             match self.kind.val() {
                 MemKind::ScalarLoad => {
@@ -563,9 +750,31 @@ impl Logic for LoadStoreUnit {
                         }
                     }
                 }
+                MemKind::Lds => {
+                    // Per pass: the address, then per access its data (DATA0, DATA1) and the
+                    // LDS cycles until every lane is served; the last one sends its tag.
+                    if self.step.q.val() == 0 {
+                        self.vu_rd_o.next = true;
+                        self.rd_prev.d.next = 1.into();
+                    } else if self.step.q.val() == 1 {
+                        self.vu_rd_o.next = true;
+                        self.vu_rd_addr_o.next = self.d_avgpr.val();
+                        self.rd_prev.d.next = 2.into();
+                    } else if self.step.q.val() == 2 {
+                        self.vu_rd_o.next = true;
+                        self.vu_rd_addr_o.next = self.c_bvgpr.q.val();
+                        self.rd_prev.d.next = 3.into();
+                    } else {
+                        self.lds.active_i.next = true;
+                        self.lds.start_i.next = self.acc_first.q.val();
+                        self.d_done.next = self.lds.done_o.val();
+                        self.send.next = self.lds.done_o.val();
+                        self.send_dword.next = self.acc.q.val();
+                    }
+                }
             }
         }
-        self.mem_req_o.next = self.send.val();
+        self.mem_req_o.next = self.send.val() & (self.kind.val() != MemKind::Lds);
         self.send_last.next = (self.step.q.val() == self.last_step.val())
             & (self.c_scalar.q.val() | (self.pass.q.val() == self.last_pass.val()));
         if self.c_scalar.q.val() {
@@ -581,10 +790,54 @@ impl Logic for LoadStoreUnit {
             } else {
                 self.step.d.next = self.step.q.val() + 1;
             }
-            if self.fin.val() {
-                self.active.d.next = false;
+        }
+        // A DS pass has as many steps as its accesses' data reads and LDS cycles.
+        self.acc_first.d.next = (self.step.q.val() != 3) | self.d_done.val();
+        if self.kind.val() == MemKind::Lds {
+            self.send_last.next = self.d_done.val()
+                & (self.acc.q.val() == self.d_last_acc.val())
+                & (self.pass.q.val() == self.last_pass.val());
+            self.fin.next = self.active.q.val() & self.send_last.val();
+            if self.active.q.val() {
+                self.pass.d.next = self.pass.q.val();
+                if self.step.q.val() == 0 {
+                    self.acc.d.next = 0.into();
+                    self.step.d.next = 3.into();
+                    if self.d_needs_a.val() {
+                        self.step.d.next = 1.into();
+                    }
+                } else if self.step.q.val() == 1 {
+                    self.step.d.next = 3.into();
+                    if self.d_needs_b.val() {
+                        self.step.d.next = 2.into();
+                    }
+                } else if self.step.q.val() == 2 {
+                    self.step.d.next = 3.into();
+                } else if self.d_done.val() {
+                    if self.acc.q.val() == self.d_last_acc.val() {
+                        self.step.d.next = 0.into();
+                        self.pass.d.next = self.pass.q.val() + 1;
+                    } else {
+                        self.acc.d.next = self.acc.q.val() + 1;
+                        self.step.d.next = 3.into();
+                        if self.d_needs_a.val() {
+                            self.step.d.next = 1.into();
+                        }
+                    }
+                } else {
+                    self.step.d.next = 3.into();
+                }
             }
         }
+        if self.active.q.val() & self.fin.val() {
+            self.active.d.next = false;
+        }
+        self.lds_fault_o.next = self.lds.fault_o.val();
+        self.lds_fault_lane_o.next = (bit_cast::<6, 3>(self.pass.q.val()) << 4)
+            | bit_cast::<6, 4>(self.lds.fault_lane_o.val());
+        self.lds_fault_addr_o.next = self.lds.fault_addr_o.val();
+        self.lds_fault_misaligned_o.next = self.lds.fault_misaligned_o.val();
+        self.lds_fault_ctx_o.next = self.c_id.q.val();
 
         // Round-robin pick among pending entries: the first after `rr`, else the first.
         self.pick_found.next = false;
@@ -704,7 +957,8 @@ impl Logic for LoadStoreUnit {
             self.c_rvgpr.q.val() + bit_cast::<VGPR_ADDR_BITS, 3>(self.send_dword.val());
         self.kind_code.next = 0.into();
         if (self.kind.val() == MemKind::Store)
-            | ((self.kind.val() == MemKind::Atomic) & !self.c_ret.val())
+            | (((self.kind.val() == MemKind::Atomic) | (self.kind.val() == MemKind::Lds))
+                & !self.c_ret.val())
         {
             self.kind_code.next = 1.into();
         }
@@ -723,6 +977,19 @@ impl Logic for LoadStoreUnit {
             if self.send_last.val() {
                 self.tag_w.next = self.tag_w.val() | 2;
             }
+            // Bit 31: the LSU answers itself from the LDS ring; the memory sends nothing.
+            if self.kind.val() == MemKind::Lds {
+                self.tag_w.next = self.tag_w.val() | 0x8000_0000_u64;
+            }
+        }
+        for j in 0..16 {
+            self.lds_ring[j].read_clock.next = self.clock.val();
+            self.lds_ring[j].write_clock.next = self.clock.val();
+            self.lds_ring[j].write_enable.next =
+                self.send.val() & (self.kind.val() == MemKind::Lds);
+            self.lds_ring[j].write_address.next = self.now.q.val();
+            self.lds_ring[j].read_address.next = self.now.q.val() - self.latency_m1.val();
+            self.lds_ring[j].write_data.next = self.lds.rdata_o[j].val();
         }
         self.tag_a.write_data.next = self.tag_w.val();
         self.tag_b.write_data.next = bit_cast::<32, 16>(self.mem_lanes_o.val())
@@ -737,7 +1004,8 @@ impl Logic for LoadStoreUnit {
         self.t_slot.next = self.tag_a.read_data.val().get_bits::<4>(27);
         self.t_lanes.next = self.tag_b.read_data.val().get_bits::<16>(0);
         self.t_sgpr.next = self.tag_b.read_data.val().get_bits::<SGPR_ADDR_BITS>(16);
-        self.resp.next = self.t_valid.val() & self.mem_rvalid_i.val();
+        self.t_lds.next = self.tag_a.read_data.val().get_bit(31);
+        self.resp.next = self.t_valid.val() & (self.mem_rvalid_i.val() | self.t_lds.val());
 
         self.outstanding.d.next = self.outstanding.q.val();
         if self.send.val() & !self.resp.val() {
@@ -753,6 +1021,12 @@ impl Logic for LoadStoreUnit {
         self.vu_wr_addr_o.next = self.t_vgpr.val();
         self.vu_wr_pass_o.next = self.t_pass.val();
         self.vu_wr_lanes_o.next = self.t_lanes.val();
+        for j in 0..16 {
+            self.vu_wdata_o[j].next = self.mem_rdata_i[j].val();
+            if self.t_lds.val() {
+                self.vu_wdata_o[j].next = self.lds_ring[j].read_data.val();
+            }
+        }
         self.srf_ctx_o.next = self.t_ctx.val();
         self.srf_addr_o.next = self.t_sgpr.val();
         self.srf_wdata_lo_o.next = self.mem_rdata_i[0].val();

@@ -30,6 +30,16 @@ pub enum MemFault {
     Misaligned { addr: u64 },
     #[error("address {addr:#x} is in the read-only {region} segment")]
     ReadOnly { addr: u64, region: String },
+    /// A DS access reached past `min(M0, allocation)` (the compute unit's LDS check).
+    #[error("LDS address {addr:#x} is outside the limit {limit:#x} = min(M0 = {m0:#x}, the workgroup's allocation of {allocation} bytes)")]
+    LdsOutOfRange {
+        addr: u32,
+        limit: u32,
+        allocation: u32,
+        m0: u32,
+    },
+    #[error("LDS address {addr:#x} is not aligned to the {bytes}-byte access")]
+    LdsMisaligned { addr: u32, bytes: u32 },
 }
 
 /// One mapped region and its words.
