@@ -537,3 +537,127 @@ impl Logic for Lds {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rust_hdl::core::simulate::simulate;
+
+    fn lds() -> Lds {
+        let mut lds = Lds::new(8192);
+        lds.connect_all();
+        lds.limit_i.next = 8192.into();
+        assert!(simulate(&mut lds, 1000));
+        lds
+    }
+
+    fn tick(lds: &mut Lds) {
+        lds.clock.next = Clock::from(true);
+        assert!(simulate(lds, 1000));
+        lds.clock.next = Clock::from(false);
+        assert!(simulate(lds, 1000));
+    }
+
+    /// Runs one access of all 16 lanes at `addr(lane)`; its cycles and each lane's data.
+    fn access(lds: &mut Lds, we: bool, rmw: u64, addr: impl Fn(u64) -> u64) -> (u64, Vec<u64>) {
+        lds.we_i.next = we;
+        lds.rmw_i.next = rmw.into();
+        lds.lanes_i.next = 0xFFFF.into();
+        for l in 0..16 {
+            lds.addr_i[l].next = addr(l as u64).into();
+            lds.a_i[l].next = (100 + l as u64).into();
+        }
+        lds.active_i.next = true;
+        lds.start_i.next = true;
+        for cycle in 1..=32 {
+            assert!(simulate(lds, 1000));
+            if lds.done_o.val() {
+                let data = lds.rdata_o.iter().map(|d| d.val().to_u64()).collect();
+                tick(lds);
+                lds.active_i.next = false;
+                lds.start_i.next = false;
+                assert!(simulate(lds, 1000));
+                return (cycle, data);
+            }
+            tick(lds);
+            lds.start_i.next = false;
+        }
+        panic!("the access never ended");
+    }
+
+    #[test]
+    fn an_access_takes_the_distinct_dwords_of_its_busiest_bank() {
+        let mut lds = lds();
+        // One bank per lane; every lane in bank 0; 4 banks of 4 lanes; all on one dword.
+        assert_eq!(access(&mut lds, true, 0, |l| 4 * l).0, 1);
+        assert_eq!(access(&mut lds, true, 0, |l| 128 * l).0, 16);
+        assert_eq!(access(&mut lds, false, 0, |l| 32 * l).0, 4);
+        let (cycles, data) = access(&mut lds, false, 0, |_| 0);
+        assert_eq!(
+            (cycles, data[15]),
+            (1, 100),
+            "a broadcast of lane 0's write"
+        );
+        let (_, data) = access(&mut lds, false, 0, |l| 128 * l);
+        assert_eq!(data, (100..116).collect::<Vec<_>>());
+        // An atomic serialises the lanes of one dword in lane order.
+        let (cycles, old) = access(&mut lds, false, super::super::lsu::rmw::ADD, |_| 0);
+        assert_eq!(cycles, 16);
+        assert_eq!(old[0..3], [100, 200, 301]);
+    }
+
+    /// rust-hdl unrolls a block's loops into one always block; the banks are child blocks, so
+    /// the Verilog has a small module per bank instead of one block of 32 banks' logic.
+    #[test]
+    fn the_verilog_has_one_module_per_bank() {
+        let mut lds = lds();
+        let v = generate_verilog(&mut lds);
+        let modules: Vec<&str> = v
+            .lines()
+            .filter_map(|l| l.strip_prefix("module "))
+            .collect();
+        let bank = |b: usize| format!("top$banks${b}(");
+        assert!(
+            (0..LDS_BANKS).all(|b| modules.iter().any(|m| m.starts_with(&bank(b)))),
+            "{modules:?}"
+        );
+        assert!(v.contains("rows[ra]"), "the bank storage's own Verilog");
+        // The load/store unit around it (its DS sequencer included) translates too.
+        let cfg = crate::config::HwConfig::cu();
+        let mut lsu = super::super::lsu::LoadStoreUnit::new(&cfg, 4);
+        lsu.connect_all();
+        assert!(generate_verilog(&mut lsu).contains("top$lds$banks$31("));
+    }
+
+    #[test]
+    fn an_access_past_the_limit_faults_on_its_lowest_lane_and_performs_nothing() {
+        let mut lds = lds();
+        lds.limit_i.next = 40.into();
+        lds.we_i.next = true;
+        lds.lanes_i.next = 0xFFF0.into();
+        for l in 0..16 {
+            lds.addr_i[l].next = (4 * l as u64).into();
+        }
+        lds.active_i.next = true;
+        lds.start_i.next = true;
+        assert!(simulate(&mut lds, 1000));
+        assert!(lds.fault_o.val() && lds.done_o.val());
+        assert_eq!(lds.fault_lane_o.val().to_u64(), 10);
+        assert_eq!(lds.fault_addr_o.val().to_u64(), 40);
+        assert!(!lds.fault_misaligned_o.val());
+        tick(&mut lds);
+        lds.limit_i.next = 8192.into();
+        lds.active_i.next = false;
+        lds.start_i.next = false;
+        let (_, data) = access(&mut lds, false, 0, |l| 4 * l);
+        assert!(data.iter().all(|&d| d == 0), "no lane wrote: {data:?}");
+        lds.size_i.next = 2.into();
+        lds.lanes_i.next = 0x0002.into();
+        lds.addr_i[1].next = 3.into();
+        lds.active_i.next = true;
+        lds.start_i.next = true;
+        assert!(simulate(&mut lds, 1000));
+        assert!(lds.fault_o.val() && lds.fault_misaligned_o.val());
+        assert_eq!(lds.fault_lane_o.val().to_u64(), 1);
+    }
+}
