@@ -339,6 +339,30 @@ fn dispatch_cost_matches_the_dispatcher() {
     }
 }
 
+/// A kernel with a group segment: the dispatcher zeroes its LDS region one 128-byte row per
+/// cycle before the first wavefront's writes, the host's per-workgroup dispatch cost.
+#[test]
+fn lds_clearing_is_the_per_workgroup_dispatch_cost() {
+    let manifest =
+        Manifest::parse("kernel = \"k.s\"\ngrid = 64\nworkgroup = 64\n", "l.toml").unwrap();
+    let src = "k:\ns_endpgm\n.amdhsa_kernel k\n.amdhsa_next_free_vgpr 1\n\
+               .amdhsa_next_free_sgpr 8\n.amdhsa_group_segment_fixed_size 300\n\
+               .end_amdhsa_kernel\n";
+    let abi = LaunchAbi::of_program(&pws_isa::assemble(src, "k.s").unwrap());
+    for cfg in configurations()
+        .into_iter()
+        .filter(|c| c.lanes_per_simd == 16)
+    {
+        let d = DispatchCost::contract(&cu_timing(&cfg), &abi);
+        assert_eq!(d.per_workgroup, 3);
+        let mut dispatcher = Dispatcher::new(&manifest, abi.clone(), 1, cfg.passes()).unwrap();
+        let cycles = (1..)
+            .find(|_| matches!(dispatcher.step(1), DispatchAction::Launch { .. }))
+            .unwrap();
+        assert_eq!(cycles, d.per_workgroup + d.per_wavefront, "{cfg:?}");
+    }
+}
+
 #[test]
 fn default_gpu_configuration_charges_a_full_srf_copy() {
     let cfg = HwConfig::gcn3();

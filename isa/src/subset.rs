@@ -240,7 +240,9 @@ mod tests {
         assert!(check(&p, "k.s").is_ok());
         let e = check_rtl(&p, "k.s").unwrap_err().to_string();
         assert!(
-            e.starts_with("k.s:4:1: `v_exp_f32 v1, v2`: v_exp_f32 runs on the golden model only"),
+            e.starts_with(
+                "k.s:4:1: `v_exp_f32_e32 v1, v2`: v_exp_f32 runs on the golden model only"
+            ),
             "{e}"
         );
     }
