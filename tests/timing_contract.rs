@@ -85,6 +85,12 @@ fn instruction_costs_equal_the_rtl_contract() {
             assert_eq!(t.flat_load_x4, rtl::flat_cycles(&cfg, false, 4), "{at}");
             assert_eq!(t.flat_store_x3, rtl::flat_cycles(&cfg, true, 3), "{at}");
             assert_eq!(t.flat_store_x4, rtl::flat_cycles(&cfg, true, 4), "{at}");
+            assert_eq!(t.flat_atomic, rtl::flat_atomic_cycles(&cfg, 1), "{at}");
+            assert_eq!(
+                t.flat_atomic_cmpswap,
+                rtl::flat_atomic_cycles(&cfg, 2),
+                "{at}"
+            );
             for reads in 0..=rtl::SMEM_MAX_READS {
                 let r = reads * t.per_sgpr_read;
                 assert_eq!(t.smem + r, rtl::smem_cycles(&cfg, reads, 1), "{at}");
@@ -123,7 +129,7 @@ fn instruction_costs_equal_the_rtl_contract() {
 fn lsu_occupancy_equals_the_rtl_contract() {
     for cfg in configurations() {
         let cu = cu_timing(&cfg);
-        // The LDS and the FLAT atomics have no row yet: the RTL does not run them.
+        // What the RTL does not run has no row.
         for info in pws_isa::OPCODES
             .iter()
             .filter(|i| !pws_isa::subset::golden_only(i.opcode))
@@ -131,6 +137,13 @@ fn lsu_occupancy_equals_the_rtl_contract() {
             let inst = pws_isa::Instruction::new(info.opcode);
             let sig = info.signature;
             let rtl_occ = match info.format {
+                pws_isa::Format::Ds => {
+                    let (a, r) = rtl_ds_shape(info.opcode);
+                    rtl::lsu_ds_occupancy(&cfg, a, r, rtl::LDS_MAX_CONFLICT)
+                }
+                pws_isa::Format::Flat if info.opcode.is_flat_atomic() => {
+                    rtl::lsu_vector_occupancy(&cfg, true, sig.srcs[1].dwords().into())
+                }
                 pws_isa::Format::Flat => {
                     let w = sig.dst.or(sig.srcs.get(1).copied()).unwrap();
                     rtl::lsu_vector_occupancy(&cfg, sig.dst.is_none(), w.dwords().into())
@@ -152,6 +165,67 @@ fn lsu_occupancy_equals_the_rtl_contract() {
                 info.mnemonic
             );
             assert!(rtl_occ <= rtl::lsu_max_occupancy(&cfg));
+        }
+    }
+}
+
+/// A DS instruction's accesses per pass and data reads per access as the RTL's sequencer sees
+/// them: from its decode-ROM row (dwords, `read2`/`write2`, store, the atomic's operands).
+fn rtl_ds_shape(op: pws_isa::Opcode) -> (u64, u64) {
+    use pws_hdl::cu::decode::{flags, micro_op};
+    let f = micro_op(op).expect("the RTL decodes every DS opcode").flags;
+    let dwords = if f & flags::DW4 != 0 {
+        4
+    } else if f & flags::DW3 != 0 {
+        3
+    } else if f & flags::DW2 != 0 {
+        2
+    } else {
+        1
+    };
+    let accesses = if f & flags::DS2 != 0 {
+        2 * dwords
+    } else {
+        dwords
+    };
+    let rmw = f >> flags::RMW_SHIFT & 0xF;
+    let reads = if rmw == pws_hdl::cu::lsu::rmw::CMPSWAP || rmw == pws_hdl::cu::lsu::rmw::MSKOR {
+        2
+    } else if rmw != 0 || f & flags::STORE != 0 {
+        1
+    } else {
+        0
+    };
+    (accesses, reads)
+}
+
+/// Every DS opcode: the host's cost is the RTL's `ds_cycles` with the worst bank conflict, for
+/// the accesses and data reads the RTL's decode gives it.
+#[test]
+fn ds_costs_equal_the_rtl_contract() {
+    for cfg in configurations() {
+        for mode in Mode::ALL {
+            let t = table(&cfg, mode, &Competition::default(), 16);
+            for info in pws_isa::OPCODES
+                .iter()
+                .filter(|i| i.format == pws_isa::Format::Ds)
+            {
+                let (a, r) = rtl_ds_shape(info.opcode);
+                assert_eq!(
+                    pws_host::timing::ds_shape(info.opcode),
+                    Some((a, r)),
+                    "{}",
+                    info.mnemonic
+                );
+                let inst = pws_isa::Instruction::new(info.opcode);
+                assert_eq!(
+                    t.cycles(&inst),
+                    rtl::ds_cycles(&cfg, a, r, rtl::LDS_MAX_CONFLICT),
+                    "{} in {mode} on {cfg:?}",
+                    info.mnemonic
+                );
+                assert!(rtl::ds_cycles(&cfg, a, r, rtl::LDS_MAX_CONFLICT) <= rtl::mem_worst(&cfg));
+            }
         }
     }
 }
@@ -201,8 +275,10 @@ fn waits_equal_the_rtl_contract() {
                 },
                 sgprs as u32,
             );
+            let ds = all.cycles(&pws_isa::Instruction::new(pws_isa::Opcode::DsWriteB128));
             assert_eq!(
-                all.flat_store_x4.max(all.smem_x16 + 2 * all.per_sgpr_read) + all.lsu_wait,
+                (all.flat_store_x4.max(all.smem_x16 + 2 * all.per_sgpr_read) + all.lsu_wait)
+                    .max(ds),
                 rtl::mem_worst_shared(&cfg),
                 "{mode} on {cfg:?}"
             );
@@ -263,6 +339,30 @@ fn dispatch_cost_matches_the_dispatcher() {
     }
 }
 
+/// A kernel with a group segment: the dispatcher zeroes its LDS region one 128-byte row per
+/// cycle before the first wavefront's writes, the host's per-workgroup dispatch cost.
+#[test]
+fn lds_clearing_is_the_per_workgroup_dispatch_cost() {
+    let manifest =
+        Manifest::parse("kernel = \"k.s\"\ngrid = 64\nworkgroup = 64\n", "l.toml").unwrap();
+    let src = "k:\ns_endpgm\n.amdhsa_kernel k\n.amdhsa_next_free_vgpr 1\n\
+               .amdhsa_next_free_sgpr 8\n.amdhsa_group_segment_fixed_size 300\n\
+               .end_amdhsa_kernel\n";
+    let abi = LaunchAbi::of_program(&pws_isa::assemble(src, "k.s").unwrap());
+    for cfg in configurations()
+        .into_iter()
+        .filter(|c| c.lanes_per_simd == 16)
+    {
+        let d = DispatchCost::contract(&cu_timing(&cfg), &abi);
+        assert_eq!(d.per_workgroup, 3);
+        let mut dispatcher = Dispatcher::new(&manifest, abi.clone(), 1, cfg.passes()).unwrap();
+        let cycles = (1..)
+            .find(|_| matches!(dispatcher.step(1), DispatchAction::Launch { .. }))
+            .unwrap();
+        assert_eq!(cycles, d.per_workgroup + d.per_wavefront, "{cfg:?}");
+    }
+}
+
 #[test]
 fn default_gpu_configuration_charges_a_full_srf_copy() {
     let cfg = HwConfig::gcn3();
@@ -297,7 +397,11 @@ fn per_instruction_occupancies_equal_the_rtl_contract() {
         assert_eq!(lsu(5), rtl::lsu_vector_occupancy(&cfg, true, 2));
         assert_eq!(lsu(10), rtl::lsu_vector_occupancy(&cfg, true, 4));
         assert_eq!(lsu(11), rtl::lsu_scalar_occupancy(16));
-        assert_eq!(lsu(10).max(lsu(11)), rtl::lsu_max_occupancy(&cfg));
+        let ds = pws_host::timing::lsu_occupancy(
+            &cu,
+            &pws_isa::Instruction::new(pws_isa::Opcode::DsWriteB128),
+        );
+        assert_eq!(lsu(10).max(lsu(11)).max(ds), rtl::lsu_max_occupancy(&cfg));
         assert_eq!(lsu(8), 0);
         for mode in Mode::ALL {
             let dws = mode == Mode::Dws;

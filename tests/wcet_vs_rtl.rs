@@ -146,6 +146,83 @@ fn every_launch_in_kernels_is_bounded() {
     assert!(rows.iter().all(Tightness::safe));
 }
 
+/// A kernel of two-wavefront workgroups with an LDS stage between barriers, an 8-way bank
+/// conflict, LDS and FLAT atomics (with and without `glc`): bounded in every configuration and
+/// mode, and its DS instructions within their contract rows (the 16-way worst case).
+const LDS_KERNEL: &str = "k:
+    s_load_dwordx4 s[4:7], s[0:1], 0x0
+    s_mov_b32 m0, -1
+    v_lshlrev_b32_e32 v1, 2, v0
+    ds_write_b32 v1, v0
+    s_waitcnt lgkmcnt(0)
+    s_barrier
+    v_xor_b32_e32 v2, 4, v1
+    ds_read_b32 v3, v2
+    v_and_b32_e32 v4, 7, v0
+    v_lshlrev_b32_e32 v4, 7, v4
+    ds_add_rtn_u32 v5, v4, v0
+    ds_read2_b32 v[13:14], v1 offset1:64
+    ds_write_b64 v1, v[13:14] offset:512
+    s_waitcnt lgkmcnt(0)
+    s_lshl_b32 s8, s2, 7
+    v_add_u32_e32 v6, vcc, s8, v0
+    v_lshlrev_b32_e32 v6, 2, v6
+    v_mov_b32_e32 v7, s5
+    v_add_u32_e32 v6, vcc, s4, v6
+    v_addc_u32_e32 v7, vcc, 0, v7, vcc
+    v_add_u32_e32 v8, vcc, v3, v5
+    flat_store_dword v[6:7], v8
+    v_mov_b32_e32 v9, s6
+    v_mov_b32_e32 v10, s7
+    v_mov_b32_e32 v11, 1
+    flat_atomic_add v12, v[9:10], v11 glc
+    flat_atomic_cmpswap v[9:10], v[11:12]
+    s_endpgm
+.amdhsa_kernel k
+.amdhsa_next_free_vgpr 16
+.amdhsa_next_free_sgpr 16
+.amdhsa_group_segment_fixed_size 1536
+.amdhsa_user_sgpr_kernarg_segment_ptr 1
+.amdhsa_system_sgpr_workgroup_id_x 1
+.end_amdhsa_kernel
+";
+
+#[test]
+fn lds_and_atomic_kernels_are_bounded() {
+    let manifest = Manifest::parse(
+        "kernel = \"k.s\"\ngrid = 256\nworkgroup = 128\nargs = [\"out\", \"counter\"]\n\
+         [[buffer]]\nname = \"out\"\ntype = \"u32\"\nlen = 256\n\
+         [[buffer]]\nname = \"counter\"\ntype = \"u32\"\nlen = 1\n",
+        "k.toml",
+    )
+    .unwrap();
+    let source = KernelSource {
+        text: LDS_KERNEL.into(),
+        file: "k.s".into(),
+    };
+    let mut rows = Vec::new();
+    for cfg in configurations() {
+        let tag = format!(
+            "lds (S = {}, {} slots)",
+            cfg.spsimds_per_simd,
+            cfg.simds_per_cu * 2
+        );
+        rows.extend(
+            check(
+                &tag,
+                &manifest,
+                &source,
+                &cfg,
+                &Mode::ALL,
+                &COMPACTIONS[..1],
+            )
+            .unwrap_or_else(|e| panic!("{e}")),
+        );
+    }
+    println!("{}", tightness_table(&rows));
+    assert!(rows.iter().all(Tightness::safe));
+}
+
 /// `make test`: 8 generated kernels, each in every mode. `make soak` (PWS_PROPTEST_SCALE = 10):
 /// 10^4, each in one mode drawn at random (a case is three RTL runs otherwise).
 fn generated_cases() -> u32 {

@@ -37,6 +37,8 @@ pub const MIN_MEM_LATENCY: usize = 2;
 pub const MAX_MEM_LATENCY: usize = 127;
 /// Largest instruction memory in 32-bit words (byte PCs fit the 16-bit fetch address).
 pub const MAX_IMEM_WORDS: usize = 16384;
+/// Largest LDS: GCN3's 64 KiB (the LDS's dword index is 14 bits wide).
+pub const MAX_LDS_BYTES: usize = 64 * 1024;
 
 /// Every design-time parameter of the compute-unit slice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,6 +69,9 @@ pub struct HwConfig {
     /// Size of the compute unit's instruction memory in 32-bit words (a power of two); a
     /// program must fit in it.
     pub imem_words: usize,
+    /// Bytes of the compute unit's LDS (GCN3: 64 KiB), in rows of 128 bytes (one dword in each
+    /// of its 32 banks); the resident workgroups' group segments share it.
+    pub lds_bytes: usize,
 }
 
 /// A configuration the RTL cannot be built for.
@@ -82,6 +87,7 @@ pub enum ConfigError {
     SrfCopyWidth(usize),
     MemLatency(usize),
     ImemWords(usize),
+    LdsBytes(usize),
 }
 
 impl fmt::Display for ConfigError {
@@ -122,6 +128,10 @@ impl fmt::Display for ConfigError {
                 f,
                 "memory latency {l} is out of range {MIN_MEM_LATENCY}..={MAX_MEM_LATENCY} cycles"
             ),
+            ConfigError::LdsBytes(n) => write!(
+                f,
+                "an LDS of {n} bytes must be a multiple of 128 between 128 and {MAX_LDS_BYTES}"
+            ),
             ConfigError::ImemWords(n) => write!(
                 f,
                 "instruction memory of {n} words must be a power of two between 2 and {MAX_IMEM_WORDS}"
@@ -148,7 +158,8 @@ impl std::error::Error for ConfigErrors {}
 impl Default for HwConfig {
     /// The GCN3-like configuration (\[T\] §1.1: 64-wide wavefronts on 16-lane SIMDs, 10 slots,
     /// 4 SIMDs) with S = 2, 102 addressable SGPRs, 256 VGPRs, an SRF copy path of 8 SGPRs
-    /// (256 bits) per cycle, a 32-cycle memory and 4096 words of instruction memory.
+    /// (256 bits) per cycle, a 32-cycle memory, 4096 words of instruction memory and a 64 KiB
+    /// LDS.
     fn default() -> Self {
         HwConfig {
             wavefront_width: 64,
@@ -161,6 +172,7 @@ impl Default for HwConfig {
             srf_copy_width: 8,
             mem_latency: 32,
             imem_words: 4096,
+            lds_bytes: MAX_LDS_BYTES,
         }
     }
 }
@@ -221,6 +233,7 @@ impl HwConfig {
             srf_copy_width: 2,
             mem_latency: 8,
             imem_words: 4096,
+            lds_bytes: 4096,
         }
     }
 
@@ -294,6 +307,10 @@ impl HwConfig {
         let imem = self.imem_words;
         if !imem.is_power_of_two() || !(2..=MAX_IMEM_WORDS).contains(&imem) {
             errors.push(ConfigError::ImemWords(imem));
+        }
+        let lds = self.lds_bytes;
+        if lds % 128 != 0 || !(128..=MAX_LDS_BYTES).contains(&lds) {
+            errors.push(ConfigError::LdsBytes(lds));
         }
         if errors.is_empty() {
             Ok(())

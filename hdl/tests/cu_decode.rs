@@ -118,7 +118,7 @@ fn vector_src(dec: &Decoder, n: usize) -> Src {
 
 fn has_mods(inst: &Instruction) -> bool {
     let m = inst.mods;
-    m.clamp || m.neg != 0 || m.abs != 0 || m.omod != Default::default()
+    m.clamp || m.neg != 0 || m.abs != 0 || m.omod != Default::default() || m.gds
 }
 
 /// Checks every decoder output for one instruction against the instruction model.
@@ -339,6 +339,60 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
                 }
             }
         }
+        InstClass::Flat if inst.opcode.is_flat_atomic() => {
+            // Address, data (a pair for cmpswap), and the old value to VDST with glc.
+            let (Some(Operand::Vgpr(addr)), Some(Operand::Vgpr(data))) =
+                (inst.srcs[0], inst.srcs[1])
+            else {
+                panic!("FLAT atomic operands {inst:?}")
+            };
+            prop_assert!(!dec.mem_store_o.val());
+            prop_assert!(dec.mem_rmw_o.val().any());
+            prop_assert_eq!(dec.addr_vgpr_o.val().to_u64(), u64::from(addr));
+            prop_assert_eq!(dec.data_vgpr_o.val().to_u64(), u64::from(data));
+            prop_assert_eq!(
+                dec.mem_dwords_o.val().to_u64(),
+                u64::from(sig.srcs[1].dwords())
+            );
+            prop_assert_eq!(dec.mem_ret_o.val(), inst.mods.glc);
+            if let Some(Operand::Vgpr(d)) = inst.dst {
+                prop_assert_eq!(dec.vdst_o.val().to_u64(), u64::from(d));
+            }
+        }
+        InstClass::Ds => {
+            let vgpr = |o: Option<Operand>| match o {
+                Some(Operand::Vgpr(n)) => Some(u64::from(n)),
+                _ => None,
+            };
+            prop_assert_eq!(Some(dec.addr_vgpr_o.val().to_u64()), vgpr(inst.srcs[0]));
+            // ds_cmpst's operands reach the read-modify-write as (new, compare).
+            let (d0, d1) = if matches!(inst.opcode, Opcode::DsCmpstB32 | Opcode::DsCmpstRtnB32) {
+                (vgpr(inst.srcs[2]), vgpr(inst.srcs[1]))
+            } else {
+                (vgpr(inst.srcs[1]), vgpr(inst.srcs[2]))
+            };
+            if let Some(d) = d0 {
+                prop_assert_eq!(dec.data_vgpr_o.val().to_u64(), d);
+            }
+            if let Some(d) = d1 {
+                prop_assert_eq!(dec.data1_vgpr_o.val().to_u64(), d);
+            }
+            prop_assert_eq!(dec.mem_ret_o.val(), inst.dst.is_some());
+            if let Some(d) = vgpr(inst.dst) {
+                prop_assert_eq!(dec.vdst_o.val().to_u64(), d);
+            }
+            prop_assert_eq!(dec.ds_offset0_o.val().to_u64(), u64::from(inst.imm & 0xFF));
+            prop_assert_eq!(
+                dec.ds_offset1_o.val().to_u64(),
+                u64::from(inst.imm >> 8 & 0xFF)
+            );
+            let name = inst.opcode.mnemonic();
+            prop_assert_eq!(
+                dec.ds_two_o.val(),
+                name.starts_with("ds_read2") || name.starts_with("ds_write2")
+            );
+            prop_assert_eq!(dec.ds_st64_o.val(), name.contains("st64"));
+        }
         InstClass::Flat => {
             let store = inst.dst.is_none();
             prop_assert_eq!(dec.mem_store_o.val(), store);
@@ -426,16 +480,9 @@ fn every_opcode_in_every_form_decodes() {
 #[test]
 fn garbage_words_never_claim_an_unsupported_format() {
     // A word with no GCN3 format prefix (e.g. the MUBUF/MIMG prefixes) decodes as illegal, and
-    // so does DS (`ds_add_u32`), whose format the decoder knows but whose opcodes the RTL does
-    // not implement yet.
+    // so does an opcode number of a known format that has no instruction (FLAT 0).
     let mut dec = decoder();
-    for word in [
-        0xE000_0000u32,
-        0xF000_0000,
-        0xC800_0000,
-        0xDC00_0000,
-        0xD800_0000,
-    ] {
+    for word in [0xE000_0000u32, 0xF000_0000, 0xC800_0000, 0xDC00_0000] {
         decode_rtl(&mut dec, &[word, 0]);
         assert!(!dec.legal_o.val(), "{word:#x}");
         assert_eq!(dec.class_o.val(), InstClass::Illegal);

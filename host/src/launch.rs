@@ -41,6 +41,8 @@ pub struct Machine {
     pub n_wfc: u64,
     /// The timing parameters, S among them.
     pub cu: CuTiming,
+    /// Bytes of the LDS the resident workgroups' group segments share.
+    pub lds_bytes: u64,
 }
 
 impl Machine {
@@ -175,9 +177,10 @@ pub struct Rounds {
 }
 
 impl Rounds {
-    /// Rounds of `manifest`'s launch on `machine`; a workgroup larger than the compute unit is
-    /// an error.
-    pub fn new(manifest: &Manifest, machine: &Machine) -> Result<Rounds> {
+    /// Rounds of `manifest`'s launch on `machine` of a kernel whose workgroups take
+    /// `group_segment` bytes of LDS each (in whole 128-byte rows, as the dispatcher allocates
+    /// them); a workgroup larger than the compute unit or its LDS is an error.
+    pub fn new(manifest: &Manifest, machine: &Machine, group_segment: u32) -> Result<Rounds> {
         let groups = manifest.workgroups();
         let sizes: Vec<u64> = (0..groups)
             .map(|g| u64::from(manifest.wavefronts_in(g)))
@@ -190,7 +193,18 @@ impl Rounds {
                 manifest.format_extent(manifest.workgroup), machine.n_simd, machine.n_wfc
             )));
         }
-        let p = slots / w;
+        let region = u64::from(group_segment.div_ceil(128) * 128);
+        if region > machine.lds_bytes {
+            return Err(HostError::Config(format!(
+                "a workgroup's group segment of {group_segment} bytes does not fit in the compute unit's LDS of {} bytes",
+                machine.lds_bytes
+            )));
+        }
+        // The LDS limits occupancy too: a workgroup starts only when its region is free.
+        let p = match machine.lds_bytes.checked_div(region) {
+            Some(fit) => (slots / w).min(fit),
+            None => slots / w,
+        };
         let round_wavefronts: Vec<u64> = sizes.chunks(p as usize).map(|c| c.iter().sum()).collect();
         Ok(Rounds {
             workgroups: u64::from(groups),
@@ -374,11 +388,11 @@ pub fn analyse_launch_with(
             "the compute unit needs at least one SIMD, one slot and one pass per op".into(),
         ));
     }
-    let rounds = Rounds::new(manifest, machine)?;
-    let loop_bounds = LoopBounds::from_manifest(manifest);
     let abi = pws_isa::assemble(&source.text, &source.file)
         .map(|p| LaunchAbi::of_program(&p))
         .map_err(|e| HostError::Input(e.to_string()))?;
+    let rounds = Rounds::new(manifest, machine, abi.group_segment_size)?;
+    let loop_bounds = LoopBounds::from_manifest(manifest);
     let dispatch_cost = DispatchCost::contract(&machine.cu, &abi);
     let mut out = Vec::new();
     for mode in Mode::ALL.into_iter().filter(|m| modes.contains(m)) {
@@ -1228,19 +1242,28 @@ mod tests {
             srf_copy_width: 8,
             spsimds: 2,
         },
+        lds_bytes: 64 * 1024,
     };
 
     #[test]
     fn workgroups_run_in_rounds_of_whole_workgroups() {
         // 5 workgroups of 2 wavefronts on 2 slots: one at a time; the last has one wavefront.
-        let r = Rounds::new(&manifest(64 * 9, 128), &CU).unwrap();
+        let r = Rounds::new(&manifest(64 * 9, 128), &CU, 0).unwrap();
         assert_eq!(r.workgroups_per_round, 1);
         assert_eq!(r.round_wavefronts, [2, 2, 2, 2, 1]);
         assert_eq!(r.resident_wavefronts, 2);
         // 3 single-wavefront workgroups on 2 slots: two rounds.
-        let r = Rounds::new(&manifest(100, 40), &CU).unwrap();
+        let r = Rounds::new(&manifest(100, 40), &CU, 0).unwrap();
         assert_eq!(r.round_wavefronts, [2, 1]);
-        let e = Rounds::new(&manifest(256, 256), &CU)
+        // Two single-wavefront workgroups fit the slots, but one 40000-byte segment fills the
+        // LDS.
+        assert_eq!(
+            Rounds::new(&manifest(100, 40), &CU, 40_000)
+                .unwrap()
+                .round_wavefronts,
+            [1, 1, 1]
+        );
+        let e = Rounds::new(&manifest(256, 256), &CU, 0)
             .unwrap_err()
             .to_string();
         assert!(

@@ -142,6 +142,13 @@ pub enum InstClass {
     FlatStoreX2,
     FlatStoreX3,
     FlatStoreX4,
+    /// FLAT atomics with one data dword (with or without `glc`), and `flat_atomic_cmpswap`
+    /// (two), to their last response: a store of their data dwords that returns data.
+    FlatAtomic,
+    FlatAtomicCmpswap,
+    /// DS instructions (the LDS), to their last response: [`ds_shape`] gives their accesses
+    /// and data reads per pass, each access charged the worst bank conflict.
+    Ds,
     /// `s_branch` and `s_cbranch_*` (taken or not).
     Branch,
     /// `s_nop`, `s_waitcnt` (satisfied at issue: a context has one instruction in flight),
@@ -175,6 +182,13 @@ pub struct TimingTable {
     pub flat_store_x2: u64,
     pub flat_store_x3: u64,
     pub flat_store_x4: u64,
+    pub flat_atomic: u64,
+    pub flat_atomic_cmpswap: u64,
+    /// A DS instruction without its per-pass sequencer cycles; passes, and the LDS cycles the
+    /// contract charges each access (the 16-way bank conflict).
+    pub ds: u64,
+    pub passes: u64,
+    pub lds_access: u64,
     pub branch: u64,
     pub nop: u64,
     pub barrier: u64,
@@ -214,6 +228,34 @@ mod pipeline {
     pub const SPLIT_FIXED: u64 = 2;
     /// e_m: merge, wait or pop in the split/merge datapath.
     pub const MERGE: u64 = 1;
+}
+
+/// The most cycles one LDS access of a 16-lane pass takes: all 16 lanes on different dwords of
+/// one bank (for an atomic: on one bank at all).
+pub const LDS_MAX_CONFLICT: u64 = 16;
+
+/// A DS instruction's (accesses, data reads per access) per pass: its dwords (both elements'
+/// for `read2`/`write2`, one for an atomic), and 0 data VGPR reads for a read, 1 for a write or
+/// an atomic, 2 for `ds_cmpst_b32` and `ds_mskor_b32` (two operands); `None` for other opcodes.
+pub fn ds_shape(op: Opcode) -> Option<(u64, u64)> {
+    if op.format() != Format::Ds {
+        return None;
+    }
+    let sig = op.signature();
+    let name = op.mnemonic();
+    let two = name.starts_with("ds_read2") || name.starts_with("ds_write2");
+    let elements = if two { 2 } else { 1 };
+    if name.starts_with("ds_read") {
+        let dwords = sig.dst.map_or(1, |w| w.dwords()) / elements;
+        return Some((u64::from(dwords) * elements as u64, 0));
+    }
+    if name.starts_with("ds_write") && !name.starts_with("ds_wrxchg") {
+        let dwords = sig.srcs.get(1).map_or(1, |w| w.dwords());
+        return Some((u64::from(dwords) * elements as u64, 1));
+    }
+    // Atomics: DATA0, and DATA1 for the two-operand ones.
+    let operands = sig.srcs.len().saturating_sub(1).max(1) as u64;
+    Some((1, operands))
 }
 
 impl TimingTable {
@@ -257,6 +299,12 @@ impl TimingTable {
             flat_store_x2: flat + cu.passes * 4,
             flat_store_x3: flat + cu.passes * 5,
             flat_store_x4: flat + cu.passes * 6,
+            // Address, data dword(s), one request per pass: a store's sequence.
+            flat_atomic: flat + cu.passes * 3,
+            flat_atomic_cmpswap: flat + cu.passes * 4,
+            ds: flat,
+            passes: cu.passes,
+            lds_access: LDS_MAX_CONFLICT,
             branch: front + EXECUTE,
             nop: front + EXECUTE,
             barrier: front + EXECUTE + HANDOFF,
@@ -318,14 +366,16 @@ impl TimingTable {
             FlatStoreDwordx2 => InstClass::FlatStoreX2,
             FlatStoreDwordx3 => InstClass::FlatStoreX3,
             FlatStoreDwordx4 => InstClass::FlatStoreX4,
+            FlatAtomicCmpswap => InstClass::FlatAtomicCmpswap,
+            op if op.is_flat_atomic() => InstClass::FlatAtomic,
+            op if op.format() == Format::Ds => InstClass::Ds,
             _ if inst.is_branch() => InstClass::Branch,
             _ => match inst.opcode.format() {
                 Format::Sop1 | Format::Sop2 | Format::Sopk | Format::Sopc | Format::Sopp => {
                     InstClass::Salu
                 }
                 Format::Smem => InstClass::Smem,
-                // Every FLAT opcode the RTL runs is named above; the atomics and DS have no
-                // row yet, and `extract` refuses kernels with them before any costing.
+                // Every FLAT and DS opcode is classed above.
                 Format::Flat | Format::Ds => {
                     unreachable!("{:?} has no timing class", inst.opcode)
                 }
@@ -399,6 +449,12 @@ impl TimingTable {
             InstClass::FlatStoreX2 => self.flat_store_x2 + self.lsu_wait,
             InstClass::FlatStoreX3 => self.flat_store_x3 + self.lsu_wait,
             InstClass::FlatStoreX4 => self.flat_store_x4 + self.lsu_wait,
+            InstClass::FlatAtomic => self.flat_atomic + self.lsu_wait,
+            InstClass::FlatAtomicCmpswap => self.flat_atomic_cmpswap + self.lsu_wait,
+            InstClass::Ds => {
+                let (accesses, reads) = ds_shape(inst.opcode).unwrap_or((1, 0));
+                self.ds + self.passes * (1 + accesses * (reads + self.lds_access)) + self.lsu_wait
+            }
             InstClass::Branch => self.branch,
             InstClass::Nop => self.nop,
             InstClass::Barrier => self.barrier,
@@ -420,10 +476,19 @@ impl TimingTable {
 }
 
 /// Cycles `inst` holds the LSU's request sequencer (0 for a non-memory instruction): a FLAT
-/// instruction passes · (1 + dwords + store) (a byte or half access moves one dword per lane),
-/// a scalar load one cycle per dword pair, at least one.
+/// instruction passes · (1 + dwords + store) (a byte or half access moves one dword per lane;
+/// an atomic is a store of its data dwords), a scalar load one cycle per dword pair, at least
+/// one.
 pub fn lsu_occupancy(cu: &CuTiming, inst: &Instruction) -> u64 {
     match inst.opcode.format() {
+        Format::Ds => {
+            let (accesses, reads) = ds_shape(inst.opcode).unwrap_or((1, 0));
+            cu.passes * (1 + accesses * (reads + LDS_MAX_CONFLICT))
+        }
+        Format::Flat if inst.opcode.is_flat_atomic() => {
+            let data = inst.opcode.signature().srcs[1].dwords();
+            cu.passes * (2 + u64::from(data))
+        }
         Format::Flat => {
             let bytes = inst.opcode.flat_bytes().unwrap_or(4);
             let store = u64::from(inst.dst.is_none());
@@ -455,8 +520,9 @@ pub struct DispatchCost {
     /// Per wavefront: one register-init write per cycle (the launch ABI's SGPRs, then its
     /// work-item id VGPRs one pass per write) and the launch.
     pub per_wavefront: u64,
-    /// Per workgroup, on top of its wavefronts (0: `pws_sim`'s dispatcher starts a workgroup's
-    /// first write in the cycle its slots are found free).
+    /// Per workgroup, on top of its wavefronts: zeroing its LDS region, one 128-byte row per
+    /// cycle (`pws_sim`'s dispatcher starts a workgroup's first write in the cycle its slots
+    /// and region are found free).
     pub per_workgroup: u64,
     /// From the retire of a wavefront's `s_endpgm` to its slot showing free.
     pub release: u64,
@@ -473,7 +539,7 @@ impl DispatchCost {
         let init_vgprs = u64::from(abi.workitem_vgprs);
         DispatchCost {
             per_wavefront: init_sgprs + init_vgprs * cu.passes + 1,
-            per_workgroup: 0,
+            per_workgroup: u64::from(abi.group_segment_size.div_ceil(128)),
             release: 1,
             start: 0,
             drain: 1,

@@ -23,6 +23,9 @@ pub struct Args {
     /// The compute unit: a preset or a TOML file of hardware parameters (default: cu).
     #[arg(long)]
     config: Option<String>,
+    /// Modes to run (nosplit, dws, pws).
+    #[arg(long, value_delimiter = ',', default_values_t = ["nosplit".to_string(), "dws".to_string(), "pws".to_string()])]
+    mode: Vec<String>,
     /// SpSIMDs per SIMD to run DWS and PWS with (no-split runs once).
     #[arg(long = "S", value_delimiter = ',', default_values_t = [1usize, 2, 3])]
     s: Vec<usize>,
@@ -47,12 +50,18 @@ pub fn run(args: Args) -> CmdResult {
     for &s in &args.s {
         super::spsimds(s, 0..=pws_hdl::config::MAX_SPSIMDS)?;
     }
+    let modes = args
+        .mode
+        .iter()
+        .map(|m| m.parse::<Mode>())
+        .collect::<Result<Vec<_>, _>>()?;
     let launch = Launch::prepare(&args.manifest, &args.config)
         .map_err(|e| e as Box<dyn std::error::Error>)?;
     let mut plan = vec![(Mode::NoSplit, launch.base.spsimds_per_simd)];
     for mode in [Mode::Dws, Mode::Pws] {
         plan.extend(args.s.iter().map(|&s| (mode, s)));
     }
+    plan.retain(|(mode, _)| modes.contains(mode));
     let mut rows = Vec::new();
     let mut notes = launch.notes.clone();
     for (mode, s) in plan {

@@ -72,6 +72,40 @@ pub fn soak() -> bool {
         .is_some_and(|s| s > 1)
 }
 
+/// [`compare_in_rotation`] in one mode: in CI the mode, S and compaction rotate with `i`
+/// (three consecutive kernels of a suite cover the three modes); under [`soak`] every mode, S
+/// and compaction. `config` is the compute unit (`--config`; the `cu` preset without it);
+/// `bounded`: every row must have a WCET bound.
+pub fn compare_one_mode_in_rotation(launch: &str, i: usize, config: Option<&str>, bounded: bool) {
+    let (modes, compactions) = (["nosplit", "dws", "pws"], ["none", "bcc", "scc"]);
+    let (m, s, c) = if soak() {
+        (modes.join(","), "1,2,3".to_string(), compactions.join(","))
+    } else {
+        (
+            modes[i % 3].to_string(),
+            (1 + i / 3 % 3).to_string(),
+            compactions[(i + i / 3) % 3].to_string(),
+        )
+    };
+    let rows = json(&[
+        "compare",
+        launch,
+        "--mode",
+        &m,
+        "--S",
+        &s,
+        "--compaction",
+        &c,
+        "--json",
+    ]);
+    let rows = rows.as_array().unwrap();
+    assert!(!rows.is_empty(), "{launch}: {rows:?}");
+    for r in rows {
+        assert_eq!(r["expect_equal"], true, "{launch}: {r}");
+        assert!(r["bound"].as_u64().is_some(), "{launch}: no bound: {r}");
+    }
+}
+
 /// `pws compare` on the `i`-th kernel of a suite: in CI one S and compaction, rotating with `i`
 /// so that a suite covers S = 1..3 and none/BCC/SCC together; under [`soak`] all of them. Fails
 /// (with the table) if a run differs from the golden model, the unsplit kernel or the expected

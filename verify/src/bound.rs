@@ -23,5 +23,6 @@ pub fn machine(cfg: &HwConfig) -> Machine {
         n_simd: cfg.simds_per_cu as u64,
         n_wfc: cfg.wf_contexts_per_simd as u64,
         cu: cu_timing(cfg),
+        lds_bytes: cfg.lds_bytes as u64,
     }
 }

@@ -1,6 +1,8 @@
 //! Every instruction the compute unit executes, on the RTL against the golden model: random
 //! straight-line programs of scalar and vector ALU operations, scalar loads of 1 to 16 dwords and
-//! FLAT loads and stores of bytes, halves and 1 to 4 dwords, with random registers, constants,
+//! FLAT loads and stores of bytes, halves and 1 to 4 dwords, FLAT atomics with and without
+//! `glc` (on the lane's own dword or on one dword every lane shares, so lane order shows), with
+//! random registers, constants,
 //! literals and lane masks (saveexec and `v_cmpx` leave lanes off for the instructions after
 //! them), over random data and a possibly partial wavefront. Every register the program can
 //! write is stored at the end, so the final memories compare the whole architectural state. The
@@ -161,6 +163,15 @@ fn instruction(op: Opcode, words: &[u32]) -> Option<Instruction> {
             inst.srcs[0] = Some(Operand::Sgpr(10));
             inst.imm = 4 * c.take(SDATA_DWORDS - u32::from(w.dwords()) + 1);
         }
+        Format::Flat if op.is_flat_atomic() => {
+            // v[8:9] is the lane's `scratch` area, v[42:43] the start of `scratch` for all.
+            inst.srcs[0] = Some(Operand::Vgpr(if c.take(2) == 0 { 8 } else { 42 }));
+            inst.srcs[1] = Some(vgpr(c, sig.srcs[1]));
+            inst.mods.glc = c.take(2) == 0;
+            if inst.mods.glc {
+                inst.dst = Some(vgpr(c, Width::B32));
+            }
+        }
         Format::Flat => {
             let bytes = op.flat_bytes().unwrap();
             let w = sig.dst.or(sig.srcs.get(1).copied()).unwrap();
@@ -219,6 +230,8 @@ fn kernel(body: &[Instruction]) -> String {
     v_mov_b32_e32 v9, s15
     v_add_u32_e32 v8, vcc, s14, v1
     v_addc_u32_e32 v9, vcc, 0, v9, vcc
+    v_mov_b32_e32 v42, s14
+    v_mov_b32_e32 v43, s15
     s_mov_b64 s[48:49], s[16:17]
     s_mov_b64 s[50:51], s[18:19]
     s_mov_b64 s[52:53], s[20:21]

@@ -34,6 +34,7 @@ use std::collections::BTreeMap;
 use pws_isa::{Format, Opcode, OPCODES};
 use rust_hdl::prelude::*;
 
+use super::lsu::rmw;
 use crate::config::{SGPR_ADDR_BITS, VGPR_ADDR_BITS};
 use crate::simd::fpu::FMOD_BITS;
 use crate::simd::ValuOp;
@@ -47,8 +48,10 @@ pub enum InstClass {
     Valu,
     /// `s_load_dword{,x2,x4}`.
     Smem,
-    /// `flat_load/store_dword{,x2}`.
+    /// FLAT loads, stores and atomics (the atomics read-modify-write at the memory port).
     Flat,
+    /// DS: the compute unit's LDS ([`super::lds`]).
+    Ds,
     /// `s_branch`, `s_cbranch_*`.
     Branch,
     Split,
@@ -243,10 +246,19 @@ pub mod flags {
     /// `v_div_fmas_f32`: reads VCC as its lane mask in the VOP3 encoding too (source 2 is a
     /// value).
     pub const VCC_IN: u64 = 1 << 27;
+    /// Bits 31:28: the read-modify-write of a FLAT or DS atomic (`lsu::rmw`, 0 for none).
+    pub const RMW_SHIFT: u64 = 28;
+    /// `ds_read2*` / `ds_write2*`: two elements at `offset0` and `offset1`.
+    pub const DS2: u64 = 1 << 32;
+    /// The `st64` forms: the element offsets count 64 elements.
+    pub const ST64: u64 = 1 << 33;
+    /// `ds_cmpst_b32`: DATA0 is the compare value and DATA1 the new one, the other way round
+    /// from `flat_atomic_cmpswap` (whose order the read-modify-write takes).
+    pub const DATA_SWAP: u64 = 1 << 34;
     /// `v_madmk_f32`: source 1 is the literal K, source 2 the VSRC1 register.
-    pub const K_SRC1: u64 = 1 << 30;
+    pub const K_SRC1: u64 = 1 << 35;
     /// `v_madak_f32`: source 2 is the literal K.
-    pub const K_SRC2: u64 = 1 << 31;
+    pub const K_SRC2: u64 = 1 << 36;
 }
 
 /// One row of the decode ROM.
@@ -256,6 +268,69 @@ pub struct MicroOp {
     pub salu: SaluOp,
     pub valu: ValuOp,
     pub flags: u64,
+}
+
+/// The decode-ROM flags of a DS instruction ([`InstClass::Ds`]): dwords per element (`DW*`),
+/// sub-dword size and sign, `STORE` for writes, `VDST` for every form that returns data, the
+/// atomic's read-modify-write, and the two-element and `st64` forms; `None` for other opcodes.
+fn ds_flags(opcode: Opcode) -> Option<u64> {
+    use flags::*;
+    use Opcode::*;
+    let at = |op: u64| op << RMW_SHIFT;
+    Some(match opcode {
+        DsReadB32 => VDST,
+        DsReadB64 => VDST | DW2,
+        DsReadB96 => VDST | DW3,
+        DsReadB128 => VDST | DW4,
+        DsReadU8 => VDST | BYTE,
+        DsReadI8 => VDST | BYTE | SIGNED,
+        DsReadU16 => VDST | SHORT,
+        DsReadI16 => VDST | SHORT | SIGNED,
+        DsWriteB8 => STORE | BYTE,
+        DsWriteB16 => STORE | SHORT,
+        DsWriteB32 => STORE,
+        DsWriteB64 => STORE | DW2,
+        DsWriteB96 => STORE | DW3,
+        DsWriteB128 => STORE | DW4,
+        DsRead2B32 => VDST | DS2,
+        DsRead2st64B32 => VDST | DS2 | ST64,
+        DsRead2B64 => VDST | DS2 | DW2,
+        DsRead2st64B64 => VDST | DS2 | ST64 | DW2,
+        DsWrite2B32 => STORE | DS2,
+        DsWrite2st64B32 => STORE | DS2 | ST64,
+        DsWrite2B64 => STORE | DS2 | DW2,
+        DsWrite2st64B64 => STORE | DS2 | ST64 | DW2,
+        DsAddU32 => at(rmw::ADD),
+        DsSubU32 => at(rmw::SUB),
+        DsRsubU32 => at(rmw::RSUB),
+        DsIncU32 => at(rmw::INC),
+        DsDecU32 => at(rmw::DEC),
+        DsMinI32 => at(rmw::SMIN),
+        DsMaxI32 => at(rmw::SMAX),
+        DsMinU32 => at(rmw::UMIN),
+        DsMaxU32 => at(rmw::UMAX),
+        DsAndB32 => at(rmw::AND),
+        DsOrB32 => at(rmw::OR),
+        DsXorB32 => at(rmw::XOR),
+        DsMskorB32 => at(rmw::MSKOR),
+        DsCmpstB32 => at(rmw::CMPSWAP) | DATA_SWAP,
+        DsAddRtnU32 => VDST | at(rmw::ADD),
+        DsSubRtnU32 => VDST | at(rmw::SUB),
+        DsRsubRtnU32 => VDST | at(rmw::RSUB),
+        DsIncRtnU32 => VDST | at(rmw::INC),
+        DsDecRtnU32 => VDST | at(rmw::DEC),
+        DsMinRtnI32 => VDST | at(rmw::SMIN),
+        DsMaxRtnI32 => VDST | at(rmw::SMAX),
+        DsMinRtnU32 => VDST | at(rmw::UMIN),
+        DsMaxRtnU32 => VDST | at(rmw::UMAX),
+        DsAndRtnB32 => VDST | at(rmw::AND),
+        DsOrRtnB32 => VDST | at(rmw::OR),
+        DsXorRtnB32 => VDST | at(rmw::XOR),
+        DsMskorRtnB32 => VDST | at(rmw::MSKOR),
+        DsWrxchgRtnB32 => VDST | at(rmw::SWAP),
+        DsCmpstRtnB32 => VDST | at(rmw::CMPSWAP) | DATA_SWAP,
+        _ => return None,
+    })
 }
 
 /// The micro-op of a supported instruction; `None` for those the RTL does not execute.
@@ -298,6 +373,10 @@ pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
     const VF: u64 = VDST | FLOAT;
     const VCF: u64 = MASK_DST | FLOAT;
     const VCXF: u64 = MASK_DST | EXEC_DST | FLOAT;
+    let at = |op: u64| op << RMW_SHIFT;
+    if let Some(f) = ds_flags(opcode) {
+        return Some(other(InstClass::Ds, f));
+    }
     Some(match opcode {
         SMovB32 => salu(SaluOp::Mov, 0),
         SMovB64 => salu(SaluOp::Mov, W),
@@ -518,6 +597,19 @@ pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
         FlatStoreDwordx2 => other(InstClass::Flat, STORE | DW2),
         FlatStoreDwordx3 => other(InstClass::Flat, STORE | DW3),
         FlatStoreDwordx4 => other(InstClass::Flat, STORE | DW4),
+        FlatAtomicSwap => other(InstClass::Flat, at(rmw::SWAP)),
+        FlatAtomicCmpswap => other(InstClass::Flat, at(rmw::CMPSWAP) | DW2),
+        FlatAtomicAdd => other(InstClass::Flat, at(rmw::ADD)),
+        FlatAtomicSub => other(InstClass::Flat, at(rmw::SUB)),
+        FlatAtomicSmin => other(InstClass::Flat, at(rmw::SMIN)),
+        FlatAtomicUmin => other(InstClass::Flat, at(rmw::UMIN)),
+        FlatAtomicSmax => other(InstClass::Flat, at(rmw::SMAX)),
+        FlatAtomicUmax => other(InstClass::Flat, at(rmw::UMAX)),
+        FlatAtomicAnd => other(InstClass::Flat, at(rmw::AND)),
+        FlatAtomicOr => other(InstClass::Flat, at(rmw::OR)),
+        FlatAtomicXor => other(InstClass::Flat, at(rmw::XOR)),
+        FlatAtomicInc => other(InstClass::Flat, at(rmw::INC)),
+        FlatAtomicDec => other(InstClass::Flat, at(rmw::DEC)),
         VCvtF32I32 => valu(ValuOp::CvtF32I32, VF),
         VCvtF32U32 => valu(ValuOp::CvtF32U32, VF),
         VCvtU32F32 => valu(ValuOp::CvtU32F32, VF),
@@ -594,9 +686,6 @@ pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
         VLogF32 => valu(ValuOp::LogF, VF),
         VSinF32 => valu(ValuOp::SinF, VF),
         VCosF32 => valu(ValuOp::CosF, VF),
-        // The LDS and the FLAT atomics run on the golden model only
-        // (`pws_isa::subset::golden_only`); verify/tests/executable_subset.rs checks that
-        // this ROM and the subset agree on every opcode.
         _ => return None,
     })
 }
@@ -873,24 +962,37 @@ pub struct Decoder {
     /// SMEM offset comes from SGPR `smem_offset_o[6:0]`.
     pub smem_offset_is_sgpr_o: Signal<Out, Bit>,
     pub sbase_sgpr_o: Signal<Out, Bits<SGPR_ADDR_BITS>>,
-    /// FLAT address VGPR pair (first register).
+    /// FLAT address VGPR pair (first register), DS address VGPR.
     pub addr_vgpr_o: Signal<Out, Bits<VGPR_ADDR_BITS>>,
-    /// FLAT store data VGPR (first register).
+    /// FLAT store or atomic data VGPR (first register); DS DATA0 (DATA1 for `ds_cmpst`).
     pub data_vgpr_o: Signal<Out, Bits<VGPR_ADDR_BITS>>,
+    /// DS DATA1 (DATA0 for `ds_cmpst`): the second operand of `write2` and two-operand atomics.
+    pub data1_vgpr_o: Signal<Out, Bits<VGPR_ADDR_BITS>>,
+    /// The atomic's read-modify-write (`lsu::rmw`; 0: a plain load or store).
+    pub mem_rmw_o: Signal<Out, Bits<4>>,
+    /// The memory instruction writes data back to `vdst_o`: loads, DS reads, FLAT atomics with
+    /// `glc`, the DS `_rtn` atomics.
+    pub mem_ret_o: Signal<Out, Bit>,
+    /// DS `offset0` and `offset1` (one 16-bit offset `offset1:offset0` for single-address forms).
+    pub ds_offset0_o: Signal<Out, Bits<8>>,
+    pub ds_offset1_o: Signal<Out, Bits<8>>,
+    /// `ds_read2*` / `ds_write2*`, and their `st64` forms.
+    pub ds_two_o: Signal<Out, Bit>,
+    pub ds_st64_o: Signal<Out, Bit>,
     /// VOP3 modifiers of an f32 op in ALU operand order (`simd::fpu::fmod_word`); 0 for
     /// every other instruction.
     pub fmod_o: Signal<Out, Bits<FMOD_BITS>>,
     class_rom: ROM<InstClass, KEY_BITS>,
     salu_rom: ROM<SaluOp, KEY_BITS>,
     valu_rom: ROM<ValuOp, KEY_BITS>,
-    flags_rom: ROM<Bits<32>, KEY_BITS>,
+    flags_rom: ROM<Bits<40>, KEY_BITS>,
     src: Vec<OperandDecoder>,
     sdst: DstDecoder,
     mask_dst: DstDecoder,
     fmt: Signal<Local, Bits<4>>,
     /// Decode-ROM address `format_id << 10 | opcode`, built by addition in each format's branch.
     key: Signal<Local, Bits<KEY_BITS>>,
-    fl: Signal<Local, Bits<32>>,
+    fl: Signal<Local, Bits<40>>,
     simm: Signal<Local, Bits<32>>,
     swap: Signal<Local, Bit>,
     ops_legal: Signal<Local, Bit>,
@@ -952,11 +1054,18 @@ impl Default for Decoder {
             sbase_sgpr_o: Default::default(),
             addr_vgpr_o: Default::default(),
             data_vgpr_o: Default::default(),
+            data1_vgpr_o: Default::default(),
+            mem_rmw_o: Default::default(),
+            mem_ret_o: Default::default(),
+            ds_offset0_o: Default::default(),
+            ds_offset1_o: Default::default(),
+            ds_two_o: Default::default(),
+            ds_st64_o: Default::default(),
             fmod_o: Default::default(),
             class_rom: rom(|u| u.class),
             salu_rom: rom(|u| u.salu),
             valu_rom: rom(|u| u.valu),
-            flags_rom: rom(|u| Bits::<32>::from(u.flags)),
+            flags_rom: rom(|u| Bits::<40>::from(u.flags)),
             src: (0..3).map(|_| OperandDecoder::default()).collect(),
             sdst: Default::default(),
             mask_dst: Default::default(),
@@ -1012,7 +1121,6 @@ impl Logic for Decoder {
             self.fmt.next = 10.into();
             self.key.next = bit_cast::<KEY_BITS, 10>(self.word0_i.val().get_bits::<10>(16)) + 10240;
         } else if self.word0_i.val().get_bits::<6>(26) == 0x36 {
-            // DS: recognised for its size; the ROM has no rows for it yet (illegal).
             self.fmt.next = 12.into();
             self.key.next = bit_cast::<KEY_BITS, 8>(self.word0_i.val().get_bits::<8>(17)) + 12288;
         } else if self.word0_i.val().get_bits::<6>(26) == 0x37 {
@@ -1065,6 +1173,19 @@ impl Logic for Decoder {
             self.mem_size_o.next = 2.into();
         }
         self.mem_signed_o.next = self.fl.val().get_bit(24);
+        self.mem_rmw_o.next = self.fl.val().get_bits::<4>(28);
+        self.ds_two_o.next = self.fl.val().get_bit(32);
+        self.ds_st64_o.next = self.fl.val().get_bit(33);
+        self.ds_offset0_o.next = self.word0_i.val().get_bits::<8>(0);
+        self.ds_offset1_o.next = self.word0_i.val().get_bits::<8>(8);
+        // A FLAT atomic returns the old value only with `glc` (bit 16); loads always return.
+        self.mem_ret_o.next = self.fl.val().get_bit(4);
+        if self.fmt.val() == 11 {
+            self.mem_ret_o.next = !self.fl.val().get_bit(9);
+            if self.fl.val().get_bits::<4>(28).any() {
+                self.mem_ret_o.next = self.word0_i.val().get_bit(16);
+            }
+        }
 
         // 3. Operand fields by format.
         self.simm16_o.next = self.word0_i.val().get_bits::<16>(0);
@@ -1087,6 +1208,11 @@ impl Logic for Decoder {
         self.vdst_o.next = self.word0_i.val().get_bits::<8>(17);
         self.addr_vgpr_o.next = self.word1_i.val().get_bits::<8>(0);
         self.data_vgpr_o.next = self.word1_i.val().get_bits::<8>(8);
+        self.data1_vgpr_o.next = self.word1_i.val().get_bits::<8>(16);
+        if self.fl.val().get_bit(34) {
+            self.data_vgpr_o.next = self.word1_i.val().get_bits::<8>(16);
+            self.data1_vgpr_o.next = self.word1_i.val().get_bits::<8>(8);
+        }
         // The SBASE field counts SGPR pairs (x + x: rust-hdl simulates shifts through BigUint).
         self.sbase_sgpr_o.next = bit_cast::<SGPR_ADDR_BITS, 6>(self.word0_i.val().get_bits::<6>(0))
             + bit_cast::<SGPR_ADDR_BITS, 6>(self.word0_i.val().get_bits::<6>(0));
@@ -1139,12 +1265,12 @@ impl Logic for Decoder {
                 }
                 // v_madmk_f32 / v_madak_f32: the constant K is the literal dword after them
                 // (code 255), whatever src0 is.
-                if self.fl.val().get_bit(30) {
+                if self.fl.val().get_bit(35) {
                     self.src[1].code_i.next = 255.into();
                     self.src[2].code_i.next =
                         bit_cast::<9, 8>(self.word0_i.val().get_bits::<8>(9)) | 0x100;
                 }
-                if self.fl.val().get_bit(31) {
+                if self.fl.val().get_bit(36) {
                     self.src[2].code_i.next = 255.into();
                 }
                 self.has_literal.next = self.src[0].literal_o.val()
@@ -1196,6 +1322,11 @@ impl Logic for Decoder {
             }
             11 => {
                 self.vdst_o.next = self.word1_i.val().get_bits::<8>(24);
+            }
+            12 => {
+                self.vdst_o.next = self.word1_i.val().get_bits::<8>(24);
+                // `gds` (bit 16) addresses the global data share, which pws does not have.
+                self.bad_fields.next = self.word0_i.val().get_bit(16);
             }
             _ => {}
         }

@@ -137,7 +137,14 @@ pub struct IssueUnit {
     pub mem_size_o: Signal<Out, Bits<2>>,
     pub mem_signed_o: Signal<Out, Bit>,
     pub mem_addr_vgpr_o: Signal<Out, Bits<VGPR_ADDR_BITS>>,
+    /// Store / atomic data (DS DATA0), the second DS operand (DATA1), the returned data's VGPR.
     pub mem_data_vgpr_o: Signal<Out, Bits<VGPR_ADDR_BITS>>,
+    pub mem_data1_vgpr_o: Signal<Out, Bits<VGPR_ADDR_BITS>>,
+    pub mem_ret_vgpr_o: Signal<Out, Bits<VGPR_ADDR_BITS>>,
+    /// The atomic and DS fields, packed as `lsu::ext` lays them out.
+    pub mem_ext_o: Signal<Out, Bits<32>>,
+    /// M0, the DS instructions' LDS limit.
+    pub mem_m0_o: Signal<Out, Bits<32>>,
     pub mem_sdst_o: Signal<Out, Bits<SGPR_ADDR_BITS>>,
     pub mem_saddr_o: Signal<Out, Bits<32>>,
     /// Split (`sm_split_o`) or merge for the slot's split/merge arbiter.
@@ -275,6 +282,10 @@ impl IssueUnit {
             mem_signed_o: Default::default(),
             mem_addr_vgpr_o: Default::default(),
             mem_data_vgpr_o: Default::default(),
+            mem_data1_vgpr_o: Default::default(),
+            mem_ret_vgpr_o: Default::default(),
+            mem_ext_o: Default::default(),
+            mem_m0_o: Default::default(),
             mem_sdst_o: Default::default(),
             mem_saddr_o: Default::default(),
             sm_valid_o: Default::default(),
@@ -629,9 +640,24 @@ impl Logic for IssueUnit {
         self.mem_size_o.next = self.decoder.mem_size_o.val();
         self.mem_signed_o.next = self.decoder.mem_signed_o.val();
         self.mem_addr_vgpr_o.next = self.decoder.addr_vgpr_o.val();
-        self.mem_data_vgpr_o.next = self.decoder.vdst_o.val();
-        if self.decoder.mem_store_o.val() {
-            self.mem_data_vgpr_o.next = self.decoder.data_vgpr_o.val();
+        self.mem_data_vgpr_o.next = self.decoder.data_vgpr_o.val();
+        self.mem_data1_vgpr_o.next = self.decoder.data1_vgpr_o.val();
+        self.mem_ret_vgpr_o.next = self.decoder.vdst_o.val();
+        self.mem_m0_o.next = self.c_m0.val();
+        self.mem_ext_o.next = bit_cast::<32, 4>(self.decoder.mem_rmw_o.val())
+            | (bit_cast::<32, 8>(self.decoder.ds_offset0_o.val()) << 8)
+            | (bit_cast::<32, 8>(self.decoder.ds_offset1_o.val()) << 16);
+        if self.decoder.mem_ret_o.val() {
+            self.mem_ext_o.next = self.mem_ext_o.val() | 0x10_u64;
+        }
+        if self.decoder.class_o.val() == InstClass::Ds {
+            self.mem_ext_o.next = self.mem_ext_o.val() | 0x20_u64;
+        }
+        if self.decoder.ds_two_o.val() {
+            self.mem_ext_o.next = self.mem_ext_o.val() | 0x40_u64;
+        }
+        if self.decoder.ds_st64_o.val() {
+            self.mem_ext_o.next = self.mem_ext_o.val() | 0x80_u64;
         }
         self.mem_sdst_o.next = self.decoder.sdst_sgpr_o.val();
         self.mem_saddr_o.next = self.smem_addr.val() & self.addr_mask.val();
@@ -787,6 +813,7 @@ impl Logic for IssueUnit {
                         InstClass::Valu => self.valu_issue_o.next = true,
                         InstClass::Smem => self.mem_valid_o.next = true,
                         InstClass::Flat => self.mem_valid_o.next = true,
+                        InstClass::Ds => self.mem_valid_o.next = true,
                         InstClass::Split => {
                             self.sm_valid_o.next = !self.nosplit_i.val();
                             self.retire_o.next = self.nosplit_i.val();

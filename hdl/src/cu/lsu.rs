@@ -40,7 +40,37 @@
 
 use rust_hdl::prelude::*;
 
+use super::lds::{Lds, LDS_ROW_BITS};
 use crate::config::{HwConfig, SGPR_ADDR_BITS, VGPR_ADDR_BITS};
+
+/// The read-modify-writes of the FLAT atomics (on `mem_rmw_o`, performed by the memory) and
+/// the LDS atomics (performed by the LDS banks): `new = f(old, a, b)` with `a` the lane's first
+/// data operand and `b` its second (`mem_wdata_o` / `mem_wdata1_o`).
+pub mod rmw {
+    /// A plain load or store.
+    pub const NONE: u64 = 0;
+    pub const ADD: u64 = 1;
+    pub const SUB: u64 = 2;
+    /// `a - old`.
+    pub const RSUB: u64 = 3;
+    pub const SMIN: u64 = 4;
+    pub const UMIN: u64 = 5;
+    pub const SMAX: u64 = 6;
+    pub const UMAX: u64 = 7;
+    pub const AND: u64 = 8;
+    pub const OR: u64 = 9;
+    pub const XOR: u64 = 10;
+    /// `old >= a ? 0 : old + 1`.
+    pub const INC: u64 = 11;
+    /// `old == 0 || old > a ? a : old - 1`.
+    pub const DEC: u64 = 12;
+    /// `a`.
+    pub const SWAP: u64 = 13;
+    /// `old == b ? a : old` (`flat_atomic_cmpswap`'s data pair is (new, compare)).
+    pub const CMPSWAP: u64 = 14;
+    /// `(old & !a) | b`.
+    pub const MSKOR: u64 = 15;
+}
 
 /// Width of a dense context index (slot · (S + 1) + k).
 pub const CTX_BITS: usize = 8;
@@ -52,6 +82,10 @@ pub enum MemKind {
     VectorLoad,
     Store,
     ScalarLoad,
+    /// A FLAT atomic: one request per pass carrying the op and its data.
+    Atomic,
+    /// A DS instruction: accesses of the LDS instead of requests on the port.
+    Lds,
 }
 
 /// The load/store unit (see the module documentation).
@@ -68,7 +102,15 @@ pub struct LoadStoreUnit {
     pub disp_size_i: Vec<Signal<In, Bits<2>>>,
     pub disp_signed_i: Vec<Signal<In, Bit>>,
     pub disp_addr_vgpr_i: Vec<Signal<In, Bits<VGPR_ADDR_BITS>>>,
+    /// Store and atomic data (DS DATA0), DS DATA1, and the VGPR loaded or returned data goes to.
     pub disp_data_vgpr_i: Vec<Signal<In, Bits<VGPR_ADDR_BITS>>>,
+    pub disp_data1_vgpr_i: Vec<Signal<In, Bits<VGPR_ADDR_BITS>>>,
+    pub disp_ret_vgpr_i: Vec<Signal<In, Bits<VGPR_ADDR_BITS>>>,
+    /// Atomic and DS fields: bits 3:0 the read-modify-write ([`rmw`]), 4 data returns to the
+    /// VGPR, 5 DS, 6 `read2`/`write2`, 7 `st64`, 15:8 `offset0`, 23:16 `offset1`.
+    pub disp_ext_i: Vec<Signal<In, Bits<32>>>,
+    /// The context's M0 (a DS instruction's LDS limit).
+    pub disp_m0_i: Vec<Signal<In, Bits<32>>>,
     pub disp_sdst_i: Vec<Signal<In, Bits<SGPR_ADDR_BITS>>>,
     pub disp_saddr_i: Vec<Signal<In, Bits<32>>>,
     pub disp_en_lo_i: Vec<Signal<In, Bits<32>>>,
@@ -83,6 +125,11 @@ pub struct LoadStoreUnit {
     /// is aligned to it); sub-dword loads come back zero- or (`mem_signed_o`) sign-extended.
     pub mem_size_o: Signal<Out, Bits<2>>,
     pub mem_signed_o: Signal<Out, Bit>,
+    /// A FLAT atomic's read-modify-write ([`rmw`], 0 for loads and stores): the memory applies
+    /// it to each lane's dword in ascending lane order and returns the old values. Its data:
+    /// `mem_wdata_o` and, for `cmpswap`, the compare value on `mem_wdata1_o`.
+    pub mem_rmw_o: Signal<Out, Bits<4>>,
+    pub mem_wdata1_o: Vec<Signal<Out, Bits<32>>>,
     /// slot · 8 + k of the requesting context.
     pub mem_ctx_o: Signal<Out, Bits<8>>,
     pub mem_rvalid_i: Signal<In, Bit>,
@@ -105,6 +152,23 @@ pub struct LoadStoreUnit {
     pub srf_addr_o: Signal<Out, Bits<SGPR_ADDR_BITS>>,
     pub srf_wdata_lo_o: Signal<Out, Bits<32>>,
     pub srf_wdata_hi_o: Signal<Out, Bits<32>>,
+    /// Data written back to the VRF with `vu_we_o`: a memory response's or the LDS's.
+    pub vu_wdata_o: Vec<Signal<Out, Bits<32>>>,
+    /// A wavefront starts in slot `launch_slot_i`: its workgroup's LDS region.
+    pub launch_i: Signal<In, Bit>,
+    pub launch_slot_i: Signal<In, Bits<4>>,
+    pub launch_lds_base_i: Signal<In, Bits<32>>,
+    pub launch_lds_size_i: Signal<In, Bits<32>>,
+    /// The dispatcher zeroes LDS row `lds_clear_row_i`.
+    pub lds_clear_i: Signal<In, Bit>,
+    pub lds_clear_row_i: Signal<In, Bits<LDS_ROW_BITS>>,
+    /// A DS access of context `lds_fault_ctx_o` (slot · 8 + k) failed its limit or alignment
+    /// check: wavefront lane, LDS address, misaligned (else out of `min(M0, size)`).
+    pub lds_fault_o: Signal<Out, Bit>,
+    pub lds_fault_lane_o: Signal<Out, Bits<6>>,
+    pub lds_fault_addr_o: Signal<Out, Bits<32>>,
+    pub lds_fault_misaligned_o: Signal<Out, Bit>,
+    pub lds_fault_ctx_o: Signal<Out, Bits<8>>,
     /// Context c's memory instruction completes in this cycle.
     pub retire_o: Vec<Signal<Out, Bit>>,
     /// Instructions pending, in the sequencer, or requests outstanding.
@@ -117,6 +181,10 @@ pub struct LoadStoreUnit {
     e_signed: Vec<DFF<Bit>>,
     e_avgpr: Vec<DFF<Bits<VGPR_ADDR_BITS>>>,
     e_dvgpr: Vec<DFF<Bits<VGPR_ADDR_BITS>>>,
+    e_bvgpr: Vec<DFF<Bits<VGPR_ADDR_BITS>>>,
+    e_rvgpr: Vec<DFF<Bits<VGPR_ADDR_BITS>>>,
+    e_ext: Vec<DFF<Bits<32>>>,
+    e_m0: Vec<DFF<Bits<32>>>,
     e_sdst: Vec<DFF<Bits<SGPR_ADDR_BITS>>>,
     e_saddr: Vec<DFF<Bits<32>>>,
     e_en_lo: Vec<DFF<Bits<32>>>,
@@ -136,6 +204,10 @@ pub struct LoadStoreUnit {
     c_signed: DFF<Bit>,
     c_avgpr: DFF<Bits<VGPR_ADDR_BITS>>,
     c_dvgpr: DFF<Bits<VGPR_ADDR_BITS>>,
+    c_bvgpr: DFF<Bits<VGPR_ADDR_BITS>>,
+    c_rvgpr: DFF<Bits<VGPR_ADDR_BITS>>,
+    c_ext: DFF<Bits<32>>,
+    c_m0: DFF<Bits<32>>,
     c_sdst: DFF<Bits<SGPR_ADDR_BITS>>,
     c_saddr: DFF<Bits<32>>,
     c_en_lo: DFF<Bits<32>>,
@@ -143,6 +215,21 @@ pub struct LoadStoreUnit {
     pass: DFF<Bits<3>>,
     step: DFF<Bits<3>>,
     addr_q: Vec<DFF<Bits<32>>>,
+    /// A `cmpswap`'s first data dword while its second is read; a DS access's operands.
+    data_q: Vec<DFF<Bits<32>>>,
+    data1_q: Vec<DFF<Bits<32>>>,
+    pub lds: Lds,
+    /// Each slot's LDS region (base, size in bytes).
+    slot_base: Vec<DFF<Bits<32>>>,
+    slot_size: Vec<DFF<Bits<32>>>,
+    /// LDS data of a DS access, written in its last cycle at `now` and read with its tag.
+    lds_ring: Vec<RAM<Bits<32>, RING_BITS>>,
+    /// DS: the access of the pass (element and dword) being worked on; which operand the VRF
+    /// read of the last cycle fetched (0 none, 1 address, 2 DATA0, 3 DATA1); the next access
+    /// cycle starts an access.
+    acc: DFF<Bits<3>>,
+    rd_prev: DFF<Bits<2>>,
+    acc_first: DFF<Bit>,
     now: DFF<Bits<RING_BITS>>,
     outstanding: DFF<Bits<8>>,
     /// Tag ring: word a = valid, last, kind, pass, vgpr, dwords, context; word b = lanes, sgpr.
@@ -168,6 +255,8 @@ pub struct LoadStoreUnit {
     lanes: Signal<Local, Bits<16>>,
     kind: Signal<Local, MemKind>,
     kind_code: Signal<Local, Bits<2>>,
+    c_rmw: Signal<Local, Bits<4>>,
+    c_ret: Signal<Local, Bit>,
     tag_w: Signal<Local, Bits<32>>,
     last_step: Signal<Local, Bits<3>>,
     t_valid: Signal<Local, Bit>,
@@ -182,6 +271,23 @@ pub struct LoadStoreUnit {
     t_slot: Signal<Local, Bits<4>>,
     w_vgpr: Signal<Local, Bits<VGPR_ADDR_BITS>>,
     resp: Signal<Local, Bit>,
+    t_lds: Signal<Local, Bit>,
+    addr_v: Vec<Signal<Local, Bits<32>>>,
+    a_v: Vec<Signal<Local, Bits<32>>>,
+    b_v: Vec<Signal<Local, Bits<32>>>,
+    d_two: Signal<Local, Bit>,
+    d_needs_a: Signal<Local, Bit>,
+    d_needs_b: Signal<Local, Bit>,
+    d_last_acc: Signal<Local, Bits<3>>,
+    d_second: Signal<Local, Bit>,
+    d_i: Signal<Local, Bits<3>>,
+    d_elem_off: Signal<Local, Bits<32>>,
+    d_shift: Signal<Local, Bits<32>>,
+    d_off: Signal<Local, Bits<32>>,
+    d_avgpr: Signal<Local, Bits<VGPR_ADDR_BITS>>,
+    d_done: Signal<Local, Bit>,
+    c_base: Signal<Local, Bits<32>>,
+    c_lds_size: Signal<Local, Bits<32>>,
 }
 
 impl LoadStoreUnit {
@@ -194,6 +300,43 @@ impl LoadStoreUnit {
         let slots = cfg.simds_per_cu * cfg.wf_contexts_per_simd;
         let n = slots * per_slot;
         LoadStoreUnit {
+            vu_wdata_o: many(16),
+            launch_i: Default::default(),
+            launch_slot_i: Default::default(),
+            launch_lds_base_i: Default::default(),
+            launch_lds_size_i: Default::default(),
+            lds_clear_i: Default::default(),
+            lds_clear_row_i: Default::default(),
+            lds_fault_o: Default::default(),
+            lds_fault_lane_o: Default::default(),
+            lds_fault_addr_o: Default::default(),
+            lds_fault_misaligned_o: Default::default(),
+            lds_fault_ctx_o: Default::default(),
+            data1_q: many(16),
+            lds: Lds::new(cfg.lds_bytes),
+            slot_base: many(slots),
+            slot_size: many(slots),
+            lds_ring: many(16),
+            acc: Default::default(),
+            rd_prev: Default::default(),
+            acc_first: Default::default(),
+            t_lds: Default::default(),
+            addr_v: many(16),
+            a_v: many(16),
+            b_v: many(16),
+            d_two: Default::default(),
+            d_needs_a: Default::default(),
+            d_needs_b: Default::default(),
+            d_last_acc: Default::default(),
+            d_second: Default::default(),
+            d_i: Default::default(),
+            d_elem_off: Default::default(),
+            d_shift: Default::default(),
+            d_off: Default::default(),
+            d_avgpr: Default::default(),
+            d_done: Default::default(),
+            c_base: Default::default(),
+            c_lds_size: Default::default(),
             clock: Default::default(),
             disp_valid_i: many(issue_units),
             disp_ctx_i: many(issue_units),
@@ -204,6 +347,10 @@ impl LoadStoreUnit {
             disp_signed_i: many(issue_units),
             disp_addr_vgpr_i: many(issue_units),
             disp_data_vgpr_i: many(issue_units),
+            disp_data1_vgpr_i: many(issue_units),
+            disp_ret_vgpr_i: many(issue_units),
+            disp_ext_i: many(issue_units),
+            disp_m0_i: many(issue_units),
             disp_sdst_i: many(issue_units),
             disp_saddr_i: many(issue_units),
             disp_en_lo_i: many(issue_units),
@@ -215,6 +362,8 @@ impl LoadStoreUnit {
             mem_lanes_o: Default::default(),
             mem_size_o: Default::default(),
             mem_signed_o: Default::default(),
+            mem_rmw_o: Default::default(),
+            mem_wdata1_o: many(16),
             mem_ctx_o: Default::default(),
             mem_rvalid_i: Default::default(),
             mem_rdata_i: many(16),
@@ -244,6 +393,10 @@ impl LoadStoreUnit {
             e_signed: many(n),
             e_avgpr: many(n),
             e_dvgpr: many(n),
+            e_bvgpr: many(n),
+            e_rvgpr: many(n),
+            e_ext: many(n),
+            e_m0: many(n),
             e_sdst: many(n),
             e_saddr: many(n),
             e_en_lo: many(n),
@@ -266,6 +419,10 @@ impl LoadStoreUnit {
             c_signed: Default::default(),
             c_avgpr: Default::default(),
             c_dvgpr: Default::default(),
+            c_bvgpr: Default::default(),
+            c_rvgpr: Default::default(),
+            c_ext: Default::default(),
+            c_m0: Default::default(),
             c_sdst: Default::default(),
             c_saddr: Default::default(),
             c_en_lo: Default::default(),
@@ -273,6 +430,7 @@ impl LoadStoreUnit {
             pass: Default::default(),
             step: Default::default(),
             addr_q: many(16),
+            data_q: many(16),
             now: Default::default(),
             outstanding: Default::default(),
             tag_a: Default::default(),
@@ -294,6 +452,8 @@ impl LoadStoreUnit {
             lanes: Default::default(),
             kind: Default::default(),
             kind_code: Default::default(),
+            c_rmw: Default::default(),
+            c_ret: Default::default(),
             tag_w: Default::default(),
             last_step: Default::default(),
             t_valid: Default::default(),
@@ -330,6 +490,10 @@ impl Logic for LoadStoreUnit {
             c_signed,
             c_avgpr,
             c_dvgpr,
+            c_bvgpr,
+            c_rvgpr,
+            c_ext,
+            c_m0,
             c_sdst,
             c_saddr,
             c_en_lo,
@@ -340,8 +504,12 @@ impl Logic for LoadStoreUnit {
             outstanding,
             s2_left,
             s2_ctx,
-            s2_addr
+            s2_addr,
+            acc,
+            rd_prev,
+            acc_first
         );
+        self.lds.clock.next = self.clock.val();
         self.now.d.next = self.now.q.val() + 1;
         for j in 0..7 {
             self.s2_lo[j].clock.next = self.clock.val();
@@ -351,14 +519,21 @@ impl Logic for LoadStoreUnit {
         }
 
         // Request sequencer: what the current step does.
+        self.c_rmw.next = self.c_ext.q.val().get_bits::<4>(0);
+        self.c_ret.next = self.c_ext.q.val().get_bit(4);
         self.kind.next = MemKind::VectorLoad;
         if self.c_scalar.q.val() {
             self.kind.next = MemKind::ScalarLoad;
+        } else if self.c_ext.q.val().get_bit(5) {
+            self.kind.next = MemKind::Lds;
+        } else if self.c_rmw.val().any() {
+            self.kind.next = MemKind::Atomic;
         } else if self.c_store.q.val() {
             self.kind.next = MemKind::Store;
         }
         self.last_step.next = bit_cast::<3, 5>(self.c_dwords.q.val());
-        if self.c_store.q.val() {
+        // A store or an atomic reads its (first) data after the address: one more step.
+        if self.c_store.q.val() | self.c_rmw.val().any() {
             self.last_step.next = bit_cast::<3, 5>(self.c_dwords.q.val()) + 1;
         }
         // A scalar load holds the sequencer one cycle per dword pair it writes back.
@@ -385,6 +560,7 @@ impl Logic for LoadStoreUnit {
         self.vu_rd_pass_o.next = self.pass.q.val().get_bits::<2>(0);
         self.vu_slot_o.next = self.c_slot.q.val();
         self.mem_we_o.next = false;
+        self.mem_rmw_o.next = 0.into();
         self.mem_lanes_o.next = self.lanes.val();
         self.mem_size_o.next = self.c_size.q.val();
         self.mem_signed_o.next = self.c_signed.q.val();
@@ -392,9 +568,106 @@ impl Logic for LoadStoreUnit {
         for j in 0..16 {
             self.addr_q[j].clock.next = self.clock.val();
             self.addr_q[j].d.next = self.addr_q[j].q.val();
+            self.data_q[j].clock.next = self.clock.val();
+            self.data_q[j].d.next = self.data_q[j].q.val();
             self.mem_addr_o[j].next = self.addr_q[j].q.val();
             self.mem_wdata_o[j].next = self.vu_rdata_i[j].val();
+            self.mem_wdata1_o[j].next = self.vu_rdata_i[j].val();
         }
+        // DS: the operand the VRF delivers this cycle (read in the last one) is used now and
+        // kept for the access's further cycles.
+        self.rd_prev.d.next = 0.into();
+        for j in 0..16 {
+            self.data1_q[j].clock.next = self.clock.val();
+            self.data1_q[j].d.next = self.data1_q[j].q.val();
+            self.addr_v[j].next = self.addr_q[j].q.val();
+            self.a_v[j].next = self.data_q[j].q.val();
+            self.b_v[j].next = self.data1_q[j].q.val();
+            if self.rd_prev.q.val() == 1 {
+                self.addr_v[j].next = self.vu_rdata_i[j].val();
+                self.addr_q[j].d.next = self.vu_rdata_i[j].val();
+            }
+            if self.rd_prev.q.val() == 2 {
+                self.a_v[j].next = self.vu_rdata_i[j].val();
+                self.data_q[j].d.next = self.vu_rdata_i[j].val();
+            }
+            if self.rd_prev.q.val() == 3 {
+                self.b_v[j].next = self.vu_rdata_i[j].val();
+                self.data1_q[j].d.next = self.vu_rdata_i[j].val();
+            }
+        }
+        // DS access `acc` of a pass: dword `acc` of the single address, or of `read2`/`write2`
+        // dword d_i of element 0 or (d_second) 1, whose data is DATA1.
+        self.d_two.next = self.c_ext.q.val().get_bit(6);
+        self.d_needs_a.next = self.c_store.q.val() | self.c_rmw.val().any();
+        self.d_needs_b.next = (self.c_rmw.val() == 14) | (self.c_rmw.val() == 15);
+        self.d_last_acc.next = bit_cast::<3, 5>(self.c_dwords.q.val()) - 1;
+        if self.d_two.val() {
+            self.d_last_acc.next = (bit_cast::<3, 5>(self.c_dwords.q.val()) << 1) - 1;
+        }
+        self.d_second.next =
+            self.d_two.val() & (bit_cast::<5, 3>(self.acc.q.val()) >= self.c_dwords.q.val());
+        self.d_i.next = self.acc.q.val();
+        self.d_elem_off.next = bit_cast::<32, 8>(self.c_ext.q.val().get_bits::<8>(8));
+        if self.d_second.val() {
+            self.d_i.next = self.acc.q.val() - bit_cast::<3, 5>(self.c_dwords.q.val());
+            self.d_elem_off.next = bit_cast::<32, 8>(self.c_ext.q.val().get_bits::<8>(16));
+        }
+        // An element is 4 · dwords bytes, 64 times that for st64.
+        self.d_shift.next = 2.into();
+        if self.c_dwords.q.val() == 2 {
+            self.d_shift.next = 3.into();
+        }
+        if self.c_ext.q.val().get_bit(7) {
+            self.d_shift.next = self.d_shift.val() + 6;
+        }
+        self.d_off.next = bit_cast::<32, 16>(self.c_ext.q.val().get_bits::<16>(8))
+            + (bit_cast::<32, 3>(self.acc.q.val()) << 2);
+        if self.d_two.val() {
+            self.d_off.next = (self.d_elem_off.val() << self.d_shift.val())
+                + (bit_cast::<32, 3>(self.d_i.val()) << 2);
+        }
+        self.d_avgpr.next = self.c_dvgpr.q.val() + bit_cast::<VGPR_ADDR_BITS, 3>(self.acc.q.val());
+        if self.d_second.val() {
+            self.d_avgpr.next =
+                self.c_bvgpr.q.val() + bit_cast::<VGPR_ADDR_BITS, 3>(self.d_i.val());
+        }
+        self.c_base.next = 0.into();
+        self.c_lds_size.next = 0.into();
+        for s in 0..self.slot_base.len() {
+            self.slot_base[s].clock.next = self.clock.val();
+            self.slot_size[s].clock.next = self.clock.val();
+            self.slot_base[s].d.next = self.slot_base[s].q.val();
+            self.slot_size[s].d.next = self.slot_size[s].q.val();
+            if self.launch_i.val() & (self.launch_slot_i.val().index() == s) {
+                self.slot_base[s].d.next = self.launch_lds_base_i.val();
+                self.slot_size[s].d.next = self.launch_lds_size_i.val();
+            }
+            if self.c_slot.q.val().index() == s {
+                self.c_base.next = self.slot_base[s].q.val();
+                self.c_lds_size.next = self.slot_size[s].q.val();
+            }
+        }
+        self.lds.active_i.next = false;
+        self.lds.start_i.next = false;
+        self.lds.lanes_i.next = self.lanes.val();
+        self.lds.base_i.next = self.c_base.val();
+        self.lds.limit_i.next = self.c_lds_size.val();
+        if self.c_m0.q.val() < self.c_lds_size.val() {
+            self.lds.limit_i.next = self.c_m0.q.val();
+        }
+        self.lds.we_i.next = self.c_store.q.val();
+        self.lds.rmw_i.next = self.c_rmw.val();
+        self.lds.size_i.next = self.c_size.q.val();
+        self.lds.signed_i.next = self.c_signed.q.val();
+        self.lds.clear_i.next = self.lds_clear_i.val();
+        self.lds.clear_row_i.next = self.lds_clear_row_i.val();
+        for j in 0..16 {
+            self.lds.addr_i[j].next = self.addr_v[j].val() + self.d_off.val();
+            self.lds.a_i[j].next = self.a_v[j].val();
+            self.lds.b_i[j].next = self.b_v[j].val();
+        }
+        self.d_done.next = false;
         if self.active.q.val() {
             match self.kind.val() {
                 MemKind::ScalarLoad => {
@@ -451,9 +724,57 @@ impl Logic for LoadStoreUnit {
                         }
                     }
                 }
+                MemKind::Atomic => {
+                    // Address, data (and a cmpswap's compare value), then one request.
+                    if self.step.q.val() == 0 {
+                        self.vu_rd_o.next = true;
+                    } else if self.step.q.val() == 1 {
+                        self.vu_rd_o.next = true;
+                        self.vu_rd_addr_o.next = self.c_dvgpr.q.val();
+                        for j in 0..16 {
+                            self.addr_q[j].d.next = self.vu_rdata_i[j].val();
+                        }
+                    } else if self.step.q.val() != self.last_step.val() {
+                        self.vu_rd_o.next = true;
+                        self.vu_rd_addr_o.next = self.c_dvgpr.q.val() + 1;
+                        for j in 0..16 {
+                            self.data_q[j].d.next = self.vu_rdata_i[j].val();
+                        }
+                    } else {
+                        self.send.next = true;
+                        self.mem_rmw_o.next = self.c_rmw.val();
+                        if self.c_dwords.q.val() == 2 {
+                            for j in 0..16 {
+                                self.mem_wdata_o[j].next = self.data_q[j].q.val();
+                            }
+                        }
+                    }
+                }
+                MemKind::Lds => {
+                    // Per pass: the address, then per access its data (DATA0, DATA1) and the
+                    // LDS cycles until every lane is served; the last one sends its tag.
+                    if self.step.q.val() == 0 {
+                        self.vu_rd_o.next = true;
+                        self.rd_prev.d.next = 1.into();
+                    } else if self.step.q.val() == 1 {
+                        self.vu_rd_o.next = true;
+                        self.vu_rd_addr_o.next = self.d_avgpr.val();
+                        self.rd_prev.d.next = 2.into();
+                    } else if self.step.q.val() == 2 {
+                        self.vu_rd_o.next = true;
+                        self.vu_rd_addr_o.next = self.c_bvgpr.q.val();
+                        self.rd_prev.d.next = 3.into();
+                    } else {
+                        self.lds.active_i.next = true;
+                        self.lds.start_i.next = self.acc_first.q.val();
+                        self.d_done.next = self.lds.done_o.val();
+                        self.send.next = self.lds.done_o.val();
+                        self.send_dword.next = self.acc.q.val();
+                    }
+                }
             }
         }
-        self.mem_req_o.next = self.send.val();
+        self.mem_req_o.next = self.send.val() & (self.kind.val() != MemKind::Lds);
         self.send_last.next = (self.step.q.val() == self.last_step.val())
             & (self.c_scalar.q.val() | (self.pass.q.val() == self.last_pass.val()));
         if self.c_scalar.q.val() {
@@ -469,10 +790,54 @@ impl Logic for LoadStoreUnit {
             } else {
                 self.step.d.next = self.step.q.val() + 1;
             }
-            if self.fin.val() {
-                self.active.d.next = false;
+        }
+        // A DS pass has as many steps as its accesses' data reads and LDS cycles.
+        self.acc_first.d.next = (self.step.q.val() != 3) | self.d_done.val();
+        if self.kind.val() == MemKind::Lds {
+            self.send_last.next = self.d_done.val()
+                & (self.acc.q.val() == self.d_last_acc.val())
+                & (self.pass.q.val() == self.last_pass.val());
+            self.fin.next = self.active.q.val() & self.send_last.val();
+            if self.active.q.val() {
+                self.pass.d.next = self.pass.q.val();
+                if self.step.q.val() == 0 {
+                    self.acc.d.next = 0.into();
+                    self.step.d.next = 3.into();
+                    if self.d_needs_a.val() {
+                        self.step.d.next = 1.into();
+                    }
+                } else if self.step.q.val() == 1 {
+                    self.step.d.next = 3.into();
+                    if self.d_needs_b.val() {
+                        self.step.d.next = 2.into();
+                    }
+                } else if self.step.q.val() == 2 {
+                    self.step.d.next = 3.into();
+                } else if self.d_done.val() {
+                    if self.acc.q.val() == self.d_last_acc.val() {
+                        self.step.d.next = 0.into();
+                        self.pass.d.next = self.pass.q.val() + 1;
+                    } else {
+                        self.acc.d.next = self.acc.q.val() + 1;
+                        self.step.d.next = 3.into();
+                        if self.d_needs_a.val() {
+                            self.step.d.next = 1.into();
+                        }
+                    }
+                } else {
+                    self.step.d.next = 3.into();
+                }
             }
         }
+        if self.active.q.val() & self.fin.val() {
+            self.active.d.next = false;
+        }
+        self.lds_fault_o.next = self.lds.fault_o.val();
+        self.lds_fault_lane_o.next = (bit_cast::<6, 3>(self.pass.q.val()) << 4)
+            | bit_cast::<6, 4>(self.lds.fault_lane_o.val());
+        self.lds_fault_addr_o.next = self.lds.fault_addr_o.val();
+        self.lds_fault_misaligned_o.next = self.lds.fault_misaligned_o.val();
+        self.lds_fault_ctx_o.next = self.c_id.q.val();
 
         // Round-robin pick among pending entries: the first after `rr`, else the first.
         self.pick_found.next = false;
@@ -507,6 +872,10 @@ impl Logic for LoadStoreUnit {
             self.e_signed[c].clock.next = self.clock.val();
             self.e_avgpr[c].clock.next = self.clock.val();
             self.e_dvgpr[c].clock.next = self.clock.val();
+            self.e_bvgpr[c].clock.next = self.clock.val();
+            self.e_rvgpr[c].clock.next = self.clock.val();
+            self.e_ext[c].clock.next = self.clock.val();
+            self.e_m0[c].clock.next = self.clock.val();
             self.e_sdst[c].clock.next = self.clock.val();
             self.e_saddr[c].clock.next = self.clock.val();
             self.e_en_lo[c].clock.next = self.clock.val();
@@ -519,6 +888,10 @@ impl Logic for LoadStoreUnit {
             self.e_signed[c].d.next = self.e_signed[c].q.val();
             self.e_avgpr[c].d.next = self.e_avgpr[c].q.val();
             self.e_dvgpr[c].d.next = self.e_dvgpr[c].q.val();
+            self.e_bvgpr[c].d.next = self.e_bvgpr[c].q.val();
+            self.e_rvgpr[c].d.next = self.e_rvgpr[c].q.val();
+            self.e_ext[c].d.next = self.e_ext[c].q.val();
+            self.e_m0[c].d.next = self.e_m0[c].q.val();
             self.e_sdst[c].d.next = self.e_sdst[c].q.val();
             self.e_saddr[c].d.next = self.e_saddr[c].q.val();
             self.e_en_lo[c].d.next = self.e_en_lo[c].q.val();
@@ -537,6 +910,10 @@ impl Logic for LoadStoreUnit {
                 self.c_signed.d.next = self.e_signed[c].q.val();
                 self.c_avgpr.d.next = self.e_avgpr[c].q.val();
                 self.c_dvgpr.d.next = self.e_dvgpr[c].q.val();
+                self.c_bvgpr.d.next = self.e_bvgpr[c].q.val();
+                self.c_rvgpr.d.next = self.e_rvgpr[c].q.val();
+                self.c_ext.d.next = self.e_ext[c].q.val();
+                self.c_m0.d.next = self.e_m0[c].q.val();
                 self.c_sdst.d.next = self.e_sdst[c].q.val();
                 self.c_saddr.d.next = self.e_saddr[c].q.val();
                 self.c_en_lo.d.next = self.e_en_lo[c].q.val();
@@ -552,6 +929,10 @@ impl Logic for LoadStoreUnit {
                     self.e_signed[c].d.next = self.disp_signed_i[u].val();
                     self.e_avgpr[c].d.next = self.disp_addr_vgpr_i[u].val();
                     self.e_dvgpr[c].d.next = self.disp_data_vgpr_i[u].val();
+                    self.e_bvgpr[c].d.next = self.disp_data1_vgpr_i[u].val();
+                    self.e_rvgpr[c].d.next = self.disp_ret_vgpr_i[u].val();
+                    self.e_ext[c].d.next = self.disp_ext_i[u].val();
+                    self.e_m0[c].d.next = self.disp_m0_i[u].val();
                     self.e_sdst[c].d.next = self.disp_sdst_i[u].val();
                     self.e_saddr[c].d.next = self.disp_saddr_i[u].val();
                     self.e_en_lo[c].d.next = self.disp_en_lo_i[u].val();
@@ -573,9 +954,12 @@ impl Logic for LoadStoreUnit {
         self.tag_a.read_address.next = self.now.q.val() - self.latency_m1.val();
         self.tag_b.read_address.next = self.now.q.val() - self.latency_m1.val();
         self.w_vgpr.next =
-            self.c_dvgpr.q.val() + bit_cast::<VGPR_ADDR_BITS, 3>(self.send_dword.val());
+            self.c_rvgpr.q.val() + bit_cast::<VGPR_ADDR_BITS, 3>(self.send_dword.val());
         self.kind_code.next = 0.into();
-        if self.kind.val() == MemKind::Store {
+        if (self.kind.val() == MemKind::Store)
+            | (((self.kind.val() == MemKind::Atomic) | (self.kind.val() == MemKind::Lds))
+                & !self.c_ret.val())
+        {
             self.kind_code.next = 1.into();
         }
         if self.kind.val() == MemKind::ScalarLoad {
@@ -593,6 +977,19 @@ impl Logic for LoadStoreUnit {
             if self.send_last.val() {
                 self.tag_w.next = self.tag_w.val() | 2;
             }
+            // Bit 31: the LSU answers itself from the LDS ring; the memory sends nothing.
+            if self.kind.val() == MemKind::Lds {
+                self.tag_w.next = self.tag_w.val() | 0x8000_0000_u64;
+            }
+        }
+        for j in 0..16 {
+            self.lds_ring[j].read_clock.next = self.clock.val();
+            self.lds_ring[j].write_clock.next = self.clock.val();
+            self.lds_ring[j].write_enable.next =
+                self.send.val() & (self.kind.val() == MemKind::Lds);
+            self.lds_ring[j].write_address.next = self.now.q.val();
+            self.lds_ring[j].read_address.next = self.now.q.val() - self.latency_m1.val();
+            self.lds_ring[j].write_data.next = self.lds.rdata_o[j].val();
         }
         self.tag_a.write_data.next = self.tag_w.val();
         self.tag_b.write_data.next = bit_cast::<32, 16>(self.mem_lanes_o.val())
@@ -607,7 +1004,8 @@ impl Logic for LoadStoreUnit {
         self.t_slot.next = self.tag_a.read_data.val().get_bits::<4>(27);
         self.t_lanes.next = self.tag_b.read_data.val().get_bits::<16>(0);
         self.t_sgpr.next = self.tag_b.read_data.val().get_bits::<SGPR_ADDR_BITS>(16);
-        self.resp.next = self.t_valid.val() & self.mem_rvalid_i.val();
+        self.t_lds.next = self.tag_a.read_data.val().get_bit(31);
+        self.resp.next = self.t_valid.val() & (self.mem_rvalid_i.val() | self.t_lds.val());
 
         self.outstanding.d.next = self.outstanding.q.val();
         if self.send.val() & !self.resp.val() {
@@ -623,6 +1021,12 @@ impl Logic for LoadStoreUnit {
         self.vu_wr_addr_o.next = self.t_vgpr.val();
         self.vu_wr_pass_o.next = self.t_pass.val();
         self.vu_wr_lanes_o.next = self.t_lanes.val();
+        for j in 0..16 {
+            self.vu_wdata_o[j].next = self.mem_rdata_i[j].val();
+            if self.t_lds.val() {
+                self.vu_wdata_o[j].next = self.lds_ring[j].read_data.val();
+            }
+        }
         self.srf_ctx_o.next = self.t_ctx.val();
         self.srf_addr_o.next = self.t_sgpr.val();
         self.srf_wdata_lo_o.next = self.mem_rdata_i[0].val();
@@ -755,7 +1159,7 @@ mod tests {
         lsu.disp_store_i[0].next = false;
         lsu.disp_dwords_i[0].next = 1.into();
         lsu.disp_addr_vgpr_i[0].next = 2.into();
-        lsu.disp_data_vgpr_i[0].next = 5.into();
+        lsu.disp_ret_vgpr_i[0].next = 5.into();
         lsu.disp_en_lo_i[0].next = 0x0001_8000.into();
         lsu.disp_en_hi_i[0].next = 0.into();
         tick(&mut lsu);

@@ -5,7 +5,8 @@
 //! operand read, scalar ALU ([`salu`]) and branch unit ([`branch`]) execute, write-back); per
 //! wavefront slot, the [`crate::split_merge::SplitMergeUnit`] (contexts, SRFs, split/merge)
 //! and the [`crate::simd::VectorUnit`] (SIMD, SpSIMDs, shared VRF, compaction); one
-//! [`lsu::LoadStoreUnit`] and one [`barrier::BarrierUnit`] per compute unit. [`timing`] gives
+//! [`lsu::LoadStoreUnit`] with the compute unit's LDS ([`lds::Lds`], 32 banks) and one
+//! [`barrier::BarrierUnit`] per compute unit. [`timing`] gives
 //! the worst-case cycles of every instruction class as this RTL implements them (the timing
 //! contract, docs/timing.md).
 
@@ -14,6 +15,7 @@ pub mod branch;
 pub mod decode;
 pub mod imem;
 pub mod issue;
+pub mod lds;
 pub mod lsu;
 pub mod salu;
 pub mod timing;

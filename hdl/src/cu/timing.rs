@@ -86,10 +86,25 @@ pub fn lsu_scalar_occupancy(dwords: u64) -> u64 {
     (dwords / 2).max(1)
 }
 
-/// The longest any memory instruction holds the sequencer: a four-dword store, or a sixteen-
-/// dword scalar load on a configuration with one pass.
+/// The most cycles one LDS access of a pass can take: every one of the 16 lanes on a different
+/// dword of one bank (a read or write) or on one bank at all (an atomic), `lds` module docs.
+pub const LDS_MAX_CONFLICT: u64 = 16;
+
+/// Sequencer cycles of a DS instruction of `accesses` accesses per pass (dwords; both
+/// elements' dwords for `read2`/`write2`; 1 for an atomic), each after `reads` data VGPR reads
+/// (0 for reads, 1 for writes and atomics, 2 for `ds_cmpst`/`ds_mskor`) and taking `conflict`
+/// cycles in the LDS (1 ..= [`LDS_MAX_CONFLICT`]: the most distinct dwords, for atomics lanes,
+/// one bank is asked for): per pass the address read, then per access its reads and cycles.
+pub fn lsu_ds_occupancy(cfg: &HwConfig, accesses: u64, reads: u64, conflict: u64) -> u64 {
+    cfg.passes() as u64 * (1 + accesses * (reads + conflict))
+}
+
+/// The longest any memory instruction holds the sequencer: `ds_write_b128` / `ds_write2_b64`
+/// with a 16-way bank conflict in every access.
 pub fn lsu_max_occupancy(cfg: &HwConfig) -> u64 {
-    lsu_vector_occupancy(cfg, true, 4).max(lsu_scalar_occupancy(16))
+    lsu_vector_occupancy(cfg, true, 4)
+        .max(lsu_scalar_occupancy(16))
+        .max(lsu_ds_occupancy(cfg, 4, 1, LDS_MAX_CONFLICT))
 }
 
 /// Contexts of the compute unit (all can have a memory instruction pending).
@@ -117,6 +132,23 @@ pub fn flat_cycles(cfg: &HwConfig, store: bool, dwords: u64) -> u64 {
     front(0) + 2 + lsu_vector_occupancy(cfg, store, dwords) + cfg.mem_latency as u64
 }
 
+/// A FLAT atomic with `data` data dwords (2 for `cmpswap`) and the sequencer free, with or
+/// without `glc`: the sequencer reads its address and data as a store's and sends one request
+/// per pass, whose response (the old values, written back with `glc`) retires it, so it takes
+/// a store's cycles: [`flat_cycles`]`(cfg, true, data)`.
+pub fn flat_atomic_cycles(cfg: &HwConfig, data: u64) -> u64 {
+    front(0) + 2 + lsu_vector_occupancy(cfg, true, data) + cfg.mem_latency as u64
+}
+
+/// A DS instruction with the sequencer free (see [`lsu_ds_occupancy`]): front + 1 (execute) +
+/// 1 (the sequencer picks it) + its occupancy + `mem_latency`: the LDS data of an access goes
+/// through a ring read with the access's tag, so every response, LDS or memory, comes exactly
+/// `mem_latency` cycles after the cycle that sent it and the VRF's one write port never sees two.
+/// The worst case is `conflict` = [`LDS_MAX_CONFLICT`].
+pub fn ds_cycles(cfg: &HwConfig, accesses: u64, reads: u64, conflict: u64) -> u64 {
+    front(0) + 2 + lsu_ds_occupancy(cfg, accesses, reads, conflict) + cfg.mem_latency as u64
+}
+
 /// `s_load_dword{,x2,x4,x8,x16}` with `reads` SGPR operands and the sequencer free: front + 1
 /// (execute) + 1 (the sequencer picks it) + `mem_latency` + one cycle per dword pair written
 /// back (the last pair retires it).
@@ -126,7 +158,9 @@ pub fn smem_cycles(cfg: &HwConfig, reads: u64, dwords: u64) -> u64 {
 
 /// Worst-case memory instruction without arbitration wait.
 pub fn mem_worst(cfg: &HwConfig) -> u64 {
-    flat_cycles(cfg, true, 4).max(smem_cycles(cfg, SMEM_MAX_READS, 16))
+    flat_cycles(cfg, true, 4)
+        .max(smem_cycles(cfg, SMEM_MAX_READS, 16))
+        .max(ds_cycles(cfg, 4, 1, LDS_MAX_CONFLICT))
 }
 
 /// Worst-case memory instruction including the LSU wait when every other context of the

@@ -12,6 +12,7 @@ use super::barrier::BarrierUnit;
 use super::decode::DstKind;
 use super::imem::{InstructionMemory, IMEM_ADDR_BITS};
 use super::issue::IssueUnit;
+use super::lds::LDS_ROW_BITS;
 use super::lsu::LoadStoreUnit;
 use super::{CuError, CuMode};
 use crate::config::{ConfigErrors, HwConfig, CONTEXT_ID_BITS, SGPR_ADDR_BITS, VGPR_ADDR_BITS};
@@ -80,6 +81,10 @@ pub struct ComputeUnit {
     /// loads (`LoadStoreUnit::mem_size_o`).
     pub mem_size_o: Signal<Out, Bits<2>>,
     pub mem_signed_o: Signal<Out, Bit>,
+    /// A FLAT atomic's read-modify-write and a `cmpswap`'s compare values
+    /// (`LoadStoreUnit::mem_rmw_o`).
+    pub mem_rmw_o: Signal<Out, Bits<4>>,
+    pub mem_wdata1_o: Vec<Signal<Out, Bits<32>>>,
     pub mem_ctx_o: Signal<Out, Bits<8>>,
     pub mem_rvalid_i: Signal<In, Bit>,
     pub mem_rdata_i: Vec<Signal<In, Bits<32>>>,
@@ -98,6 +103,20 @@ pub struct ComputeUnit {
     pub launch_exec_lo_i: Signal<In, Bits<32>>,
     pub launch_exec_hi_i: Signal<In, Bits<32>>,
     pub launch_wg_i: Signal<In, Bits<8>>,
+    /// The LDS region (byte base, a multiple of 128, and size) of the launched wavefront's
+    /// workgroup.
+    pub launch_lds_base_i: Signal<In, Bits<32>>,
+    pub launch_lds_size_i: Signal<In, Bits<32>>,
+    /// Zero LDS row `lds_clear_row_i` (128 bytes) at this edge: the dispatcher clears a
+    /// workgroup's region before its first wavefront starts.
+    pub lds_clear_i: Signal<In, Bit>,
+    pub lds_clear_row_i: Signal<In, Bits<LDS_ROW_BITS>>,
+    /// A DS access failed its LDS limit or alignment check (`LoadStoreUnit::lds_fault_o`).
+    pub lds_fault_o: Signal<Out, Bit>,
+    pub lds_fault_lane_o: Signal<Out, Bits<6>>,
+    pub lds_fault_addr_o: Signal<Out, Bits<32>>,
+    pub lds_fault_misaligned_o: Signal<Out, Bit>,
+    pub lds_fault_ctx_o: Signal<Out, Bits<8>>,
     /// Keeps barriers closed while the dispatcher launches more wavefronts of a running
     /// workgroup.
     pub barrier_hold_i: Signal<In, Bit>,
@@ -250,6 +269,8 @@ impl ComputeUnit {
             mem_lanes_o: Default::default(),
             mem_size_o: Default::default(),
             mem_signed_o: Default::default(),
+            mem_rmw_o: Default::default(),
+            mem_wdata1_o: many(SIMD_LANES),
             mem_ctx_o: Default::default(),
             mem_rvalid_i: Default::default(),
             mem_rdata_i: many(SIMD_LANES),
@@ -267,6 +288,15 @@ impl ComputeUnit {
             launch_exec_lo_i: Default::default(),
             launch_exec_hi_i: Default::default(),
             launch_wg_i: Default::default(),
+            launch_lds_base_i: Default::default(),
+            launch_lds_size_i: Default::default(),
+            lds_clear_i: Default::default(),
+            lds_clear_row_i: Default::default(),
+            lds_fault_o: Default::default(),
+            lds_fault_lane_o: Default::default(),
+            lds_fault_addr_o: Default::default(),
+            lds_fault_misaligned_o: Default::default(),
+            lds_fault_ctx_o: Default::default(),
             barrier_hold_i: Default::default(),
             idle_o: Default::default(),
             error_o: Default::default(),
@@ -561,7 +591,7 @@ impl Logic for ComputeUnit {
             self.vus[j].lsu_wr_pass_i.next = self.lsu.vu_wr_pass_o.val();
             self.vus[j].lsu_wr_lanes_i.next = self.lsu.vu_wr_lanes_o.val();
             for l in 0..SIMD_LANES {
-                self.vus[j].lsu_wdata_i[l].next = self.mem_rdata_i[l].val();
+                self.vus[j].lsu_wdata_i[l].next = self.lsu.vu_wdata_o[l].val();
             }
             if self.init_vgpr_we_i.val() & (self.init_slot_i.val().index() == j) {
                 self.vus[j].lsu_we_i.next = true;
@@ -583,6 +613,7 @@ impl Logic for ComputeUnit {
             self.lsu.mem_rdata_i[l].next = self.mem_rdata_i[l].val();
             self.mem_addr_o[l].next = self.lsu.mem_addr_o[l].val();
             self.mem_wdata_o[l].next = self.lsu.mem_wdata_o[l].val();
+            self.mem_wdata1_o[l].next = self.lsu.mem_wdata1_o[l].val();
         }
         for j in 0..self.vus.len() {
             if self.lsu.vu_slot_o.val().index() == j {
@@ -597,6 +628,18 @@ impl Logic for ComputeUnit {
         self.mem_lanes_o.next = self.lsu.mem_lanes_o.val();
         self.mem_size_o.next = self.lsu.mem_size_o.val();
         self.mem_signed_o.next = self.lsu.mem_signed_o.val();
+        self.mem_rmw_o.next = self.lsu.mem_rmw_o.val();
+        self.lsu.launch_i.next = self.launch_i.val();
+        self.lsu.launch_slot_i.next = self.init_slot_i.val();
+        self.lsu.launch_lds_base_i.next = self.launch_lds_base_i.val();
+        self.lsu.launch_lds_size_i.next = self.launch_lds_size_i.val();
+        self.lsu.lds_clear_i.next = self.lds_clear_i.val();
+        self.lsu.lds_clear_row_i.next = self.lds_clear_row_i.val();
+        self.lds_fault_o.next = self.lsu.lds_fault_o.val();
+        self.lds_fault_lane_o.next = self.lsu.lds_fault_lane_o.val();
+        self.lds_fault_addr_o.next = self.lsu.lds_fault_addr_o.val();
+        self.lds_fault_misaligned_o.next = self.lsu.lds_fault_misaligned_o.val();
+        self.lds_fault_ctx_o.next = self.lsu.lds_fault_ctx_o.val();
         self.mem_ctx_o.next = self.lsu.mem_ctx_o.val();
 
         // Which contexts may issue.
@@ -645,6 +688,14 @@ impl Logic for ComputeUnit {
                     self.ius[m * self._per_slot + kk].mem_addr_vgpr_o.val();
                 self.lsu.disp_data_vgpr_i[m * self._per_slot + kk].next =
                     self.ius[m * self._per_slot + kk].mem_data_vgpr_o.val();
+                self.lsu.disp_data1_vgpr_i[m * self._per_slot + kk].next =
+                    self.ius[m * self._per_slot + kk].mem_data1_vgpr_o.val();
+                self.lsu.disp_ret_vgpr_i[m * self._per_slot + kk].next =
+                    self.ius[m * self._per_slot + kk].mem_ret_vgpr_o.val();
+                self.lsu.disp_ext_i[m * self._per_slot + kk].next =
+                    self.ius[m * self._per_slot + kk].mem_ext_o.val();
+                self.lsu.disp_m0_i[m * self._per_slot + kk].next =
+                    self.ius[m * self._per_slot + kk].mem_m0_o.val();
                 self.lsu.disp_sdst_i[m * self._per_slot + kk].next =
                     self.ius[m * self._per_slot + kk].mem_sdst_o.val();
                 self.lsu.disp_saddr_i[m * self._per_slot + kk].next =

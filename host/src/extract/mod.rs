@@ -204,8 +204,8 @@ pub fn extract(source: &str, file: &str, table: &TimingTable) -> Result<Kernel> 
         .find(|l| pws_isa::subset::golden_only(l.item.opcode))
     {
         return Err(HostError::Input(format!(
-            "{file}:{}: `{}`: no timing contract for the LDS and the FLAT atomics yet (the compute-unit RTL does not implement them), so no WCET bound",
-            l.line, l.item
+            "{file}:{}: `{}`: no timing contract for {} yet (the compute-unit RTL does not implement it), so no WCET bound",
+            l.line, l.item, l.item.opcode
         )));
     }
     let flow = Flow::new(&program, file)?;

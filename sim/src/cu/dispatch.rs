@@ -7,6 +7,14 @@
 //! v1 = y, v2 = z, as many as the descriptor asks for) one 16-lane pass per cycle, then the
 //! launch with the wavefront's EXEC. That is `sgprs + vgprs · passes + 1` cycles per
 //! wavefront, the dispatch cost of the timing contract.
+//!
+//! A kernel with a group segment (`.amdhsa_group_segment_fixed_size`) also needs LDS: the
+//! workgroup gets a region of that size rounded up to whole 128-byte rows (so that a lane's LDS
+//! bank depends only on its address within the region), first fit in the compute unit's LDS,
+//! and starts only when both its slots and its region are free, so the LDS limits occupancy as
+//! on GCN. Before its first wavefront's registers the dispatcher zeroes the region one row per
+//! cycle (the golden model's workgroups start with a zeroed LDS): `ceil(size / 128)` more
+//! cycles per workgroup. The region is freed when the last of its wavefronts has ended.
 
 use std::collections::VecDeque;
 
@@ -31,10 +39,17 @@ pub enum DispatchAction {
         pass: u8,
         data: [u32; PORT_LANES],
     },
+    /// Zero LDS row `row` (128 bytes).
+    ClearLds {
+        row: u32,
+    },
     Launch {
         slot: usize,
         pc: u32,
         exec: u64,
+        /// The workgroup's LDS region: first byte and size.
+        lds_base: u32,
+        lds_size: u32,
         /// Workgroup tag the barrier counts wavefronts by (the workgroup id modulo 256;
         /// resident workgroups never share one).
         wg_tag: u8,
@@ -60,6 +75,21 @@ pub enum DispatchError {
         wavefronts: u32,
         slots: usize,
     },
+    #[error("the kernel's group segment of {bytes} bytes is larger than the compute unit's LDS of {lds} bytes (lds_bytes)")]
+    LdsTooSmall { bytes: u32, lds: u32 },
+}
+
+/// Bytes in one LDS row (one dword in each of its 32 banks).
+const LDS_ROW: u32 = 128;
+
+/// A resident workgroup's LDS region and the slots of its wavefronts, not yet launched and
+/// running.
+#[derive(Debug)]
+struct Region {
+    base: u32,
+    size: u32,
+    waiting: Vec<usize>,
+    running: Vec<usize>,
 }
 
 /// Workgroups waiting, and the one being dispatched.
@@ -72,6 +102,11 @@ pub struct Dispatcher<'m> {
     slots: usize,
     passes: usize,
     current: VecDeque<Pending>,
+    /// Bytes of the compute unit's LDS, and the regions of the workgroups holding some.
+    lds_bytes: u32,
+    regions: Vec<Region>,
+    /// Slots whose launch was driven in the last call (they read free in that cycle).
+    just_launched: Vec<usize>,
 }
 
 impl<'m> Dispatcher<'m> {
@@ -100,7 +135,54 @@ impl<'m> Dispatcher<'m> {
             slots,
             passes,
             current: VecDeque::new(),
+            lds_bytes: 64 * 1024,
+            regions: Vec::new(),
+            just_launched: Vec::new(),
         })
+    }
+
+    /// The same dispatcher for a compute unit with an LDS of `lds_bytes` bytes (GCN3's 64 KiB
+    /// without this); the kernel's group segment must fit in it.
+    pub fn with_lds(mut self, lds_bytes: u32) -> Result<Self, DispatchError> {
+        let bytes = self.region_bytes();
+        if bytes > lds_bytes {
+            return Err(DispatchError::LdsTooSmall {
+                bytes: self.abi.group_segment_size,
+                lds: lds_bytes,
+            });
+        }
+        self.lds_bytes = lds_bytes;
+        Ok(self)
+    }
+
+    /// The LDS a workgroup takes: its group segment in whole rows.
+    fn region_bytes(&self) -> u32 {
+        self.abi.group_segment_size.div_ceil(LDS_ROW) * LDS_ROW
+    }
+
+    /// The first free range of `size` bytes, first fit.
+    fn find_region(&self, size: u32) -> Option<u32> {
+        let mut taken: Vec<(u32, u32)> = self.regions.iter().map(|r| (r.base, r.size)).collect();
+        taken.sort_unstable();
+        let mut base = 0;
+        for (b, s) in taken {
+            if b - base >= size {
+                return Some(base);
+            }
+            base = b + s;
+        }
+        (self.lds_bytes - base >= size).then_some(base)
+    }
+
+    /// Frees the regions whose wavefronts have all ended (their slots read free again).
+    fn release(&mut self, slot_free: u32) {
+        let just = std::mem::take(&mut self.just_launched);
+        for r in &mut self.regions {
+            r.running
+                .retain(|&s| slot_free >> s & 1 == 0 || just.contains(&s));
+        }
+        self.regions
+            .retain(|r| !r.waiting.is_empty() || !r.running.is_empty());
     }
 
     /// Every workgroup has been launched.
@@ -115,6 +197,7 @@ impl<'m> Dispatcher<'m> {
 
     /// The action for this cycle, given which slots the compute unit reports free.
     pub fn step(&mut self, slot_free: u32) -> DispatchAction {
+        self.release(slot_free);
         if self.current.is_empty() && self.next_wg < self.workgroups {
             self.try_start(slot_free);
         }
@@ -124,6 +207,15 @@ impl<'m> Dispatcher<'m> {
         let action = p.actions.pop_front().unwrap_or(DispatchAction::Idle);
         if p.actions.is_empty() {
             self.current.pop_front();
+        }
+        if let DispatchAction::Launch { slot, .. } = action {
+            self.just_launched.push(slot);
+            for r in &mut self.regions {
+                if let Some(i) = r.waiting.iter().position(|&s| s == slot) {
+                    r.waiting.remove(i);
+                    r.running.push(slot);
+                }
+            }
         }
         action
     }
@@ -138,9 +230,31 @@ impl<'m> Dispatcher<'m> {
         if free.len() < waves {
             return;
         }
+        let size = self.region_bytes();
+        let base = if size == 0 {
+            0
+        } else {
+            let Some(base) = self.find_region(size) else {
+                return;
+            };
+            self.regions.push(Region {
+                base,
+                size,
+                waiting: free.iter().take(waves).copied().collect(),
+                running: Vec::new(),
+            });
+            base
+        };
         for (wave, &slot) in free.iter().take(waves).enumerate() {
             let wave = wave as u32;
             let mut actions = VecDeque::new();
+            if wave == 0 {
+                for row in 0..size / LDS_ROW {
+                    actions.push_back(DispatchAction::ClearLds {
+                        row: base / LDS_ROW + row,
+                    });
+                }
+            }
             for (addr, data) in self.abi.sgpr_values(m, wg, wave).into_iter().enumerate() {
                 actions.push_back(DispatchAction::InitSgpr {
                     slot,
@@ -164,6 +278,8 @@ impl<'m> Dispatcher<'m> {
                 slot,
                 pc: 0,
                 exec: m.initial_exec(wg, wave),
+                lds_base: base,
+                lds_size: size,
                 wg_tag: wg as u8,
                 workgroup: wg,
                 wave,
@@ -320,6 +436,67 @@ mod tests {
             panic!();
         };
         assert_eq!(exec, 0xFF);
+    }
+
+    #[test]
+    fn the_lds_limits_occupancy_and_each_workgroup_starts_with_its_region_zeroed() {
+        let m = manifest(256, 64);
+        let src = "k:\ns_endpgm\n.amdhsa_kernel k\n.amdhsa_next_free_vgpr 1\n\
+                   .amdhsa_next_free_sgpr 8\n.amdhsa_group_segment_fixed_size 200\n\
+                   .end_amdhsa_kernel\n";
+        let abi = LaunchAbi::of_program(&pws_isa::assemble(src, "k.s").unwrap());
+        assert!(Dispatcher::new(&m, abi.clone(), 4, 4)
+            .unwrap()
+            .with_lds(128)
+            .unwrap_err()
+            .to_string()
+            .contains("200 bytes"));
+        // 200 bytes take two rows: an LDS of 512 bytes holds two workgroups at a time.
+        let mut d = Dispatcher::new(&m, abi, 4, 4)
+            .unwrap()
+            .with_lds(512)
+            .unwrap();
+        let mut launches = Vec::new();
+        let mut busy = 0u32;
+        for cycle in 0..200 {
+            match d.step(!busy & 0b1111) {
+                DispatchAction::ClearLds { row } => launches.push((cycle, "clear", row)),
+                DispatchAction::Launch {
+                    slot,
+                    lds_base,
+                    lds_size,
+                    ..
+                } => {
+                    assert_eq!(lds_size, 256);
+                    busy |= 1 << slot;
+                    launches.push((cycle, "launch", lds_base));
+                }
+                _ => {}
+            }
+            // The wavefront in slot 0 ends at cycle 100.
+            if cycle == 100 {
+                busy &= !1;
+            }
+        }
+        let kinds: Vec<(&str, u32)> = launches.iter().map(|&(_, k, v)| (k, v)).collect();
+        assert_eq!(
+            kinds,
+            [
+                ("clear", 0),
+                ("clear", 1),
+                ("launch", 0),
+                ("clear", 2),
+                ("clear", 3),
+                ("launch", 256),
+                ("clear", 0),
+                ("clear", 1),
+                ("launch", 0)
+            ]
+        );
+        assert!(
+            launches[6].0 > 100,
+            "the third waits for a region: {launches:?}"
+        );
     }
 
     #[test]

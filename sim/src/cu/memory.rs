@@ -7,6 +7,9 @@
 //! A request is performed when the rising edge accepts it (loads read, stores write then);
 //! its response is presented `latency` cycles later. Performing accesses in acceptance order
 //! keeps every context's own accesses in program order, which is all race-free kernels need.
+//! An atomic request (`mem_rmw_o`) read-modify-writes each active lane's dword in ascending
+//! lane order, one lane after the other, and answers with the old values: lanes on one address
+//! see each other's results, as the golden model's lane order defines.
 
 use std::collections::VecDeque;
 
@@ -27,6 +30,16 @@ pub enum MemFault {
     Misaligned { addr: u64 },
     #[error("address {addr:#x} is in the read-only {region} segment")]
     ReadOnly { addr: u64, region: String },
+    /// A DS access reached past `min(M0, allocation)` (the compute unit's LDS check).
+    #[error("LDS address {addr:#x} is outside the limit {limit:#x} = min(M0 = {m0:#x}, the workgroup's allocation of {allocation} bytes)")]
+    LdsOutOfRange {
+        addr: u32,
+        limit: u32,
+        allocation: u32,
+        m0: u32,
+    },
+    #[error("LDS address {addr:#x} is not aligned to the {bytes}-byte access")]
+    LdsMisaligned { addr: u32, bytes: u32 },
 }
 
 /// One mapped region and its words.
@@ -196,16 +209,106 @@ impl AccessSize {
     }
 }
 
+/// A FLAT atomic's read-modify-write as the port codes it (`pws_hdl::cu::lsu::rmw`): the new
+/// dword from the old one, the lane's data `a` and its second operand `b`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rmw {
+    Add,
+    Sub,
+    Rsub,
+    MinI,
+    MinU,
+    MaxI,
+    MaxU,
+    And,
+    Or,
+    Xor,
+    Inc,
+    Dec,
+    Swap,
+    /// `old == b ? a : old`.
+    CmpSwap,
+    Mskor,
+}
+
+impl Rmw {
+    /// The op of a port code; `None` for 0 (a plain load or store).
+    pub fn from_code(code: u64) -> Option<Rmw> {
+        use pws_hdl::cu::lsu::rmw;
+        Some(match code {
+            rmw::ADD => Rmw::Add,
+            rmw::SUB => Rmw::Sub,
+            rmw::RSUB => Rmw::Rsub,
+            rmw::SMIN => Rmw::MinI,
+            rmw::UMIN => Rmw::MinU,
+            rmw::SMAX => Rmw::MaxI,
+            rmw::UMAX => Rmw::MaxU,
+            rmw::AND => Rmw::And,
+            rmw::OR => Rmw::Or,
+            rmw::XOR => Rmw::Xor,
+            rmw::INC => Rmw::Inc,
+            rmw::DEC => Rmw::Dec,
+            rmw::SWAP => Rmw::Swap,
+            rmw::CMPSWAP => Rmw::CmpSwap,
+            rmw::MSKOR => Rmw::Mskor,
+            _ => return None,
+        })
+    }
+
+    /// The dword the memory holds after the op.
+    pub fn apply(self, old: u32, a: u32, b: u32) -> u32 {
+        match self {
+            Rmw::Add => old.wrapping_add(a),
+            Rmw::Sub => old.wrapping_sub(a),
+            Rmw::Rsub => a.wrapping_sub(old),
+            Rmw::MinI => (old as i32).min(a as i32) as u32,
+            Rmw::MinU => old.min(a),
+            Rmw::MaxI => (old as i32).max(a as i32) as u32,
+            Rmw::MaxU => old.max(a),
+            Rmw::And => old & a,
+            Rmw::Or => old | a,
+            Rmw::Xor => old ^ a,
+            Rmw::Inc => {
+                if old >= a {
+                    0
+                } else {
+                    old + 1
+                }
+            }
+            Rmw::Dec => {
+                if old == 0 || old > a {
+                    a
+                } else {
+                    old - 1
+                }
+            }
+            Rmw::Swap => a,
+            Rmw::CmpSwap => {
+                if old == b {
+                    a
+                } else {
+                    old
+                }
+            }
+            Rmw::Mskor => (old & !a) | b,
+        }
+    }
+}
+
 /// A request as the port presents it in one cycle.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Request {
     pub write: bool,
+    /// An atomic: read-modify-write every lane's dword, answer with the old values.
+    pub rmw: Option<Rmw>,
     /// Each lane's access size, and whether a sub-dword load sign-extends.
     pub size: AccessSize,
     pub signed: bool,
     /// Byte addresses, one per port lane.
     pub addr: [u32; PORT_LANES],
     pub wdata: [u32; PORT_LANES],
+    /// An atomic's second operand (`cmpswap`'s compare value).
+    pub wdata1: [u32; PORT_LANES],
     /// Bit i: lane i takes part.
     pub lanes: u16,
 }
@@ -247,14 +350,22 @@ impl MemoryPort {
         let mut data = [0; PORT_LANES];
         for lane in (0..PORT_LANES).filter(|&l| req.lanes >> l & 1 == 1) {
             let addr = u64::from(req.addr[lane]);
-            let write = req.write.then_some(req.wdata[lane]);
-            let r = self
-                .memory
-                .access(addr, req.size, req.signed, write)
-                .map(|v| data[lane] = v);
+            let r = match req.rmw {
+                Some(op) => self.memory.read(addr).and_then(|old| {
+                    data[lane] = old;
+                    self.memory
+                        .write(addr, op.apply(old, req.wdata[lane], req.wdata1[lane]))
+                }),
+                None => {
+                    let write = req.write.then_some(req.wdata[lane]);
+                    self.memory
+                        .access(addr, req.size, req.signed, write)
+                        .map(|v| data[lane] = v)
+                }
+            };
             r.map_err(|fault| PortFault { lane, fault })?;
         }
-        if req.write {
+        if req.write || req.rmw.is_some() {
             self.writes += 1;
         } else {
             self.reads += 1;
@@ -372,6 +483,8 @@ mod tests {
             signed: false,
             addr: [0; PORT_LANES],
             wdata: [0; PORT_LANES],
+            wdata1: [0; PORT_LANES],
+            rmw: None,
             lanes: 0b11,
         };
         store.addr[0] = base;
@@ -395,6 +508,45 @@ mod tests {
     }
 
     #[test]
+    fn atomics_apply_in_lane_order_and_return_the_old_values() {
+        let mut port = MemoryPort::new(DataMemory::new(&manifest(), &LaunchAbi::legacy()), 1);
+        let base = layout::BUFFER_BASE as u32;
+        let mut req = Request {
+            write: false,
+            rmw: Some(Rmw::Add),
+            size: AccessSize::Dword,
+            signed: false,
+            addr: [base; PORT_LANES],
+            wdata: [0; PORT_LANES],
+            wdata1: [0; PORT_LANES],
+            lanes: 0b1011,
+        };
+        req.wdata[..4].copy_from_slice(&[10, 20, 30, 40]);
+        req.addr[3] = base + 4;
+        port.accept(0, &req).unwrap();
+        let old = port.response(1).unwrap();
+        // a[0] = 1 at launch: lane 0 sees 1, lane 1 sees 11; lane 3 adds to a[1] = 2.
+        assert_eq!(old[..4], [1, 11, 0, 2]);
+        assert_eq!(port.memory.read(u64::from(base)), Ok(31));
+        assert_eq!(port.memory.read(u64::from(base) + 4), Ok(42));
+        req.rmw = Some(Rmw::CmpSwap);
+        req.lanes = 0b11;
+        req.wdata[..2].copy_from_slice(&[7, 8]);
+        req.wdata1[..2].copy_from_slice(&[31, 31]);
+        port.accept(1, &req).unwrap();
+        assert_eq!(port.response(2).unwrap()[..2], [31, 7]);
+        assert_eq!(
+            port.memory.read(u64::from(base)),
+            Ok(7),
+            "only lane 0 matched"
+        );
+        assert_eq!(Rmw::Dec.apply(0, 5, 0), 5);
+        assert_eq!(Rmw::Inc.apply(5, 5, 0), 0);
+        assert_eq!(Rmw::MinI.apply(u32::MAX, 3, 0), u32::MAX);
+        assert_eq!(Rmw::from_code(0), None);
+    }
+
+    #[test]
     fn a_faulting_lane_is_reported() {
         let mut port = MemoryPort::new(DataMemory::new(&manifest(), &LaunchAbi::legacy()), 1);
         let mut req = Request {
@@ -403,6 +555,8 @@ mod tests {
             signed: false,
             addr: [layout::BUFFER_BASE as u32; PORT_LANES],
             wdata: [0; PORT_LANES],
+            wdata1: [0; PORT_LANES],
+            rmw: None,
             lanes: 0b101,
         };
         req.addr[2] = 0x10;

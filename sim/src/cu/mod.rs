@@ -85,11 +85,13 @@ impl RunOptions {
 }
 
 /// The watchdog window for `hw`: far above the longest any one instruction can take (a memory
-/// access behind every other context's accesses, each one pass per cycle, plus the latency).
+/// access behind every other context's accesses, plus the latency; an LDS access with bank
+/// conflicts holds the sequencer up to 16 cycles).
 pub fn default_watchdog(hw: &HwConfig) -> u64 {
     let contexts = (hw.simds_per_cu * hw.wf_contexts_per_simd * (hw.spsimds_per_simd + 1)) as u64;
     let per_access = (hw.mem_latency + hw.passes() * 2) as u64;
-    (contexts * per_access * 8).max(2_000)
+    let lds = pws_hdl::cu::timing::mem_worst(hw);
+    (contexts * per_access * 8).max(contexts * lds).max(2_000)
 }
 
 /// One wavefront's residency.
@@ -195,6 +197,15 @@ pub enum RunError {
     },
     #[error("memory fault at cycle {cycle}: {ctx} pc {pc:#06x} ({}), lane {lane} of the request: {fault}", instruction.as_deref().unwrap_or("no instruction there"))]
     Memory {
+        fault: MemFault,
+        lane: usize,
+        pc: u32,
+        instruction: Option<String>,
+        ctx: Ctx,
+        cycle: u64,
+    },
+    #[error("LDS fault at cycle {cycle}: {ctx} pc {pc:#06x} ({}), lane {lane} of the wavefront: {fault}", instruction.as_deref().unwrap_or("no instruction there"))]
+    Lds {
         fault: MemFault,
         lane: usize,
         pc: u32,
@@ -336,6 +347,17 @@ fn check_budget(manifest: &Manifest) -> Result<(), RunError> {
     Ok(())
 }
 
+/// Bytes of each lane's LDS access of the DS instruction at `pc`: 1 or 2 for the byte and
+/// half forms, else 4 (wider forms move dwords).
+fn lds_access_bytes(program: &Program, pc: u32) -> u32 {
+    use pws_isa::Opcode::*;
+    match program.instruction_at(pc).map(|l| l.item.opcode) {
+        Some(DsReadU8 | DsReadI8 | DsWriteB8) => 1,
+        Some(DsReadU16 | DsReadI16 | DsWriteB16) => 2,
+        _ => 4,
+    }
+}
+
 fn bits<const N: usize>(v: u64) -> Bits<N> {
     v.into()
 }
@@ -352,6 +374,8 @@ struct Bench<'p> {
     wavefronts: Vec<WavefrontRecord>,
     /// Per slot: index into `wavefronts` of the resident wavefront.
     resident: Vec<Option<usize>>,
+    /// Per slot: the LDS bytes its workgroup was given (an LDS fault names it).
+    lds_allocation: Vec<u32>,
     start: u64,
 }
 
@@ -492,8 +516,13 @@ impl Bench<'_> {
         cu.init_sgpr_we_i.next = false;
         cu.init_vgpr_we_i.next = false;
         cu.launch_i.next = false;
+        cu.lds_clear_i.next = false;
         match action {
             DispatchAction::Idle => {}
+            DispatchAction::ClearLds { row } => {
+                cu.lds_clear_i.next = true;
+                cu.lds_clear_row_i.next = bits(u64::from(row));
+            }
             DispatchAction::InitSgpr { slot, addr, data } => {
                 cu.init_slot_i.next = bits(slot as u64);
                 cu.init_sgpr_we_i.next = true;
@@ -518,6 +547,8 @@ impl Bench<'_> {
                 slot,
                 pc,
                 exec,
+                lds_base,
+                lds_size,
                 wg_tag,
                 workgroup,
                 wave,
@@ -528,6 +559,9 @@ impl Bench<'_> {
                 cu.launch_exec_lo_i.next = bits(exec & 0xFFFF_FFFF);
                 cu.launch_exec_hi_i.next = bits(exec >> 32);
                 cu.launch_wg_i.next = bits(u64::from(wg_tag));
+                cu.launch_lds_base_i.next = bits(u64::from(lds_base));
+                cu.launch_lds_size_i.next = bits(u64::from(lds_size));
+                self.lds_allocation[slot] = lds_size;
                 self.monitor.launch(slot, cycle);
                 self.progress.launch(slot, cycle);
                 self.resident[slot] = Some(self.wavefronts.len());
@@ -568,9 +602,39 @@ impl Bench<'_> {
                 cycle: cycle - self.start,
             });
         }
+        if cu.lds_fault_o.val() {
+            let ctx = self.ctx_of_id(cu.lds_fault_ctx_o.val().to_u64());
+            let c = ctx.slot * self.per_slot + ctx.k;
+            let pc = cu.ctx_inst_pc_o[c].val().to_u64() as u32;
+            let addr = cu.lds_fault_addr_o.val().to_u64() as u32;
+            let fault = if cu.lds_fault_misaligned_o.val() {
+                MemFault::LdsMisaligned {
+                    addr,
+                    bytes: lds_access_bytes(self.program, pc),
+                }
+            } else {
+                let (m0, allocation) = (cu.m0(c), self.lds_allocation[ctx.slot]);
+                MemFault::LdsOutOfRange {
+                    addr,
+                    limit: m0.min(allocation),
+                    allocation,
+                    m0,
+                }
+            };
+            return Err(RunError::Lds {
+                fault,
+                lane: cu.lds_fault_lane_o.val().to_u64() as usize,
+                pc,
+                instruction: self.instruction(pc),
+                ctx,
+                cycle: cycle - self.start,
+            });
+        }
         if cu.mem_req_o.val() {
             let mut req = Request {
                 write: cu.mem_we_o.val(),
+                rmw: memory::Rmw::from_code(cu.mem_rmw_o.val().to_u64()),
+                wdata1: [0; PORT_LANES],
                 size: AccessSize::from_code(cu.mem_size_o.val().to_u64()),
                 signed: cu.mem_signed_o.val(),
                 addr: [0; PORT_LANES],
@@ -580,6 +644,7 @@ impl Bench<'_> {
             for l in 0..PORT_LANES {
                 req.addr[l] = cu.mem_addr_o[l].val().to_u64() as u32;
                 req.wdata[l] = cu.mem_wdata_o[l].val().to_u64() as u32;
+                req.wdata1[l] = cu.mem_wdata1_o[l].val().to_u64() as u32;
             }
             let id = cu.mem_ctx_o.val().to_u64();
             self.progress.memory(self.ctx_of_id(id), cycle);
@@ -661,8 +726,8 @@ pub fn run(
     opts: &RunOptions,
 ) -> Result<RunReport, RunError> {
     let hw = &opts.hw;
-    // Refused before running, as the golden model refuses it, and the golden model's LDS and
-    // atomics, which the RTL does not implement yet (`pws_isa::subset`).
+    // Refused before running, as the golden model refuses it, and what only the golden model
+    // implements (`pws_isa::subset`).
     pws_isa::subset::check_rtl(program, &manifest.kernel.display().to_string())?;
     let (sgprs, _) = check_fit(program, hw)?;
     check_budget(manifest)?;
@@ -670,7 +735,8 @@ pub fn run(
     let slots = cu.slots();
     let per_slot = hw.spsimds_per_simd + 1;
     let abi = LaunchAbi::of_program(program);
-    let dispatcher = Dispatcher::new(manifest, abi.clone(), slots, hw.passes())?;
+    let dispatcher = Dispatcher::new(manifest, abi.clone(), slots, hw.passes())?
+        .with_lds(hw.lds_bytes as u32)?;
     // The VCD goes to a temporary file that replaces the target when the run stops (also on
     // an error: the trace up to the stop is what one debugs), never onto the launch's files.
     let mut vcd = None;
@@ -706,6 +772,7 @@ pub fn run(
         ),
         wavefronts: Vec::new(),
         resident: vec![None; slots],
+        lds_allocation: vec![0; slots],
         start: 0,
     };
     let clock = Instant::now();

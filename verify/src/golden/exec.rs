@@ -1226,11 +1226,13 @@ fn ds_kind(op: Opcode) -> Option<DsKind> {
     })
 }
 
-/// DS instructions on the workgroup's LDS. Lanes run in ascending order, each lane's accesses
-/// in address order (read2/write2: offset0's element, then offset1's), so two lanes writing one
-/// address leave the higher lane's value and atomics on one address apply in lane order. The
-/// first access out of `min(M0, allocation)` stops the instruction with a fault naming the lane
-/// and the address (the lanes before it have run, as in a sequential machine).
+/// DS instructions on the workgroup's LDS, in the order the GCN3 LDS serves a wavefront: pass
+/// by pass (lanes 0-15, 16-31, ...), within a pass access by access (dword by dword; read2 and
+/// write2: offset0's element, then offset1's), within an access lane by lane in ascending
+/// order. So two lanes writing one address leave the higher lane's value and atomics on one
+/// address apply in lane order. The first access out of `min(M0, allocation)` or misaligned
+/// stops the instruction with a fault naming the lane and the address (the accesses before it
+/// have run, as in a sequential machine).
 fn ds(
     inst: &Instruction,
     c: &Context,
@@ -1269,66 +1271,69 @@ fn ds(
     let missing = || Fault::NotExecutable("a DS data operand is missing".into());
     let offset = inst.imm & 0xffff;
     let (offset0, offset1) = (inst.imm & 0xff, inst.imm >> 8 & 0xff);
-    for l in lanes(c.active()) {
-        let at = |element_offset: u32| base[l].wrapping_add(element_offset);
-        match kind {
-            DsKind::Read {
-                bytes,
-                dwords,
-                signed,
-            } => {
-                let d = dst.ok_or_else(missing)?;
-                for i in 0..dwords as u32 {
-                    let v = lds.read(at(offset + 4 * i), bytes, m0).map_err(fault(l))?;
-                    vgprs[d + i as usize][l] = match (signed, bytes) {
-                        (true, 1) => v as u8 as i8 as i32 as u32,
-                        (true, 2) => v as u16 as i16 as i32 as u32,
-                        _ => v,
-                    };
-                }
-            }
-            DsKind::Write { bytes, dwords } => {
-                let v = data0.as_ref().ok_or_else(missing)?;
-                for i in 0..dwords as u32 {
-                    lds.write(at(offset + 4 * i), bytes, v[i as usize][l], m0)
-                        .map_err(fault(l))?;
-                }
-            }
-            DsKind::Read2 { dwords, stride } => {
-                let d = dst.ok_or_else(missing)?;
-                let element = 4 * dwords as u32 * stride;
-                for (k, off) in [offset0, offset1].into_iter().enumerate() {
-                    for i in 0..dwords as u32 {
+    let active: Vec<usize> = lanes(c.active()).collect();
+    // Accesses per lane and pass: dwords, or two elements of `dwords` for read2/write2.
+    let accesses = match kind {
+        DsKind::Read { dwords, .. } | DsKind::Write { dwords, .. } => u32::from(dwords),
+        DsKind::Read2 { dwords, .. } | DsKind::Write2 { dwords, .. } => 2 * u32::from(dwords),
+        DsKind::Atomic { .. } => 1,
+    };
+    for pass in active.chunk_by(|a, b| a / 16 == b / 16) {
+        for j in 0..accesses {
+            for &l in pass {
+                let at = |element_offset: u32| base[l].wrapping_add(element_offset);
+                match kind {
+                    DsKind::Read {
+                        bytes,
+                        dwords: _,
+                        signed,
+                    } => {
+                        let d = dst.ok_or_else(missing)?;
+                        let v = lds.read(at(offset + 4 * j), bytes, m0).map_err(fault(l))?;
+                        vgprs[d + j as usize][l] = match (signed, bytes) {
+                            (true, 1) => v as u8 as i8 as i32 as u32,
+                            (true, 2) => v as u16 as i16 as i32 as u32,
+                            _ => v,
+                        };
+                    }
+                    DsKind::Write { bytes, dwords: _ } => {
+                        let v = data0.as_ref().ok_or_else(missing)?;
+                        lds.write(at(offset + 4 * j), bytes, v[j as usize][l], m0)
+                            .map_err(fault(l))?;
+                    }
+                    DsKind::Read2 { dwords, stride } => {
+                        let d = dst.ok_or_else(missing)?;
+                        let (k, i) = (j / u32::from(dwords), j % u32::from(dwords));
+                        let element = 4 * u32::from(dwords) * stride;
+                        let off = [offset0, offset1][k as usize];
                         let v = lds
                             .read(at(off * element + 4 * i), 4, m0)
                             .map_err(fault(l))?;
-                        vgprs[d + k * dwords as usize + i as usize][l] = v;
+                        vgprs[d + j as usize][l] = v;
                     }
-                }
-            }
-            DsKind::Write2 { dwords, stride } => {
-                let element = 4 * dwords as u32 * stride;
-                let values = [
-                    data0.as_ref().ok_or_else(missing)?,
-                    data1.as_ref().ok_or_else(missing)?,
-                ];
-                for (k, off) in [offset0, offset1].into_iter().enumerate() {
-                    for i in 0..dwords as u32 {
-                        let v = values[k][i as usize][l];
+                    DsKind::Write2 { dwords, stride } => {
+                        let (k, i) = (j / u32::from(dwords), j % u32::from(dwords));
+                        let element = 4 * u32::from(dwords) * stride;
+                        let off = [offset0, offset1][k as usize];
+                        let values = [
+                            data0.as_ref().ok_or_else(missing)?,
+                            data1.as_ref().ok_or_else(missing)?,
+                        ];
+                        let v = values[k as usize][i as usize][l];
                         lds.write(at(off * element + 4 * i), 4, v, m0)
                             .map_err(fault(l))?;
                     }
-                }
-            }
-            DsKind::Atomic { rmw } => {
-                let a = at(offset);
-                let v0 = data0.as_ref().ok_or_else(missing)?[0][l];
-                let v1 = data1.as_ref().map_or(0, |d| d[0][l]);
-                let old = lds.read(a, 4, m0).map_err(fault(l))?;
-                lds.write(a, 4, rmw.apply(old, v0, v1), m0)
-                    .map_err(fault(l))?;
-                if let Some(d) = dst {
-                    vgprs[d][l] = old;
+                    DsKind::Atomic { rmw } => {
+                        let a = at(offset);
+                        let v0 = data0.as_ref().ok_or_else(missing)?[0][l];
+                        let v1 = data1.as_ref().map_or(0, |d| d[0][l]);
+                        let old = lds.read(a, 4, m0).map_err(fault(l))?;
+                        lds.write(a, 4, rmw.apply(old, v0, v1), m0)
+                            .map_err(fault(l))?;
+                        if let Some(d) = dst {
+                            vgprs[d][l] = old;
+                        }
+                    }
                 }
             }
         }
