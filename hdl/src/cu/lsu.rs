@@ -27,6 +27,23 @@
 //! meets the next response. Only the low 32 bits of a FLAT address are sent (the memory model
 //! bounds-checks them).
 //!
+//! A FLAT atomic (`flat_atomic_*`) is sequenced as a store of its data dwords: per pass the
+//! address, the data (and `cmpswap`'s compare value), then one request with the
+//! read-modify-write on `mem_rmw_o` ([`rmw`]) and the second operand on `mem_wdata1_o`; the
+//! memory returns the old values, written to VDST with `glc`.
+//!
+//! # DS instructions (the LDS)
+//!
+//! A DS instruction is sequenced here too, but its accesses go to the compute unit's LDS
+//! ([`super::lds`]) instead of the port: per pass one cycle reads the address VGPR, then each
+//! access (a dword of the element; both elements of `read2`/`write2`; one for an atomic) reads
+//! its data VGPRs (DATA0, DATA1) and holds the LDS until every lane is served (1 to 16 cycles,
+//! the bank conflict). Its last cycle sends a tag like a request; the LDS data goes into a ring
+//! indexed by the same cycle and is written back with the tag `mem_latency` cycles later, so
+//! LDS and memory responses never meet at the VRF's write port and the timing is the same shape
+//! as a FLAT load's. Addresses are relative to the slot's LDS region (set at launch) and
+//! limited by `min(M0, size)`.
+//!
 //! # Responses
 //!
 //! The memory answers every request exactly `mem_latency` cycles after the edge that accepted
