@@ -1,5 +1,5 @@
 //! f32 instructions through the whole compute unit: decode (VOP1/VOP2/VOP3 forms, inline float
-//! constants, abs/neg/omod/clamp modifiers), the lanes' f32 units, write-back and FLAT stores;
+//! constants, abs/neg/omod/clamp modifiers, and abs/neg on `v_cndmask_b32`), the lanes' f32 units, write-back and FLAT stores;
 //! each lane's result against the host's f32 arithmetic (the transcendentals where they are
 //! exact), `v_madmk/madak_f32` with their literal K, and every f32 instruction's cycles
 //! against the timing contract's VALU row (the f32 unit works within the pass cycle).
@@ -38,6 +38,11 @@ const KERNEL: &str = "
     v_cos_f32 v17, v15
     v_madmk_f32 v18, v1, 0x40400000, v2
     v_madak_f32 v19, v1, v1, 0x3f000000
+    v_sub_f32 v20, 4.0, v1
+    v_cmp_lt_f32 vcc, 0x40a00000, v1
+    s_mov_b64 s[4:5], vcc
+    v_cndmask_b32_e64 v20, -|v20|, |v20|, s[4:5]
+    v_cndmask_b32_e64 v21, v1, -v1, vcc
     v_lshlrev_b32 v10, 2, v0
     v_add_u32 v10, vcc, 0x2000, v10
     v_mov_b32 v11, 0
@@ -66,6 +71,10 @@ const KERNEL: &str = "
     flat_store_dword v[10:11], v18
     v_add_u32 v10, vcc, 0x100, v10
     flat_store_dword v[10:11], v19
+    v_add_u32 v10, vcc, 0x100, v10
+    flat_store_dword v[10:11], v20
+    v_add_u32 v10, vcc, 0x100, v10
+    flat_store_dword v[10:11], v21
     s_endpgm
 ";
 
@@ -106,6 +115,14 @@ fn float_kernel_gives_the_host_results_in_the_valu_cycles() {
             // madmk: x · 3 + x², madak: x · x + 0.5 (exact).
             (x * 3.0 + v2).to_bits(),
             (v2 + 0.5).to_bits(),
+            // v_cndmask_b32 with abs/neg (clang's select of fabs): where x > 5, |4 − x|, else
+            // −|4 − x|; then −x where x > 5, else x.
+            if x > 5.0 {
+                (4.0 - x).abs().to_bits()
+            } else {
+                (-(4.0 - x).abs()).to_bits()
+            },
+            if x > 5.0 { (-x).to_bits() } else { x.to_bits() },
         ];
         for (k, w) in want.iter().enumerate() {
             let addr = OUT + 4 * lane + 0x100 * k as u32;
@@ -121,5 +138,5 @@ fn float_kernel_gives_the_host_results_in_the_valu_cycles() {
             timed += 1;
         }
     }
-    assert_eq!(timed, 19);
+    assert_eq!(timed, 21);
 }

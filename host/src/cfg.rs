@@ -276,17 +276,51 @@ impl BsbCfg {
         let fwd_pred = fwd_succ.transpose();
         check_acyclic(&cfg, &fwd_succ, &fwd_pred)?;
 
-        // Post-dominators on the forward graph, with a virtual exit after every sink.
+        let forest = LoopForest::new(&cfg, &pred, &back_edges, &dom, require_bounds)?;
+
+        // Post-dominators on the forward graph. A latch whose only edge is its back edge (the
+        // end of a rotated loop, whose exit test sits mid-body) goes on to a virtual node per
+        // loop, "after the loop", which leads where the loop is left: its forward exits and the
+        // after-nodes of the outer loops it continues. So a divergent path that holds such a
+        // loop still reconverges. Every other sink, and an after-node with nowhere to go, leads
+        // to a virtual exit.
         let exit = n;
+        let after = |l: usize| n + 1 + l;
         let mut reverse: Vec<(usize, usize)> = forward.iter().map(|&(u, v)| (v, u)).collect();
+        let mut leads = vec![false; forest.loops.len()];
+        let mut sink_latch = vec![false; n];
+        for &(u, t) in &edges {
+            let continued = forest.header_loop[t].filter(|_| dom.dominates(t, u));
+            let mut l = forest.loop_of[u];
+            while let Some(x) = l.filter(|&x| !forest.holds(x, t)) {
+                reverse.push(match continued {
+                    Some(outer) => (after(outer), after(x)),
+                    None => (t, after(x)),
+                });
+                leads[x] = true;
+                l = forest.loops[x].parent;
+            }
+        }
+        for &(u, h) in &back_edges {
+            if fwd_succ[u].is_empty() {
+                sink_latch[u] = true;
+                let l = forest.header_loop[h].expect("back edges enter headers");
+                reverse.push((after(l), u));
+            }
+        }
         reverse.extend(
             (0..n)
-                .filter(|&u| fwd_succ[u].is_empty())
+                .filter(|&u| fwd_succ[u].is_empty() && !sink_latch[u])
                 .map(|u| (exit, u)),
         );
-        let pdom = immediate_dominators(&Csr::new(n + 1, &reverse), exit);
+        reverse.extend(
+            (0..forest.loops.len())
+                .filter(|&l| !leads[l])
+                .map(|l| (exit, after(l))),
+        );
+        let pdom = immediate_dominators(&Csr::new(n + 1 + forest.loops.len(), &reverse), exit);
         drop(reverse);
-        let ipdom = |v: usize| pdom[v].filter(|&d| d != exit);
+        let ipdom = |v: usize| pdom[v].filter(|&d| d != exit && d < n);
 
         let role = roles(&cfg, &fwd_succ, &dom, &ipdom)?;
         let mut join_of = vec![None; n];
@@ -295,8 +329,6 @@ impl BsbCfg {
                 join_of[reconv] = Some(u);
             }
         }
-
-        let forest = LoopForest::new(&cfg, &pred, &back_edges, &dom, require_bounds)?;
 
         // Paths of the divergent branches: path 1 is everything its head dominates, so is path 2.
         let mut path_head: Vec<Option<Region>> = vec![None; n];
@@ -713,6 +745,9 @@ struct LoopForest {
     loops: Vec<Loop>,
     header_loop: Vec<Option<usize>>,
     loop_of: Vec<Option<usize>>,
+    /// Preorder interval of each loop in the loop tree, for "loop l holds node v" in O(1).
+    pre: Vec<usize>,
+    post: Vec<usize>,
 }
 
 impl LoopForest {
@@ -798,33 +833,16 @@ impl LoopForest {
                 name(v)
             ));
         }
-        let forest = LoopForest {
-            loops,
-            header_loop,
-            loop_of,
-        };
-        forest.check_exits(cfg, pred)?;
-        Ok(forest)
-    }
-
-    /// Every loop can be left: an edge from its body to a node outside it (a forward exit or a
-    /// back edge of an outer loop) or a block in it that ends the program. A loop that cannot
-    /// contradicts its bound.
-    fn check_exits(&self, cfg: &Cfg, pred: &Csr) -> Result<()> {
-        let nl = self.loops.len();
-        if nl == 0 {
-            return Ok(());
-        }
-        // Preorder intervals of the loop tree, for "loop l holds node v" in O(1).
+        let nl = loops.len();
         let mut children = vec![Vec::new(); nl];
-        for (i, lp) in self.loops.iter().enumerate() {
+        for (i, lp) in loops.iter().enumerate() {
             if let Some(p) = lp.parent {
                 children[p].push(i);
             }
         }
         let (mut pre, mut post) = (vec![0; nl], vec![0; nl]);
         let mut t = 0;
-        for root in (0..nl).filter(|&i| self.loops[i].parent.is_none()) {
+        for root in (0..nl).filter(|&i| loops[i].parent.is_none()) {
             let mut stack = vec![(root, 0usize)];
             pre[root] = t;
             t += 1;
@@ -840,9 +858,30 @@ impl LoopForest {
                 }
             }
         }
-        let holds = |l: usize, v: usize| {
-            self.loop_of[v].is_some_and(|a| pre[l] <= pre[a] && post[a] <= post[l])
+        let forest = LoopForest {
+            loops,
+            header_loop,
+            loop_of,
+            pre,
+            post,
         };
+        forest.check_exits(cfg, pred)?;
+        Ok(forest)
+    }
+
+    /// Loop `l` holds node `v`.
+    fn holds(&self, l: usize, v: usize) -> bool {
+        self.loop_of[v].is_some_and(|a| self.pre[l] <= self.pre[a] && self.post[a] <= self.post[l])
+    }
+
+    /// Every loop can be left: an edge from its body to a node outside it (a forward exit or a
+    /// back edge of an outer loop) or a block in it that ends the program. A loop that cannot
+    /// contradicts its bound.
+    fn check_exits(&self, cfg: &Cfg, pred: &Csr) -> Result<()> {
+        let nl = self.loops.len();
+        if nl == 0 {
+            return Ok(());
+        }
         let mut exits = vec![false; nl];
         let n = cfg.blocks.len();
         let mut has_succ = vec![false; n];
@@ -850,7 +889,7 @@ impl LoopForest {
             for &v in &pred[t] {
                 has_succ[v] = true;
                 let mut l = self.loop_of[v];
-                while let Some(x) = l.filter(|&x| !holds(x, t)) {
+                while let Some(x) = l.filter(|&x| !self.holds(x, t)) {
                     exits[x] = true;
                     l = self.loops[x].parent;
                 }
@@ -1131,6 +1170,46 @@ mod tests {
                 false
             }));
         }
+    }
+
+    #[test]
+    fn a_divergent_path_holding_a_rotated_loop_reconverges() {
+        // u -> s -> b (path 1), b -> h -> t -> a -> l -> h (path 2: a rotated loop whose
+        // exit test t leaves to r and whose latch l only jumps back), b -> r.
+        let names = ["e", "u", "s", "b", "h", "t", "a", "l", "r"];
+        let mut blocks: Vec<Block> = names
+            .iter()
+            .map(|n| block(n, (*n == "h").then_some(3)))
+            .collect();
+        blocks[1].kind = BlockKind::Branch;
+        blocks[3].kind = BlockKind::Bsb;
+        let cfg = Cfg {
+            blocks,
+            edges: vec![
+                (0, 1),
+                (1, 2),
+                (1, 3),
+                (2, 3),
+                (3, 4),
+                (3, 8),
+                (4, 5),
+                (5, 6),
+                (5, 8),
+                (6, 7),
+                (7, 4),
+            ],
+            entry: 0,
+        };
+        let g = BsbCfg::new(cfg).unwrap();
+        assert_eq!(
+            g.role(1),
+            Role::Branch {
+                path1: 2,
+                bsb: 3,
+                reconv: 8
+            }
+        );
+        assert_eq!(g.loop_at(4).unwrap().latches, [7]);
     }
 
     #[test]

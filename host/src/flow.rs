@@ -61,8 +61,8 @@ pub struct Flow {
     pub reachable: Vec<bool>,
     block_of: Vec<usize>,
     idom: Vec<Option<usize>>,
-    /// Immediate post-dominator on the forward graph (back edges removed); `None` is the
-    /// virtual exit after every `s_endpgm`.
+    /// Immediate post-dominator on the forward graph (back edges removed); `None` is a virtual
+    /// node (see [`Flow::post_dominators`]).
     ipdom: Vec<Option<usize>>,
     dom_pre: Vec<usize>,
     dom_post: Vec<usize>,
@@ -230,8 +230,8 @@ impl Flow {
             }
         }
         flow.order = flow.forward_order(program, file)?;
-        flow.ipdom = flow.post_dominators();
         flow.find_loops();
+        flow.ipdom = flow.post_dominators();
         Ok(flow)
     }
 
@@ -278,8 +278,8 @@ impl Flow {
         self.idom[b]
     }
 
-    /// The immediate post-dominator on the forward graph; `None` when only the exit
-    /// post-dominates `b`.
+    /// The immediate post-dominator on the forward graph; `None` when it is a virtual node:
+    /// the exit, or the after-node of a loop whose latch `b` is.
     pub fn ipdom(&self, b: usize) -> Option<usize> {
         self.ipdom[b]
     }
@@ -371,13 +371,27 @@ impl Flow {
         Ok(post)
     }
 
-    /// Post-dominators of the forward graph with a virtual exit after every sink.
+    /// Post-dominators of the forward graph. A latch whose only edge is its back edge (the
+    /// end of a rotated loop: LLVM puts a uniform `break` test mid-body) goes on to a virtual
+    /// node per loop, "after the loop", which leads where the loop is left (its exits; an exit
+    /// that is the back edge of an outer loop leads to that loop's after-node), so that a
+    /// divergent if holding such a loop still has its join as post-dominator. Every other sink,
+    /// and an after-node with nowhere to go, leads to a virtual exit.
     fn post_dominators(&self) -> Vec<Option<usize>> {
         let nb = self.blocks.len();
         let exit = nb;
-        let mut g = DiGraph::<(), ()>::with_capacity(nb + 1, nb * 2);
-        for _ in 0..=nb {
+        let after = |l: usize| NodeIndex::new(nb + 1 + l);
+        let mut g = DiGraph::<(), ()>::with_capacity(nb + 1 + self.loops.len(), nb * 2);
+        for _ in 0..=nb + self.loops.len() {
             g.add_node(());
+        }
+        let mut header_loop = vec![None; nb];
+        for (l, lp) in self.loops.iter().enumerate() {
+            header_loop[lp.header] = Some(l);
+        }
+        let mut continues: Vec<Vec<usize>> = vec![Vec::new(); nb];
+        for &(b, h) in &self.back {
+            continues[b].extend(header_loop[h]);
         }
         for b in (0..nb).filter(|&b| self.reachable[b]) {
             let mut any = false;
@@ -386,7 +400,24 @@ impl Flow {
                 any = true;
             }
             if !any {
-                g.add_edge(NodeIndex::new(b), NodeIndex::new(exit), ());
+                for &l in &continues[b] {
+                    g.add_edge(NodeIndex::new(b), after(l), ());
+                }
+                if continues[b].is_empty() {
+                    g.add_edge(NodeIndex::new(b), NodeIndex::new(exit), ());
+                }
+            }
+        }
+        for (l, lp) in self.loops.iter().enumerate() {
+            for &(b, t) in &lp.exits {
+                let to = match header_loop[t].filter(|_| self.dominates(t, b)) {
+                    Some(outer) => after(outer),
+                    None => NodeIndex::new(t),
+                };
+                g.add_edge(after(l), to, ());
+            }
+            if lp.exits.is_empty() {
+                g.add_edge(after(l), NodeIndex::new(exit), ());
             }
         }
         let pdoms = simple_fast(Reversed(&g), NodeIndex::new(exit));
@@ -395,7 +426,7 @@ impl Flow {
                 pdoms
                     .immediate_dominator(NodeIndex::new(b))
                     .map(|d| d.index())
-                    .filter(|&d| d != exit)
+                    .filter(|&d| d < nb)
             })
             .collect()
     }
@@ -546,5 +577,30 @@ mod tests {
         assert_eq!(f.ipdom(0), Some(3));
         assert_eq!(f.ipdom(3), None);
         assert!(f.dominates(0, 3));
+    }
+
+    #[test]
+    fn an_if_holding_a_rotated_loop_has_its_join_as_post_dominator() {
+        // Block 0 skips to J; the loop H's exit test sits mid-body and its latch (block 3)
+        // only jumps back, as clang-14 lays out a loop with a uniform `break`.
+        let (_, f) = flow(concat!(
+            "  s_cbranch_execz J\n",
+            "  s_mov_b32 s2, 0\n",
+            "H:\n",
+            "  s_add_u32 s2, s2, 1\n",
+            "  s_cmp_eq_u32 s2, 4\n",
+            "  s_cbranch_scc1 J\n",
+            "  s_nop 0\n",
+            "  s_branch H\n",
+            "J:\n",
+            "  s_endpgm\n",
+        ));
+        assert_eq!(f.blocks.len(), 5);
+        assert_eq!(f.loops.len(), 1);
+        assert_eq!(f.loops[0].latches, [3]);
+        assert_eq!(f.ipdom(0), Some(4));
+        assert_eq!(f.ipdom(2), Some(4));
+        // The latch is followed by the loop's virtual after-node, which no block stands for.
+        assert_eq!(f.ipdom(3), None);
     }
 }

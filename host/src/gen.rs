@@ -1,7 +1,7 @@
 //! Random BSB CFGs for the property tests and the benchmarks: sequences, serialized if/else
 //! with BSBs, bounded loops, and with [`GenOptions::irregular`] what compilers emit besides:
 //! loops with several latches (`continue`) and exits (`break` to the end of any enclosing loop
-//! of the same if/else path, early returns), uniform (scalar) branches, and node numbers in
+//! of the same if/else path, early returns), rotated loops whose only exit is a test mid-body, uniform (scalar) branches, and node numbers in
 //! random order. Deterministic in the seed, so a failing case can be replayed from the seed
 //! proptest prints.
 
@@ -195,6 +195,25 @@ impl Gen {
         let after = self.node(BlockKind::Block, None);
         let mut body = exits.clone();
         body.loops.push((h, after));
+        if inner >= 3 && self.rng.below(3) == 0 {
+            // Rotated, as LLVM lays out a loop with a `break`: the exit test sits mid-body and
+            // the latch only jumps back, so the code after the test never reaches the exit
+            // without another iteration.
+            let first = 1 + self.rng.below(inner as u64 - 2) as usize;
+            let (a1, z1) = self.seq(first, depth + 1, &body);
+            let test = self.node(BlockKind::Block, None);
+            let (a2, z2) = self.seq(inner - first - 1, depth + 1, &body);
+            let l = self.node(BlockKind::Block, None);
+            self.edges.extend([
+                (h, a1),
+                (z1, test),
+                (test, after),
+                (test, a2),
+                (z2, l),
+                (l, h),
+            ]);
+            return (h, after);
+        }
         let (a, z) = self.seq(inner, depth + 1, &body);
         let l = self.node(BlockKind::Block, None);
         self.edges.extend([(h, a), (z, l), (l, h), (l, after)]);

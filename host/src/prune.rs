@@ -5,11 +5,13 @@
 //! keeps multi-exit loops linear); the paper's F recursion then runs backward over the same
 //! CFG, line by line (digest 3.5, line 9 for every branch: digest 3.6 shows the figure was
 //! computed without it at node 13; the printed pseudo-code is the correct one), and must reach
-//! the same removals and F[entry] = IPET(C_out): two computations of one answer. Two additions
-//! keep F exact on inputs the paper excludes: an ordinary block with several successors (a
-//! uniform branch) takes the maximum over them, and a loop header's F counts the whole loop,
-//! F[h] = F_last(h) + (bound − 1)·c_L, where F_last is the cost from h when the iteration
-//! that leaves has started and c_L the costliest iteration.
+//! the same removals and F[entry] = IPET(C_out): two computations of one answer. Three
+//! additions keep F exact on inputs the paper excludes: an ordinary block with several
+//! successors (a uniform branch) takes the maximum over them; a loop header's F counts the
+//! whole loop, F[h] = F_last(h) + (bound − 1)·c_L, where F_last is the cost from h when the
+//! iteration that leaves has started and c_L the costliest iteration; and code that can only
+//! go on to a back edge (after the exit test of a rotated loop) gets F relative to the end of
+//! its iteration, so that a split point there is still decided by its paths' costs.
 
 use crate::cfg::{BsbCfg, Role};
 use crate::error::{HostError, Result};
@@ -35,21 +37,44 @@ fn internal(what: String) -> HostError {
     ))
 }
 
+/// Where the worst path from a node ends, for the F recursion: the end of the program (level 0)
+/// or a back edge of the loop at depth `level`, and its cost. F proper is the level-0 value;
+/// a node inside a loop body that leaves the loop only through its back edges (code after the
+/// exit test of a rotated loop, as LLVM lays out a `break`) has only a value relative to the
+/// end of its iteration, which is what a branch there needs: both of its paths run to the same
+/// join, so only their difference decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Reach {
+    level: usize,
+    cost: i128,
+}
+
+impl Reach {
+    /// The way the last iteration takes: out of as many loops as possible, then the costliest.
+    fn better(self, other: Reach) -> bool {
+        (self.level, -self.cost) < (other.level, -other.cost)
+    }
+}
+
 /// Algorithm 2 on `g` with `sb[u]` = u is in SB.
 pub fn prune(g: &BsbCfg, sb: &[bool]) -> Result<Pruned> {
     let solution = solve(g, sb)?;
     let n = g.len();
-    // None: no way to the end of the program from here without a back edge (a latch whose
-    // only successor is its header), so not a way the last iteration can take.
-    let mut f: Vec<Option<i128>> = vec![None; n];
+    // The innermost loop a node closes an iteration of (usize::MAX: none).
+    let mut latch_level = vec![usize::MAX; n];
+    for &(l, h) in g.back_edges() {
+        let depth = g.loop_at(h).expect("back edges enter headers").depth;
+        latch_level[l] = latch_level[l].min(depth);
+    }
+    let mut f: Vec<Option<Reach>> = vec![None; n];
     let mut removed = Vec::new();
     let e = |v: usize| i128::from(g.wcet(v));
     let over = || HostError::Overflow("the WCET exceeds 2^127 cycles".into());
     let plus = |a: i128, b: i128| a.checked_add(b).ok_or_else(over);
-    let value = |f: &[Option<i128>], v: usize| {
+    let value = |f: &[Option<Reach>], v: usize| {
         f[v].ok_or_else(|| {
             internal(format!(
-                "{} cannot reach the end of the program",
+                "{} reaches neither the end of the program nor a back edge",
                 g.describe(v)
             ))
         })
@@ -62,10 +87,19 @@ pub fn prune(g: &BsbCfg, sb: &[bool]) -> Result<Pruned> {
                 reconv: r,
             } => {
                 let (fs, fb, fr) = (value(&f, s)?, value(&f, b)?, value(&f, r)?);
-                let fs = plus(fs - fb, fr)?;
-                f[s] = Some(fs);
+                if fs.level != fr.level || fb.level != fr.level {
+                    return Err(internal(format!(
+                        "the paths of the branch at {} leave it for different loops",
+                        g.describe(u)
+                    )));
+                }
+                let fs = plus(fs.cost - fb.cost, fr.cost)?;
+                f[s] = Some(Reach {
+                    level: fr.level,
+                    cost: fs,
+                });
                 let fu = if sb[u] {
-                    if fs < fb {
+                    if fs < fb.cost {
                         removed.push((u, s));
                     } else {
                         let Role::Bsb { path2, .. } = g.role(b) else {
@@ -73,27 +107,53 @@ pub fn prune(g: &BsbCfg, sb: &[bool]) -> Result<Pruned> {
                         };
                         removed.push((b, path2));
                     }
-                    fs.max(fb)
+                    fs.max(fb.cost)
                 } else {
-                    plus(fs, fb)? - fr
+                    plus(fs, fb.cost)? - fr.cost
                 };
-                f[u] = Some(plus(fu, e(u) + e(b))?);
+                f[u] = Some(Reach {
+                    level: fr.level,
+                    cost: plus(fu, e(u) + e(b))?,
+                });
             }
             Role::Bsb { path2, .. } => f[u] = f[path2],
             Role::Block => {
-                let next = g.forward_successors(u).iter().filter_map(|&v| f[v]).max();
+                let back = (latch_level[u] != usize::MAX).then_some(Reach {
+                    level: latch_level[u],
+                    cost: 0,
+                });
+                let end = g.is_end(u).then_some(Reach { level: 0, cost: 0 });
+                let next = g
+                    .forward_successors(u)
+                    .iter()
+                    .filter_map(|&v| f[v])
+                    .chain(back)
+                    .chain(end)
+                    .reduce(|a, b| if b.better(a) { b } else { a });
                 f[u] = match next {
-                    Some(x) => Some(plus(x, e(u))?),
-                    None if g.is_end(u) => Some(e(u)),
+                    Some(x) => Some(Reach {
+                        level: x.level,
+                        cost: plus(x.cost, e(u))?,
+                    }),
                     None => None,
                 };
             }
         }
         if let (Some(l), Some(x)) = (g.loop_index_at(u), f[u]) {
-            let more = (i128::from(g.loops()[l].bound) - 1)
+            let lp = &g.loops()[l];
+            if x.level >= lp.depth {
+                return Err(internal(format!(
+                    "the loop at {} has no exit the F recursion can take",
+                    g.describe(u)
+                )));
+            }
+            let more = (i128::from(lp.bound) - 1)
                 .checked_mul(solution.iteration[l] as i128)
                 .ok_or_else(over)?;
-            f[u] = Some(plus(x, more)?);
+            f[u] = Some(Reach {
+                level: x.level,
+                cost: plus(x.cost, more)?,
+            });
         }
     }
     removed.sort_by_key(|&(u, _)| g.position(u));
@@ -103,7 +163,15 @@ pub fn prune(g: &BsbCfg, sb: &[bool]) -> Result<Pruned> {
             solution.removed
         )));
     }
-    let wcet = value(&f, g.entry())?;
+    let wcet = match f[g.entry()] {
+        Some(Reach { level: 0, cost }) => cost,
+        _ => {
+            return Err(internal(format!(
+                "{} cannot reach the end of the program",
+                g.describe(g.entry())
+            )))
+        }
+    };
     if wcet != solution.wcet as i128 {
         return Err(internal(format!(
             "F[entry] = {wcet}, the longest priced path = {}",
@@ -112,8 +180,83 @@ pub fn prune(g: &BsbCfg, sb: &[bool]) -> Result<Pruned> {
     }
     Ok(Pruned {
         removed,
-        f: f.iter().map(|&x| x.unwrap_or(0).max(0) as u128).collect(),
+        f: f.iter()
+            .map(|x| match x {
+                Some(Reach { level: 0, cost }) => (*cost).max(0) as u128,
+                _ => 0,
+            })
+            .collect(),
         wcet: solution.wcet,
         solution,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cfg::{Block, BlockKind, Cfg};
+
+    /// pathfinder's loop as clang-14 lays it out: the `break` test `t` sits mid-body, and the
+    /// divergent `if (computed)` after it joins at the latch `l`, which only jumps back.
+    ///
+    /// e -> h (x4) -> t -> u -> s -> b -> p -> l -> h; t -> x (break); u -> b; b -> l.
+    fn rotated(split: bool) -> BsbCfg {
+        let block = |name: &str, wcet, kind, loop_bound| Block {
+            name: name.into(),
+            wcet,
+            kind,
+            split: split && kind == BlockKind::Branch,
+            loop_bound,
+            line: None,
+        };
+        BsbCfg::new(Cfg {
+            blocks: vec![
+                block("e", 1, BlockKind::Block, None),
+                block("h", 2, BlockKind::Block, Some(4)),
+                block("t", 3, BlockKind::Block, None),
+                block("u", 4, BlockKind::Branch, None),
+                block("s", 50, BlockKind::Block, None),
+                block("b", 5, BlockKind::Bsb, None),
+                block("p", 20, BlockKind::Block, None),
+                block("l", 6, BlockKind::Block, None),
+                block("x", 7, BlockKind::Block, None),
+            ],
+            edges: vec![
+                (0, 1),
+                (1, 2),
+                (2, 3),
+                (2, 8),
+                (3, 4),
+                (3, 5),
+                (4, 5),
+                (5, 6),
+                (5, 7),
+                (6, 7),
+                (7, 1),
+            ],
+            entry: 0,
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn a_split_before_the_latch_of_a_rotated_loop() {
+        let iteration = 2 + 3 + 4 + 50 + 5 + 20 + 6;
+        let g = rotated(false);
+        let p = prune(&g, &[false; 9]).unwrap();
+        assert!(p.removed.is_empty());
+        // Three full iterations, then h and t of the fourth, and the break.
+        assert_eq!(p.wcet, 1 + 3 * iteration + 2 + 3 + 7);
+        assert_eq!(p.f[g.entry()], p.wcet);
+
+        // Selected, the branch loses its cheaper path (path 2, 20 < 50) in every iteration.
+        let g = rotated(true);
+        let mut sb = vec![false; 9];
+        sb[3] = true;
+        let p = prune(&g, &sb).unwrap();
+        assert_eq!(p.removed, [(5, 6)]);
+        assert_eq!(p.wcet, 1 + 3 * (iteration - 20) + 2 + 3 + 7);
+        // F of code that only goes on to the back edge is not a cost to the end.
+        assert_eq!(p.f[7], 0);
+    }
 }

@@ -34,9 +34,14 @@ use crate::program::Program;
 /// Why `inst` is outside the executable subset, or `Ok`.
 pub fn executable(inst: &Instruction) -> Result<(), String> {
     let m = inst.mods;
-    if !inst.opcode.is_f32() && (m.clamp || m.omod.bits() != 0 || m.neg != 0 || m.abs != 0) {
+    // `v_cndmask_b32` takes abs and neg on the sign bit of the value it selects: clang folds
+    // `fabs` and negation into a select.
+    let sign_mods = inst.opcode == Opcode::VCndmaskB32;
+    if !inst.opcode.is_f32()
+        && (m.clamp || m.omod.bits() != 0 || (!sign_mods && (m.neg != 0 || m.abs != 0)))
+    {
         return Err(
-            "the VOP3 modifiers clamp, omod, neg and abs are outside the executable subset on integer instructions (the f32 instructions take them)".into(),
+            "the VOP3 modifiers clamp, omod, neg and abs are outside the executable subset on integer instructions (the f32 instructions take them, v_cndmask_b32 abs and neg)".into(),
         );
     }
     if inst.opcode.format() == Format::Smem

@@ -88,18 +88,25 @@ pub struct Launch {
     pub base: HwConfig,
     /// The preparation's warnings, each prefixed by its mode.
     pub notes: Vec<String>,
+    /// PWS splits at every divergent branch that can split safely, not only the marked ones.
+    split_all: bool,
 }
 
 impl Launch {
     /// Loads `manifest`, prepares the program of every mode and runs the unsplit kernel on
-    /// the golden model. `config` is a preset name or a TOML file (None: the `cu` preset).
-    pub fn prepare(manifest: &Path, config: &Option<String>) -> Result<Launch, MeasureError> {
+    /// the golden model. `config` is a preset name or a TOML file (None: the `cu` preset);
+    /// `split_all` as `pws run --split-all`.
+    pub fn prepare(
+        manifest: &Path,
+        config: &Option<String>,
+        split_all: bool,
+    ) -> Result<Launch, MeasureError> {
         let base = super::wcet::hw_config(config.as_deref())?;
         let manifest = Manifest::load(manifest)?;
         let source = KernelSource::load(&manifest)?;
         let kernels = Mode::ALL
             .iter()
-            .map(|&m| LaunchKernel::new(&source, m, false).map(|k| (m, k)))
+            .map(|&m| LaunchKernel::new(&source, m, split_all).map(|k| (m, k)))
             .collect::<Result<Vec<_>, _>>()?;
         let notes = kernels
             .iter()
@@ -122,6 +129,7 @@ impl Launch {
             unsplit,
             base,
             notes,
+            split_all,
         })
     }
 
@@ -151,7 +159,7 @@ impl Launch {
             &self.source,
             &pws_verify::bound::machine(hw),
             &[mode],
-            false,
+            self.split_all,
         )
         .map(|b| b.mode(mode).expect("the analysed mode is reported").bound)
         .map_err(|e| e.to_string())

@@ -74,9 +74,8 @@ pub fn soak() -> bool {
 
 /// [`compare_in_rotation`] in one mode: in CI the mode, S and compaction rotate with `i`
 /// (three consecutive kernels of a suite cover the three modes); under [`soak`] every mode, S
-/// and compaction. `config` is the compute unit (`--config`; the `cu` preset without it);
-/// `bounded`: every row must have a WCET bound.
-pub fn compare_one_mode_in_rotation(launch: &str, i: usize, config: Option<&str>, bounded: bool) {
+/// and compaction. `extra` are further arguments of `pws compare` (`--config`, `--split-all`).
+pub fn compare_one_mode_in_rotation(launch: &str, i: usize, extra: &[&str]) {
     let (modes, compactions) = (["nosplit", "dws", "pws"], ["none", "bcc", "scc"]);
     let (m, s, c) = if soak() {
         (modes.join(","), "1,2,3".to_string(), compactions.join(","))
@@ -97,10 +96,8 @@ pub fn compare_one_mode_in_rotation(launch: &str, i: usize, config: Option<&str>
         "--compaction",
         &c,
     ];
-    if let Some(config) = config {
-        args.extend(["--config", config]);
-    }
-    let rows = compare_rows(launch, &args, bounded);
+    args.extend(extra);
+    let rows = compare_rows(launch, &args);
     assert!(!rows.is_empty(), "{launch}: {rows:?}");
 }
 
@@ -108,33 +105,28 @@ pub fn compare_one_mode_in_rotation(launch: &str, i: usize, config: Option<&str>
 /// so that a suite covers S = 1..3 and none/BCC/SCC together; under [`soak`] all of them. Fails
 /// (with the table) if a run differs from the golden model, the unsplit kernel or the expected
 /// values, or exceeds its bound; every row must have a bound and equal the expected values.
-pub fn compare_in_rotation(launch: &str, i: usize) {
+pub fn compare_in_rotation(launch: &str, i: usize, extra: &[&str]) {
     let compactions = ["none", "bcc", "scc"];
     let (s, c) = if soak() {
         ("1,2,3".to_string(), compactions.join(","))
     } else {
         ((1 + i % 3).to_string(), compactions[i % 3].to_string())
     };
-    let rows = compare_rows(
-        launch,
-        &["compare", launch, "--S", &s, "--compaction", &c],
-        true,
-    );
+    let mut args = vec!["compare", launch, "--S", &s, "--compaction", &c];
+    args.extend(extra);
+    let rows = compare_rows(launch, &args);
     assert!(rows.len() >= 3, "{launch}: {rows:?}");
 }
 
-/// The rows of `pws ARGS --json`; every row must equal the expected values and, if `bounded`,
-/// have a WCET bound.
-fn compare_rows(launch: &str, args: &[&str], bounded: bool) -> Vec<serde_json::Value> {
+/// The rows of `pws ARGS --json`; every row must equal the expected values and have a WCET
+/// bound.
+fn compare_rows(launch: &str, args: &[&str]) -> Vec<serde_json::Value> {
     let mut args = args.to_vec();
     args.push("--json");
     let rows = json(&args).as_array().unwrap().clone();
     for r in &rows {
         assert_eq!(r["expect_equal"], true, "{launch}: {r}");
-        assert!(
-            !bounded || r["bound"].as_u64().is_some(),
-            "{launch}: no bound: {r}"
-        );
+        assert!(r["bound"].as_u64().is_some(), "{launch}: no bound: {r}");
     }
     rows
 }

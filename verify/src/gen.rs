@@ -741,7 +741,9 @@ pub enum Stmt {
         a: u8,
         mods: Option<FMods>,
     },
-    /// `facc[dst] = (a <F_CMP[cmp]> facc[b]) ? facc[t] : facc[f]` via VCC.
+    /// `facc[dst] = (a <F_CMP[cmp]> facc[b]) ? facc[t] : facc[f]` via VCC; `sign` != 0 selects
+    /// with the VOP3 sign modifiers clang folds `fabs` and negation into (bits 0/1: abs of f/t,
+    /// bits 2/3: neg of f/t).
     FSelect {
         cmp: u8,
         a: FSrc,
@@ -749,6 +751,7 @@ pub enum Stmt {
         dst: u8,
         t: u8,
         f: u8,
+        sign: u8,
     },
     /// `facc[dst] = facc[n] / facc[d]`: clang's correctly rounded division sequence.
     FDiv { dst: u8, n: u8, d: u8 },
@@ -1245,16 +1248,38 @@ impl Render {
                 dst,
                 t,
                 f,
+                sign,
             } => {
                 let c = F_CMP[*cmp as usize % F_CMP.len()];
                 let a = self.fsrc(*a);
                 self.line(format!("v_cmp_{c}_f32_e32 vcc, {a}, {}", facc(*b)));
-                self.line(format!(
-                    "v_cndmask_b32_e32 {}, {}, {}, vcc",
-                    facc(*dst),
-                    facc(*f),
-                    facc(*t)
-                ));
+                if *sign == 0 {
+                    self.line(format!(
+                        "v_cndmask_b32_e32 {}, {}, {}, vcc",
+                        facc(*dst),
+                        facc(*f),
+                        facc(*t)
+                    ));
+                } else {
+                    let signed = |i: u8, v: String| {
+                        let v = if sign >> i & 1 != 0 {
+                            format!("|{v}|")
+                        } else {
+                            v
+                        };
+                        if sign >> (i + 2) & 1 != 0 {
+                            format!("-{v}")
+                        } else {
+                            v
+                        }
+                    };
+                    self.line(format!(
+                        "v_cndmask_b32_e64 {}, {}, {}, vcc",
+                        facc(*dst),
+                        signed(0, facc(*f)),
+                        signed(1, facc(*t))
+                    ));
+                }
             }
             Stmt::FDiv { dst, n, d } => {
                 // clang-14's sequence for a correctly rounded `n / d` (docs/float.md) without
@@ -2088,14 +2113,16 @@ fn float_simple(f: Families) -> Vec<(u32, BoxedStrategy<Stmt>)> {
                 facc_index(),
                 facc_index(),
                 facc_index(),
+                prop_oneof![Just(0u8), 1u8..16],
             )
-                .prop_map(|(cmp, a, b, dst, t, f)| Stmt::FSelect {
+                .prop_map(|(cmp, a, b, dst, t, f, sign)| Stmt::FSelect {
                     cmp,
                     a,
                     b,
                     dst,
                     t,
                     f,
+                    sign,
                 })
                 .boxed(),
         ),

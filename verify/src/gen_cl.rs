@@ -13,7 +13,7 @@
 //! of the case (`-O1` .. `-O3`, with or without LLVM's skip-branch threshold).
 //!
 //! Behind the knobs of [`ClFamilies`]: two `float` variables `f`, `g` (arithmetic, division,
-//! fmin/fmax/floor/ceil/trunc/sqrt, conversions, float compares as conditions, the transcendentals
+//! fmin/fmax/floor/ceil/trunc/sqrt/fabs, conversions, float compares as conditions, the transcendentals
 //! separately; stored as bits), a `__local` array with exchanges between two
 //! `barrier(CLK_LOCAL_MEM_FENCE)` at uniform places and local atomics, and global atomics.
 //! Atomics on words several work-items share take one commutative operation per word and
@@ -87,8 +87,8 @@ pub enum FExpr {
     FromInt(usize, bool),
     /// `x op y` with op one of + - * / fmin fmax.
     Bin(u8, Box<FExpr>, Box<FExpr>),
-    /// floor ceil trunc sqrt, then exp2 log2 sin cos (no fabs: clang folds it into
-    /// `v_cndmask_b32_e64` as `|x|`, modifiers pws does not execute on that instruction).
+    /// floor ceil trunc sqrt fabs, then exp2 log2 sin cos (clang folds `fabs` into a select as
+    /// `v_cndmask_b32_e64 ... |x|`).
     Un(u8, Box<FExpr>),
 }
 
@@ -184,7 +184,7 @@ fn fexpr(depth: u32, fam: ClFamilies) -> BoxedStrategy<FExpr> {
         (0..FCONSTS.len()).prop_map(FExpr::Const),
         (0..3usize, any::<bool>()).prop_map(|(v, signed)| FExpr::FromInt(v, signed)),
     ];
-    let unary = if fam.transcendentals { 8u8 } else { 4 };
+    let unary = if fam.transcendentals { 9u8 } else { 5 };
     leaf.prop_recursive(depth, 8, 2, move |inner| {
         prop_oneof![
             (0u8..6, inner.clone(), inner.clone()).prop_map(|(op, x, y)| FExpr::Bin(
@@ -422,7 +422,8 @@ impl ClKernel {
             FExpr::Un(op, x) => {
                 out.push_str(
                     [
-                        "floor(", "ceil(", "trunc(", "sqrt(", "exp2(", "log2(", "sin(", "cos(",
+                        "floor(", "ceil(", "trunc(", "sqrt(", "fabs(", "exp2(", "log2(", "sin(",
+                        "cos(",
                     ][*op as usize],
                 );
                 Self::fexpr(out, x);

@@ -26,7 +26,7 @@
 //!
 //! What the RTL does not implement decodes as illegal, so the issue unit stops the wavefront
 //! with an error naming the PC instead of computing something else: VOP3 modifiers and
-//! `clamp` on integer instructions, trap temporaries, `flat_scratch`, `xnack_mask` and
+//! `clamp` on integer instructions (but `abs`/`neg` on `v_cndmask_b32`, [`flags::SIGN_MODS`]), trap temporaries, `flat_scratch`, `xnack_mask` and
 //! LDS-direct operands.
 
 use std::collections::BTreeMap;
@@ -259,6 +259,10 @@ pub mod flags {
     pub const K_SRC1: u64 = 1 << 35;
     /// `v_madak_f32`: source 2 is the literal K.
     pub const K_SRC2: u64 = 1 << 36;
+    /// `v_cndmask_b32`: takes the VOP3 `abs` and `neg` input modifiers (on the sign bit of the
+    /// value it selects, as clang folds `fabs`/`-` into a select); `omod` and `clamp` stay
+    /// refused.
+    pub const SIGN_MODS: u64 = 1 << 37;
 }
 
 /// One row of the decode ROM.
@@ -537,7 +541,7 @@ pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
         VCmpxLeU64 => valu(ValuOp::CmpLeU64, VCX64),
         VCmpxGtU64 => valu(ValuOp::CmpGtU64, VCX64),
         VCmpxGeU64 => valu(ValuOp::CmpGeU64, VCX64),
-        VCndmaskB32 => valu(ValuOp::Cndmask, V | MASK_SRC),
+        VCndmaskB32 => valu(ValuOp::Cndmask, V | MASK_SRC | SIGN_MODS),
         VMulU32U24 => valu(ValuOp::MulU24, V),
         VMinI32 => valu(ValuOp::MinI, V),
         VMaxI32 => valu(ValuOp::MaxI, V),
@@ -1289,12 +1293,18 @@ impl Logic for Decoder {
                 self.src[2].code_i.next = self.word1_i.val().get_bits::<9>(18);
                 self.vdst_o.next = self.word0_i.val().get_bits::<8>(0);
                 // VOP3b (carry ops) keeps its mask destination where VOP3a has abs. The
-                // modifiers are implemented for the f32 ops only.
+                // modifiers are implemented for the f32 ops, and abs/neg for `v_cndmask_b32`.
                 self.bad_fields.next = !self.fl.val().get_bit(25)
+                    & !self.fl.val().get_bit(37)
                     & (self.word0_i.val().get_bit(15)
                         | (self.word1_i.val().get_bits::<5>(27) != 0)
                         | (!self.fl.val().get_bit(8) & (self.word0_i.val().get_bits::<3>(8) != 0)));
-                if self.fl.val().get_bit(25) {
+                if self.fl.val().get_bit(37)
+                    & (self.word0_i.val().get_bit(15) | (self.word1_i.val().get_bits::<2>(27) != 0))
+                {
+                    self.bad_fields.next = true;
+                }
+                if self.fl.val().get_bit(25) | self.fl.val().get_bit(37) {
                     // VOP3b (`v_div_scale_f32`) has no abs field: its bits are the sdst.
                     self.fm.next = (bit_cast::<FMOD_BITS, 3>(self.word1_i.val().get_bits::<3>(29))
                         << 3)

@@ -972,28 +972,36 @@ fn flat(
     // Sub-dword accesses move one value of `size` bytes; wider ones whole dwords.
     let size = bytes.min(4);
     let dwords = bytes.div_ceil(4) as u8;
+    // The memory port's order: per 16-lane pass, per dword, lanes ascending. It decides which
+    // lane's store lands last where two lanes' multi-dword accesses overlap, and which fault
+    // is reported first.
+    let active: Vec<usize> = lanes(active).collect();
     match inst.dst {
         Some(d) => {
             let n = vgpr_index(d, dwords, vgprs.len())?;
-            for l in lanes(active) {
+            for pass in active.chunk_by(|a, b| a / 16 == b / 16) {
                 for i in 0..dwords as usize {
-                    let a = addr[l].wrapping_add(4 * i as u64);
-                    let v = mem.read_sized(a, size).map_err(|f| fault(l, f))?;
-                    vgprs[n + i][l] = match inst.opcode {
-                        FlatLoadSbyte => v as u8 as i8 as i32 as u32,
-                        FlatLoadSshort => v as u16 as i16 as i32 as u32,
-                        _ => v,
-                    };
+                    for &l in pass {
+                        let a = addr[l].wrapping_add(4 * i as u64);
+                        let v = mem.read_sized(a, size).map_err(|f| fault(l, f))?;
+                        vgprs[n + i][l] = match inst.opcode {
+                            FlatLoadSbyte => v as u8 as i8 as i32 as u32,
+                            FlatLoadSshort => v as u16 as i16 as i32 as u32,
+                            _ => v,
+                        };
+                    }
                 }
             }
         }
         None => {
             let n = vgpr_index(src(inst, 1)?, dwords, vgprs.len())?;
-            for l in lanes(active) {
+            for pass in active.chunk_by(|a, b| a / 16 == b / 16) {
                 for i in 0..dwords as usize {
-                    let a = addr[l].wrapping_add(4 * i as u64);
-                    mem.write_sized(a, size, vgprs[n + i][l])
-                        .map_err(|f| fault(l, f))?;
+                    for &l in pass {
+                        let a = addr[l].wrapping_add(4 * i as u64);
+                        mem.write_sized(a, size, vgprs[n + i][l])
+                            .map_err(|f| fault(l, f))?;
+                    }
                 }
             }
         }
