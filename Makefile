@@ -31,14 +31,21 @@ demo: deps
 	@mkdir -p $(OUT)
 	$(PWS) run kernels/figure2.toml --mode pws --S 2 --vcd $(OUT)/figure2.vcd
 
-# Every test, with the proptest budgets of CI (see isa/src/testing.rs).
+# Every test, with the proptest budgets of CI (see isa/src/testing.rs). cargo-nextest, where the
+# machine has it, runs the test binaries side by side (cargo test runs one binary at a time, and
+# a few long ones would leave a core idle); the doc tests run after. Every failure is listed.
+TEST_RUN = if $(CARGO) nextest --version >/dev/null 2>&1; then \
+	  $(CARGO) nextest run --workspace --release --no-fail-fast && \
+	  $(CARGO) test --workspace --release --doc; \
+	else $(CARGO) test --workspace --release --no-fail-fast; fi
+
 test: deps
-	$(CARGO) test --workspace --release
+	$(TEST_RUN)
 
 # The same properties with 10x (or PWS_PROPTEST_SCALE) as many cases: the fuzz harness
 # (tests/fuzz_inputs.rs) then feeds 10^5 inputs to each parser.
 soak: deps
-	PWS_PROPTEST_SCALE=$${PWS_PROPTEST_SCALE:-10} $(CARGO) test --workspace --release
+	export PWS_PROPTEST_SCALE=$${PWS_PROPTEST_SCALE:-10}; $(TEST_RUN)
 
 export: deps
 	$(PWS) export --out $(OUT)/verilog --cosim 500

@@ -143,10 +143,15 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
     let smem_special_offset = info.format == Format::Smem
         && (!matches!(inst.srcs[0], Some(Operand::Sgpr(_)))
             || !matches!(inst.srcs[1], None | Some(Operand::Sgpr(_))));
-    // VOP3 modifiers are implemented for the f32 operations only.
+    // VOP3 modifiers are implemented for the f32 operations, and abs/neg for v_cndmask_b32.
     let float = uop.is_some_and(|u| u.flags & pws_hdl::cu::decode::flags::FLOAT != 0);
-    let legal =
-        uop.is_some() && (float || !has_mods(inst)) && !unsupported_operand && !smem_special_offset;
+    let sign_mods = uop.is_some_and(|u| u.flags & pws_hdl::cu::decode::flags::SIGN_MODS != 0);
+    let m = inst.mods;
+    let sign_only = !m.clamp && m.omod == Default::default() && !m.gds;
+    let legal = uop.is_some()
+        && (float || !has_mods(inst) || (sign_mods && sign_only))
+        && !unsupported_operand
+        && !smem_special_offset;
     prop_assert_eq!(dec.legal_o.val(), legal, "legal of {:?} {:x?}", inst, words);
     prop_assert_eq!(
         dec.size_o.val().to_u64(),
@@ -270,7 +275,7 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
                     bits
                 }
             };
-            let fmod = if float {
+            let fmod = if float || uop.flags & pws_hdl::cu::decode::flags::SIGN_MODS != 0 {
                 fmod_word(swapped(m.abs), swapped(m.neg), m.omod as u8, m.clamp)
             } else {
                 0
