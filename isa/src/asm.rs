@@ -15,7 +15,7 @@ use crate::check::check;
 use crate::diag;
 use crate::encode::encode;
 use crate::error::{AsmError, ErrorKind, OperandError, Slot};
-use crate::inst::{InlineFloat, Instruction, Omod, Operand};
+use crate::inst::{DstUnused, InlineFloat, Instruction, Omod, Operand, Sdwa, SdwaSel};
 use crate::opcode::{Format, ImmKind, Opcode, Width};
 use crate::print::{EXPCNT_MAX, LGKMCNT_MAX, VMCNT_MAX};
 use crate::program::{Located, Program};
@@ -418,10 +418,13 @@ impl Assembler<'_> {
             return Err(self.error(first.col, ErrorKind::Syntax, "expected a mnemonic"));
         };
         let mnemonic = word.to_ascii_lowercase();
+        let sdwa_suffix = mnemonic.ends_with("_sdwa");
         let (base, suffix) = if let Some(b) = mnemonic.strip_suffix("_e32") {
             (b, Some(false))
         } else if let Some(b) = mnemonic.strip_suffix("_e64") {
             (b, Some(true))
+        } else if let Some(b) = mnemonic.strip_suffix("_sdwa") {
+            (b, None)
         } else {
             (mnemonic.as_str(), None)
         };
@@ -438,6 +441,8 @@ impl Assembler<'_> {
                 Some(true) => op.has_vop3_form() || op.format() == Format::Vop3,
                 Some(false) => op.has_vop3_form(),
             })
+            // `_sdwa` names a vector ALU instruction; whether it has the form is checked below.
+            .filter(|op| !sdwa_suffix || op.format().has_vop3_form())
             .ok_or_else(|| {
                 if GCN_PREFIXES.iter().any(|p| mnemonic.starts_with(p)) {
                     self.error(
@@ -462,10 +467,20 @@ impl Assembler<'_> {
             pos: 1,
         };
         let mut inst = Instruction::new(opcode);
+        if sdwa_suffix {
+            inst.sdwa = Some(Sdwa::default());
+        }
         let mut cols: Vec<(Slot, u32)> = vec![(Slot::Instruction, first.col)];
         let target = parser.operands(&mut inst, &mut cols)?;
         let mods_col = parser.modifiers(&mut inst)?;
         cols.push((Slot::Modifiers, mods_col));
+        if inst.sdwa.is_some() && suffix.is_some() {
+            return Err(self.error(
+                mods_col,
+                ErrorKind::Modifier,
+                "the SDWA selects (dst_sel, dst_unused, src0_sel, src1_sel) need the _sdwa form, not _e32/_e64",
+            ));
+        }
         let col_of = |slot: Slot| {
             cols.iter()
                 .find(|(s, _)| *s == slot)
@@ -473,7 +488,7 @@ impl Assembler<'_> {
                 .map_or(1, |c| c.1)
         };
         let to_error = |e: OperandError| self.error(col_of(e.slot), e.kind, e.message);
-        if opcode.has_vop3_form() {
+        if opcode.has_vop3_form() && inst.sdwa.is_none() {
             let needs_vop3 = inst.mods.clamp
                 || inst.mods.omod != Omod::None
                 || inst.mods.neg != 0
@@ -635,6 +650,8 @@ struct ParsedOperand {
     value: Value,
     neg: bool,
     abs: bool,
+    /// `sext(..)`: the SDWA sign extension of an integer source.
+    sext: bool,
     col: u32,
 }
 
@@ -873,6 +890,12 @@ impl Parser<'_, '_> {
                     offsets_seen.push(field.to_string());
                     seen
                 }
+                field @ ("dst_sel" | "dst_unused" | "src0_sel" | "src1_sel") => {
+                    self.sdwa_select(inst, field, t.col)?;
+                    let seen = offsets_seen.contains(&field.to_string());
+                    offsets_seen.push(field.to_string());
+                    seen
+                }
                 "mul" | "div" => {
                     self.expect_punct(':')?;
                     let (v, col) = self.expect_int()?;
@@ -908,6 +931,82 @@ impl Parser<'_, '_> {
             }
         }
         Ok(first)
+    }
+
+    /// `field:VALUE` of an SDWA select (after the field name at column `col`): stores it in
+    /// `inst.sdwa`, making the instruction SDWA.
+    fn sdwa_select(
+        &mut self,
+        inst: &mut Instruction,
+        field: &str,
+        col: u32,
+    ) -> Result<(), AsmError> {
+        self.expect_punct(':')?;
+        let vcol = self.col();
+        let value = match self.peek() {
+            Some(Token {
+                tok: Tok::Ident(v), ..
+            }) => v.clone(),
+            _ => {
+                return Err(self.err(
+                    vcol,
+                    ErrorKind::Syntax,
+                    format!("expected a value for `{field}`"),
+                ))
+            }
+        };
+        self.pos += 1;
+        let format = inst.opcode.format();
+        if !format.has_vop3_form() {
+            return Err(self.err(
+                col,
+                ErrorKind::Modifier,
+                format!(
+                    "{} does not accept `{field}` (SDWA is for VOP1, VOP2 and VOPC)",
+                    inst.opcode
+                ),
+            ));
+        }
+        let refuse = match field {
+            "dst_sel" | "dst_unused" if format == Format::Vopc => {
+                Some("an SDWA compare writes a lane mask to vcc")
+            }
+            "src1_sel" if format == Format::Vop1 => Some("it has one source"),
+            _ => None,
+        };
+        if let Some(why) = refuse {
+            return Err(self.err(
+                col,
+                ErrorKind::Modifier,
+                format!("{} does not accept `{field}` ({why})", inst.opcode),
+            ));
+        }
+        let sdwa = inst.sdwa.get_or_insert_with(Sdwa::default);
+        let bad = |this: &Self, expected: &str| {
+            Err(this.err(
+                vcol,
+                ErrorKind::Modifier,
+                format!("invalid {field} value `{value}` (expected {expected})"),
+            ))
+        };
+        const SELS: &str = "BYTE_0..BYTE_3, WORD_0, WORD_1 or DWORD";
+        match field {
+            "dst_unused" => match DstUnused::from_name(&value) {
+                Some(u) => sdwa.dst_unused = u,
+                None => return bad(self, "UNUSED_PAD, UNUSED_SEXT or UNUSED_PRESERVE"),
+            },
+            _ => {
+                let Some(sel) = SdwaSel::from_name(&value) else {
+                    return bad(self, SELS);
+                };
+                match field {
+                    "dst_sel" => sdwa.dst_sel = sel,
+                    "src0_sel" => sdwa.src0_sel = sel,
+                    _ => sdwa.src1_sel = sel,
+                }
+            }
+        }
+        Ok(())
     }
 
     /// One operand with its optional `-`, `|..|`, `neg(..)`, `abs(..)` decoration.
@@ -970,14 +1069,14 @@ impl Parser<'_, '_> {
                     ..
                 })
             );
-            if is_call && (func == "neg" || func == "abs") {
+            if is_call && (func == "neg" || func == "abs" || func == "sext") {
                 self.pos += 2;
                 let mut op = self.decorated_operand(depth + 1)?;
                 self.expect_punct(')')?;
-                let flag = if func == "neg" {
-                    &mut op.neg
-                } else {
-                    &mut op.abs
+                let flag = match func.as_str() {
+                    "neg" => &mut op.neg,
+                    "abs" => &mut op.abs,
+                    _ => &mut op.sext,
                 };
                 if std::mem::replace(flag, true) {
                     return Err(self.err(col, ErrorKind::BadOperand, format!("duplicate {func}")));
@@ -1008,6 +1107,7 @@ impl Parser<'_, '_> {
             value,
             neg: false,
             abs: false,
+            sext: false,
             col,
         })
     }
@@ -1103,7 +1203,7 @@ impl Parser<'_, '_> {
                     ))
                 }
             };
-            if op.neg || op.abs {
+            if op.neg || op.abs || op.sext {
                 return Err(self.err(col, ErrorKind::Modifier, "modifiers on the constant K"));
             }
             inst.srcs[slot_index(slot)] = Some(Operand::Literal(bits));
@@ -1169,10 +1269,11 @@ impl Parser<'_, '_> {
                 inst.srcs[i] = Some(operand);
                 inst.mods.neg |= (op.neg as u8) << i;
                 inst.mods.abs |= (op.abs as u8) << i;
+                inst.mods.sext |= (op.sext as u8) << i;
             }
             _ => {}
         }
-        if (op.neg || op.abs) && !matches!(slot, Slot::Src(_)) {
+        if (op.neg || op.abs || op.sext) && !matches!(slot, Slot::Src(_)) {
             return Err(self.err(
                 col,
                 ErrorKind::Modifier,
@@ -1191,7 +1292,7 @@ impl Parser<'_, '_> {
         }
         let op = self.operand()?;
         let col = op.col;
-        if op.neg || op.abs {
+        if op.neg || op.abs || op.sext {
             return Err(self.err(col, ErrorKind::Modifier, "modifiers on an immediate"));
         }
         let (min, max) = match kind {

@@ -4,7 +4,7 @@
 //! encoded, and a decoded one always prints as text llvm-mc accepts.
 
 use crate::error::{ErrorKind, OperandError, Slot};
-use crate::inst::{Instruction, Operand, NUM_SGPRS, NUM_TTMPS, NUM_VGPRS};
+use crate::inst::{DstUnused, Instruction, Operand, SdwaSel, NUM_SGPRS, NUM_TTMPS, NUM_VGPRS};
 use crate::opcode::{Format, ImmKind, Opcode, Width, MOD_CLAMP, MOD_INPUT, MOD_OMOD};
 
 /// The kinds of operand an encoding field can hold.
@@ -30,6 +30,8 @@ enum Class {
     Vcc,
     /// The constant K of `v_madmk_f32`/`v_madak_f32`: a literal dword.
     LiteralK,
+    /// A source of an SDWA instruction: gfx8 (VI) reads only VGPRs there.
+    SdwaSrc,
 }
 
 fn bad(slot: Slot, message: impl Into<String>) -> OperandError {
@@ -147,6 +149,13 @@ fn check_class(slot: Slot, class: Class, op: Operand, w: Width) -> Result<(), Op
             Operand::Literal(_) => Ok(()),
             _ => Err(bad(slot, "the constant K is a literal dword")),
         },
+        Class::SdwaSrc => match op {
+            Operand::Vgpr(n) => check_tuple(slot, "v", n, NUM_VGPRS, w, false),
+            _ => Err(bad(
+                slot,
+                "SDWA sources must be VGPRs on gfx8 (no SGPRs, constants or literals)",
+            )),
+        },
     }
 }
 
@@ -172,6 +181,33 @@ pub fn check(inst: &Instruction) -> Result<(), OperandError> {
     }
     if !inst.vop3 && format == Format::Vop3 {
         return Err(bad(Slot::Instruction, format!("{op} exists only as VOP3")));
+    }
+    if let Some(sdwa) = inst.sdwa {
+        if inst.vop3 || !op.has_sdwa_form() {
+            return Err(bad(
+                Slot::Instruction,
+                format!("{op} has no SDWA encoding on gfx8"),
+            ));
+        }
+        let fixed = |what: &str| {
+            Err(OperandError::new(
+                Slot::Modifiers,
+                ErrorKind::Modifier,
+                format!("{op} does not accept {what}"),
+            ))
+        };
+        if format == Format::Vopc
+            && (sdwa.dst_sel != SdwaSel::Dword || sdwa.dst_unused != DstUnused::Preserve)
+        {
+            return fixed("dst_sel or dst_unused (an SDWA compare writes a lane mask to vcc)");
+        }
+        // The accumulator of v_mac_f32 is its destination: llvm-mc takes only a whole one.
+        if op == Opcode::VMacF32 && sdwa.dst_sel != SdwaSel::Dword {
+            return fixed("a dst_sel other than DWORD (its destination is the accumulator)");
+        }
+        if format == Format::Vop1 && sdwa.src1_sel != SdwaSel::Dword {
+            return fixed("src1_sel (it has one source)");
+        }
     }
 
     // A FLAT atomic returns the pre-op value (has a destination) exactly when `glc` is set.
@@ -221,6 +257,7 @@ pub fn check(inst: &Instruction) -> Result<(), OperandError> {
                     Class::Vcc
                 }
             }
+            _ if inst.sdwa.is_some() => Class::SdwaSrc,
             _ if i == 1 && !inst.vop3 => Class::Vgpr,
             _ => Class::VectorSrc {
                 literal: !inst.vop3 && i == 0,
@@ -340,6 +377,12 @@ fn check_modifiers(inst: &Instruction) -> Result<(), OperandError> {
     if m.glc && !matches!(format, Format::Smem | Format::Flat) {
         return fail("glc");
     }
+    if inst.sdwa.is_some() {
+        return check_sdwa_modifiers(inst);
+    }
+    if m.sext != 0 {
+        return fail("sext (an SDWA modifier: use the _sdwa form)");
+    }
     if m.slc && format != Format::Flat {
         return fail("slc");
     }
@@ -376,6 +419,43 @@ fn check_modifiers(inst: &Instruction) -> Result<(), OperandError> {
         // VOP3b (v_div_scale_f32) keeps its SGPR-pair destination where VOP3a has ABS.
         if m.abs != 0 && format == Format::Vop3 && inst.opcode.signature().sdst.is_some() {
             return fail("abs (VOP3b has no ABS field)");
+        }
+    }
+    Ok(())
+}
+
+/// The modifiers of an SDWA instruction: `clamp` on any, no output modifier, `neg`/`abs` on
+/// its float sources and `sext` on its integer ones (`Opcode::sdwa_float_src`), as llvm-mc's
+/// VI tables allow.
+fn check_sdwa_modifiers(inst: &Instruction) -> Result<(), OperandError> {
+    let m = &inst.mods;
+    let op = inst.opcode;
+    let fail = |what: String| {
+        Err(OperandError::new(
+            Slot::Modifiers,
+            ErrorKind::Modifier,
+            format!("{op} does not accept {what} in the SDWA encoding"),
+        ))
+    };
+    if m.omod != crate::inst::Omod::None || m.slc || m.gds {
+        return fail("an output modifier, slc or gds".into());
+    }
+    let nsrc = op.signature().srcs.len().min(2);
+    for i in 0..3 {
+        let bit = 1u8 << i;
+        let (float_mods, sext) = ((m.neg | m.abs) & bit != 0, m.sext & bit != 0);
+        if !float_mods && !sext {
+            continue;
+        }
+        if i >= nsrc {
+            return fail(format!("input modifiers on source {i}"));
+        }
+        let float = op.sdwa_float_src(i);
+        if float_mods && !float {
+            return fail(format!("neg/abs on source {i}, an integer (it takes sext)"));
+        }
+        if sext && float {
+            return fail(format!("sext on source {i}, a float (it takes neg/abs)"));
         }
     }
     Ok(())

@@ -5,7 +5,9 @@
 use crate::check::check;
 use crate::encode::encode;
 use crate::error::DecodeError;
-use crate::inst::{Instruction, Modifiers, Omod, Operand, LITERAL_CODE};
+use crate::inst::{
+    DstUnused, Instruction, Modifiers, Omod, Operand, Sdwa, SdwaSel, LITERAL_CODE, SDWA_CODE,
+};
 use crate::opcode::{Format, Opcode};
 
 /// Decodes a whole program image: `(byte pc, instruction)` for each instruction in order.
@@ -34,10 +36,13 @@ pub fn decode_one(words: &[u32], pc: u32) -> Result<(Instruction, usize), Decode
         message,
     };
     let format = format_of(w0).ok_or_else(|| fail("unknown encoding".into()))?;
-    let wide = matches!(
-        format,
-        Format::Smem | Format::Vop3 | Format::Flat | Format::Ds
-    );
+    let sdwa = matches!(format, Format::Vop1 | Format::Vop2 | Format::Vopc)
+        && w0 & 0x1ff == SDWA_CODE as u32;
+    let wide = sdwa
+        || matches!(
+            format,
+            Format::Smem | Format::Vop3 | Format::Flat | Format::Ds
+        );
     let w1 = if wide {
         Some(*words.get(1).ok_or_else(|| {
             fail(format!(
@@ -50,7 +55,10 @@ pub fn decode_one(words: &[u32], pc: u32) -> Result<(Instruction, usize), Decode
     let base_len = if wide { 2 } else { 1 };
     // The literal, if the instruction uses one, is the dword after the instruction.
     let literal = words.get(base_len).copied();
-    let inst = fields(format, w0, w1.unwrap_or(0), literal).map_err(&fail)?;
+    let mut inst = fields(format, w0, w1.unwrap_or(0), literal).map_err(&fail)?;
+    if sdwa {
+        sdwa_fields(&mut inst, w1.unwrap_or(0)).map_err(&fail)?;
+    }
     check(&inst).map_err(|e| fail(e.message))?;
     let len = inst.size_dwords() as usize;
     if len > words.len() {
@@ -103,6 +111,14 @@ fn fields(format: Format, w0: u32, w1: u32, literal: Option<u32>) -> Result<Inst
     let sop = |c: u32| operand(c & 0xff, literal);
     let vsrc = |c: u32| operand(c & 0x1ff, literal);
     let vgpr = |c: u32| Operand::Vgpr((c & 0xff) as u8);
+    // An SDWA SRC0 lives in the second dword (`sdwa_fields`); a placeholder until then.
+    let vsrc0 = |c: u32| {
+        if c & 0x1ff == SDWA_CODE as u32 {
+            Ok(Operand::Vgpr(0))
+        } else {
+            vsrc(c)
+        }
+    };
     let mut inst;
     match format {
         Format::Sop1 => {
@@ -151,12 +167,12 @@ fn fields(format: Format, w0: u32, w1: u32, literal: Option<u32>) -> Result<Inst
         Format::Vop1 => {
             inst = Instruction::new(lookup(w0 >> 9 & 0xff)?);
             inst.dst = Some(vgpr(w0 >> 17));
-            inst.srcs[0] = Some(vsrc(w0)?);
+            inst.srcs[0] = Some(vsrc0(w0)?);
         }
         Format::Vop2 => {
             inst = Instruction::new(lookup(w0 >> 25 & 0x3f)?);
             inst.dst = Some(vgpr(w0 >> 17));
-            inst.srcs[0] = Some(vsrc(w0)?);
+            inst.srcs[0] = Some(vsrc0(w0)?);
             inst.srcs[1] = Some(vgpr(w0 >> 9));
             if let Some(k) = inst.opcode.literal_k() {
                 // The VSRC1 register is madmk's third source; K is the literal dword.
@@ -170,7 +186,7 @@ fn fields(format: Format, w0: u32, w1: u32, literal: Option<u32>) -> Result<Inst
         }
         Format::Vopc => {
             inst = Instruction::new(lookup(w0 >> 17 & 0xff)?);
-            inst.srcs[0] = Some(vsrc(w0)?);
+            inst.srcs[0] = Some(vsrc0(w0)?);
             inst.srcs[1] = Some(vgpr(w0 >> 9));
             inst.sdst = Some(Operand::VccLo);
         }
@@ -238,4 +254,37 @@ fn implicit_vcc(inst: &mut Instruction) {
     if sig.srcs.len() == 3 && inst.opcode.literal_k().is_none() {
         inst.srcs[2] = Some(Operand::VccLo);
     }
+}
+
+/// Fills SRC0, the select fields and the modifiers of an SDWA instruction from its second
+/// dword (layout: `encode::sdwa_dword`); bits the format does not have are left for the
+/// canonical re-encoding to refuse.
+fn sdwa_fields(inst: &mut Instruction, w1: u32) -> Result<(), String> {
+    if !inst.opcode.has_sdwa_form() {
+        return Err(format!("{} has no SDWA encoding", inst.opcode));
+    }
+    let sel = |shift: u32| {
+        SdwaSel::from_bits(w1 >> shift & 7).ok_or_else(|| "reserved SDWA select 7".to_string())
+    };
+    let format = inst.opcode.format();
+    let mut sdwa = Sdwa {
+        src0_sel: sel(16)?,
+        ..Sdwa::default()
+    };
+    if format != Format::Vopc {
+        sdwa.dst_sel = sel(8)?;
+        sdwa.dst_unused = DstUnused::from_bits(w1 >> 11 & 3)
+            .ok_or_else(|| "reserved SDWA dst_unused 3".to_string())?;
+    }
+    if format != Format::Vop1 {
+        sdwa.src1_sel = sel(24)?;
+    }
+    inst.srcs[0] = Some(Operand::Vgpr((w1 & 0xff) as u8));
+    let bit = |b: u32| (w1 >> b & 1) as u8;
+    inst.mods.clamp = bit(13) != 0;
+    inst.mods.sext = bit(19) | bit(27) << 1;
+    inst.mods.neg = bit(20) | bit(28) << 1;
+    inst.mods.abs = bit(21) | bit(29) << 1;
+    inst.sdwa = Some(sdwa);
+    Ok(())
 }

@@ -2,7 +2,7 @@
 
 use crate::check::check;
 use crate::error::OperandError;
-use crate::inst::{Instruction, Operand};
+use crate::inst::{Instruction, Operand, SDWA_CODE};
 use crate::opcode::Format;
 
 /// Encodes `inst` as 1..=3 little-endian dwords (a literal follows the instruction).
@@ -32,6 +32,12 @@ fn encode_checked(inst: &Instruction) -> Vec<u32> {
     let op = inst.opcode.code() as u32;
     let [s0, s1, s2] = inst.srcs;
     let m = &inst.mods;
+    // SDWA moves SRC0 into its second dword and marks the SRC0 field with 0xF9.
+    let src0 = if inst.sdwa.is_some() {
+        SDWA_CODE as u32
+    } else {
+        code(s0)
+    };
     let mut words = match inst.encoding_format() {
         Format::Sop1 => vec![0xBE80_0000 | scode(inst.dst) << 16 | op << 8 | scode(s0)],
         Format::Sop2 => {
@@ -60,7 +66,7 @@ fn encode_checked(inst: &Instruction) -> Vec<u32> {
                 offset,
             ]
         }
-        Format::Vop1 => vec![0x7E00_0000 | vreg(inst.dst) << 17 | op << 9 | code(s0)],
+        Format::Vop1 => vec![0x7E00_0000 | vreg(inst.dst) << 17 | op << 9 | src0],
         Format::Vop2 => {
             // v_madmk_f32 keeps its VGPR source in VSRC1 and K in the literal.
             let v1 = if inst.opcode.literal_k() == Some(1) {
@@ -68,9 +74,9 @@ fn encode_checked(inst: &Instruction) -> Vec<u32> {
             } else {
                 s1
             };
-            vec![op << 25 | vreg(inst.dst) << 17 | vreg(v1) << 9 | code(s0)]
+            vec![op << 25 | vreg(inst.dst) << 17 | vreg(v1) << 9 | src0]
         }
-        Format::Vopc => vec![0x7C00_0000 | op << 17 | vreg(s1) << 9 | code(s0)],
+        Format::Vopc => vec![0x7C00_0000 | op << 17 | vreg(s1) << 9 | src0],
         Format::Vop3 => {
             let vop3_op = inst.opcode.vop3_code().unwrap_or(0) as u32;
             let native = inst.opcode.format();
@@ -110,6 +116,9 @@ fn encode_checked(inst: &Instruction) -> Vec<u32> {
             vreg(inst.dst) << 24 | vreg(s2) << 16 | vreg(s1) << 8 | vreg(s0),
         ],
     };
+    if let Some(sdwa) = inst.sdwa {
+        words.push(sdwa_dword(inst, sdwa));
+    }
     if let Some(lit) = inst.srcs.iter().find_map(|s| match s {
         Some(Operand::Literal(v)) => Some(*v),
         _ => None,
@@ -117,4 +126,24 @@ fn encode_checked(inst: &Instruction) -> Vec<u32> {
         words.push(lit);
     }
     words
+}
+
+/// The SDWA dword (VI layout): SRC0[7:0], DST_SEL[10:8], DST_UNUSED[12:11], CLAMP[13],
+/// SRC0_SEL[18:16], SRC0_SEXT[19], SRC0_NEG[20], SRC0_ABS[21], SRC1_SEL[26:24],
+/// SRC1_SEXT[27], SRC1_NEG[28], SRC1_ABS[29]. VOPC leaves the destination fields zero and VOP1
+/// the SRC1 fields, as llvm-mc does.
+fn sdwa_dword(inst: &Instruction, sdwa: crate::inst::Sdwa) -> u32 {
+    let m = &inst.mods;
+    let src_mods = |i: u32| {
+        (m.sext as u32 >> i & 1) << 3 | (m.neg as u32 >> i & 1) << 4 | (m.abs as u32 >> i & 1) << 5
+    };
+    let mut w = vreg(inst.srcs[0]) | (m.clamp as u32) << 13;
+    w |= (sdwa.src0_sel.bits() | src_mods(0)) << 16;
+    if inst.opcode.format() != Format::Vopc {
+        w |= sdwa.dst_sel.bits() << 8 | sdwa.dst_unused.bits() << 11;
+    }
+    if inst.opcode.format() != Format::Vop1 {
+        w |= (sdwa.src1_sel.bits() | src_mods(1)) << 24;
+    }
+    w
 }

@@ -357,7 +357,124 @@ pub struct Modifiers {
     pub neg: u8,
     /// Bit i takes the absolute value of source i.
     pub abs: u8,
+    /// SDWA: bit i sign-extends the selected byte or word of source i (`sext(v1)`), for the
+    /// integer sources (the float ones take `neg`/`abs`).
+    pub sext: u8,
 }
+
+/// An SDWA operand select (SRC0_SEL, SRC1_SEL, DST_SEL): which byte or word of a 32-bit
+/// register the instruction reads or writes. The discriminant is the 3-bit field value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum SdwaSel {
+    Byte0,
+    Byte1,
+    Byte2,
+    Byte3,
+    Word0,
+    Word1,
+    #[default]
+    Dword,
+}
+
+impl SdwaSel {
+    /// All selects in field order.
+    pub const ALL: [SdwaSel; 7] = [
+        SdwaSel::Byte0,
+        SdwaSel::Byte1,
+        SdwaSel::Byte2,
+        SdwaSel::Byte3,
+        SdwaSel::Word0,
+        SdwaSel::Word1,
+        SdwaSel::Dword,
+    ];
+
+    /// The 3-bit field.
+    pub fn bits(self) -> u32 {
+        self as u32
+    }
+
+    /// Decodes the 3-bit field (7 is reserved).
+    pub fn from_bits(bits: u32) -> Option<SdwaSel> {
+        SdwaSel::ALL.get(bits as usize).copied()
+    }
+
+    /// The name llvm-mc prints and accepts (upper case only).
+    pub fn name(self) -> &'static str {
+        [
+            "BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD",
+        ][self as usize]
+    }
+
+    /// The select named `name`.
+    pub fn from_name(name: &str) -> Option<SdwaSel> {
+        SdwaSel::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// `(bit offset, width in bits)` of the selected field.
+    pub fn field(self) -> (u32, u32) {
+        match self {
+            SdwaSel::Byte0 => (0, 8),
+            SdwaSel::Byte1 => (8, 8),
+            SdwaSel::Byte2 => (16, 8),
+            SdwaSel::Byte3 => (24, 8),
+            SdwaSel::Word0 => (0, 16),
+            SdwaSel::Word1 => (16, 16),
+            SdwaSel::Dword => (0, 32),
+        }
+    }
+}
+
+/// SDWA DST_UNUSED: what the destination bits outside DST_SEL become.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum DstUnused {
+    /// Zero.
+    Pad,
+    /// The bits above the field copy its top bit; the bits below are zero.
+    Sext,
+    /// The old value of the destination register is kept (llvm-mc's default).
+    #[default]
+    Preserve,
+}
+
+impl DstUnused {
+    /// All values in field order.
+    pub const ALL: [DstUnused; 3] = [DstUnused::Pad, DstUnused::Sext, DstUnused::Preserve];
+
+    /// The 2-bit field.
+    pub fn bits(self) -> u32 {
+        self as u32
+    }
+
+    /// Decodes the 2-bit field (3 is reserved).
+    pub fn from_bits(bits: u32) -> Option<DstUnused> {
+        DstUnused::ALL.get(bits as usize).copied()
+    }
+
+    /// The name llvm-mc prints and accepts.
+    pub fn name(self) -> &'static str {
+        ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE"][self as usize]
+    }
+
+    /// The value named `name`.
+    pub fn from_name(name: &str) -> Option<DstUnused> {
+        DstUnused::ALL.into_iter().find(|s| s.name() == name)
+    }
+}
+
+/// The SDWA (sub-dword addressing) fields of a VOP1, VOP2 or VOPC instruction encoded with
+/// SRC0 = 0xF9 and a second dword (GCN3 manual, SDWA). The input modifiers (`sext`, `neg`,
+/// `abs`) and `clamp` live in [`Modifiers`]. VOPC has no destination fields (its result is
+/// a lane mask in VCC) and VOP1 no SRC1_SEL: they stay at their defaults there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Sdwa {
+    pub dst_sel: SdwaSel,
+    pub dst_unused: DstUnused,
+    pub src0_sel: SdwaSel,
+    pub src1_sel: SdwaSel,
+}
+
+/// The SRC0 code that marks an SDWA encoding of VOP1/VOP2/VOPC.
+pub const SDWA_CODE: u16 = 0xF9;
 
 /// One decoded/assembled instruction.
 ///
@@ -383,6 +500,8 @@ pub struct Instruction {
     /// The immediate field: SOPK/SOPP 16 bits (raw, zero-extended), SMEM 20-bit byte offset.
     pub imm: u32,
     pub mods: Modifiers,
+    /// Encoded as SDWA (`_sdwa`): the select fields; `None` for every other encoding.
+    pub sdwa: Option<Sdwa>,
 }
 
 impl Instruction {
@@ -396,6 +515,7 @@ impl Instruction {
             srcs: [None; 3],
             imm: 0,
             mods: Modifiers::default(),
+            sdwa: None,
         }
     }
 
@@ -542,10 +662,12 @@ impl Instruction {
         self.opcode.format() == Format::Ds
     }
 
-    /// The number of dwords the instruction occupies (a literal adds one).
+    /// The number of dwords the instruction occupies (a literal adds one, and so does the
+    /// SDWA dword).
     pub fn size_dwords(&self) -> u32 {
         let base = match self.encoding_format() {
             Format::Smem | Format::Vop3 | Format::Flat | Format::Ds => 2,
+            _ if self.sdwa.is_some() => 2,
             _ => 1,
         };
         let literal = self

@@ -35,8 +35,8 @@ pub use decode::{decode, decode_one};
 pub use encode::encode;
 pub use error::{AsmError, DecodeError, ErrorKind, OperandError, Slot};
 pub use inst::{
-    InlineFloat, Instruction, Modifiers, Omod, Operand, LITERAL_CODE, NUM_SGPRS, NUM_TTMPS,
-    NUM_VGPRS,
+    DstUnused, InlineFloat, Instruction, Modifiers, Omod, Operand, Sdwa, SdwaSel, LITERAL_CODE,
+    NUM_SGPRS, NUM_TTMPS, NUM_VGPRS, SDWA_CODE,
 };
 pub use opcode::{
     Format, ImmKind, OpInfo, Opcode, Signature, Width, MOD_CLAMP, MOD_INPUT, MOD_OMOD, OPCODES,

@@ -732,6 +732,27 @@ impl Opcode {
         }
     }
 
+    /// True for the VOP1/VOP2/VOPC instructions with an SDWA (`_sdwa`) encoding on gfx8: those
+    /// whose value operands are all 32-bit, except `v_madmk_f32`/`v_madak_f32` (their K
+    /// takes the literal slot), as llvm-mc's VI tables have it.
+    pub fn has_sdwa_form(self) -> bool {
+        let sig = self.signature();
+        self.has_vop3_form()
+            && sig.dst.map_or(true, |w| w == Width::B32)
+            && sig.srcs[..sig.srcs.len().min(2)]
+                .iter()
+                .all(|w| *w == Width::B32)
+    }
+
+    /// True if SDWA source `i` is a float value, which takes the `neg`/`abs` modifiers; the
+    /// integer sources take `sext` instead. `v_cndmask_b32` selects bits (it is integer in
+    /// SDWA, unlike its VOP3 form), and the class mask of `v_cmp_class_f32` is an integer.
+    pub fn sdwa_float_src(self, i: usize) -> bool {
+        self.info().mods & MOD_INPUT != 0
+            && self != Opcode::VCndmaskB32
+            && !(i == 1 && matches!(self, Opcode::VCmpClassF32 | Opcode::VCmpxClassF32))
+    }
+
     /// Operand widths.
     pub fn signature(self) -> Signature {
         self.info().signature

@@ -4,7 +4,7 @@
 use std::fmt::{self, Write};
 
 use crate::inst::{Instruction, Omod, Operand};
-use crate::opcode::{ImmKind, Width};
+use crate::opcode::{Format, ImmKind, Width};
 
 /// `s_waitcnt` counter fields of gfx8: vmcnt bits 3:0, expcnt 6:4, lgkmcnt 11:8.
 pub(crate) const VMCNT_MAX: u32 = 0xf;
@@ -22,7 +22,12 @@ pub(crate) fn write_instruction(
     let op = inst.opcode;
     let sig = op.signature();
     f.write_str(op.mnemonic())?;
-    if op.has_vop3_form() {
+    // llvm-mc prints an SDWA compare without a suffix: its select modifiers mark it.
+    if inst.sdwa.is_some() {
+        if op.format() != Format::Vopc {
+            f.write_str("_sdwa")?;
+        }
+    } else if op.has_vop3_form() {
         f.write_str(if inst.vop3 { "_e64" } else { "_e32" })?;
     }
     let mut operands: Vec<String> = Vec::new();
@@ -87,6 +92,20 @@ pub(crate) fn write_instruction(
         Omod::Mul4 => f.write_str(" mul:4")?,
         Omod::Div2 => f.write_str(" div:2")?,
     }
+    if let Some(sdwa) = inst.sdwa {
+        if op.format() != Format::Vopc {
+            write!(
+                f,
+                " dst_sel:{} dst_unused:{}",
+                sdwa.dst_sel.name(),
+                sdwa.dst_unused.name()
+            )?;
+        }
+        write!(f, " src0_sel:{}", sdwa.src0_sel.name())?;
+        if op.format() != Format::Vop1 {
+            write!(f, " src1_sel:{}", sdwa.src1_sel.name())?;
+        }
+    }
     Ok(())
 }
 
@@ -97,6 +116,9 @@ fn src_with_mods(inst: &Instruction, i: usize, src: Option<Operand>, w: Width) -
     let text = s.display(w).to_string();
     let neg = inst.mods.neg >> i & 1 != 0;
     let abs = inst.mods.abs >> i & 1 != 0;
+    if inst.mods.sext >> i & 1 != 0 {
+        return Some(format!("sext({text})"));
+    }
     let mut out = String::new();
     let neg_mnemonic =
         neg && !abs && matches!(s, Operand::Int(_) | Operand::Float(_) | Operand::Literal(_));

@@ -1015,3 +1015,180 @@ fn decoder_matches_llvm_mc_disassembler() {
         cases.len()
     );
 }
+
+/// SDWA lines for `info`'s opcode: the default form, each select and `dst_unused` value, the
+/// input modifiers of each source kind (float `-`/`|..|`, integer `sext`), `clamp`, and
+/// operands gfx8 refuses (SGPR, constant, literal sources; another mask than vcc).
+fn sdwa_forms(info: &pws_isa::OpInfo, out: &mut Vec<String>) {
+    let op = info.opcode;
+    let sig = info.signature;
+    let mn = info.mnemonic;
+    let (head, nsrc) = match (info.format, sig.srcs.len(), sig.sdst.is_some()) {
+        (Format::Vopc, _, _) => ("vcc, ".to_string(), 2),
+        (_, 1, _) => ("v1, ".to_string(), 1),
+        (_, _, true) => ("v1, vcc, ".to_string(), 2),
+        _ => ("v1, ".to_string(), 2),
+    };
+    let tail = if sig.srcs.len() == 3 { ", vcc" } else { "" };
+    let line = |s0: &str, s1: &str, mods: &str| {
+        let srcs = if nsrc == 1 {
+            s0.to_string()
+        } else {
+            format!("{s0}, {s1}")
+        };
+        format!("{mn}_sdwa {head}{srcs}{tail} {mods}")
+            .trim_end()
+            .to_string()
+    };
+    out.push(line("v2", "v255", ""));
+    let dst = info.format != Format::Vopc;
+    for sel in [
+        "BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD",
+    ] {
+        out.push(line("v7", "v8", &format!("src0_sel:{sel}")));
+        if nsrc == 2 {
+            out.push(line("v7", "v8", &format!("src1_sel:{sel}")));
+        }
+        if dst {
+            for unused in ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE"] {
+                out.push(line(
+                    "v9",
+                    "v10",
+                    &format!("dst_sel:{sel} dst_unused:{unused}"),
+                ));
+            }
+        }
+    }
+    for (i, float) in (0..nsrc).map(|i| (i, op.sdwa_float_src(i))) {
+        let decorated = |d: &str| {
+            let mut s = ["v3", "v4"].map(String::from);
+            s[i] = d.replace('x', &s[i]);
+            line(&s[0], &s[1], "")
+        };
+        if float {
+            out.extend(["-x", "|x|", "-|x|"].map(decorated));
+        } else {
+            out.push(decorated("sext(x)"));
+        }
+    }
+    out.push(line("v5", "v6", "clamp dst_sel:WORD_1 src0_sel:BYTE_2"));
+    // gfx8 SDWA reads VGPRs only.
+    for bad in ["s5", "1", "0x1234", "vcc_lo", "1.0"] {
+        out.push(line(bad, "v6", ""));
+        if nsrc == 2 {
+            out.push(line("v5", bad, ""));
+        }
+    }
+}
+
+/// Every opcode of the table in its SDWA form (or the refusal when it has none) against
+/// llvm-mc: bytes, canonical text, and the disassembler back to that text.
+#[test]
+fn sdwa_forms_match_llvm_mc() {
+    let mut lines = Vec::new();
+    for info in OPCODES.iter().filter(|i| i.format.has_vop3_form()) {
+        sdwa_forms(info, &mut lines);
+    }
+    // The compare printed as llvm-mc prints it (no suffix) and the selects without one.
+    lines.push("v_cmp_eq_u32 vcc, v1, v2 src0_sel:BYTE_0 src1_sel:DWORD".into());
+    lines.push("v_or_b32 v3, v5, v4 src0_sel:WORD_1".into());
+    lines.push("v_cmp_eq_f32 vcc, -v1, |v2| clamp src0_sel:DWORD src1_sel:DWORD".into());
+    let oracle = llvm_mc(&lines);
+    let mut failures = Vec::new();
+    let mut accepted = 0;
+    for (line, o) in lines.iter().zip(&oracle) {
+        let ours = assemble(line, "sdwa.s");
+        match (o, ours) {
+            (None, Ok(p)) => failures.push(format!(
+                "`{line}`: llvm-mc rejects it, we encode {:02x?}",
+                p.bytes()
+            )),
+            (None, Err(e)) => assert!(e.to_string().starts_with("sdwa.s:1:"), "{e}"),
+            (Some(_), Err(e)) => failures.push(format!("`{line}`: llvm-mc takes it, we say {e}")),
+            (Some(o), Ok(p)) => {
+                accepted += 1;
+                let inst = &p.instructions[0].item;
+                if p.bytes() != o.bytes {
+                    failures.push(format!(
+                        "`{line}`: bytes {:02x?}, llvm-mc {:02x?}",
+                        p.bytes(),
+                        o.bytes
+                    ));
+                }
+                if normalize(&inst.to_string()) != o.text {
+                    failures.push(format!("`{line}`: we print `{inst}`, llvm-mc `{}`", o.text));
+                }
+                let words: Vec<u32> = o
+                    .bytes
+                    .chunks(4)
+                    .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+                    .collect();
+                match decode(&words) {
+                    Ok(d) if d.len() == 1 && normalize(&d[0].1.to_string()) == o.text => {}
+                    other => failures.push(format!("`{line}`: decodes to {other:?}")),
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // 116 opcodes have the form; each contributes dozens of accepted lines.
+    assert!(accepted > 2000, "only {accepted} SDWA lines accepted");
+    for info in OPCODES.iter().filter(|i| i.format.has_vop3_form()) {
+        let mut one = Vec::new();
+        sdwa_forms(info, &mut one);
+        let takes = llvm_mc(&one[..1])[0].is_some();
+        assert_eq!(
+            info.opcode.has_sdwa_form(),
+            takes,
+            "{}: has_sdwa_form disagrees with llvm-mc",
+            info.mnemonic
+        );
+    }
+}
+
+/// SDWA text llvm-mc refuses, refused by us with the error kind.
+#[test]
+fn sdwa_rejects_match_llvm_mc() {
+    use pws_isa::ErrorKind::*;
+    let cases = [
+        ("v_or_b32_sdwa v3, v5, v4 src1_sel:byte_2", Modifier),
+        ("v_or_b32_sdwa v3, v5, v4 src0_sel:BYTE_4", Modifier),
+        ("v_or_b32_sdwa v3, v5, v4 dst_unused:UNUSED_ZERO", Modifier),
+        (
+            "v_or_b32_sdwa v1, v2, v3 src0_sel:BYTE_0 src0_sel:BYTE_1",
+            Modifier,
+        ),
+        ("v_mov_b32_sdwa v1, v2 src1_sel:BYTE_0", Modifier),
+        ("v_cmp_eq_u32_sdwa vcc, v1, v2 dst_sel:BYTE_0", Modifier),
+        ("v_cmp_eq_u32_sdwa s[0:1], v1, v2", BadOperand),
+        ("v_add_f32_sdwa v1, v2, v3 mul:2", Modifier),
+        ("v_add_f32_sdwa v1, sext(v2), v3", Modifier),
+        ("v_mov_b32_sdwa v1, -v2", Modifier),
+        ("v_mov_b32_sdwa v1, |v2|", Modifier),
+        ("v_madmk_f32_sdwa v1, v2, 0x1, v3", BadOperand),
+        ("v_cmp_eq_u64_sdwa vcc, v[1:2], v[3:4]", BadOperand),
+        ("v_or_b32_sdwa v3, s5, v4", BadOperand),
+        ("v_or_b32_sdwa v3, v4, 1", BadOperand),
+        ("v_or_b32_e32 v3, v5, v4 src0_sel:WORD_1", Modifier),
+        ("v_or_b32_sdwa v3, v5, v4 dst_sel:", Syntax),
+        ("s_mov_b32 s0, s1 src0_sel:BYTE_0", Modifier),
+        ("v_mov_b32_e32 v1, sext(v2)", Modifier),
+    ];
+    let lines: Vec<String> = cases.iter().map(|(l, _)| l.to_string()).collect();
+    let oracle = llvm_mc(&lines);
+    let mut failures = Vec::new();
+    for ((line, kind), o) in cases.iter().zip(&oracle) {
+        if let Some(o) = o {
+            failures.push(format!("`{line}`: llvm-mc accepts it as `{}`", o.text));
+        }
+        match assemble(line, "bad.s") {
+            Ok(p) => failures.push(format!("`{line}`: we accept it: {:02x?}", p.bytes())),
+            Err(e) if e.kind != *kind => failures.push(format!(
+                "`{line}`: expected {kind:?}, got {:?}: {e}",
+                e.kind
+            )),
+            Err(e) => assert!(e.to_string().starts_with("bad.s:1:"), "{e}"),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

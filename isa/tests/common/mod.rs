@@ -7,8 +7,8 @@
 
 use proptest::prelude::*;
 use pws_isa::{
-    check, Format, ImmKind, InlineFloat, Instruction, Modifiers, Omod, Opcode, Operand, Width,
-    MOD_CLAMP, MOD_INPUT, MOD_OMOD, OPCODES,
+    check, DstUnused, Format, ImmKind, InlineFloat, Instruction, Modifiers, Omod, Opcode, Operand,
+    Sdwa, SdwaSel, Width, MOD_CLAMP, MOD_INPUT, MOD_OMOD, OPCODES,
 };
 
 fn aligned(max_first: u16, dwords: u8) -> impl Strategy<Value = u8> {
@@ -189,10 +189,52 @@ pub fn candidate(op: Opcode) -> BoxedStrategy<Instruction> {
                 },
                 neg: if vop_mods(MOD_INPUT) { neg } else { 0 },
                 abs: if vop_mods(MOD_INPUT) { abs } else { 0 },
+                sext: 0,
             }
         });
-    (vop3, dst, sdst, src(0), smem_offset, src(2), imm, mods)
-        .prop_map(move |(vop3, dst, sdst, s0, s1, s2, imm, mut mods)| {
+    // One candidate in four of an opcode with an SDWA form is SDWA: selects, dst_unused and
+    // the sext bits drawn here; clamp, neg and abs come from the VOP3 draw.
+    let sdwa = (0u32..4, 0u32..7, 0u32..3, 0u32..7, 0u32..7, 0u8..4);
+    (
+        vop3,
+        dst,
+        sdst,
+        src(0),
+        smem_offset,
+        src(2),
+        imm,
+        mods,
+        sdwa,
+    )
+        .prop_map(move |(vop3, dst, sdst, s0, s1, s2, imm, mut mods, sdwa)| {
+            let sdwa = (sdwa.0 == 0 && op.has_sdwa_form()).then(|| {
+                let sel = |b| SdwaSel::from_bits(b).unwrap();
+                let mut f = Sdwa {
+                    dst_sel: sel(sdwa.1),
+                    dst_unused: DstUnused::from_bits(sdwa.2).unwrap(),
+                    src0_sel: sel(sdwa.3),
+                    src1_sel: sel(sdwa.4),
+                };
+                if format == Format::Vopc {
+                    f.dst_sel = SdwaSel::Dword;
+                    f.dst_unused = DstUnused::Preserve;
+                }
+                if format == Format::Vop1 {
+                    f.src1_sel = SdwaSel::Dword;
+                }
+                if op == Opcode::VMacF32 {
+                    f.dst_sel = SdwaSel::Dword;
+                }
+                let nsrc = sig.srcs.len().min(2);
+                let float: u8 = (0..nsrc)
+                    .filter(|&i| op.sdwa_float_src(i))
+                    .map(|i| 1 << i)
+                    .sum();
+                let int = ((1u8 << nsrc) - 1) & !float;
+                (f, sdwa.5 & int, float)
+            });
+            let vop3 = vop3 && sdwa.is_none();
+            let drawn = mods;
             if !vop3 {
                 mods = Modifiers {
                     glc: mods.glc,
@@ -226,6 +268,20 @@ pub fn candidate(op: Opcode) -> BoxedStrategy<Instruction> {
                 imm
             };
             inst.mods = mods;
+            if let Some((f, sext, float)) = sdwa {
+                inst.sdwa = Some(f);
+                inst.mods.sext = sext;
+                inst.mods.neg = drawn.neg & float;
+                inst.mods.abs = drawn.abs & float;
+                inst.mods.clamp = drawn.neg & 4 != 0;
+                inst.mods.omod = Omod::None;
+                if inst.sdst.is_some() {
+                    inst.sdst = Some(Operand::VccLo);
+                }
+                if format == Format::Vop2 && s2.is_some() {
+                    inst.srcs[2] = Some(Operand::VccLo);
+                }
+            }
             inst
         })
         .boxed()
