@@ -1,9 +1,11 @@
 //! Semantics of one instruction for one context, written from the GCN3 ISA manual (scalar
 //! ALU with SCC, vector ALU under EXEC & SpM with VCC/carry-out, compares, saveexec, branches,
 //! scalar and flat memory, flat atomics, the LDS and its atomics). Control flow and PWS effects are returned as a [`Flow`] for the
-//! scheduler; everything else is applied here.
+//! scheduler; everything else is applied here. SDWA instructions read their sources through
+//! [`sdwa_select`] and write their destination through [`sdwa_write`] around the same
+//! operation as their VOP1/VOP2/VOPC forms.
 
-use pws_isa::{Format, Instruction, Omod, Opcode, Operand, Width};
+use pws_isa::{DstUnused, Format, Instruction, Omod, Opcode, Operand, SdwaSel, Width};
 
 use super::f32::{self as fp, Cmp};
 use super::lds::Lds;
@@ -525,6 +527,70 @@ fn read_v64(c: &Context, vgprs: &[[u32; LANES]], op: Operand) -> Result<[u64; LA
     }
 }
 
+/// SDWA source select (GCN3 manual, SDWA): the byte or word SRCn_SEL names, moved to bit 0
+/// and zero-extended, or sign-extended with `sext`; DWORD reads the whole register.
+pub(crate) fn sdwa_select(x: u32, sel: SdwaSel, sext: bool) -> u32 {
+    let (offset, bits) = sel.field();
+    if bits == 32 {
+        return x;
+    }
+    let field = x >> offset & ((1 << bits) - 1);
+    if sext {
+        ((field << (32 - bits)) as i32 >> (32 - bits)) as u32
+    } else {
+        field
+    }
+}
+
+/// SDWA destination write: the low bits of the result `r` go to the field DST_SEL names; the
+/// other bits of the register are zero (UNUSED_PAD), copies of the field's top bit above it
+/// and zero below (UNUSED_SEXT), or those of the register's old value `old`
+/// (UNUSED_PRESERVE). DWORD writes the whole result.
+pub(crate) fn sdwa_write(r: u32, old: u32, sel: SdwaSel, unused: DstUnused) -> u32 {
+    let (offset, bits) = sel.field();
+    if bits == 32 {
+        return r;
+    }
+    let field_mask = ((1u32 << bits) - 1) << offset;
+    let placed = r << offset & field_mask;
+    match unused {
+        DstUnused::Pad => placed,
+        DstUnused::Sext if r >> (bits - 1) & 1 == 1 => {
+            placed | u32::MAX.checked_shl(offset + bits).unwrap_or(0)
+        }
+        DstUnused::Sext => placed,
+        DstUnused::Preserve => old & !field_mask | placed,
+    }
+}
+
+/// Source `i` (0 or 1) of a VOP1/VOP2/VOPC instruction for every lane: through the SDWA
+/// select of an SDWA instruction (which reads VGPRs only).
+fn read_src32(
+    inst: &Instruction,
+    c: &Context,
+    vgprs: &[[u32; LANES]],
+    i: usize,
+) -> Result<[u32; LANES], Fault> {
+    let v = read_v32(c, vgprs, src(inst, i)?)?;
+    Ok(match inst.sdwa {
+        Some(sdwa) => {
+            let sel = if i == 0 { sdwa.src0_sel } else { sdwa.src1_sel };
+            let sext = inst.mods.sext >> i & 1 == 1;
+            v.map(|x| sdwa_select(x, sel, sext))
+        }
+        None => v,
+    })
+}
+
+/// The value a VOP1/VOP2 instruction writes to its destination register, whose value is
+/// `old`: `r`, or `r` through the SDWA destination select.
+fn dst_value(inst: &Instruction, r: u32, old: u32) -> u32 {
+    match inst.sdwa {
+        Some(sdwa) => sdwa_write(r, old, sdwa.dst_sel, sdwa.dst_unused),
+        None => r,
+    }
+}
+
 /// Integer instructions run without VOP3 modifiers; `clamp` (saturation) is not modelled.
 /// `v_cndmask_b32` may carry `neg`/`abs`, which act on the sign bit of the selected value.
 fn check_integer_modifiers(inst: &Instruction) -> Result<(), Fault> {
@@ -576,7 +642,12 @@ fn valu_f32(
     let op = inst.opcode;
     let mut v = [[0u32; LANES]; 3];
     for (i, slot) in v.iter_mut().enumerate().take(op.signature().srcs.len()) {
-        *slot = input_modifiers(inst, i, read_v32(c, vgprs, src(inst, i)?)?);
+        let x = if i < 2 {
+            read_src32(inst, c, vgprs, i)?
+        } else {
+            read_v32(c, vgprs, src(inst, i)?)?
+        };
+        *slot = input_modifiers(inst, i, x);
     }
     let d = dst(inst)?;
     let n = vgpr_index(d, 1, vgprs.len())?;
@@ -636,7 +707,7 @@ fn valu_f32(
             VDivFixupF32 => float(fp::div_fixup(x, y, z)),
             _ => return not_executable(format!("{} is not an f32 ALU operation", op.mnemonic())),
         };
-        vgprs[n][l] = r;
+        vgprs[n][l] = dst_value(inst, r, vgprs[n][l]);
     }
     // The scale flags of lanes that did not run are 0, as carry-outs.
     if let Some(sd) = inst.sdst {
@@ -647,8 +718,8 @@ fn valu_f32(
 
 /// The f32 compares and `v_cmp_class_f32` (class sees the unflushed value).
 fn vopc_f32(inst: &Instruction, c: &mut Context, vgprs: &[[u32; LANES]]) -> Result<Flow, Fault> {
-    let a = input_modifiers(inst, 0, read_v32(c, vgprs, src(inst, 0)?)?);
-    let b = input_modifiers(inst, 1, read_v32(c, vgprs, src(inst, 1)?)?);
+    let a = input_modifiers(inst, 0, read_src32(inst, c, vgprs, 0)?);
+    let b = input_modifiers(inst, 1, read_src32(inst, c, vgprs, 1)?);
     let code = inst.opcode.code();
     let mut mask = 0u64;
     for l in lanes(c.active()) {
@@ -713,9 +784,9 @@ fn valu(inst: &Instruction, c: &mut Context, vgprs: &mut [[u32; LANES]]) -> Resu
         }
         return Ok(Flow::Next);
     }
-    let a = input_modifiers(inst, 0, read_v32(c, vgprs, src(inst, 0)?)?);
+    let a = input_modifiers(inst, 0, read_src32(inst, c, vgprs, 0)?);
     let b = match inst.src(1) {
-        Some(op) => input_modifiers(inst, 1, read_v32(c, vgprs, op)?),
+        Some(_) => input_modifiers(inst, 1, read_src32(inst, c, vgprs, 1)?),
         None => [0; LANES],
     };
     let (c32, mask) = match (inst.opcode, inst.src(2)) {
@@ -802,7 +873,7 @@ fn valu(inst: &Instruction, c: &mut Context, vgprs: &mut [[u32; LANES]]) -> Resu
                 return not_executable(format!("{} is not a vector ALU operation", op.mnemonic()))
             }
         };
-        vgprs[n][l] = v;
+        vgprs[n][l] = dst_value(inst, v, vgprs[n][l]);
         carry_out |= (carry as u64) << l;
     }
     // Carry-out bits of lanes that did not run are 0, as for compares.
@@ -910,8 +981,8 @@ fn vopc(inst: &Instruction, c: &mut Context, vgprs: &[[u32; LANES]]) -> Result<F
         )
     } else {
         (
-            read_v32(c, vgprs, src(inst, 0)?)?.map(u64::from),
-            read_v32(c, vgprs, src(inst, 1)?)?.map(u64::from),
+            read_src32(inst, c, vgprs, 0)?.map(u64::from),
+            read_src32(inst, c, vgprs, 1)?.map(u64::from),
         )
     };
     let mut mask = 0u64;
@@ -1415,5 +1486,46 @@ mod tests {
         assert_eq!(bfe(0xFFFF_FFFF, 0, 0), 0);
         assert_eq!(bfe_signed(0x0000_0F00, 8, 4), u32::MAX);
         assert_eq!(bfe_signed(0x0000_0700, 8, 4), 7);
+    }
+
+    /// The SDWA selects on values worked by hand (GCN3 manual, SDWA).
+    #[test]
+    fn sdwa_selects_by_hand() {
+        use SdwaSel::*;
+        let x = 0x89AB_CDEF;
+        let sel = |s, sext| sdwa_select(x, s, sext);
+        assert_eq!(
+            [Byte0, Byte1, Byte2, Byte3, Word0, Word1, Dword].map(|s| sel(s, false)),
+            [0xEF, 0xCD, 0xAB, 0x89, 0xCDEF, 0x89AB, 0x89AB_CDEF]
+        );
+        assert_eq!(
+            [Byte0, Byte1, Byte2, Byte3, Word0, Word1, Dword].map(|s| sel(s, true)),
+            [
+                0xFFFF_FFEF,
+                0xFFFF_FFCD,
+                0xFFFF_FFAB,
+                0xFFFF_FF89,
+                0xFFFF_CDEF,
+                0xFFFF_89AB,
+                0x89AB_CDEF
+            ]
+        );
+        assert_eq!(sdwa_select(0x1234_5678, Byte2, true), 0x34);
+        let (old, r) = (0x1122_3344, 0x0000_80F0);
+        let w = |s, u| sdwa_write(r, old, s, u);
+        use DstUnused::*;
+        assert_eq!(w(Byte0, Pad), 0xF0);
+        assert_eq!(w(Byte0, Sext), 0xFFFF_FFF0);
+        assert_eq!(w(Byte0, Preserve), 0x1122_33F0);
+        assert_eq!(w(Byte1, Pad), 0xF000);
+        assert_eq!(w(Byte1, Sext), 0xFFFF_F000);
+        assert_eq!(w(Byte1, Preserve), 0x1122_F044);
+        assert_eq!(w(Byte3, Sext), 0xF000_0000);
+        assert_eq!(w(Byte3, Preserve), 0xF022_3344);
+        assert_eq!(w(Word0, Sext), 0xFFFF_80F0);
+        assert_eq!(w(Word1, Pad), 0x80F0_0000);
+        assert_eq!(w(Word1, Preserve), 0x80F0_3344);
+        assert_eq!(w(Dword, Preserve), 0x80F0);
+        assert_eq!(sdwa_write(0x70, old, Byte2, Sext), 0x0070_0000);
     }
 }
