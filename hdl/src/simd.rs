@@ -59,11 +59,13 @@
 mod alu;
 pub mod fpu;
 mod schedule;
+pub mod sdwa;
 mod vrf;
 
 pub use alu::{LaneAlu, ValuOp};
 pub use fpu::LaneFpu;
 pub use schedule::PassSchedule;
+pub use sdwa::{LaneSdwa, SDWA_BITS};
 pub use vrf::VrfBank;
 
 use rust_hdl::prelude::*;
@@ -139,6 +141,9 @@ pub struct VectorUnit {
     pub src_value_hi_i: Vec<Signal<In, Bits<32>>>,
     /// VOP3 modifiers of an f32 op (`fpu::fmod_word`: abs, neg, omod, clamp).
     pub fmod_i: Vec<Signal<In, Bits<FMOD_BITS>>>,
+    /// SDWA control word (`sdwa::sdwa_word`; 0 for the other ops). Source 2 is then the
+    /// destination register, whose old value UNUSED_PRESERVE keeps.
+    pub sdwa_i: Vec<Signal<In, Bits<SDWA_BITS>>>,
     /// Mask input (carry-in, cndmask select), bit i = lane i.
     pub mask_in_lo_i: Vec<Signal<In, Bits<32>>>,
     pub mask_in_hi_i: Vec<Signal<In, Bits<32>>>,
@@ -175,12 +180,15 @@ pub struct VectorUnit {
     pub stat_active_o: Signal<Out, Bits<32>>,
     pub schedule: Vec<PassSchedule>,
     pub alus: Vec<LaneAlu>,
+    /// The SDWA stage around each ALU position (operand selects before, merge after).
+    pub sdwas: Vec<LaneSdwa>,
     pub banks: Vec<VrfBank>,
     busy: Vec<DFF<Bit>>,
     done: Vec<DFF<Bit>>,
     op: Vec<DFF<ValuOp>>,
     dst: Vec<DFF<Bits<VGPR_ADDR_BITS>>>,
     fmod: Vec<DFF<Bits<FMOD_BITS>>>,
+    sdwa: Vec<DFF<Bits<SDWA_BITS>>>,
     /// Bit n: source n is a VGPR.
     is_vgpr: Vec<DFF<Bits<3>>>,
     vgpr: Vec<DFF<Bits<VGPR_ADDR_BITS>>>,
@@ -267,6 +275,7 @@ impl VectorUnit {
             src_value_i: many(simds * SOURCES),
             src_value_hi_i: many(simds * SOURCES),
             fmod_i: many(simds),
+            sdwa_i: many(simds),
             mask_in_lo_i: many(simds),
             mask_in_hi_i: many(simds),
             en_lo_i: many(simds),
@@ -289,6 +298,7 @@ impl VectorUnit {
             stat_active_o: Default::default(),
             schedule,
             alus: many(simds * SIMD_LANES),
+            sdwas: many(simds * SIMD_LANES),
             banks: (0..cfg.wavefront_width)
                 .map(|_| VrfBank::new(cfg.vgprs_per_wavefront))
                 .collect(),
@@ -297,6 +307,7 @@ impl VectorUnit {
             op: many(simds),
             dst: many(simds),
             fmod: many(simds),
+            sdwa: many(simds),
             is_vgpr: many(simds),
             vgpr: many(simds * SOURCES),
             value: many(simds * SOURCES),
@@ -414,6 +425,7 @@ impl Logic for VectorUnit {
             self.op[k].clock.next = self.clock.val();
             self.dst[k].clock.next = self.clock.val();
             self.fmod[k].clock.next = self.clock.val();
+            self.sdwa[k].clock.next = self.clock.val();
             self.is_vgpr[k].clock.next = self.clock.val();
             self.wide_a[k].clock.next = self.clock.val();
             self.wide_b[k].clock.next = self.clock.val();
@@ -429,6 +441,7 @@ impl Logic for VectorUnit {
             self.op[k].d.next = self.op[k].q.val();
             self.dst[k].d.next = self.dst[k].q.val();
             self.fmod[k].d.next = self.fmod[k].q.val();
+            self.sdwa[k].d.next = self.sdwa[k].q.val();
             self.is_vgpr[k].d.next = self.is_vgpr[k].q.val();
             self.wide_a[k].d.next = self.wide_a[k].q.val();
             self.wide_b[k].d.next = self.wide_b[k].q.val();
@@ -496,6 +509,7 @@ impl Logic for VectorUnit {
                 self.op[k].d.next = self.op_i[k].val();
                 self.dst[k].d.next = self.dst_i[k].val();
                 self.fmod[k].d.next = self.fmod_i[k].val();
+                self.sdwa[k].d.next = self.sdwa_i[k].val();
                 // The 64-bit operand pairs and results (`ValuOp::is_wide` and its siblings).
                 self.wide_b_in.next = (self.op_i[k].val() == ValuOp::CmpEq64)
                     | (self.op_i[k].val() == ValuOp::CmpNe64)
@@ -605,9 +619,9 @@ impl Logic for VectorUnit {
             // Execute: ALU position p runs lane src_o[p] of the swizzle unit's pass.
             for p in 0..16 {
                 self.alus[k * 16 + p].op.next = self.op[k].q.val();
-                self.alus[k * 16 + p].a.next = self.value[k * 3].q.val();
+                self.sdwas[k * 16 + p].a.next = self.value[k * 3].q.val();
                 self.alus[k * 16 + p].a_hi.next = self.value_hi[k * 3].q.val();
-                self.alus[k * 16 + p].b.next = self.value[k * 3 + 1].q.val();
+                self.sdwas[k * 16 + p].b.next = self.value[k * 3 + 1].q.val();
                 self.alus[k * 16 + p].b_hi.next = self.value_hi[k * 3 + 1].q.val();
                 self.alus[k * 16 + p].c.next = self.value[k * 3 + 2].q.val();
                 self.alus[k * 16 + p].c_hi.next = self.value_hi[k * 3 + 2].q.val();
@@ -629,11 +643,11 @@ impl Logic for VectorUnit {
                     if self.schedule[k].group_o.val().index() == g {
                         for p in 0..16 {
                             if self.is_vgpr[k].q.val().get_bit(0) {
-                                self.alus[k * 16 + p].a.next = self.banks[g * 16 + p].rd0.val();
+                                self.sdwas[k * 16 + p].a.next = self.banks[g * 16 + p].rd0.val();
                                 self.alus[k * 16 + p].a_hi.next = self.banks[g * 16 + p].rd2.val();
                             }
                             if self.is_vgpr[k].q.val().get_bit(1) {
-                                self.alus[k * 16 + p].b.next = self.banks[g * 16 + p].rd1.val();
+                                self.sdwas[k * 16 + p].b.next = self.banks[g * 16 + p].rd1.val();
                                 self.alus[k * 16 + p].b_hi.next = self.banks[g * 16 + p].rd3.val();
                             }
                             if self.is_vgpr[k].q.val().get_bit(2) {
@@ -651,7 +665,7 @@ impl Logic for VectorUnit {
                                     self.banks[g * 16 + p].we.next = true;
                                     self.banks[g * 16 + p].wa.next = self.dst[k].q.val();
                                     self.banks[g * 16 + p].wd.next =
-                                        self.alus[k * 16 + p].result.val();
+                                        self.sdwas[k * 16 + p].d_o.val();
                                     self.banks[g * 16 + p].we_hi.next = self.pair[k].q.val();
                                     self.banks[g * 16 + p].wd_hi.next =
                                         self.alus[k * 16 + p].result_hi.val();
@@ -691,13 +705,13 @@ impl Logic for VectorUnit {
                                 for m in 0..16 {
                                     if self.lane[p].val().index() == m {
                                         if self.is_vgpr[k].q.val().get_bit(0) {
-                                            self.alus[k * 16 + p].a.next =
+                                            self.sdwas[k * 16 + p].a.next =
                                                 self.banks[g * 16 + m].rd0.val();
                                             self.alus[k * 16 + p].a_hi.next =
                                                 self.banks[g * 16 + m].rd2.val();
                                         }
                                         if self.is_vgpr[k].q.val().get_bit(1) {
-                                            self.alus[k * 16 + p].b.next =
+                                            self.sdwas[k * 16 + p].b.next =
                                                 self.banks[g * 16 + m].rd1.val();
                                             self.alus[k * 16 + p].b_hi.next =
                                                 self.banks[g * 16 + m].rd3.val();
@@ -717,7 +731,7 @@ impl Logic for VectorUnit {
                                             self.banks[g * 16 + m].we.next = true;
                                             self.banks[g * 16 + m].wa.next = self.dst[k].q.val();
                                             self.banks[g * 16 + m].wd.next =
-                                                self.alus[k * 16 + p].result.val();
+                                                self.sdwas[k * 16 + p].d_o.val();
                                             self.banks[g * 16 + m].we_hi.next =
                                                 self.pair[k].q.val();
                                             self.banks[g * 16 + m].wd_hi.next =
@@ -729,6 +743,15 @@ impl Logic for VectorUnit {
                         }
                     }
                 }
+            }
+            // The SDWA stage between the operands and the ALU, and after it (source 2, the
+            // destination's old value for an SDWA op, is what UNUSED_PRESERVE keeps).
+            for p in 0..16 {
+                self.sdwas[k * 16 + p].ctrl.next = self.sdwa[k].q.val();
+                self.sdwas[k * 16 + p].old.next = self.alus[k * 16 + p].c.val();
+                self.sdwas[k * 16 + p].result.next = self.alus[k * 16 + p].result.val();
+                self.alus[k * 16 + p].a.next = self.sdwas[k * 16 + p].a_o.val();
+                self.alus[k * 16 + p].b.next = self.sdwas[k * 16 + p].b_o.val();
             }
             for g in 0..4 {
                 self.mask_out[k * 4 + g].d.next = self.mo[g].val();

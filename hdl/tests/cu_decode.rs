@@ -8,6 +8,7 @@ mod instructions;
 use proptest::prelude::*;
 use pws_hdl::cu::decode::{micro_op, BranchCond, Decoder, DstKind, InstClass, SrcKind};
 use pws_hdl::simd::fpu::fmod_word;
+use pws_hdl::simd::sdwa::sdwa_word;
 use pws_isa::{encode, Format, ImmKind, Instruction, Opcode, Operand, Width, OPCODES};
 use rust_hdl::core::prelude::*;
 use rust_hdl::core::simulate::simulate;
@@ -282,10 +283,32 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
             };
             prop_assert_eq!(dec.fmod_o.val().to_u64(), fmod, "modifiers of {:?}", inst);
             prop_assert_eq!(dec.writes_vgpr_o.val(), sig.dst.is_some());
+            // The SDWA control word in ALU operand order: the encoded fields (a compare's
+            // destination fields and VOP1's SRC1 fields are encoded as 0).
+            let sdwa = inst.sdwa.map_or(0, |f| {
+                let src = |i: usize| {
+                    let sel = [f.src0_sel, f.src1_sel][i].bits();
+                    match (i, info.format) {
+                        (1, Format::Vop1) => (0, false),
+                        _ => (sel, m.sext >> i & 1 == 1),
+                    }
+                };
+                let (a, b) = if swap {
+                    (src(1), src(0))
+                } else {
+                    (src(0), src(1))
+                };
+                match info.format {
+                    Format::Vopc => sdwa_word(0, 0, a, b),
+                    _ => sdwa_word(f.dst_sel.bits(), f.dst_unused.bits(), a, b),
+                }
+            });
+            prop_assert_eq!(dec.sdwa_o.val().to_u64(), sdwa, "SDWA word of {:?}", inst);
             if let Some(Operand::Vgpr(d)) = inst.dst {
                 prop_assert_eq!(dec.vdst_o.val().to_u64(), u64::from(d));
-                // v_mac_f32 accumulates into its destination: source 2 is that VGPR.
-                if uop.flags & pws_hdl::cu::decode::flags::MAC != 0 {
+                // v_mac_f32 accumulates into its destination, and an SDWA op merges into it:
+                // source 2 is that VGPR.
+                if uop.flags & pws_hdl::cu::decode::flags::MAC != 0 || inst.sdwa.is_some() {
                     prop_assert_eq!(vector_src(dec, 2), Src::Vgpr(u64::from(d)));
                 }
             }

@@ -37,7 +37,7 @@ use rust_hdl::prelude::*;
 use super::lsu::rmw;
 use crate::config::{SGPR_ADDR_BITS, VGPR_ADDR_BITS};
 use crate::simd::fpu::FMOD_BITS;
-use crate::simd::ValuOp;
+use crate::simd::{ValuOp, SDWA_BITS};
 
 /// What the execute stage does with an instruction.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
@@ -986,6 +986,9 @@ pub struct Decoder {
     /// VOP3 modifiers of an f32 op in ALU operand order (`simd::fpu::fmod_word`); 0 for
     /// every other instruction.
     pub fmod_o: Signal<Out, Bits<FMOD_BITS>>,
+    /// The SDWA control word in ALU operand order (`simd::sdwa::sdwa_word`); 0 for every
+    /// instruction not encoded as SDWA.
+    pub sdwa_o: Signal<Out, Bits<SDWA_BITS>>,
     class_rom: ROM<InstClass, KEY_BITS>,
     salu_rom: ROM<SaluOp, KEY_BITS>,
     valu_rom: ROM<ValuOp, KEY_BITS>,
@@ -1006,6 +1009,8 @@ pub struct Decoder {
     has_sdst: Signal<Local, Bit>,
     /// The modifier word in assembler operand order.
     fm: Signal<Local, Bits<FMOD_BITS>>,
+    /// VOP1/VOP2/VOPC with SRC0 = 0xF9: SDWA, its fields in the second dword.
+    sdwa_on: Signal<Local, Bit>,
 }
 
 impl Default for Decoder {
@@ -1066,6 +1071,7 @@ impl Default for Decoder {
             ds_two_o: Default::default(),
             ds_st64_o: Default::default(),
             fmod_o: Default::default(),
+            sdwa_o: Default::default(),
             class_rom: rom(|u| u.class),
             salu_rom: rom(|u| u.salu),
             valu_rom: rom(|u| u.valu),
@@ -1083,6 +1089,7 @@ impl Default for Decoder {
             bad_fields: Default::default(),
             has_sdst: Default::default(),
             fm: Default::default(),
+            sdwa_on: Default::default(),
         }
     }
 }
@@ -1341,6 +1348,51 @@ impl Logic for Decoder {
             _ => {}
         }
 
+        // SDWA (VOP1/VOP2/VOPC with SRC0 = 0xF9): SRC0 is the VGPR in the second dword, and
+        // a VOP1/VOP2 reads its destination as source 2 for UNUSED_PRESERVE (`simd::sdwa`).
+        // The input modifiers are neg/abs of the f32 ops (as `fmod_o`) and sext of the integer
+        // ones (in `sdwa_o`); clamp is implemented for the f32 ops only.
+        self.sdwa_on.next = ((self.fmt.val() == 7) | (self.fmt.val() == 8) | (self.fmt.val() == 9))
+            & (self.word0_i.val().get_bits::<9>(0) == 0xF9);
+        self.sdwa_o.next = 0.into();
+        if self.sdwa_on.val() {
+            self.src[0].code_i.next = bit_cast::<9, 8>(self.word1_i.val().get_bits::<8>(0)) | 0x100;
+            if self.fmt.val() != 9 {
+                self.src[2].code_i.next =
+                    bit_cast::<9, 8>(self.word0_i.val().get_bits::<8>(17)) | 0x100;
+            }
+            self.has_literal.next = false;
+            self.bad_fields.next = self.fl.val().get_bit(35)
+                | self.fl.val().get_bit(36)
+                | (!self.fl.val().get_bit(25)
+                    & (self.word1_i.val().get_bit(13)
+                        | self.word1_i.val().get_bit(20)
+                        | self.word1_i.val().get_bit(21)
+                        | self.word1_i.val().get_bit(28)
+                        | self.word1_i.val().get_bit(29)));
+            self.fm.next = 0.into();
+            if self.fl.val().get_bit(25) {
+                self.fm.next = bit_cast::<FMOD_BITS, 1>(self.word1_i.val().get_bits::<1>(21))
+                    | (bit_cast::<FMOD_BITS, 1>(self.word1_i.val().get_bits::<1>(29)) << 1)
+                    | (bit_cast::<FMOD_BITS, 1>(self.word1_i.val().get_bits::<1>(20)) << 3)
+                    | (bit_cast::<FMOD_BITS, 1>(self.word1_i.val().get_bits::<1>(28)) << 4)
+                    | (bit_cast::<FMOD_BITS, 1>(self.word1_i.val().get_bits::<1>(13)) << 8);
+            }
+            // Fields: DST_SEL and DST_UNUSED, then SRCn_SEL with SRCn_SEXT (4 contiguous
+            // bits each), the sources in ALU order.
+            self.sdwa_o.next = bit_cast::<SDWA_BITS, 5>(self.word1_i.val().get_bits::<5>(8)) << 1
+                | (bit_cast::<SDWA_BITS, 4>(self.word1_i.val().get_bits::<4>(16)) << 6)
+                | (bit_cast::<SDWA_BITS, 4>(self.word1_i.val().get_bits::<4>(24)) << 10)
+                | 1_u64;
+            if self.swap.val() {
+                self.sdwa_o.next = bit_cast::<SDWA_BITS, 5>(self.word1_i.val().get_bits::<5>(8))
+                    << 1
+                    | (bit_cast::<SDWA_BITS, 4>(self.word1_i.val().get_bits::<4>(24)) << 6)
+                    | (bit_cast::<SDWA_BITS, 4>(self.word1_i.val().get_bits::<4>(16)) << 10)
+                    | 1_u64;
+            }
+        }
+
         // Scalar outputs: SOPK replaces a source by its 16-bit constant.
         self.ssrc0_kind_o.next = self.src[0].kind_o.val();
         self.ssrc0_sgpr_o.next = self.src[0].sgpr_o.val();
@@ -1432,7 +1484,11 @@ impl Logic for Decoder {
         }
 
         self.size_o.next = 1.into();
-        if self.has_literal.val() | (self.fmt.val() == 6) | (self.fmt.val() >= 10) {
+        if self.has_literal.val()
+            | self.sdwa_on.val()
+            | (self.fmt.val() == 6)
+            | (self.fmt.val() >= 10)
+        {
             self.size_o.next = 2.into();
         }
         self.legal_o.next = (self.class_rom.data.val() != InstClass::Illegal)

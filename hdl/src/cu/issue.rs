@@ -38,6 +38,7 @@ use super::CuError;
 use crate::config::{SGPR_ADDR_BITS, VGPR_ADDR_BITS};
 use crate::simd::fpu::FMOD_BITS;
 use crate::simd::ValuOp;
+use crate::simd::SDWA_BITS;
 
 /// Front-end stage.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
@@ -116,6 +117,8 @@ pub struct IssueUnit {
     pub valu_dst_o: Signal<Out, Bits<VGPR_ADDR_BITS>>,
     /// VOP3 modifiers of an f32 op (`simd::fpu::fmod_word`).
     pub valu_fmod_o: Signal<Out, Bits<FMOD_BITS>>,
+    /// SDWA control word (`simd::sdwa::sdwa_word`; 0 for the other ops).
+    pub valu_sdwa_o: Signal<Out, Bits<SDWA_BITS>>,
     pub valu_src_is_vgpr_o: Vec<Signal<Out, Bit>>,
     pub valu_src_vgpr_o: Vec<Signal<Out, Bits<VGPR_ADDR_BITS>>>,
     pub valu_src_value_o: Vec<Signal<Out, Bits<32>>>,
@@ -263,6 +266,7 @@ impl IssueUnit {
             valu_op_o: Default::default(),
             valu_dst_o: Default::default(),
             valu_fmod_o: Default::default(),
+            valu_sdwa_o: Default::default(),
             valu_src_is_vgpr_o: many(3),
             valu_src_vgpr_o: many(3),
             valu_src_value_o: many(3),
@@ -616,6 +620,7 @@ impl Logic for IssueUnit {
         self.valu_op_o.next = self.decoder.valu_op_o.val();
         self.valu_dst_o.next = self.decoder.vdst_o.val();
         self.valu_fmod_o.next = self.decoder.fmod_o.val();
+        self.valu_sdwa_o.next = self.decoder.sdwa_o.val();
         for n in 0..3 {
             self.valu_src_is_vgpr_o[n].next = self.decoder.vsrc_is_vgpr_o[n].val();
             self.valu_src_vgpr_o[n].next = self.decoder.vsrc_vgpr_o[n].val();

@@ -567,6 +567,7 @@ impl Logic for ComputeUnit {
                 self.vus[j].op_i[k].next = crate::simd::ValuOp::Mov;
                 self.vus[j].dst_i[k].next = 0.into();
                 self.vus[j].fmod_i[k].next = 0.into();
+                self.vus[j].sdwa_i[k].next = 0.into();
                 self.vus[j].mask_in_lo_i[k].next = 0.into();
                 self.vus[j].mask_in_hi_i[k].next = 0.into();
                 self.vus[j].en_lo_i[k].next = 0.into();
@@ -889,6 +890,8 @@ impl Logic for ComputeUnit {
                                 self.ius[m * self._per_slot + kk].valu_dst_o.val();
                             self.vus[m * self._slots_per_simd + js].fmod_i[kk].next =
                                 self.ius[m * self._per_slot + kk].valu_fmod_o.val();
+                            self.vus[m * self._slots_per_simd + js].sdwa_i[kk].next =
+                                self.ius[m * self._per_slot + kk].valu_sdwa_o.val();
                             self.vus[m * self._slots_per_simd + js].mask_in_lo_i[kk].next =
                                 self.ius[m * self._per_slot + kk].valu_mask_in_lo_o.val();
                             self.vus[m * self._slots_per_simd + js].mask_in_hi_i[kk].next =
