@@ -19,7 +19,9 @@ use pws_hdl::swizzle::SwizzleMode;
 use pws_host::timing::{Competition, Mode as HostMode, TimingTable};
 use pws_isa::manifest::Manifest;
 use pws_isa::testing::proptest_cases;
-use pws_isa::{check, Format, Instruction, Opcode, Operand, Width, OPCODES};
+use pws_isa::{
+    check, DstUnused, Format, Instruction, Opcode, Operand, Sdwa, SdwaSel, Width, OPCODES,
+};
 use pws_sim::cu::{run, RunOptions};
 use pws_verify::bound::cu_timing;
 use pws_verify::golden::{self, Config, Mode};
@@ -104,6 +106,48 @@ fn source(c: &mut Choices, w: Width, vector: bool) -> Operand {
     }
 }
 
+/// Makes `inst` (a VOP1/VOP2/VOPC with an SDWA form) SDWA: VGPR sources, random selects
+/// and `dst_unused`, `sext` on integer sources, `neg`/`abs` on float ones, `clamp` on the f32
+/// operations (the executable subset has no integer clamp).
+fn sdwa(c: &mut Choices, inst: &mut Instruction) {
+    let op = inst.opcode;
+    let format = op.format();
+    let sel = |c: &mut Choices| SdwaSel::ALL[c.take(7) as usize];
+    let mut f = Sdwa {
+        src0_sel: sel(c),
+        ..Sdwa::default()
+    };
+    if format != Format::Vopc && op != Opcode::VMacF32 {
+        f.dst_sel = sel(c);
+    }
+    if format != Format::Vopc {
+        f.dst_unused = DstUnused::ALL[c.take(3) as usize];
+    }
+    if format != Format::Vop1 {
+        f.src1_sel = sel(c);
+    }
+    inst.vop3 = false;
+    inst.sdwa = Some(f);
+    inst.mods = Default::default();
+    for i in 0..op.signature().srcs.len().min(2) {
+        inst.srcs[i] = Some(vgpr(c, Width::B32));
+        let bit = 1 << i;
+        if op.sdwa_float_src(i) {
+            inst.mods.neg |= bit * (c.take(2) as u8);
+            inst.mods.abs |= bit * (c.take(2) as u8);
+        } else {
+            inst.mods.sext |= bit * (c.take(2) as u8);
+        }
+    }
+    inst.mods.clamp = op.is_f32() && c.take(4) == 0;
+    if inst.sdst.is_some() {
+        inst.sdst = Some(Operand::VccLo);
+    }
+    if format == Format::Vop2 && inst.srcs[2].is_some() {
+        inst.srcs[2] = Some(Operand::VccLo);
+    }
+}
+
 /// One instruction of `op` from the draw `words`, if the draw gives a valid one.
 fn instruction(op: Opcode, words: &[u32]) -> Option<Instruction> {
     let c = &mut Choices { words, next: 0 };
@@ -134,6 +178,9 @@ fn instruction(op: Opcode, words: &[u32]) -> Option<Instruction> {
                 } else {
                     source(c, w, true)
                 });
+            }
+            if op.has_sdwa_form() && c.take(4) == 0 {
+                sdwa(c, &mut inst);
             }
         }
         Format::Sop1 | Format::Sop2 | Format::Sopc => {
@@ -431,6 +478,83 @@ fn every_opcode_runs_the_same_on_the_rtl_and_the_golden_model() {
     for (k, chunk) in body.chunks(48).enumerate() {
         let compaction = [SwizzleMode::None, SwizzleMode::Scc][k % 2];
         check_program(chunk, 64 - k as u32 % 3 * 13, &data, compaction)
+            .unwrap_or_else(|e| panic!("program {k}: {e}"));
+    }
+}
+
+/// SDWA on the RTL against the golden model, exhaustively for a few operations: every source
+/// select with and without `sext`, and every destination select with every `dst_unused`, for
+/// `v_or_b32`, `v_and_b32`, `v_lshlrev_b32` (swapped operands), `v_add_u32` (carry-out),
+/// `v_mov_b32`, `v_cvt_f32_ubyte0`, `v_add_f32` (neg/abs) and the compares `v_cmp_gt_i32` and
+/// `v_cmpx_lt_u32`.
+#[test]
+fn sdwa_selects_run_the_same_on_the_rtl_and_the_golden_model() {
+    let line = |text: &str| {
+        let p = pws_isa::assemble(text, "sdwa.s").unwrap_or_else(|e| panic!("{e}"));
+        p.instructions[0].item
+    };
+    let mut body = Vec::new();
+    for (i, dst) in SdwaSel::ALL.iter().enumerate() {
+        for unused in DstUnused::ALL {
+            let (d, u) = (dst.name(), unused.name());
+            let (a, b) = (10 + i, 20 + i);
+            let m = format!("dst_sel:{d} dst_unused:{u}");
+            body.push(line(&format!(
+                "v_or_b32_sdwa v{a}, v{b}, v30 {m} src0_sel:WORD_1"
+            )));
+            body.push(line(&format!(
+                "v_and_b32_sdwa v{b}, v31, v{a} {m} src1_sel:BYTE_2"
+            )));
+            body.push(line(&format!(
+                "v_lshlrev_b32_sdwa v{a}, v32, v{b} {m} src0_sel:BYTE_0"
+            )));
+            body.push(line(&format!(
+                "v_add_u32_sdwa v{b}, vcc, v33, v{a} {m} src1_sel:BYTE_3"
+            )));
+            body.push(line(&format!(
+                "v_mov_b32_sdwa v{a}, sext(v34) {m} src0_sel:BYTE_1"
+            )));
+            body.push(line(&format!(
+                "v_cvt_f32_ubyte0_sdwa v{b}, v35 {m} src0_sel:BYTE_3"
+            )));
+            body.push(line(&format!("v_add_f32_sdwa v{a}, -v36, |v{b}| {m}")));
+        }
+    }
+    for (i, s0) in SdwaSel::ALL.iter().enumerate() {
+        for (j, s1) in SdwaSel::ALL.iter().enumerate() {
+            let sext = |on: bool, v: usize| {
+                if on {
+                    format!("sext(v{v})")
+                } else {
+                    format!("v{v}")
+                }
+            };
+            let (x, y) = (sext(i % 2 == 0, 10 + i), sext(j % 3 == 0, 20 + j));
+            let sels = format!("src0_sel:{} src1_sel:{}", s0.name(), s1.name());
+            body.push(line(&format!(
+                "v_or_b32_sdwa v{}, {x}, {y} {sels}",
+                30 + (i + j) % 10
+            )));
+            body.push(line(&format!("v_cmp_gt_i32_sdwa vcc, {x}, {y} {sels}")));
+            body.push(line(&format!(
+                "v_cndmask_b32_sdwa v{}, {x}, {y}, vcc {sels}",
+                30 + j
+            )));
+        }
+    }
+    // Last: a compare that turns lanes off, then SDWA writes under the new EXEC.
+    body.push(line(
+        "v_cmpx_lt_u32_sdwa vcc, v12, v13 src0_sel:BYTE_1 src1_sel:BYTE_0",
+    ));
+    body.push(line(
+        "v_or_b32_sdwa v14, v15, v16 dst_sel:BYTE_2 dst_unused:UNUSED_PRESERVE",
+    ));
+    let data: Vec<u32> = (0..16u32)
+        .map(|i| i.wrapping_mul(0x9E37_79B9) ^ 0x80FF_7F01)
+        .collect();
+    for (k, chunk) in body.chunks(48).enumerate() {
+        let compaction = [SwizzleMode::None, SwizzleMode::Bcc, SwizzleMode::Scc][k % 3];
+        check_program(chunk, 64 - k as u32 % 4 * 7, &data, compaction)
             .unwrap_or_else(|e| panic!("program {k}: {e}"));
     }
 }
