@@ -45,7 +45,7 @@ use std::path::PathBuf;
 
 use proptest::prelude::*;
 use pws_isa::manifest::{Buffer, ElemType, KernelArg, Manifest};
-use pws_isa::{Format, Opcode, MOD_CLAMP, MOD_INPUT, MOD_OMOD};
+use pws_isa::{DstUnused, Format, Opcode, SdwaSel, MOD_CLAMP, MOD_INPUT, MOD_OMOD};
 
 /// Output slots per work-item in `out`; the epilogue stores the accumulators to the first ones.
 pub const SLOTS: u32 = 8;
@@ -85,6 +85,10 @@ pub struct Families {
     /// FLAT atomics with and without `glc` on the work-item's own slots and on the shared
     /// `atom` buffer.
     pub atomics: bool,
+    /// SDWA forms of integer VOP1/VOP2 operations and of `v_cvt_f32_ubyte0` (every source
+    /// and destination select, `sext`, every `dst_unused`), as clang emits for byte and
+    /// short code.
+    pub sdwa: bool,
 }
 
 /// One knob of [`Families`].
@@ -95,15 +99,17 @@ pub enum Family {
     LiteralMads,
     Lds,
     Atomics,
+    Sdwa,
 }
 
 impl Family {
-    pub const ALL: [Family; 5] = [
+    pub const ALL: [Family; 6] = [
         Family::Floats,
         Family::Transcendentals,
         Family::LiteralMads,
         Family::Lds,
         Family::Atomics,
+        Family::Sdwa,
     ];
 
     /// Every opcode the generator emits for this family and not for the integer core.
@@ -150,6 +156,7 @@ impl Family {
                 .map(|s| s.to_string())
                 .chain(SHARED_OPS.iter().map(|o| o.flat.to_string()))
                 .collect(),
+            Family::Sdwa => SDWA_OPS.map(String::from).to_vec(),
         };
         let mut ops: Vec<Opcode> = names
             .iter()
@@ -169,6 +176,7 @@ impl Families {
         literal_mads: true,
         lds: true,
         atomics: true,
+        sdwa: true,
     };
 
     /// The families all of whose opcodes satisfy `runs` (the transcendentals and the literal
@@ -182,6 +190,7 @@ impl Families {
             literal_mads: floats && on(Family::LiteralMads),
             lds: on(Family::Lds),
             atomics: on(Family::Atomics),
+            sdwa: on(Family::Sdwa),
         }
     }
 
@@ -192,9 +201,27 @@ impl Families {
             Family::LiteralMads => self.floats && self.literal_mads,
             Family::Lds => self.lds,
             Family::Atomics => self.atomics,
+            Family::Sdwa => self.sdwa,
         }
     }
 }
+
+/// The operations of [`Stmt::Sdwa`] (VOP1 first: one source).
+const SDWA_OPS: [&str; 13] = [
+    "v_mov_b32",
+    "v_not_b32",
+    "v_cvt_f32_ubyte0",
+    "v_or_b32",
+    "v_and_b32",
+    "v_xor_b32",
+    "v_lshlrev_b32",
+    "v_lshrrev_b32",
+    "v_ashrrev_i32",
+    "v_add_u32",
+    "v_sub_u32",
+    "v_max_i32",
+    "v_mul_u32_u24",
+];
 
 const F_BIN: [&str; 7] = [
     "v_add_f32",
@@ -818,6 +845,20 @@ pub enum Stmt {
     },
     /// The shared `atom` word's operation with acc[src] (a return goes to a dead temporary).
     FlatShared { word: u8, glc: bool, src: u8 },
+    /// `acc[dst] = SDWA_OPS[op](acc[a], acc[b])` in the SDWA encoding: the selects are
+    /// `SdwaSel::ALL` indices, `unused` a `DstUnused::ALL` index, bit i of `sext` sign-extends
+    /// source i.
+    Sdwa {
+        op: u8,
+        dst: u8,
+        a: u8,
+        b: u8,
+        src0_sel: u8,
+        src1_sel: u8,
+        dst_sel: u8,
+        unused: u8,
+        sext: u8,
+    },
 }
 
 /// A generated launch: statement tree, shape and input data.
@@ -1070,6 +1111,47 @@ impl Render {
                 });
             }
             Stmt::Not { dst, a } => self.line(format!("v_not_b32_e32 {}, {}", acc(*dst), acc(*a))),
+            Stmt::Sdwa {
+                op,
+                dst,
+                a,
+                b,
+                src0_sel,
+                src1_sel,
+                dst_sel,
+                unused,
+                sext,
+            } => {
+                let name = SDWA_OPS[*op as usize % SDWA_OPS.len()];
+                let opcode = Opcode::from_mnemonic(name).expect("an SDWA_OPS opcode");
+                let sel = |i: u8| SdwaSel::ALL[i as usize % SdwaSel::ALL.len()].name();
+                let src = |i: usize, r: u8| {
+                    if sext >> i & 1 == 1 && !opcode.sdwa_float_src(i) {
+                        format!("sext({})", acc(r))
+                    } else {
+                        acc(r)
+                    }
+                };
+                let carry = if opcode.signature().sdst.is_some() {
+                    ", vcc"
+                } else {
+                    ""
+                };
+                let unused = DstUnused::ALL[*unused as usize % DstUnused::ALL.len()].name();
+                let mut text = format!("{name}_sdwa {}{carry}, {}", acc(*dst), src(0, *a));
+                if opcode.format() == Format::Vop2 {
+                    text += &format!(", {}", src(1, *b));
+                }
+                text += &format!(
+                    " dst_sel:{} dst_unused:{unused} src0_sel:{}",
+                    sel(*dst_sel),
+                    sel(*src0_sel)
+                );
+                if opcode.format() == Format::Vop2 {
+                    text += &format!(" src1_sel:{}", sel(*src1_sel));
+                }
+                self.line(text);
+            }
             Stmt::Carry { lo, hi, a } => {
                 let (l, h) = (acc(*lo), acc(*hi));
                 let a = self.src(*a);
@@ -2157,6 +2239,32 @@ fn float_simple(f: Families) -> Vec<(u32, BoxedStrategy<Stmt>)> {
 }
 
 /// Straight-line LDS statements on the work-item's own slots and the shared words.
+/// The SDWA statements (family `sdwa`).
+fn sdwa_simple() -> Vec<(u32, BoxedStrategy<Stmt>)> {
+    let index = |n: usize| 0..n as u8;
+    vec![(
+        3,
+        (
+            (index(SDWA_OPS.len()), acc_index(), acc_index(), acc_index()),
+            (index(7), index(7), index(7), index(3), 0u8..4),
+        )
+            .prop_map(
+                |((op, dst, a, b), (src0_sel, src1_sel, dst_sel, unused, sext))| Stmt::Sdwa {
+                    op,
+                    dst,
+                    a,
+                    b,
+                    src0_sel,
+                    src1_sel,
+                    dst_sel,
+                    unused,
+                    sext,
+                },
+            )
+            .boxed(),
+    )]
+}
+
 fn lds_simple() -> Vec<(u32, BoxedStrategy<Stmt>)> {
     vec![
         (
@@ -2286,6 +2394,9 @@ fn block(opts: GenOptions, place: Place) -> BoxedStrategy<Vec<Stmt>> {
     }
     if f.atomics {
         straight.extend(atomic_simple());
+    }
+    if f.sdwa {
+        straight.extend(sdwa_simple());
     }
     let mut choices: Vec<(u32, BoxedStrategy<Stmt>)> =
         vec![(6, proptest::strategy::Union::new_weighted(straight).boxed())];

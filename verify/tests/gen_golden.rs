@@ -149,6 +149,7 @@ fn each_family_emits_exactly_its_opcodes() {
             literal_mads: family == Family::LiteralMads,
             lds: family == Family::Lds,
             atomics: family == Family::Atomics,
+            sdwa: family == Family::Sdwa,
         };
         // The transcendentals and the literal multiply-adds come with the floats.
         let mut allowed: BTreeSet<Opcode> = family.opcodes().into_iter().collect();
