@@ -309,8 +309,35 @@ def prefix():
              comment="One step (d = 4) of a Hillis-Steele scan over 100 values.")
 
 
+def bytepack():
+    n, grid = 100, 128
+    a = [0, 0xFFFFFFFF, 0x80008000, 0x7FFF7FFF] + [rng.getrandbits(32) for _ in range(n - 4)]
+    b = [0xFFFFFFFF, 0, 0x00FF8000, 0x12347FFF] + [rng.getrandbits(32) for _ in range(n - 4)]
+
+    def s16(v):
+        v &= 0xFFFF
+        return v - 0x10000 if v & 0x8000 else v
+
+    def byte(v, k):
+        return v >> (8 * k) & 0xFF
+
+    packed = [byte(x, 3) | byte(y, 0) << 24 | byte(x, 1) << 8 for x, y in zip(a, b)]
+    mixed = [x >> 16 | byte(y, 0) << 24 for x, y in zip(a, b)]
+    sat = [min(max(s16(x >> 16) + s16(y), 0), 255) | (x & 0xFFFF) << 16 for x, y in zip(a, b)]
+    prod = [byte(x, 2) * byte(y, 1) for x, y in zip(a, b)]
+    manifest("bytepack", "bytepack.cl", grid, 64,
+             ["a", "b", "packed", "mixed", "sat", "prod", n],
+             [dict(name="a", type="u32", data=a), dict(name="b", type="u32", data=b),
+              dict(name="packed", type="u32", len=n, expect=packed),
+              dict(name="mixed", type="u32", len=n, expect=mixed),
+              dict(name="sat", type="u32", len=n, expect=sat),
+              dict(name="prod", type="u32", len=n, expect=prod)],
+             comment="Bytes and halves of 100 word pairs packed, clamped and multiplied "
+                     "(clang-14 emits SDWA selects).")
+
+
 if __name__ == "__main__":
     os.makedirs(os.path.join(HERE, "data"), exist_ok=True)
     for gen in (bfs, nw, pathfinder, bitonic, hotspot, mandelbrot, collatz, saxpy, kmeans,
-                nested6, figure2, bsearch, gaussian, nn, prefix):
+                nested6, figure2, bsearch, gaussian, nn, prefix, bytepack):
         gen()
