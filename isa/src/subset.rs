@@ -7,7 +7,8 @@
 //! first instruction, naming the instruction's line ([`check`], [`check_rtl`]):
 //!
 //! - the VOP3 modifiers `clamp`, `omod`, `neg` and `abs` on integer instructions (the f32
-//!   instructions take them, docs/float.md);
+//!   instructions take them, docs/float.md), and SDWA's `clamp` on them (SDWA's selects,
+//!   `sext` and `dst_unused` run on both executors);
 //! - trap temporaries (`ttmp0`..`ttmp11`, `ttmp[..]`), which belong to a trap handler, and
 //!   `flat_scratch`, which belongs to scratch memory: pws has neither;
 //! - an SMEM base or offset register other than an SGPR (`s_load_dword s0, exec, 0x0`): the
@@ -184,6 +185,16 @@ mod tests {
         assert!(e.contains("clamp"), "{e}");
         // clang folds fabs and negation into selects: v_cndmask_b32 takes abs and neg.
         assert_eq!(why("v_cndmask_b32_e64 v0, -v1, |v2|, s[0:1]"), None);
+        let e = why("v_or_b32_sdwa v0, v1, v2 clamp").unwrap();
+        assert!(e.contains("clamp"), "{e}");
+        assert_eq!(
+            why("v_or_b32_sdwa v0, sext(v1), v2 dst_sel:BYTE_1 dst_unused:UNUSED_SEXT"),
+            None
+        );
+        assert_eq!(
+            why("v_add_f32_sdwa v0, -v1, |v2| clamp src0_sel:WORD_1"),
+            None
+        );
         let e = why("s_mov_b64 s[0:1], flat_scratch").unwrap();
         assert!(e.contains("flat_scratch"), "{e}");
         let e = why("s_nop 0\ns_branch -3").unwrap();

@@ -143,7 +143,10 @@ fn the_subset_is_what_the_rtl_decodes() {
                         )
                     })
                     && (i.opcode.format() != Format::Smem
-                        || i.srcs.iter().flatten().all(|o| matches!(o, Operand::Sgpr(_))))
+                        || i.srcs
+                            .iter()
+                            .flatten()
+                            .all(|o| matches!(o, Operand::Sgpr(_))))
             })
             .unwrap_or_else(|| panic!("no plain instance of {}", info.mnemonic));
         assert_eq!(
