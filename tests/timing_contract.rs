@@ -454,3 +454,34 @@ fn f32_instructions_cost_the_rtl_valu_cycles() {
         }
     }
 }
+
+#[test]
+fn sdwa_instructions_cost_the_rtl_valu_cycles() {
+    // The SDWA selects and the destination merge work within the lane's pass cycle
+    // (docs/timing.md), so an SDWA instruction costs its VOP form's VALU cycles; it reads no
+    // SGPR (gfx8 SDWA sources are VGPRs). verify/tests/cu_instructions.rs measures the RTL.
+    let program = pws_isa::assemble(
+        "k:\n    v_or_b32_sdwa v3, v5, v4 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_1 src1_sel:DWORD\n    v_add_u32_sdwa v1, vcc, sext(v2), v3 dst_sel:BYTE_1 dst_unused:UNUSED_PRESERVE\n    v_mov_b32_sdwa v1, v2 src0_sel:BYTE_3\n    v_add_f32_sdwa v1, -v2, |v3| clamp dst_sel:WORD_1\n    v_cmpx_lt_u32 vcc, v1, v2 src0_sel:BYTE_0 src1_sel:WORD_0\n    s_endpgm\n",
+        "k.s",
+    )
+    .unwrap();
+    for cfg in configurations() {
+        for mode in Mode::ALL {
+            let t = table(&cfg, mode, &Competition::default(), 8);
+            for located in &program.instructions[..5] {
+                let inst = &located.item;
+                assert_eq!(
+                    TimingTable::class(inst, mode),
+                    pws_host::timing::InstClass::Valu,
+                    "{inst}"
+                );
+                assert_eq!(TimingTable::sgpr_reads(inst, mode), 0, "{inst}");
+                assert_eq!(
+                    t.cycles(inst),
+                    rtl::valu_cycles(0, cfg.passes() as u64) + t.valu_wait,
+                    "`{inst}` in {mode} on {cfg:?}"
+                );
+            }
+        }
+    }
+}
