@@ -41,6 +41,7 @@ fn the_suite_has_the_kernels_users_bring() {
         "kmeans",
         "nested6",
         "figure2",
+        "bytepack",
     ] {
         assert!(
             names.iter().any(|n| n == k),
