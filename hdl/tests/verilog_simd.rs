@@ -3,7 +3,7 @@
 //! `yosys_validate`; unsupported geometries are errors, not panics.
 
 use pws_hdl::config::HwConfig;
-use pws_hdl::simd::{LaneAlu, SimdConfigError, VectorUnit};
+use pws_hdl::simd::{LaneAlu, LaneSdwa, SimdConfigError, VectorUnit};
 use rust_hdl::prelude::*;
 
 #[test]
@@ -18,6 +18,10 @@ fn vector_unit_generates_valid_verilog() {
     );
     assert!(vlog.contains("module top$banks$63"), "one bank per lane");
     assert!(
+        vlog.contains("module top$sdwas$31"),
+        "an SDWA stage per ALU lane"
+    );
+    assert!(
         vlog.contains("module top$schedule$1$unit"),
         "one swizzle unit per (Sp)SIMD"
     );
@@ -27,6 +31,9 @@ fn vector_unit_generates_valid_verilog() {
     let mut alu = LaneAlu::default();
     alu.connect_all();
     yosys_validate("pws_lane_alu", &generate_verilog(&alu)).unwrap();
+    let mut sdwa = LaneSdwa::default();
+    sdwa.connect_all();
+    yosys_validate("pws_lane_sdwa", &generate_verilog(&sdwa)).unwrap();
     if pws_isa::testing::proptest_cases(1) > 1 {
         yosys_validate("pws_vector_unit", &vlog).unwrap();
     }
