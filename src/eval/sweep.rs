@@ -21,6 +21,7 @@ struct SweepFile {
     compaction: Option<Spanned<Vec<String>>>,
     configs: Option<Spanned<Vec<String>>>,
     max_cycles: Option<Spanned<i64>>,
+    split_all: Option<bool>,
 }
 
 /// One launch of the sweep: a benchmark at one size.
@@ -51,6 +52,9 @@ pub struct Sweep {
     pub compactions: Vec<String>,
     pub configs: Vec<Config>,
     pub max_cycles: Option<u64>,
+    /// PWS splits at every divergent branch that can split, not only the marked ones (as
+    /// `pws compare --split-all`): for kernels written without `PWS_SPLIT()`.
+    pub split_all: bool,
 }
 
 /// One point: one RTL run.
@@ -234,6 +238,7 @@ impl Sweep {
             compactions,
             configs,
             max_cycles,
+            split_all: file.split_all.unwrap_or(false),
         })
     }
 
@@ -362,6 +367,12 @@ mod tests {
     #[test]
     fn cross_product_with_one_nosplit_point_per_compaction() {
         let s = sweep("kernels = [\"*.toml\", \"cl/a.toml\"]\nS = [1, 3]\ncompaction = [\"none\", \"scc\"]\nmodes = [\"nosplit\", \"pws\"]\n").unwrap();
+        assert!(!s.split_all);
+        assert!(
+            sweep("kernels = [\"a.toml\"]\nsplit_all = true\n")
+                .unwrap()
+                .split_all
+        );
         let names: Vec<_> = s.kernels.iter().map(|k| k.benchmark.as_str()).collect();
         // The glob also finds the sweep file itself: a sweep is a TOML file like the rest.
         assert!(names.contains(&"cl/a") && names.contains(&"b"), "{names:?}");
