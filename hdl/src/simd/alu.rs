@@ -993,21 +993,10 @@ impl Logic for LaneAlu {
                 }
             }
             ValuOp::Cndmask => {
-                // The VOP3 input modifiers act on the sign bit: abs clears it, then neg flips it
-                // (`fmod` bits 0/1: abs of sources 0/1, bits 3/4: their neg; fpu::FMOD_*).
-                self.result.next = self.a.val();
+                // The sources after their VOP3 abs/neg (the f32 unit's input stage).
+                self.result.next = self.fpu.x.val();
                 if self.m.val() {
-                    self.result.next = self.b.val();
-                }
-                if (self.fmod.val().get_bit(0) & !self.m.val())
-                    | (self.fmod.val().get_bit(1) & self.m.val())
-                {
-                    self.result.next = self.result.val() & 0x7fff_ffff_u64;
-                }
-                if (self.fmod.val().get_bit(3) & !self.m.val())
-                    | (self.fmod.val().get_bit(4) & self.m.val())
-                {
-                    self.result.next = self.result.val() ^ 0x8000_0000_u64;
+                    self.result.next = self.fpu.y.val();
                 }
             }
             ValuOp::MulHiI24 => self.result.next = self.prod_hi_s.val(),

@@ -79,9 +79,11 @@ pub struct LaneFpu {
     /// `v_exp_f32` and `v_log_f32`, `v_sin_f32` and `v_cos_f32` up to their rounding.
     pub xl: FpExpLog,
     pub sc: FpSinCos,
-    /// Sources after the input modifiers, then flushed, and the flushed magnitudes.
-    x: Signal<Local, Bits<32>>,
-    y: Signal<Local, Bits<32>>,
+    /// Sources a and b after the input modifiers (before the flush): also what
+    /// `v_cndmask_b32` selects between, so its `abs`/`neg` are these bit operations too.
+    pub x: Signal<Out, Bits<32>>,
+    pub y: Signal<Out, Bits<32>>,
+    /// Source c after the input modifiers, then the flushed sources and magnitudes.
     z: Signal<Local, Bits<32>>,
     fx: Signal<Local, Bits<32>>,
     fy: Signal<Local, Bits<32>>,
