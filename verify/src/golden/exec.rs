@@ -1043,41 +1043,45 @@ fn flat(
     // Sub-dword accesses move one value of `size` bytes; wider ones whole dwords.
     let size = bytes.min(4);
     let dwords = bytes.div_ceil(4) as u8;
-    // The memory port's order: per 16-lane pass, per dword, lanes ascending. It decides which
-    // lane's store lands last where two lanes' multi-dword accesses overlap, and which fault
-    // is reported first.
-    let active: Vec<usize> = lanes(active).collect();
     match inst.dst {
         Some(d) => {
             let n = vgpr_index(d, dwords, vgprs.len())?;
-            for pass in active.chunk_by(|a, b| a / 16 == b / 16) {
-                for i in 0..dwords as usize {
-                    for &l in pass {
-                        let a = addr[l].wrapping_add(4 * i as u64);
-                        let v = mem.read_sized(a, size).map_err(|f| fault(l, f))?;
-                        vgprs[n + i][l] = match inst.opcode {
-                            FlatLoadSbyte => v as u8 as i8 as i32 as u32,
-                            FlatLoadSshort => v as u16 as i16 as i32 as u32,
-                            _ => v,
-                        };
-                    }
-                }
+            for (i, l) in port_order(active, u32::from(dwords)) {
+                let i = i as usize;
+                let a = addr[l].wrapping_add(4 * i as u64);
+                let v = mem.read_sized(a, size).map_err(|f| fault(l, f))?;
+                vgprs[n + i][l] = match inst.opcode {
+                    FlatLoadSbyte => v as u8 as i8 as i32 as u32,
+                    FlatLoadSshort => v as u16 as i16 as i32 as u32,
+                    _ => v,
+                };
             }
         }
         None => {
             let n = vgpr_index(src(inst, 1)?, dwords, vgprs.len())?;
-            for pass in active.chunk_by(|a, b| a / 16 == b / 16) {
-                for i in 0..dwords as usize {
-                    for &l in pass {
-                        let a = addr[l].wrapping_add(4 * i as u64);
-                        mem.write_sized(a, size, vgprs[n + i][l])
-                            .map_err(|f| fault(l, f))?;
-                    }
-                }
+            for (i, l) in port_order(active, u32::from(dwords)) {
+                let i = i as usize;
+                let a = addr[l].wrapping_add(4 * i as u64);
+                mem.write_sized(a, size, vgprs[n + i][l])
+                    .map_err(|f| fault(l, f))?;
             }
         }
     }
     Ok(Flow::Next)
+}
+
+/// The order in which the memory port and the LDS serve a vector memory instruction's
+/// `accesses` per lane (dwords, or DS elements): per 16-lane pass, per access, the `active`
+/// lanes ascending, as (access, lane). It decides which lane's store lands last where two
+/// lanes' multi-dword accesses overlap, and which fault is reported first.
+fn port_order(active: u64, accesses: u32) -> impl Iterator<Item = (u32, usize)> {
+    (0..LANES / 16).flat_map(move |pass| {
+        (0..accesses).flat_map(move |j| {
+            (16 * pass..16 * pass + 16)
+                .filter(move |&l| active >> l & 1 == 1)
+                .map(move |l| (j, l))
+        })
+    })
 }
 
 /// An atomic read-modify-write (GCN3 manual, DS and FLAT atomics): the new memory value from
@@ -1350,69 +1354,64 @@ fn ds(
     let missing = || Fault::NotExecutable("a DS data operand is missing".into());
     let offset = inst.imm & 0xffff;
     let (offset0, offset1) = (inst.imm & 0xff, inst.imm >> 8 & 0xff);
-    let active: Vec<usize> = lanes(c.active()).collect();
     // Accesses per lane and pass: dwords, or two elements of `dwords` for read2/write2.
     let accesses = match kind {
         DsKind::Read { dwords, .. } | DsKind::Write { dwords, .. } => u32::from(dwords),
         DsKind::Read2 { dwords, .. } | DsKind::Write2 { dwords, .. } => 2 * u32::from(dwords),
         DsKind::Atomic { .. } => 1,
     };
-    for pass in active.chunk_by(|a, b| a / 16 == b / 16) {
-        for j in 0..accesses {
-            for &l in pass {
-                let at = |element_offset: u32| base[l].wrapping_add(element_offset);
-                match kind {
-                    DsKind::Read {
-                        bytes,
-                        dwords: _,
-                        signed,
-                    } => {
-                        let d = dst.ok_or_else(missing)?;
-                        let v = lds.read(at(offset + 4 * j), bytes, m0).map_err(fault(l))?;
-                        vgprs[d + j as usize][l] = match (signed, bytes) {
-                            (true, 1) => v as u8 as i8 as i32 as u32,
-                            (true, 2) => v as u16 as i16 as i32 as u32,
-                            _ => v,
-                        };
-                    }
-                    DsKind::Write { bytes, dwords: _ } => {
-                        let v = data0.as_ref().ok_or_else(missing)?;
-                        lds.write(at(offset + 4 * j), bytes, v[j as usize][l], m0)
-                            .map_err(fault(l))?;
-                    }
-                    DsKind::Read2 { dwords, stride } => {
-                        let d = dst.ok_or_else(missing)?;
-                        let (k, i) = (j / u32::from(dwords), j % u32::from(dwords));
-                        let element = 4 * u32::from(dwords) * stride;
-                        let off = [offset0, offset1][k as usize];
-                        let v = lds
-                            .read(at(off * element + 4 * i), 4, m0)
-                            .map_err(fault(l))?;
-                        vgprs[d + j as usize][l] = v;
-                    }
-                    DsKind::Write2 { dwords, stride } => {
-                        let (k, i) = (j / u32::from(dwords), j % u32::from(dwords));
-                        let element = 4 * u32::from(dwords) * stride;
-                        let off = [offset0, offset1][k as usize];
-                        let values = [
-                            data0.as_ref().ok_or_else(missing)?,
-                            data1.as_ref().ok_or_else(missing)?,
-                        ];
-                        let v = values[k as usize][i as usize][l];
-                        lds.write(at(off * element + 4 * i), 4, v, m0)
-                            .map_err(fault(l))?;
-                    }
-                    DsKind::Atomic { rmw } => {
-                        let a = at(offset);
-                        let v0 = data0.as_ref().ok_or_else(missing)?[0][l];
-                        let v1 = data1.as_ref().map_or(0, |d| d[0][l]);
-                        let old = lds.read(a, 4, m0).map_err(fault(l))?;
-                        lds.write(a, 4, rmw.apply(old, v0, v1), m0)
-                            .map_err(fault(l))?;
-                        if let Some(d) = dst {
-                            vgprs[d][l] = old;
-                        }
-                    }
+    for (j, l) in port_order(c.active(), accesses) {
+        let at = |element_offset: u32| base[l].wrapping_add(element_offset);
+        match kind {
+            DsKind::Read {
+                bytes,
+                dwords: _,
+                signed,
+            } => {
+                let d = dst.ok_or_else(missing)?;
+                let v = lds.read(at(offset + 4 * j), bytes, m0).map_err(fault(l))?;
+                vgprs[d + j as usize][l] = match (signed, bytes) {
+                    (true, 1) => v as u8 as i8 as i32 as u32,
+                    (true, 2) => v as u16 as i16 as i32 as u32,
+                    _ => v,
+                };
+            }
+            DsKind::Write { bytes, dwords: _ } => {
+                let v = data0.as_ref().ok_or_else(missing)?;
+                lds.write(at(offset + 4 * j), bytes, v[j as usize][l], m0)
+                    .map_err(fault(l))?;
+            }
+            DsKind::Read2 { dwords, stride } => {
+                let d = dst.ok_or_else(missing)?;
+                let (k, i) = (j / u32::from(dwords), j % u32::from(dwords));
+                let element = 4 * u32::from(dwords) * stride;
+                let off = [offset0, offset1][k as usize];
+                let v = lds
+                    .read(at(off * element + 4 * i), 4, m0)
+                    .map_err(fault(l))?;
+                vgprs[d + j as usize][l] = v;
+            }
+            DsKind::Write2 { dwords, stride } => {
+                let (k, i) = (j / u32::from(dwords), j % u32::from(dwords));
+                let element = 4 * u32::from(dwords) * stride;
+                let off = [offset0, offset1][k as usize];
+                let values = [
+                    data0.as_ref().ok_or_else(missing)?,
+                    data1.as_ref().ok_or_else(missing)?,
+                ];
+                let v = values[k as usize][i as usize][l];
+                lds.write(at(off * element + 4 * i), 4, v, m0)
+                    .map_err(fault(l))?;
+            }
+            DsKind::Atomic { rmw } => {
+                let a = at(offset);
+                let v0 = data0.as_ref().ok_or_else(missing)?[0][l];
+                let v1 = data1.as_ref().map_or(0, |d| d[0][l]);
+                let old = lds.read(a, 4, m0).map_err(fault(l))?;
+                lds.write(a, 4, rmw.apply(old, v0, v1), m0)
+                    .map_err(fault(l))?;
+                if let Some(d) = dst {
+                    vgprs[d][l] = old;
                 }
             }
         }
