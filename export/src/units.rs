@@ -535,7 +535,7 @@ impl Design for FpuStage {
 
 crate::cosim_ports!(FpuStage {
     inputs: [op_i, a_i, b_i, c_i, m_i, fmod_i],
-    outputs: [result_o, flag_o],
+    outputs: [result_o, flag_o, x_o, y_o],
     stimulus: fpu_stage_stimulus,
 });
 

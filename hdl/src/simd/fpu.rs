@@ -961,6 +961,9 @@ pub struct FpuStage {
     pub fmod_i: Signal<In, Bits<FMOD_BITS>>,
     pub result_o: Signal<Out, Bits<32>>,
     pub flag_o: Signal<Out, Bit>,
+    /// Sources a and b after the input modifiers: what the lane's `v_cndmask_b32` selects.
+    pub x_o: Signal<Out, Bits<32>>,
+    pub y_o: Signal<Out, Bits<32>>,
     pub fpu: LaneFpu,
     op: DFF<ValuOp>,
     a: DFF<Bits<32>>,
@@ -988,6 +991,8 @@ impl Logic for FpuStage {
         self.fpu.fmod.next = self.fmod.q.val();
         self.result_o.next = self.fpu.result.val();
         self.flag_o.next = self.fpu.flag.val();
+        self.x_o.next = self.fpu.x.val();
+        self.y_o.next = self.fpu.y.val();
     }
 }
 
