@@ -8,6 +8,7 @@ use proptest::prelude::*;
 use pws_hdl::config::HwConfig;
 use pws_hdl::cu::CuMode;
 use pws_hdl::swizzle::SwizzleMode;
+use pws_host::compile::SplitPolicy;
 use pws_host::launch::{analyse_launch, check_blocks, tightness_table, KernelSource, Tightness};
 use pws_host::timing::Mode;
 use pws_isa::manifest::Manifest;
@@ -55,7 +56,7 @@ fn check(
     modes: &[Mode],
     compactions: &[SwizzleMode],
 ) -> Result<Vec<Tightness>, String> {
-    let bound = analyse_launch(manifest, source, &machine(cfg), modes, false)
+    let bound = analyse_launch(manifest, source, &machine(cfg), modes, SplitPolicy::Marked)
         .map_err(|e| format!("{name}: wcet: {e}"))?;
     let mut rows = Vec::new();
     for b in &bound.modes {

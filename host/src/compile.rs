@@ -1,18 +1,20 @@
 //! The "insert merge" pass of [P] Fig 6 (digest 3.2): for every split point (a `split` already
-//! right before a divergent branch, a `; pws: split` marker, or every divergent branch with
-//! `split_all`) it puts `split M` immediately before the branch's `s_cbranch_exec*` (M is the
-//! branch condition, or EXEC: [`IfBranch::mask`]) and `merge` where [`crate::extract`] places
-//! the region's end: right after the join's EXEC restore, where both halves have their full
-//! EXEC back (digest 7.6), or at the start of the join when nothing restores EXEC. `split`
-//! anywhere else and `merge` anywhere else are redundant and removed. The result is checked by
-//! re-assembling it.
+//! right before a divergent branch, a `; pws: split` marker, or the branches a
+//! [`SplitPolicy`] adds) it puts `split M` immediately before the branch's `s_cbranch_exec*`
+//! (M is the branch condition, or EXEC: [`IfBranch::mask`]) and `merge` where
+//! [`crate::extract`] places the region's end: right after the join's EXEC restore, where both
+//! halves have their full EXEC back (digest 7.6), or at the start of the join when nothing
+//! restores EXEC. `split` anywhere else and `merge` anywhere else are redundant and removed.
+//! The result is checked by re-assembling it.
 //!
 //! A split must not change what the kernel computes ([`IfBranch::unsplittable`]): a branch
 //! inside a divergent loop, one whose region holds an `s_barrier`, and one where the split
 //! would lose a scalar value (liveness, [`crate::liveness`]) cannot split. A split the source
-//! already has there, or a marker, is an error naming the reason and the lines; with `split_all`
-//! (DWS) such a branch stays serialized and is listed in [`Compiled::skipped`], and so is an
-//! `if` without `else` that nobody marked: it has nothing to run in parallel.
+//! already has there, or a marker, is an error naming the reason and the lines; a branch the
+//! policy adds (DWS's every branch, or the cost model's) stays serialized instead and is listed
+//! in [`Compiled::skipped`], and so is an `if` without `else` that nobody marked (it has
+//! nothing to run in parallel) and, under [`SplitPolicy::Auto`], a branch whose split costs
+//! more than it overlaps ([`crate::profit`]).
 
 use std::collections::BTreeMap;
 
@@ -25,7 +27,50 @@ use crate::error::{HostError, Result};
 use crate::extract::{extract, IfBranch, Kernel, MergeAt, Note, Unsplittable};
 use crate::timing::TimingTable;
 
-/// Why `split_all` left a divergent branch serialized.
+/// Which divergent branches become split points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SplitPolicy {
+    /// The marked ones (`; pws: split`, `PWS_SPLIT()`) and the `split`s the source has.
+    #[default]
+    Marked,
+    /// Every divergent branch that can split (DWS's rule, `--split-all`).
+    All,
+    /// The marked ones, and every other two-sided branch whose split pays for itself by the
+    /// cost model of [`crate::profit`] (`--split-auto`).
+    Auto,
+}
+
+impl SplitPolicy {
+    pub const ALL: [SplitPolicy; 3] = [SplitPolicy::Marked, SplitPolicy::All, SplitPolicy::Auto];
+
+    /// The name in sweep files and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            SplitPolicy::Marked => "marked",
+            SplitPolicy::All => "all",
+            SplitPolicy::Auto => "auto",
+        }
+    }
+
+    /// The policy adds split points beyond the ones the source asks for.
+    pub fn adds_splits(self) -> bool {
+        self != SplitPolicy::Marked
+    }
+}
+
+impl std::str::FromStr for SplitPolicy {
+    type Err = String;
+
+    fn from_str(s: &str) -> std::result::Result<SplitPolicy, String> {
+        SplitPolicy::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| format!("unknown split policy '{s}' (expected marked, all or auto)"))
+    }
+}
+
+/// Why the pass left a divergent branch serialized.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SkipReason {
@@ -35,9 +80,11 @@ pub enum SkipReason {
     Barrier,
     /// Splitting would lose or stale a scalar value.
     LiveScalar,
+    /// [`SplitPolicy::Auto`]: the shorter path is over before the split and merge pay off.
+    NotProfitable,
 }
 
-/// A divergent branch `split_all` did not split.
+/// A divergent branch the policy would have split but did not.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Skipped {
     /// The branch block's name (label).
@@ -60,7 +107,7 @@ pub struct Compiled {
     pub inserted_merges: usize,
     pub removed_splits: usize,
     pub removed_merges: usize,
-    /// Divergent branches left serialized under `split_all`.
+    /// Divergent branches the policy left serialized, and why.
     pub skipped: Vec<Skipped>,
     /// What the front end noticed (unrecognised shapes, annotations that mark nothing).
     pub notes: Vec<Note>,
@@ -107,7 +154,7 @@ fn without_instruction(line: &str, mnemonic: &str) -> Option<String> {
     (!head.trim().is_empty()).then(|| head.to_string())
 }
 
-/// What a marked or split-all branch may do.
+/// What a branch the source or the policy asks to split may do.
 enum Decision {
     Split,
     Skip(SkipReason, String),
@@ -120,17 +167,17 @@ fn decide(
     file: &str,
     opts: &Options,
 ) -> Result<Option<Decision>> {
-    let split_all = opts.split_all;
+    let adds = opts.policy.adds_splits();
     let insts = &kernel.program.instructions;
     let line = insts[b.cbranch].line;
-    // Under `split_all` a marker asks for nothing more than every branch gets.
+    // When the policy adds splits, a marker asks for nothing more than every branch gets.
     let explicit = b.split.is_some();
     let requested = explicit || b.marker;
-    if !(split_all || requested) {
+    if !(adds || requested) {
         return Ok(None);
     }
     if let Some(why) = &b.unsplittable {
-        if explicit || (!split_all && opts.strict_markers) {
+        if explicit || (!adds && opts.strict_markers) {
             let what = if explicit {
                 "the split"
             } else {
@@ -158,28 +205,42 @@ fn decide(
             "an if without else: the split wavefront would only wait at the merge".into(),
         )));
     }
+    if opts.policy == SplitPolicy::Auto && !requested {
+        let estimate = crate::profit::estimate(
+            &kernel.program,
+            &kernel.flow,
+            b,
+            crate::input::program_sgprs(&kernel.program),
+        );
+        if !estimate.pays() {
+            return Ok(Some(Decision::Skip(
+                SkipReason::NotProfitable,
+                estimate.to_string(),
+            )));
+        }
+    }
     Ok(Some(Decision::Split))
 }
 
 /// How the pass treats the branches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Options {
-    /// Split every divergent branch that can split, not only the marked ones.
-    pub split_all: bool,
+    /// Which branches split besides the ones the source asks for.
+    pub policy: SplitPolicy,
     /// A marked branch that cannot split is an error (`pws compile`); otherwise it stays
     /// serialized and is listed in [`Compiled::skipped`] (`pws run`, which must not be
     /// blocked by the analysis). A `split` the source has there is an error either way.
     pub strict_markers: bool,
 }
 
-/// Runs the pass on `source` (`file` names it in errors); marked branches that cannot split
-/// are errors.
-pub fn compile(source: &str, file: &str, split_all: bool) -> Result<Compiled> {
+/// Runs the pass on `source` (`file` names it in errors) under `policy`; marked branches that
+/// cannot split are errors.
+pub fn compile(source: &str, file: &str, policy: SplitPolicy) -> Result<Compiled> {
     compile_with(
         source,
         file,
         &Options {
-            split_all,
+            policy,
             strict_markers: true,
         },
     )

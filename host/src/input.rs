@@ -8,6 +8,7 @@ use pws_isa::abi::LaunchAbi;
 use pws_isa::input::{read_text, Kind};
 
 use crate::cfg::Cfg;
+use crate::compile::SplitPolicy;
 use crate::dot::parse_cfg;
 use crate::error::{HostError, Result};
 use crate::extract::extract;
@@ -35,15 +36,33 @@ fn read(path: &Path, kind: Kind) -> Result<String> {
 
 /// Loads `path` by its extension: `.dot`/`.gv`, `.s`/`.asm`.
 pub fn load(path: &Path) -> Result<Input> {
+    load_with(path, SplitPolicy::Marked)
+}
+
+/// [`load`], with a kernel's split points chosen by `policy`'s cost model when it is
+/// [`SplitPolicy::Auto`] (the blocks the pass splits are marked). A CFG has no instructions to
+/// estimate, so `Auto` is an error there; [`SplitPolicy::All`] is the caller's to apply.
+pub fn load_with(path: &Path, policy: SplitPolicy) -> Result<Input> {
     let name = path.display().to_string();
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     match ext {
+        "dot" | "gv" if policy == SplitPolicy::Auto => Err(HostError::Input(format!(
+            "{name}: the split cost model needs the kernel's instructions; a CFG's split points are its marked branches, or all of them with --split-all"
+        ))),
         "dot" | "gv" => Ok(Input {
             cfg: parse_cfg(&read(path, Kind::Dot)?, &name)?,
             sgprs: None,
         }),
         "s" | "asm" => {
-            let kernel = extract(&read(path, Kind::Assembly)?, &name, &TimingTable::GCN3)?;
+            let mut text = read(path, Kind::Assembly)?;
+            if policy == SplitPolicy::Auto {
+                let opts = crate::compile::Options {
+                    policy,
+                    strict_markers: false,
+                };
+                text = crate::compile::compile_with(&text, &name, &opts)?.text;
+            }
+            let kernel = extract(&text, &name, &TimingTable::GCN3)?;
             Ok(Input {
                 sgprs: Some(program_sgprs(&kernel.program)),
                 cfg: kernel.cfg,

@@ -24,7 +24,7 @@ use serde::Serialize;
 
 use crate::analysis::{analyse, Params};
 use crate::cfg::{BsbCfg, Role};
-use crate::compile::Skipped;
+use crate::compile::{Skipped, SplitPolicy};
 use crate::error::{HostError, Result};
 use crate::extract::{extract, has_split_marker, Kernel, LoopBounds};
 use crate::ipet::{IpetMethod, Solver};
@@ -90,21 +90,25 @@ pub struct LaunchKernel {
 
 impl LaunchKernel {
     /// The program `pws run` executes in `mode`: in PWS, the split/merge pass runs when the
-    /// source has `pws: split` markers or `split_all` is set; DWS splits at every divergent
-    /// branch that can split (design.md decision 5), so it always runs the pass with
-    /// `split_all`; no-split runs the source as it is (its `split`/`merge` are no-ops) and needs
+    /// source has `pws: split` markers or `policy` adds split points; DWS splits at every
+    /// divergent branch that can split (design.md decision 5), so it always runs the pass with
+    /// [`SplitPolicy::All`]; no-split runs the source as it is (its `split`/`merge` are no-ops) and needs
     /// no analysis at all. PCs, and so the block lists, follow from it. Running never depends on
     /// the analysis: when the pass cannot read the kernel's control flow, DWS runs it unsplit
     /// with a warning; only markers the user wrote make that an error.
-    pub fn new(source: &KernelSource, mode: Mode, split_all: bool) -> Result<LaunchKernel> {
-        let split_all = split_all || mode == Mode::Dws;
+    pub fn new(source: &KernelSource, mode: Mode, policy: SplitPolicy) -> Result<LaunchKernel> {
+        let policy = if mode == Mode::Dws {
+            SplitPolicy::All
+        } else {
+            policy
+        };
         let (text, file) = (&source.text, &source.file);
         let marked = has_split_marker(text);
         let mut warnings = Vec::new();
         let mut skipped = Vec::new();
-        let text = if mode.splits() && (split_all || marked) {
+        let text = if mode.splits() && (policy.adds_splits() || marked) {
             let opts = crate::compile::Options {
-                split_all,
+                policy,
                 strict_markers: false,
             };
             match crate::compile::compile_with(text, file, &opts) {
@@ -142,8 +146,10 @@ impl LaunchKernel {
             warnings.push(format!(
                 "the program has no `split`, so {} runs it as no-split{}",
                 mode.name(),
-                if mode == Mode::Pws && !split_all {
-                    " (mark branches with `; pws: split` or PWS_SPLIT(), or split every one that can with --split-all)"
+                if mode == Mode::Pws && policy == SplitPolicy::Marked {
+                    " (mark branches with `; pws: split` or PWS_SPLIT(), let the cost model choose with --split-auto, or split every one that can with --split-all)"
+                } else if policy == SplitPolicy::Auto {
+                    " (no divergent branch of it can split with a gain)"
                 } else {
                     " (no divergent branch of it can split)"
                 }
@@ -339,14 +345,14 @@ impl LaunchReport {
     }
 }
 
-/// Bounds `manifest`'s launch of `source` on `machine` in each of `modes`. `split_all` treats
-/// every divergent branch as a split point.
+/// Bounds `manifest`'s launch of `source` on `machine` in each of `modes`, with the split points
+/// `policy` gives PWS.
 pub fn analyse_launch(
     manifest: &Manifest,
     source: &KernelSource,
     machine: &Machine,
     modes: &[Mode],
-    split_all: bool,
+    policy: SplitPolicy,
 ) -> Result<LaunchReport> {
     analyse_launch_with(
         manifest,
@@ -354,7 +360,7 @@ pub fn analyse_launch(
         machine,
         modes,
         &LaunchOptions {
-            split_all,
+            split: policy,
             ..LaunchOptions::default()
         },
     )
@@ -363,8 +369,8 @@ pub fn analyse_launch(
 /// How a launch is bounded beyond its manifest and machine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct LaunchOptions {
-    /// Treat every divergent branch as a split point.
-    pub split_all: bool,
+    /// PWS's split points besides the marked ones.
+    pub split: SplitPolicy,
     /// The DWS bound: by default the split wavefronts' work charged once
     /// ([`DwsBound::Serialized`]); [`DwsBound::Lemma57`] for the paper's.
     pub dws: Option<DwsBound>,
@@ -380,7 +386,7 @@ pub fn analyse_launch_with(
     modes: &[Mode],
     options: &LaunchOptions,
 ) -> Result<LaunchReport> {
-    let split_all = options.split_all;
+    let policy = options.split;
     let dws = options.dws.unwrap_or(DwsBound::Serialized);
     let solver = options.ipet;
     if machine.n_simd == 0 || machine.n_wfc == 0 || machine.cu.passes == 0 {
@@ -397,7 +403,7 @@ pub fn analyse_launch_with(
     let mut out = Vec::new();
     for mode in Mode::ALL.into_iter().filter(|m| modes.contains(m)) {
         out.push(mode_bound(
-            LaunchKernel::new(source, mode, split_all)?,
+            LaunchKernel::new(source, mode, policy)?,
             &source.file,
             &loop_bounds,
             machine,
@@ -964,7 +970,8 @@ fn mode_bound(
     kernel.bound_loops(loop_bounds);
     let structure = BsbCfg::new(kernel.cfg.clone())?;
     // The split points are the `split`s of the program that runs: `LaunchKernel` placed them
-    // (every divergent branch in DWS or with `split_all`, the marked ones otherwise).
+    // (every divergent branch that can split in DWS, the marked ones and those the policy adds
+    // in PWS).
     let marked: Vec<bool> = (0..structure.len())
         .map(|v| structure.block(v).split)
         .collect();
@@ -1277,7 +1284,8 @@ mod tests {
     #[test]
     fn launch_bound_adds_rounds_dispatch_and_interference() {
         let k = source(KERNEL);
-        let one = analyse_launch(&manifest(64, 64), &k, &CU, &Mode::ALL, false).unwrap();
+        let one =
+            analyse_launch(&manifest(64, 64), &k, &CU, &Mode::ALL, SplitPolicy::Marked).unwrap();
         let d = one.dispatch_cost;
         for b in &one.modes {
             assert_eq!(
@@ -1346,7 +1354,14 @@ mod tests {
         assert!(pws.blocks.iter().filter(|b| b.sync).count() == 1);
         assert_eq!(pws.blocks[0].node, "k");
         // Four single-wavefront workgroups on two slots: two rounds, two wavefronts compete.
-        let four = analyse_launch(&manifest(256, 64), &k, &CU, &[Mode::NoSplit], false).unwrap();
+        let four = analyse_launch(
+            &manifest(256, 64),
+            &k,
+            &CU,
+            &[Mode::NoSplit],
+            SplitPolicy::Marked,
+        )
+        .unwrap();
         let b = &four.modes[0];
         assert_eq!(four.rounds.round_wavefronts, [2, 2]);
         assert_eq!(b.competition.issue, 1);
@@ -1371,7 +1386,10 @@ mod tests {
         };
         let kernel = |text: &str, mode, all| LaunchKernel::new(&source(text), mode, all).unwrap();
         assert_eq!(
-            count(&kernel(&bare, Mode::Pws, false), pws_isa::Opcode::Split),
+            count(
+                &kernel(&bare, Mode::Pws, SplitPolicy::Marked),
+                pws_isa::Opcode::Split
+            ),
             0
         );
         let marked = bare.replace(
@@ -1380,15 +1398,52 @@ mod tests {
         );
         // DWS splits at every divergent branch, marked or not.
         for k in [
-            kernel(&marked, Mode::Pws, false),
-            kernel(&bare, Mode::Dws, false),
-            kernel(&bare, Mode::Pws, true),
+            kernel(&marked, Mode::Pws, SplitPolicy::Marked),
+            kernel(&bare, Mode::Dws, SplitPolicy::Marked),
+            kernel(&bare, Mode::Pws, SplitPolicy::All),
         ] {
             assert_eq!(count(&k, pws_isa::Opcode::Split), 1);
             assert_eq!(count(&k, pws_isa::Opcode::Merge), 1);
         }
         // No-split runs the source as it is.
-        assert_eq!(kernel(&marked, Mode::NoSplit, false).text, marked);
+        assert_eq!(
+            kernel(&marked, Mode::NoSplit, SplitPolicy::Marked).text,
+            marked
+        );
+        // The cost model splits the if whose shorter path (two adds) outlasts a split and a
+        // merge, and not one whose else-path is one add.
+        assert_eq!(
+            count(
+                &kernel(&bare, Mode::Pws, SplitPolicy::Auto),
+                pws_isa::Opcode::Split
+            ),
+            1
+        );
+        let short = bare.replace("    v_add_u32_e32 v2, vcc, 1, v2\n", "");
+        let k = kernel(&short, Mode::Pws, SplitPolicy::Auto);
+        assert_eq!(count(&k, pws_isa::Opcode::Split), 0);
+        assert_eq!(k.skipped.len(), 1);
+        assert_eq!(
+            k.skipped[0].reason,
+            crate::compile::SkipReason::NotProfitable
+        );
+        assert!(
+            k.skipped[0].detail.contains("cost"),
+            "{}",
+            k.skipped[0].detail
+        );
+        // A marker asks for the split whatever the cost model says.
+        let marked_short = short.replace(
+            "    s_cbranch_execz ELSE",
+            "    ; pws: split\n    s_cbranch_execz ELSE",
+        );
+        assert_eq!(
+            count(
+                &kernel(&marked_short, Mode::Pws, SplitPolicy::Auto),
+                pws_isa::Opcode::Split
+            ),
+            1
+        );
     }
 
     #[test]
@@ -1401,7 +1456,7 @@ mod tests {
             &k,
             &CU,
             &[Mode::NoSplit, Mode::Pws],
-            false,
+            SplitPolicy::Marked,
         )
         .unwrap();
         let pws = r.mode(Mode::Pws).unwrap();
@@ -1422,7 +1477,14 @@ mod tests {
     #[test]
     fn block_check_and_tightness() {
         let k = source(KERNEL);
-        let r = analyse_launch(&manifest(64, 64), &k, &CU, &[Mode::Pws], false).unwrap();
+        let r = analyse_launch(
+            &manifest(64, 64),
+            &k,
+            &CU,
+            &[Mode::Pws],
+            SplitPolicy::Marked,
+        )
+        .unwrap();
         let b = &r.modes[0];
         let first = &b.blocks[0];
         assert!(check_blocks(b, &[(first.pc, first.wcet)]).is_empty());

@@ -3,6 +3,7 @@
 
 use pws_host::analysis::{analyse, Params};
 use pws_host::cfg::{BlockKind, BsbCfg, Role};
+use pws_host::compile::SplitPolicy;
 use pws_host::compile::{compile, SkipReason};
 use pws_host::extract::extract;
 use pws_host::kernel::{GpuConfig, Launch};
@@ -68,7 +69,7 @@ fn if_else_and_if_without_else_from_clang() {
 #[test]
 fn compile_inserts_split_before_the_branch_and_merge_after_the_restore() {
     let src = data("ifelse.s");
-    let c = compile(&src, "ifelse.s", true).unwrap();
+    let c = compile(&src, "ifelse.s", SplitPolicy::All).unwrap();
     assert_eq!(
         (
             c.inserted_splits,
@@ -91,7 +92,7 @@ fn compile_inserts_split_before_the_branch_and_merge_after_the_restore() {
     assert!(lines[split + 1].starts_with("s_cbranch_execz"));
     assert!(lines[merge - 1].starts_with("s_or_b64 exec, exec, s[0:1]"));
     // The pass is idempotent, and its output marks the same split points by itself.
-    let again = compile(&c.text, "ifelse.s", false).unwrap();
+    let again = compile(&c.text, "ifelse.s", SplitPolicy::Marked).unwrap();
     assert_eq!(again.text, c.text);
     assert_eq!(again.split_points, c.split_points);
     // Marked, the if without else splits too: its merge goes after the join's restore.
@@ -99,7 +100,7 @@ fn compile_inserts_split_before_the_branch_and_merge_after_the_restore() {
         "\ts_and_saveexec_b64 s[0:1], vcc\n\ts_cbranch_execz .LBB0_6",
         "\t; pws: split\n\ts_and_saveexec_b64 s[0:1], vcc\n\ts_cbranch_execz .LBB0_6",
     );
-    let c = compile(&marked, "ifelse.s", false).unwrap();
+    let c = compile(&marked, "ifelse.s", SplitPolicy::Marked).unwrap();
     assert_eq!(c.split_points, [".LBB0_4"]);
     let k = extract(&c.text, "out.s", &TimingTable::GCN3).unwrap();
     assert_eq!(k.ifs.iter().filter(|b| b.split.is_some()).count(), 1);
@@ -141,7 +142,9 @@ fn rotated_loop_with_bound_annotation() {
     );
     // The compiler needs no bounds.
     assert_eq!(
-        compile(&unbounded, "loop.s", true).unwrap().inserted_merges,
+        compile(&unbounded, "loop.s", SplitPolicy::All)
+            .unwrap()
+            .inserted_merges,
         1
     );
 }
@@ -172,7 +175,7 @@ fn split_marker_and_redundant_split_merge() {
         "    v_add_u32_e32 v2, vcc, 11, v3\n",
         "    v_add_u32_e32 v2, vcc, 11, v3\n    split s4, s5\nsplit_merge: merge\n",
     );
-    let c = compile(&stray, "m.s", false).unwrap();
+    let c = compile(&stray, "m.s", SplitPolicy::Marked).unwrap();
     assert_eq!(
         (
             c.inserted_splits,
@@ -189,7 +192,7 @@ fn split_marker_and_redundant_split_merge() {
     assert_eq!(c.split_points, ["k"]);
     // Without the marker and without --split-all nothing splits.
     let plain = IF_ELSE.replace("    ; pws: split\n", "");
-    let c = compile(&plain, "m.s", false).unwrap();
+    let c = compile(&plain, "m.s", SplitPolicy::Marked).unwrap();
     assert_eq!(c.text, plain);
 }
 
@@ -290,7 +293,7 @@ fn bad_kernels_are_clear_errors() {
     let no_join = IF_ELSE.replace("    s_or_b64 exec, exec, s[0:1]\n", "");
     let k = extract(&no_join, "e.s", &TimingTable::GCN3).unwrap();
     assert_eq!(k.ifs[0].restore, None);
-    assert!(compile(irreducible, "e.s", true)
+    assert!(compile(irreducible, "e.s", SplitPolicy::All)
         .unwrap_err()
         .to_string()
         .contains("irreducible control flow"));
@@ -314,7 +317,7 @@ fn a_barrier_in_a_divergent_region_keeps_it_from_splitting() {
         .filter(|l| !l.trim_start().starts_with("split"))
         .map(|l| format!("{l}\n"))
         .collect();
-    let c = compile(&unmarked, "f2.s", true).unwrap();
+    let c = compile(&unmarked, "f2.s", SplitPolicy::All).unwrap();
     let skipped: Vec<&str> = c
         .skipped
         .iter()
@@ -326,7 +329,9 @@ fn a_barrier_in_a_divergent_region_keeps_it_from_splitting() {
     assert_eq!(c.inserted_splits, 1);
     // Splits the kernel asks for are refused, naming the split's and the barrier's lines.
     let line_of = |needle: &str| src.lines().position(|l| l.contains(needle)).unwrap() + 1;
-    let e = compile(&src, "f2.s", false).unwrap_err().to_string();
+    let e = compile(&src, "f2.s", SplitPolicy::Marked)
+        .unwrap_err()
+        .to_string();
     let (branch, barrier) = (line_of("s_cbranch_execz BSB2"), line_of("s_barrier"));
     assert!(
         e.starts_with(&format!(

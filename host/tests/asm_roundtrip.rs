@@ -3,6 +3,7 @@
 //! again, and must give the same Select/Prune results as the original CFG with the block costs
 //! the timing table assigns to the emitted instructions.
 
+use pws_host::compile::SplitPolicy;
 use std::fmt::Write as _;
 
 use proptest::prelude::*;
@@ -142,7 +143,7 @@ proptest! {
             prop_assert_eq!(pg.wcet, pw.wcet, "S = {}\n{}", s, asm);
         }
         // The emitted split/merge placement is what the compiler produces: nothing changes.
-        let c = compile(&asm, "gen.s", false).map_err(|e| TestCaseError::fail(format!("{e}\n{asm}")))?;
+        let c = compile(&asm, "gen.s", SplitPolicy::Marked).map_err(|e| TestCaseError::fail(format!("{e}\n{asm}")))?;
         prop_assert_eq!(c.text, asm);
     }
 }

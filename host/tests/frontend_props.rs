@@ -6,6 +6,7 @@
 
 use proptest::prelude::*;
 use pws_host::compile::compile;
+use pws_host::compile::SplitPolicy;
 use pws_host::extract::extract;
 use pws_host::timing::TimingTable;
 use pws_isa::testing::proptest_cases;
@@ -63,7 +64,7 @@ proptest! {
         ops in prop::collection::vec((any::<u8>(), any::<u8>(), any::<u8>()), 1..40),
         labels in 1u8..8,
         endpgm_at in prop::collection::vec(any::<u8>(), 0..3),
-        split_all: bool,
+        split in prop::sample::select(SplitPolicy::ALL.to_vec()),
     ) {
         let src = program(&ops, labels, &endpgm_at);
         let extracted = extract(&src, "r.s", &TimingTable::GCN3);
@@ -72,14 +73,14 @@ proptest! {
             let e = e.to_string();
             prop_assert!(e.contains("irreducible") || e.contains("falls off"), "{}\n{}", e, src);
         }
-        if let Ok(c) = compile(&src, "r.s", split_all) {
+        if let Ok(c) = compile(&src, "r.s", split) {
             let again = pws_isa::assemble(&c.text, "r.s");
             prop_assert!(again.is_ok(), "{:?}\n{}", again.err(), c.text);
             // Its output asks for the same splits by itself: a second pass changes nothing.
-            // (Unless --split-all skipped a marked branch that cannot split: without it, that
+            // (Unless a policy that adds splits skipped a marked branch that cannot split: without it, that
             // marker is an error, as it is in the source.)
             prop_assume!(!c.skipped.iter().any(|s| s.marked));
-            let twice = compile(&c.text, "r.s", false);
+            let twice = compile(&c.text, "r.s", SplitPolicy::Marked);
             prop_assert!(twice.is_ok(), "{:?}\n{}", twice.err(), c.text);
             let twice = twice.unwrap();
             prop_assert_eq!(&twice.text, &c.text);

@@ -200,7 +200,7 @@ fn tightness() -> Result<Vec<TightnessRow>, Box<dyn std::error::Error>> {
             &source,
             &pws_verify::bound::machine(&hw),
             &Mode::ALL,
-            false,
+            pws_host::compile::SplitPolicy::Marked,
         )?;
         for b in &bound.modes {
             let mode = match b.mode {
@@ -297,7 +297,11 @@ fn cu_bench() -> Result<Vec<CuRow>, Box<dyn std::error::Error>> {
     let mut rows = Vec::new();
     for path in CU_KERNELS {
         let manifest = Manifest::load(path)?;
-        let kernel = LaunchKernel::new(&KernelSource::load(&manifest)?, Mode::Pws, false)?;
+        let kernel = LaunchKernel::new(
+            &KernelSource::load(&manifest)?,
+            Mode::Pws,
+            pws_host::compile::SplitPolicy::Marked,
+        )?;
         for vcd in [false, true] {
             let trace = dir.path().join("bench.vcd");
             let opts = RunOptions {

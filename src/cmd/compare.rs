@@ -39,10 +39,8 @@ pub struct Args {
     /// golden-model reference, as `pws run` sizes it).
     #[arg(long)]
     max_cycles: Option<u64>,
-    /// In pws mode, split at every divergent branch that can split safely, not only the
-    /// marked ones (DWS always does); the bound is analysed for the same program.
-    #[arg(long)]
-    split_all: bool,
+    #[command(flatten)]
+    split: super::SplitArgs,
 }
 
 pub fn run(args: Args) -> CmdResult {
@@ -59,7 +57,7 @@ pub fn run(args: Args) -> CmdResult {
         .iter()
         .map(|m| m.parse::<Mode>())
         .collect::<Result<Vec<_>, _>>()?;
-    let launch = Launch::prepare(&args.manifest, &args.config, args.split_all)
+    let launch = Launch::prepare(&args.manifest, &args.config, args.split.policy())
         .map_err(|e| e as Box<dyn std::error::Error>)?;
     let mut plan = vec![(Mode::NoSplit, launch.base.spsimds_per_simd)];
     for mode in [Mode::Dws, Mode::Pws] {

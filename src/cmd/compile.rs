@@ -12,9 +12,8 @@ pub struct Args {
     /// all; it may not be the input).
     #[arg(short, long)]
     output: PathBuf,
-    /// Split at every divergent branch, not only the marked ones.
-    #[arg(long)]
-    split_all: bool,
+    #[command(flatten)]
+    split: super::SplitArgs,
     /// Print what changed as JSON.
     #[arg(long)]
     json: bool,
@@ -25,7 +24,7 @@ pub fn run(args: Args) -> CmdResult {
     pws_isa::output::check_not_input(&args.output, &[&args.input])?;
     let text = pws_isa::input::read_text(&args.input, pws_isa::input::Kind::Assembly)?;
     let file = args.input.display().to_string();
-    let c = pws_host::compile::compile(&text, &file, args.split_all)?;
+    let c = pws_host::compile::compile(&text, &file, args.split.policy())?;
     for n in &c.notes {
         eprintln!("{file}:{}: note: {}", n.line, n.message);
     }

@@ -30,10 +30,8 @@ pub struct Args {
     /// SpSIMDs per SIMD (split contexts per wavefront) in pws mode.
     #[arg(long = "S", default_value_t = 2)]
     s: usize,
-    /// In pws mode, split at every divergent branch that can split safely, not only the
-    /// marked ones.
-    #[arg(long)]
-    split_all: bool,
+    #[command(flatten)]
+    split: super::SplitArgs,
     /// Print the full report (buffers, registers, trace, statistics) as JSON.
     #[arg(long)]
     json: bool,
@@ -60,7 +58,11 @@ pub fn run(args: Args) -> CmdResult {
         ModeArg::Nosplit => HostMode::NoSplit,
         ModeArg::Pws => HostMode::Pws,
     };
-    let kernel = LaunchKernel::new(&KernelSource::load(&manifest)?, host_mode, args.split_all)?;
+    let kernel = LaunchKernel::new(
+        &KernelSource::load(&manifest)?,
+        host_mode,
+        args.split.policy(),
+    )?;
     for w in &kernel.warnings {
         eprintln!("warning: {w}");
     }

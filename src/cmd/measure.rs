@@ -10,6 +10,7 @@ use std::path::Path;
 use pws_hdl::config::HwConfig;
 use pws_hdl::cu::CuMode;
 use pws_hdl::swizzle::SwizzleMode;
+use pws_host::compile::SplitPolicy;
 use pws_host::launch::{analyse_launch, KernelSource, LaunchKernel};
 use pws_host::timing::Mode;
 use pws_isa::manifest::Manifest;
@@ -88,25 +89,25 @@ pub struct Launch {
     pub base: HwConfig,
     /// The preparation's warnings, each prefixed by its mode.
     pub notes: Vec<String>,
-    /// PWS splits at every divergent branch that can split safely, not only the marked ones.
-    split_all: bool,
+    /// PWS's split points besides the marked ones.
+    split: SplitPolicy,
 }
 
 impl Launch {
     /// Loads `manifest`, prepares the program of every mode and runs the unsplit kernel on
     /// the golden model. `config` is a preset name or a TOML file (None: the `cu` preset);
-    /// `split_all` as `pws run --split-all`.
+    /// `split` as `pws run --split-all` or `--split-auto` choose it.
     pub fn prepare(
         manifest: &Path,
         config: &Option<String>,
-        split_all: bool,
+        split: SplitPolicy,
     ) -> Result<Launch, MeasureError> {
         let base = super::wcet::hw_config(config.as_deref())?;
         let manifest = Manifest::load(manifest)?;
         let source = KernelSource::load(&manifest)?;
         let kernels = Mode::ALL
             .iter()
-            .map(|&m| LaunchKernel::new(&source, m, split_all).map(|k| (m, k)))
+            .map(|&m| LaunchKernel::new(&source, m, split).map(|k| (m, k)))
             .collect::<Result<Vec<_>, _>>()?;
         let notes = kernels
             .iter()
@@ -129,7 +130,7 @@ impl Launch {
             unsplit,
             base,
             notes,
-            split_all,
+            split,
         })
     }
 
@@ -159,7 +160,7 @@ impl Launch {
             &self.source,
             &pws_verify::bound::machine(hw),
             &[mode],
-            self.split_all,
+            self.split,
         )
         .map(|b| b.mode(mode).expect("the analysed mode is reported").bound)
         .map_err(|e| e.to_string())

@@ -60,6 +60,32 @@ pub fn fit_registers(
     hw.with_registers_for(sgprs as usize, vgprs as usize)
 }
 
+/// Which divergent branches PWS splits besides the marked ones: the flags every command that
+/// prepares a kernel shares.
+#[derive(Debug, Clone, Copy, Default, clap::Args)]
+pub struct SplitArgs {
+    /// In pws mode, split at every divergent branch that can split safely, not only the
+    /// marked ones (DWS always does)
+    #[arg(long, conflicts_with = "split_auto")]
+    pub split_all: bool,
+    /// In pws mode, also split the two-sided branches whose shorter path outlasts the split and
+    /// merge (the cost model in docs/evaluation.md, "Choosing the split points"); the marked
+    /// ones split regardless
+    #[arg(long)]
+    pub split_auto: bool,
+}
+
+impl SplitArgs {
+    pub fn policy(self) -> pws_host::compile::SplitPolicy {
+        use pws_host::compile::SplitPolicy;
+        match (self.split_all, self.split_auto) {
+            (true, _) => SplitPolicy::All,
+            (false, true) => SplitPolicy::Auto,
+            (false, false) => SplitPolicy::Marked,
+        }
+    }
+}
+
 /// Checks a `--S` value against the range the command accepts; every command words it alike.
 pub fn spsimds(value: usize, range: std::ops::RangeInclusive<usize>) -> Result<usize, String> {
     if range.contains(&value) {

@@ -72,10 +72,8 @@ pub struct Args {
     /// else 100000). A loop that provably repeats forever is stopped at once regardless.
     #[arg(long, value_name = "N")]
     no_progress: Option<u64>,
-    /// In pws mode, split at every divergent branch that can split safely, not only the
-    /// marked ones (DWS always does).
-    #[arg(long)]
-    split_all: bool,
+    #[command(flatten)]
+    split: super::SplitArgs,
     /// Stop as deadlocked after this many cycles without any instruction retiring (default:
     /// far above the longest wait the configuration allows; see docs/sim.md).
     #[arg(long)]
@@ -102,7 +100,11 @@ pub fn run(args: Args) -> CmdResult {
         CuMode::Pws => Mode::Pws,
     };
     // DWS splits at every divergent branch: `LaunchKernel` runs the pass with `split_all` itself.
-    let kernel = LaunchKernel::new(&KernelSource::load(&manifest)?, host_mode, args.split_all)?;
+    let kernel = LaunchKernel::new(
+        &KernelSource::load(&manifest)?,
+        host_mode,
+        args.split.policy(),
+    )?;
     for w in &kernel.warnings {
         eprintln!("warning: {w}");
     }

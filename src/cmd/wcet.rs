@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use pws_hdl::config::{HwConfig, MAX_SPSIMDS};
 use pws_host::analysis::{analyse, Params};
+use pws_host::compile::SplitPolicy;
 use pws_host::ipet::{IpetSystem, Solver};
 use pws_host::kernel::{DwsBound, GpuConfig, Launch};
 use pws_host::launch::{
@@ -57,9 +58,8 @@ pub struct Args {
     /// Work-items per workgroup N_WIWG (default N_WIWF).
     #[arg(long)]
     wg_size: Option<u64>,
-    /// Treat every divergent branch as a split point.
-    #[arg(long)]
-    split_all: bool,
+    #[command(flatten)]
+    split: super::SplitArgs,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -129,7 +129,8 @@ pub fn run(args: Args) -> CmdResult {
         }
         None => GpuConfig::default(),
     };
-    let input = pws_host::input::load(&args.input)?;
+    let policy = args.split.policy();
+    let input = pws_host::input::load_with(&args.input, policy)?;
     // A kernel's split cost follows from the registers it holds, unless a configuration file
     // or a flag fixes it.
     if let (None, Some(sgprs)) = (&args.config, input.sgprs) {
@@ -148,7 +149,7 @@ pub fn run(args: Args) -> CmdResult {
     // Analysed in flow order (fast on large CFGs given in any order), reported in the input's.
     let (flow, old) = input.cfg.in_flow_order();
     let g = BsbCfg::new(flow)?;
-    let marked = if args.split_all {
+    let marked = if policy == SplitPolicy::All {
         all_branches(&g)
     } else {
         (0..g.len()).map(|v| g.block(v).split).collect()
@@ -304,7 +305,7 @@ fn run_launch(args: Args) -> CmdResult {
         None => Mode::ALL.to_vec(),
     };
     let options = LaunchOptions {
-        split_all: args.split_all,
+        split: args.split.policy(),
         dws: args.dws_bound.as_deref().map(str::parse).transpose()?,
         ipet: solver(&args.ipet),
     };

@@ -174,7 +174,7 @@ pub fn run(
                 // The default compute unit grows to the kernel's registers, as in `pws run`
                 // without `--config`; any other configuration is taken as it is.
                 let given = (config != "cu").then(|| config.clone());
-                let launch = Launch::prepare(&manifest, &given, sweep.split_all)
+                let launch = Launch::prepare(&manifest, &given, sweep.split)
                     .map_err(|e| format!("cannot prepare the launch: {e}"));
                 ((manifest, config), launch)
             })

@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+use pws_host::compile::SplitPolicy;
 use pws_host::timing::Mode;
 use serde::Deserialize;
 use toml::Spanned;
@@ -21,7 +22,7 @@ struct SweepFile {
     compaction: Option<Spanned<Vec<String>>>,
     configs: Option<Spanned<Vec<String>>>,
     max_cycles: Option<Spanned<i64>>,
-    split_all: Option<bool>,
+    split: Option<Spanned<String>>,
 }
 
 /// One launch of the sweep: a benchmark at one size.
@@ -52,9 +53,9 @@ pub struct Sweep {
     pub compactions: Vec<String>,
     pub configs: Vec<Config>,
     pub max_cycles: Option<u64>,
-    /// PWS splits at every divergent branch that can split, not only the marked ones (as
-    /// `pws compare --split-all`): for kernels written without `PWS_SPLIT()`.
-    pub split_all: bool,
+    /// PWS's split points besides the marked ones (`split = "marked" | "auto" | "all"`, as
+    /// `pws compare --split-auto` / `--split-all`): for kernels written without `PWS_SPLIT()`.
+    pub split: SplitPolicy,
 }
 
 /// One point: one RTL run.
@@ -231,6 +232,13 @@ impl Sweep {
                     })?,
             ),
         };
+        let split = match &file.split {
+            None => SplitPolicy::Marked,
+            Some(v) => v
+                .get_ref()
+                .parse()
+                .map_err(|what| key_error(v.span(), "split", what))?,
+        };
         Ok(Sweep {
             kernels,
             modes,
@@ -238,7 +246,7 @@ impl Sweep {
             compactions,
             configs,
             max_cycles,
-            split_all: file.split_all.unwrap_or(false),
+            split,
         })
     }
 
@@ -367,11 +375,15 @@ mod tests {
     #[test]
     fn cross_product_with_one_nosplit_point_per_compaction() {
         let s = sweep("kernels = [\"*.toml\", \"cl/a.toml\"]\nS = [1, 3]\ncompaction = [\"none\", \"scc\"]\nmodes = [\"nosplit\", \"pws\"]\n").unwrap();
-        assert!(!s.split_all);
+        assert_eq!(s.split, SplitPolicy::Marked);
+        for p in SplitPolicy::ALL {
+            let text = format!("kernels = [\"a.toml\"]\nsplit = \"{}\"\n", p.name());
+            assert_eq!(sweep(&text).unwrap().split, p);
+        }
+        let e = sweep("kernels = [\"a.toml\"]\nsplit = \"some\"\n").unwrap_err();
         assert!(
-            sweep("kernels = [\"a.toml\"]\nsplit_all = true\n")
-                .unwrap()
-                .split_all
+            e.to_string().contains("split") && e.to_string().contains("marked, all or auto"),
+            "{e}"
         );
         let names: Vec<_> = s.kernels.iter().map(|k| k.benchmark.as_str()).collect();
         // The glob also finds the sweep file itself: a sweep is a TOML file like the rest.

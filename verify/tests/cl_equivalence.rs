@@ -11,6 +11,7 @@ use proptest::prelude::*;
 use pws_hdl::config::HwConfig;
 use pws_hdl::cu::CuMode;
 use pws_hdl::swizzle::SwizzleMode;
+use pws_host::compile::SplitPolicy;
 use pws_host::launch::{analyse_launch, KernelSource, LaunchKernel};
 use pws_host::timing::Mode as HostMode;
 use pws_isa::manifest::Manifest;
@@ -41,9 +42,9 @@ fn check(
     mode: CuMode,
     s: usize,
     compaction: SwizzleMode,
-    split_all: bool,
+    split: SplitPolicy,
 ) -> Result<(), Failure> {
-    check_inner(k, mode, s, compaction, split_all).map_err(|e| {
+    check_inner(k, mode, s, compaction, split).map_err(|e| {
         // clang may pick an instruction of a family the RTL does not run yet for C the
         // families allow (v_madak_f32 for a float multiply-add, say).
         if outside_the_subset(&e) || e.contains("runs on the golden model only") {
@@ -65,7 +66,7 @@ fn check_inner(
     mode: CuMode,
     s: usize,
     compaction: SwizzleMode,
-    split_all: bool,
+    split: SplitPolicy,
 ) -> Result<(), String> {
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     std::fs::write(dir.path().join("gen.cl"), k.source()).map_err(|e| e.to_string())?;
@@ -78,8 +79,8 @@ fn check_inner(
         s,
         ..Config::default()
     };
-    let unsplit =
-        LaunchKernel::new(&source, HostMode::NoSplit, false).map_err(|e| e.to_string())?;
+    let unsplit = LaunchKernel::new(&source, HostMode::NoSplit, SplitPolicy::Marked)
+        .map_err(|e| e.to_string())?;
     let reference = memory(
         &golden::run(&unsplit.program, &manifest, &nosplit(Mode::NoSplit))
             .map_err(|e| e.to_string())?,
@@ -89,7 +90,7 @@ fn check_inner(
         CuMode::Dws => HostMode::Dws,
         CuMode::Pws => HostMode::Pws,
     };
-    let kernel = LaunchKernel::new(&source, host_mode, split_all).map_err(|e| e.to_string())?;
+    let kernel = LaunchKernel::new(&source, host_mode, split).map_err(|e| e.to_string())?;
     let split_golden = golden::run(&kernel.program, &manifest, &nosplit(Mode::Pws))
         .map_err(|e| format!("golden with splits: {e}\n{}", kernel.text))?;
     if memory(&split_golden) != reference {
@@ -132,7 +133,7 @@ fn check_inner(
         &source,
         &pws_verify::bound::machine(&hw),
         &[host_mode],
-        split_all,
+        split,
     )
     .map_err(|e| format!("WCET: {e}\n{}", kernel.text))?;
     let bound = bound.mode(host_mode).expect("analysed").bound;
@@ -165,7 +166,7 @@ fn rtl_cl_families() -> ClFamilies {
 /// The golden model alone: the kernel runs without fault, twice to the same memory, and,
 /// where the host's split pass takes it (it refuses golden-only instructions), the split
 /// program in PWS with S SpSIMDs gives that memory too.
-fn check_golden(k: &ClKernel, s: usize, split_all: bool) -> Result<(), String> {
+fn check_golden(k: &ClKernel, s: usize, split: SplitPolicy) -> Result<(), String> {
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     std::fs::write(dir.path().join("gen.cl"), k.source()).map_err(|e| e.to_string())?;
     let path = dir.path().join("gen.toml");
@@ -177,8 +178,8 @@ fn check_golden(k: &ClKernel, s: usize, split_all: bool) -> Result<(), String> {
         s,
         ..Config::default()
     };
-    let unsplit =
-        LaunchKernel::new(&source, HostMode::NoSplit, false).map_err(|e| e.to_string())?;
+    let unsplit = LaunchKernel::new(&source, HostMode::NoSplit, SplitPolicy::Marked)
+        .map_err(|e| e.to_string())?;
     let run = |program, mode| {
         golden::run(program, &manifest, &config(mode))
             .map(|r| memory(&r))
@@ -194,8 +195,7 @@ fn check_golden(k: &ClKernel, s: usize, split_all: bool) -> Result<(), String> {
         .iter()
         .any(|l| pws_isa::subset::golden_only(l.item.opcode));
     if host_takes_it {
-        let split =
-            LaunchKernel::new(&source, HostMode::Pws, split_all).map_err(|e| e.to_string())?;
+        let split = LaunchKernel::new(&source, HostMode::Pws, split).map_err(|e| e.to_string())?;
         if run(&split.program, Mode::Pws)? != reference {
             return Err(format!(
                 "the split program's golden memory differs\n{}",
@@ -213,15 +213,16 @@ proptest! {
     fn clang_kernels_with_every_family_run_deterministically_on_the_golden_model(
         k in cl_kernel_with(ClFamilies::ALL),
         s in 1usize..=3,
-        split_all: bool,
+        split in prop::sample::select(SplitPolicy::ALL.to_vec()),
     ) {
-        if let Err(e) = check_golden(&k, s, split_all) {
+        if let Err(e) = check_golden(&k, s, split) {
             if outside_the_subset(&e) {
                 eprintln!("rejected: {}", e.lines().next().unwrap_or(""));
                 return Err(TestCaseError::reject("clang emitted an unsupported instruction"));
             }
             return Err(TestCaseError::fail(format!(
-                "S={s} split_all={split_all}: {e}\n--- gen.cl\n{}--- gen.toml\n{}",
+                "S={s} split={}: {e}\n--- gen.cl\n{}--- gen.toml\n{}",
+                split.name(),
                 k.source(),
                 k.manifest("gen.cl")
             )));
@@ -234,16 +235,17 @@ proptest! {
         mode in prop_oneof![Just(CuMode::NoSplit), Just(CuMode::Dws), Just(CuMode::Pws)],
         s in 1usize..=3,
         compaction in prop_oneof![Just(SwizzleMode::None), Just(SwizzleMode::Bcc), Just(SwizzleMode::Scc)],
-        split_all: bool,
+        split in prop::sample::select(SplitPolicy::ALL.to_vec()),
     ) {
-        match check(&k, mode, s, compaction, split_all) {
+        match check(&k, mode, s, compaction, split) {
             Ok(()) => {}
             Err(Failure::Unsupported(e)) => {
                 eprintln!("rejected: {}", e.lines().next().unwrap_or(""));
                 return Err(TestCaseError::reject("clang emitted an unsupported instruction"));
             }
             Err(Failure::Wrong(e)) => return Err(TestCaseError::fail(format!(
-                "{mode:?} S={s} {compaction:?} split_all={split_all}: {e}\n--- gen.cl\n{}--- gen.toml\n{}",
+                "{mode:?} S={s} {compaction:?} split={}: {e}\n--- gen.cl\n{}--- gen.toml\n{}",
+                split.name(),
                 k.source(),
                 k.manifest("gen.cl")
             ))),

@@ -10,6 +10,7 @@ use proptest::prelude::*;
 use pws_hdl::config::HwConfig;
 use pws_hdl::cu::CuMode;
 use pws_hdl::swizzle::SwizzleMode;
+use pws_host::compile::SplitPolicy;
 use pws_host::launch::{KernelSource, LaunchKernel};
 use pws_host::timing::Mode as HostMode;
 use pws_isa::manifest::Manifest;
@@ -59,7 +60,8 @@ fn rtl_memory(
         text: source.to_string(),
         file: "kernel.s".into(),
     };
-    let kernel = LaunchKernel::new(&kernel_source, host_mode, false).map_err(|e| e.to_string())?;
+    let kernel = LaunchKernel::new(&kernel_source, host_mode, SplitPolicy::Marked)
+        .map_err(|e| e.to_string())?;
     let opts = RunOptions {
         compaction,
         max_cycles: 2_000_000,

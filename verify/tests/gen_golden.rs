@@ -6,6 +6,7 @@
 //! The families' opcode lists, which gate what the compute-unit suites enable, are what the
 //! generator emits.
 
+use pws_host::compile::SplitPolicy;
 use std::collections::BTreeSet;
 
 use proptest::prelude::*;
@@ -55,12 +56,16 @@ fn check(spec: &KernelSpec) -> Result<(), TestCaseError> {
         .instructions
         .iter()
         .any(|l| pws_isa::subset::golden_only(l.item.opcode));
-    for split_all in [false, true] {
+    for policy in SplitPolicy::ALL {
         // The host pass inserts splits where it has a timing class for every instruction; the
-        // generator places them the same way for every kernel.
-        let mut versions = vec![spec.render_split(split_all).source];
+        // generator places the marked ones and every one the same way for every kernel (the
+        // cost model's choice is the host's alone).
+        let mut versions = Vec::new();
+        if policy != SplitPolicy::Auto {
+            versions.push(spec.render_split(policy == SplitPolicy::All).source);
+        }
         if host_takes_it {
-            let compiled = pws_host::compile::compile(&g.source, "gen.s", split_all)
+            let compiled = pws_host::compile::compile(&g.source, "gen.s", policy)
                 .map_err(|e| TestCaseError::fail(format!("host compile: {e}\n{}", g.source)))?;
             versions.push(compiled.text);
         }
@@ -70,8 +75,8 @@ fn check(spec: &KernelSpec) -> Result<(), TestCaseError> {
                 prop_assert_eq!(
                     words(&r),
                     words(&reference),
-                    "split_all {} S {}:\n{}",
-                    split_all,
+                    "split {} S {}:\n{}",
+                    policy.name(),
                     s,
                     text
                 );
@@ -187,7 +192,7 @@ fn generated_kernels_exercise_splits_loops_and_barriers() {
     for _ in 0..n {
         let spec = strategy.new_tree(&mut runner).unwrap().current();
         let g = spec.render();
-        let compiled = pws_host::compile::compile(&g.source, "gen.s", true).unwrap();
+        let compiled = pws_host::compile::compile(&g.source, "gen.s", SplitPolicy::All).unwrap();
         let r = run(&compiled.text, &spec, Mode::Pws, 3).unwrap();
         splits += usize::from(r.stats.splits > 0);
         loops += usize::from(g.source.contains("s_cbranch_scc1 LOOP"));

@@ -5,6 +5,7 @@
 
 use proptest::prelude::*;
 use pws_hdl::config::HwConfig;
+use pws_host::compile::SplitPolicy;
 use pws_host::launch::{analyse_launch, KernelSource};
 use pws_host::timing::Mode;
 use pws_isa::testing::proptest_cases;
@@ -23,7 +24,7 @@ proptest! {
     ) {
         let g = spec.render();
         let source = KernelSource { text: g.source.clone(), file: "gen.s".into() };
-        analyse_launch(&g.manifest, &source, &machine(&HwConfig::cu()), &Mode::ALL, true)
+        analyse_launch(&g.manifest, &source, &machine(&HwConfig::cu()), &Mode::ALL, SplitPolicy::All)
             .map_err(|e| TestCaseError::fail(format!("{e}\n{}", g.source)))?;
     }
 
@@ -31,10 +32,10 @@ proptest! {
     fn generated_kernels_pass_the_wcet_analysis(spec in kernel_spec(GenOptions::default())) {
         let g = spec.render();
         let machine = machine(&HwConfig::cu());
-        for split_all in [false, true] {
+        for split in SplitPolicy::ALL {
             let source = KernelSource { text: g.source.clone(), file: "gen.s".into() };
-            let report = analyse_launch(&g.manifest, &source, &machine, &Mode::ALL, split_all)
-                .map_err(|e| TestCaseError::fail(format!("{e} (split_all {split_all})\n{}", g.source)))?;
+            let report = analyse_launch(&g.manifest, &source, &machine, &Mode::ALL, split)
+                .map_err(|e| TestCaseError::fail(format!("{e} (split {})\n{}", split.name(), g.source)))?;
             prop_assert_eq!(report.modes.len(), 3);
         }
     }

@@ -202,6 +202,7 @@ impl<'a> Builder<'a> {
             merge: None,
             marker: false,
             unsplittable: r.unsplittable.clone(),
+            paths: [r.path1.clone(), r.path2.clone()],
         }
     }
 

@@ -97,6 +97,9 @@ pub struct IfBranch {
     pub marker: bool,
     /// Why the region cannot split, if it cannot.
     pub unsplittable: Option<Unsplittable>,
+    /// Flow blocks ([`Kernel::flow`]) of the then-path and of the else-path (empty for an `if`
+    /// without `else`), sorted; neither holds the branch, the else-flip or the join.
+    pub paths: [Vec<usize>; 2],
 }
 
 /// What keeps a divergent `if` from splitting.
