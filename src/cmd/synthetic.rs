@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use pws_verify::synthetic::{data_file, Synthetic};
+use pws_verify::synthetic::Synthetic;
 
 use super::CmdResult;
 
@@ -50,29 +50,7 @@ pub fn run(args: Args) -> CmdResult {
         split_levels: args.split_levels,
         grid: args.grid,
     };
-    k.validate()?;
-    std::fs::create_dir_all(&args.out)
-        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
-    let (out, scratch) = k.expected();
-    let files = [
-        ("synthetic.cl", k.kernel_source()),
-        ("synthetic_in.txt", data_file(&k.input())),
-        ("synthetic_out.expect.txt", data_file(&out)),
-        ("synthetic_scratch.expect.txt", data_file(&scratch)),
-        (
-            "synthetic.toml",
-            k.manifest(
-                "synthetic.cl",
-                "synthetic_in.txt",
-                "synthetic_out.expect.txt",
-                "synthetic_scratch.expect.txt",
-            ),
-        ),
-    ];
-    for (name, text) in files {
-        let path = args.out.join(name);
-        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    }
-    println!("wrote {}", args.out.join("synthetic.toml").display());
+    let manifest = pws_verify::synthetic::write(&k, &args.out)?;
+    println!("wrote {}", manifest.display());
     Ok(())
 }

@@ -10,6 +10,7 @@ pub mod plots;
 pub mod results;
 pub mod run;
 pub mod sweep;
+pub mod synthetic;
 pub mod tables;
 
 use std::path::Path;
@@ -85,6 +86,66 @@ pub fn report(
             .then_some("no benchmark has both a DWS and a PWS bound"),
         &|p| plots::wcet_reduction(p, &lines),
     )?;
+
+    // Figure 10: the PWS bound below no-split's against one knob, a line per setting of the
+    // others and S.
+    let f10 = tables::figure10(&t3);
+    type Axis = (
+        &'static str,
+        &'static str,
+        fn(&synthetic::Knobs) -> (u32, String),
+    );
+    let axes: [Axis; 2] = [
+        (
+            "wcet_vs_divergence.svg",
+            "divergent instructions (%)",
+            |k| {
+                (
+                    k.divergent,
+                    format!("memory {}% L={}", k.memory, k.split_levels),
+                )
+            },
+        ),
+        (
+            "wcet_vs_memory.svg",
+            "memory instructions in the divergent part (%)",
+            |k| {
+                (
+                    k.memory,
+                    format!("divergent {}% L={}", k.divergent, k.split_levels),
+                )
+            },
+        ),
+    ];
+    for (file, x_desc, axis) in axes {
+        let mut lines: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
+        for r in &f10 {
+            let (Some(v), (x, rest)) = (r.pws_vs_nosplit(), axis(&r.knobs)) else {
+                continue;
+            };
+            let name = format!("{rest} S={}", r.s);
+            match lines.iter_mut().find(|l| l.0 == name) {
+                Some(l) => l.1.push((f64::from(x), 100.0 * v)),
+                None => lines.push((name, vec![(f64::from(x), 100.0 * v)])),
+            }
+        }
+        lines.retain(|l| l.1.len() > 1);
+        figure(
+            file,
+            lines.is_empty().then_some(
+                "the sweep's [synthetic] table varies no such knob with no-split and PWS bounds",
+            ),
+            &|p| {
+                plots::line_chart(
+                    p,
+                    "Figure 10: PWS WCET bound below no-split",
+                    x_desc,
+                    "1 - PWS bound / no-split bound (%)",
+                    &lines,
+                )
+            },
+        )?;
+    }
 
     let s_min = d.s.first().copied().unwrap_or(0);
     let comp = tables::compaction(&d);

@@ -181,41 +181,65 @@ pub fn observed_vs_bound(path: &Path, runs: &[(String, u64, u64)]) -> Plot {
     root.present().map_err(err)
 }
 
-/// Figure 10's question: how far the PWS bound lies below the DWS bound, against S, one line
-/// per benchmark (percent).
+/// How far the PWS bound lies below the DWS bound, against S, one line per benchmark
+/// (`lines` holds fractions).
 pub fn wcet_reduction(path: &Path, lines: &[(String, Vec<(usize, f64)>)]) -> Plot {
-    let s_max = lines
+    let pct: Vec<(String, Vec<(f64, f64)>)> = lines
+        .iter()
+        .map(|(n, p)| {
+            (
+                n.clone(),
+                p.iter().map(|&(s, v)| (s as f64, 100.0 * v)).collect(),
+            )
+        })
+        .collect();
+    line_chart(
+        path,
+        "PWS WCET bound below DWS, against S",
+        "S (SpSIMDs per SIMD)",
+        "1 - PWS bound / DWS bound (%)",
+        &pct,
+    )
+}
+
+/// A line chart from x = 0: one line per named list of (x, y) points, with a legend.
+pub fn line_chart(
+    path: &Path,
+    caption: &str,
+    x_desc: &str,
+    y_desc: &str,
+    lines: &[(String, Vec<(f64, f64)>)],
+) -> Plot {
+    let x_max = lines
         .iter()
         .flat_map(|l| l.1.iter().map(|p| p.0))
-        .max()
-        .unwrap_or(1) as f64;
-    let ys = lines.iter().flat_map(|l| l.1.iter().map(|p| 100.0 * p.1));
+        .fold(1f64, f64::max);
+    let ys = lines.iter().flat_map(|l| l.1.iter().map(|p| p.1));
     let (lo, hi) = ys.fold((0f64, 100f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
     let root = SVGBackend::new(path, (760, 520)).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
     let mut chart = ChartBuilder::on(&root)
-        .caption("PWS WCET bound below DWS, against S", ("sans-serif", 20))
+        .caption(caption, ("sans-serif", 20))
         .margin(12)
         .x_label_area_size(50)
         .y_label_area_size(70)
-        .build_cartesian_2d(0f64..s_max + 1.0, lo - 5.0..hi + 5.0)
+        .build_cartesian_2d(0f64..x_max * 1.05 + 1.0, lo - 5.0..hi + 5.0)
         .map_err(err)?;
     chart
         .configure_mesh()
-        .x_desc("S (SpSIMDs per SIMD)")
-        .y_desc("1 - PWS bound / DWS bound (%)")
+        .x_desc(x_desc)
+        .y_desc(y_desc)
         .draw()
         .map_err(err)?;
     for (j, (name, points)) in lines.iter().enumerate() {
         let c = color(j);
-        let xy: Vec<(f64, f64)> = points.iter().map(|p| (p.0 as f64, 100.0 * p.1)).collect();
         chart
-            .draw_series(LineSeries::new(xy.clone(), c.stroke_width(2)))
+            .draw_series(LineSeries::new(points.clone(), c.stroke_width(2)))
             .map_err(err)?
             .label(name.clone())
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 12, y)], c.stroke_width(2)));
         chart
-            .draw_series(xy.into_iter().map(|p| Circle::new(p, 3, c.filled())))
+            .draw_series(points.iter().map(|&p| Circle::new(p, 3, c.filled())))
             .map_err(err)?;
     }
     chart

@@ -23,6 +23,7 @@ struct SweepFile {
     configs: Option<Spanned<Vec<String>>>,
     max_cycles: Option<Spanned<i64>>,
     split: Option<Spanned<String>>,
+    synthetic: Option<Spanned<super::synthetic::Section>>,
 }
 
 /// One launch of the sweep: a benchmark at one size.
@@ -129,9 +130,16 @@ impl Sweep {
             }
         }
         name_sizes(&mut kernels);
+        if let Some(section) = &file.synthetic {
+            let root = pws_isa::opencl::cache_dir();
+            kernels.extend(
+                super::synthetic::kernels(section.get_ref(), &root)
+                    .map_err(|what| key_error(section.span(), "synthetic", what))?,
+            );
+        }
         if kernels.is_empty() {
             return Err(format!(
-                "{shown}: no kernels: give `kernels = [\"a.toml\", \"dir/*.toml\"]` or a `[sizes]` table"
+                "{shown}: no kernels: give `kernels = [\"a.toml\", \"dir/*.toml\"]`, a `[sizes]` table or a `[synthetic]` table"
             ));
         }
 

@@ -1,13 +1,15 @@
 //! The figures and tables of the papers computed from a sweep's records: speedup over
 //! no-split (\[P\] Figure 11), observed against analytical WCET per mode and S (\[P\] Table 3),
-//! the WCET reduction of PWS against DWS over S (\[P\] Figure 10's question), and the EU-cycle
-//! reduction of BCC/SCC with lane utilisation (the BCC/SCC paper). Each is a list the plots
-//! draw and a markdown table; a sweep without the runs a table needs leaves it out and says so.
+//! the WCET reduction of PWS against DWS over S and, on the synthetic benchmark, against
+//! divergence and memory share (\[P\] Figure 10), and the EU-cycle reduction of BCC/SCC with
+//! lane utilisation (the BCC/SCC paper). Each is a list the plots draw and a markdown table; a
+//! sweep without the runs a table needs leaves it out and says so.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use super::results::Record;
+use super::synthetic::{knobs, Knobs};
 
 /// Where the runs of one benchmark are: its label (benchmark, size when it has one, config
 /// when the sweep has several) in first-seen order.
@@ -195,6 +197,73 @@ pub fn table3(d: &Data) -> Vec<Table3Row> {
     rows
 }
 
+/// One point of Figure 10: a synthetic benchmark ([`super::synthetic`]) at one S.
+pub struct Figure10Row {
+    pub knobs: Knobs,
+    pub s: usize,
+    /// Analytical WCET of no-split, DWS and PWS; PWS's observed cycles.
+    pub bounds: [Option<u64>; 3],
+    pub pws_observed: Option<u64>,
+}
+
+impl Figure10Row {
+    /// 1 - PWS bound / no-split bound: the paper's Figure 10 axis.
+    pub fn pws_vs_nosplit(&self) -> Option<f64> {
+        let (n, p) = (self.bounds[0]?, self.bounds[2]?);
+        (n > 0).then(|| 1.0 - p as f64 / n as f64)
+    }
+
+    /// 1 - PWS bound / DWS bound.
+    pub fn pws_vs_dws(&self) -> Option<f64> {
+        let (d, p) = (self.bounds[1]?, self.bounds[2]?);
+        (d > 0).then(|| 1.0 - p as f64 / d as f64)
+    }
+}
+
+/// The synthetic benchmarks of Table 3's rows, with their knobs, sorted by knobs and S.
+pub fn figure10(t3: &[Table3Row]) -> Vec<Figure10Row> {
+    let mut rows: Vec<Figure10Row> = t3
+        .iter()
+        .filter_map(|r| {
+            // A label is the benchmark, then " (size)" or " @config" when the sweep has them.
+            let benchmark = r.label.split_whitespace().next()?;
+            Some(Figure10Row {
+                knobs: knobs(benchmark)?,
+                s: r.s,
+                bounds: [r.cells[0].1, r.cells[1].1, r.cells[2].1],
+                pws_observed: r.cells[2].0,
+            })
+        })
+        .collect();
+    rows.sort_by_key(|r| (r.knobs, r.s));
+    rows
+}
+
+/// Figure 10 as markdown.
+pub fn figure10_markdown(rows: &[Figure10Row]) -> String {
+    let mut out = String::from(
+        "| divergent | memory (of divergent) | split levels | S | no-split analytical | DWS analytical | PWS analytical | PWS observed | PWS below no-split | PWS below DWS |\n\
+         |---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for r in rows {
+        let _ = writeln!(
+            out,
+            "| {}% | {}% | {} | {} | {} | {} | {} | {} | {} | {} |",
+            r.knobs.divergent,
+            r.knobs.memory,
+            r.knobs.split_levels,
+            r.s,
+            num(r.bounds[0]),
+            num(r.bounds[1]),
+            num(r.bounds[2]),
+            num(r.pws_observed),
+            pct(r.pws_vs_nosplit()),
+            pct(r.pws_vs_dws())
+        );
+    }
+    out
+}
+
 /// EU-cycle (VALU pass) and cycle reduction of a compaction against none, same benchmark,
 /// mode and S.
 pub struct CompactionRow {
@@ -326,6 +395,12 @@ pub fn markdown(d: &Data, notes: &[String]) -> String {
         out.push_str(&table3_markdown(&t3, d.plain().unwrap_or("none")));
         out.push('\n');
     }
+    let f10 = figure10(&t3);
+    if !f10.is_empty() {
+        out.push_str("## WCET against divergence and memory share (Figure 10)\n\n");
+        out.push_str(&figure10_markdown(&f10));
+        out.push('\n');
+    }
     out.push_str("## BCC/SCC: EU-cycle reduction against no compaction\n\n");
     let comp = compaction(d);
     if comp.is_empty() {
@@ -450,6 +525,32 @@ mod tests {
         let md = markdown(&d, &[]);
         assert!(
             md.contains("| a | 1 | 200 | 300 | 210 | 400 | 100 | 200 | 50.0% |"),
+            "{md}"
+        );
+    }
+
+    #[test]
+    fn figure10_reads_the_knobs_of_the_synthetic_benchmarks() {
+        let records = vec![
+            rec("syn-d100-m0-L1", "nosplit", 0, "none", 390, 400),
+            rec("syn-d100-m0-L1", "dws", 1, "none", 300, 500),
+            rec("syn-d100-m0-L1", "pws", 1, "none", 190, 200),
+            rec("syn-d25-m50-L1", "nosplit", 0, "none", 390, 400),
+            rec("syn-d25-m50-L1", "pws", 1, "none", 290, 300),
+            rec("bfs", "pws", 1, "none", 100, 200),
+        ];
+        let d = Data::new(&records);
+        let f = figure10(&table3(&d));
+        assert_eq!(f.len(), 2);
+        // Sorted by knobs: 25% divergent first.
+        assert_eq!(f[0].knobs.divergent, 25);
+        assert_eq!(f[0].pws_vs_nosplit(), Some(0.25));
+        assert_eq!(f[0].pws_vs_dws(), None);
+        assert_eq!(f[1].pws_vs_nosplit(), Some(0.5));
+        assert_eq!(f[1].pws_vs_dws(), Some(0.6));
+        let md = markdown(&d, &[]);
+        assert!(
+            md.contains("| 100% | 0% | 1 | 1 | 400 | 500 | 200 | 190 | 50.0% | 60.0% |"),
             "{md}"
         );
     }
