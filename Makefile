@@ -56,20 +56,23 @@ synth: deps
 bench: deps
 	$(PWS) bench
 
-# The papers' evaluation on the RTL (docs/evaluation.md): a sweep of kernels x modes x S x
-# compaction and the synthetic benchmark of Table 3, each point checked against the golden
-# model and its WCET bound, written to $(OUT)/eval and $(OUT)/eval/synthetic as
-# results.csv/json, tables.md, table3.md and SVG figures. Finished points are cached there: an
-# interrupted run resumes (EVAL_FLAGS=--fresh starts over).
+# The papers' evaluation on the RTL (docs/evaluation.md): sweeps of kernels x modes x S x
+# compaction, each point checked against the golden model and its WCET bound, written to
+# $(OUT)/eval/{small,synthetic,figure10,suite} as results.csv/json, tables.md, table3.md and SVG
+# figures. Finished points are cached there: an interrupted run resumes (EVAL_FLAGS=--fresh
+# starts over).
 eval: deps
-	$(PWS) eval kernels/eval/small.toml --out $(OUT)/eval $(EVAL_FLAGS)
+	$(PWS) eval kernels/eval/small.toml --out $(OUT)/eval/small $(EVAL_FLAGS)
 	$(PWS) eval kernels/eval/synthetic.toml --out $(OUT)/eval/synthetic $(EVAL_FLAGS)
+	$(PWS) eval kernels/eval/figure10.toml --out $(OUT)/eval/figure10 $(EVAL_FLAGS)
+	$(PWS) eval kernels/eval/suite.toml --out $(OUT)/eval/suite $(EVAL_FLAGS)
 
-# Every shipped launch (kernels/*, kernels/cl, kernels/rodinia), S = 1, 3, 7, every compaction;
-# the synthetic benchmark first, as launches the ISA cannot run yet fail the larger sweep.
+# Every shipped launch (kernels/*, kernels/cl, kernels/rodinia) on `cu4`, S = 1, 3, 7, every
+# compaction, and the synthetic benchmark over more of its knobs.
 eval-full: deps
 	$(PWS) eval kernels/eval/synthetic.toml --out $(OUT)/eval-full/synthetic $(EVAL_FLAGS)
-	$(PWS) eval kernels/eval/full.toml --out $(OUT)/eval-full $(EVAL_FLAGS)
+	$(PWS) eval kernels/eval/figure10-full.toml --out $(OUT)/eval-full/figure10 $(EVAL_FLAGS)
+	$(PWS) eval kernels/eval/full.toml --out $(OUT)/eval-full/all $(EVAL_FLAGS)
 
 # The paper's Figure 5 split/merge sequence on the datapath RTL, as a waveform.
 wave: deps

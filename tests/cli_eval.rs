@@ -308,3 +308,40 @@ fn bad_sweep_files_say_file_line_and_key() {
         .unwrap();
     assert!(!missing.status.success() && text(&missing.stderr).contains("no-such-sweep.toml"));
 }
+
+/// Figure 10 from a `[synthetic]` table: two shares of divergent instructions at the smallest
+/// knobs (two nested levels, two instructions per work-item), no-split and PWS.
+#[test]
+fn a_synthetic_table_gives_figure_10() {
+    let tmp = tempfile::tempdir().unwrap();
+    let s = tmp.path().join("f10.toml");
+    std::fs::write(
+        &s,
+        "modes = [\"nosplit\", \"pws\"]\nS = [1]\ncompaction = [\"none\"]\n\n[synthetic]\ndivergent = [50, 100]\ndepth = 2\ninstructions = 2\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("out");
+    let run = command()
+        .args([
+            "eval",
+            s.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+        ])
+        .env("PWS_CACHE_DIR", tmp.path().join("cache"))
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let rows = records(&out);
+    assert_eq!(rows.len(), 4);
+    assert!(rows.iter().all(|r| r["status"] == "ok"), "{rows:?}");
+    let tables = std::fs::read_to_string(out.join("tables.md")).unwrap();
+    assert!(tables.contains("(Figure 10)"), "{tables}");
+    assert!(tables.contains("| 50% | 0% | 1 | 1 |") && tables.contains("| 100% | 0% | 1 | 1 |"));
+    let svg = std::fs::read_to_string(out.join("wcet_vs_divergence.svg")).unwrap();
+    assert!(svg.contains("memory 0% L=1 S=1"), "{svg}");
+    // One memory share only: nothing to draw against it, and tables.md says so.
+    assert!(!out.join("wcet_vs_memory.svg").exists());
+    assert!(tables.contains("wcet_vs_memory.svg not drawn"));
+}

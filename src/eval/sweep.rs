@@ -381,6 +381,21 @@ mod tests {
     }
 
     #[test]
+    fn the_shipped_sweeps_load() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/eval");
+        let mut n = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "toml") {
+                let s = Sweep::load(&path).unwrap_or_else(|e| panic!("{e}"));
+                assert!(!s.points().is_empty(), "{}", path.display());
+                n += 1;
+            }
+        }
+        assert!(n >= 5, "{n} sweeps in {}", dir.display());
+    }
+
+    #[test]
     fn cross_product_with_one_nosplit_point_per_compaction() {
         let s = sweep("kernels = [\"*.toml\", \"cl/a.toml\"]\nS = [1, 3]\ncompaction = [\"none\", \"scc\"]\nmodes = [\"nosplit\", \"pws\"]\n").unwrap();
         assert_eq!(s.split, SplitPolicy::Marked);
