@@ -31,9 +31,9 @@ fn figure2_in_every_mode_is_golden_and_bounded() {
         let (cycles, bound) = (r["cycles"].as_u64().unwrap(), r["bound"].as_u64().unwrap());
         assert!(cycles > 0 && cycles <= bound, "{r}");
     }
+    // No-split runs the kernel without its `split`/`merge`; Figure 2's one-instruction paths
+    // are shorter than a split and a merge, so PWS gains nothing there (docs/evaluation.md).
     let nosplit = row(rows, "nosplit", 0, "none")["cycles"].as_u64().unwrap();
-    let pws = row(rows, "pws", 2, "none")["cycles"].as_u64().unwrap();
-    assert!(pws < nosplit, "PWS {pws} cycles, no-split {nosplit}");
     // BCC skips the empty lane groups of Figure 2's 4-lane wavefront.
     let bcc = row(rows, "nosplit", 0, "bcc");
     assert!(bcc["cycles"].as_u64().unwrap() < nosplit, "{bcc}");
@@ -50,10 +50,11 @@ fn pws_beats_no_splitting_on_long_divergent_paths_under_every_compaction() {
             .unwrap();
         let pws = row(rows, "pws", 2, compaction);
         assert_eq!(pws["golden_equal"], true, "{pws}");
-        // Measured 585/571/567 against 675/650/633: at least 10% fewer cycles.
+        // Measured 585/571/567 against 635/608/591 for no-split without the kernel's
+        // `split`/`merge`: at least 3% fewer cycles.
         let cycles = pws["cycles"].as_u64().unwrap();
         assert!(
-            cycles * 10 <= nosplit * 9,
+            cycles * 100 <= nosplit * 97,
             "{compaction}: PWS {cycles}, no-split {nosplit}"
         );
     }

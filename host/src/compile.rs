@@ -273,6 +273,33 @@ pub fn compile_with(source: &str, file: &str, opts: &Options) -> Result<Compiled
     }
 }
 
+/// `source` without its `split` and `merge` instructions: the kernel as a GPU without PWS runs
+/// it, the no-split baseline. A line that held one stays, blank or with its label, so that
+/// messages still name the user's lines.
+pub fn without_split_merge(source: &str, file: &str) -> Result<String> {
+    let program = pws_isa::assemble(source, file).map_err(|e| HostError::Input(e.to_string()))?;
+    let mut remove: BTreeMap<usize, &str> = BTreeMap::new();
+    for l in &program.instructions {
+        match l.item.opcode {
+            pws_isa::Opcode::Split => remove.insert(l.line as usize, "split"),
+            pws_isa::Opcode::Merge => remove.insert(l.line as usize, "merge"),
+            _ => None,
+        };
+    }
+    if remove.is_empty() {
+        return Ok(source.to_string());
+    }
+    let mut text = String::with_capacity(source.len());
+    for (k, line) in source.lines().enumerate() {
+        match remove.get(&(k + 1)) {
+            Some(m) => text.push_str(&without_instruction(line, m).unwrap_or_default()),
+            None => text.push_str(line),
+        }
+        text.push('\n');
+    }
+    Ok(text)
+}
+
 /// One pass over `source`: the result, and when it removed anything, `source` with only those
 /// removals made (a line left empty stays, blank).
 fn pass(source: &str, file: &str, opts: &Options) -> Result<(Compiled, Option<String>)> {

@@ -92,8 +92,10 @@ impl LaunchKernel {
     /// The program `pws run` executes in `mode`: in PWS, the split/merge pass runs when the
     /// source has `pws: split` markers or `policy` adds split points; DWS splits at every
     /// divergent branch that can split (design.md decision 5), so it always runs the pass with
-    /// [`SplitPolicy::All`]; no-split runs the source as it is (its `split`/`merge` are no-ops) and needs
-    /// no analysis at all. PCs, and so the block lists, follow from it. Running never depends on
+    /// [`SplitPolicy::All`]; no-split runs the source without its `split`/`merge`
+    /// ([`crate::compile::without_split_merge`]): the baseline is the GPU without PWS, not PWS's
+    /// instructions issued as no-ops, which cost issue cycles the comparison would charge to
+    /// no-split. PCs, and so the block lists, follow from it. Running never depends on
     /// the analysis: when the pass cannot read the kernel's control flow, DWS runs it unsplit
     /// with a warning; only markers the user wrote make that an error.
     pub fn new(source: &KernelSource, mode: Mode, policy: SplitPolicy) -> Result<LaunchKernel> {
@@ -131,6 +133,8 @@ impl LaunchKernel {
                 }
                 Err(e) => return Err(e),
             }
+        } else if mode == Mode::NoSplit {
+            crate::compile::without_split_merge(text, file)?
         } else {
             text.clone()
         };
@@ -1409,6 +1413,18 @@ mod tests {
         assert_eq!(
             kernel(&marked, Mode::NoSplit, SplitPolicy::Marked).text,
             marked
+        );
+        // No-split runs the kernel without PWS's instructions, its lines kept in place.
+        let nosplit = kernel(KERNEL, Mode::NoSplit, SplitPolicy::Marked);
+        assert_eq!(count(&nosplit, pws_isa::Opcode::Split), 0);
+        assert_eq!(count(&nosplit, pws_isa::Opcode::Merge), 0);
+        assert_eq!(nosplit.text.lines().count(), KERNEL.lines().count());
+        assert_eq!(
+            nosplit.program.instructions.len() + 2,
+            kernel(KERNEL, Mode::Pws, SplitPolicy::Marked)
+                .program
+                .instructions
+                .len()
         );
         // The cost model splits the if whose shorter path (two adds) outlasts a split and a
         // merge, and not one whose else-path is one add.

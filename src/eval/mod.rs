@@ -118,6 +118,11 @@ pub fn report(
         ),
     ];
     for (file, x_desc, axis) in axes {
+        // A sweep without the synthetic benchmark has no Figure 10 to miss.
+        if f10.is_empty() {
+            let _ = std::fs::remove_file(dir.join(file));
+            continue;
+        }
         let mut lines: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
         for r in &f10 {
             let (Some(v), (x, rest)) = (r.pws_vs_nosplit(), axis(&r.knobs)) else {
