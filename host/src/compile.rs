@@ -289,6 +289,12 @@ pub fn without_split_merge(source: &str, file: &str) -> Result<String> {
     if remove.is_empty() {
         return Ok(source.to_string());
     }
+    Ok(with_instructions_removed(source, &remove))
+}
+
+/// `source` with the instruction named in `remove` (by 1-based line) taken out of each of those
+/// lines; a line keeps its label, else stays blank.
+fn with_instructions_removed(source: &str, remove: &BTreeMap<usize, &str>) -> String {
     let mut text = String::with_capacity(source.len());
     for (k, line) in source.lines().enumerate() {
         match remove.get(&(k + 1)) {
@@ -297,7 +303,7 @@ pub fn without_split_merge(source: &str, file: &str) -> Result<String> {
         }
         text.push('\n');
     }
-    Ok(text)
+    text
 }
 
 /// One pass over `source`: the result, and when it removed anything, `source` with only those
@@ -384,17 +390,7 @@ fn pass(source: &str, file: &str, opts: &Options) -> Result<(Compiled, Option<St
         out.removed_merges += 1;
     }
 
-    let stripped = (!remove.is_empty()).then(|| {
-        let mut t = String::with_capacity(source.len());
-        for (k, &src) in lines.iter().enumerate() {
-            match remove.get(&(k + 1)) {
-                Some(m) => t.push_str(&without_instruction(src, m).unwrap_or_default()),
-                None => t.push_str(src),
-            }
-            t.push('\n');
-        }
-        t
-    });
+    let stripped = (!remove.is_empty()).then(|| with_instructions_removed(source, &remove));
 
     let mut text = String::with_capacity(source.len() + 64);
     for (k, &src) in lines.iter().enumerate() {

@@ -16,7 +16,7 @@ use pws_isa::Program;
 
 use crate::extract::IfBranch;
 use crate::flow::Flow;
-use crate::timing::{split_datapath_cycles, Competition, CuTiming, Mode, TimingTable};
+use crate::timing::{Competition, CuTiming, Mode, TimingTable};
 
 /// The estimate for one divergent `if`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,10 +71,7 @@ pub fn estimate(program: &Program, flow: &Flow, b: &IfBranch, sgprs: u32) -> Spl
     SplitEstimate {
         then_cycles: path(then_path),
         else_cycles: path(else_path),
-        overhead: table.split
-            + split_datapath_cycles(&CuTiming::GCN3, sgprs)
-            + table.merge
-            + table.e_m,
+        overhead: table.split + table.e_s + table.merge + table.e_m,
     }
 }
 
