@@ -86,7 +86,6 @@ pub fn kernels(section: &Section, root: &Path) -> Result<Vec<Kernel>, String> {
                     split_levels,
                     ..shared.clone()
                 };
-                k.validate()?;
                 let manifest = pws_verify::synthetic::write(&k, &dir(root, &k))?;
                 out.push(Kernel {
                     benchmark: name(&k),

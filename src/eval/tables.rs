@@ -164,12 +164,16 @@ pub struct Table3Row {
     pub cells: [(Option<u64>, Option<u64>); 3],
 }
 
+/// 1 - `bound` / `base`: how far a bound lies below another, as a fraction.
+fn below(bound: Option<u64>, base: Option<u64>) -> Option<f64> {
+    let (bound, base) = (bound?, base?);
+    (base > 0).then(|| 1.0 - bound as f64 / base as f64)
+}
+
 impl Table3Row {
     /// 1 - PWS bound / DWS bound: the paper's last column.
     pub fn pws_vs_dws(&self) -> Option<f64> {
-        let dws = self.cells[1].1?;
-        let pws = self.cells[2].1?;
-        (dws > 0).then(|| 1.0 - pws as f64 / dws as f64)
+        below(self.cells[2].1, self.cells[1].1)
     }
 }
 
@@ -209,14 +213,12 @@ pub struct Figure10Row {
 impl Figure10Row {
     /// 1 - PWS bound / no-split bound: the paper's Figure 10 axis.
     pub fn pws_vs_nosplit(&self) -> Option<f64> {
-        let (n, p) = (self.bounds[0]?, self.bounds[2]?);
-        (n > 0).then(|| 1.0 - p as f64 / n as f64)
+        below(self.bounds[2], self.bounds[0])
     }
 
     /// 1 - PWS bound / DWS bound.
     pub fn pws_vs_dws(&self) -> Option<f64> {
-        let (d, p) = (self.bounds[1]?, self.bounds[2]?);
-        (d > 0).then(|| 1.0 - p as f64 / d as f64)
+        below(self.bounds[2], self.bounds[1])
     }
 }
 
