@@ -2,9 +2,8 @@
 //!
 //! rust-hdl's thread-based `Simulation` hands the design between a clock thread and testbench
 //! threads through rendezvous channels, which caps it at a few thousand cycles per second. The
-//! driver instead steps the design in the caller's thread: it flips the clock and lets
-//! [`rust_hdl::core::simulate::simulate`] settle the combinational logic, which runs several
-//! hundred times faster. Every unit test, proptest and benchmark in the workspace steps designs
+//! driver instead steps the design in the caller's thread: it flips the clock and settles the
+//! combinational logic itself, which runs several hundred times faster. Every unit test, proptest and benchmark in the workspace steps designs
 //! through this type, so the cycle semantics are defined in one place:
 //!
 //! * the caller writes inputs (`signal.next = ...`) and calls [`Driver::settle`] to see
@@ -14,13 +13,20 @@
 //!
 //! A VCD trace, when requested, is streamed to its writer at every half period through
 //! rust-hdl's own probe, so signal names are the design's hierarchy as rust-hdl names it.
+//!
+//! A settle runs delta passes until no signal changes. By default ([`DeltaPasses::Activity`],
+//! the vendored rust-hdl's patch) a pass skips the blocks none of whose inputs changed;
+//! [`DeltaPasses::EveryBlock`] is rust-hdl's own loop, which evaluates every block in every
+//! pass: the reference the other is tested against (`sim/tests/delta_passes.rs`) and timed
+//! against (`pws bench`).
 
 use std::cell::RefCell;
 use std::io::Write;
 use std::rc::Rc;
 
+use rust_hdl::core::block::Activity;
 use rust_hdl::core::prelude::*;
-use rust_hdl::core::simulate::simulate;
+use rust_hdl::core::simulate::{simulate, simulate_tracked};
 use rust_hdl::core::vcd_probe::{write_vcd_change, write_vcd_dump, write_vcd_header, VCDProbe};
 
 /// Delta iterations allowed for the logic to settle after an edge or an input change.
@@ -38,6 +44,18 @@ pub enum DriverError {
     Check(String),
     #[error("writing the VCD trace failed: {0}")]
     Vcd(String),
+}
+
+/// How a settle evaluates the design (see the module documentation).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DeltaPasses {
+    /// Skip the blocks whose inputs did not change in the previous pass, and whole subtrees
+    /// in which nothing changed: the same values, pass by pass, for less work.
+    #[default]
+    Activity,
+    /// Evaluate every block in every pass, as rust-hdl's `simulate` does.
+    EveryBlock,
 }
 
 /// Gives the driver access to a design's clock input.
@@ -62,28 +80,42 @@ pub struct Driver<U: Clocked> {
     uut: U,
     cycle: u64,
     vcd: Option<VCDProbe<Box<dyn Write>>>,
+    passes: DeltaPasses,
+    activity: Activity,
 }
 
 impl<U: Clocked> Driver<U> {
     /// Connects the design, runs rust-hdl's structural checks and settles its initial state.
-    pub fn new(mut uut: U) -> Result<Self, DriverError> {
+    pub fn new(uut: U) -> Result<Self, DriverError> {
+        Self::with_passes(uut, DeltaPasses::default(), None)
+    }
+
+    /// Like [`Driver::new`], streaming a VCD trace of every signal to `out`.
+    pub fn with_vcd(uut: U, out: impl Write + 'static) -> Result<Self, DriverError> {
+        Self::with_passes(uut, DeltaPasses::default(), Some(Box::new(out)))
+    }
+
+    /// Like [`Driver::new`], settling with `passes`, with a VCD trace if `vcd` is given.
+    pub fn with_passes(
+        mut uut: U,
+        passes: DeltaPasses,
+        vcd: Option<Box<dyn Write>>,
+    ) -> Result<Self, DriverError> {
         uut.connect_all();
         check_all(&uut).map_err(|e| DriverError::Check(format!("{e:?}")))?;
         let mut driver = Driver {
             uut,
             cycle: 0,
             vcd: None,
+            passes,
+            activity: Activity::default(),
         };
         driver.uut.clock_mut().next = Clock::from(false);
         driver.settle()?;
-        Ok(driver)
-    }
-
-    /// Like [`Driver::new`], streaming a VCD trace of every signal to `out`.
-    pub fn with_vcd(uut: U, out: impl Write + 'static) -> Result<Self, DriverError> {
-        let mut driver = Self::new(uut)?;
-        let probe = write_vcd_header(Box::new(out) as Box<dyn Write>, &driver.uut);
-        driver.vcd = Some(write_vcd_dump(probe, &driver.uut));
+        if let Some(out) = vcd {
+            let probe = write_vcd_header(out, &driver.uut);
+            driver.vcd = Some(write_vcd_dump(probe, &driver.uut));
+        }
         Ok(driver)
     }
 
@@ -105,7 +137,13 @@ impl<U: Clocked> Driver<U> {
 
     /// Propagates input changes through the combinational logic without a clock edge.
     pub fn settle(&mut self) -> Result<(), DriverError> {
-        if simulate(&mut self.uut, MAX_DELTA_ITERATIONS) {
+        let settled = match self.passes {
+            DeltaPasses::Activity => {
+                simulate_tracked(&mut self.uut, &mut self.activity, MAX_DELTA_ITERATIONS)
+            }
+            DeltaPasses::EveryBlock => simulate(&mut self.uut, MAX_DELTA_ITERATIONS),
+        };
+        if settled {
             Ok(())
         } else {
             Err(DriverError::FailedToConverge { cycle: self.cycle })
@@ -195,6 +233,69 @@ mod tests {
     }
 
     impl_clocked!(Counter);
+
+    /// Counters behind a combinational chain: lane i counts when bit i of `enables` is set
+    /// and the sum (mod 16) of the lanes below it is even, so a lane's update depends on its
+    /// neighbours' registers through the parent.
+    #[derive(LogicBlock)]
+    struct Lanes {
+        clock: Signal<In, Clock>,
+        enables: Signal<In, Bits<4>>,
+        total: Signal<Out, Bits<4>>,
+        lanes: Vec<Counter>,
+        sums: Vec<Signal<Local, Bits<4>>>,
+    }
+
+    impl Default for Lanes {
+        fn default() -> Self {
+            Lanes {
+                clock: Default::default(),
+                enables: Default::default(),
+                total: Default::default(),
+                lanes: (0..4).map(|_| Counter::default()).collect(),
+                sums: (0..5).map(|_| Default::default()).collect(),
+            }
+        }
+    }
+
+    impl Logic for Lanes {
+        #[hdl_gen]
+        fn update(&mut self) {
+            self.sums[0].next = 0.into();
+            for i in 0..4 {
+                self.lanes[i].clock.next = self.clock.val();
+                self.lanes[i].enable.next =
+                    self.enables.val().get_bit(i) & !self.sums[i].val().get_bit(0);
+                self.sums[i + 1].next = self.sums[i].val() + self.lanes[i].count.val();
+            }
+            self.total.next = self.sums[4].val();
+        }
+    }
+
+    impl_clocked!(Lanes);
+
+    proptest::proptest! {
+        /// The activity-driven passes give every output of every cycle that rust-hdl's
+        /// every-block passes give.
+        #[test]
+        fn activity_passes_equal_every_block_passes(
+            enables in proptest::collection::vec(0u64..16, 1..40)
+        ) {
+            let mut a = Driver::new(Lanes::default()).unwrap();
+            let mut e = Driver::with_passes(Lanes::default(), DeltaPasses::EveryBlock, None).unwrap();
+            for (cycle, &en) in enables.iter().enumerate() {
+                for d in [&mut a, &mut e] {
+                    d.uut_mut().enables.next = en.to_bits();
+                    d.tick().unwrap();
+                }
+                let counts = |d: &Driver<Lanes>| {
+                    d.uut().lanes.iter().map(|l| l.count.val().index()).collect::<Vec<_>>()
+                };
+                proptest::prop_assert_eq!(counts(&a), counts(&e), "cycle {}", cycle);
+                proptest::prop_assert_eq!(a.uut().total.val(), e.uut().total.val());
+            }
+        }
+    }
 
     #[test]
     fn registers_update_once_per_tick_and_only_when_enabled() {

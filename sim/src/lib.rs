@@ -6,4 +6,4 @@ pub mod cu;
 pub mod driver;
 pub mod units;
 
-pub use driver::{Clocked, Driver, DriverError, TraceBuffer};
+pub use driver::{Clocked, DeltaPasses, Driver, DriverError, TraceBuffer};

@@ -259,19 +259,28 @@ fn tightness_table(rows: &[TightnessRow]) -> String {
 #[derive(serde::Serialize)]
 struct CuRow {
     kernel: String,
+    /// How each settle evaluated the RTL (`pws_sim::DeltaPasses`).
+    passes: pws_sim::DeltaPasses,
     vcd: bool,
     cycles: u64,
     seconds: f64,
     cycles_per_second: f64,
+    /// Cycles/s against rust-hdl's own every-block passes on the same kernel, both without a
+    /// trace.
+    speedup: Option<f64>,
     /// VCD bytes written (0 without a trace).
     vcd_bytes: u64,
     /// Peak resident memory of the process after the run, in MiB.
     peak_rss_mib: f64,
 }
 
-/// The kernels of the table: Figure 2 (one wavefront) and `collatz` (4 workgroups of 256
-/// work-items, 16 wavefronts, a divergent loop).
-const CU_KERNELS: [&str; 2] = ["kernels/figure2.toml", "kernels/collatz.toml"];
+/// The kernels of the table: Figure 2 (one wavefront), `divergent64` (3 wavefronts, nested
+/// divergence) and `collatz` (4 workgroups of 256 work-items, 16 wavefronts, a divergent loop).
+const CU_KERNELS: [&str; 3] = [
+    "kernels/figure2.toml",
+    "kernels/divergent64.toml",
+    "kernels/collatz.toml",
+];
 
 /// The `cu` preset grown to 2 SIMDs of 4 slots, so two of `collatz`'s 4-wavefront workgroups
 /// are resident at once.
@@ -291,6 +300,7 @@ fn cu_bench() -> Result<Vec<CuRow>, Box<dyn std::error::Error>> {
     use pws_host::timing::Mode;
     use pws_isa::manifest::Manifest;
     use pws_sim::cu::RunOptions;
+    use pws_sim::DeltaPasses;
     use std::time::Instant;
 
     let dir = tempfile::tempdir()?;
@@ -302,22 +312,45 @@ fn cu_bench() -> Result<Vec<CuRow>, Box<dyn std::error::Error>> {
             Mode::Pws,
             pws_host::compile::SplitPolicy::Marked,
         )?;
-        for vcd in [false, true] {
+        let first = rows.len();
+        for (passes, vcd) in [
+            (DeltaPasses::EveryBlock, false),
+            (DeltaPasses::Activity, false),
+            (DeltaPasses::Activity, true),
+        ] {
             let trace = dir.path().join("bench.vcd");
             let opts = RunOptions {
                 compaction: SwizzleMode::None,
                 vcd: vcd.then(|| trace.clone()),
+                passes,
                 ..RunOptions::new(bench_config(), CuMode::Pws)
             };
             let start = Instant::now();
             let report = pws_sim::cu::run(&kernel.program, &manifest, &opts)?;
             let seconds = start.elapsed().as_secs_f64();
+            let cycles_per_second = report.cycles as f64 / seconds;
+            // The first run of each kernel is the every-block reference.
+            let reference = rows
+                .get(first)
+                .map(|r: &CuRow| (r.cycles, r.cycles_per_second));
+            if let Some((cycles, _)) = reference.filter(|&(c, _)| c != report.cycles) {
+                return Err(format!(
+                    "{path}: {} cycles with {passes:?} passes, {cycles} with every block evaluated",
+                    report.cycles
+                )
+                .into());
+            }
+            let speedup = reference
+                .filter(|_| !vcd)
+                .map(|(_, rate)| cycles_per_second / rate);
             rows.push(CuRow {
                 kernel: manifest.kernel.display().to_string(),
+                passes,
                 vcd,
                 cycles: report.cycles,
                 seconds,
-                cycles_per_second: report.cycles as f64 / seconds,
+                cycles_per_second,
+                speedup,
                 vcd_bytes: if vcd {
                     std::fs::metadata(&trace)?.len()
                 } else {
@@ -371,18 +404,33 @@ fn peak_rss_mib() -> f64 {
 fn cu_table(rows: &[CuRow]) -> String {
     use std::fmt::Write as _;
     let mut out = format!(
-        "{:<22} {:>4} {:>9} {:>8} {:>12} {:>11} {:>13}\n",
-        "kernel", "vcd", "cycles", "seconds", "cycles/s", "VCD MiB", "peak RSS MiB"
+        "{:<26} {:<12} {:>4} {:>9} {:>8} {:>10} {:>8} {:>9} {:>13}\n",
+        "kernel",
+        "passes",
+        "vcd",
+        "cycles",
+        "seconds",
+        "cycles/s",
+        "speedup",
+        "VCD MiB",
+        "peak RSS MiB"
     );
     for r in rows {
+        let passes = match r.passes {
+            pws_sim::DeltaPasses::Activity => "activity",
+            pws_sim::DeltaPasses::EveryBlock => "every-block",
+        };
         let _ = writeln!(
             out,
-            "{:<22} {:>4} {:>9} {:>8.2} {:>12.0} {:>11.1} {:>13.1}",
+            "{:<26} {:<12} {:>4} {:>9} {:>8.2} {:>10.0} {:>8} {:>9.1} {:>13.1}",
             r.kernel,
+            passes,
             if r.vcd { "yes" } else { "no" },
             r.cycles,
             r.seconds,
             r.cycles_per_second,
+            r.speedup
+                .map_or_else(|| "-".to_string(), |x| format!("{x:.2}x")),
             r.vcd_bytes as f64 / (1024.0 * 1024.0),
             r.peak_rss_mib
         );

@@ -159,6 +159,7 @@ pub fn run(args: Args) -> CmdResult {
             None => sized.as_ref().and_then(|s| s.no_progress),
         },
         stop: Some(super::catch_interrupt()),
+        passes: pws_sim::DeltaPasses::Activity,
     };
     let (mut report, interrupted) = match pws_sim::cu::run(&kernel.program, &manifest, &opts) {
         Ok(report) => (report, None),

@@ -32,7 +32,7 @@ use rust_hdl::core::prelude::*;
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
-use crate::driver::{Driver, DriverError};
+use crate::driver::{DeltaPasses, Driver, DriverError};
 use dispatch::{DispatchAction, DispatchError, Dispatcher};
 use memory::{AccessSize, BufferWords, DataMemory, MemFault, MemoryPort, Request, PORT_LANES};
 use monitor::{BlockStat, Ctx, InstStat, Monitor, MonitorError, StuckContext};
@@ -60,6 +60,9 @@ pub struct RunOptions {
     pub no_progress: Option<u64>,
     /// Stop a wavefront that has retired this many instructions (a runaway).
     pub max_instructions: u64,
+    /// How each settle evaluates the RTL: only what changed (the default), or every block in
+    /// every delta pass as rust-hdl does (the reference; same cycles and VCD, slower).
+    pub passes: DeltaPasses,
     /// Set from outside (a Ctrl-C handler) to stop the run with its partial report
     /// ([`RunError::Interrupted`]).
     pub stop: Option<&'static AtomicBool>,
@@ -80,6 +83,7 @@ impl RunOptions {
             no_progress: None,
             max_instructions: 10_000_000,
             stop: None,
+            passes: DeltaPasses::Activity,
         }
     }
 }
@@ -740,16 +744,17 @@ pub fn run(
     // The VCD goes to a temporary file that replaces the target when the run stops (also on
     // an error: the trace up to the stop is what one debugs), never onto the launch's files.
     let mut vcd = None;
-    let mut driver = match &opts.vcd {
+    let trace: Option<Box<dyn std::io::Write>> = match &opts.vcd {
         Some(path) => {
             let mut staged =
                 pws_isa::output::Staged::create(path, &[&manifest.path, &manifest.kernel])?;
             let file = staged.file().try_clone().map_err(|e| staged.io_error(e))?;
             vcd = Some(staged);
-            Driver::with_vcd(cu, BufWriter::new(file))?
+            Some(Box::new(BufWriter::new(file)))
         }
-        None => Driver::new(cu)?,
+        None => None,
     };
+    let mut driver = Driver::with_passes(cu, opts.passes, trace)?;
     {
         let cu = driver.uut_mut();
         cu.mode_i.next = opts.mode;

@@ -42,6 +42,11 @@ pub trait Atom {
     fn id(&self) -> usize;
     fn verilog(&self) -> VerilogLiteral;
     fn constraints(&self) -> Vec<PinConstraint>;
+    /// Whether the value may have changed since the last call (a VCD probe's change test:
+    /// only these are converted and compared; pws patch, PATCH.md).
+    fn take_untraced_change(&self) -> bool {
+        true
+    }
 }
 
 pub fn is_atom_an_enum(atom: &dyn Atom) -> bool {

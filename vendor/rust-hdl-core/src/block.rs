@@ -16,9 +16,49 @@ pub trait Block: Logic {
     fn has_changed(&self) -> bool;
     /// The visitor pattern - allows a circuit to be probed by a [Probe] struct.
     fn accept(&self, name: &str, probe: &mut dyn Probe);
+    /// One delta pass like [Block::update_all] that skips quiet subtrees and `update`s whose
+    /// inputs did not change (see [Activity]); returns whether any signal changed, which
+    /// [Block::has_changed] would report after it (pws patch, PATCH.md).
+    fn update_all_tracked(&mut self, _activity: &mut Activity) -> bool {
+        self.update_all();
+        self.has_changed()
+    }
+    /// A signal whose `next` differs from its value: it will change when committed.
+    fn signal_pending(&self) -> bool {
+        false
+    }
+    /// A signal that changed in the last delta pass that committed it.
+    fn signal_changed(&self) -> bool {
+        false
+    }
+    /// Whether a signal this block exposes to its parent changed: for a signal, itself; for a
+    /// block, any of its own signals (its ports, which the parent's `update` reads).
+    fn ports_changed(&self) -> bool {
+        self.signal_changed()
+    }
 }
 
 impl<B: Block> Block for Vec<B> {
+    fn update_all_tracked(&mut self, activity: &mut Activity) -> bool {
+        let mut changed = false;
+        for x in self {
+            changed |= x.update_all_tracked(activity);
+        }
+        changed
+    }
+
+    fn signal_pending(&self) -> bool {
+        self.iter().any(|x| x.signal_pending())
+    }
+
+    fn signal_changed(&self) -> bool {
+        self.iter().any(|x| x.signal_changed())
+    }
+
+    fn ports_changed(&self) -> bool {
+        self.iter().any(|x| x.ports_changed())
+    }
+
     fn connect_all(&mut self) {
         for x in self {
             x.connect_all();
@@ -41,6 +81,9 @@ impl<B: Block> Block for Vec<B> {
     }
 
     fn accept(&self, name: &str, probe: &mut dyn Probe) {
+        if !probe.wants_names() {
+            return self.iter().for_each(|x| x.accept(name, probe));
+        }
         for x in self.iter().enumerate() {
             let name = format!("{}${}", name, x.0);
             x.1.accept(&name, probe);
@@ -49,6 +92,26 @@ impl<B: Block> Block for Vec<B> {
 }
 
 impl<B: Block, const P: usize> Block for [B; P] {
+    fn update_all_tracked(&mut self, activity: &mut Activity) -> bool {
+        let mut changed = false;
+        for x in self {
+            changed |= x.update_all_tracked(activity);
+        }
+        changed
+    }
+
+    fn signal_pending(&self) -> bool {
+        self.iter().any(|x| x.signal_pending())
+    }
+
+    fn signal_changed(&self) -> bool {
+        self.iter().any(|x| x.signal_changed())
+    }
+
+    fn ports_changed(&self) -> bool {
+        self.iter().any(|x| x.ports_changed())
+    }
+
     fn connect_all(&mut self) {
         for x in self {
             x.connect_all();
@@ -71,9 +134,80 @@ impl<B: Block, const P: usize> Block for [B; P] {
     }
 
     fn accept(&self, name: &str, probe: &mut dyn Probe) {
+        if !probe.wants_names() {
+            return self.iter().for_each(|x| x.accept(name, probe));
+        }
         for x in self.iter().enumerate() {
             let name = format!("{}${}", name, x.0);
             x.1.accept(&name, probe);
         }
+    }
+}
+
+/// Where an activity-driven settle ([`crate::simulate::simulate_tracked`]) stands in a design:
+/// one entry per block, in the order `update_all_tracked` visits them (pre-order), holding
+/// the number of blocks in its subtree and whether anything in that subtree changed the last
+/// time it ran. A subtree that did not change and whose own signals have nothing pending is
+/// skipped whole; a block whose own signals and its children's ports did not change skips its
+/// `update`, which is then known to write what it wrote before (pws patch, PATCH.md).
+#[derive(Clone, Debug, Default)]
+pub struct Activity {
+    entries: Vec<ActivityEntry>,
+    cursor: usize,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct ActivityEntry {
+    subtree: usize,
+    dirty: bool,
+    seen: bool,
+}
+
+impl Activity {
+    /// Starts a delta pass at the top of the design.
+    pub fn rewind(&mut self) {
+        self.cursor = 0;
+    }
+
+    /// Enters the next block in visiting order and returns its entry.
+    #[inline]
+    pub fn enter(&mut self) -> usize {
+        let me = self.cursor;
+        if me == self.entries.len() {
+            self.entries.push(ActivityEntry {
+                subtree: 0,
+                dirty: true,
+                seen: false,
+            });
+        }
+        self.cursor += 1;
+        me
+    }
+
+    /// Whether the block's subtree changed the last time it ran (or never ran).
+    #[inline]
+    pub fn is_dirty(&self, me: usize) -> bool {
+        self.entries[me].dirty
+    }
+
+    /// Whether the block's `update` ran at least once.
+    #[inline]
+    pub fn seen(&self, me: usize) -> bool {
+        self.entries[me].seen
+    }
+
+    /// Skips the block's subtree, which is quiet: nothing in it changed when it last ran.
+    #[inline]
+    pub fn skip(&mut self, me: usize) {
+        self.cursor = me + self.entries[me].subtree;
+    }
+
+    /// Leaves the block after its subtree ran; `changed` is whether any signal in it changed.
+    #[inline]
+    pub fn leave(&mut self, me: usize, changed: bool) {
+        let entry = &mut self.entries[me];
+        entry.subtree = self.cursor - me;
+        entry.dirty = changed;
+        entry.seen = true;
     }
 }

@@ -125,6 +125,10 @@ impl<T: Synth> Atom for Constant<T> {
     fn constraints(&self) -> Vec<PinConstraint> {
         vec![]
     }
+
+    fn take_untraced_change(&self) -> bool {
+        false
+    }
 }
 
 impl<T: Synth> Block for Constant<T> {
@@ -133,6 +137,10 @@ impl<T: Synth> Block for Constant<T> {
     fn update_all(&mut self) {}
 
     fn has_changed(&self) -> bool {
+        false
+    }
+
+    fn update_all_tracked(&mut self, _activity: &mut crate::block::Activity) -> bool {
         false
     }
 

@@ -31,6 +31,8 @@ pub struct Signal<D: Direction, T: Synth> {
     signal_is_undriven: bool,
     constraints: Vec<PinConstraint>,
     dir: std::marker::PhantomData<D>,
+    /// Changed since a VCD probe last wrote it (pws patch, PATCH.md).
+    untraced_change: std::cell::Cell<bool>,
 }
 
 impl<T: Synth> Signal<In, T> {
@@ -208,6 +210,10 @@ impl<D: Direction, T: Synth> Atom for Signal<D, T> {
     fn constraints(&self) -> Vec<PinConstraint> {
         self.constraints.clone()
     }
+
+    fn take_untraced_change(&self) -> bool {
+        self.untraced_change.replace(false)
+    }
 }
 
 impl<D: Direction, T: Synth> Logic for Signal<D, T> {
@@ -225,6 +231,7 @@ impl<D: Direction, T: Synth> Block for Signal<D, T> {
         if self.changed {
             self.prev = self.val;
             self.val = self.next;
+            self.untraced_change.set(true);
         }
     }
 
@@ -234,6 +241,22 @@ impl<D: Direction, T: Synth> Block for Signal<D, T> {
 
     fn accept(&self, name: &str, probe: &mut dyn Probe) {
         probe.visit_atom(name, self);
+    }
+
+    #[inline]
+    fn update_all_tracked(&mut self, _activity: &mut crate::block::Activity) -> bool {
+        self.update_all();
+        self.changed
+    }
+
+    #[inline]
+    fn signal_pending(&self) -> bool {
+        self.val != self.next
+    }
+
+    #[inline]
+    fn signal_changed(&self) -> bool {
+        self.changed
     }
 }
 
@@ -255,6 +278,7 @@ impl<T: Synth> Signal<Out, T> {
             val: init,
             prev: init,
             changed: false,
+            untraced_change: std::cell::Cell::new(true),
             claimed: false,
             id: get_signal_id(),
             tristate_is_output: false,
@@ -281,6 +305,7 @@ impl<D: Direction, T: Synth> Default for Signal<D, T> {
             val: T::default(),
             prev: T::default(),
             changed: false,
+            untraced_change: std::cell::Cell::new(true),
             claimed: false,
             id: get_signal_id(),
             tristate_is_output: false,

@@ -26,6 +26,23 @@ pub fn simulate<B: Block>(uut: &mut B, max_iters: usize) -> bool {
     false
 }
 
+/// [simulate] that skips what did not change (see [crate::block::Activity]): the same
+/// values after every delta pass, so the same settled state and the same number of passes.
+/// Keep one `activity` per design for its whole simulation (pws patch, PATCH.md).
+pub fn simulate_tracked<B: Block>(
+    uut: &mut B,
+    activity: &mut crate::block::Activity,
+    max_iters: usize,
+) -> bool {
+    for _ in 0..max_iters {
+        activity.rewind();
+        if !uut.update_all_tracked(activity) {
+            return true;
+        }
+    }
+    false
+}
+
 #[derive(Clone, Debug, PartialEq)]
 /// The error type returned by a simulation
 pub enum SimError {

@@ -93,7 +93,14 @@ pub fn write_vcd_header<W: Write>(writer: W, uut: &dyn Block) -> VCDProbe<W> {
 struct VCDChange<W: Write>(VCDProbe<W>);
 
 impl<W: Write> Probe for VCDChange<W> {
+    fn wants_names(&self) -> bool {
+        false
+    }
+
     fn visit_atom(&mut self, _name: &str, signal: &dyn Atom) {
+        if !signal.take_untraced_change() {
+            return;
+        }
         if let Some(idc) = self.0.id_map.get(&signal.id()) {
             do_vcd_change(
                 &mut self.0.val_map,
@@ -116,6 +123,7 @@ struct VCDDump<W: Write>(VCDProbe<W>);
 
 impl<W: Write> Probe for VCDDump<W> {
     fn visit_atom(&mut self, _name: &str, signal: &dyn Atom) {
+        signal.take_untraced_change();
         if let Some(idc) = &self.0.id_map.get(&signal.id()) {
             do_vcd_change(
                 &mut self.0.val_map,
