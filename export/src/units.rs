@@ -20,6 +20,7 @@ use pws_hdl::simd::fpu::{FpuStage, FMOD_BITS};
 use pws_hdl::simd::{ValuOp, VectorUnit};
 use pws_hdl::split_merge::{SmOp, SmStatus, SplitMergeUnit};
 use pws_hdl::swizzle::{SwizzleMode, SwizzleUnit, MAX_LANES};
+use rust_hdl::core::block::Activity;
 use rust_hdl::core::prelude::{Block, Clock, In, Logic, Probe, Signal};
 
 use crate::bench::{self, BenchOptions, BenchRow};
@@ -57,6 +58,9 @@ impl<D: Design> Block for Harness<D> {
     }
     fn accept(&self, name: &str, probe: &mut dyn Probe) {
         self.0.accept(name, probe)
+    }
+    fn update_all_tracked(&mut self, activity: &mut Activity) -> bool {
+        self.0.update_all_tracked(activity)
     }
 }
 

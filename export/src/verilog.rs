@@ -13,8 +13,15 @@
 //! Icarus reads `x` where rust-hdl reads 0. [`generate`] initialises every such memory and read
 //! register to zero, inside rust-hdl's own `initial` block when the RAM has initial contents
 //! (so those still win). Yosys keeps the values as memory initialisation (iCE40 block RAMs
-//! support it). Nothing else of rust-hdl's output changes.
+//! support it).
+//!
+//! rust-hdl also writes one module per submodule *instance*: the 64 lanes of a vector unit
+//! become 64 identical modules under 64 names. [`dedupe_modules`] keeps one module per distinct
+//! body (children first, so two parents whose children are equal are equal too) and points
+//! every instance at it, which is what a hand-written design would instantiate in a loop.
+//! Nothing else of rust-hdl's output changes.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use rust_hdl::core::check_error::check_all;
@@ -39,7 +46,115 @@ pub fn generate<U: Block>(uut: &mut U, module: &str) -> Result<String, ExportErr
     })?;
     let mut defines = ModuleDefines::default();
     uut.accept(module, &mut defines);
-    Ok(initialise_memories(&defines.defines()))
+    Ok(dedupe_modules(&initialise_memories(&defines.defines())))
+}
+
+/// One module of generated Verilog: its name and its lines, `module` to `endmodule`.
+struct ModuleText<'a> {
+    name: &'a str,
+    lines: Vec<&'a str>,
+}
+
+/// The name a `module NAME(...)` line declares.
+fn declared_module(line: &str) -> Option<&str> {
+    line.strip_prefix("module ")?.split('(').next().map(str::trim)
+}
+
+/// The module an instance line (`KIND INSTANCE(`) instantiates, if `KIND` is one of `names`.
+fn instantiated<'a>(line: &'a str, names: &HashMap<&str, usize>) -> Option<&'a str> {
+    let (kind, rest) = line.trim_start().split_once(' ')?;
+    (names.contains_key(kind) && rest.trim_end().ends_with('(')).then_some(kind)
+}
+
+/// Keeps one module per distinct body and instantiates it everywhere (module documentation).
+/// Modules are compared after their children are replaced by their representatives, so
+/// sharing propagates up the hierarchy; the representative is the first module in the file
+/// with that body, and the text outside modules stays where it was.
+pub fn dedupe_modules(verilog: &str) -> String {
+    let mut modules: Vec<ModuleText> = Vec::new();
+    let mut outside: Vec<Vec<&str>> = vec![Vec::new()];
+    let mut open: Option<ModuleText> = None;
+    for line in verilog.split_inclusive('\n') {
+        match open.as_mut() {
+            Some(m) => {
+                m.lines.push(line);
+                if line.starts_with("endmodule") {
+                    modules.extend(open.take());
+                    outside.push(Vec::new());
+                }
+            }
+            None => match declared_module(line) {
+                Some(name) => {
+                    open = Some(ModuleText {
+                        name,
+                        lines: vec![line],
+                    })
+                }
+                None => outside.last_mut().expect("one per module, plus one").push(line),
+            },
+        }
+    }
+    if open.is_some() {
+        // An unterminated module: leave the text as it is for the tools to report.
+        return verilog.to_string();
+    }
+    let index: HashMap<&str, usize> = modules
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (m.name, i))
+        .collect();
+    let mut representative: Vec<Option<usize>> = vec![None; modules.len()];
+    let mut by_body: HashMap<String, usize> = HashMap::new();
+    // Children before parents: a post-order walk from every module.
+    fn visit(
+        i: usize,
+        modules: &[ModuleText],
+        index: &HashMap<&str, usize>,
+        representative: &mut Vec<Option<usize>>,
+        by_body: &mut HashMap<String, usize>,
+    ) -> usize {
+        if let Some(r) = representative[i] {
+            return r;
+        }
+        let mut body = String::new();
+        for (n, line) in modules[i].lines.iter().enumerate() {
+            if n == 0 {
+                body.push_str(line.split_once('(').map_or("", |(_, args)| args));
+            } else if line.starts_with("endmodule") {
+                body.push_str("endmodule\n");
+            } else if let Some(kind) = instantiated(line, index) {
+                let child = visit(index[kind], modules, index, representative, by_body);
+                body.push_str(&line.replacen(kind, modules[child].name, 1));
+            } else {
+                body.push_str(line);
+            }
+        }
+        let r = *by_body.entry(body).or_insert(i);
+        representative[i] = Some(r);
+        r
+    }
+    for i in 0..modules.len() {
+        visit(i, &modules, &index, &mut representative, &mut by_body);
+    }
+    let mut out = String::with_capacity(verilog.len());
+    for (i, m) in modules.iter().enumerate() {
+        let kept = representative[i] == Some(i);
+        if kept {
+            out.extend(outside[i].iter().copied());
+            for line in &m.lines {
+                match instantiated(line, &index) {
+                    Some(kind) => out.push_str(&line.replacen(
+                        kind,
+                        modules[representative[index[kind]].expect("visited")].name,
+                        1,
+                    )),
+                    None => out.push_str(line),
+                }
+            }
+        }
+    }
+    out.extend(outside[modules.len()].iter().copied());
+    out
 }
 
 /// Zero-initialises every `reg [W:0] mem[N:0];` and, in RAM modules, the `read_data` register
@@ -249,6 +364,25 @@ mod tests {
             initialise_memories("module n(a);\nendmodule\n"),
             "module n(a);\nendmodule\n"
         );
+    }
+
+    #[test]
+    fn identical_instances_share_one_module_up_the_hierarchy() {
+        let v = "`timescale 1ns/1ps\n\
+            module top(a);\nleaf_k top$l$0(\n.x(a)\n);\nmid_k top$m$0(\n.y(a)\n);\nmid_k2 top$m$1(\n.y(a)\n);\nendmodule // top\n\n\
+            module leaf_k(x);\nassign x = 1;\nendmodule // leaf_k\n\n\
+            module mid_k(y);\nleaf_k m$l(\n.x(y)\n);\nendmodule // mid_k\n\n\
+            module leaf_k2(x);\nassign x = 1;\nendmodule // leaf_k2\n\n\
+            module mid_k2(y);\nleaf_k2 m$l(\n.x(y)\n);\nendmodule // mid_k2\n\n\
+            module odd(x);\nassign x = 0;\nendmodule // odd\n";
+        let d = dedupe_modules(v);
+        assert!(d.starts_with("`timescale 1ns/1ps\nmodule top(a);"), "{d}");
+        assert_eq!(d.lines().filter(|l| l.starts_with("module ")).count(), 4, "{d}");
+        assert!(!d.contains("leaf_k2") && !d.contains("mid_k2"), "{d}");
+        assert!(d.contains("mid_k top$m$1(") && d.contains("module odd(x);"), "{d}");
+        assert_eq!(dedupe_modules(&d), d);
+        let open = "module a(x);\nassign x = 1;\n";
+        assert_eq!(dedupe_modules(open), open);
     }
 
     #[test]

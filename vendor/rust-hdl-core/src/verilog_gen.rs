@@ -23,21 +23,20 @@ struct VerilogCodeGenerator {
 }
 
 impl VerilogCodeGenerator {
+    /// Resolves every `[expr]` of a name with the loop variables in scope (`vus[i]$port[k]`
+    /// -> `vus$1$port$2`); upstream resolved only the first (pws patch, PATCH.md).
     fn array_index_simplification(&self, a: &str) -> String {
         let re = Regex::new(r"\[([^\]]*)\]").unwrap();
         let mut context = evalexpr::HashMapContext::new();
         for lvar in &self.loops {
             let _ = context.set_value(lvar.variable.clone(), (lvar.value as i64).into());
         }
-        if let Some(x) = re.captures(a) {
-            if x.len() == 2 {
-                if let Some(txt) = x.get(1) {
-                    let arg = evalexpr::eval_with_context(txt.as_str(), &context).unwrap();
-                    return re.replace(a, format!("$${}", arg)).to_string();
-                }
-            }
+        let mut name = a.to_string();
+        while let Some(index) = re.captures(&name).and_then(|x| x.get(1)) {
+            let arg = evalexpr::eval_with_context(index.as_str(), &context).unwrap();
+            name = re.replace(&name, format!("$${}", arg)).to_string();
         }
-        a.to_string()
+        name
     }
 
     fn link_fixup(&self, x: &VerilogLinkDetails) -> VerilogLinkDetails {
