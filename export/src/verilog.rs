@@ -57,7 +57,10 @@ struct ModuleText<'a> {
 
 /// The name a `module NAME(...)` line declares.
 fn declared_module(line: &str) -> Option<&str> {
-    line.strip_prefix("module ")?.split('(').next().map(str::trim)
+    line.strip_prefix("module ")?
+        .split('(')
+        .next()
+        .map(str::trim)
 }
 
 /// The module an instance line (`KIND INSTANCE(`) instantiates, if `KIND` is one of `names`.
@@ -90,7 +93,10 @@ pub fn dedupe_modules(verilog: &str) -> String {
                         lines: vec![line],
                     })
                 }
-                None => outside.last_mut().expect("one per module, plus one").push(line),
+                None => outside
+                    .last_mut()
+                    .expect("one per module, plus one")
+                    .push(line),
             },
         }
     }
@@ -377,12 +383,91 @@ mod tests {
             module odd(x);\nassign x = 0;\nendmodule // odd\n";
         let d = dedupe_modules(v);
         assert!(d.starts_with("`timescale 1ns/1ps\nmodule top(a);"), "{d}");
-        assert_eq!(d.lines().filter(|l| l.starts_with("module ")).count(), 4, "{d}");
+        assert_eq!(
+            d.lines().filter(|l| l.starts_with("module ")).count(),
+            4,
+            "{d}"
+        );
         assert!(!d.contains("leaf_k2") && !d.contains("mid_k2"), "{d}");
-        assert!(d.contains("mid_k top$m$1(") && d.contains("module odd(x);"), "{d}");
+        assert!(
+            d.contains("mid_k top$m$1(") && d.contains("module odd(x);"),
+            "{d}"
+        );
         assert_eq!(dedupe_modules(&d), d);
         let open = "module a(x);\nassign x = 1;\n";
         assert_eq!(dedupe_modules(open), open);
+    }
+
+    /// A child with a vector port, driven from a nested loop: `self.kids[i].port[k]`.
+    mod nested {
+        use rust_hdl::prelude::*;
+
+        #[derive(LogicBlock, Default)]
+        pub struct Kid {
+            pub port: Vec<Signal<In, Bits<4>>>,
+            pub sum: Signal<Out, Bits<4>>,
+        }
+
+        impl Kid {
+            pub fn new() -> Self {
+                Kid {
+                    port: (0..3).map(|_| Default::default()).collect(),
+                    sum: Default::default(),
+                }
+            }
+        }
+
+        impl Logic for Kid {
+            #[hdl_gen]
+            fn update(&mut self) {
+                self.sum.next = self.port[0].val() + self.port[1].val() + self.port[2].val();
+            }
+        }
+
+        #[derive(LogicBlock)]
+        pub struct Parent {
+            pub a: Signal<In, Bits<4>>,
+            pub out: Signal<Out, Bits<4>>,
+            pub kids: Vec<Kid>,
+        }
+
+        impl Logic for Parent {
+            #[hdl_gen]
+            fn update(&mut self) {
+                for i in 0..2 {
+                    for k in 0..3 {
+                        self.kids[i].port[k].next = self.a.val();
+                    }
+                }
+                self.out.next = self.kids[0].sum.val() ^ self.kids[1].sum.val();
+            }
+        }
+
+        pub fn parent() -> Parent {
+            Parent {
+                a: Default::default(),
+                out: Default::default(),
+                kids: vec![Kid::new(), Kid::new()],
+            }
+        }
+    }
+
+    /// The vendored generator's patch (vendor/rust-hdl-core/PATCH.md, change 4): both indices
+    /// of `kids[i]$port[k]` resolve, and the two equal children share one module.
+    #[test]
+    fn nested_indices_resolve_and_equal_children_share_a_module() {
+        let v = generate(&mut nested::parent(), "pws_nested").unwrap();
+        for i in 0..2 {
+            for k in 0..3 {
+                assert!(v.contains(&format!("kids${i}$port${k} = a;")), "{v}");
+            }
+        }
+        assert!(!v.contains("[i]") && !v.contains("[k]"), "{v}");
+        assert_eq!(
+            v.lines().filter(|l| l.starts_with("module ")).count(),
+            2,
+            "{v}"
+        );
     }
 
     #[test]
