@@ -424,11 +424,16 @@ mod tests {
             }
         }
 
+        /// Ports per kid, a constant the generator cannot see.
+        const PORTS: usize = 3;
+
         #[derive(LogicBlock)]
         pub struct Parent {
             pub a: Signal<In, Bits<4>>,
             pub out: Signal<Out, Bits<4>>,
             pub kids: Vec<Kid>,
+            /// A configuration field (rust-hdl skips fields that start with `_`).
+            _first: usize,
         }
 
         impl Logic for Parent {
@@ -436,10 +441,14 @@ mod tests {
             fn update(&mut self) {
                 for i in 0..2 {
                     for k in 0..3 {
-                        self.kids[i].port[k].next = self.a.val();
+                        self.kids[i].port[k * PORTS / PORTS + self._first - self._first].next =
+                            self.a.val();
                     }
                 }
                 self.out.next = self.kids[0].sum.val() ^ self.kids[1].sum.val();
+                if self.a.val().index() == self._first {
+                    self.out.next = 0.into();
+                }
             }
         }
 
@@ -448,12 +457,15 @@ mod tests {
                 a: Default::default(),
                 out: Default::default(),
                 kids: vec![Kid::new(), Kid::new()],
+                _first: 1,
             }
         }
     }
 
-    /// The vendored generator's patch (vendor/rust-hdl-core/PATCH.md, change 4): both indices
-    /// of `kids[i]$port[k]` resolve, and the two equal children share one module.
+    /// The vendored generator's patches (vendor/rust-hdl-core/PATCH.md, change 4;
+    /// vendor/rust-hdl-macros/PATCH.md): both indices of `kids[i]$port[k]` resolve, also with
+    /// a constant and a configuration field in the index and a name split across lines, the
+    /// field reads as its value, and the two equal children share one module.
     #[test]
     fn nested_indices_resolve_and_equal_children_share_a_module() {
         let v = generate(&mut nested::parent(), "pws_nested").unwrap();
@@ -462,7 +474,14 @@ mod tests {
                 assert!(v.contains(&format!("kids${i}$port${k} = a;")), "{v}");
             }
         }
-        assert!(!v.contains("[i]") && !v.contains("[k]"), "{v}");
+        assert!(
+            !v.contains("[i]") && !v.contains("[k") && !v.contains("PORTS"),
+            "{v}"
+        );
+        assert!(
+            v.contains("if ((a == 1))") || v.contains("if (a == 1)"),
+            "{v}"
+        );
         assert_eq!(
             v.lines().filter(|l| l.starts_with("module ")).count(),
             2,

@@ -17,7 +17,7 @@ use super::lsu::LoadStoreUnit;
 use super::{CuError, CuMode};
 use crate::config::{ConfigErrors, HwConfig, CONTEXT_ID_BITS, SGPR_ADDR_BITS, VGPR_ADDR_BITS};
 use crate::context::ContextState;
-use crate::simd::{SimdConfigError, VectorUnit, SIMD_LANES, SOURCES};
+use crate::simd::{SimdConfigError, ValuOp, VectorUnit, SIMD_LANES, SOURCES};
 use crate::split_merge::{SmOp, SmStatus, SplitMergeUnit};
 use crate::swizzle::SwizzleMode;
 
@@ -564,7 +564,7 @@ impl Logic for ComputeUnit {
                 self.smus[j].cx_wr_exec_lo[k].next = 0.into();
                 self.smus[j].cx_wr_exec_hi[k].next = 0.into();
                 self.vus[j].issue_i[k].next = false;
-                self.vus[j].op_i[k].next = crate::simd::ValuOp::Mov;
+                self.vus[j].op_i[k].next = ValuOp::Mov;
                 self.vus[j].dst_i[k].next = 0.into();
                 self.vus[j].fmod_i[k].next = 0.into();
                 self.vus[j].sdwa_i[k].next = 0.into();

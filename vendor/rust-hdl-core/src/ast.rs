@@ -812,3 +812,34 @@ pub enum VerilogOpUnary {
     Any,
     Xor,
 }
+
+/// `name` with every whole identifier that `values` lists replaced by its value: how a
+/// `#[hdl_gen]` signal name gets the constants and configuration fields of its indices
+/// (`src_i[k*SOURCES+n]`, `busy[j*_per_slot+k]`) before the Verilog generator evaluates them
+/// with the loop variables (pws patch, PATCH.md).
+pub fn substitute_identifiers(name: &str, values: &[(&str, usize)]) -> String {
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut out = String::with_capacity(name.len());
+    let mut rest = name;
+    while let Some(start) = rest.find(|c: char| is_word(c)) {
+        out.push_str(&rest[..start]);
+        let tail = &rest[start..];
+        let end = tail.find(|c: char| !is_word(c)).unwrap_or(tail.len());
+        let word = &tail[..end];
+        match values.iter().find(|(k, _)| *k == word) {
+            Some((_, v)) => out.push_str(&v.to_string()),
+            None => out.push_str(word),
+        }
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[test]
+fn substitute_identifiers_replaces_whole_words_only() {
+    assert_eq!(
+        substitute_identifiers("a[k*N+n]$x_N[_per*N]", &[("N", 3), ("_per", 4)]),
+        "a[k*3+n]$x_N[4*3]"
+    );
+}

@@ -33,7 +33,11 @@ impl VerilogCodeGenerator {
         }
         let mut name = a.to_string();
         while let Some(index) = re.captures(&name).and_then(|x| x.get(1)) {
-            let arg = evalexpr::eval_with_context(index.as_str(), &context).unwrap();
+            // An index the loop variables cannot evaluate stays in the name, where the Verilog
+            // tools report it (upstream panicked here).
+            let Ok(arg) = evalexpr::eval_with_context(index.as_str(), &context) else {
+                break;
+            };
             name = re.replace(&name, format!("$${}", arg)).to_string();
         }
         name

@@ -145,9 +145,62 @@ pub fn squash(x: &str) -> String {
     x.to_string().replace([' ', '\n'], "")
 }
 
+/// The code that builds a signal's name at `hdl()` time (pws patch, PATCH.md): a constant
+/// (`src_i[k * SOURCES + n]`) or a configuration field (`busy[j * self._per_slot + k]`) in an
+/// index is replaced by its value, so the Verilog generator can evaluate the index with the
+/// loop variables alone. Constants are the upper-case identifiers inside brackets,
+/// configuration fields the ones that start with `_` (rust-hdl's non-signal fields).
+pub fn signal_name(expanded: &str) -> TS {
+    // A configuration field read as a value (`pick == m * self._per_slot + k`) is a number in
+    // the Verilog, as a loop variable is.
+    if expanded.len() > 1
+        && expanded.starts_with('_')
+        && expanded.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    {
+        let ident = syn::Ident::new(expanded, proc_macro2::Span::call_site());
+        return quote!(((self.#ident) as usize).to_string());
+    }
+    let mut depth = 0usize;
+    let mut words: Vec<(String, TS)> = Vec::new();
+    let mut word = String::new();
+    let mut flush = |word: &mut String, depth: usize, words: &mut Vec<(String, TS)>| {
+        if depth > 0 && !words.iter().any(|(w, _)| w == word.as_str()) {
+            let upper = word.starts_with(|c: char| c.is_ascii_uppercase())
+                && word.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+            if upper {
+                let ident = syn::Ident::new(word, proc_macro2::Span::call_site());
+                words.push((word.clone(), quote!(#ident)));
+            } else if word.starts_with('_') && word.len() > 1 {
+                let ident = syn::Ident::new(word, proc_macro2::Span::call_site());
+                words.push((word.clone(), quote!(self.#ident)));
+            }
+        }
+        word.clear();
+    };
+    for c in expanded.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            word.push(c);
+            continue;
+        }
+        flush(&mut word, depth, &mut words);
+        match c {
+            '[' => depth += 1,
+            ']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    flush(&mut word, depth, &mut words);
+    if words.is_empty() {
+        return quote!(#expanded.to_string());
+    }
+    let (names, values): (Vec<String>, Vec<TS>) = words.into_iter().unzip();
+    quote!(ast::substitute_identifiers(#expanded, &[#((#names, (#values) as usize)),*]))
+}
+
 pub fn fixup_ident(x: String) -> String {
+    // All whitespace, not only spaces: a long token stream prints across lines (pws patch).
     let y = x
-        .replace(' ', "")
+        .replace(char::is_whitespace, "")
         .replace("self.", "")
         .replace('.', "$")
         .replace("::", "$")

@@ -161,7 +161,8 @@ fn hdl_map_field_assign(expr: &syn::ExprField) -> Result<TS> {
             "Do not assign to .val in HDL.  Use .next instead.",
         ));
     }
-    Ok(quote!(ast::VerilogExpression::Signal(#expr_expanded.to_string())))
+    let name = common::signal_name(&expr_expanded);
+    Ok(quote!(ast::VerilogExpression::Signal(#name)))
 }
 
 // We want to map <expr>.val().field to a call to the verilog slice retrieve
@@ -191,7 +192,8 @@ fn hdl_map_field(expr: &syn::ExprField) -> Result<TS> {
             "Do not read from .next in HDL.  Use .val() instead.",
         ));
     }
-    Ok(quote!(ast::VerilogExpression::Signal(#expr_expanded.to_string())))
+    let name = common::signal_name(&expr_expanded);
+    Ok(quote!(ast::VerilogExpression::Signal(#name)))
 }
 
 fn hdl_map_path(expr: &syn::ExprPath) -> Result<TS> {
@@ -205,7 +207,8 @@ fn hdl_map_path(expr: &syn::ExprPath) -> Result<TS> {
             ),
         ));
     }
-    Ok(quote!(ast::VerilogExpression::Signal(#expr_expanded.to_string())))
+    let name = common::signal_name(&expr_expanded);
+    Ok(quote!(ast::VerilogExpression::Signal(#name)))
 }
 
 fn hdl_conditional(conditions: &syn::ExprIf) -> Result<TS> {
@@ -274,7 +277,8 @@ fn hdl_compute(m: &syn::Expr) -> Result<TS> {
         Expr::Lit(lit) => hdl_literal(lit),
         Expr::Index(_ndx) => {
             let ndx_expanded = common::fixup_ident(quote!(#m).to_string());
-            Ok(quote!(ast::VerilogExpression::Signal(#ndx_expanded.to_string())))
+            let name = common::signal_name(&ndx_expanded);
+            Ok(quote!(ast::VerilogExpression::Signal(#name)))
         }
         _ => Err(syn::Error::new(
             m.span(),
