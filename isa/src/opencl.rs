@@ -99,25 +99,17 @@ fn cache_err(path: &Path) -> impl FnOnce(std::io::Error) -> ClError + '_ {
 }
 
 /// Writes `text` to `path` through a temporary file and a rename, so that a reader (another
-/// pws process sharing the cache) never sees a partial file.
-/// A name part no other writer uses at the same time: other processes differ in the process
-/// id, other threads of this one (`pws eval` prepares points in parallel) in the counter.
-fn unique_suffix() -> String {
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    format!("{}-{n}", std::process::id())
-}
-
+/// pws process or thread sharing the cache) never sees a partial file.
 fn write_atomic(path: &Path, text: &str) -> Result<(), ClError> {
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(cache_err(dir))?;
-    let tmp = dir.join(format!(
-        ".{}.{}.tmp",
-        path.file_name().and_then(|n| n.to_str()).unwrap_or("f"),
-        unique_suffix()
-    ));
-    std::fs::write(&tmp, text).map_err(cache_err(&tmp))?;
-    std::fs::rename(&tmp, path).map_err(cache_err(path))
+    crate::output::write(path, text.as_bytes(), &[]).map_err(|e| match e {
+        crate::output::OutputError::Io { path, source } => ClError::Cache { path, source },
+        other => ClError::Cache {
+            path: path.to_path_buf(),
+            source: std::io::Error::other(other.to_string()),
+        },
+    })
 }
 
 /// Compiles the OpenCL C kernel at `source` (or finds it in the cache) and returns the path
@@ -177,9 +169,10 @@ pub fn compile(source: &Path, opts: &ClOptions) -> Result<PathBuf, ClError> {
     if out.is_file() {
         return Ok(out);
     }
-    let raw = cache
-        .join("cl")
-        .join(format!(".{stem}-{digest}.{}.s", unique_suffix()));
+    let raw = cache.join("cl").join(format!(
+        ".{stem}-{digest}.{}.s",
+        crate::output::unique_suffix()
+    ));
     std::fs::create_dir_all(cache.join("cl")).map_err(cache_err(&cache))?;
     let run = Command::new(&clang)
         .args(DEFAULT_FLAGS)

@@ -87,6 +87,18 @@ fn same_file(_: &std::fs::Metadata, _: &std::fs::Metadata) -> bool {
     false
 }
 
+/// A part of a temporary file's name that no other writer uses at the same time: other
+/// processes differ in the process id, other threads of this one (`pws eval` prepares points
+/// in parallel) in the counter.
+pub(crate) fn unique_suffix() -> String {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    format!(
+        "{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
 /// Writes `bytes` to `path` atomically, after checking that `path` is none of `inputs`.
 pub fn write(path: &Path, bytes: &[u8], inputs: &[&Path]) -> Result<(), OutputError> {
     let mut staged = Staged::create(path, inputs)?;
@@ -136,7 +148,6 @@ impl Staged {
         // Through a symbolic link to the file it names, so the link survives the rename.
         let resolved = std::fs::canonicalize(target).unwrap_or_else(|_| target.to_path_buf());
         let target = resolved.as_path();
-        static NEXT: AtomicU64 = AtomicU64::new(0);
         let dir = match target.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
@@ -145,11 +156,7 @@ impl Staged {
             .file_name()
             .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
         loop {
-            let temp = dir.join(format!(
-                ".{name}.{}-{}.tmp",
-                std::process::id(),
-                NEXT.fetch_add(1, Ordering::Relaxed)
-            ));
+            let temp = dir.join(format!(".{name}.{}.tmp", unique_suffix()));
             match std::fs::OpenOptions::new()
                 .write(true)
                 .create_new(true)
