@@ -3,8 +3,9 @@
 //! rust-hdl's thread-based `Simulation` hands the design between a clock thread and testbench
 //! threads through rendezvous channels, which caps it at a few thousand cycles per second. The
 //! driver instead steps the design in the caller's thread: it flips the clock and settles the
-//! combinational logic itself, which runs several hundred times faster. Every unit test, proptest and benchmark in the workspace steps designs
-//! through this type, so the cycle semantics are defined in one place:
+//! combinational logic itself, which runs several hundred times faster. Every unit test,
+//! proptest and benchmark in the workspace steps designs through this type, so the cycle
+//! semantics are defined in one place:
 //!
 //! * the caller writes inputs (`signal.next = ...`) and calls [`Driver::settle`] to see
 //!   combinational outputs for the current cycle;
@@ -17,7 +18,7 @@
 //! A settle runs delta passes until no signal changes. By default ([`DeltaPasses::Activity`],
 //! the vendored rust-hdl's patch) a pass skips the blocks none of whose inputs changed;
 //! [`DeltaPasses::EveryBlock`] is rust-hdl's own loop, which evaluates every block in every
-//! pass: the reference the other is tested against (`sim/tests/delta_passes.rs`) and timed
+//! pass: the reference the other is tested against (`verify/tests/delta_passes.rs`) and timed
 //! against (`pws bench`).
 
 use std::cell::RefCell;

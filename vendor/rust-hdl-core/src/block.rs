@@ -158,9 +158,9 @@ pub struct Activity {
 
 #[derive(Clone, Copy, Debug)]
 struct ActivityEntry {
+    /// Blocks in the subtree, the block included; 0 until the block has run.
     subtree: usize,
     dirty: bool,
-    seen: bool,
 }
 
 impl Activity {
@@ -177,7 +177,6 @@ impl Activity {
             self.entries.push(ActivityEntry {
                 subtree: 0,
                 dirty: true,
-                seen: false,
             });
         }
         self.cursor += 1;
@@ -193,7 +192,7 @@ impl Activity {
     /// Whether the block's `update` ran at least once.
     #[inline]
     pub fn seen(&self, me: usize) -> bool {
-        self.entries[me].seen
+        self.entries[me].subtree != 0
     }
 
     /// Skips the block's subtree, which is quiet: nothing in it changed when it last ran.
@@ -208,6 +207,5 @@ impl Activity {
         let entry = &mut self.entries[me];
         entry.subtree = self.cursor - me;
         entry.dirty = changed;
-        entry.seen = true;
     }
 }
