@@ -87,7 +87,8 @@ impl fmt::Display for BenchTable {
     }
 }
 
-/// Benchmarks the units selected by `unit` (see [`units::select`]; all when `None`), building
+/// Benchmarks the units selected by `unit` that have a port-level bench (see [`units::select`];
+/// all when `None`), building
 /// the Verilator models under `dir` (a temporary directory when `None`).
 pub fn run(
     unit: Option<&str>,
@@ -104,7 +105,7 @@ pub fn run(
     };
     let rows = units::select(unit)?
         .iter()
-        .map(|u| (u.bench)(options, &dir.join(u.module)))
+        .filter_map(|u| u.bench.map(|bench| bench(options, &dir.join(u.module))))
         .collect::<Result<_, _>>()?;
     Ok(BenchTable { rows })
 }

@@ -131,10 +131,19 @@ pub const LINT_WAIVERS: &[Waiver] = &[
     Waiver {
         rule: "UNUSEDSIGNAL",
         file: Some("pws_vector_unit.v"),
-        reason: "the vector unit drives its ALUs from the swizzle unit's source-lane outputs and \
-                 un-swizzles itself, so the unit's own write-back outputs (`wb_en_o`, `wb_pos_o`) \
-                 and pass counters stay unread; the high words of sources 1 and 2 only exist for \
-                 port uniformity (64-bit operands are source 0)",
+        reason: "the vector unit drives its crossbars from the swizzle unit's group and lane \
+                 outputs, so the schedule's source-lane numbers (`src_o`), pass index and last-pass \
+                 flag stay unread; the high words of sources 1 and 2 only exist for port \
+                 uniformity (64-bit operands are source 0)",
+    },
+    Waiver {
+        rule: "UNUSEDSIGNAL",
+        file: Some("pws_compute_unit.v"),
+        reason: "the compute unit instantiates the units as they are exported on their own, and \
+                 leaves their observation ports unread (the split/merge unit's context read port \
+                 `rd_*` and counters, the swizzle unit's `src_o`, the decoder's and branch unit's \
+                 status outputs), as well as the high bits of address words narrower memories \
+                 ignore",
     },
     Waiver {
         rule: "UNOPTFLAT",
@@ -150,6 +159,16 @@ pub const LINT_WAIVERS: &[Waiver] = &[
         reason: "a performance note, not a loop: rust-hdl reuses one local vector across the \
                  (Sp)SIMDs' unrolled loops, which Verilator's scheduler sees as circular through the \
                  flattened vector; the co-simulation against the Rust RTL checks the values",
+    },
+    Waiver {
+        rule: "UNOPTFLAT",
+        file: Some("pws_compute_unit.v"),
+        reason: "a performance note, not a loop: rust-hdl writes one always block per module, so a \
+                 parent that feeds a child's output back into another of its inputs (the LDS and \
+                 its banks' requests and grants, an issue unit's decoder and operand read, a vector \
+                 unit's ready and start) looks circular to Verilator's scheduler; rust-hdl's \
+                 simulation settles the same logic by delta passes and fails on a real loop, which \
+                 no compute-unit test has met",
     },
 ];
 

@@ -2,7 +2,9 @@
 //! built for, and how a co-simulation drives each one.
 //!
 //! The configured units are exported as built from `HwConfig::default()` (64-lane wavefronts,
-//! 16-lane SIMDs, S = 2, 102 SGPRs); the reconvergence stacks [`STACK_DEPTH`] entries deep.
+//! 16-lane SIMDs, S = 2, 102 SGPRs); the reconvergence stacks [`STACK_DEPTH`] entries deep;
+//! the compute unit as `HwConfig::cu()` builds it (one SIMD, two slots, S = 3: the default's
+//! 40 slots are past the compute unit's slot limit).
 //! Module names are `pws_` + the unit's name in snake case.
 //!
 //! The stimulus generators keep enum inputs within their variants (the only constraint a
@@ -15,6 +17,7 @@ use std::path::Path;
 
 use pws_hdl::config::{HwConfig, CONTEXT_ID_BITS, VGPR_ADDR_BITS};
 use pws_hdl::context::ContextState;
+use pws_hdl::cu::ComputeUnit;
 use pws_hdl::reconvergence::{DualPathStack, PdomStack, StackOp, StackStatus};
 use pws_hdl::simd::fpu::{FpuStage, FMOD_BITS};
 use pws_hdl::simd::{ValuOp, VectorUnit};
@@ -89,8 +92,9 @@ pub struct Unit {
     /// Icarus cannot run at a useful speed (its outputs are then compared with Verilator's by
     /// the checksum of [`bench::measure`]).
     pub cosim: Option<CoSimFn>,
-    /// rust-hdl against Verilator simulation speed.
-    pub bench: BenchFn,
+    /// rust-hdl against Verilator simulation speed on random port stimulus; `None` for the
+    /// compute unit, whose inputs are a test bench's (memory, dispatch), not random values.
+    pub bench: Option<BenchFn>,
 }
 
 impl Unit {
@@ -100,7 +104,7 @@ impl Unit {
             rust_type,
             verilog: verilog_of::<D>,
             cosim: Some(cosim::cosimulate::<D>),
-            bench: bench::measure::<D>,
+            bench: Some(bench::measure::<D>),
         }
     }
 }
@@ -123,6 +127,15 @@ pub fn all() -> Vec<Unit> {
         },
         Unit::of::<PdomStack>("pws_hdl::reconvergence::PdomStack"),
         Unit::of::<DualPathStack>("pws_hdl::reconvergence::DualPathStack"),
+        // The whole compute unit: its checks here, its co-simulation through `pws run`'s test
+        // bench (issue 12) rather than random values on its ports.
+        Unit {
+            module: ComputeUnit::MODULE,
+            rust_type: "pws_hdl::cu::ComputeUnit",
+            verilog: verilog_of::<ComputeUnit>,
+            cosim: None,
+            bench: None,
+        },
     ]
 }
 
@@ -369,6 +382,16 @@ impl PortValue for ValuOp {
 }
 crate::enum_port_value!(StackOp: Nop, Init, Advance, Branch);
 crate::enum_port_value!(StackStatus: Ok, Overflow, Underflow, InvalidPath);
+
+impl Design for ComputeUnit {
+    const MODULE: &'static str = "pws_compute_unit";
+    fn build() -> Result<Self, ExportError> {
+        ComputeUnit::new(&HwConfig::cu()).map_err(|e| config_error(Self::MODULE, e))
+    }
+    fn clock_mut(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+}
 
 impl Design for VectorUnit {
     const MODULE: &'static str = "pws_vector_unit";

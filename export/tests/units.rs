@@ -14,33 +14,46 @@ fn unit(module: &str) -> Unit {
     units::select(Some(module)).unwrap().remove(0)
 }
 
+/// The two largest units each have a test of their own, so the test runner checks them beside
+/// the rest.
+const LARGE_UNITS: [&str; 2] = ["pws_vector_unit", "pws_compute_unit"];
+
+/// `pws export`'s checks on `u`: Verilator's lint with the waivers, Icarus, Yosys' front end.
+fn lints_compiles_and_passes_yosys_checks(u: &Unit) {
+    let dir = tempfile::tempdir().unwrap();
+    let text = (u.verilog)().unwrap();
+    let file = verilog::write(dir.path(), u.module, &text).unwrap();
+    assert!(text.contains(&format!("module {}(", u.module)));
+    assert!(!text.contains("module top"), "{}", u.module);
+    tools::lint(&file, u.module).unwrap_or_else(|e| panic!("{e}"));
+    tools::iverilog(
+        &[&file],
+        u.module,
+        &dir.path().join(format!("{}.vvp", u.module)),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    // Full synthesis takes minutes for the largest units; `make synth` runs it.
+    tools::yosys_check(&file, u.module).unwrap_or_else(|e| panic!("{e}"));
+}
+
 #[test]
 fn every_unit_lints_compiles_and_passes_yosys_checks() {
-    let dir = tempfile::tempdir().unwrap();
     for u in units::all() {
-        // The vector unit's Verilog is every lane's ALU and every pass of its schedule unrolled
-        // into one always block (an 83,000-line top module and three 21,000-line schedule
-        // modules): Verilator's lint alone takes it more than five minutes, so `make test`
-        // checks its f32 datapath's module on its own (below) and the whole unit goes through
-        // every check in `make soak` and `make synth`, until it is built from per-lane modules.
-        if u.module == "pws_vector_unit" && pws_isa::testing::proptest_cases(1) == 1 {
-            continue;
+        if !LARGE_UNITS.contains(&u.module) {
+            lints_compiles_and_passes_yosys_checks(&u);
         }
-        let text = (u.verilog)().unwrap();
-        let file = verilog::write(dir.path(), u.module, &text).unwrap();
-        assert!(text.contains(&format!("module {}(", u.module)));
-        assert!(!text.contains("module top"), "{}", u.module);
-        tools::lint(&file, u.module).unwrap_or_else(|e| panic!("{e}"));
-        tools::iverilog(
-            &[&file],
-            u.module,
-            &dir.path().join(format!("{}.vvp", u.module)),
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
-        // Full synthesis takes minutes for the largest unit; `pws export` (tests/cli_export.rs)
-        // runs it.
-        tools::yosys_check(&file, u.module).unwrap_or_else(|e| panic!("{e}"));
     }
+}
+
+#[test]
+fn vector_unit_lints_compiles_and_passes_yosys_checks() {
+    lints_compiles_and_passes_yosys_checks(&unit("pws_vector_unit"));
+}
+
+/// The whole compute unit (`HwConfig::cu()`), as `pws export` writes it.
+#[test]
+fn compute_unit_lints_compiles_and_passes_yosys_checks() {
+    lints_compiles_and_passes_yosys_checks(&unit("pws_compute_unit"));
 }
 
 /// The f32 datapath's own module through every check, so a lint or synthesis problem in it
@@ -174,14 +187,10 @@ fn stack_stimulus_fills_empties_and_overflows_both_stacks() {
 
 /// The vector unit has no Icarus co-simulation (docs/verilog.md): its Verilog runs in
 /// Verilator on the same random stimulus as rust-hdl instead, and every output of every
-/// cycle goes into the checksum both sides must agree on. Building the unit (every lane's ALU
-/// and f32 unit in one always block) takes Verilator minutes: `make soak` and `pws bench` run
-/// it, `make test` lints the unit (above) and checks the f32 unit's module on its own.
+/// cycle goes into the checksum both sides must agree on (about a minute on 2 cores, most of
+/// it Verilator's C++ build).
 #[test]
 fn vector_unit_matches_its_verilog_in_verilator() {
-    if pws_isa::testing::proptest_cases(1) == 1 {
-        return;
-    }
     let options = pws_export::bench::BenchOptions {
         budget: std::time::Duration::from_millis(50),
         stimulus_cycles: 1024,

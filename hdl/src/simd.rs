@@ -31,9 +31,10 @@
 //! one pass per cycle: every 16-lane group in mode `None` (W / 16 passes), the non-empty groups
 //! under BCC, `ceil(active / 16)` passes under SCC. ALU position p executes lane `src_o[p]`:
 //! its operands come from that lane's bank through the crossbar and its result goes back to
-//! that lane's bank (the un-swizzle). Passes without a swizzle (every active position p runs
-//! lane `16·g + p` of one group g, which is every pass of `None` and BCC) take a direct path
-//! in simulation; the hardware is the same crossbar.
+//! that lane's bank (the un-swizzle). The crossbar is one [`GroupCrossbar`] per (Sp)SIMD and
+//! lane group (S1 Fig. 5(c)); passes without a swizzle (every active position p runs lane
+//! `16·g + p` of one group g, which is every pass of `None` and BCC) take its direct path in
+//! simulation; the hardware is the same crossbar.
 //!
 //! # Timing (the VALU row of the timing contract)
 //!
@@ -57,12 +58,14 @@
 //! 32 and 64 (GCN3 and RDNA-like geometries), and rejects others with an error.
 
 mod alu;
+mod crossbar;
 pub mod fpu;
 mod schedule;
 pub mod sdwa;
 mod vrf;
 
 pub use alu::{LaneAlu, ValuOp};
+pub use crossbar::GroupCrossbar;
 pub use fpu::LaneFpu;
 pub use schedule::PassSchedule;
 pub use sdwa::{LaneSdwa, SDWA_BITS};
@@ -183,6 +186,9 @@ pub struct VectorUnit {
     /// The SDWA stage around each ALU position (operand selects before, merge after).
     pub sdwas: Vec<LaneSdwa>,
     pub banks: Vec<VrfBank>,
+    /// The operand crossbar and its inverse, per (Sp)SIMD k and lane group g at
+    /// `k * groups + g`.
+    pub xbars: Vec<GroupCrossbar>,
     busy: Vec<DFF<Bit>>,
     done: Vec<DFF<Bit>>,
     op: Vec<DFF<ValuOp>>,
@@ -228,6 +234,15 @@ pub struct VectorUnit {
     /// Crossbar input of each ALU position in a swizzled pass.
     lane: Vec<Signal<Local, Bits<4>>>,
     group: Vec<Signal<Local, Bits<2>>>,
+    /// Bit p of `take[g]`: position p executes a lane of group g in this pass.
+    take: Vec<Signal<Local, Bits<16>>>,
+    /// The ALU positions' flags, and the crossbars' outputs ORed over the groups.
+    flags: Signal<Local, Bits<16>>,
+    xmask: Signal<Local, Bits<16>>,
+    x0: Vec<Signal<Local, Bits<32>>>,
+    x1: Vec<Signal<Local, Bits<32>>>,
+    x2: Vec<Signal<Local, Bits<32>>>,
+    x3: Vec<Signal<Local, Bits<32>>>,
     mo: Vec<Signal<Local, Bits<16>>>,
     mo_lo: Signal<Local, Bits<16>>,
     mo_hi: Signal<Local, Bits<16>>,
@@ -302,6 +317,7 @@ impl VectorUnit {
             banks: (0..cfg.wavefront_width)
                 .map(|_| VrfBank::new(cfg.vgprs_per_wavefront))
                 .collect(),
+            xbars: many(simds * groups),
             busy: many(simds),
             done: many(simds),
             op: many(simds),
@@ -338,6 +354,13 @@ impl VectorUnit {
             ra3: Default::default(),
             lane: many(SIMD_LANES),
             group: many(SIMD_LANES),
+            take: many(MAX_PASSES),
+            flags: Default::default(),
+            xmask: Default::default(),
+            x0: many(SIMD_LANES),
+            x1: many(SIMD_LANES),
+            x2: many(SIMD_LANES),
+            x3: many(SIMD_LANES),
             mo: many(MAX_PASSES),
             mo_lo: Default::default(),
             mo_hi: Default::default(),
@@ -616,17 +639,11 @@ impl Logic for VectorUnit {
                 }
             }
 
-            // Execute: ALU position p runs lane src_o[p] of the swizzle unit's pass.
-            for p in 0..16 {
-                self.alus[k * 16 + p].op.next = self.op[k].q.val();
-                self.sdwas[k * 16 + p].a.next = self.value[k * 3].q.val();
-                self.alus[k * 16 + p].a_hi.next = self.value_hi[k * 3].q.val();
-                self.sdwas[k * 16 + p].b.next = self.value[k * 3 + 1].q.val();
-                self.alus[k * 16 + p].b_hi.next = self.value_hi[k * 3 + 1].q.val();
-                self.alus[k * 16 + p].c.next = self.value[k * 3 + 2].q.val();
-                self.alus[k * 16 + p].c_hi.next = self.value_hi[k * 3 + 2].q.val();
-                self.alus[k * 16 + p].m.next = false;
-                self.alus[k * 16 + p].fmod.next = self.fmod[k].q.val();
+            // Execute: ALU position p runs the lane the swizzle unit's pass gives it. Position
+            // p takes its lane from group g when `take[g]` has bit p; the group crossbars give
+            // 0 to the positions that take nothing from them, so ORing them is the shared bus.
+            for g in 0..4 {
+                self.take[g].next = 0.into();
             }
             for p in 0..16 {
                 self.lane[p].next = 0.into();
@@ -634,112 +651,135 @@ impl Logic for VectorUnit {
             }
             if self.busy[k].q.val() & self.schedule[k].pass_valid_o.val() {
                 self.passes_acc.next = self.passes_acc.val() + 1;
-            }
-            if self.busy[k].q.val()
-                & self.schedule[k].pass_valid_o.val()
-                & self.schedule[k].in_place_o.val()
-            {
-                for g in 0..self._groups {
-                    if self.schedule[k].group_o.val().index() == g {
-                        for p in 0..16 {
-                            if self.is_vgpr[k].q.val().get_bit(0) {
-                                self.sdwas[k * 16 + p].a.next = self.banks[g * 16 + p].rd0.val();
-                                self.alus[k * 16 + p].a_hi.next = self.banks[g * 16 + p].rd2.val();
-                            }
-                            if self.is_vgpr[k].q.val().get_bit(1) {
-                                self.sdwas[k * 16 + p].b.next = self.banks[g * 16 + p].rd1.val();
-                                self.alus[k * 16 + p].b_hi.next = self.banks[g * 16 + p].rd3.val();
-                            }
-                            if self.is_vgpr[k].q.val().get_bit(2) {
-                                self.alus[k * 16 + p].c.next = self.banks[g * 16 + p].rd2.val();
-                                self.alus[k * 16 + p].c_hi.next = self.banks[g * 16 + p].rd3.val();
-                            }
-                            self.alus[k * 16 + p].m.next =
-                                self.mask_in[k * 4 + g].q.val().get_bit(p);
-                            if self.schedule[k].active_o.val().get_bit(p) {
-                                self.active_acc.next = self.active_acc.val() + 1;
-                                self.mo[g].next = self.mo[g]
+                for p in 0..16 {
+                    if self.schedule[k].active_o.val().get_bit(p) {
+                        self.active_acc.next = self.active_acc.val() + 1;
+                    }
+                }
+                if self.schedule[k].in_place_o.val() {
+                    for g in 0..self._groups {
+                        if self.schedule[k].group_o.val().index() == g {
+                            self.take[g].next = self.schedule[k].active_o.val();
+                        }
+                    }
+                } else {
+                    for p in 0..8 {
+                        for b in 0..4 {
+                            self.lane[p].next = self.lane[p].val().replace_bit(
+                                b,
+                                self.schedule[k].lanes_lo_o.val().get_bit(4 * p + b),
+                            );
+                            self.lane[p + 8].next = self.lane[p + 8].val().replace_bit(
+                                b,
+                                self.schedule[k].lanes_hi_o.val().get_bit(4 * p + b),
+                            );
+                        }
+                    }
+                    for p in 0..16 {
+                        for b in 0..2 {
+                            self.group[p].next = self.group[p]
+                                .val()
+                                .replace_bit(b, self.schedule[k].groups_o.val().get_bit(2 * p + b));
+                        }
+                        for g in 0..self._groups {
+                            if self.group[p].val().index() == g {
+                                self.take[g].next = self.take[g]
                                     .val()
-                                    .replace_bit(p, self.alus[k * 16 + p].flag.val());
-                                if self.writes[k].q.val() {
-                                    self.banks[g * 16 + p].we.next = true;
-                                    self.banks[g * 16 + p].wa.next = self.dst[k].q.val();
-                                    self.banks[g * 16 + p].wd.next =
-                                        self.sdwas[k * 16 + p].d_o.val();
-                                    self.banks[g * 16 + p].we_hi.next = self.pair[k].q.val();
-                                    self.banks[g * 16 + p].wd_hi.next =
-                                        self.alus[k * 16 + p].result_hi.val();
-                                }
+                                    .replace_bit(p, self.schedule[k].active_o.val().get_bit(p));
                             }
                         }
                     }
                 }
             }
-            if self.busy[k].q.val()
-                & self.schedule[k].pass_valid_o.val()
-                & !self.schedule[k].in_place_o.val()
-            {
-                // The crossbar: lane m of group g to position p, and its result back.
-                for p in 0..8 {
-                    for b in 0..4 {
-                        self.lane[p].next = self.lane[p]
-                            .val()
-                            .replace_bit(b, self.schedule[k].lanes_lo_o.val().get_bit(4 * p + b));
-                        self.lane[p + 8].next = self.lane[p + 8]
-                            .val()
-                            .replace_bit(b, self.schedule[k].lanes_hi_o.val().get_bit(4 * p + b));
-                    }
+            self.flags.next = 0.into();
+            for p in 0..16 {
+                self.flags.next = self
+                    .flags
+                    .val()
+                    .replace_bit(p, self.alus[k * 16 + p].flag.val());
+            }
+            for g in 0..self._groups {
+                self.xbars[k * self._groups + g].take_i.next = self.take[g].val();
+                self.xbars[k * self._groups + g].in_place_i.next =
+                    self.schedule[k].in_place_o.val();
+                self.xbars[k * self._groups + g].mask_i.next = self.mask_in[k * 4 + g].q.val();
+                self.xbars[k * self._groups + g].flag_i.next = self.flags.val();
+                for j in 0..16 {
+                    self.xbars[k * self._groups + g].lane_i[j].next = self.lane[j].val();
+                    self.xbars[k * self._groups + g].rd0_i[j].next =
+                        self.banks[g * 16 + j].rd0.val();
+                    self.xbars[k * self._groups + g].rd1_i[j].next =
+                        self.banks[g * 16 + j].rd1.val();
+                    self.xbars[k * self._groups + g].rd2_i[j].next =
+                        self.banks[g * 16 + j].rd2.val();
+                    self.xbars[k * self._groups + g].rd3_i[j].next =
+                        self.banks[g * 16 + j].rd3.val();
+                    self.xbars[k * self._groups + g].wd_i[j].next =
+                        self.sdwas[k * 16 + j].d_o.val();
+                    self.xbars[k * self._groups + g].wd_hi_i[j].next =
+                        self.alus[k * 16 + j].result_hi.val();
                 }
+            }
+            self.xmask.next = 0.into();
+            for p in 0..16 {
+                self.x0[p].next = 0.into();
+                self.x1[p].next = 0.into();
+                self.x2[p].next = 0.into();
+                self.x3[p].next = 0.into();
+            }
+            for g in 0..self._groups {
+                self.xmask.next = self.xmask.val() | self.xbars[k * self._groups + g].mask_o.val();
                 for p in 0..16 {
-                    for b in 0..2 {
-                        self.group[p].next = self.group[p]
-                            .val()
-                            .replace_bit(b, self.schedule[k].groups_o.val().get_bit(2 * p + b));
-                    }
+                    self.x0[p].next =
+                        self.x0[p].val() | self.xbars[k * self._groups + g].rd0_o[p].val();
+                    self.x1[p].next =
+                        self.x1[p].val() | self.xbars[k * self._groups + g].rd1_o[p].val();
+                    self.x2[p].next =
+                        self.x2[p].val() | self.xbars[k * self._groups + g].rd2_o[p].val();
+                    self.x3[p].next =
+                        self.x3[p].val() | self.xbars[k * self._groups + g].rd3_o[p].val();
                 }
-                for p in 0..16 {
-                    if self.schedule[k].active_o.val().get_bit(p) {
-                        self.active_acc.next = self.active_acc.val() + 1;
-                        for g in 0..self._groups {
-                            if self.group[p].val().index() == g {
-                                for m in 0..16 {
-                                    if self.lane[p].val().index() == m {
-                                        if self.is_vgpr[k].q.val().get_bit(0) {
-                                            self.sdwas[k * 16 + p].a.next =
-                                                self.banks[g * 16 + m].rd0.val();
-                                            self.alus[k * 16 + p].a_hi.next =
-                                                self.banks[g * 16 + m].rd2.val();
-                                        }
-                                        if self.is_vgpr[k].q.val().get_bit(1) {
-                                            self.sdwas[k * 16 + p].b.next =
-                                                self.banks[g * 16 + m].rd1.val();
-                                            self.alus[k * 16 + p].b_hi.next =
-                                                self.banks[g * 16 + m].rd3.val();
-                                        }
-                                        if self.is_vgpr[k].q.val().get_bit(2) {
-                                            self.alus[k * 16 + p].c.next =
-                                                self.banks[g * 16 + m].rd2.val();
-                                            self.alus[k * 16 + p].c_hi.next =
-                                                self.banks[g * 16 + m].rd3.val();
-                                        }
-                                        self.alus[k * 16 + p].m.next =
-                                            self.mask_in[k * 4 + g].q.val().get_bit(m);
-                                        self.mo[g].next = self.mo[g]
-                                            .val()
-                                            .replace_bit(m, self.alus[k * 16 + p].flag.val());
-                                        if self.writes[k].q.val() {
-                                            self.banks[g * 16 + m].we.next = true;
-                                            self.banks[g * 16 + m].wa.next = self.dst[k].q.val();
-                                            self.banks[g * 16 + m].wd.next =
-                                                self.sdwas[k * 16 + p].d_o.val();
-                                            self.banks[g * 16 + m].we_hi.next =
-                                                self.pair[k].q.val();
-                                            self.banks[g * 16 + m].wd_hi.next =
-                                                self.alus[k * 16 + p].result_hi.val();
-                                        }
-                                    }
-                                }
-                            }
+            }
+            // Operands: a VGPR through the crossbar (a's high word on read port 2, b's and c's
+            // on port 3), or the broadcast value.
+            for p in 0..16 {
+                self.alus[k * 16 + p].op.next = self.op[k].q.val();
+                self.alus[k * 16 + p].fmod.next = self.fmod[k].q.val();
+                self.alus[k * 16 + p].m.next = self.xmask.val().get_bit(p);
+                self.sdwas[k * 16 + p].a.next = self.value[k * 3].q.val();
+                self.alus[k * 16 + p].a_hi.next = self.value_hi[k * 3].q.val();
+                self.sdwas[k * 16 + p].b.next = self.value[k * 3 + 1].q.val();
+                self.alus[k * 16 + p].b_hi.next = self.value_hi[k * 3 + 1].q.val();
+                self.alus[k * 16 + p].c.next = self.value[k * 3 + 2].q.val();
+                self.alus[k * 16 + p].c_hi.next = self.value_hi[k * 3 + 2].q.val();
+                if self.is_vgpr[k].q.val().get_bit(0) {
+                    self.sdwas[k * 16 + p].a.next = self.x0[p].val();
+                    self.alus[k * 16 + p].a_hi.next = self.x2[p].val();
+                }
+                if self.is_vgpr[k].q.val().get_bit(1) {
+                    self.sdwas[k * 16 + p].b.next = self.x1[p].val();
+                    self.alus[k * 16 + p].b_hi.next = self.x3[p].val();
+                }
+                if self.is_vgpr[k].q.val().get_bit(2) {
+                    self.alus[k * 16 + p].c.next = self.x2[p].val();
+                    self.alus[k * 16 + p].c_hi.next = self.x3[p].val();
+                }
+            }
+            // Write-back through the inverse crossbar: each lane that executed gets its
+            // position's flag and, if the op writes a VGPR, its result words.
+            for g in 0..self._groups {
+                self.mo[g].next = (self.mo[g].val() & !self.xbars[k * self._groups + g].we_o.val())
+                    | self.xbars[k * self._groups + g].flag_o.val();
+                if self.writes[k].q.val() {
+                    for j in 0..16 {
+                        if self.xbars[k * self._groups + g].we_o.val().get_bit(j) {
+                            self.banks[g * 16 + j].we.next = true;
+                            self.banks[g * 16 + j].wa.next = self.dst[k].q.val();
+                            self.banks[g * 16 + j].wd.next =
+                                self.xbars[k * self._groups + g].wd_o[j].val();
+                            self.banks[g * 16 + j].we_hi.next = self.pair[k].q.val();
+                            self.banks[g * 16 + j].wd_hi.next =
+                                self.xbars[k * self._groups + g].wd_hi_o[j].val();
                         }
                     }
                 }

@@ -152,6 +152,12 @@ pub struct SwizzleUnit {
     slot: Vec<Signal<Local, Count>>,
     /// For an own dequeue at position p: the lends its lane made before it.
     lent_before: Vec<Signal<Local, Count>>,
+    /// The donor a borrowing position is served by (reused for each position): its lane,
+    /// which of its groups are queued, their ranks, and the rank of the entry this slot takes.
+    donor_lane: Signal<Local, Bits<4>>,
+    donor_mask: Signal<Local, Bits<MAX_GROUPS>>,
+    donor_rank: Vec<Signal<Local, Count>>,
+    donor_target: Signal<Local, Count>,
     position_id: Vec<Constant<Bits<4>>>,
     position_count: Vec<Constant<Count>>,
     lane_id: Vec<Constant<Bits<6>>>,
@@ -168,11 +174,24 @@ pub struct SwizzleUnit {
     one: Constant<Count>,
     _lanes: usize,
     _width: usize,
+    /// W, or 0 for a unit without the write-back outputs.
+    _write_back_lanes: usize,
 }
 
 impl SwizzleUnit {
     /// A unit for `width`-lane wavefronts on `lanes` ALU positions (`width / lanes` groups).
     pub fn new(width: usize, lanes: usize) -> Result<Self, SwizzleConfigError> {
+        Self::build(width, lanes, true)
+    }
+
+    /// The same unit without `wb_en_o`/`wb_pos_o` (empty vectors): for a datapath whose
+    /// crossbars apply the inverse permutation themselves, which then carries no unused W x L
+    /// search.
+    pub fn without_write_back(width: usize, lanes: usize) -> Result<Self, SwizzleConfigError> {
+        Self::build(width, lanes, false)
+    }
+
+    fn build(width: usize, lanes: usize, write_back: bool) -> Result<Self, SwizzleConfigError> {
         if !(1..=MAX_LANES).contains(&lanes) {
             return Err(SwizzleConfigError::Lanes { lanes });
         }
@@ -180,6 +199,7 @@ impl SwizzleUnit {
             return Err(SwizzleConfigError::Width { width, lanes });
         }
         let groups = width / lanes;
+        let write_back_lanes = if write_back { width } else { 0 };
         let count = |n: usize| Constant::new(Count::from(n as u64));
         Ok(SwizzleUnit {
             clock: Default::default(),
@@ -196,8 +216,8 @@ impl SwizzleUnit {
             group_o: (0..lanes).map(|_| Default::default()).collect(),
             lane_o: (0..lanes).map(|_| Default::default()).collect(),
             src_o: (0..lanes).map(|_| Default::default()).collect(),
-            wb_en_o: (0..width).map(|_| Default::default()).collect(),
-            wb_pos_o: (0..width).map(|_| Default::default()).collect(),
+            wb_en_o: (0..write_back_lanes).map(|_| Default::default()).collect(),
+            wb_pos_o: (0..write_back_lanes).map(|_| Default::default()).collect(),
             mask: (0..MAX_GROUPS).map(|_| Default::default()).collect(),
             mode: Default::default(),
             busy: Default::default(),
@@ -220,6 +240,10 @@ impl SwizzleUnit {
             free_acc: (0..=lanes).map(|_| Default::default()).collect(),
             slot: (0..lanes).map(|_| Default::default()).collect(),
             lent_before: (0..lanes).map(|_| Default::default()).collect(),
+            donor_lane: Default::default(),
+            donor_mask: Default::default(),
+            donor_rank: (0..MAX_GROUPS).map(|_| Default::default()).collect(),
+            donor_target: Default::default(),
             position_id: (0..lanes)
                 .map(|p| Constant::new(Bits::from(p as u64)))
                 .collect(),
@@ -243,6 +267,7 @@ impl SwizzleUnit {
             one: count(1),
             _lanes: lanes,
             _width: width,
+            _write_back_lanes: write_back_lanes,
         })
     }
 
@@ -277,9 +302,9 @@ impl SwizzleUnit {
     }
 
     /// The write-back of the pass on the outputs: for each wavefront lane, the ALU position
-    /// whose result it receives.
+    /// whose result it receives (empty for a unit built [`Self::without_write_back`]).
     pub fn current_write_back(&self) -> Vec<Option<usize>> {
-        (0..self._width)
+        (0..self._write_back_lanes)
             .map(|i| {
                 self.wb_en_o[i]
                     .val()
@@ -399,6 +424,12 @@ impl Logic for SwizzleUnit {
         }
 
         // The schedule of this pass.
+        self.donor_lane.next = 0.into();
+        self.donor_mask.next = 0.into();
+        self.donor_target.next = self.zero.val();
+        for q in 0..MAX_GROUPS {
+            self.donor_rank[q].next = self.zero.val();
+        }
         for p in 0..self._lanes {
             self.active_o[p].next = false;
             self.group_o[p].next = 0.into();
@@ -423,38 +454,44 @@ impl Logic for SwizzleUnit {
                 } else if self.slot[p].val() < self.lends.val() {
                     // Borrow from donor m: the lane whose surplus range holds this slot. Its
                     // queue has seen `pass` own dequeues (one more if m < p, this pass) and
-                    // slot - cs[m] earlier lends.
+                    // slot - cs[m] earlier lends. The donor is found first and its queue read
+                    // out, so the group search is one 4-way compare, not one per lane.
+                    self.donor_lane.next = 0.into();
+                    self.donor_mask.next = 0.into();
+                    self.donor_target.next = self.pass.q.val() + self.slot[p].val();
+                    for q in 0..MAX_GROUPS {
+                        self.donor_rank[q].next = self.zero.val();
+                    }
                     for m in 0..self._lanes {
                         if (self.cs[m].val() <= self.slot[p].val())
                             & (self.slot[p].val() < self.cs[m + 1].val())
                         {
-                            for q in 0..MAX_GROUPS {
-                                if m < p {
-                                    if self.mask[q].q.val().get_bit(m)
-                                        & (self.rank[m * 5 + q].val()
-                                            == self.pass.q.val()
-                                                + self.one.val()
-                                                + self.slot[p].val()
-                                                - self.cs[m].val())
-                                    {
-                                        self.active_o[p].next = true;
-                                        self.group_o[p].next = self.group_id[q].val();
-                                        self.lane_o[p].next = self.position_id[m].val();
-                                        self.src_o[p].next =
-                                            self.group_base[q].val() + self.lane_id[m].val();
-                                    }
-                                } else if self.mask[q].q.val().get_bit(m)
-                                    & (self.rank[m * 5 + q].val()
-                                        == self.pass.q.val() + self.slot[p].val()
-                                            - self.cs[m].val())
-                                {
-                                    self.active_o[p].next = true;
-                                    self.group_o[p].next = self.group_id[q].val();
-                                    self.lane_o[p].next = self.position_id[m].val();
-                                    self.src_o[p].next =
-                                        self.group_base[q].val() + self.lane_id[m].val();
-                                }
+                            self.donor_lane.next = self.position_id[m].val();
+                            self.donor_target.next =
+                                self.pass.q.val() + self.slot[p].val() - self.cs[m].val();
+                            if self.position_count[m].val() < self.position_count[p].val() {
+                                self.donor_target.next =
+                                    self.pass.q.val() + self.one.val() + self.slot[p].val()
+                                        - self.cs[m].val();
                             }
+                            for q in 0..MAX_GROUPS {
+                                self.donor_rank[q].next = self.rank[m * 5 + q].val();
+                                self.donor_mask.next = self
+                                    .donor_mask
+                                    .val()
+                                    .replace_bit(q, self.mask[q].q.val().get_bit(m));
+                            }
+                        }
+                    }
+                    for q in 0..MAX_GROUPS {
+                        if self.donor_mask.val().get_bit(q)
+                            & (self.donor_rank[q].val() == self.donor_target.val())
+                        {
+                            self.active_o[p].next = true;
+                            self.group_o[p].next = self.group_id[q].val();
+                            self.lane_o[p].next = self.donor_lane.val();
+                            self.src_o[p].next =
+                                self.group_base[q].val() + bit_cast::<6, 4>(self.donor_lane.val());
                         }
                     }
                 }
@@ -482,12 +519,12 @@ impl Logic for SwizzleUnit {
         // Un-swizzle: each executed lane's result returns to its source lane. No position is
         // active outside a pass, so the lane x position search is skipped then: the same logic,
         // and an idle unit costs the simulator W assignments instead of W x L compares.
-        for i in 0..self._width {
+        for i in 0..self._write_back_lanes {
             self.wb_en_o[i].next = false;
             self.wb_pos_o[i].next = 0.into();
         }
         if self.pass_valid_o.val() {
-            for i in 0..self._width {
+            for i in 0..self._write_back_lanes {
                 for p in 0..self._lanes {
                     if self.active_o[p].val() & (self.src_o[p].val() == self.lane_id[i].val()) {
                         self.wb_en_o[i].next = true;

@@ -875,10 +875,10 @@ impl Logic for IssueUnit {
             self.srf_rd_o.next = false;
         }
 
-        // Schedule: round-robin after the last pick.
+        // Schedule: round-robin after the last pick (slot 0 never is).
         self.found.next = false;
         self.pick.next = 0.into();
-        for i in 0..self.eligible_i.len() {
+        for i in 1..self.eligible_i.len() {
             if !self.found.val() & self.eligible_i[i].val() & (self.rr.q.val().index() < i) {
                 self.found.next = true;
                 self.pick.next = i.to_bits();

@@ -225,6 +225,10 @@ impl Logic for LdsBank {
         self.sel_a.next = 0.into();
         self.sel_b.next = 0.into();
         self.served_o.next = 0.into();
+        // The store merge's scratch words hold no state between cycles (no latch in Verilog).
+        self.cur_byte.next = 0.into();
+        self.shift.next = 0.into();
+        self.mask.next = 0.into();
         // An idle bank (no access, the usual cycle) skips the lane loops.
         if self.pend_i.val().any() {
             for l in 0..16 {

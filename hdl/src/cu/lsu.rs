@@ -856,10 +856,11 @@ impl Logic for LoadStoreUnit {
         self.lds_fault_misaligned_o.next = self.lds.fault_misaligned_o.val();
         self.lds_fault_ctx_o.next = self.c_id.q.val();
 
-        // Round-robin pick among pending entries: the first after `rr`, else the first.
+        // Round-robin pick among pending entries: the first after `rr` (entry 0 never is, and
+        // an unrolled `rr < 0` is a constant Verilator flags), else the first.
         self.pick_found.next = false;
         self.pick.next = 0.into();
-        for c in 0..self.pend.len() {
+        for c in 1..self.pend.len() {
             if !self.pick_found.val() & self.pend[c].q.val() & (self.rr.q.val().index() < c) {
                 self.pick_found.next = true;
                 self.pick.next = c.to_bits();

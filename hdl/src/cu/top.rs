@@ -1016,7 +1016,9 @@ impl Logic for ComputeUnit {
             self.par_m0[j].next = 0.into();
             self.par_scc[j].next = false;
             self.slot_done[j].next = self.live[j].q.val() & self.ended[j * self._per_slot].q.val();
-            for k in 0..self._per_slot {
+            // Round-robin: the first pending request after the last one served (context 0
+            // never is), else the first.
+            for k in 1..self._per_slot {
                 if !self.sm_found[j].val()
                     & self.sm_pend[j * self._per_slot + k].q.val()
                     & (self.sm_rr[j].q.val().index() < k)
@@ -1024,6 +1026,8 @@ impl Logic for ComputeUnit {
                     self.sm_found[j].next = true;
                     self.sm_pick[j].next = k.to_bits();
                 }
+            }
+            for k in 0..self._per_slot {
                 if self.sm_cur[j].q.val().index() == k {
                     self.par_vcc_lo[j].next = self.vcc_lo[j * self._per_slot + k].q.val();
                     self.par_vcc_hi[j].next = self.vcc_hi[j * self._per_slot + k].q.val();

@@ -65,7 +65,7 @@ impl PassSchedule {
             groups_o: Default::default(),
             lanes_lo_o: Default::default(),
             lanes_hi_o: Default::default(),
-            unit: SwizzleUnit::new(width, 16)?,
+            unit: SwizzleUnit::without_write_back(width, 16)?,
         })
     }
 }
