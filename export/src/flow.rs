@@ -14,6 +14,9 @@
 use std::fmt;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
@@ -79,18 +82,84 @@ pub struct ExportSummary {
     pub units: Vec<UnitExport>,
 }
 
+/// A step of the export finished: `unit`'s `step` (`verilog`, `verilator lint`, ...) took
+/// `elapsed`; `detail` says what came out (line counts, warnings waived).
+#[derive(Clone, Debug)]
+pub struct Progress<'a> {
+    pub unit: &'a str,
+    pub step: &'a str,
+    pub detail: String,
+    pub elapsed: Duration,
+}
+
 /// Writes and checks the selected units.
 pub fn export(options: &ExportOptions) -> Result<ExportSummary, ExportError> {
+    export_with_progress(options, &|_| {})
+}
+
+/// [`export`], calling `progress` after every step of every unit. The units are generated, and
+/// then every check of every unit runs as its own job (the lint, Icarus, Yosys, co-simulation
+/// and synthesis of one file are independent), on as many threads as the machine has cores,
+/// largest file first: the tools are single-threaded, and the compute unit's checks alone take
+/// about as long as all the others. The summary keeps the units' order.
+pub fn export_with_progress(
+    options: &ExportOptions,
+    progress: &(dyn Fn(Progress<'_>) + Sync),
+) -> Result<ExportSummary, ExportError> {
     if !(options.target_mhz > 0.0 && options.target_mhz.is_finite()) {
         return Err(ExportError::BadArgument(format!(
             "the fmax target must be a positive frequency in MHz, not {}",
             options.target_mhz
         )));
     }
-    let units = units::select(options.unit.as_deref())?
+    let selected = units::select(options.unit.as_deref())?;
+    let written = in_parallel(&(0..selected.len()).collect::<Vec<_>>(), |&i| {
+        write_unit(&selected[i], options, progress)
+    })?;
+    let mut by_size: Vec<usize> = (0..selected.len()).collect();
+    by_size.sort_by_key(|&i| std::cmp::Reverse(written[i].text.len()));
+    let mut checks = Vec::new();
+    for &i in &by_size {
+        let unit = &selected[i];
+        if options.report {
+            checks.push((i, Check::Area));
+        }
+        checks.extend([(i, Check::Yosys), (i, Check::Lint), (i, Check::Iverilog)]);
+        if options.cosim_cycles.is_some() && unit.cosim.is_some() {
+            checks.push((i, Check::CoSim));
+        }
+    }
+    let outcomes = in_parallel(&checks, |&(i, check)| {
+        run_check(&selected[i], &written[i], check, options, progress)
+    })?;
+    let mut units: Vec<UnitExport> = selected
         .iter()
-        .map(|u| export_unit(u, options))
-        .collect::<Result<_, _>>()?;
+        .zip(&written)
+        .map(|(unit, w)| UnitExport {
+            module: unit.module.to_string(),
+            rust_type: unit.rust_type.to_string(),
+            file: w.file.clone(),
+            lines: w.text.lines().count(),
+            modules: w
+                .text
+                .lines()
+                .filter(|l| l.trim_start().starts_with("module "))
+                .count(),
+            ports: w.ports.clone(),
+            lint: LintReport::default(),
+            area: None,
+            cosim: None,
+            cosim_skipped: options.cosim_cycles.is_some() && unit.cosim.is_none(),
+        })
+        .collect();
+    for ((i, _), outcome) in checks.into_iter().zip(outcomes) {
+        match outcome {
+            Outcome::Lint(lint) => units[i].lint = lint,
+            Outcome::Area(area) => units[i].area = Some(area),
+            Outcome::CoSim(report) => units[i].cosim = Some(report),
+            Outcome::Passed => {}
+        }
+    }
     Ok(ExportSummary {
         out: options.out.clone(),
         lint_waivers: tools::LINT_WAIVERS
@@ -104,52 +173,141 @@ pub fn export(options: &ExportOptions) -> Result<ExportSummary, ExportError> {
     })
 }
 
-fn export_unit(unit: &Unit, options: &ExportOptions) -> Result<UnitExport, ExportError> {
+/// `job` on every item of `items`, on up to one thread per core, each thread taking the next
+/// item; results in the order of `items`. The first error in that order wins.
+fn in_parallel<I: Sync, T: Send>(
+    items: &[I],
+    job: impl Fn(&I) -> Result<T, ExportError> + Sync,
+) -> Result<Vec<T>, ExportError> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(items.len().max(1));
+    let next = AtomicUsize::new(0);
+    let results: Vec<Mutex<Option<Result<T, ExportError>>>> =
+        items.iter().map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(item) = items.get(k) else { break };
+                let result = job(item);
+                *results[k].lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
+            });
+        }
+    });
+    results
+        .into_iter()
+        .map(|r| {
+            r.into_inner()
+                .unwrap_or_else(|e| e.into_inner())
+                .expect("every item runs once")
+        })
+        .collect()
+}
+
+/// A unit's Verilog as written to the output directory, its ports, and a scratch directory
+/// for the tools' outputs.
+struct Written {
+    text: String,
+    file: PathBuf,
+    ports: Vec<Port>,
+    work: tempfile::TempDir,
+}
+
+/// One check of one unit's file.
+#[derive(Clone, Copy, Debug)]
+enum Check {
+    Lint,
+    Iverilog,
+    Yosys,
+    CoSim,
+    Area,
+}
+
+enum Outcome {
+    Passed,
+    Lint(LintReport),
+    CoSim(CoSimReport),
+    Area(AreaReport),
+}
+
+fn write_unit(
+    unit: &Unit,
+    options: &ExportOptions,
+    progress: &(dyn Fn(Progress<'_>) + Sync),
+) -> Result<Written, ExportError> {
+    let start = Instant::now();
     let text = (unit.verilog)()?;
     let file = verilog::write(&options.out, unit.module, &text)?;
     let ports = verilog::ports(&text, unit.module)?;
-    let lint = tools::lint(&file, unit.module)?;
     let work = tempfile::tempdir().map_err(|e| ExportError::io(Path::new("tempdir"), e))?;
-    tools::iverilog(
-        &[&file],
-        unit.module,
-        &work.path().join(format!("{}.vvp", unit.module)),
-    )?;
-    tools::yosys_check(&file, unit.module)?;
-    let cosim = match (options.cosim_cycles, unit.cosim) {
-        (Some(cycles), Some(cosimulate)) => Some(cosimulate(
-            options.seed,
-            cycles,
-            &work.path().join("cosim"),
-        )?),
-        _ => None,
-    };
-    let area = if options.report {
-        Some(area_report(
-            unit.module,
-            &file,
-            &ports,
-            work.path(),
-            options,
-        )?)
-    } else {
-        None
-    };
-    Ok(UnitExport {
-        module: unit.module.to_string(),
-        rust_type: unit.rust_type.to_string(),
+    progress(Progress {
+        unit: unit.module,
+        step: "verilog",
+        detail: format!("{} lines", text.lines().count()),
+        elapsed: start.elapsed(),
+    });
+    Ok(Written {
+        text,
         file,
-        lines: text.lines().count(),
-        modules: text
-            .lines()
-            .filter(|l| l.trim_start().starts_with("module "))
-            .count(),
         ports,
-        lint,
-        area,
-        cosim,
-        cosim_skipped: options.cosim_cycles.is_some() && unit.cosim.is_none(),
+        work,
     })
+}
+
+fn run_check(
+    unit: &Unit,
+    written: &Written,
+    check: Check,
+    options: &ExportOptions,
+    progress: &(dyn Fn(Progress<'_>) + Sync),
+) -> Result<Outcome, ExportError> {
+    let start = Instant::now();
+    let (step, detail, outcome) = match check {
+        Check::Lint => {
+            let lint = tools::lint(&written.file, unit.module)?;
+            let waived = lint.waived.values().sum::<usize>();
+            (
+                "verilator lint",
+                format!("ok, {waived} warnings waived"),
+                Outcome::Lint(lint),
+            )
+        }
+        Check::Iverilog => {
+            let vvp = written.work.path().join(format!("{}.vvp", unit.module));
+            tools::iverilog(&[&written.file], unit.module, &vvp)?;
+            ("iverilog", "ok".to_string(), Outcome::Passed)
+        }
+        Check::Yosys => {
+            tools::yosys_check(&written.file, unit.module)?;
+            ("yosys check", "ok".to_string(), Outcome::Passed)
+        }
+        Check::CoSim => {
+            let (Some(cycles), Some(cosimulate)) = (options.cosim_cycles, unit.cosim) else {
+                return Ok(Outcome::Passed);
+            };
+            let report = cosimulate(options.seed, cycles, &written.work.path().join("cosim"))?;
+            (
+                "co-simulation",
+                format!("{cycles} cycles agree"),
+                Outcome::CoSim(report),
+            )
+        }
+        Check::Area => {
+            let dir = written.work.path().join("area");
+            std::fs::create_dir_all(&dir).map_err(|e| ExportError::io(&dir, e))?;
+            let area = area_report(unit.module, &written.file, &written.ports, &dir, options)?;
+            let detail = format!("{} iCE40 LUTs", area.ice40.luts);
+            ("synthesis", detail, Outcome::Area(area))
+        }
+    };
+    progress(Progress {
+        unit: unit.module,
+        step,
+        detail,
+        elapsed: start.elapsed(),
+    });
+    Ok(outcome)
 }
 
 fn area_report(

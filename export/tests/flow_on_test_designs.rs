@@ -94,6 +94,28 @@ fn lint_failure_is_an_error_with_verilators_message() {
 }
 
 #[test]
+fn a_warning_outside_the_waivers_fails_the_lint() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("pws_unused.v");
+    std::fs::write(
+        &file,
+        "module pws_unused(input wire a, input wire b, output wire y);\nassign y = a;\nendmodule\n",
+    )
+    .unwrap();
+    match tools::lint(&file, "pws_unused") {
+        Err(ExportError::ToolFailed {
+            tool: "verilator",
+            output,
+            ..
+        }) => assert!(
+            output.contains("UNUSEDSIGNAL") && output.contains('b'),
+            "{output}"
+        ),
+        other => panic!("expected a lint failure, got {other:?}"),
+    }
+}
+
+#[test]
 fn counter_and_fsm_cosimulate_cycle_by_cycle() {
     for seed in [1, 2, 3] {
         let dir = tempfile::tempdir().unwrap();

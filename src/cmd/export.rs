@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use pws_export::flow::{self, ExportOptions};
+use pws_export::flow::{self, ExportOptions, Progress};
 
 use super::CmdResult;
 
@@ -35,13 +35,23 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> CmdResult {
-    let summary = flow::export(&ExportOptions {
+    let options = ExportOptions {
         out: args.out,
         unit: args.unit,
         report: args.report,
         target_mhz: args.freq,
         cosim_cycles: args.cosim,
         seed: args.seed,
+    };
+    // Progress goes to stderr, one line per finished step, so `--json` stays parseable.
+    let summary = flow::export_with_progress(&options, &|p: Progress<'_>| {
+        eprintln!(
+            "{:<22} {:<15} {:>7.1} s  {}",
+            p.unit,
+            p.step,
+            p.elapsed.as_secs_f64(),
+            p.detail
+        )
     })?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&summary)?);
