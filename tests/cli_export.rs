@@ -92,3 +92,57 @@ fn a_relative_output_directory_works_with_cosimulation() {
     );
     assert!(dir.path().join("out/verilog/pws_pdom_stack.v").exists());
 }
+
+#[test]
+fn a_configuration_builds_the_configured_units_for_it() {
+    // The swizzle unit of the paper's Figure 5 machine: 4-lane wavefronts on 4 ALU positions,
+    // one lane group, co-simulated in that geometry.
+    let dir = tempfile::tempdir().unwrap();
+    let out = pws()
+        .args(["export", "--out"])
+        .arg(dir.path())
+        .args([
+            "--unit",
+            "swizzle_unit",
+            "--config",
+            "figure5",
+            "--cosim",
+            "100",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ports = summary["units"][0]["ports"].as_array().unwrap();
+    let active = ports
+        .iter()
+        .filter(|p| p["name"].as_str().unwrap().starts_with("active_o"))
+        .count();
+    assert_eq!(active, 4, "one active_o per ALU position of Figure 5");
+    assert_eq!(summary["units"][0]["cosim"]["cycles"], 100);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("pws_swizzle_unit") && stderr.contains("yosys check"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_configuration_a_unit_cannot_be_built_for_is_an_error_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = pws()
+        .args(["export", "--out"])
+        .arg(dir.path())
+        .args(["--unit", "compute_unit", "--config", "gcn3"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("pws_compute_unit"), "{stderr}");
+    assert!(stderr.contains("slots"), "{stderr}");
+}

@@ -499,12 +499,21 @@ pub fn cosimulate<U: Design + CoSimPorts>(
     cycles: usize,
     dir: &Path,
 ) -> Result<CoSimReport, ExportError> {
+    cosimulate_unit(U::build()?, seed, cycles, dir)
+}
+
+/// [`cosimulate`] on a unit already built (for a configuration other than the default).
+pub fn cosimulate_unit<U: Design + CoSimPorts>(
+    mut uut: U,
+    seed: u64,
+    cycles: usize,
+    dir: &Path,
+) -> Result<CoSimReport, ExportError> {
     if cycles == 0 {
         return Err(ExportError::BadArgument(
             "a co-simulation needs at least one cycle".into(),
         ));
     }
-    let mut uut = U::build()?;
     let text = verilog::generate(&mut uut, U::MODULE)?;
     let file = verilog::write(dir, U::MODULE, &text)?;
     let (inputs, outputs) = (uut.input_ports(), uut.output_ports());

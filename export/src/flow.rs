@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use pws_hdl::config::HwConfig;
 use serde::Serialize;
 
 use crate::cosim::CoSimReport;
@@ -41,6 +42,9 @@ pub struct ExportOptions {
     pub cosim_cycles: Option<usize>,
     /// Seed of the co-simulation stimulus.
     pub seed: u64,
+    /// The hardware configuration of the units built from one (split/merge, swizzle, vector
+    /// and compute units); `None`: each unit's default (docs/verilog.md).
+    pub config: Option<HwConfig>,
 }
 
 /// The synthesis part of a report.
@@ -237,7 +241,7 @@ fn write_unit(
     progress: &(dyn Fn(Progress<'_>) + Sync),
 ) -> Result<Written, ExportError> {
     let start = Instant::now();
-    let text = (unit.verilog)()?;
+    let text = (unit.verilog)(options.config.as_ref())?;
     let file = verilog::write(&options.out, unit.module, &text)?;
     let ports = verilog::ports(&text, unit.module)?;
     let work = tempfile::tempdir().map_err(|e| ExportError::io(Path::new("tempdir"), e))?;
@@ -286,7 +290,8 @@ fn run_check(
             let (Some(cycles), Some(cosimulate)) = (options.cosim_cycles, unit.cosim) else {
                 return Ok(Outcome::Passed);
             };
-            let report = cosimulate(options.seed, cycles, &written.work.path().join("cosim"))?;
+            let dir = written.work.path().join("cosim");
+            let report = cosimulate(options.config.as_ref(), options.seed, cycles, &dir)?;
             (
                 "co-simulation",
                 format!("{cycles} cycles agree"),

@@ -34,8 +34,16 @@ use crate::{verilog, ExportError};
 pub trait Design: Block + Sized {
     /// Name of the Verilog module (and file) of the unit.
     const MODULE: &'static str;
-    /// The unit as exported.
+    /// The unit as exported by default.
     fn build() -> Result<Self, ExportError>;
+    /// Whether the unit is built from a hardware configuration; the others (the stacks, the f32
+    /// stage) have parameters of their own, and [`Design::build_for`] is [`Design::build`].
+    const CONFIGURED: bool = false;
+    /// The unit for the hardware configuration `cfg` (`pws export --config`).
+    fn build_for(cfg: &HwConfig) -> Result<Self, ExportError> {
+        let _ = cfg;
+        Self::build()
+    }
     /// Its clock input (the port `clock` in Verilog).
     fn clock_mut(&mut self) -> &mut Signal<In, Clock>;
 }
@@ -78,7 +86,25 @@ pub fn verilog_of<D: Design>() -> Result<String, ExportError> {
     verilog::generate(&mut D::build()?, D::MODULE)
 }
 
-type CoSimFn = fn(u64, usize, &Path) -> Result<CoSimReport, ExportError>;
+/// `D` built for `cfg` where it takes a hardware configuration, else as by default.
+fn build<D: Design>(cfg: Option<&HwConfig>) -> Result<D, ExportError> {
+    cfg.map_or_else(D::build, D::build_for)
+}
+
+fn verilog_for<D: Design>(cfg: Option<&HwConfig>) -> Result<String, ExportError> {
+    verilog::generate(&mut build::<D>(cfg)?, D::MODULE)
+}
+
+fn cosimulate_for<D: Design + CoSimPorts>(
+    cfg: Option<&HwConfig>,
+    seed: u64,
+    cycles: usize,
+    dir: &Path,
+) -> Result<CoSimReport, ExportError> {
+    cosim::cosimulate_unit(build::<D>(cfg)?, seed, cycles, dir)
+}
+
+type CoSimFn = fn(Option<&HwConfig>, u64, usize, &Path) -> Result<CoSimReport, ExportError>;
 type BenchFn = fn(&BenchOptions, &Path) -> Result<BenchRow, ExportError>;
 
 /// One exported unit and the flows that apply to it.
@@ -87,8 +113,12 @@ pub struct Unit {
     pub module: &'static str,
     /// The rust-hdl type it is generated from.
     pub rust_type: &'static str,
-    pub verilog: fn() -> Result<String, ExportError>,
-    /// Co-simulation against Icarus: `(seed, cycles, work dir)`; `None` for a unit whose Verilog
+    /// Its Verilog, for a hardware configuration (`None`: the unit's default).
+    pub verilog: fn(Option<&HwConfig>) -> Result<String, ExportError>,
+    /// Whether a hardware configuration changes it ([`Design::build_for`]).
+    pub configured: bool,
+    /// Co-simulation against Icarus: `(configuration, seed, cycles, work dir)`; `None` for a
+    /// unit whose Verilog
     /// Icarus cannot run at a useful speed (its outputs are then compared with Verilator's by
     /// the checksum of [`bench::measure`]).
     pub cosim: Option<CoSimFn>,
@@ -102,8 +132,9 @@ impl Unit {
         Unit {
             module: D::MODULE,
             rust_type,
-            verilog: verilog_of::<D>,
-            cosim: Some(cosim::cosimulate::<D>),
+            verilog: verilog_for::<D>,
+            configured: D::CONFIGURED,
+            cosim: Some(cosimulate_for::<D>),
             bench: Some(bench::measure::<D>),
         }
     }
@@ -132,7 +163,8 @@ pub fn all() -> Vec<Unit> {
         Unit {
             module: ComputeUnit::MODULE,
             rust_type: "pws_hdl::cu::ComputeUnit",
-            verilog: verilog_of::<ComputeUnit>,
+            verilog: verilog_for::<ComputeUnit>,
+            configured: ComputeUnit::CONFIGURED,
             cosim: None,
             bench: None,
         },
@@ -187,8 +219,12 @@ crate::enum_port_value!(SwizzleMode: None, Bcc, Scc);
 
 impl Design for SplitMergeUnit {
     const MODULE: &'static str = "pws_split_merge_unit";
+    const CONFIGURED: bool = true;
     fn build() -> Result<Self, ExportError> {
-        SplitMergeUnit::new(&HwConfig::default()).map_err(|e| config_error(Self::MODULE, e))
+        Self::build_for(&HwConfig::default())
+    }
+    fn build_for(cfg: &HwConfig) -> Result<Self, ExportError> {
+        SplitMergeUnit::new(cfg).map_err(|e| config_error(Self::MODULE, e))
     }
     fn clock_mut(&mut self) -> &mut Signal<In, Clock> {
         &mut self.clock
@@ -319,8 +355,12 @@ fn split_merge_stimulus(
 
 impl Design for SwizzleUnit {
     const MODULE: &'static str = "pws_swizzle_unit";
+    const CONFIGURED: bool = true;
     fn build() -> Result<Self, ExportError> {
-        SwizzleUnit::from_config(&HwConfig::default()).map_err(|e| config_error(Self::MODULE, e))
+        Self::build_for(&HwConfig::default())
+    }
+    fn build_for(cfg: &HwConfig) -> Result<Self, ExportError> {
+        SwizzleUnit::from_config(cfg).map_err(|e| config_error(Self::MODULE, e))
     }
     fn clock_mut(&mut self) -> &mut Signal<In, Clock> {
         &mut self.clock
@@ -385,8 +425,12 @@ crate::enum_port_value!(StackStatus: Ok, Overflow, Underflow, InvalidPath);
 
 impl Design for ComputeUnit {
     const MODULE: &'static str = "pws_compute_unit";
+    const CONFIGURED: bool = true;
     fn build() -> Result<Self, ExportError> {
-        ComputeUnit::new(&HwConfig::cu()).map_err(|e| config_error(Self::MODULE, e))
+        Self::build_for(&HwConfig::cu())
+    }
+    fn build_for(cfg: &HwConfig) -> Result<Self, ExportError> {
+        ComputeUnit::new(cfg).map_err(|e| config_error(Self::MODULE, e))
     }
     fn clock_mut(&mut self) -> &mut Signal<In, Clock> {
         &mut self.clock
@@ -395,8 +439,12 @@ impl Design for ComputeUnit {
 
 impl Design for VectorUnit {
     const MODULE: &'static str = "pws_vector_unit";
+    const CONFIGURED: bool = true;
     fn build() -> Result<Self, ExportError> {
-        VectorUnit::new(&HwConfig::default()).map_err(|e| config_error(Self::MODULE, e))
+        Self::build_for(&HwConfig::default())
+    }
+    fn build_for(cfg: &HwConfig) -> Result<Self, ExportError> {
+        VectorUnit::new(cfg).map_err(|e| config_error(Self::MODULE, e))
     }
     fn clock_mut(&mut self) -> &mut Signal<In, Clock> {
         &mut self.clock

@@ -21,7 +21,7 @@ const LARGE_UNITS: [&str; 2] = ["pws_vector_unit", "pws_compute_unit"];
 /// `pws export`'s checks on `u`: Verilator's lint with the waivers, Icarus, Yosys' front end.
 fn lints_compiles_and_passes_yosys_checks(u: &Unit) {
     let dir = tempfile::tempdir().unwrap();
-    let text = (u.verilog)().unwrap();
+    let text = (u.verilog)(None).unwrap();
     let file = verilog::write(dir.path(), u.module, &text).unwrap();
     assert!(text.contains(&format!("module {}(", u.module)));
     assert!(!text.contains("module top"), "{}", u.module);
@@ -62,7 +62,7 @@ fn compute_unit_lints_compiles_and_passes_yosys_checks() {
 fn fpu_stage_lints_compiles_and_passes_yosys_checks() {
     let dir = tempfile::tempdir().unwrap();
     let u = unit("pws_fpu_stage");
-    let text = (u.verilog)().unwrap();
+    let text = (u.verilog)(None).unwrap();
     let file = verilog::write(dir.path(), u.module, &text).unwrap();
     tools::lint(&file, u.module).unwrap_or_else(|e| panic!("{e}"));
     tools::iverilog(&[&file], u.module, &dir.path().join("fpu.vvp"))
@@ -80,7 +80,7 @@ fn cosimulate(module: &str, cycles: usize) {
     for seed in seeds() {
         let dir = tempfile::tempdir().unwrap();
         let cosim = u.cosim.expect("unit has an Icarus co-simulation");
-        let report = cosim(seed, cycles, dir.path()).unwrap_or_else(|e| panic!("{e}"));
+        let report = cosim(None, seed, cycles, dir.path()).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(report.cycles, cycles);
     }
 }

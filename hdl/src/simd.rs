@@ -32,9 +32,10 @@
 //! under BCC, `ceil(active / 16)` passes under SCC. ALU position p executes lane `src_o[p]`:
 //! its operands come from that lane's bank through the crossbar and its result goes back to
 //! that lane's bank (the un-swizzle). The crossbar is one [`GroupCrossbar`] per (Sp)SIMD and
-//! lane group (S1 Fig. 5(c)); passes without a swizzle (every active position p runs lane
-//! `16·g + p` of one group g, which is every pass of `None` and BCC) take its direct path in
-//! simulation; the hardware is the same crossbar.
+//! lane group (S1 Fig. 5(c)). Passes without a swizzle (every active position p runs lane
+//! `16·g + p` of one group g, which is every pass of `None` and BCC) bypass it: position p
+//! reads and writes bank `16·g + p` directly, so the crossbars stay idle in simulation except
+//! in SCC's swizzled passes.
 //!
 //! # Timing (the VALU row of the timing contract)
 //!
@@ -234,7 +235,9 @@ pub struct VectorUnit {
     /// Crossbar input of each ALU position in a swizzled pass.
     lane: Vec<Signal<Local, Bits<4>>>,
     group: Vec<Signal<Local, Bits<2>>>,
-    /// Bit p of `take[g]`: position p executes a lane of group g in this pass.
+    /// The pass runs in place (position p executes lane p of the pass's group).
+    direct: Signal<Local, Bit>,
+    /// Bit p of `take[g]`: position p executes a lane of group g in this swizzled pass.
     take: Vec<Signal<Local, Bits<16>>>,
     /// The ALU positions' flags, and the crossbars' outputs ORed over the groups.
     flags: Signal<Local, Bits<16>>,
@@ -354,6 +357,7 @@ impl VectorUnit {
             ra3: Default::default(),
             lane: many(SIMD_LANES),
             group: many(SIMD_LANES),
+            direct: Default::default(),
             take: many(MAX_PASSES),
             flags: Default::default(),
             xmask: Default::default(),
@@ -639,9 +643,12 @@ impl Logic for VectorUnit {
                 }
             }
 
-            // Execute: ALU position p runs the lane the swizzle unit's pass gives it. Position
-            // p takes its lane from group g when `take[g]` has bit p; the group crossbars give
-            // 0 to the positions that take nothing from them, so ORing them is the shared bus.
+            // Execute: ALU position p runs the lane the swizzle unit's pass gives it. A pass in
+            // place (every pass of `None` and BCC) connects position p to lane p of the pass's
+            // group directly. In a swizzled pass position p takes its lane from group g when
+            // `take[g]` has bit p; the group crossbars give 0 to the positions that take
+            // nothing from them, so ORing them is the shared bus.
+            self.direct.next = false;
             for g in 0..4 {
                 self.take[g].next = 0.into();
             }
@@ -657,11 +664,7 @@ impl Logic for VectorUnit {
                     }
                 }
                 if self.schedule[k].in_place_o.val() {
-                    for g in 0..self._groups {
-                        if self.schedule[k].group_o.val().index() == g {
-                            self.take[g].next = self.schedule[k].active_o.val();
-                        }
-                    }
+                    self.direct.next = true;
                 } else {
                     for p in 0..8 {
                         for b in 0..4 {
@@ -700,24 +703,36 @@ impl Logic for VectorUnit {
             }
             for g in 0..self._groups {
                 self.xbars[k * self._groups + g].take_i.next = self.take[g].val();
-                self.xbars[k * self._groups + g].in_place_i.next =
-                    self.schedule[k].in_place_o.val();
                 self.xbars[k * self._groups + g].mask_i.next = self.mask_in[k * 4 + g].q.val();
                 self.xbars[k * self._groups + g].flag_i.next = self.flags.val();
-                for j in 0..16 {
-                    self.xbars[k * self._groups + g].lane_i[j].next = self.lane[j].val();
-                    self.xbars[k * self._groups + g].rd0_i[j].next =
-                        self.banks[g * 16 + j].rd0.val();
-                    self.xbars[k * self._groups + g].rd1_i[j].next =
-                        self.banks[g * 16 + j].rd1.val();
-                    self.xbars[k * self._groups + g].rd2_i[j].next =
-                        self.banks[g * 16 + j].rd2.val();
-                    self.xbars[k * self._groups + g].rd3_i[j].next =
-                        self.banks[g * 16 + j].rd3.val();
-                    self.xbars[k * self._groups + g].wd_i[j].next =
-                        self.sdwas[k * 16 + j].d_o.val();
-                    self.xbars[k * self._groups + g].wd_hi_i[j].next =
-                        self.alus[k * 16 + j].result_hi.val();
+                // A group no position takes from this pass sees zeros, so its crossbar stays
+                // quiet in simulation while other (Sp)SIMDs use the banks.
+                if self.take[g].val().any() {
+                    for j in 0..16 {
+                        self.xbars[k * self._groups + g].lane_i[j].next = self.lane[j].val();
+                        self.xbars[k * self._groups + g].rd0_i[j].next =
+                            self.banks[g * 16 + j].rd0.val();
+                        self.xbars[k * self._groups + g].rd1_i[j].next =
+                            self.banks[g * 16 + j].rd1.val();
+                        self.xbars[k * self._groups + g].rd2_i[j].next =
+                            self.banks[g * 16 + j].rd2.val();
+                        self.xbars[k * self._groups + g].rd3_i[j].next =
+                            self.banks[g * 16 + j].rd3.val();
+                        self.xbars[k * self._groups + g].wd_i[j].next =
+                            self.sdwas[k * 16 + j].d_o.val();
+                        self.xbars[k * self._groups + g].wd_hi_i[j].next =
+                            self.alus[k * 16 + j].result_hi.val();
+                    }
+                } else {
+                    for j in 0..16 {
+                        self.xbars[k * self._groups + g].lane_i[j].next = 0.into();
+                        self.xbars[k * self._groups + g].rd0_i[j].next = 0.into();
+                        self.xbars[k * self._groups + g].rd1_i[j].next = 0.into();
+                        self.xbars[k * self._groups + g].rd2_i[j].next = 0.into();
+                        self.xbars[k * self._groups + g].rd3_i[j].next = 0.into();
+                        self.xbars[k * self._groups + g].wd_i[j].next = 0.into();
+                        self.xbars[k * self._groups + g].wd_hi_i[j].next = 0.into();
+                    }
                 }
             }
             self.xmask.next = 0.into();
@@ -729,15 +744,32 @@ impl Logic for VectorUnit {
             }
             for g in 0..self._groups {
                 self.xmask.next = self.xmask.val() | self.xbars[k * self._groups + g].mask_o.val();
-                for p in 0..16 {
-                    self.x0[p].next =
-                        self.x0[p].val() | self.xbars[k * self._groups + g].rd0_o[p].val();
-                    self.x1[p].next =
-                        self.x1[p].val() | self.xbars[k * self._groups + g].rd1_o[p].val();
-                    self.x2[p].next =
-                        self.x2[p].val() | self.xbars[k * self._groups + g].rd2_o[p].val();
-                    self.x3[p].next =
-                        self.x3[p].val() | self.xbars[k * self._groups + g].rd3_o[p].val();
+            }
+            for g in 0..self._groups {
+                if self.take[g].val().any() {
+                    for p in 0..16 {
+                        self.x0[p].next =
+                            self.x0[p].val() | self.xbars[k * self._groups + g].rd0_o[p].val();
+                        self.x1[p].next =
+                            self.x1[p].val() | self.xbars[k * self._groups + g].rd1_o[p].val();
+                        self.x2[p].next =
+                            self.x2[p].val() | self.xbars[k * self._groups + g].rd2_o[p].val();
+                        self.x3[p].next =
+                            self.x3[p].val() | self.xbars[k * self._groups + g].rd3_o[p].val();
+                    }
+                }
+            }
+            if self.direct.val() {
+                for g in 0..self._groups {
+                    if self.schedule[k].group_o.val().index() == g {
+                        self.xmask.next = self.mask_in[k * 4 + g].q.val();
+                        for p in 0..16 {
+                            self.x0[p].next = self.banks[g * 16 + p].rd0.val();
+                            self.x1[p].next = self.banks[g * 16 + p].rd1.val();
+                            self.x2[p].next = self.banks[g * 16 + p].rd2.val();
+                            self.x3[p].next = self.banks[g * 16 + p].rd3.val();
+                        }
+                    }
                 }
             }
             // Operands: a VGPR through the crossbar (a's high word on read port 2, b's and c's
@@ -765,12 +797,33 @@ impl Logic for VectorUnit {
                     self.alus[k * 16 + p].c_hi.next = self.x3[p].val();
                 }
             }
-            // Write-back through the inverse crossbar: each lane that executed gets its
-            // position's flag and, if the op writes a VGPR, its result words.
+            // Write-back, directly or through the inverse crossbar: each lane that executed
+            // gets its position's flag and, if the op writes a VGPR, its result words.
+            if self.direct.val() {
+                for g in 0..self._groups {
+                    if self.schedule[k].group_o.val().index() == g {
+                        self.mo[g].next = (self.mo[g].val() & !self.schedule[k].active_o.val())
+                            | (self.flags.val() & self.schedule[k].active_o.val());
+                        if self.writes[k].q.val() {
+                            for p in 0..16 {
+                                if self.schedule[k].active_o.val().get_bit(p) {
+                                    self.banks[g * 16 + p].we.next = true;
+                                    self.banks[g * 16 + p].wa.next = self.dst[k].q.val();
+                                    self.banks[g * 16 + p].wd.next =
+                                        self.sdwas[k * 16 + p].d_o.val();
+                                    self.banks[g * 16 + p].we_hi.next = self.pair[k].q.val();
+                                    self.banks[g * 16 + p].wd_hi.next =
+                                        self.alus[k * 16 + p].result_hi.val();
+                                }
+                            }
+                        }
+                    }
+                }
+            }
             for g in 0..self._groups {
                 self.mo[g].next = (self.mo[g].val() & !self.xbars[k * self._groups + g].we_o.val())
                     | self.xbars[k * self._groups + g].flag_o.val();
-                if self.writes[k].q.val() {
+                if self.writes[k].q.val() & self.xbars[k * self._groups + g].we_o.val().any() {
                     for j in 0..16 {
                         if self.xbars[k * self._groups + g].we_o.val().get_bit(j) {
                             self.banks[g * 16 + j].we.next = true;

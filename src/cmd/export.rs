@@ -1,7 +1,8 @@
-//! `pws export --out DIR [--report] [--cosim CYCLES] [--json] [--unit NAME]`: writes one Verilog
-//! file per RTL unit and checks each with Verilator lint, Icarus and Yosys; `--report` adds the
-//! Yosys and iCE40 area and the fmax nextpnr-ice40 reaches; `--cosim` co-simulates each unit
-//! against its Verilog. The flows are in `pws_export::flow` (docs/verilog.md).
+//! `pws export --out DIR [--report] [--cosim CYCLES] [--json] [--unit NAME] [--config SPEC]`:
+//! writes one Verilog file per RTL unit and checks each with Verilator lint, Icarus and Yosys;
+//! `--report` adds the Yosys and iCE40 area and the fmax nextpnr-ice40 reaches; `--cosim`
+//! co-simulates each unit against its Verilog; `--config` builds the configured units for one
+//! hardware configuration. The flows are in `pws_export::flow` (docs/verilog.md).
 
 use std::path::PathBuf;
 
@@ -32,6 +33,11 @@ pub struct Args {
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
+    /// Build the split/merge, swizzle, vector and compute units for this configuration: a preset
+    /// (cu, small, figure5, gcn3) or a TOML file of hardware parameters, as `pws run` takes it
+    /// (default: GCN3 geometry for the units, the cu preset for the compute unit).
+    #[arg(long)]
+    config: Option<String>,
 }
 
 pub fn run(args: Args) -> CmdResult {
@@ -42,6 +48,10 @@ pub fn run(args: Args) -> CmdResult {
         target_mhz: args.freq,
         cosim_cycles: args.cosim,
         seed: args.seed,
+        config: match &args.config {
+            Some(spec) => Some(super::wcet::hw_config(Some(spec))?),
+            None => None,
+        },
     };
     // Progress goes to stderr, one line per finished step, so `--json` stays parseable.
     let summary = flow::export_with_progress(&options, &|p: Progress<'_>| {

@@ -8,9 +8,8 @@
 //! (Sp)SIMD and one lane group, so the per-lane muxes are one small module instantiated
 //! S + 1 times per group rather than loops unrolled into the vector unit.
 //!
-//! A pass without a swizzle (every pass of mode `None` and BCC) connects position p to lane p
-//! of its group; `in_place_i` selects that path, which is the same crossbar setting and lets
-//! simulation skip the 16-way compares.
+//! A pass without a swizzle (every pass of mode `None` and BCC) bypasses the crossbars: the
+//! vector unit connects position p to lane p of the pass's group itself.
 
 use rust_hdl::prelude::*;
 
@@ -22,9 +21,7 @@ const LANES: usize = 16;
 pub struct GroupCrossbar {
     /// Bit p: position p executes a lane of this group in this pass.
     pub take_i: Signal<In, Bits<16>>,
-    /// Position p executes lane p (no swizzle in this pass).
-    pub in_place_i: Signal<In, Bit>,
-    /// The lane position p executes when not in place.
+    /// The lane position p executes.
     pub lane_i: Vec<Signal<In, Bits<4>>>,
     /// The group's banks' four read ports, by lane.
     pub rd0_i: Vec<Signal<In, Bits<32>>>,
@@ -58,7 +55,6 @@ impl Default for GroupCrossbar {
         }
         GroupCrossbar {
             take_i: Default::default(),
-            in_place_i: Default::default(),
             lane_i: many(),
             rd0_i: many(),
             rd1_i: many(),
@@ -95,41 +91,25 @@ impl Logic for GroupCrossbar {
             self.wd_o[p].next = 0.into();
             self.wd_hi_o[p].next = 0.into();
         }
-        if self.in_place_i.val() {
-            for p in 0..16 {
-                if self.take_i.val().get_bit(p) {
-                    self.rd0_o[p].next = self.rd0_i[p].val();
-                    self.rd1_o[p].next = self.rd1_i[p].val();
-                    self.rd2_o[p].next = self.rd2_i[p].val();
-                    self.rd3_o[p].next = self.rd3_i[p].val();
-                    self.wd_o[p].next = self.wd_i[p].val();
-                    self.wd_hi_o[p].next = self.wd_hi_i[p].val();
-                }
-            }
-            self.mask_o.next = self.mask_i.val() & self.take_i.val();
-            self.we_o.next = self.take_i.val();
-            self.flag_o.next = self.flag_i.val() & self.take_i.val();
-        } else {
-            for p in 0..16 {
-                if self.take_i.val().get_bit(p) {
-                    for m in 0..16 {
-                        if self.lane_i[p].val().index() == m {
-                            self.rd0_o[p].next = self.rd0_i[m].val();
-                            self.rd1_o[p].next = self.rd1_i[m].val();
-                            self.rd2_o[p].next = self.rd2_i[m].val();
-                            self.rd3_o[p].next = self.rd3_i[m].val();
-                            self.mask_o.next = self
-                                .mask_o
-                                .val()
-                                .replace_bit(p, self.mask_i.val().get_bit(m));
-                            self.we_o.next = self.we_o.val().replace_bit(m, true);
-                            self.wd_o[m].next = self.wd_i[p].val();
-                            self.wd_hi_o[m].next = self.wd_hi_i[p].val();
-                            self.flag_o.next = self
-                                .flag_o
-                                .val()
-                                .replace_bit(m, self.flag_i.val().get_bit(p));
-                        }
+        for p in 0..16 {
+            if self.take_i.val().get_bit(p) {
+                for m in 0..16 {
+                    if self.lane_i[p].val().index() == m {
+                        self.rd0_o[p].next = self.rd0_i[m].val();
+                        self.rd1_o[p].next = self.rd1_i[m].val();
+                        self.rd2_o[p].next = self.rd2_i[m].val();
+                        self.rd3_o[p].next = self.rd3_i[m].val();
+                        self.mask_o.next = self
+                            .mask_o
+                            .val()
+                            .replace_bit(p, self.mask_i.val().get_bit(m));
+                        self.we_o.next = self.we_o.val().replace_bit(m, true);
+                        self.wd_o[m].next = self.wd_i[p].val();
+                        self.wd_hi_o[m].next = self.wd_hi_i[p].val();
+                        self.flag_o.next = self
+                            .flag_o
+                            .val()
+                            .replace_bit(m, self.flag_i.val().get_bit(p));
                     }
                 }
             }
@@ -164,7 +144,6 @@ mod tests {
         }
         // Positions 0 and 5 execute lanes 9 and 2; position 7 takes its lane elsewhere.
         x.take_i.next = bits(0b10_0001);
-        x.in_place_i.next = false;
         x.lane_i[0].next = bits(9);
         x.lane_i[5].next = bits(2);
         x.lane_i[7].next = bits(4);
@@ -184,27 +163,5 @@ mod tests {
         assert_eq!(x.wd_hi_o[2].val(), bits::<32>(2005));
         assert_eq!(x.flag_o.val(), bits::<16>(1 << 9));
         assert_eq!(x.wd_o[4].val(), bits::<32>(0));
-    }
-
-    #[test]
-    fn an_in_place_pass_connects_position_p_to_lane_p() {
-        let mut x = GroupCrossbar::default();
-        x.connect_all();
-        for m in 0..LANES {
-            x.rd1_i[m].next = bits(m as u64 + 1);
-            x.wd_i[m].next = bits(m as u64 + 50);
-            x.lane_i[m].next = bits(15 - m as u64);
-        }
-        x.take_i.next = bits(0x00F0);
-        x.in_place_i.next = true;
-        x.mask_i.next = bits(0xFFFF);
-        x.flag_i.next = bits(0x0FFF);
-        settle(&mut x);
-        assert_eq!(x.rd1_o[4].val(), bits::<32>(5));
-        assert_eq!(x.rd1_o[3].val(), bits::<32>(0));
-        assert_eq!(x.wd_o[7].val(), bits::<32>(57));
-        assert_eq!(x.we_o.val(), bits::<16>(0x00F0));
-        assert_eq!(x.mask_o.val(), bits::<16>(0x00F0));
-        assert_eq!(x.flag_o.val(), bits::<16>(0x00F0));
     }
 }
