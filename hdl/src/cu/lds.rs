@@ -159,8 +159,10 @@ pub struct LdsBank {
     /// Lanes served this cycle and the dword they read (its value before this edge's write).
     pub served_o: Signal<Out, Bits<16>>,
     pub rdata_o: Signal<Out, Bits<32>>,
+    /// The bank's number (tied off by the LDS: an input rather than a constant, so the 32
+    /// banks are one Verilog module).
+    pub index_i: Signal<In, Bits<5>>,
     ram: LdsBankRam,
-    index: Constant<Bits<5>>,
     found: Signal<Local, Bit>,
     sel: Signal<Local, Bits<4>>,
     sel_dw: Signal<Local, Bits<LDS_DWORD_BITS>>,
@@ -177,8 +179,8 @@ pub struct LdsBank {
 }
 
 impl LdsBank {
-    /// Bank `index` with `depth` rows.
-    pub fn new(index: usize, depth: usize) -> Self {
+    /// A bank of `depth` rows.
+    pub fn new(depth: usize) -> Self {
         fn many<T: Default>(n: usize) -> Vec<T> {
             (0..n).map(|_| T::default()).collect()
         }
@@ -196,8 +198,8 @@ impl LdsBank {
             clear_row_i: Default::default(),
             served_o: Default::default(),
             rdata_o: Default::default(),
+            index_i: Default::default(),
             ram: LdsBankRam::new(depth),
-            index: Constant::new(index.to_bits()),
             found: Default::default(),
             sel: Default::default(),
             sel_dw: Default::default(),
@@ -234,7 +236,7 @@ impl Logic for LdsBank {
             for l in 0..16 {
                 if !self.found.val()
                     & self.pend_i.val().get_bit(l)
-                    & (self.dw_i[l].val().get_bits::<5>(0) == self.index.val())
+                    & (self.dw_i[l].val().get_bits::<5>(0) == self.index_i.val())
                 {
                     self.found.next = true;
                     self.sel.next = l.to_bits();
@@ -412,7 +414,7 @@ impl Lds {
             fault_lane_o: Default::default(),
             fault_addr_o: Default::default(),
             fault_misaligned_o: Default::default(),
-            banks: (0..LDS_BANKS).map(|b| LdsBank::new(b, depth)).collect(),
+            banks: (0..LDS_BANKS).map(|_| LdsBank::new(depth)).collect(),
             pend_q: Default::default(),
             res_q: many(16),
             pend: Default::default(),
@@ -490,6 +492,7 @@ impl Logic for Lds {
         self.served.next = 0.into();
         for b in 0..LDS_BANKS {
             self.banks[b].clock.next = self.clock.val();
+            self.banks[b].index_i.next = b.to_bits();
             self.banks[b].pend_i.next = self.pend.val();
             self.banks[b].we_i.next = self.we_i.val();
             self.banks[b].rmw_i.next = self.rmw_i.val();
