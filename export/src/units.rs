@@ -20,7 +20,7 @@ use pws_hdl::context::ContextState;
 use pws_hdl::cu::ComputeUnit;
 use pws_hdl::reconvergence::{DualPathStack, PdomStack, StackOp, StackStatus};
 use pws_hdl::simd::fpu::{FpuStage, FMOD_BITS};
-use pws_hdl::simd::{ValuOp, VectorUnit};
+use pws_hdl::simd::{sdwa::sdwa_word, ValuOp, VectorUnit};
 use pws_hdl::split_merge::{SmOp, SmStatus, SplitMergeUnit};
 use pws_hdl::swizzle::{SwizzleMode, SwizzleUnit, MAX_LANES};
 use rust_hdl::core::block::Activity;
@@ -457,6 +457,7 @@ crate::cosim_ports!(VectorUnit {
         op_i,
         dst_i,
         fmod_i,
+        sdwa_i,
         src_is_vgpr_i,
         src_vgpr_i,
         src_value_i,
@@ -491,12 +492,13 @@ crate::cosim_ports!(VectorUnit {
 /// The LSU port first writes VGPRs 0 to 7 of every lane (one pass per cycle), then every
 /// (Sp)SIMD is offered an op in half of the cycles: every operation, sources that are VGPRs
 /// within those eight (so ops read earlier results) or anywhere in the VRF, or broadcast
-/// values (small shift amounts and field widths among them), random carry-in masks. EXEC is
-/// empty, full or random per half; the enable mask of (Sp)SIMD k is EXEC & its share of a
-/// random partition of the lanes that changes, with the compaction mode, every 64 to 256
-/// cycles (split masks of one wavefront are disjoint), and in one issue in twenty a random
-/// mask instead, so two (Sp)SIMDs may claim one VRF bank and the priority between them is
-/// compared as well. The LSU port reads at random throughout and writes in a few cycles.
+/// values (small shift amounts and field widths among them), random carry-in masks, SDWA
+/// selects on a fifth of the ops. EXEC is empty, full or random per half; the enable mask of
+/// (Sp)SIMD k is EXEC & its share of a random partition of the lanes that changes, with the
+/// compaction mode, every 64 to 256 cycles (split masks of one wavefront are disjoint), and in
+/// one issue in twenty a random mask instead, so two (Sp)SIMDs may claim one VRF bank and the
+/// priority between them is compared as well. The LSU port reads at random throughout and
+/// writes in a few cycles.
 fn vector_unit_stimulus(uut: &VectorUnit, rng: &mut SplitMix64, cycles: usize) -> Vec<Vec<u64>> {
     const LOADED_VGPRS: u64 = 8;
     let simds = uut.simds();
@@ -537,6 +539,7 @@ fn vector_unit_stimulus(uut: &VectorUnit, rng: &mut SplitMix64, cycles: usize) -
         let mut op = Vec::with_capacity(simds);
         let mut dst = Vec::with_capacity(simds);
         let mut fmod = Vec::with_capacity(simds);
+        let mut sdwa = Vec::with_capacity(simds);
         let (mut is_vgpr, mut src_vgpr, mut src_value, mut src_value_hi) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let (mut mask_lo, mut mask_hi, mut en_lo, mut en_hi) =
@@ -549,6 +552,14 @@ fn vector_unit_stimulus(uut: &VectorUnit, rng: &mut SplitMix64, cycles: usize) -
                 0
             } else {
                 rng.bits(FMOD_BITS)
+            });
+            // Byte and word selects (0..=6) and UNUSED modes (0..=2) of the ISA, in a fifth of
+            // the ops.
+            sdwa.push(if rng.chance(20) {
+                let sel = |rng: &mut SplitMix64| (rng.below(7) as u32, rng.chance(50));
+                sdwa_word(rng.below(7) as u32, rng.below(3) as u32, sel(rng), sel(rng))
+            } else {
+                0
             });
             for _ in 0..pws_hdl::simd::SOURCES {
                 is_vgpr.push(u64::from(rng.chance(70)));
@@ -574,6 +585,7 @@ fn vector_unit_stimulus(uut: &VectorUnit, rng: &mut SplitMix64, cycles: usize) -
             op,
             dst,
             fmod,
+            sdwa,
             is_vgpr,
             src_vgpr,
             src_value,
