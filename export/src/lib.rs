@@ -6,6 +6,7 @@
 //!   `pws_sim::Driver`) and through its exported Verilog in Icarus, comparing every output on
 //!   every cycle;
 //! * [`bench`] measures simulation speed of rust-hdl against Verilator on the same unit;
+//! * [`verilated`] builds a design with Verilator into a library Rust steps through a C ABI;
 //! * [`units`] lists the exported units of `pws-hdl` and how each is driven;
 //! * [`flow`] ties them together for `pws export`.
 //!
@@ -16,6 +17,7 @@ pub mod cosim;
 pub mod flow;
 pub mod tools;
 pub mod units;
+pub mod verilated;
 pub mod verilog;
 
 use std::path::Path;
