@@ -144,6 +144,8 @@ pub struct ComputeUnit {
     pub ctx_retire_o: Vec<Signal<Out, Bit>>,
     /// PC of context c's last issued instruction (the one in flight, if any).
     pub ctx_inst_pc_o: Vec<Signal<Out, Bits<32>>>,
+    /// Context c waits for its children to merge (split/merge state `Waiting`).
+    pub ctx_waiting_o: Vec<Signal<Out, Bit>>,
     pub imem: InstructionMemory,
     pub ius: Vec<IssueUnit>,
     pub smus: Vec<SplitMergeUnit>,
@@ -318,6 +320,7 @@ impl ComputeUnit {
             ctx_issue_o: many(n),
             ctx_retire_o: many(n),
             ctx_inst_pc_o: many(n),
+            ctx_waiting_o: many(n),
             imem: InstructionMemory::new(units),
             ius: (0..units).map(|_| IssueUnit::new(cand)).collect(),
             smus,
@@ -1160,6 +1163,8 @@ impl Logic for ComputeUnit {
             self.barrier.live_i[j].next = self.live[j].q.val();
             self.barrier.wg_i[j].next = self.wg[j].q.val();
             for k in 0..self._per_slot {
+                self.ctx_waiting_o[j * self._per_slot + k].next =
+                    self.smus[j].cx_state[k].val() == ContextState::Waiting;
                 self.barrier.waiting_i[j * self._per_slot + k].next =
                     self.at_bar[j * self._per_slot + k].q.val();
                 self.barrier.absent_i[j * self._per_slot + k].next =

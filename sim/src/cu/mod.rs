@@ -671,11 +671,9 @@ impl Bench<'_> {
         // issue in the cycle its parent's split retires. So: retires of the contexts that did
         // not issue, then the issues (the issue units name the PC; `ctx_inst_pc_o` shows it
         // from the next cycle on), then the retires of those that did.
-        for (slot, smu) in self.driver.uut().smus.iter().enumerate() {
-            for (k, state) in smu.cx_state.iter().enumerate() {
-                let waiting = state.val() == ContextState::Waiting;
-                self.monitor.waiting(Ctx { slot, k }, waiting, cycle);
-            }
+        for (c, waiting) in self.driver.uut().ctx_waiting_o.iter().enumerate() {
+            self.monitor
+                .waiting(self.ctx_of_index(c), waiting.val(), cycle);
         }
         let mut issued = vec![false; self.driver.uut().ctx_retire_o.len()];
         let mut issues = Vec::new();
