@@ -16,7 +16,7 @@ use super::lds::LDS_ROW_BITS;
 use super::lsu::LoadStoreUnit;
 use super::{CuError, CuMode};
 use crate::config::{ConfigErrors, HwConfig, CONTEXT_ID_BITS, SGPR_ADDR_BITS, VGPR_ADDR_BITS};
-use crate::context::ContextState;
+use crate::context::{ContextState, DEPTH_BITS};
 use crate::simd::{SimdConfigError, ValuOp, VectorUnit, SIMD_LANES, SOURCES};
 use crate::split_merge::{SmOp, SmStatus, SplitMergeUnit};
 use crate::swizzle::SwizzleMode;
@@ -146,6 +146,19 @@ pub struct ComputeUnit {
     pub ctx_inst_pc_o: Vec<Signal<Out, Bits<32>>>,
     /// Context c waits for its children to merge (split/merge state `Waiting`).
     pub ctx_waiting_o: Vec<Signal<Out, Bit>>,
+    /// Debug read port: the state of context `dbg_ctx_i` of slot `dbg_slot_i`, combinational,
+    /// for the test bench's deadlock report (so it needs nothing but ports).
+    pub dbg_slot_i: Signal<In, Bits<4>>,
+    pub dbg_ctx_i: Signal<In, Bits<CONTEXT_ID_BITS>>,
+    pub dbg_state_o: Signal<Out, ContextState>,
+    pub dbg_pc_o: Signal<Out, Bits<32>>,
+    pub dbg_parent_o: Signal<Out, Bits<CONTEXT_ID_BITS>>,
+    pub dbg_stack_top_o: Signal<Out, Bits<CONTEXT_ID_BITS>>,
+    pub dbg_stack_depth_o: Signal<Out, Bits<DEPTH_BITS>>,
+    /// The context has ended, waits at `s_barrier`, has an instruction in flight.
+    pub dbg_ended_o: Signal<Out, Bit>,
+    pub dbg_at_barrier_o: Signal<Out, Bit>,
+    pub dbg_in_flight_o: Signal<Out, Bit>,
     pub imem: InstructionMemory,
     pub ius: Vec<IssueUnit>,
     pub smus: Vec<SplitMergeUnit>,
@@ -321,6 +334,16 @@ impl ComputeUnit {
             ctx_retire_o: many(n),
             ctx_inst_pc_o: many(n),
             ctx_waiting_o: many(n),
+            dbg_slot_i: Default::default(),
+            dbg_ctx_i: Default::default(),
+            dbg_state_o: Default::default(),
+            dbg_pc_o: Default::default(),
+            dbg_parent_o: Default::default(),
+            dbg_stack_top_o: Default::default(),
+            dbg_stack_depth_o: Default::default(),
+            dbg_ended_o: Default::default(),
+            dbg_at_barrier_o: Default::default(),
+            dbg_in_flight_o: Default::default(),
             imem: InstructionMemory::new(units),
             ius: (0..units).map(|_| IssueUnit::new(cand)).collect(),
             smus,
@@ -426,21 +449,6 @@ impl ComputeUnit {
     /// M0 of context c.
     pub fn m0(&self, c: usize) -> u32 {
         self.m0[c].q.val().to_u64() as u32
-    }
-
-    /// Context c has executed `s_endpgm`.
-    pub fn ended(&self, c: usize) -> bool {
-        self.ended[c].q.val()
-    }
-
-    /// Context c waits at `s_barrier`.
-    pub fn at_barrier(&self, c: usize) -> bool {
-        self.at_bar[c].q.val()
-    }
-
-    /// Context c has an instruction in flight.
-    pub fn in_flight(&self, c: usize) -> bool {
-        self.busy[c].q.val()
     }
 }
 
@@ -550,7 +558,7 @@ impl Logic for ComputeUnit {
             self.smus[j].wr_exec_en.next = false;
             self.smus[j].wr_exec_lo.next = 0.into();
             self.smus[j].wr_exec_hi.next = 0.into();
-            self.smus[j].rd_ctx.next = 0.into();
+            self.smus[j].rd_ctx.next = self.dbg_ctx_i.val();
             self.smus[j].overflow_noop.next = true;
             self.smus[j].free_all.next = false;
             for k in 0..self._per_slot {
@@ -1153,6 +1161,32 @@ impl Logic for ComputeUnit {
                     self.ended[j * self._per_slot + k].d.next = false;
                     self.at_bar[j * self._per_slot + k].d.next = false;
                     self.busy[j * self._per_slot + k].d.next = false;
+                }
+            }
+        }
+
+        // Debug read port.
+        self.dbg_state_o.next = ContextState::Free;
+        self.dbg_pc_o.next = 0.into();
+        self.dbg_parent_o.next = 0.into();
+        self.dbg_stack_top_o.next = 0.into();
+        self.dbg_stack_depth_o.next = 0.into();
+        self.dbg_ended_o.next = false;
+        self.dbg_at_barrier_o.next = false;
+        self.dbg_in_flight_o.next = false;
+        for j in 0..self.smus.len() {
+            if self.dbg_slot_i.val().index() == j {
+                self.dbg_state_o.next = self.smus[j].rd_state.val();
+                self.dbg_pc_o.next = self.smus[j].rd_pc.val();
+                self.dbg_parent_o.next = self.smus[j].rd_parent.val();
+                self.dbg_stack_top_o.next = self.smus[j].rd_stack_top.val();
+                self.dbg_stack_depth_o.next = self.smus[j].rd_stack_depth.val();
+                for k in 0..self._per_slot {
+                    if self.dbg_ctx_i.val().index() == k {
+                        self.dbg_ended_o.next = self.ended[j * self._per_slot + k].q.val();
+                        self.dbg_at_barrier_o.next = self.at_bar[j * self._per_slot + k].q.val();
+                        self.dbg_in_flight_o.next = self.busy[j * self._per_slot + k].q.val();
+                    }
                 }
             }
         }

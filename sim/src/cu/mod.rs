@@ -446,32 +446,38 @@ impl Bench<'_> {
         }
     }
 
-    /// Every live context of the compute unit, where it is and what it waits for, from the
-    /// RTL's own context state.
-    fn stuck(&self, cycle: u64) -> Vec<StuckContext> {
-        let cu = self.driver.uut();
+    /// Every live context of the compute unit, where it is and what it waits for, read through
+    /// the compute unit's debug port (one context per settle).
+    fn stuck(&mut self, cycle: u64) -> Vec<StuckContext> {
         let mut out = Vec::new();
-        for (slot, smu) in cu.smus.iter().enumerate() {
-            for (k, context) in smu.contexts.iter().enumerate() {
+        for slot in 0..self.resident.len() {
+            for k in 0..self.per_slot {
+                let cu = self.driver.uut_mut();
+                cu.dbg_slot_i.next = bits(slot as u64);
+                cu.dbg_ctx_i.next = bits(k as u64);
+                if self.driver.settle().is_err() {
+                    continue;
+                }
+                let cu = self.driver.uut();
                 let c = slot * self.per_slot + k;
                 let ctx = Ctx { slot, k };
-                let state = context.state.val();
-                if state == ContextState::Free || cu.ended(c) {
+                let state = cu.dbg_state_o.val();
+                if state == ContextState::Free || cu.dbg_ended_o.val() {
                     continue;
                 }
                 let last = cu.ctx_inst_pc_o[c].val().to_u64() as u32;
                 let (pc, waits_for) = if state == ContextState::Waiting {
-                    let partner = match context.stack_depth.val().to_u64() {
-                        0 => format!("its parent, context {}", context.parent.val().to_u64()),
-                        _ => format!("its child, context {}", context.stack_top.val().to_u64()),
+                    let partner = match cu.dbg_stack_depth_o.val().to_u64() {
+                        0 => format!("its parent, context {}", cu.dbg_parent_o.val().to_u64()),
+                        _ => format!("its child, context {}", cu.dbg_stack_top_o.val().to_u64()),
                     };
                     (last, format!("waits at merge for {partner}"))
-                } else if cu.at_barrier(c) {
+                } else if cu.dbg_at_barrier_o.val() {
                     (
                         last,
                         "waits at s_barrier for the rest of its workgroup".to_string(),
                     )
-                } else if cu.in_flight(c) {
+                } else if cu.dbg_in_flight_o.val() {
                     let since = self
                         .monitor
                         .in_flight_since(ctx)
@@ -480,7 +486,7 @@ impl Bench<'_> {
                         });
                     (last, format!("has this instruction in flight{since}"))
                 } else {
-                    let next = context.pc.val().to_u64() as u32;
+                    let next = cu.dbg_pc_o.val().to_u64() as u32;
                     (next, "is ready but not scheduled".to_string())
                 };
                 out.push(StuckContext {
