@@ -88,8 +88,8 @@ impl fmt::Display for BenchTable {
 }
 
 /// Benchmarks the units selected by `unit` that have a port-level bench (see [`units::select`];
-/// all when `None`), building
-/// the Verilator models under `dir` (a temporary directory when `None`).
+/// all when `None`), building the Verilator models under `dir` (a temporary directory when
+/// `None`).
 pub fn run(
     unit: Option<&str>,
     options: &BenchOptions,

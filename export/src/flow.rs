@@ -143,7 +143,7 @@ pub fn export_with_progress(
             module: unit.module.to_string(),
             rust_type: unit.rust_type.to_string(),
             file: w.file.clone(),
-            lines: w.text.lines().count(),
+            lines: w.lines,
             modules: w
                 .text
                 .lines()
@@ -213,6 +213,7 @@ fn in_parallel<I: Sync, T: Send>(
 /// for the tools' outputs.
 struct Written {
     text: String,
+    lines: usize,
     file: PathBuf,
     ports: Vec<Port>,
     work: tempfile::TempDir,
@@ -245,14 +246,16 @@ fn write_unit(
     let file = verilog::write(&options.out, unit.module, &text)?;
     let ports = verilog::ports(&text, unit.module)?;
     let work = tempfile::tempdir().map_err(|e| ExportError::io(Path::new("tempdir"), e))?;
+    let lines = text.lines().count();
     progress(Progress {
         unit: unit.module,
         step: "verilog",
-        detail: format!("{} lines", text.lines().count()),
+        detail: format!("{lines} lines"),
         elapsed: start.elapsed(),
     });
     Ok(Written {
         text,
+        lines,
         file,
         ports,
         work,

@@ -141,9 +141,9 @@ pub const LINT_WAIVERS: &[Waiver] = &[
         file: Some("pws_compute_unit.v"),
         reason: "the compute unit instantiates the units as they are exported on their own, and \
                  leaves their observation ports unread (the masks of the split/merge unit's \
-                 context read port and its counters, the swizzle unit's `src_o`, the decoder's and branch unit's \
-                 status outputs), as well as the high bits of address words narrower memories \
-                 ignore",
+                 context read port and its counters, the swizzle unit's `src_o`, the decoder's \
+                 and branch unit's status outputs), as well as the high bits of address words \
+                 narrower memories ignore",
     },
     Waiver {
         rule: "UNOPTFLAT",

@@ -36,10 +36,8 @@ pub trait Design: Block + Sized {
     const MODULE: &'static str;
     /// The unit as exported by default.
     fn build() -> Result<Self, ExportError>;
-    /// Whether the unit is built from a hardware configuration; the others (the stacks, the f32
-    /// stage) have parameters of their own, and [`Design::build_for`] is [`Design::build`].
-    const CONFIGURED: bool = false;
-    /// The unit for the hardware configuration `cfg` (`pws export --config`).
+    /// The unit for the hardware configuration `cfg` (`pws export --config`); units with
+    /// parameters of their own (the stacks, the f32 stage) keep the default, [`Design::build`].
     fn build_for(cfg: &HwConfig) -> Result<Self, ExportError> {
         let _ = cfg;
         Self::build()
@@ -83,7 +81,7 @@ impl<D: Design> pws_sim::Clocked for Harness<D> {
 
 /// Verilog of `D`, with its top module named [`Design::MODULE`].
 pub fn verilog_of<D: Design>() -> Result<String, ExportError> {
-    verilog::generate(&mut D::build()?, D::MODULE)
+    verilog_for::<D>(None)
 }
 
 /// `D` built for `cfg` where it takes a hardware configuration, else as by default.
@@ -115,12 +113,9 @@ pub struct Unit {
     pub rust_type: &'static str,
     /// Its Verilog, for a hardware configuration (`None`: the unit's default).
     pub verilog: fn(Option<&HwConfig>) -> Result<String, ExportError>,
-    /// Whether a hardware configuration changes it ([`Design::build_for`]).
-    pub configured: bool,
     /// Co-simulation against Icarus: `(configuration, seed, cycles, work dir)`; `None` for a
-    /// unit whose Verilog
-    /// Icarus cannot run at a useful speed (its outputs are then compared with Verilator's by
-    /// the checksum of [`bench::measure`]).
+    /// unit whose Verilog Icarus cannot run at a useful speed (its outputs are then compared
+    /// with Verilator's by the checksum of [`bench::measure`]).
     pub cosim: Option<CoSimFn>,
     /// rust-hdl against Verilator simulation speed on random port stimulus; `None` for the
     /// compute unit, whose inputs are a test bench's (memory, dispatch), not random values.
@@ -133,7 +128,6 @@ impl Unit {
             module: D::MODULE,
             rust_type,
             verilog: verilog_for::<D>,
-            configured: D::CONFIGURED,
             cosim: Some(cosimulate_for::<D>),
             bench: Some(bench::measure::<D>),
         }
@@ -164,7 +158,6 @@ pub fn all() -> Vec<Unit> {
             module: ComputeUnit::MODULE,
             rust_type: "pws_hdl::cu::ComputeUnit",
             verilog: verilog_for::<ComputeUnit>,
-            configured: ComputeUnit::CONFIGURED,
             cosim: None,
             bench: None,
         },
@@ -219,7 +212,6 @@ crate::enum_port_value!(SwizzleMode: None, Bcc, Scc);
 
 impl Design for SplitMergeUnit {
     const MODULE: &'static str = "pws_split_merge_unit";
-    const CONFIGURED: bool = true;
     fn build() -> Result<Self, ExportError> {
         Self::build_for(&HwConfig::default())
     }
@@ -355,7 +347,6 @@ fn split_merge_stimulus(
 
 impl Design for SwizzleUnit {
     const MODULE: &'static str = "pws_swizzle_unit";
-    const CONFIGURED: bool = true;
     fn build() -> Result<Self, ExportError> {
         Self::build_for(&HwConfig::default())
     }
@@ -425,7 +416,6 @@ crate::enum_port_value!(StackStatus: Ok, Overflow, Underflow, InvalidPath);
 
 impl Design for ComputeUnit {
     const MODULE: &'static str = "pws_compute_unit";
-    const CONFIGURED: bool = true;
     fn build() -> Result<Self, ExportError> {
         Self::build_for(&HwConfig::cu())
     }
@@ -439,7 +429,6 @@ impl Design for ComputeUnit {
 
 impl Design for VectorUnit {
     const MODULE: &'static str = "pws_vector_unit";
-    const CONFIGURED: bool = true;
     fn build() -> Result<Self, ExportError> {
         Self::build_for(&HwConfig::default())
     }

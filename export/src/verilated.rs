@@ -130,19 +130,34 @@ impl VerilatedModel {
                 Ok(f)
             }
         };
-        let new: NewFn = std::mem::transmute(symbol("pws_model_new")?);
-        let model = Self {
+        // Every function is found before a model is made, so a failure leaks neither.
+        let functions = (|| {
+            Ok::<_, ExportError>((
+                std::mem::transmute::<*mut c_void, NewFn>(symbol("pws_model_new")?),
+                std::mem::transmute::<*mut c_void, FreeFn>(symbol("pws_model_free")?),
+                std::mem::transmute::<*mut c_void, EvalFn>(symbol("pws_model_eval")?),
+                std::mem::transmute::<*mut c_void, SetFn>(symbol("pws_model_set")?),
+                std::mem::transmute::<*mut c_void, GetFn>(symbol("pws_model_get")?),
+            ))
+        })();
+        let (new, free, eval, set, get) = match functions {
+            Ok(f) => f,
+            Err(e) => {
+                libc::dlclose(library);
+                return Err(e);
+            }
+        };
+        Ok(Self {
             library,
             model: new(),
-            free: std::mem::transmute::<*mut c_void, FreeFn>(symbol("pws_model_free")?),
-            eval: std::mem::transmute::<*mut c_void, EvalFn>(symbol("pws_model_eval")?),
-            set: std::mem::transmute::<*mut c_void, SetFn>(symbol("pws_model_set")?),
-            get: std::mem::transmute::<*mut c_void, GetFn>(symbol("pws_model_get")?),
+            free,
+            eval,
+            set,
+            get,
             inputs,
             outputs,
             path,
-        };
-        Ok(model)
+        })
     }
 
     /// The input ports, numbered as [`Self::set`] takes them.
