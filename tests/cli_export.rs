@@ -135,14 +135,22 @@ fn a_configuration_builds_the_configured_units_for_it() {
 #[test]
 fn a_configuration_a_unit_cannot_be_built_for_is_an_error_naming_it() {
     let dir = tempfile::tempdir().unwrap();
+    // One GCN3 SIMD with 17 slots: valid for the other units, too many for an issue unit.
+    let spec = dir.path().join("wide.toml");
+    std::fs::write(
+        &spec,
+        "preset = \"gcn3\"\nsimds_per_cu = 1\nwf_contexts_per_simd = 17\n",
+    )
+    .unwrap();
     let out = pws()
         .args(["export", "--out"])
-        .arg(dir.path())
-        .args(["--unit", "compute_unit", "--config", "gcn3"])
+        .arg(dir.path().join("v"))
+        .args(["--unit", "compute_unit", "--config"])
+        .arg(&spec)
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("pws_compute_unit"), "{stderr}");
-    assert!(stderr.contains("slots"), "{stderr}");
+    assert!(stderr.contains("16 wavefront slots per SIMD"), "{stderr}");
 }

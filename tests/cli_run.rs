@@ -200,5 +200,5 @@ fn bad_inputs_are_clear_errors() {
     let e = pws_err(&["run", "kernels/figure2.toml", "--config", "nope"]);
     assert!(e.contains("nope") && e.contains("preset"), "{e}");
     let e = pws_err(&["run", "kernels/collatz.toml"]);
-    assert!(e.contains("4 wavefronts") && e.contains("2 slots"), "{e}");
+    assert!(e.contains("4 wavefronts") && e.contains("only 2"), "{e}");
 }

@@ -388,11 +388,12 @@ fn launch_rounds_follow_the_slots() {
             + u(&o["issue_waits"]).min(u(&o["issue_held"]))
             + u(&o["lsu_waits"]).min(u(&o["lsu_held"]))
     );
-    // Two wavefronts of a workgroup compete for the issue unit and the memory port, each
-    // holding the LSU at most for the kernel's longest memory instruction.
+    // Two wavefronts of a workgroup compete for the issue unit, its SIMD (at most the op the
+    // issue unit handed over before) and the memory port, each holding the LSU at most for the
+    // kernel's longest memory instruction.
     assert_eq!(
         b["competition"],
-        serde_json::json!({"issue": 1, "valu": 0, "lsu": 1, "lsu_hold": 12, "split_merge": 0})
+        serde_json::json!({"issue": 1, "valu": 1, "lsu": 1, "lsu_hold": 12, "split_merge": 0})
     );
     // A configuration file overrides the preset it names.
     let dir = tempfile::tempdir().unwrap();

@@ -11,7 +11,7 @@ use pws_host::timing::{
 use pws_host::GpuConfig;
 use pws_isa::abi::LaunchAbi;
 use pws_isa::manifest::Manifest;
-use pws_sim::cu::dispatch::{DispatchAction, Dispatcher};
+use pws_sim::cu::dispatch::{DispatchAction, Dispatcher, SlotMap};
 use pws_verify::bound::cu_timing;
 
 /// The configurations the contract is compared on: the presets the CU is built for, and
@@ -244,7 +244,11 @@ fn waits_equal_the_rtl_contract() {
                     mode,
                     &Competition {
                         issue: n,
-                        valu: if dws { s } else { 0 },
+                        valu: if dws {
+                            s.max(u64::from(n > 0))
+                        } else {
+                            u64::from(n > 0)
+                        },
                         lsu: n,
                         lsu_hold: rtl::lsu_max_occupancy(&cfg),
                         split_merge: if mode.splits() { s } else { 0 },
@@ -254,7 +258,17 @@ fn waits_equal_the_rtl_contract() {
                 assert_eq!(t.schedule_wait, rtl::schedule_wait(&cfg, n, dws), "{at}");
                 assert_eq!(t.lsu_wait, rtl::lsu_wait(&cfg, n), "{at}");
                 if dws {
-                    assert_eq!(t.valu_wait, rtl::dws_valu_wait(&cfg), "{at}");
+                    assert_eq!(
+                        t.valu_wait,
+                        rtl::dws_valu_wait(&cfg).max(rtl::valu_port_wait(&cfg) * u64::from(n > 0)),
+                        "{at}"
+                    );
+                } else {
+                    assert_eq!(
+                        t.valu_wait,
+                        rtl::valu_port_wait(&cfg) * u64::from(n > 0),
+                        "{at}"
+                    );
                 }
                 if mode.splits() {
                     assert_eq!(
@@ -329,7 +343,8 @@ fn dispatch_cost_matches_the_dispatcher() {
             if cfg.lanes_per_simd == 16 {
                 // The test bench's dispatcher: one action per cycle until the launch.
                 let mut dispatcher =
-                    Dispatcher::new(&manifest, abi.clone(), 1, cfg.passes()).unwrap();
+                    Dispatcher::new(&manifest, abi.clone(), SlotMap::one_simd(1), cfg.passes())
+                        .unwrap();
                 let cycles = (1..)
                     .find(|_| matches!(dispatcher.step(1), DispatchAction::Launch { .. }))
                     .unwrap();
@@ -355,7 +370,8 @@ fn lds_clearing_is_the_per_workgroup_dispatch_cost() {
     {
         let d = DispatchCost::contract(&cu_timing(&cfg), &abi);
         assert_eq!(d.per_workgroup, 3);
-        let mut dispatcher = Dispatcher::new(&manifest, abi.clone(), 1, cfg.passes()).unwrap();
+        let mut dispatcher =
+            Dispatcher::new(&manifest, abi.clone(), SlotMap::one_simd(1), cfg.passes()).unwrap();
         let cycles = (1..)
             .find(|_| matches!(dispatcher.step(1), DispatchAction::Launch { .. }))
             .unwrap();

@@ -19,7 +19,8 @@ pub const MAX_WAVEFRONT_WIDTH: usize = 64;
 pub const MAX_SPSIMDS: usize = 7;
 /// Most scalar registers per context: the SRF address is 7 bits wide.
 pub const MAX_SGPRS: usize = 128;
-/// Most vector registers per wavefront: the VRF address is 8 bits wide, as in GCN3.
+/// Most vector registers per lane of one SIMD's VRF: the VRF address is 8 bits wide, as in
+/// GCN3 (256 registers x 64 lanes x 4 bytes = 64 KiB per SIMD).
 pub const MAX_VGPRS: usize = 256;
 /// Widest SRF copy path: SGPRs the split datapath copies per cycle (a 512-bit bus).
 pub const MAX_SRF_COPY_WIDTH: usize = 16;
@@ -56,8 +57,11 @@ pub struct HwConfig {
     pub simds_per_cu: usize,
     /// Scalar registers in each (S)WF context's SRF.
     pub sgprs_per_context: usize,
-    /// Vector registers of a wavefront, shared by the wavefront and its SWFs.
-    pub vgprs_per_wavefront: usize,
+    /// Vector registers per lane of each SIMD's VRF. The SIMD's wavefront slots share it: a
+    /// wavefront gets its kernel's registers (in GCN3's blocks of 4, [`vgpr_allocation`]) at dispatch, and
+    /// its SWFs share them, so a kernel's VGPR use limits how many of the N_WFC slots can hold
+    /// a wavefront ([`HwConfig::wavefronts_per_simd`]), as on GCN.
+    pub vgprs_per_simd: usize,
     /// SGPRs a split copies into the new SWF context per cycle (a power of two, at most
     /// [`MAX_SRF_COPY_WIDTH`]): each SRF is banked this many ways and the copy bus between the
     /// SIMD's and the SpSIMDs' SRFs is `32 * srf_copy_width` bits wide, so e_s =
@@ -72,6 +76,11 @@ pub struct HwConfig {
     /// Bytes of the compute unit's LDS (GCN3: 64 KiB), in rows of 128 bytes (one dword in each
     /// of its 32 banks); the resident workgroups' group segments share it.
     pub lds_bytes: usize,
+}
+
+/// VGPRs a wavefront of a kernel using `vgprs` of them is given (`pws_isa::abi`'s granules).
+pub fn vgpr_allocation(vgprs: usize) -> usize {
+    pws_isa::abi::vgpr_allocation(vgprs as u32) as usize
 }
 
 /// A configuration the RTL cannot be built for.
@@ -118,7 +127,7 @@ impl fmt::Display for ConfigError {
                 write!(f, "{n} SGPRs per context is out of range 1..={MAX_SGPRS}")
             }
             ConfigError::Vgprs(n) => {
-                write!(f, "{n} VGPRs per wavefront is out of range 1..={MAX_VGPRS}")
+                write!(f, "{n} VGPRs per SIMD is out of range 1..={MAX_VGPRS}")
             }
             ConfigError::SrfCopyWidth(w) => write!(
                 f,
@@ -157,7 +166,7 @@ impl std::error::Error for ConfigErrors {}
 
 impl Default for HwConfig {
     /// The GCN3-like configuration (\[T\] §1.1: 64-wide wavefronts on 16-lane SIMDs, 10 slots,
-    /// 4 SIMDs) with S = 2, 102 addressable SGPRs, 256 VGPRs, an SRF copy path of 8 SGPRs
+    /// 4 SIMDs) with S = 2, 102 addressable SGPRs, a 256-register VRF per SIMD, an SRF copy path of 8 SGPRs
     /// (256 bits) per cycle, a 32-cycle memory, 4096 words of instruction memory and a 64 KiB
     /// LDS.
     fn default() -> Self {
@@ -168,7 +177,7 @@ impl Default for HwConfig {
             wf_contexts_per_simd: 10,
             simds_per_cu: 4,
             sgprs_per_context: 102,
-            vgprs_per_wavefront: 256,
+            vgprs_per_simd: 256,
             srf_copy_width: 8,
             mem_latency: 32,
             imem_words: 4096,
@@ -187,7 +196,7 @@ impl HwConfig {
     }
 
     /// GCN3 geometry with small register files, so unit simulations stay fast: 8 SGPRs per
-    /// context, 8 VGPRs, 2 wavefront slots, one SIMD, and an SRF copy path of 4 SGPRs per cycle
+    /// context, a VRF of 16 VGPRs (two wavefronts of 8), 2 wavefront slots, one SIMD, and an SRF copy path of 4 SGPRs per cycle
     /// (a full copy takes two rows, so multi-row copies are exercised cheaply) and an 8-cycle
     /// memory.
     pub fn small() -> Self {
@@ -195,7 +204,7 @@ impl HwConfig {
             wf_contexts_per_simd: 2,
             simds_per_cu: 1,
             sgprs_per_context: 8,
-            vgprs_per_wavefront: 8,
+            vgprs_per_simd: 16,
             srf_copy_width: 4,
             mem_latency: 8,
             ..Self::default()
@@ -203,7 +212,7 @@ impl HwConfig {
     }
 
     /// The compute-unit test configuration: one SIMD with S = 3 SpSIMDs and 2 wavefront slots,
-    /// 32 SGPRs and 32 VGPRs, an SRF copy path of 8 SGPRs per cycle and an 8-cycle memory, so
+    /// 32 SGPRs, GCN3's 256-register VRF, an SRF copy path of 8 SGPRs per cycle and an 8-cycle memory, so
     /// whole kernels simulate quickly while nested splits still find free contexts.
     pub fn cu() -> Self {
         HwConfig {
@@ -211,7 +220,7 @@ impl HwConfig {
             wf_contexts_per_simd: 2,
             simds_per_cu: 1,
             sgprs_per_context: 32,
-            vgprs_per_wavefront: 32,
+            vgprs_per_simd: 256,
             srf_copy_width: 8,
             mem_latency: 8,
             ..Self::default()
@@ -229,7 +238,7 @@ impl HwConfig {
             wf_contexts_per_simd: 1,
             simds_per_cu: 1,
             sgprs_per_context: 3,
-            vgprs_per_wavefront: 1,
+            vgprs_per_simd: 1,
             srf_copy_width: 2,
             mem_latency: 8,
             imem_words: 4096,
@@ -257,18 +266,30 @@ impl HwConfig {
     }
 
     /// The same configuration with room for a kernel that uses `sgprs` scalar registers per
-    /// context and `vgprs` vector registers per wavefront: each size grows to the kernel's use,
-    /// rounded up to 8 and capped at the RTL's maximum, and never shrinks. GCN gives a kernel
-    /// the registers its descriptor asks for at dispatch; a preset's sizes are what it builds
-    /// when nothing asks for more (clang's kernels often name 40 to 100 SGPRs).
+    /// context and `vgprs` vector registers per wavefront: each context's SRF grows to the
+    /// kernel's use rounded up to 8, the VRF to at least one wavefront's allocation, both capped
+    /// at the RTL's maximum, and neither shrinks. GCN gives a kernel the registers its
+    /// descriptor asks for at dispatch; a preset's sizes are what it builds when nothing asks
+    /// for more (clang's kernels often name 40 to 100 SGPRs).
     pub fn with_registers_for(self, sgprs: usize, vgprs: usize) -> Self {
-        let fit =
-            |have: usize, need: usize, max: usize| have.max(need.next_multiple_of(8).min(max));
         HwConfig {
-            sgprs_per_context: fit(self.sgprs_per_context, sgprs, MAX_SGPRS),
-            vgprs_per_wavefront: fit(self.vgprs_per_wavefront, vgprs, MAX_VGPRS),
+            sgprs_per_context: self
+                .sgprs_per_context
+                .max(sgprs.next_multiple_of(8).min(MAX_SGPRS)),
+            vgprs_per_simd: self
+                .vgprs_per_simd
+                .max(vgpr_allocation(vgprs).min(MAX_VGPRS)),
             ..self
         }
+    }
+
+    /// Wavefronts of a kernel using `vgprs` VGPRs that one SIMD holds at once: its N_WFC slots,
+    /// or fewer when the VRF cannot give each of them [`vgpr_allocation`]`(vgprs)` registers
+    /// (0 if not even one fits). Slot i of the SIMD gets the registers from i times the
+    /// allocation on.
+    pub fn wavefronts_per_simd(&self, vgprs: usize) -> usize {
+        self.wf_contexts_per_simd
+            .min(self.vgprs_per_simd / vgpr_allocation(vgprs))
     }
 
     /// Checks every parameter against what the RTL can build, reporting all problems.
@@ -294,8 +315,8 @@ impl HwConfig {
         if !(1..=MAX_SGPRS).contains(&self.sgprs_per_context) {
             errors.push(ConfigError::Sgprs(self.sgprs_per_context));
         }
-        if !(1..=MAX_VGPRS).contains(&self.vgprs_per_wavefront) {
-            errors.push(ConfigError::Vgprs(self.vgprs_per_wavefront));
+        if !(1..=MAX_VGPRS).contains(&self.vgprs_per_simd) {
+            errors.push(ConfigError::Vgprs(self.vgprs_per_simd));
         }
         let copy = self.srf_copy_width;
         if !copy.is_power_of_two() || copy > MAX_SRF_COPY_WIDTH {
@@ -354,17 +375,31 @@ mod tests {
     fn registers_grow_to_the_kernel_and_never_shrink() {
         let cu = HwConfig::cu();
         let fitted = cu.with_registers_for(51, 40);
-        assert_eq!(
-            (fitted.sgprs_per_context, fitted.vgprs_per_wavefront),
-            (56, 40)
-        );
+        assert_eq!((fitted.sgprs_per_context, fitted.vgprs_per_simd), (56, 256));
         assert_eq!(cu.with_registers_for(3, 1), cu);
         let most = cu.with_registers_for(200, 300);
         assert_eq!(
-            (most.sgprs_per_context, most.vgprs_per_wavefront),
+            (most.sgprs_per_context, most.vgprs_per_simd),
             (MAX_SGPRS, MAX_VGPRS)
         );
         assert!(fitted.validate().is_ok() && most.validate().is_ok());
+        let small = HwConfig::small();
+        assert_eq!(small.with_registers_for(8, 10).vgprs_per_simd, 16);
+        assert_eq!(small.with_registers_for(8, 17).vgprs_per_simd, 20);
+    }
+
+    #[test]
+    fn vgpr_use_limits_the_wavefronts_of_a_simd() {
+        // GCN3: 10 slots and 256 VGPRs, in granules of 4.
+        let gcn3 = HwConfig::gcn3();
+        assert_eq!(vgpr_allocation(0), 4);
+        assert_eq!(vgpr_allocation(25), 28);
+        assert_eq!(gcn3.wavefronts_per_simd(24), 10);
+        assert_eq!(gcn3.wavefronts_per_simd(25), 9);
+        assert_eq!(gcn3.wavefronts_per_simd(128), 2);
+        assert_eq!(gcn3.wavefronts_per_simd(129), 1);
+        assert_eq!(HwConfig::small().wavefronts_per_simd(9), 1);
+        assert_eq!(HwConfig::small().wavefronts_per_simd(17), 0);
     }
 
     #[test]
@@ -394,7 +429,7 @@ mod tests {
             wavefront_width: 48,
             spsimds_per_simd: 8,
             sgprs_per_context: 0,
-            vgprs_per_wavefront: 257,
+            vgprs_per_simd: 257,
             srf_copy_width: 3,
             mem_latency: 0,
             imem_words: 1000,

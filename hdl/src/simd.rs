@@ -1,29 +1,33 @@
-//! The vector unit of one wavefront slot: the SIMD and its S SpSIMDs sharing the wavefront's
-//! vector register file (\[P\] §4.1, Fig 4), with BCC/SCC compaction of each op's passes
-//! (Vaidya et al., ISCA'13) and the port of the CU's load/store unit.
+//! The vector unit of one SIMD: the SIMD and its S SpSIMDs (\[P\] §4.1, Fig 4), shared by
+//! the SIMD's wavefront slots as GCN shares a SIMD's lanes among its ten, over the SIMD's
+//! vector register file, with BCC/SCC compaction of each op's passes (Vaidya et al., ISCA'13)
+//! and the port of the CU's load/store unit.
 //!
-//! [`VectorUnit`] holds (Sp)SIMD k = 0 (the SIMD, WF context) .. S (SpSIMD k, SWF context k),
-//! each with 16 lanes of 32-bit integer and f32 ALU ([`LaneAlu`] with its [`LaneFpu`]) and its
-//! own [`SwizzleUnit`], and the
-//! wavefront's VRF, which the SWFs share with their wavefront (they have no VRF of their own).
-//! A lane of an op runs, and writes, only if it is enabled by the issuing context's EXEC & SpM.
+//! [`VectorUnit`] holds (Sp)SIMD k = 0 (the SIMD, WF contexts) .. S (SpSIMD k, SWF contexts
+//! k), each with 16 lanes of 32-bit integer and f32 ALU ([`LaneAlu`] with its [`LaneFpu`]) and
+//! its own [`SwizzleUnit`], and the SIMD's VRF. A wavefront holds a range of the VRF's
+//! registers from its dispatch to its end, and its SWFs share that range (they have no VRF of
+//! their own); the compute unit adds the range's base to every register number, so the ops
+//! arriving here name registers of the whole VRF. A lane of an op runs, and writes, only if it
+//! is enabled by the issuing context's EXEC & SpM.
 //!
 //! # VRF organisation and why it needs no arbiter
 //!
-//! The VRF is one [`VrfBank`] per lane (work-item): three read ports for the op's sources
-//! a, b, c (a's high word on port c for the 64-bit shifts and compares), a fourth for the high
-//! word of a 64-bit b (compares) or c (`v_mad_u64_u32`), and one write port that also writes
-//! the high word of a 64-bit result. A bank is addressed by the (Sp)SIMD whose op has the lane
-//! enabled, from the issue cycle to the op's last pass, and written by it when the lane's
-//! pass executes. Split masks of the SWFs of one wavefront are disjoint (decision 3), so at
-//! most one (Sp)SIMD owns any bank and the SIMD and its SpSIMDs run in parallel without ever
-//! waiting for a VRF port. The LSU port reads and writes the banks of the lanes nobody owns
-//! (the lanes of the context whose memory instruction is in flight: it has no VALU op).
+//! The VRF is one [`VrfBank`] per lane (work-item) with a port set per (Sp)SIMD: three read
+//! ports for the op's sources a, b, c (a's high word on port c for the 64-bit shifts and
+//! compares), a fourth for the high word of a 64-bit b (compares) or c (`v_mad_u64_u32`), and
+//! one write port that also writes the high word of a 64-bit result; and a read and a write
+//! port for the LSU. (Sp)SIMD k addresses port set k of every bank from the issue cycle to its
+//! op's last pass, and writes a lane's bank when the lane's pass executes. So the SIMD and its
+//! SpSIMDs run in parallel without ever waiting for a VRF port, whether their ops come from one
+//! wavefront (split masks are disjoint, decision 3) or from different ones (different register
+//! ranges); the LSU reads and writes the registers of the context whose memory instruction is
+//! in flight (it has no VALU op), and the dispatcher writes those of a wavefront not yet
+//! launched.
 //!
-//! Protocol violations and what they do: two (Sp)SIMDs enabling the same lane — the
-//! higher-numbered one addresses and writes the bank; an LSU access to a lane a VALU op owns —
-//! the LSU reads that op's operand a instead of its register, and the op's write wins over the
-//! LSU's (the LSU write of a lane the op does not write in that cycle still lands).
+//! Protocol violations and what they do: two (Sp)SIMDs writing one register of one lane in one
+//! cycle — the higher-numbered one wins; an LSU write to a register a VALU op writes in the
+//! same cycle — the op wins.
 //!
 //! # Passes and compaction
 //!
@@ -122,10 +126,9 @@ impl std::fmt::Display for SimdConfigError {
 
 impl std::error::Error for SimdConfigError {}
 
-/// The SIMD, its SpSIMDs and the shared VRF of one wavefront slot (see the module
-/// documentation). Vectors are indexed by the (Sp)SIMD number k; source operands at
-/// `k * 3 + n`; per-group state of k at `k * 4 + g`; ALU position p of k at `k * 16 + p`;
-/// VRF banks by lane.
+/// The SIMD, its SpSIMDs and the VRF of one SIMD (see the module documentation). Vectors are
+/// indexed by the (Sp)SIMD number k; source operands at `k * 3 + n`; per-group state of k at
+/// `k * 4 + g`; ALU position p of k at `k * 16 + p`; VRF banks by lane.
 #[derive(LogicBlock)]
 pub struct VectorUnit {
     pub clock: Signal<In, Clock>,
@@ -176,6 +179,12 @@ pub struct VectorUnit {
     pub lsu_wr_pass_i: Signal<In, Bits<2>>,
     pub lsu_wr_lanes_i: Signal<In, Bits<16>>,
     pub lsu_wdata_i: Vec<Signal<In, Bits<32>>>,
+    /// Dispatcher write: `init_wdata_i[j]` to VGPR `init_addr_i` of lane 16·`init_pass_i` + j
+    /// at the edge (a new wavefront's registers, while the SIMD runs the others).
+    pub init_we_i: Signal<In, Bit>,
+    pub init_addr_i: Signal<In, Bits<VGPR_ADDR_BITS>>,
+    pub init_pass_i: Signal<In, Bits<2>>,
+    pub init_wdata_i: Vec<Signal<In, Bits<32>>>,
     /// ALU passes executed (including passes with no active lane, as mode `None` issues).
     pub stat_passes_o: Signal<Out, Bits<32>>,
     /// Passes compaction saved: W / 16 minus the passes, per op.
@@ -208,7 +217,6 @@ pub struct VectorUnit {
     wide_c: Vec<DFF<Bit>>,
     pair: Vec<DFF<Bit>>,
     writes: Vec<DFF<Bit>>,
-    en: Vec<DFF<Bits<16>>>,
     mask_in: Vec<DFF<Bits<16>>>,
     mask_out: Vec<DFF<Bits<16>>>,
     /// The mask result of the last completed op (packed at retirement: shifts are slow to
@@ -227,7 +235,7 @@ pub struct VectorUnit {
     wide_b_in: Signal<Local, Bit>,
     wide_c_in: Signal<Local, Bit>,
     is_vgpr_in: Signal<Local, Bits<3>>,
-    own: Vec<Signal<Local, Bits<16>>>,
+    en_in: Vec<Signal<Local, Bits<16>>>,
     ra0: Signal<Local, Bits<VGPR_ADDR_BITS>>,
     ra1: Signal<Local, Bits<VGPR_ADDR_BITS>>,
     ra2: Signal<Local, Bits<VGPR_ADDR_BITS>>,
@@ -262,8 +270,7 @@ pub struct VectorUnit {
 }
 
 impl VectorUnit {
-    /// The SIMD and S SpSIMDs of one wavefront slot with a VRF of `vgprs_per_wavefront`
-    /// registers per lane.
+    /// The SIMD and S SpSIMDs of one SIMD with a VRF of `vgprs_per_simd` registers per lane.
     pub fn new(cfg: &HwConfig) -> Result<Self, SimdConfigError> {
         cfg.validate().map_err(SimdConfigError::Invalid)?;
         let geometry = SimdConfigError::Geometry {
@@ -311,6 +318,10 @@ impl VectorUnit {
             lsu_wr_pass_i: Default::default(),
             lsu_wr_lanes_i: Default::default(),
             lsu_wdata_i: many(SIMD_LANES),
+            init_we_i: Default::default(),
+            init_addr_i: Default::default(),
+            init_pass_i: Default::default(),
+            init_wdata_i: many(SIMD_LANES),
             stat_passes_o: Default::default(),
             stat_skipped_o: Default::default(),
             stat_active_o: Default::default(),
@@ -318,7 +329,7 @@ impl VectorUnit {
             alus: many(simds * SIMD_LANES),
             sdwas: many(simds * SIMD_LANES),
             banks: (0..cfg.wavefront_width)
-                .map(|_| VrfBank::new(cfg.vgprs_per_wavefront))
+                .map(|_| VrfBank::new(cfg.vgprs_per_simd, simds))
                 .collect(),
             xbars: many(simds * groups),
             busy: many(simds),
@@ -336,7 +347,6 @@ impl VectorUnit {
             wide_c: many(simds),
             pair: many(simds),
             writes: many(simds),
-            en: many(simds * MAX_PASSES),
             mask_in: many(simds * MAX_PASSES),
             mask_out: many(simds * MAX_PASSES),
             mask_lo: many(simds),
@@ -350,7 +360,7 @@ impl VectorUnit {
             wide_b_in: Default::default(),
             wide_c_in: Default::default(),
             is_vgpr_in: Default::default(),
-            own: many(MAX_PASSES),
+            en_in: many(MAX_PASSES),
             ra0: Default::default(),
             ra1: Default::default(),
             ra2: Default::default(),
@@ -415,21 +425,20 @@ impl Logic for VectorUnit {
         self.skipped_acc.next = 0.into();
         self.active_acc.next = 0.into();
 
-        // VRF banks: the LSU port by default, the owning (Sp)SIMD below.
+        // The VRF banks' LSU and dispatcher ports; each (Sp)SIMD drives its own port set below.
         for g in 0..self._groups {
             for j in 0..16 {
                 self.banks[g * 16 + j].clock.next = self.clock.val();
-                self.banks[g * 16 + j].ra0.next = self.lsu_rd_addr_i.val();
-                self.banks[g * 16 + j].ra1.next = self.lsu_rd_addr_i.val();
-                self.banks[g * 16 + j].ra2.next = self.lsu_rd_addr_i.val();
-                self.banks[g * 16 + j].ra3.next = self.lsu_rd_addr_i.val();
-                self.banks[g * 16 + j].we.next = self.lsu_we_i.val()
+                self.banks[g * 16 + j].lsu_ra.next = self.lsu_rd_addr_i.val();
+                self.banks[g * 16 + j].lsu_we.next = self.lsu_we_i.val()
                     & (self.lsu_wr_pass_i.val().index() == g)
                     & self.lsu_wr_lanes_i.val().get_bit(j);
-                self.banks[g * 16 + j].wa.next = self.lsu_wr_addr_i.val();
-                self.banks[g * 16 + j].wd.next = self.lsu_wdata_i[j].val();
-                self.banks[g * 16 + j].we_hi.next = false;
-                self.banks[g * 16 + j].wd_hi.next = 0.into();
+                self.banks[g * 16 + j].lsu_wa.next = self.lsu_wr_addr_i.val();
+                self.banks[g * 16 + j].lsu_wd.next = self.lsu_wdata_i[j].val();
+                self.banks[g * 16 + j].init_we.next =
+                    self.init_we_i.val() & (self.init_pass_i.val().index() == g);
+                self.banks[g * 16 + j].init_wa.next = self.init_addr_i.val();
+                self.banks[g * 16 + j].init_wd.next = self.init_wdata_i[j].val();
             }
         }
         if self.lsu_rd_i.val() {
@@ -441,7 +450,7 @@ impl Logic for VectorUnit {
         for g in 0..self._groups {
             if self.lsu_pass.q.val().index() == g {
                 for j in 0..16 {
-                    self.lsu_rdata_o[j].next = self.banks[g * 16 + j].rd0.val();
+                    self.lsu_rdata_o[j].next = self.banks[g * 16 + j].lsu_rd.val();
                 }
             }
         }
@@ -484,10 +493,8 @@ impl Logic for VectorUnit {
                 self.value_hi[k * 3 + n].d.next = self.value_hi[k * 3 + n].q.val();
             }
             for g in 0..4 {
-                self.en[k * 4 + g].clock.next = self.clock.val();
                 self.mask_in[k * 4 + g].clock.next = self.clock.val();
                 self.mask_out[k * 4 + g].clock.next = self.clock.val();
-                self.en[k * 4 + g].d.next = self.en[k * 4 + g].q.val();
                 self.mask_in[k * 4 + g].d.next = self.mask_in[k * 4 + g].q.val();
                 self.mo[g].next = self.mask_out[k * 4 + g].q.val();
             }
@@ -508,9 +515,10 @@ impl Logic for VectorUnit {
             self.mask_lo_o[k].next = self.mask_lo[k].q.val();
             self.mask_hi_o[k].next = self.mask_hi[k].q.val();
 
-            // The banks k addresses: its op's lanes from the issue cycle to the last pass.
+            // Port k of every bank: k's op's read addresses from the issue cycle to the last
+            // pass (the banks of lanes the op does not run are read and ignored).
             for g in 0..4 {
-                self.own[g].next = 0.into();
+                self.en_in[g].next = 0.into();
             }
             self.schedule[k].mask0_i.next = 0.into();
             self.schedule[k].mask1_i.next = 0.into();
@@ -525,11 +533,6 @@ impl Logic for VectorUnit {
             self.ra3.next = self.vgpr[k * 3 + 2].q.val() + 1;
             if self.wide_b[k].q.val() {
                 self.ra3.next = self.vgpr[k * 3 + 1].q.val() + 1;
-            }
-            if self.busy[k].q.val() {
-                for g in 0..4 {
-                    self.own[g].next = self.en[k * 4 + g].q.val();
-                }
             }
             if self.accept.val() {
                 self.busy[k].d.next = true;
@@ -599,26 +602,25 @@ impl Logic for VectorUnit {
                     self.value_hi[k * 3 + n].d.next = self.src_value_hi_i[k * 3 + n].val();
                 }
                 self.is_vgpr[k].d.next = self.is_vgpr_in.val();
-                self.own[0].next =
+                self.en_in[0].next =
                     self.en_lo_i[k].val().get_bits::<16>(0) & self.group_mask[0].val();
-                self.own[1].next =
+                self.en_in[1].next =
                     self.en_lo_i[k].val().get_bits::<16>(16) & self.group_mask[1].val();
-                self.own[2].next =
+                self.en_in[2].next =
                     self.en_hi_i[k].val().get_bits::<16>(0) & self.group_mask[2].val();
-                self.own[3].next =
+                self.en_in[3].next =
                     self.en_hi_i[k].val().get_bits::<16>(16) & self.group_mask[3].val();
                 self.mask_in[k * 4].d.next = self.mask_in_lo_i[k].val().get_bits::<16>(0);
                 self.mask_in[k * 4 + 1].d.next = self.mask_in_lo_i[k].val().get_bits::<16>(16);
                 self.mask_in[k * 4 + 2].d.next = self.mask_in_hi_i[k].val().get_bits::<16>(0);
                 self.mask_in[k * 4 + 3].d.next = self.mask_in_hi_i[k].val().get_bits::<16>(16);
                 for g in 0..4 {
-                    self.en[k * 4 + g].d.next = self.own[g].val();
                     self.mo[g].next = 0.into();
                 }
-                self.schedule[k].mask0_i.next = self.own[0].val();
-                self.schedule[k].mask1_i.next = self.own[1].val();
-                self.schedule[k].mask2_i.next = self.own[2].val();
-                self.schedule[k].mask3_i.next = self.own[3].val();
+                self.schedule[k].mask0_i.next = self.en_in[0].val();
+                self.schedule[k].mask1_i.next = self.en_in[1].val();
+                self.schedule[k].mask2_i.next = self.en_in[2].val();
+                self.schedule[k].mask3_i.next = self.en_in[3].val();
                 self.ra0.next = self.src_vgpr_i[k * 3].val();
                 self.ra1.next = self.src_vgpr_i[k * 3 + 1].val();
                 self.ra2.next = self.src_vgpr_i[k * 3 + 2].val();
@@ -631,15 +633,16 @@ impl Logic for VectorUnit {
                 }
             }
             for g in 0..self._groups {
-                if self.own[g].val().any() {
-                    for j in 0..16 {
-                        if self.own[g].val().get_bit(j) {
-                            self.banks[g * 16 + j].ra0.next = self.ra0.val();
-                            self.banks[g * 16 + j].ra1.next = self.ra1.val();
-                            self.banks[g * 16 + j].ra2.next = self.ra2.val();
-                            self.banks[g * 16 + j].ra3.next = self.ra3.val();
-                        }
-                    }
+                for j in 0..16 {
+                    self.banks[g * 16 + j].ra0[k].next = self.ra0.val();
+                    self.banks[g * 16 + j].ra1[k].next = self.ra1.val();
+                    self.banks[g * 16 + j].ra2[k].next = self.ra2.val();
+                    self.banks[g * 16 + j].ra3[k].next = self.ra3.val();
+                    self.banks[g * 16 + j].we[k].next = false;
+                    self.banks[g * 16 + j].wa[k].next = self.dst[k].q.val();
+                    self.banks[g * 16 + j].wd[k].next = 0.into();
+                    self.banks[g * 16 + j].we_hi[k].next = false;
+                    self.banks[g * 16 + j].wd_hi[k].next = 0.into();
                 }
             }
 
@@ -711,13 +714,13 @@ impl Logic for VectorUnit {
                     for j in 0..16 {
                         self.xbars[k * self._groups + g].lane_i[j].next = self.lane[j].val();
                         self.xbars[k * self._groups + g].rd0_i[j].next =
-                            self.banks[g * 16 + j].rd0.val();
+                            self.banks[g * 16 + j].rd0[k].val();
                         self.xbars[k * self._groups + g].rd1_i[j].next =
-                            self.banks[g * 16 + j].rd1.val();
+                            self.banks[g * 16 + j].rd1[k].val();
                         self.xbars[k * self._groups + g].rd2_i[j].next =
-                            self.banks[g * 16 + j].rd2.val();
+                            self.banks[g * 16 + j].rd2[k].val();
                         self.xbars[k * self._groups + g].rd3_i[j].next =
-                            self.banks[g * 16 + j].rd3.val();
+                            self.banks[g * 16 + j].rd3[k].val();
                         self.xbars[k * self._groups + g].wd_i[j].next =
                             self.sdwas[k * 16 + j].d_o.val();
                         self.xbars[k * self._groups + g].wd_hi_i[j].next =
@@ -764,10 +767,10 @@ impl Logic for VectorUnit {
                     if self.schedule[k].group_o.val().index() == g {
                         self.xmask.next = self.mask_in[k * 4 + g].q.val();
                         for p in 0..16 {
-                            self.x0[p].next = self.banks[g * 16 + p].rd0.val();
-                            self.x1[p].next = self.banks[g * 16 + p].rd1.val();
-                            self.x2[p].next = self.banks[g * 16 + p].rd2.val();
-                            self.x3[p].next = self.banks[g * 16 + p].rd3.val();
+                            self.x0[p].next = self.banks[g * 16 + p].rd0[k].val();
+                            self.x1[p].next = self.banks[g * 16 + p].rd1[k].val();
+                            self.x2[p].next = self.banks[g * 16 + p].rd2[k].val();
+                            self.x3[p].next = self.banks[g * 16 + p].rd3[k].val();
                         }
                     }
                 }
@@ -807,12 +810,11 @@ impl Logic for VectorUnit {
                         if self.writes[k].q.val() {
                             for p in 0..16 {
                                 if self.schedule[k].active_o.val().get_bit(p) {
-                                    self.banks[g * 16 + p].we.next = true;
-                                    self.banks[g * 16 + p].wa.next = self.dst[k].q.val();
-                                    self.banks[g * 16 + p].wd.next =
+                                    self.banks[g * 16 + p].we[k].next = true;
+                                    self.banks[g * 16 + p].wd[k].next =
                                         self.sdwas[k * 16 + p].d_o.val();
-                                    self.banks[g * 16 + p].we_hi.next = self.pair[k].q.val();
-                                    self.banks[g * 16 + p].wd_hi.next =
+                                    self.banks[g * 16 + p].we_hi[k].next = self.pair[k].q.val();
+                                    self.banks[g * 16 + p].wd_hi[k].next =
                                         self.alus[k * 16 + p].result_hi.val();
                                 }
                             }
@@ -826,12 +828,11 @@ impl Logic for VectorUnit {
                 if self.writes[k].q.val() & self.xbars[k * self._groups + g].we_o.val().any() {
                     for j in 0..16 {
                         if self.xbars[k * self._groups + g].we_o.val().get_bit(j) {
-                            self.banks[g * 16 + j].we.next = true;
-                            self.banks[g * 16 + j].wa.next = self.dst[k].q.val();
-                            self.banks[g * 16 + j].wd.next =
+                            self.banks[g * 16 + j].we[k].next = true;
+                            self.banks[g * 16 + j].wd[k].next =
                                 self.xbars[k * self._groups + g].wd_o[j].val();
-                            self.banks[g * 16 + j].we_hi.next = self.pair[k].q.val();
-                            self.banks[g * 16 + j].wd_hi.next =
+                            self.banks[g * 16 + j].we_hi[k].next = self.pair[k].q.val();
+                            self.banks[g * 16 + j].wd_hi[k].next =
                                 self.xbars[k * self._groups + g].wd_hi_o[j].val();
                         }
                     }

@@ -75,10 +75,7 @@ fn run_figure2(cfg: &HwConfig, mode: CuMode, compaction: SwizzleMode) -> (Vec<i3
     b.mem.insert(KERNARG + 8, OUT);
     b.mem.insert(KERNARG + 12, 0);
     b.launch(0, 0, &[(4, KERNARG), (5, 0)], |l| l as u32, 0xF);
-    assert!(
-        !b.cu.slot_free_o.val().get_bit(0),
-        "slot 0 holds the wavefront"
-    );
+    assert!(!b.cu.slot_free_o[0].val(), "slot 0 holds the wavefront");
     let cycles = b.run(20_000);
     let out = (0..4)
         .map(|i| b.mem.get(&(OUT + 4 * i)).copied().unwrap_or(0xDEAD) as i32)

@@ -37,8 +37,11 @@ use crate::timing::{rtl_blocks, Competition, CuTiming, DispatchCost, Mode, Timin
 pub struct Machine {
     /// N_SIMD.
     pub n_simd: u64,
-    /// N_WFC: wavefront slots per SIMD.
+    /// N_WFC: wavefront slots per SIMD. In a launch's report: the slots that can hold a
+    /// wavefront of its kernel ([`Machine::for_kernel`]).
     pub n_wfc: u64,
+    /// Vector registers per lane of a SIMD's VRF, which its slots' wavefronts share.
+    pub vgprs_per_simd: u64,
     /// The timing parameters, S among them.
     pub cu: CuTiming,
     /// Bytes of the LDS the resident workgroups' group segments share.
@@ -49,6 +52,21 @@ impl Machine {
     /// Wavefront slots of the compute unit.
     pub fn slots(&self) -> u64 {
         self.n_simd * self.n_wfc
+    }
+
+    /// The machine as a kernel using `vgprs` VGPRs sees it: each SIMD's slots that its VRF can
+    /// give a wavefront's registers (`pws_isa::abi::vgpr_allocation`), as the dispatcher
+    /// fills them; an error if not even one fits.
+    pub fn for_kernel(&self, vgprs: u32) -> Result<Machine> {
+        let alloc = u64::from(pws_isa::abi::vgpr_allocation(vgprs));
+        let n_wfc = self.n_wfc.min(self.vgprs_per_simd / alloc);
+        if n_wfc == 0 {
+            return Err(HostError::Config(format!(
+                "the kernel uses {vgprs} VGPRs; a SIMD's VRF has {} (vgprs_per_simd)",
+                self.vgprs_per_simd
+            )));
+        }
+        Ok(Machine { n_wfc, ..*self })
     }
 }
 
@@ -398,9 +416,10 @@ pub fn analyse_launch_with(
             "the compute unit needs at least one SIMD, one slot and one pass per op".into(),
         ));
     }
-    let abi = pws_isa::assemble(&source.text, &source.file)
-        .map(|p| LaunchAbi::of_program(&p))
+    let program = pws_isa::assemble(&source.text, &source.file)
         .map_err(|e| HostError::Input(e.to_string()))?;
+    let abi = LaunchAbi::of_program(&program);
+    let machine = &machine.for_kernel(pws_isa::abi::registers_used(&program).1)?;
     let rounds = Rounds::new(manifest, machine, abi.group_segment_size)?;
     let loop_bounds = LoopBounds::from_manifest(manifest);
     let dispatch_cost = DispatchCost::contract(&machine.cu, &abi);
@@ -474,16 +493,23 @@ fn competitors(
         Mode::Dws => others_on_simd * contexts,
     };
     let lsu_hold = crate::timing::lsu_hold(&machine.cu, &kernel.program);
+    // (Sp)SIMD k of a SIMD runs its slots' contexts k, fed by one issue unit: a VALU op waits
+    // at most for the one that issue unit handed over before, another context's.
+    let port = u64::from(issue_others > 0);
     let outside = Competition {
         issue: issue_others,
-        valu: 0,
+        valu: port,
         lsu: lsu_others,
         lsu_hold: if lsu_others > 0 { lsu_hold } else { 0 },
         split_merge: 0,
     };
     let inside = Competition {
         issue: issue_others + if mode == Mode::Dws { own } else { 0 },
-        valu: if mode == Mode::Dws { own } else { 0 },
+        valu: if mode == Mode::Dws {
+            own.max(port)
+        } else {
+            port
+        },
         lsu: lsu_others + lsu_own,
         lsu_hold: if lsu_others + lsu_own > 0 {
             lsu_hold
@@ -499,6 +525,7 @@ fn competitors(
         inside_for_e: if mode == Mode::Dws { outside } else { inside },
         others: Competition {
             issue: issue_others,
+            valu: port,
             lsu: lsu_others,
             ..Competition::default()
         },
@@ -1247,6 +1274,7 @@ mod tests {
     const CU: Machine = Machine {
         n_simd: 1,
         n_wfc: 2,
+        vgprs_per_simd: 256,
         cu: CuTiming {
             passes: 4,
             mem_latency: 8,
@@ -1281,6 +1309,30 @@ mod tests {
             e.contains("needs 4 wavefront slots; the compute unit has 2"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn vgpr_use_limits_the_slots_a_kernel_gets() {
+        // GCN3: 4 SIMDs x 10 slots over 256-register VRFs, in granules of 4.
+        let gcn3 = Machine {
+            n_simd: 4,
+            n_wfc: 10,
+            ..CU
+        };
+        assert_eq!(gcn3.for_kernel(24).unwrap().slots(), 40);
+        assert_eq!(gcn3.for_kernel(25).unwrap().slots(), 36);
+        assert_eq!(gcn3.for_kernel(129).unwrap().slots(), 4);
+        let tiny = Machine {
+            vgprs_per_simd: 16,
+            ..CU
+        };
+        let e = tiny.for_kernel(17).unwrap_err().to_string();
+        assert!(e.contains("17 VGPRs") && e.contains("has 16"), "{e}");
+        // Four single-wavefront workgroups of a 129-VGPR kernel on `CU` (one SIMD, two slots):
+        // one slot holds such a wavefront, so one workgroup per round.
+        let fat = CU.for_kernel(129).unwrap();
+        let r = Rounds::new(&manifest(64 * 4, 64), &fat, 0).unwrap();
+        assert_eq!(r.round_wavefronts, [1, 1, 1, 1]);
     }
 
     const KERNEL: &str = "k:\n    v_cmp_gt_i32_e32 vcc, 26, v0\n    s_and_saveexec_b64 s[0:1], vcc\n    s_xor_b64 s[0:1], exec, s[0:1]\n    split vcc_lo, vcc_hi\n    s_cbranch_execz ELSE\n    v_mul_lo_u32 v2, v0, 3\n    flat_load_dword v4, v[2:3]\nELSE:\n    s_or_saveexec_b64 s[0:1], s[0:1]\n    s_xor_b64 exec, exec, s[0:1]\n    s_cbranch_execz END\n    v_add_u32_e32 v2, vcc, 1, v0\n    v_add_u32_e32 v2, vcc, 1, v2\nEND:\n    s_or_b64 exec, exec, s[0:1]\n    merge\n    flat_store_dword v[2:3], v4\n    s_endpgm\n";

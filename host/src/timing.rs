@@ -103,7 +103,10 @@ pub const fn split_datapath_cycles(cu: &CuTiming, sgprs: u32) -> u64 {
 pub struct Competition {
     /// Other contexts scheduled by the same issue unit.
     pub issue: u64,
-    /// Other contexts that may hold the same (Sp)SIMD (DWS: the slot's split contexts).
+    /// Other contexts whose op may hold the same (Sp)SIMD when this one's is handed over: the
+    /// SIMD's (Sp)SIMD k runs the ops of every slot's context k, but only its issue unit feeds
+    /// it, so this is at most one whenever the issue unit is shared (DWS inside a split region
+    /// charges the slot's S split contexts instead).
     pub valu: u64,
     /// Other contexts that can hold a memory instruction in the compute unit's one LSU.
     pub lsu: u64,
@@ -271,10 +274,18 @@ impl TimingTable {
         use pipeline::*;
         let front = PICK_DECODE;
         let valu_op = if cu.passes > 1 { cu.passes } else { 1 } + VALU_EXTRA;
-        // In DWS a context may wait in the front end while its slot's other contexts hold the SIMD.
+        // A competitor's VALU op may wait in the front end for the op its issue unit handed
+        // over before to leave the (Sp)SIMD; in DWS for the slot's other contexts' ops.
         let dws = matches!(mode, Mode::Dws);
-        let simd_busy = cu.spsimds * (valu_op - 1);
-        let front_worst = PICK_DECODE + MAX_READS + if dws { simd_busy } else { 0 };
+        let port_busy = valu_op - 1;
+        let simd_busy = cu.spsimds * port_busy;
+        let front_worst = PICK_DECODE
+            + MAX_READS
+            + if dws && simd_busy > port_busy {
+                simd_busy
+            } else {
+                port_busy
+            };
         // The LSU's request sequencer spends, per pass, one cycle reading the addresses, one
         // per dword sent and, for a store, one reading the data: a FLAT instruction holds it
         // passes · (1 + dwords + store) cycles ([`lsu_occupancy`]); a scalar load one cycle per
@@ -416,15 +427,18 @@ impl TimingTable {
 
     /// Cycles `inst` holds its issue unit's front end, which a context waiting to be picked
     /// waits for (the contract's per-competitor wait is the longest: decode, 4 SGPR reads,
-    /// execute): decode, its SGPR reads and execute, and in DWS a VALU op's wait there for the
-    /// SIMD its slot's other contexts hold.
+    /// execute): decode, its SGPR reads and execute, and for a VALU op its wait there for the
+    /// op its issue unit handed over before (in DWS: for its slot's other contexts' ops) to
+    /// leave the (Sp)SIMD.
     pub fn frontend_cycles(cu: &CuTiming, mode: Mode, inst: &Instruction) -> u64 {
         use pipeline::*;
         let valu_op = if cu.passes > 1 { cu.passes } else { 1 } + VALU_EXTRA;
-        let simd = if mode == Mode::Dws && Self::class(inst, mode) == InstClass::Valu {
-            cu.spsimds * (valu_op - 1)
-        } else {
+        let simd = if Self::class(inst, mode) != InstClass::Valu {
             0
+        } else if mode == Mode::Dws {
+            (cu.spsimds * (valu_op - 1)).max(valu_op - 1)
+        } else {
+            valu_op - 1
         };
         PICK_DECODE + Self::sgpr_reads(inst, mode) + simd
     }

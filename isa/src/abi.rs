@@ -13,6 +13,7 @@
 //! descriptor clang emits for a kernel that uses only those. docs/manifest.md has the tables.
 
 use crate::manifest::{layout, Manifest, WAVEFRONT_SIZE};
+use crate::{Operand, Program};
 
 /// The `.amdhsa_kernel` block of a kernel: the fields that decide its launch state, with
 /// LLVM's defaults for directives the block leaves out.
@@ -448,6 +449,30 @@ impl LaunchAbi {
         p[11] = (layout::KERNARG_BASE >> 32) as u32;
         p
     }
+}
+
+/// VGPRs are given to wavefronts in blocks of this many registers (GCN3's VGPR granule, the
+/// unit of the descriptor's `GRANULATED_WORKITEM_VGPR_COUNT`).
+pub const VGPR_GRANULE: u32 = 4;
+
+/// VGPRs a wavefront of a kernel using `vgprs` of them is given: whole granules, at least one.
+pub fn vgpr_allocation(vgprs: u32) -> u32 {
+    vgprs.max(1).next_multiple_of(VGPR_GRANULE)
+}
+
+/// Registers a program holds: one past the highest SGPR and VGPR it names, and at least those
+/// its launch ABI initialises. The VGPR count is what the dispatcher allocates for each of its
+/// wavefronts in its SIMD's register file.
+pub fn registers_used(program: &Program) -> (u32, u32) {
+    let abi = LaunchAbi::of_program(program);
+    let mut vgprs = u32::from(abi.workitem_vgprs);
+    for (op, width) in program.instructions.iter().flat_map(|l| l.item.operands()) {
+        if let Operand::Vgpr(n) = op {
+            vgprs = vgprs.max(u32::from(n) + u32::from(width.dwords()));
+        }
+    }
+    let sgprs = program.sgprs_used().max(abi.sgpr_count());
+    (sgprs, vgprs)
 }
 
 #[cfg(test)]

@@ -56,7 +56,7 @@ pub fn fit_registers(
     if config.is_some() {
         return hw;
     }
-    let (sgprs, vgprs) = pws_sim::cu::registers_used(program);
+    let (sgprs, vgprs) = pws_isa::abi::registers_used(program);
     hw.with_registers_for(sgprs as usize, vgprs as usize)
 }
 

@@ -49,7 +49,7 @@ pub struct Args {
     /// Intra-wavefront compaction of the vector ALUs.
     #[arg(long, value_enum, default_value = "none")]
     compaction: CompactionArg,
-    /// The compute unit: a preset (cu, small, figure5, gcn3 with at most 16 slots) or a TOML
+    /// The compute unit: a preset (cu, small, figure5, gcn3) or a TOML
     /// file of hardware parameters, as `pws wcet` takes it (default: cu).
     #[arg(long)]
     config: Option<String>,

@@ -257,12 +257,12 @@ pub(crate) fn hw_config(config: Option<&str>) -> Result<HwConfig, String> {
             "wf_contexts_per_simd" => &mut cfg.wf_contexts_per_simd,
             "simds_per_cu" => &mut cfg.simds_per_cu,
             "sgprs_per_context" => &mut cfg.sgprs_per_context,
-            "vgprs_per_wavefront" => &mut cfg.vgprs_per_wavefront,
+            "vgprs_per_simd" => &mut cfg.vgprs_per_simd,
             "srf_copy_width" => &mut cfg.srf_copy_width,
             "mem_latency" => &mut cfg.mem_latency,
             "imem_words" => &mut cfg.imem_words,
             "lds_bytes" => &mut cfg.lds_bytes,
-            _ => return Err(format!("{spec_shown}: unknown key `{}` (expected preset or a field of the hardware configuration: wavefront_width, lanes_per_simd, spsimds_per_simd, wf_contexts_per_simd, simds_per_cu, sgprs_per_context, vgprs_per_wavefront, srf_copy_width, mem_latency, imem_words, lds_bytes)", shown(key))),
+            _ => return Err(format!("{spec_shown}: unknown key `{}` (expected preset or a field of the hardware configuration: wavefront_width, lanes_per_simd, spsimds_per_simd, wf_contexts_per_simd, simds_per_cu, sgprs_per_context, vgprs_per_simd, srf_copy_width, mem_latency, imem_words, lds_bytes)", shown(key))),
         };
         *field = n;
     }

@@ -22,6 +22,7 @@ pub fn machine(cfg: &HwConfig) -> Machine {
     Machine {
         n_simd: cfg.simds_per_cu as u64,
         n_wfc: cfg.wf_contexts_per_simd as u64,
+        vgprs_per_simd: cfg.vgprs_per_simd as u64,
         cu: cu_timing(cfg),
         lds_bytes: cfg.lds_bytes as u64,
     }

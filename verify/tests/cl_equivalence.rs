@@ -101,7 +101,7 @@ fn check_inner(
     }
     // clang allocates registers freely: room for what it uses at -O3.
     let hw = HwConfig {
-        vgprs_per_wavefront: 128,
+        vgprs_per_simd: 128,
         sgprs_per_context: 104,
         ..HwConfig::cu()
     }

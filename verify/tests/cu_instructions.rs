@@ -345,7 +345,7 @@ fn manifest(lanes: u32, data: &[u32]) -> Manifest {
 fn hw() -> HwConfig {
     HwConfig {
         sgprs_per_context: 64,
-        vgprs_per_wavefront: 48,
+        vgprs_per_simd: 48,
         ..HwConfig::cu().with_spsimds(0)
     }
 }

@@ -17,7 +17,7 @@ const VGPRS: usize = 8;
 
 fn config(s: usize) -> HwConfig {
     HwConfig {
-        vgprs_per_wavefront: VGPRS,
+        vgprs_per_simd: VGPRS,
         ..HwConfig::small().with_spsimds(s)
     }
 }

@@ -58,6 +58,7 @@
 use rust_hdl::prelude::*;
 
 use super::lds::{Lds, LDS_ROW_BITS};
+use super::{CTX_BITS, SLOT_BITS};
 use crate::config::{HwConfig, SGPR_ADDR_BITS, VGPR_ADDR_BITS};
 
 /// The read-modify-writes of the FLAT atomics (on `mem_rmw_o`, performed by the memory) and
@@ -89,8 +90,6 @@ pub mod rmw {
     pub const MSKOR: u64 = 15;
 }
 
-/// Width of a dense context index (slot · (S + 1) + k).
-pub const CTX_BITS: usize = 8;
 const RING_BITS: usize = 7;
 
 /// What a returning response does.
@@ -148,16 +147,16 @@ pub struct LoadStoreUnit {
     pub mem_rmw_o: Signal<Out, Bits<4>>,
     pub mem_wdata1_o: Vec<Signal<Out, Bits<32>>>,
     /// slot · 8 + k of the requesting context.
-    pub mem_ctx_o: Signal<Out, Bits<8>>,
+    pub mem_ctx_o: Signal<Out, Bits<CTX_BITS>>,
     pub mem_rvalid_i: Signal<In, Bit>,
     pub mem_rdata_i: Vec<Signal<In, Bits<32>>>,
     /// Vector-unit LSU port of slot `vu_slot_o` (reads) and `vu_wr_slot_o` (writes).
-    pub vu_slot_o: Signal<Out, Bits<4>>,
+    pub vu_slot_o: Signal<Out, Bits<SLOT_BITS>>,
     pub vu_rd_o: Signal<Out, Bit>,
     pub vu_rd_addr_o: Signal<Out, Bits<VGPR_ADDR_BITS>>,
     pub vu_rd_pass_o: Signal<Out, Bits<2>>,
     pub vu_rdata_i: Vec<Signal<In, Bits<32>>>,
-    pub vu_wr_slot_o: Signal<Out, Bits<4>>,
+    pub vu_wr_slot_o: Signal<Out, Bits<SLOT_BITS>>,
     pub vu_we_o: Signal<Out, Bit>,
     pub vu_wr_addr_o: Signal<Out, Bits<VGPR_ADDR_BITS>>,
     pub vu_wr_pass_o: Signal<Out, Bits<2>>,
@@ -173,7 +172,7 @@ pub struct LoadStoreUnit {
     pub vu_wdata_o: Vec<Signal<Out, Bits<32>>>,
     /// A wavefront starts in slot `launch_slot_i`: its workgroup's LDS region.
     pub launch_i: Signal<In, Bit>,
-    pub launch_slot_i: Signal<In, Bits<4>>,
+    pub launch_slot_i: Signal<In, Bits<SLOT_BITS>>,
     pub launch_lds_base_i: Signal<In, Bits<32>>,
     pub launch_lds_size_i: Signal<In, Bits<32>>,
     /// The dispatcher zeroes LDS row `lds_clear_row_i`.
@@ -185,7 +184,7 @@ pub struct LoadStoreUnit {
     pub lds_fault_lane_o: Signal<Out, Bits<6>>,
     pub lds_fault_addr_o: Signal<Out, Bits<32>>,
     pub lds_fault_misaligned_o: Signal<Out, Bit>,
-    pub lds_fault_ctx_o: Signal<Out, Bits<8>>,
+    pub lds_fault_ctx_o: Signal<Out, Bits<CTX_BITS>>,
     /// Context c's memory instruction completes in this cycle.
     pub retire_o: Vec<Signal<Out, Bit>>,
     /// Instructions pending, in the sequencer, or requests outstanding.
@@ -207,13 +206,13 @@ pub struct LoadStoreUnit {
     e_en_lo: Vec<DFF<Bits<32>>>,
     e_en_hi: Vec<DFF<Bits<32>>>,
     /// slot · 8 + k of dense context c; slot of c.
-    ctx_id: Vec<Constant<Bits<8>>>,
-    ctx_slot: Vec<Constant<Bits<4>>>,
+    ctx_id: Vec<Constant<Bits<CTX_BITS>>>,
+    ctx_slot: Vec<Constant<Bits<SLOT_BITS>>>,
     active: DFF<Bit>,
     cur: DFF<Bits<CTX_BITS>>,
     rr: DFF<Bits<CTX_BITS>>,
-    c_id: DFF<Bits<8>>,
-    c_slot: DFF<Bits<4>>,
+    c_id: DFF<Bits<CTX_BITS>>,
+    c_slot: DFF<Bits<SLOT_BITS>>,
     c_store: DFF<Bit>,
     c_scalar: DFF<Bit>,
     c_dwords: DFF<Bits<5>>,
@@ -285,7 +284,7 @@ pub struct LoadStoreUnit {
     t_ctx: Signal<Local, Bits<CTX_BITS>>,
     t_lanes: Signal<Local, Bits<16>>,
     t_sgpr: Signal<Local, Bits<SGPR_ADDR_BITS>>,
-    t_slot: Signal<Local, Bits<4>>,
+    t_slot: Signal<Local, Bits<SLOT_BITS>>,
     w_vgpr: Signal<Local, Bits<VGPR_ADDR_BITS>>,
     resp: Signal<Local, Bit>,
     t_lds: Signal<Local, Bit>,
@@ -990,7 +989,6 @@ impl Logic for LoadStoreUnit {
                 | (bit_cast::<32, VGPR_ADDR_BITS>(self.w_vgpr.val()) << 6)
                 | (bit_cast::<32, 5>(self.c_dwords.q.val()) << 14)
                 | (bit_cast::<32, CTX_BITS>(self.cur.q.val()) << 19)
-                | (bit_cast::<32, 4>(self.c_slot.q.val()) << 27)
                 | 1;
             if self.send_last.val() {
                 self.tag_w.next = self.tag_w.val() | 2;
@@ -1011,7 +1009,8 @@ impl Logic for LoadStoreUnit {
         }
         self.tag_a.write_data.next = self.tag_w.val();
         self.tag_b.write_data.next = bit_cast::<32, 16>(self.mem_lanes_o.val())
-            | (bit_cast::<32, SGPR_ADDR_BITS>(self.c_sdst.q.val()) << 16);
+            | (bit_cast::<32, SGPR_ADDR_BITS>(self.c_sdst.q.val()) << 16)
+            | (bit_cast::<32, SLOT_BITS>(self.c_slot.q.val()) << 24);
         self.t_valid.next = self.tag_a.read_data.val().get_bit(0);
         self.t_last.next = self.tag_a.read_data.val().get_bit(1);
         self.t_kind.next = self.tag_a.read_data.val().get_bits::<2>(2);
@@ -1019,7 +1018,7 @@ impl Logic for LoadStoreUnit {
         self.t_vgpr.next = self.tag_a.read_data.val().get_bits::<VGPR_ADDR_BITS>(6);
         self.t_dwords.next = self.tag_a.read_data.val().get_bits::<5>(14);
         self.t_ctx.next = self.tag_a.read_data.val().get_bits::<CTX_BITS>(19);
-        self.t_slot.next = self.tag_a.read_data.val().get_bits::<4>(27);
+        self.t_slot.next = self.tag_b.read_data.val().get_bits::<SLOT_BITS>(24);
         self.t_lanes.next = self.tag_b.read_data.val().get_bits::<16>(0);
         self.t_sgpr.next = self.tag_b.read_data.val().get_bits::<SGPR_ADDR_BITS>(16);
         self.t_lds.next = self.tag_a.read_data.val().get_bit(31);

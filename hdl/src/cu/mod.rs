@@ -3,8 +3,9 @@
 //! [`ComputeUnit`] is a compute-unit slice built from one [`HwConfig`]: per SIMD, one
 //! [`issue::IssueUnit`] per (Sp)SIMD number (schedule, fetch from the [`imem`], [`decode`],
 //! operand read, scalar ALU ([`salu`]) and branch unit ([`branch`]) execute, write-back); per
-//! wavefront slot, the [`crate::split_merge::SplitMergeUnit`] (contexts, SRFs, split/merge)
-//! and the [`crate::simd::VectorUnit`] (SIMD, SpSIMDs, shared VRF, compaction); one
+//! wavefront slot, the [`crate::split_merge::SplitMergeUnit`] (contexts, SRFs, split/merge);
+//! per SIMD, the [`crate::simd::VectorUnit`] (SIMD, SpSIMDs, the VRF its slots share,
+//! compaction); one
 //! [`lsu::LoadStoreUnit`] with the compute unit's LDS ([`lds::Lds`], 32 banks) and one
 //! [`barrier::BarrierUnit`] per compute unit. [`timing`] gives
 //! the worst-case cycles of every instruction class as this RTL implements them (the timing
@@ -22,6 +23,17 @@ pub mod timing;
 mod top;
 
 pub use top::{ComputeUnit, CuConfigError};
+
+/// Most wavefront slots of one compute unit (N_SIMD · N_WFC; GCN3 has 40).
+pub const MAX_SLOTS: usize = 64;
+/// Most wavefront slots per SIMD: an issue unit's candidates (N_WFC · (S + 1)) are numbered
+/// in 8 bits.
+pub const MAX_SLOTS_PER_SIMD: usize = 16;
+/// Width of a slot number.
+pub const SLOT_BITS: usize = 6;
+/// Width of a context number on the ports (slot · 8 + k) and of a dense context index
+/// (slot · (S + 1) + k).
+pub const CTX_BITS: usize = 9;
 
 use rust_hdl::prelude::*;
 

@@ -62,7 +62,8 @@ pub fn nop_cycles() -> u64 {
 /// its enable mask): handed to the vector unit at the edge ending the execute cycle, done
 /// [`valu_cycles_for`]`(passes)` edges later, retired in the done cycle:
 /// front + 1 + valu_cycles_for(passes) = reads + 4 + max(passes, 1) for a (Sp)SIMD that is
-/// idle. In `dws` add [`dws_valu_wait`].
+/// idle. Add [`valu_port_wait`] when other contexts share the issue unit ([`dws_valu_wait`]
+/// for the slot's own contexts in `dws`).
 pub fn valu_cycles(reads: u64, passes: u64) -> u64 {
     front(reads) + 1 + valu_cycles_for(passes as usize)
 }
@@ -201,6 +202,15 @@ pub fn barrier_cycles() -> u64 {
     front(0) + 2
 }
 
+/// A VALU op's wait for its (Sp)SIMD when its issue unit serves other contexts too: (Sp)SIMD k
+/// of a SIMD runs the ops of context k of every slot of the SIMD (all contexts on k = 0 in
+/// `dws` and `nosplit`), and only issue unit k feeds it, so an op waits at most for the one its
+/// issue unit handed over before (another context's: a context's own op retires in the cycle
+/// the (Sp)SIMD is ready again), which holds it for valu_cycles_for(P) - 1 cycles.
+pub fn valu_port_wait(cfg: &HwConfig) -> u64 {
+    valu_cycles_for(cfg.passes()) - 1
+}
+
 /// `dws`: a VALU op waits for the SIMD while the slot's S other contexts may each have one op
 /// on it (each holds it for valu_cycles_for(P) - 1 cycles, the SIMD accepting the next op in
 /// its done cycle).
@@ -209,9 +219,15 @@ pub fn dws_valu_wait(cfg: &HwConfig) -> u64 {
 }
 
 /// Longest front-end occupancy of one instruction (pick overlaps the previous execute):
-/// decode + 4 reads + execute, plus in `dws` the wait for the SIMD.
+/// decode + 4 reads + execute, plus a VALU op's wait for its (Sp)SIMD ([`valu_port_wait`]; in
+/// `dws` [`dws_valu_wait`] when that is longer).
 pub fn frontend_worst(cfg: &HwConfig, dws: bool) -> u64 {
-    2 + VALU_MAX_READS + if dws { dws_valu_wait(cfg) } else { 0 }
+    let wait = if dws {
+        dws_valu_wait(cfg).max(valu_port_wait(cfg))
+    } else {
+        valu_port_wait(cfg)
+    };
+    2 + VALU_MAX_READS + wait
 }
 
 /// Worst-case wait to be picked when `competitors` other contexts share the issue unit: the

@@ -14,15 +14,12 @@ use super::imem::{InstructionMemory, IMEM_ADDR_BITS};
 use super::issue::IssueUnit;
 use super::lds::LDS_ROW_BITS;
 use super::lsu::LoadStoreUnit;
-use super::{CuError, CuMode};
+use super::{CuError, CuMode, CTX_BITS, MAX_SLOTS, MAX_SLOTS_PER_SIMD, SLOT_BITS};
 use crate::config::{ConfigErrors, HwConfig, CONTEXT_ID_BITS, SGPR_ADDR_BITS, VGPR_ADDR_BITS};
 use crate::context::{ContextState, DEPTH_BITS};
 use crate::simd::{SimdConfigError, ValuOp, VectorUnit, SIMD_LANES, SOURCES};
 use crate::split_merge::{SmOp, SmStatus, SplitMergeUnit};
 use crate::swizzle::SwizzleMode;
-
-/// Most wavefront slots of one compute unit (`slot_free_o` has 16 bits).
-pub const MAX_SLOTS: usize = 16;
 
 /// Why a [`ComputeUnit`] cannot be built for a configuration.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,6 +29,8 @@ pub enum CuConfigError {
     Simd(SimdConfigError),
     /// More than [`MAX_SLOTS`] slots (N_SIMD · N_WFC).
     TooManySlots(usize),
+    /// More than [`MAX_SLOTS_PER_SIMD`] slots per SIMD (N_WFC).
+    TooManySlotsPerSimd(usize),
     /// A 64-bit scalar operand is read in one cycle from two SRF banks: W must be at least 2.
     SrfCopyWidth(usize),
 }
@@ -44,6 +43,10 @@ impl std::fmt::Display for CuConfigError {
             CuConfigError::TooManySlots(n) => write!(
                 f,
                 "the compute unit has at most {MAX_SLOTS} wavefront slots (N_SIMD * N_WFC), not {n}"
+            ),
+            CuConfigError::TooManySlotsPerSimd(n) => write!(
+                f,
+                "the compute unit has at most {MAX_SLOTS_PER_SIMD} wavefront slots per SIMD (N_WFC), not {n}"
             ),
             CuConfigError::SrfCopyWidth(w) => write!(
                 f,
@@ -85,12 +88,13 @@ pub struct ComputeUnit {
     /// (`LoadStoreUnit::mem_rmw_o`).
     pub mem_rmw_o: Signal<Out, Bits<4>>,
     pub mem_wdata1_o: Vec<Signal<Out, Bits<32>>>,
-    pub mem_ctx_o: Signal<Out, Bits<8>>,
+    pub mem_ctx_o: Signal<Out, Bits<CTX_BITS>>,
     pub mem_rvalid_i: Signal<In, Bit>,
     pub mem_rdata_i: Vec<Signal<In, Bits<32>>>,
     // Dispatch.
-    pub slot_free_o: Signal<Out, Bits<16>>,
-    pub init_slot_i: Signal<In, Bits<4>>,
+    /// Slot j holds no wavefront.
+    pub slot_free_o: Vec<Signal<Out, Bit>>,
+    pub init_slot_i: Signal<In, Bits<SLOT_BITS>>,
     pub init_sgpr_we_i: Signal<In, Bit>,
     pub init_sgpr_addr_i: Signal<In, Bits<SGPR_ADDR_BITS>>,
     pub init_sgpr_data_i: Signal<In, Bits<32>>,
@@ -103,6 +107,9 @@ pub struct ComputeUnit {
     pub launch_exec_lo_i: Signal<In, Bits<32>>,
     pub launch_exec_hi_i: Signal<In, Bits<32>>,
     pub launch_wg_i: Signal<In, Bits<8>>,
+    /// Base of the wavefront's VGPR range in its SIMD's VRF (the dispatcher allocates it):
+    /// held from the wavefront's first `init_vgpr_we_i` to its `launch_i`, which latches it.
+    pub launch_vgpr_base_i: Signal<In, Bits<VGPR_ADDR_BITS>>,
     /// The LDS region (byte base, a multiple of 128, and size) of the launched wavefront's
     /// workgroup.
     pub launch_lds_base_i: Signal<In, Bits<32>>,
@@ -116,7 +123,7 @@ pub struct ComputeUnit {
     pub lds_fault_lane_o: Signal<Out, Bits<6>>,
     pub lds_fault_addr_o: Signal<Out, Bits<32>>,
     pub lds_fault_misaligned_o: Signal<Out, Bit>,
-    pub lds_fault_ctx_o: Signal<Out, Bits<8>>,
+    pub lds_fault_ctx_o: Signal<Out, Bits<CTX_BITS>>,
     /// Keeps barriers closed while the dispatcher launches more wavefronts of a running
     /// workgroup.
     pub barrier_hold_i: Signal<In, Bit>,
@@ -125,7 +132,7 @@ pub struct ComputeUnit {
     pub error_o: Signal<Out, Bit>,
     pub error_code_o: Signal<Out, CuError>,
     pub error_pc_o: Signal<Out, Bits<32>>,
-    pub error_ctx_o: Signal<Out, Bits<8>>,
+    pub error_ctx_o: Signal<Out, Bits<CTX_BITS>>,
     pub stat_valu_passes_o: Signal<Out, Bits<32>>,
     pub stat_passes_skipped_o: Signal<Out, Bits<32>>,
     pub stat_active_lane_ops_o: Signal<Out, Bits<32>>,
@@ -134,10 +141,10 @@ pub struct ComputeUnit {
     pub stat_merges_o: Signal<Out, Bits<32>>,
     // Observability per issue unit u = simd · (S + 1) + k.
     pub issue_valid_o: Vec<Signal<Out, Bit>>,
-    pub issue_ctx_o: Vec<Signal<Out, Bits<8>>>,
+    pub issue_ctx_o: Vec<Signal<Out, Bits<CTX_BITS>>>,
     pub issue_pc_o: Vec<Signal<Out, Bits<32>>>,
     pub retire_valid_o: Vec<Signal<Out, Bit>>,
-    pub retire_ctx_o: Vec<Signal<Out, Bits<8>>>,
+    pub retire_ctx_o: Vec<Signal<Out, Bits<CTX_BITS>>>,
     pub retire_pc_o: Vec<Signal<Out, Bits<32>>>,
     // Observability per context c.
     pub ctx_issue_o: Vec<Signal<Out, Bit>>,
@@ -148,7 +155,7 @@ pub struct ComputeUnit {
     pub ctx_waiting_o: Vec<Signal<Out, Bit>>,
     /// Debug read port: the state of context `dbg_ctx_i` of slot `dbg_slot_i`, combinational,
     /// for the test bench's deadlock report (so it needs nothing but ports).
-    pub dbg_slot_i: Signal<In, Bits<4>>,
+    pub dbg_slot_i: Signal<In, Bits<SLOT_BITS>>,
     pub dbg_ctx_i: Signal<In, Bits<CONTEXT_ID_BITS>>,
     pub dbg_state_o: Signal<Out, ContextState>,
     pub dbg_pc_o: Signal<Out, Bits<32>>,
@@ -188,17 +195,20 @@ pub struct ComputeUnit {
     sm_active: Vec<DFF<Bit>>,
     sm_cur: Vec<DFF<Bits<CONTEXT_ID_BITS>>>,
     sm_rr: Vec<DFF<Bits<CONTEXT_ID_BITS>>>,
-    // Per vector-unit port (slot · (S + 1) + p): the context k whose op it runs.
-    vu_owner: Vec<DFF<Bits<CONTEXT_ID_BITS>>>,
+    /// Per slot: the base of its wavefront's VGPR range in the SIMD's VRF.
+    vbase: Vec<DFF<Bits<VGPR_ADDR_BITS>>>,
+    /// Per vector-unit port (SIMD · (S + 1) + p): the context whose op it runs, as its issue
+    /// unit's candidate number (slot of the SIMD · (S + 1) + k).
+    vu_owner: Vec<DFF<Bits<8>>>,
     err: DFF<Bit>,
     err_code: DFF<CuError>,
     err_pc: DFF<Bits<32>>,
-    err_ctx: DFF<Bits<8>>,
+    err_ctx: DFF<Bits<CTX_BITS>>,
     n_splits: DFF<Bits<32>>,
     n_fallbacks: DFF<Bits<32>>,
     n_merges: DFF<Bits<32>>,
     /// slot · 8 + k of context c.
-    c_id: Vec<Constant<Bits<8>>>,
+    c_id: Vec<Constant<Bits<CTX_BITS>>>,
     n_sgprs: Constant<Bits<8>>,
     // Combinational.
     runnable: Vec<Signal<Local, Bit>>,
@@ -217,7 +227,6 @@ pub struct ComputeUnit {
     par_vcc_hi: Vec<Signal<Local, Bits<32>>>,
     par_m0: Vec<Signal<Local, Bits<32>>>,
     par_scc: Vec<Signal<Local, Bit>>,
-    free_acc: Signal<Local, Bits<16>>,
     any_live: Signal<Local, Bit>,
     stat_p: Signal<Local, Bits<32>>,
     stat_s: Signal<Local, Bits<32>>,
@@ -225,7 +234,7 @@ pub struct ComputeUnit {
     new_err: Signal<Local, Bit>,
     new_code: Signal<Local, CuError>,
     new_pc: Signal<Local, Bits<32>>,
-    new_ctx: Signal<Local, Bits<8>>,
+    new_ctx: Signal<Local, Bits<CTX_BITS>>,
     split_done: Vec<Signal<Local, Bit>>,
     merged: Vec<Signal<Local, Bit>>,
     fallback: Vec<Signal<Local, Bit>>,
@@ -247,6 +256,9 @@ impl ComputeUnit {
         if slots > MAX_SLOTS {
             return Err(CuConfigError::TooManySlots(slots));
         }
+        if cfg.wf_contexts_per_simd > MAX_SLOTS_PER_SIMD {
+            return Err(CuConfigError::TooManySlotsPerSimd(cfg.wf_contexts_per_simd));
+        }
         if cfg.srf_copy_width < 2 {
             return Err(CuConfigError::SrfCopyWidth(cfg.srf_copy_width));
         }
@@ -254,7 +266,7 @@ impl ComputeUnit {
         let n = slots * per_slot;
         let units = cfg.simds_per_cu * per_slot;
         let cand = cfg.wf_contexts_per_simd * per_slot;
-        let vus = (0..slots)
+        let vus = (0..cfg.simds_per_cu)
             .map(|_| VectorUnit::new(cfg))
             .collect::<Result<Vec<_>, _>>()
             .map_err(CuConfigError::Simd)?;
@@ -289,7 +301,7 @@ impl ComputeUnit {
             mem_ctx_o: Default::default(),
             mem_rvalid_i: Default::default(),
             mem_rdata_i: many(SIMD_LANES),
-            slot_free_o: Default::default(),
+            slot_free_o: many(slots),
             init_slot_i: Default::default(),
             init_sgpr_we_i: Default::default(),
             init_sgpr_addr_i: Default::default(),
@@ -303,6 +315,7 @@ impl ComputeUnit {
             launch_exec_lo_i: Default::default(),
             launch_exec_hi_i: Default::default(),
             launch_wg_i: Default::default(),
+            launch_vgpr_base_i: Default::default(),
             launch_lds_base_i: Default::default(),
             launch_lds_size_i: Default::default(),
             lds_clear_i: Default::default(),
@@ -371,7 +384,8 @@ impl ComputeUnit {
             sm_active: many(slots),
             sm_cur: many(slots),
             sm_rr: many(slots),
-            vu_owner: many(n),
+            vbase: many(slots),
+            vu_owner: many(units),
             err: Default::default(),
             err_code: Default::default(),
             err_pc: Default::default(),
@@ -398,7 +412,6 @@ impl ComputeUnit {
             par_vcc_hi: many(slots),
             par_m0: many(slots),
             par_scc: many(slots),
-            free_acc: Default::default(),
             any_live: Default::default(),
             stat_p: Default::default(),
             stat_s: Default::default(),
@@ -490,7 +503,6 @@ impl Logic for ComputeUnit {
             self.v_mdst[c].clock.next = self.clock.val();
             self.v_msgpr[c].clock.next = self.clock.val();
             self.v_wexec[c].clock.next = self.clock.val();
-            self.vu_owner[c].clock.next = self.clock.val();
             self.busy[c].d.next = self.busy[c].q.val();
             self.ended[c].d.next = self.ended[c].q.val();
             self.at_bar[c].d.next = self.at_bar[c].q.val();
@@ -507,13 +519,18 @@ impl Logic for ComputeUnit {
             self.v_mdst[c].d.next = self.v_mdst[c].q.val();
             self.v_msgpr[c].d.next = self.v_msgpr[c].q.val();
             self.v_wexec[c].d.next = self.v_wexec[c].q.val();
-            self.vu_owner[c].d.next = self.vu_owner[c].q.val();
             self.retire[c].next = false;
             self.ctx_issue_o[c].next = false;
             self.ctx_inst_pc_o[c].next = self.ipc[c].q.val();
         }
+        for u in 0..self.vu_owner.len() {
+            self.vu_owner[u].clock.next = self.clock.val();
+            self.vu_owner[u].d.next = self.vu_owner[u].q.val();
+        }
         for j in 0..self.live.len() {
             self.live[j].clock.next = self.clock.val();
+            self.vbase[j].clock.next = self.clock.val();
+            self.vbase[j].d.next = self.vbase[j].q.val();
             self.wg[j].clock.next = self.clock.val();
             self.sm_active[j].clock.next = self.clock.val();
             self.sm_cur[j].clock.next = self.clock.val();
@@ -538,10 +555,9 @@ impl Logic for ComputeUnit {
         self.new_pc.next = 0.into();
         self.new_ctx.next = 0.into();
 
-        // Default inputs of the slots' split/merge units and vector units.
+        // Default inputs of the slots' split/merge units.
         for j in 0..self.smus.len() {
             self.smus[j].clock.next = self.clock.val();
-            self.vus[j].clock.next = self.clock.val();
             self.smus[j].req_op.next = SmOp::Idle;
             self.smus[j].req_ctx.next = 0.into();
             self.smus[j].req_mask_lo.next = 0.into();
@@ -574,50 +590,52 @@ impl Logic for ComputeUnit {
                 self.smus[j].cx_wr_exec_en[k].next = false;
                 self.smus[j].cx_wr_exec_lo[k].next = 0.into();
                 self.smus[j].cx_wr_exec_hi[k].next = 0.into();
-                self.vus[j].issue_i[k].next = false;
-                self.vus[j].op_i[k].next = ValuOp::Mov;
-                self.vus[j].dst_i[k].next = 0.into();
-                self.vus[j].fmod_i[k].next = 0.into();
-                self.vus[j].sdwa_i[k].next = 0.into();
-                self.vus[j].mask_in_lo_i[k].next = 0.into();
-                self.vus[j].mask_in_hi_i[k].next = 0.into();
-                self.vus[j].en_lo_i[k].next = 0.into();
-                self.vus[j].en_hi_i[k].next = 0.into();
-                for n in 0..SOURCES {
-                    self.vus[j].src_is_vgpr_i[k * SOURCES + n].next = false;
-                    self.vus[j].src_vgpr_i[k * SOURCES + n].next = 0.into();
-                    self.vus[j].src_value_i[k * SOURCES + n].next = 0.into();
-                    self.vus[j].src_value_hi_i[k * SOURCES + n].next = 0.into();
-                }
-            }
-            self.vus[j].compaction_i.next = self.compaction_i.val();
-            // The LSU reads and writes the VRF of its current slot; the dispatcher
-            // initialises a free slot's VRF through the same write port.
-            self.vus[j].lsu_rd_i.next =
-                self.lsu.vu_rd_o.val() & (self.lsu.vu_slot_o.val().index() == j);
-            self.vus[j].lsu_rd_addr_i.next = self.lsu.vu_rd_addr_o.val();
-            self.vus[j].lsu_rd_pass_i.next = self.lsu.vu_rd_pass_o.val();
-            self.vus[j].lsu_we_i.next =
-                self.lsu.vu_we_o.val() & (self.lsu.vu_wr_slot_o.val().index() == j);
-            self.vus[j].lsu_wr_addr_i.next = self.lsu.vu_wr_addr_o.val();
-            self.vus[j].lsu_wr_pass_i.next = self.lsu.vu_wr_pass_o.val();
-            self.vus[j].lsu_wr_lanes_i.next = self.lsu.vu_wr_lanes_o.val();
-            for l in 0..SIMD_LANES {
-                self.vus[j].lsu_wdata_i[l].next = self.lsu.vu_wdata_o[l].val();
-            }
-            if self.init_vgpr_we_i.val() & (self.init_slot_i.val().index() == j) {
-                self.vus[j].lsu_we_i.next = true;
-                self.vus[j].lsu_wr_addr_i.next = self.init_vgpr_addr_i.val();
-                self.vus[j].lsu_wr_pass_i.next = self.init_vgpr_pass_i.val();
-                self.vus[j].lsu_wr_lanes_i.next = 0xFFFF.into();
-                for l in 0..SIMD_LANES {
-                    self.vus[j].lsu_wdata_i[l].next = self.init_vgpr_data_i[l].val();
-                }
             }
             if self.init_sgpr_we_i.val() & (self.init_slot_i.val().index() == j) {
                 self.smus[j].cx_srf_we_lo[0].next = true;
                 self.smus[j].cx_srf_waddr[0].next = self.init_sgpr_addr_i.val();
                 self.smus[j].cx_srf_wdata_lo[0].next = self.init_sgpr_data_i.val();
+            }
+        }
+        // Default inputs of the SIMDs' vector units. The LSU reads and writes the VRF range of
+        // its current slot; the dispatcher initialises a new wavefront's range through its own
+        // write port.
+        for m in 0..self.vus.len() {
+            self.vus[m].clock.next = self.clock.val();
+            self.vus[m].init_we_i.next = false;
+            self.vus[m].init_addr_i.next =
+                self.init_vgpr_addr_i.val() + self.launch_vgpr_base_i.val();
+            self.vus[m].init_pass_i.next = self.init_vgpr_pass_i.val();
+            for l in 0..SIMD_LANES {
+                self.vus[m].init_wdata_i[l].next = self.init_vgpr_data_i[l].val();
+            }
+            for k in 0..self._per_slot {
+                self.vus[m].issue_i[k].next = false;
+                self.vus[m].op_i[k].next = ValuOp::Mov;
+                self.vus[m].dst_i[k].next = 0.into();
+                self.vus[m].fmod_i[k].next = 0.into();
+                self.vus[m].sdwa_i[k].next = 0.into();
+                self.vus[m].mask_in_lo_i[k].next = 0.into();
+                self.vus[m].mask_in_hi_i[k].next = 0.into();
+                self.vus[m].en_lo_i[k].next = 0.into();
+                self.vus[m].en_hi_i[k].next = 0.into();
+                for n in 0..SOURCES {
+                    self.vus[m].src_is_vgpr_i[k * SOURCES + n].next = false;
+                    self.vus[m].src_vgpr_i[k * SOURCES + n].next = 0.into();
+                    self.vus[m].src_value_i[k * SOURCES + n].next = 0.into();
+                    self.vus[m].src_value_hi_i[k * SOURCES + n].next = 0.into();
+                }
+            }
+            self.vus[m].compaction_i.next = self.compaction_i.val();
+            self.vus[m].lsu_rd_i.next = false;
+            self.vus[m].lsu_rd_addr_i.next = self.lsu.vu_rd_addr_o.val();
+            self.vus[m].lsu_rd_pass_i.next = self.lsu.vu_rd_pass_o.val();
+            self.vus[m].lsu_we_i.next = false;
+            self.vus[m].lsu_wr_addr_i.next = self.lsu.vu_wr_addr_o.val();
+            self.vus[m].lsu_wr_pass_i.next = self.lsu.vu_wr_pass_o.val();
+            self.vus[m].lsu_wr_lanes_i.next = self.lsu.vu_wr_lanes_o.val();
+            for l in 0..SIMD_LANES {
+                self.vus[m].lsu_wdata_i[l].next = self.lsu.vu_wdata_o[l].val();
             }
         }
         for l in 0..SIMD_LANES {
@@ -627,10 +645,23 @@ impl Logic for ComputeUnit {
             self.mem_wdata_o[l].next = self.lsu.mem_wdata_o[l].val();
             self.mem_wdata1_o[l].next = self.lsu.mem_wdata1_o[l].val();
         }
-        for j in 0..self.vus.len() {
-            if self.lsu.vu_slot_o.val().index() == j {
-                for l in 0..SIMD_LANES {
-                    self.lsu.vu_rdata_i[l].next = self.vus[j].lsu_rdata_o[l].val();
+        for m in 0..self._simds {
+            for js in 0..self._slots_per_simd {
+                if self.lsu.vu_slot_o.val().index() == m * self._slots_per_simd + js {
+                    self.vus[m].lsu_rd_i.next = self.lsu.vu_rd_o.val();
+                    self.vus[m].lsu_rd_addr_i.next = self.lsu.vu_rd_addr_o.val()
+                        + self.vbase[m * self._slots_per_simd + js].q.val();
+                    for l in 0..SIMD_LANES {
+                        self.lsu.vu_rdata_i[l].next = self.vus[m].lsu_rdata_o[l].val();
+                    }
+                }
+                if self.lsu.vu_wr_slot_o.val().index() == m * self._slots_per_simd + js {
+                    self.vus[m].lsu_we_i.next = self.lsu.vu_we_o.val();
+                    self.vus[m].lsu_wr_addr_i.next = self.lsu.vu_wr_addr_o.val()
+                        + self.vbase[m * self._slots_per_simd + js].q.val();
+                }
+                if self.init_slot_i.val().index() == m * self._slots_per_simd + js {
+                    self.vus[m].init_we_i.next = self.init_vgpr_we_i.val();
                 }
             }
         }
@@ -890,52 +921,45 @@ impl Logic for ComputeUnit {
                                     [(m * self._slots_per_simd + js) * self._per_slot + k]
                                     .val();
                             }
-                            // VALU hand-off to port kk of the slot's vector unit.
+                            // VALU hand-off to port kk of the SIMD's vector unit, with the
+                            // slot's VGPR base added to the register numbers.
                             self.ius[m * self._per_slot + kk].valu_ready_i.next =
-                                self.vus[m * self._slots_per_simd + js].ready_o[kk].val();
-                            self.vus[m * self._slots_per_simd + js].issue_i[kk].next =
+                                self.vus[m].ready_o[kk].val();
+                            self.vus[m].issue_i[kk].next =
                                 self.ius[m * self._per_slot + kk].valu_issue_o.val();
-                            self.vus[m * self._slots_per_simd + js].op_i[kk].next =
+                            self.vus[m].op_i[kk].next =
                                 self.ius[m * self._per_slot + kk].valu_op_o.val();
-                            self.vus[m * self._slots_per_simd + js].dst_i[kk].next =
-                                self.ius[m * self._per_slot + kk].valu_dst_o.val();
-                            self.vus[m * self._slots_per_simd + js].fmod_i[kk].next =
+                            self.vus[m].dst_i[kk].next =
+                                self.ius[m * self._per_slot + kk].valu_dst_o.val()
+                                    + self.vbase[m * self._slots_per_simd + js].q.val();
+                            self.vus[m].fmod_i[kk].next =
                                 self.ius[m * self._per_slot + kk].valu_fmod_o.val();
-                            self.vus[m * self._slots_per_simd + js].sdwa_i[kk].next =
+                            self.vus[m].sdwa_i[kk].next =
                                 self.ius[m * self._per_slot + kk].valu_sdwa_o.val();
-                            self.vus[m * self._slots_per_simd + js].mask_in_lo_i[kk].next =
+                            self.vus[m].mask_in_lo_i[kk].next =
                                 self.ius[m * self._per_slot + kk].valu_mask_in_lo_o.val();
-                            self.vus[m * self._slots_per_simd + js].mask_in_hi_i[kk].next =
+                            self.vus[m].mask_in_hi_i[kk].next =
                                 self.ius[m * self._per_slot + kk].valu_mask_in_hi_o.val();
-                            self.vus[m * self._slots_per_simd + js].en_lo_i[kk].next =
+                            self.vus[m].en_lo_i[kk].next =
                                 self.ius[m * self._per_slot + kk].valu_en_lo_o.val();
-                            self.vus[m * self._slots_per_simd + js].en_hi_i[kk].next =
+                            self.vus[m].en_hi_i[kk].next =
                                 self.ius[m * self._per_slot + kk].valu_en_hi_o.val();
                             for n in 0..SOURCES {
-                                self.vus[m * self._slots_per_simd + js].src_is_vgpr_i
-                                    [kk * SOURCES + n]
-                                    .next =
+                                self.vus[m].src_is_vgpr_i[kk * SOURCES + n].next =
                                     self.ius[m * self._per_slot + kk].valu_src_is_vgpr_o[n].val();
-                                self.vus[m * self._slots_per_simd + js].src_vgpr_i
-                                    [kk * SOURCES + n]
-                                    .next =
-                                    self.ius[m * self._per_slot + kk].valu_src_vgpr_o[n].val();
-                                self.vus[m * self._slots_per_simd + js].src_value_i
-                                    [kk * SOURCES + n]
-                                    .next =
+                                self.vus[m].src_vgpr_i[kk * SOURCES + n].next =
+                                    self.ius[m * self._per_slot + kk].valu_src_vgpr_o[n].val()
+                                        + self.vbase[m * self._slots_per_simd + js].q.val();
+                                self.vus[m].src_value_i[kk * SOURCES + n].next =
                                     self.ius[m * self._per_slot + kk].valu_src_value_o[n].val();
-                                self.vus[m * self._slots_per_simd + js].src_value_hi_i
-                                    [kk * SOURCES + n]
-                                    .next =
+                                self.vus[m].src_value_hi_i[kk * SOURCES + n].next =
                                     self.ius[m * self._per_slot + kk].valu_src_value_hi_o[n].val();
                             }
                             if self.ius[m * self._per_slot + kk].valu_issue_o.val()
-                                & self.vus[m * self._slots_per_simd + js].ready_o[kk].val()
+                                & self.vus[m].ready_o[kk].val()
                             {
-                                self.vu_owner
-                                    [(m * self._slots_per_simd + js) * self._per_slot + kk]
-                                    .d
-                                    .next = k.to_bits();
+                                self.vu_owner[m * self._per_slot + kk].d.next =
+                                    (js * self._per_slot + k).to_bits();
                                 self.v_mdst[(m * self._slots_per_simd + js) * self._per_slot + k]
                                     .d
                                     .next = self.ius[m * self._per_slot + kk].valu_mask_dst_o.val();
@@ -958,41 +982,73 @@ impl Logic for ComputeUnit {
 
         // VALU completion: the mask result goes to VCC, an SGPR pair or EXEC, and the context
         // retires.
-        for j in 0..self.vus.len() {
+        for m in 0..self._simds {
             for p in 0..self._per_slot {
-                for k in 0..self._per_slot {
-                    if self.vus[j].done_o[p].val()
-                        & (self.vu_owner[j * self._per_slot + p].q.val().index() == k)
-                    {
-                        self.retire[j * self._per_slot + k].next = true;
-                        match self.v_mdst[j * self._per_slot + k].q.val() {
-                            DstKind::VccLo => {
-                                self.vcc_lo[j * self._per_slot + k].d.next =
-                                    self.vus[j].mask_lo_o[p].val();
-                                self.vcc_hi[j * self._per_slot + k].d.next =
-                                    self.vus[j].mask_hi_o[p].val();
+                if self.vus[m].done_o[p].val() {
+                    for js in 0..self._slots_per_simd {
+                        for k in 0..self._per_slot {
+                            if self.vu_owner[m * self._per_slot + p].q.val().index()
+                                == js * self._per_slot + k
+                            {
+                                self.retire[(m * self._slots_per_simd + js) * self._per_slot + k]
+                                    .next = true;
+                                match self.v_mdst
+                                    [(m * self._slots_per_simd + js) * self._per_slot + k]
+                                    .q
+                                    .val()
+                                {
+                                    DstKind::VccLo => {
+                                        self.vcc_lo[(m * self._slots_per_simd + js)
+                                            * self._per_slot
+                                            + k]
+                                            .d
+                                            .next = self.vus[m].mask_lo_o[p].val();
+                                        self.vcc_hi[(m * self._slots_per_simd + js)
+                                            * self._per_slot
+                                            + k]
+                                            .d
+                                            .next = self.vus[m].mask_hi_o[p].val();
+                                    }
+                                    DstKind::Sgpr => {
+                                        self.smus[m * self._slots_per_simd + js].cx_srf_we_lo[k]
+                                            .next = true;
+                                        self.smus[m * self._slots_per_simd + js].cx_srf_we_hi[k]
+                                            .next = true;
+                                        self.smus[m * self._slots_per_simd + js].cx_srf_waddr[k]
+                                            .next = self.v_msgpr
+                                            [(m * self._slots_per_simd + js) * self._per_slot + k]
+                                            .q
+                                            .val();
+                                        self.smus[m * self._slots_per_simd + js].cx_srf_wdata_lo
+                                            [k]
+                                            .next = self.vus[m].mask_lo_o[p].val();
+                                        self.smus[m * self._slots_per_simd + js].cx_srf_wdata_hi
+                                            [k]
+                                            .next = self.vus[m].mask_hi_o[p].val();
+                                    }
+                                    DstKind::ExecLo => {
+                                        self.smus[m * self._slots_per_simd + js].cx_wr_exec_en[k]
+                                            .next = true;
+                                        self.smus[m * self._slots_per_simd + js].cx_wr_exec_lo[k]
+                                            .next = self.vus[m].mask_lo_o[p].val();
+                                        self.smus[m * self._slots_per_simd + js].cx_wr_exec_hi[k]
+                                            .next = self.vus[m].mask_hi_o[p].val();
+                                    }
+                                    _ => {}
+                                }
+                                if self.v_wexec
+                                    [(m * self._slots_per_simd + js) * self._per_slot + k]
+                                    .q
+                                    .val()
+                                {
+                                    self.smus[m * self._slots_per_simd + js].cx_wr_exec_en[k]
+                                        .next = true;
+                                    self.smus[m * self._slots_per_simd + js].cx_wr_exec_lo[k]
+                                        .next = self.vus[m].mask_lo_o[p].val();
+                                    self.smus[m * self._slots_per_simd + js].cx_wr_exec_hi[k]
+                                        .next = self.vus[m].mask_hi_o[p].val();
+                                }
                             }
-                            DstKind::Sgpr => {
-                                self.smus[j].cx_srf_we_lo[k].next = true;
-                                self.smus[j].cx_srf_we_hi[k].next = true;
-                                self.smus[j].cx_srf_waddr[k].next =
-                                    self.v_msgpr[j * self._per_slot + k].q.val();
-                                self.smus[j].cx_srf_wdata_lo[k].next =
-                                    self.vus[j].mask_lo_o[p].val();
-                                self.smus[j].cx_srf_wdata_hi[k].next =
-                                    self.vus[j].mask_hi_o[p].val();
-                            }
-                            DstKind::ExecLo => {
-                                self.smus[j].cx_wr_exec_en[k].next = true;
-                                self.smus[j].cx_wr_exec_lo[k].next = self.vus[j].mask_lo_o[p].val();
-                                self.smus[j].cx_wr_exec_hi[k].next = self.vus[j].mask_hi_o[p].val();
-                            }
-                            _ => {}
-                        }
-                        if self.v_wexec[j * self._per_slot + k].q.val() {
-                            self.smus[j].cx_wr_exec_en[k].next = true;
-                            self.smus[j].cx_wr_exec_lo[k].next = self.vus[j].mask_lo_o[p].val();
-                            self.smus[j].cx_wr_exec_hi[k].next = self.vus[j].mask_hi_o[p].val();
                         }
                     }
                 }
@@ -1064,6 +1120,7 @@ impl Logic for ComputeUnit {
                 self.smus[j].req_pc.next = self.launch_pc_i.val();
                 self.live[j].d.next = true;
                 self.wg[j].d.next = self.launch_wg_i.val();
+                self.vbase[j].d.next = self.launch_vgpr_base_i.val();
                 for k in 0..self._per_slot {
                     self.vcc_lo[j * self._per_slot + k].d.next = 0.into();
                     self.vcc_hi[j * self._per_slot + k].d.next = 0.into();
@@ -1260,16 +1317,17 @@ impl Logic for ComputeUnit {
         self.stat_p.next = 0.into();
         self.stat_s.next = 0.into();
         self.stat_a.next = 0.into();
-        self.free_acc.next = 0.into();
         self.any_live.next = false;
         self.acc_splits.next = self.n_splits.q.val();
         self.acc_fallbacks.next = self.n_fallbacks.q.val();
         self.acc_merges.next = self.n_merges.q.val();
-        for j in 0..self.vus.len() {
-            self.stat_p.next = self.stat_p.val() + self.vus[j].stat_passes_o.val();
-            self.stat_s.next = self.stat_s.val() + self.vus[j].stat_skipped_o.val();
-            self.stat_a.next = self.stat_a.val() + self.vus[j].stat_active_o.val();
-            self.free_acc.next = self.free_acc.val().replace_bit(j, !self.live[j].q.val());
+        for m in 0..self.vus.len() {
+            self.stat_p.next = self.stat_p.val() + self.vus[m].stat_passes_o.val();
+            self.stat_s.next = self.stat_s.val() + self.vus[m].stat_skipped_o.val();
+            self.stat_a.next = self.stat_a.val() + self.vus[m].stat_active_o.val();
+        }
+        for j in 0..self.live.len() {
+            self.slot_free_o[j].next = !self.live[j].q.val();
             if self.live[j].q.val() {
                 self.any_live.next = true;
             }
@@ -1292,7 +1350,6 @@ impl Logic for ComputeUnit {
         self.stat_splits_o.next = self.n_splits.q.val();
         self.stat_split_fallbacks_o.next = self.n_fallbacks.q.val();
         self.stat_merges_o.next = self.n_merges.q.val();
-        self.slot_free_o.next = self.free_acc.val();
         self.idle_o.next = !self.any_live.val() & !self.lsu.busy_o.val();
     }
 }

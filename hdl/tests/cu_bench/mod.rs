@@ -15,6 +15,10 @@ pub struct Bench {
     pub cu: ComputeUnit,
     pub mem: HashMap<u32, u32>,
     latency: u64,
+    /// Slot j's wavefront gets VGPRs from (j mod N_WFC) · `vgpr_share` on: the SIMD's VRF
+    /// split evenly among its slots.
+    slots_per_simd: usize,
+    vgpr_share: usize,
     responses: VecDeque<(u64, Vec<u32>)>,
     pub cycle: u64,
     /// Cycle in which each context's instruction in flight was issued.
@@ -39,6 +43,8 @@ impl Bench {
             cu,
             mem: HashMap::new(),
             latency: cfg.mem_latency as u64,
+            slots_per_simd: cfg.wf_contexts_per_simd,
+            vgpr_share: cfg.vgprs_per_simd / cfg.wf_contexts_per_simd,
             responses: VecDeque::new(),
             cycle: 0,
             issued: Vec::new(),
@@ -122,6 +128,8 @@ impl Bench {
         v0: impl Fn(usize) -> u32,
         exec: u64,
     ) {
+        self.cu.launch_vgpr_base_i.next =
+            (((slot % self.slots_per_simd) * self.vgpr_share) as u64).into();
         for &(r, v) in sgprs {
             self.cu.init_slot_i.next = (slot as u64).into();
             self.cu.init_sgpr_we_i.next = true;

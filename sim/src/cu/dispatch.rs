@@ -15,9 +15,16 @@
 //! on GCN. Before its first wavefront's registers the dispatcher zeroes the region one row per
 //! cycle (the golden model's workgroups start with a zeroed LDS): `ceil(size / 128)` more
 //! cycles per workgroup. The region is freed when the last of its wavefronts has ended.
+//!
+//! VGPRs limit occupancy as on GCN: each SIMD's slots share its register file, and a wavefront
+//! gets the kernel's VGPRs in whole granules ([`SlotMap`]), so only the first
+//! `HwConfig::wavefronts_per_simd` slots of each SIMD take wavefronts of a kernel, slot i of a
+//! SIMD with its registers from i times the allocation on. The dispatcher drives that base with
+//! the wavefront's VGPR writes and its launch.
 
 use std::collections::VecDeque;
 
+use pws_hdl::config::{vgpr_allocation, HwConfig};
 use pws_isa::abi::LaunchAbi;
 use pws_isa::manifest::Manifest;
 
@@ -35,6 +42,8 @@ pub enum DispatchAction {
     },
     InitVgpr {
         slot: usize,
+        /// The wavefront's first register in its SIMD's VRF.
+        vgpr_base: u8,
         addr: u8,
         pass: u8,
         data: [u32; PORT_LANES],
@@ -45,6 +54,7 @@ pub enum DispatchAction {
     },
     Launch {
         slot: usize,
+        vgpr_base: u8,
         pc: u32,
         exec: u64,
         /// The workgroup's LDS region: first byte and size.
@@ -69,7 +79,7 @@ struct Pending {
 /// Why a launch cannot be dispatched at all.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DispatchError {
-    #[error("workgroup {workgroup} has {wavefronts} wavefronts but the compute unit has only {slots} slots (a workgroup's wavefronts must be resident together)")]
+    #[error("workgroup {workgroup} has {wavefronts} wavefronts but the compute unit holds only {slots} of this kernel's at once (a workgroup's wavefronts must be resident together; its VGPR use limits the slots of each SIMD)")]
     WorkgroupTooLarge {
         workgroup: u32,
         wavefronts: u32,
@@ -77,6 +87,60 @@ pub enum DispatchError {
     },
     #[error("the kernel's group segment of {bytes} bytes is larger than the compute unit's LDS of {lds} bytes (lds_bytes)")]
     LdsTooSmall { bytes: u32, lds: u32 },
+}
+
+/// Which slots of the compute unit take a kernel's wavefronts and where their VGPRs go: slot j
+/// is slot j mod N_WFC of SIMD j / N_WFC.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SlotMap {
+    pub simds: usize,
+    pub slots_per_simd: usize,
+    /// The first this many slots of each SIMD hold a wavefront of the kernel.
+    pub wavefronts_per_simd: usize,
+    /// VGPRs each wavefront gets.
+    pub vgpr_allocation: usize,
+}
+
+impl SlotMap {
+    /// The slots of `hw` for a kernel using `vgprs` VGPRs.
+    pub fn new(hw: &HwConfig, vgprs: usize) -> SlotMap {
+        SlotMap {
+            simds: hw.simds_per_cu,
+            slots_per_simd: hw.wf_contexts_per_simd,
+            wavefronts_per_simd: hw.wavefronts_per_simd(vgprs),
+            vgpr_allocation: vgpr_allocation(vgprs),
+        }
+    }
+
+    /// One SIMD whose `slots` slots all take a wavefront of 4 VGPRs.
+    pub fn one_simd(slots: usize) -> SlotMap {
+        SlotMap {
+            simds: 1,
+            slots_per_simd: slots,
+            wavefronts_per_simd: slots,
+            vgpr_allocation: vgpr_allocation(1),
+        }
+    }
+
+    /// Slots of the compute unit.
+    pub fn slots(&self) -> usize {
+        self.simds * self.slots_per_simd
+    }
+
+    /// Wavefronts of the kernel the compute unit holds at once.
+    pub fn capacity(&self) -> usize {
+        self.simds * self.wavefronts_per_simd
+    }
+
+    /// Slot j can take a wavefront of the kernel.
+    pub fn usable(&self, j: usize) -> bool {
+        j % self.slots_per_simd < self.wavefronts_per_simd
+    }
+
+    /// The first VGPR of slot j's wavefront in its SIMD's VRF.
+    pub fn vgpr_base(&self, j: usize) -> u8 {
+        ((j % self.slots_per_simd) * self.vgpr_allocation) as u8
+    }
 }
 
 /// Bytes in one LDS row (one dword in each of its 32 banks).
@@ -99,7 +163,7 @@ pub struct Dispatcher<'m> {
     abi: LaunchAbi,
     next_wg: u32,
     workgroups: u32,
-    slots: usize,
+    slots: SlotMap,
     passes: usize,
     current: VecDeque<Pending>,
     /// Bytes of the compute unit's LDS, and the regions of the workgroups holding some.
@@ -110,21 +174,23 @@ pub struct Dispatcher<'m> {
 }
 
 impl<'m> Dispatcher<'m> {
-    /// A dispatcher for `manifest`'s launch of a kernel with launch ABI `abi` on a compute unit
-    /// with `slots` wavefront slots and `passes` 16-lane passes per wavefront.
+    /// A dispatcher for `manifest`'s launch of a kernel with launch ABI `abi` on the slots of
+    /// `slots`, with `passes` 16-lane passes per wavefront.
     pub fn new(
         manifest: &'m Manifest,
         abi: LaunchAbi,
-        slots: usize,
+        slots: SlotMap,
         passes: usize,
     ) -> Result<Dispatcher<'m>, DispatchError> {
         let workgroups = manifest.workgroups();
         // Every workgroup but the last of a dimension is full-sized, so the first is largest.
-        if let Some(wg) = (0..workgroups).find(|&wg| manifest.wavefronts_in(wg) as usize > slots) {
+        if let Some(wg) =
+            (0..workgroups).find(|&wg| manifest.wavefronts_in(wg) as usize > slots.capacity())
+        {
             return Err(DispatchError::WorkgroupTooLarge {
                 workgroup: wg,
                 wavefronts: manifest.wavefronts_in(wg),
-                slots,
+                slots: slots.capacity(),
             });
         }
         Ok(Dispatcher {
@@ -175,7 +241,7 @@ impl<'m> Dispatcher<'m> {
     }
 
     /// Frees the regions whose wavefronts have all ended (their slots read free again).
-    fn release(&mut self, slot_free: u32) {
+    fn release(&mut self, slot_free: u64) {
         let just = std::mem::take(&mut self.just_launched);
         for r in &mut self.regions {
             r.running
@@ -196,7 +262,7 @@ impl<'m> Dispatcher<'m> {
     }
 
     /// The action for this cycle, given which slots the compute unit reports free.
-    pub fn step(&mut self, slot_free: u32) -> DispatchAction {
+    pub fn step(&mut self, slot_free: u64) -> DispatchAction {
         self.release(slot_free);
         if self.current.is_empty() && self.next_wg < self.workgroups {
             self.try_start(slot_free);
@@ -221,11 +287,11 @@ impl<'m> Dispatcher<'m> {
     }
 
     /// Reserves slots for the next workgroup if all its wavefronts fit now.
-    fn try_start(&mut self, slot_free: u32) {
+    fn try_start(&mut self, slot_free: u64) {
         let (wg, m) = (self.next_wg, self.manifest);
         let waves = m.wavefronts_in(wg) as usize;
-        let free: Vec<usize> = (0..self.slots)
-            .filter(|&j| slot_free >> j & 1 == 1)
+        let free: Vec<usize> = (0..self.slots.slots())
+            .filter(|&j| slot_free >> j & 1 == 1 && self.slots.usable(j))
             .collect();
         if free.len() < waves {
             return;
@@ -247,6 +313,7 @@ impl<'m> Dispatcher<'m> {
         };
         for (wave, &slot) in free.iter().take(waves).enumerate() {
             let wave = wave as u32;
+            let vgpr_base = self.slots.vgpr_base(slot);
             let mut actions = VecDeque::new();
             if wave == 0 {
                 for row in 0..size / LDS_ROW {
@@ -268,6 +335,7 @@ impl<'m> Dispatcher<'m> {
                     data.copy_from_slice(&ids[pass * PORT_LANES..(pass + 1) * PORT_LANES]);
                     actions.push_back(DispatchAction::InitVgpr {
                         slot,
+                        vgpr_base,
                         addr: addr as u8,
                         pass: pass as u8,
                         data,
@@ -276,6 +344,7 @@ impl<'m> Dispatcher<'m> {
             }
             actions.push_back(DispatchAction::Launch {
                 slot,
+                vgpr_base,
                 pc: 0,
                 exec: m.initial_exec(wg, wave),
                 lds_base: base,
@@ -310,7 +379,7 @@ mod tests {
         .unwrap()
     }
 
-    fn drain(d: &mut Dispatcher, free: u32) -> Vec<DispatchAction> {
+    fn drain(d: &mut Dispatcher, free: u64) -> Vec<DispatchAction> {
         let mut out = Vec::new();
         loop {
             match d.step(free) {
@@ -323,7 +392,7 @@ mod tests {
     #[test]
     fn initialises_the_abi_registers_then_launches() {
         let m = manifest(100, 100);
-        let mut d = Dispatcher::new(&m, LaunchAbi::legacy(), 2, 4).unwrap();
+        let mut d = Dispatcher::new(&m, LaunchAbi::legacy(), SlotMap::one_simd(2), 4).unwrap();
         let actions = drain(&mut d, 0b11);
         assert_eq!(actions.len(), 2 * (7 + 4 + 1));
         assert_eq!(
@@ -352,7 +421,7 @@ mod tests {
     #[test]
     fn holds_barriers_while_a_workgroup_is_half_launched() {
         let m = manifest(128, 128);
-        let mut d = Dispatcher::new(&m, LaunchAbi::legacy(), 2, 4).unwrap();
+        let mut d = Dispatcher::new(&m, LaunchAbi::legacy(), SlotMap::one_simd(2), 4).unwrap();
         let mut holds = Vec::new();
         loop {
             holds.push(d.holds_barrier());
@@ -368,7 +437,7 @@ mod tests {
     #[test]
     fn waits_until_the_whole_workgroup_fits() {
         let m = manifest(256, 128);
-        let mut d = Dispatcher::new(&m, LaunchAbi::legacy(), 3, 4).unwrap();
+        let mut d = Dispatcher::new(&m, LaunchAbi::legacy(), SlotMap::one_simd(3), 4).unwrap();
         assert_eq!(d.step(0b001), DispatchAction::Idle);
         let first: Vec<DispatchAction> = (0..24).map(|_| d.step(0b101)).collect();
         assert!(matches!(first[23], DispatchAction::Launch { slot: 2, .. }));
@@ -402,7 +471,7 @@ mod tests {
                    .amdhsa_system_sgpr_workgroup_id_y 1\n.amdhsa_system_vgpr_workitem_id 1\n\
                    .end_amdhsa_kernel\n";
         let abi = LaunchAbi::of_program(&pws_isa::assemble(src, "k.s").unwrap());
-        let mut d = Dispatcher::new(&m, abi, 4, 4).unwrap();
+        let mut d = Dispatcher::new(&m, abi, SlotMap::one_simd(4), 4).unwrap();
         let actions = drain(&mut d, 0b1111);
         // Per wavefront: s[0:1] kernarg, s2 group x, s3 group y, v0 and v1 in 4 passes, launch.
         assert_eq!(actions.len(), 4 * (4 + 2 * 4 + 1));
@@ -445,19 +514,19 @@ mod tests {
                    .amdhsa_next_free_sgpr 8\n.amdhsa_group_segment_fixed_size 200\n\
                    .end_amdhsa_kernel\n";
         let abi = LaunchAbi::of_program(&pws_isa::assemble(src, "k.s").unwrap());
-        assert!(Dispatcher::new(&m, abi.clone(), 4, 4)
+        assert!(Dispatcher::new(&m, abi.clone(), SlotMap::one_simd(4), 4)
             .unwrap()
             .with_lds(128)
             .unwrap_err()
             .to_string()
             .contains("200 bytes"));
         // 200 bytes take two rows: an LDS of 512 bytes holds two workgroups at a time.
-        let mut d = Dispatcher::new(&m, abi, 4, 4)
+        let mut d = Dispatcher::new(&m, abi, SlotMap::one_simd(4), 4)
             .unwrap()
             .with_lds(512)
             .unwrap();
         let mut launches = Vec::new();
-        let mut busy = 0u32;
+        let mut busy = 0u64;
         for cycle in 0..200 {
             match d.step(!busy & 0b1111) {
                 DispatchAction::ClearLds { row } => launches.push((cycle, "clear", row)),
@@ -500,9 +569,62 @@ mod tests {
     }
 
     #[test]
+    fn vgpr_use_limits_the_slots_and_sets_each_wavefronts_base() {
+        // GCN3 (4 SIMDs x 10 slots, 256 VGPRs per SIMD) and a 100-VGPR kernel: two wavefronts
+        // per SIMD, at registers 0 and 100, in slots 0, 1, 10, 11, ...
+        let map = SlotMap::new(&HwConfig::gcn3(), 100);
+        assert_eq!((map.capacity(), map.vgpr_allocation), (8, 100));
+        let usable: Vec<usize> = (0..map.slots()).filter(|&j| map.usable(j)).collect();
+        assert_eq!(usable, [0, 1, 10, 11, 20, 21, 30, 31]);
+        assert_eq!((map.vgpr_base(11), map.vgpr_base(30)), (100, 0));
+        // Eight single-wavefront workgroups fill exactly those slots.
+        let m = manifest(64 * 8, 64);
+        let mut d = Dispatcher::new(&m, LaunchAbi::legacy(), map, 4).unwrap();
+        let mut busy = 0u64;
+        let mut launched = Vec::new();
+        for _ in 0..2000 {
+            if let DispatchAction::Launch {
+                slot, vgpr_base, ..
+            } = d.step(!busy & ((1 << 40) - 1))
+            {
+                busy |= 1 << slot;
+                launched.push((slot, vgpr_base));
+            }
+        }
+        assert_eq!(
+            launched,
+            [
+                (0, 0),
+                (1, 100),
+                (10, 0),
+                (11, 100),
+                (20, 0),
+                (21, 100),
+                (30, 0),
+                (31, 100)
+            ]
+        );
+        // A workgroup of two wavefronts of a 129-VGPR kernel on one SIMD: only one fits.
+        let e = Dispatcher::new(
+            &manifest(128, 128),
+            LaunchAbi::legacy(),
+            SlotMap::new(
+                &HwConfig {
+                    simds_per_cu: 1,
+                    ..HwConfig::gcn3()
+                },
+                129,
+            ),
+            4,
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("holds only 1"), "{e}");
+    }
+
+    #[test]
     fn a_workgroup_larger_than_the_compute_unit_is_an_error() {
         let m = manifest(256, 256);
-        let e = Dispatcher::new(&m, LaunchAbi::legacy(), 2, 4).unwrap_err();
+        let e = Dispatcher::new(&m, LaunchAbi::legacy(), SlotMap::one_simd(2), 4).unwrap_err();
         assert!(e.to_string().contains("4 wavefronts"), "{e}");
     }
 }

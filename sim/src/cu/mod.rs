@@ -25,15 +25,15 @@ use pws_hdl::config::HwConfig;
 use pws_hdl::context::ContextState;
 use pws_hdl::cu::{ComputeUnit, CuError, CuMode};
 use pws_hdl::swizzle::SwizzleMode;
-use pws_isa::abi::LaunchAbi;
+use pws_isa::abi::{registers_used, LaunchAbi};
 use pws_isa::manifest::{ElemType, F32Word, Manifest, WAVEFRONT_SIZE};
-use pws_isa::{Operand, Program};
+use pws_isa::Program;
 use rust_hdl::core::prelude::*;
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
 use crate::driver::{DeltaPasses, Driver, DriverError};
-use dispatch::{DispatchAction, DispatchError, Dispatcher};
+use dispatch::{DispatchAction, DispatchError, Dispatcher, SlotMap};
 use memory::{AccessSize, BufferWords, DataMemory, MemFault, MemoryPort, Request, PORT_LANES};
 use monitor::{BlockStat, Ctx, InstStat, Monitor, MonitorError, StuckContext};
 use progress::{Progress, Stall};
@@ -289,20 +289,6 @@ fn compaction_name(c: SwizzleMode) -> &'static str {
     }
 }
 
-/// Registers the program holds: one past the highest SGPR and VGPR it names, and at least those
-/// its launch ABI initialises.
-pub fn registers_used(program: &Program) -> (u32, u32) {
-    let abi = LaunchAbi::of_program(program);
-    let mut vgprs = u32::from(abi.workitem_vgprs);
-    for (op, width) in program.instructions.iter().flat_map(|l| l.item.operands()) {
-        if let Operand::Vgpr(n) = op {
-            vgprs = vgprs.max(u32::from(n) + u32::from(width.dwords()));
-        }
-    }
-    let sgprs = program.sgprs_used().max(abi.sgpr_count());
-    (sgprs, vgprs)
-}
-
 /// Rejects launches the compute unit cannot run as configured.
 fn check_fit(program: &Program, hw: &HwConfig) -> Result<(u32, usize), RunError> {
     let bad = |m: String| Err(RunError::Config(m));
@@ -329,10 +315,10 @@ fn check_fit(program: &Program, hw: &HwConfig) -> Result<(u32, usize), RunError>
             hw.sgprs_per_context
         ));
     }
-    if vgprs as usize > hw.vgprs_per_wavefront {
+    if hw.wavefronts_per_simd(vgprs as usize) == 0 {
         return bad(format!(
-            "the kernel uses {vgprs} VGPRs; each wavefront has {} (vgprs_per_wavefront)",
-            hw.vgprs_per_wavefront
+            "the kernel uses {vgprs} VGPRs; a SIMD's VRF has {} (vgprs_per_simd)",
+            hw.vgprs_per_simd
         ));
     }
     Ok((sgprs, words))
@@ -516,9 +502,15 @@ impl Bench<'_> {
         Ok(())
     }
 
+    /// The slots the compute unit reports free, bit j for slot j.
+    fn free_slots(&self) -> u64 {
+        let cu = self.driver.uut();
+        (0..cu.slots()).fold(0, |acc, j| acc | u64::from(cu.slot_free_o[j].val()) << j)
+    }
+
     /// Drives this cycle's dispatch action.
     fn drive_dispatch(&mut self, cycle: u64) {
-        let free = self.driver.uut().slot_free_o.val().to_u64() as u32;
+        let free = self.free_slots();
         let hold = self.dispatcher.holds_barrier();
         let action = self.dispatcher.step(free);
         let cu = self.driver.uut_mut();
@@ -541,11 +533,13 @@ impl Bench<'_> {
             }
             DispatchAction::InitVgpr {
                 slot,
+                vgpr_base,
                 addr,
                 pass,
                 data,
             } => {
                 cu.init_slot_i.next = bits(slot as u64);
+                cu.launch_vgpr_base_i.next = bits(u64::from(vgpr_base));
                 cu.init_vgpr_we_i.next = true;
                 cu.init_vgpr_addr_i.next = bits(u64::from(addr));
                 cu.init_vgpr_pass_i.next = bits(u64::from(pass));
@@ -555,6 +549,7 @@ impl Bench<'_> {
             }
             DispatchAction::Launch {
                 slot,
+                vgpr_base,
                 pc,
                 exec,
                 lds_base,
@@ -565,6 +560,7 @@ impl Bench<'_> {
             } => {
                 cu.init_slot_i.next = bits(slot as u64);
                 cu.launch_i.next = true;
+                cu.launch_vgpr_base_i.next = bits(u64::from(vgpr_base));
                 cu.launch_pc_i.next = bits(u64::from(pc));
                 cu.launch_exec_lo_i.next = bits(exec & 0xFFFF_FFFF);
                 cu.launch_exec_hi_i.next = bits(exec >> 32);
@@ -712,7 +708,7 @@ impl Bench<'_> {
                 }
             }
         }
-        let free = self.driver.uut().slot_free_o.val().to_u64();
+        let free = self.free_slots();
         for slot in 0..self.resident.len() {
             let Some(w) = self.resident[slot] else {
                 continue;
@@ -738,12 +734,13 @@ pub fn run(
     // implements (`pws_isa::subset`).
     pws_isa::subset::check_rtl(program, &manifest.kernel.display().to_string())?;
     let (sgprs, _) = check_fit(program, hw)?;
+    let vgprs = registers_used(program).1 as usize;
     check_budget(manifest)?;
     let cu = ComputeUnit::new(hw).map_err(|e| RunError::Config(e.to_string()))?;
     let slots = cu.slots();
     let per_slot = hw.spsimds_per_simd + 1;
     let abi = LaunchAbi::of_program(program);
-    let dispatcher = Dispatcher::new(manifest, abi.clone(), slots, hw.passes())?
+    let dispatcher = Dispatcher::new(manifest, abi.clone(), SlotMap::new(hw, vgprs), hw.passes())?
         .with_lds(hw.lds_bytes as u32)?;
     // The VCD goes to a temporary file that replaces the target when the run stops (also on
     // an error: the trace up to the stop is what one debugs), never onto the launch's files.

@@ -528,7 +528,7 @@ pub mod rtl {
 
         /// The whole VRF, `[v][lane]`, through the LSU port.
         pub fn dump_vrf(&mut self) -> Result<Vec<Vec<u32>>, SimdRtlError> {
-            let (vgprs, width) = (self.cfg.vgprs_per_wavefront, self.cfg.wavefront_width);
+            let (vgprs, width) = (self.cfg.vgprs_per_simd, self.cfg.wavefront_width);
             let mut vrf = Vec::with_capacity(vgprs);
             for v in 0..vgprs {
                 let mut row = Vec::with_capacity(width);
