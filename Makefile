@@ -26,10 +26,10 @@ deps:
 # WCET bound; the same for a kernel whose divergent paths outlast a split (where PWS pays off
 # under every compaction); then one PWS run written as a waveform.
 demo: deps
-	$(PWS) compare kernels/figure2.toml
-	$(PWS) compare kernels/divergent64.toml --S 2
+	$(PWS) compare kernels/figure2.toml --config gcn3
+	$(PWS) compare kernels/divergent64.toml --S 2 --config gcn3
 	@mkdir -p $(OUT)
-	$(PWS) run kernels/figure2.toml --mode pws --S 2 --vcd $(OUT)/figure2.vcd
+	$(PWS) run kernels/figure2.toml --mode pws --S 2 --config gcn3 --vcd $(OUT)/figure2.vcd
 
 # Every test, with the proptest budgets of CI (see isa/src/testing.rs). cargo-nextest, where the
 # machine has it, runs the test binaries side by side (cargo test runs one binary at a time, and

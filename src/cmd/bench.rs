@@ -130,7 +130,7 @@ pub fn run(args: Args) -> CmdResult {
         let rows = cu_bench()?;
         if !args.json {
             println!(
-                "Compute unit (rust-hdl, pws_sim::cu::run; `cu` preset with 2 SIMDs x 4 slots, pws S = 2): whole kernels"
+                "Compute unit (rust-hdl, pws_sim::cu::run; pws S = 2; `cu` preset with 2 SIMDs x 4 slots, and gcn3): whole kernels"
             );
             print!("{}", cu_table(&rows));
             println!();
@@ -259,6 +259,8 @@ fn tightness_table(rows: &[TightnessRow]) -> String {
 #[derive(serde::Serialize)]
 struct CuRow {
     kernel: String,
+    /// The hardware configuration ([`CU_CONFIGS`]).
+    config: &'static str,
     /// How each settle evaluated the RTL (`pws_sim::DeltaPasses`).
     passes: pws_sim::DeltaPasses,
     vcd: bool,
@@ -282,15 +284,22 @@ const CU_KERNELS: [&str; 3] = [
     "kernels/collatz.toml",
 ];
 
-/// The `cu` preset grown to 2 SIMDs of 4 slots, so two of `collatz`'s 4-wavefront workgroups
-/// are resident at once.
-fn bench_config() -> pws_hdl::config::HwConfig {
-    pws_hdl::config::HwConfig {
-        simds_per_cu: 2,
-        wf_contexts_per_simd: 4,
-        ..pws_hdl::config::HwConfig::cu()
-    }
-    .with_spsimds(2)
+/// The configurations of the table: the `cu` preset grown to 2 SIMDs of 4 slots, so two of
+/// `collatz`'s 4-wavefront workgroups are resident at once, and the paper's machine (`gcn3`:
+/// 4 SIMDs of 10 slots, a 32-cycle memory), both with S = 2. Only the first is also run with
+/// rust-hdl's every-block passes and a trace: on `gcn3` those would take many minutes.
+const CU_CONFIGS: [&str; 2] = ["cu 2x4", "gcn3"];
+
+fn bench_config(name: &str) -> pws_hdl::config::HwConfig {
+    let cfg = match name {
+        "gcn3" => pws_hdl::config::HwConfig::gcn3(),
+        _ => pws_hdl::config::HwConfig {
+            simds_per_cu: 2,
+            wf_contexts_per_simd: 4,
+            ..pws_hdl::config::HwConfig::cu()
+        },
+    };
+    cfg.with_spsimds(2)
 }
 
 fn cu_bench() -> Result<Vec<CuRow>, Box<dyn std::error::Error>> {
@@ -305,7 +314,10 @@ fn cu_bench() -> Result<Vec<CuRow>, Box<dyn std::error::Error>> {
 
     let dir = tempfile::tempdir()?;
     let mut rows = Vec::new();
-    for path in CU_KERNELS {
+    for (config, path) in CU_CONFIGS
+        .iter()
+        .flat_map(|c| CU_KERNELS.iter().map(move |k| (*c, *k)))
+    {
         let manifest = Manifest::load(path)?;
         let kernel = LaunchKernel::new(
             &KernelSource::load(&manifest)?,
@@ -313,26 +325,32 @@ fn cu_bench() -> Result<Vec<CuRow>, Box<dyn std::error::Error>> {
             pws_host::compile::SplitPolicy::Marked,
         )?;
         let first = rows.len();
-        for (passes, vcd) in [
-            (DeltaPasses::EveryBlock, false),
-            (DeltaPasses::Activity, false),
-            (DeltaPasses::Activity, true),
-        ] {
+        let runs: &[(DeltaPasses, bool)] = if config == CU_CONFIGS[0] {
+            &[
+                (DeltaPasses::EveryBlock, false),
+                (DeltaPasses::Activity, false),
+                (DeltaPasses::Activity, true),
+            ]
+        } else {
+            &[(DeltaPasses::Activity, false)]
+        };
+        for &(passes, vcd) in runs {
             let trace = dir.path().join("bench.vcd");
             let opts = RunOptions {
                 compaction: SwizzleMode::None,
                 vcd: vcd.then(|| trace.clone()),
                 passes,
-                ..RunOptions::new(bench_config(), CuMode::Pws)
+                ..RunOptions::new(bench_config(config), CuMode::Pws)
             };
             let start = Instant::now();
             let report = pws_sim::cu::run(&kernel.program, &manifest, &opts)?;
             let seconds = start.elapsed().as_secs_f64();
             let cycles_per_second = report.cycles as f64 / seconds;
-            // The first run of each kernel is the every-block reference.
+            // The first run of each kernel is the every-block reference, where there is one.
             let reference = rows
                 .get(first)
-                .map(|r: &CuRow| (r.cycles, r.cycles_per_second));
+                .filter(|r: &&CuRow| r.passes == DeltaPasses::EveryBlock)
+                .map(|r| (r.cycles, r.cycles_per_second));
             if let Some((cycles, _)) = reference.filter(|&(c, _)| c != report.cycles) {
                 return Err(format!(
                     "{path}: {} cycles with {passes:?} passes, {cycles} with every block evaluated",
@@ -345,6 +363,7 @@ fn cu_bench() -> Result<Vec<CuRow>, Box<dyn std::error::Error>> {
                 .map(|(_, rate)| cycles_per_second / rate);
             rows.push(CuRow {
                 kernel: manifest.kernel.display().to_string(),
+                config,
                 passes,
                 vcd,
                 cycles: report.cycles,
@@ -404,8 +423,9 @@ fn peak_rss_mib() -> f64 {
 fn cu_table(rows: &[CuRow]) -> String {
     use std::fmt::Write as _;
     let mut out = format!(
-        "{:<26} {:<12} {:>4} {:>9} {:>8} {:>10} {:>8} {:>9} {:>13}\n",
+        "{:<26} {:<7} {:<12} {:>4} {:>9} {:>8} {:>10} {:>8} {:>9} {:>13}\n",
         "kernel",
+        "config",
         "passes",
         "vcd",
         "cycles",
@@ -422,8 +442,9 @@ fn cu_table(rows: &[CuRow]) -> String {
         };
         let _ = writeln!(
             out,
-            "{:<26} {:<12} {:>4} {:>9} {:>8.2} {:>10.0} {:>8} {:>9.1} {:>13.1}",
+            "{:<26} {:<7} {:<12} {:>4} {:>9} {:>8.2} {:>10.0} {:>8} {:>9.1} {:>13.1}",
             r.kernel,
+            r.config,
             passes,
             if r.vcd { "yes" } else { "no" },
             r.cycles,

@@ -1,8 +1,9 @@
-//! The compute-unit top: wires the issue units, the slots' split/merge datapaths and vector
-//! units, the LSU and the barrier unit together and holds the per-context state that is not
-//! in a [`crate::context::Context`]: the in-flight (scoreboard) bit, VCC, M0, SCC, the
-//! `s_endpgm` and barrier flags, and the pending split/merge request of each context
-//! (docs/cu.md).
+//! The compute-unit top: wires the issue units, the slots' split/merge datapaths, the SIMDs'
+//! vector units, the LSU and the barrier unit together and holds the per-context state that is
+//! not in a [`crate::context::Context`]: the in-flight (scoreboard) bit, VCC, M0, SCC, the
+//! `s_endpgm` and barrier flags, and the pending split/merge request of each context; per slot
+//! the base of its wavefront's VGPR range in the SIMD's VRF, which it adds to every register
+//! number the issue units and the LSU hand to the vector unit (docs/cu.md).
 //!
 //! Context c of the compute unit is slot · (S + 1) + k; slot j belongs to SIMD j / N_WFC.
 
