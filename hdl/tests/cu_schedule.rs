@@ -91,3 +91,68 @@ fn barrier_releases_the_workgroup_together_after_the_last_arrival() {
     );
     assert!(b.cu.idle_o.val());
 }
+
+/// Two wavefronts of one SIMD whose VALU ops go to the same (Sp)SIMD: an op may wait for the
+/// one its issue unit handed over before (the other wavefront's), never longer than
+/// `valu_port_wait`, and the waits behind it stay within the schedule wait.
+#[test]
+fn a_shared_simd_delays_an_op_by_at_most_the_one_before() {
+    const VALU_LOOP: &str = "
+    s_mov_b32 s2, 12
+loop:
+    v_add_u32_e32 v1, vcc, 1, v1
+    v_add_u32_e32 v2, vcc, v1, v2
+    v_xor_b32_e32 v3, v1, v2
+    s_sub_u32 s2, s2, 1
+    s_cmp_lg_u32 s2, 0
+    s_cbranch_scc1 loop
+    s_endpgm
+";
+    let cfg = HwConfig::cu();
+    let program = pws_isa::asm::assemble(VALU_LOOP, "valu.s").expect("assembles");
+    let valu_pcs: Vec<u32> = program
+        .instructions
+        .iter()
+        .filter(|l| l.item.is_vector() && !l.item.is_memory())
+        .map(|l| l.pc)
+        .collect();
+    assert_eq!(valu_pcs.len(), 3);
+    for mode in [CuMode::Pws, CuMode::NoSplit] {
+        let mut b = Bench::new(&cfg, mode, SwizzleMode::None);
+        b.load_program(&program.words());
+        b.launch(0, 3, &[], |l| l as u32, u64::MAX);
+        b.launch(1, 3, &[], |l| l as u32, u64::MAX);
+        b.run(5_000);
+        assert!(b.cu.idle_o.val() && !b.cu.error_o.val(), "{mode:?}");
+        let alone = timing::valu_cycles(0, cfg.passes() as u64);
+        let takes: Vec<u64> = b
+            .takes
+            .iter()
+            .filter(|t| valu_pcs.contains(&t.0))
+            .map(|t| t.1)
+            .collect();
+        assert_eq!(takes.len(), 2 * 12 * 3, "{mode:?}");
+        let worst = takes.iter().copied().max().unwrap();
+        assert!(
+            worst > alone,
+            "{mode:?}: no op ever waited for the shared SIMD"
+        );
+        assert!(
+            worst <= alone + timing::valu_port_wait(&cfg),
+            "{mode:?}: a VALU op took {worst} > {alone} + {}",
+            timing::valu_port_wait(&cfg)
+        );
+        let mut wait = 0;
+        for c in [0, cfg.contexts_per_wavefront()] {
+            let issues: Vec<u64> = b.issues.iter().filter(|i| i.0 == c).map(|i| i.1).collect();
+            let retires: Vec<u64> = b.retires.iter().filter(|r| r.0 == c).map(|r| r.1).collect();
+            for (r, i) in retires.iter().zip(issues.iter().skip(1)) {
+                wait = wait.max(i - r - 1);
+            }
+        }
+        assert!(
+            wait <= timing::schedule_wait(&cfg, 1, false),
+            "{mode:?}: waited {wait}"
+        );
+    }
+}
