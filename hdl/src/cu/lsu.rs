@@ -678,10 +678,19 @@ impl Logic for LoadStoreUnit {
         self.lds.signed_i.next = self.c_signed.q.val();
         self.lds.clear_i.next = self.lds_clear_i.val();
         self.lds.clear_row_i.next = self.lds_clear_row_i.val();
+        // The LDS sees the operands of DS instructions only, so its 32 banks stay quiet in
+        // simulation while FLAT and scalar instructions use the sequencer.
         for j in 0..16 {
-            self.lds.addr_i[j].next = self.addr_v[j].val() + self.d_off.val();
-            self.lds.a_i[j].next = self.a_v[j].val();
-            self.lds.b_i[j].next = self.b_v[j].val();
+            self.lds.addr_i[j].next = 0.into();
+            self.lds.a_i[j].next = 0.into();
+            self.lds.b_i[j].next = 0.into();
+        }
+        if self.kind.val() == MemKind::Lds {
+            for j in 0..16 {
+                self.lds.addr_i[j].next = self.addr_v[j].val() + self.d_off.val();
+                self.lds.a_i[j].next = self.a_v[j].val();
+                self.lds.b_i[j].next = self.b_v[j].val();
+            }
         }
         self.d_done.next = false;
         if self.active.q.val() {
