@@ -1027,20 +1027,18 @@ impl Logic for ComputeUnit {
                                             [k]
                                             .next = self.vus[m].mask_hi_o[p].val();
                                     }
-                                    DstKind::ExecLo => {
-                                        self.smus[m * self._slots_per_simd + js].cx_wr_exec_en[k]
-                                            .next = true;
-                                        self.smus[m * self._slots_per_simd + js].cx_wr_exec_lo[k]
-                                            .next = self.vus[m].mask_lo_o[p].val();
-                                        self.smus[m * self._slots_per_simd + js].cx_wr_exec_hi[k]
-                                            .next = self.vus[m].mask_hi_o[p].val();
-                                    }
                                     _ => {}
                                 }
-                                if self.v_wexec
+                                // `v_cmpx` writes EXEC as its mask destination or beside it.
+                                if (self.v_mdst
                                     [(m * self._slots_per_simd + js) * self._per_slot + k]
                                     .q
                                     .val()
+                                    == DstKind::ExecLo)
+                                    | self.v_wexec
+                                        [(m * self._slots_per_simd + js) * self._per_slot + k]
+                                        .q
+                                        .val()
                                 {
                                     self.smus[m * self._slots_per_simd + js].cx_wr_exec_en[k]
                                         .next = true;

@@ -136,6 +136,8 @@ pub struct LaneFpu {
     scl: Signal<Local, Bit>,
     /// `v_div_scale_f32`: the quotient n / d is below 2^-126.
     tiny: Signal<Local, Bit>,
+    /// `v_div_scale_f32`: the denominator is finite and above 2^126.
+    huge: Signal<Local, Bit>,
     /// The reciprocal's significand for the rounder (quotient and sticky bit).
     wide: Signal<Local, Bits<64>>,
     /// `MaxF`/`Max3F`: the min/max steps keep the larger operand.
@@ -210,6 +212,7 @@ impl Default for LaneFpu {
             lde: Default::default(),
             scl: Default::default(),
             tiny: Default::default(),
+            huge: Default::default(),
             wide: Default::default(),
             take_max: Default::default(),
             oe: Default::default(),
@@ -298,6 +301,7 @@ impl Logic for LaneFpu {
         self.lde.next = 0.into();
         self.scl.next = false;
         self.tiny.next = false;
+        self.huge.next = false;
         self.wide.next = 0.into();
         self.take_max.next = (self.op.val() == ValuOp::MaxF) | (self.op.val() == ValuOp::Max3F);
         self.oe.next = 0.into();
@@ -676,14 +680,19 @@ impl Logic for LaneFpu {
 
         // v_div_scale_f32 (b = denominator d, c = numerator n): the first rule that matches
         // sets the flag and/or scales a by 2^±64 (docs/float.md); n / d is tiny when
-        // |n| · 2^126 < |d|, compared exactly on (exponent, fraction).
+        // |n| · 2^126 < |d|, compared exactly on (exponent, fraction), and both are finite; d
+        // is huge when finite and above 2^126 (an integer inline constant such as -9 is a NaN
+        // here, which neither rule may take).
         if self.op.val() == ValuOp::DivScaleF {
             self.fres.next = true;
             self.r.next = self.fx.val();
             self.k0.next = self.az.val() >> 23;
             self.k1.next = self.ay.val() >> 23;
-            self.tiny.next =
-                (((self.k0.val() + 126) << 23) | (self.az.val() & 0x7F_FFFF_u64)) < self.ay.val();
+            self.tiny.next = ((((self.k0.val() + 126) << 23) | (self.az.val() & 0x7F_FFFF_u64))
+                < self.ay.val())
+                & (self.ay.val() < 0x7F80_0000_u64)
+                & (self.az.val() < 0x7F80_0000_u64);
+            self.huge.next = (self.ay.val() > 0x7E80_0000_u64) & (self.ay.val() < 0x7F80_0000_u64);
             if !self.ay.val().any() | !self.az.val().any() {
                 self.r.next = 0x7FC0_0000_u64.into();
             } else if self.k0.val() >= self.k1.val() + 96 {
@@ -692,13 +701,13 @@ impl Logic for LaneFpu {
                     self.scl.next = true;
                     self.lde.next = 64.into();
                 }
-            } else if (self.ay.val() > 0x7E80_0000_u64) & self.tiny.val() {
+            } else if self.huge.val() & self.tiny.val() {
                 self.flag.next = true;
                 if self.fx.val() == self.fy.val() {
                     self.scl.next = true;
                     self.lde.next = self.ones.val() - 63;
                 }
-            } else if self.ay.val() > 0x7E80_0000_u64 {
+            } else if self.huge.val() {
                 self.scl.next = true;
                 self.lde.next = self.ones.val() - 63;
             } else if self.tiny.val() {

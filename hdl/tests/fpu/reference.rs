@@ -228,9 +228,11 @@ pub fn reference(op: ValuOp, a: u32, b: u32, c: u32, m_bit: bool, mods: Mods) ->
         DivScaleF => {
             let (en, ed) = (fz >> 23 & 0xFF, fy >> 23 & 0xFF);
             let (az, ay) = (fz & 0x7FFF_FFFF, fy & 0x7FFF_FFFF);
-            // |n| < 2^-126 · |d| exactly, NaN and inf on their exponent field.
-            let tiny = ((en + 126) << 23 | (az & 0x7F_FFFF)) < ay;
-            let big_d = ay > 0x7E80_0000;
+            // |n| < 2^-126 · |d| exactly and |d| > 2^126, both for finite operands only: the
+            // manuals' 1/d and n/d are NaN, 0 or inf for a NaN or inf operand, never denormal.
+            let finite = |v: u32| v < 0x7F80_0000;
+            let tiny = finite(ay) && finite(az) && ((en + 126) << 23 | (az & 0x7F_FFFF)) < ay;
+            let big_d = finite(ay) && ay > 0x7E80_0000;
             let (d, flag) = if ay == 0 || az == 0 {
                 (CANONICAL_NAN, false)
             } else if en >= ed + 96 {
