@@ -355,6 +355,9 @@ fn launch_rounds_follow_the_slots() {
     ]);
     assert_eq!(gcn3["rounds"]["round_wavefronts"], serde_json::json!([5]));
     assert_eq!(gcn3["rounds"]["workgroups_per_round"], 20);
+    // vecadd names v0..v5: 8 VGPRs of a 256-register VRF, so all 10 slots of a SIMD.
+    assert_eq!(gcn3["vgprs"], 6);
+    assert_eq!(gcn3["machine"]["n_wfc"], 10);
     // The `cu` preset (the default) has 2 slots: one workgroup at a time.
     let cu = json(&["wcet", "kernels/vecadd.toml", "--mode", "nosplit", "--json"]);
     assert_eq!(
@@ -426,6 +429,11 @@ fn bad_launch_options_are_clear_errors() {
     let typo = write(dir.path(), "typo.toml", "mem_latncy = 3\n");
     assert!(fails(&["wcet", "kernels/figure2.toml", "--config", &typo])
         .contains("unknown key `mem_latncy`"));
+    let renamed = write(dir.path(), "old.toml", "vgprs_per_wavefront = 64\n");
+    assert!(
+        fails(&["wcet", "kernels/figure2.toml", "--config", &renamed])
+            .contains("`vgprs_per_wavefront` is now `vgprs_per_simd`")
+    );
     assert!(fails(&["wcet", "kernels/figure2.toml", "--config", "nope"])
         .contains("gcn3, small, figure5, cu"));
     assert!(

@@ -353,7 +353,10 @@ pub struct ModeBound {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LaunchReport {
     pub kernel: String,
+    /// The machine as the kernel sees it: N_WFC is the slots its VGPRs leave each SIMD.
     pub machine: Machine,
+    /// VGPRs the kernel names, which each of its wavefronts holds in its SIMD's VRF.
+    pub vgprs: u32,
     pub rounds: Rounds,
     pub dispatch_cost: DispatchCost,
     /// One entry per requested mode, in [`Mode::ALL`] order.
@@ -419,7 +422,8 @@ pub fn analyse_launch_with(
     let program = pws_isa::assemble(&source.text, &source.file)
         .map_err(|e| HostError::Input(e.to_string()))?;
     let abi = LaunchAbi::of_program(&program);
-    let machine = &machine.for_kernel(pws_isa::abi::registers_used(&program).1)?;
+    let vgprs = pws_isa::abi::registers_used(&program).1;
+    let machine = &machine.for_kernel(vgprs)?;
     let rounds = Rounds::new(manifest, machine, abi.group_segment_size)?;
     let loop_bounds = LoopBounds::from_manifest(manifest);
     let dispatch_cost = DispatchCost::contract(&machine.cu, &abi);
@@ -439,6 +443,7 @@ pub fn analyse_launch_with(
     Ok(LaunchReport {
         kernel: source.file.clone(),
         machine: *machine,
+        vgprs,
         rounds,
         dispatch_cost,
         modes: out,
@@ -1197,8 +1202,8 @@ pub fn text(r: &LaunchReport) -> String {
     let k = &r.rounds;
     let _ = writeln!(
         s,
-        "launch of {}: {} workgroups of up to {} wavefronts ({} wavefronts); N_SIMD = {}, N_WFC = {}, S = {}, {} passes, memory latency {}",
-        r.kernel, k.workgroups, k.wavefronts_per_workgroup, k.wavefronts, m.n_simd, m.n_wfc, m.cu.spsimds, m.cu.passes, m.cu.mem_latency
+        "launch of {}: {} workgroups of up to {} wavefronts ({} wavefronts); N_SIMD = {}, N_WFC = {} (for {} VGPRs per wavefront of a {}-register VRF), S = {}, {} passes, memory latency {}",
+        r.kernel, k.workgroups, k.wavefronts_per_workgroup, k.wavefronts, m.n_simd, m.n_wfc, r.vgprs, m.vgprs_per_simd, m.cu.spsimds, m.cu.passes, m.cu.mem_latency
     );
     let _ = writeln!(
         s,

@@ -262,6 +262,7 @@ pub(crate) fn hw_config(config: Option<&str>) -> Result<HwConfig, String> {
             "mem_latency" => &mut cfg.mem_latency,
             "imem_words" => &mut cfg.imem_words,
             "lds_bytes" => &mut cfg.lds_bytes,
+            "vgprs_per_wavefront" => return Err(format!("{spec_shown}: `vgprs_per_wavefront` is now `vgprs_per_simd`: the registers of each SIMD's VRF, which its slots' wavefronts share (each gets its kernel's VGPRs from it at dispatch)")),
             _ => return Err(format!("{spec_shown}: unknown key `{}` (expected preset or a field of the hardware configuration: wavefront_width, lanes_per_simd, spsimds_per_simd, wf_contexts_per_simd, simds_per_cu, sgprs_per_context, vgprs_per_simd, srf_copy_width, mem_latency, imem_words, lds_bytes)", shown(key))),
         };
         *field = n;
