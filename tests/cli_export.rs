@@ -3,31 +3,28 @@
 
 mod common;
 
-use common::command as pws;
+use common::{command, json, pws};
+
+/// A path as a command-line argument (temporary directories have UTF-8 names).
+fn arg(p: &std::path::Path) -> &str {
+    p.to_str().expect("UTF-8 path")
+}
 
 #[test]
 fn export_writes_a_checked_file_per_unit_and_reports_json() {
     let dir = tempfile::tempdir().unwrap();
-    let out = pws()
-        .args(["export", "--out"])
-        .arg(dir.path())
-        .args([
-            "--unit",
-            "split_merge_unit",
-            "--cosim",
-            "300",
-            "--seed",
-            "7",
-            "--json",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let summary = json(&[
+        "export",
+        "--out",
+        arg(dir.path()),
+        "--unit",
+        "split_merge_unit",
+        "--cosim",
+        "300",
+        "--seed",
+        "7",
+        "--json",
+    ]);
     let units = summary["units"].as_array().unwrap();
     assert_eq!(units.len(), 1);
     assert_eq!(units[0]["module"], "pws_split_merge_unit");
@@ -43,12 +40,7 @@ fn export_writes_a_checked_file_per_unit_and_reports_json() {
 #[test]
 fn an_unknown_unit_is_an_error_listing_the_known_ones() {
     let dir = tempfile::tempdir().unwrap();
-    let out = pws()
-        .args(["export", "--out"])
-        .arg(dir.path())
-        .args(["--unit", "alu"])
-        .output()
-        .unwrap();
+    let out = pws(&["export", "--out", arg(dir.path()), "--unit", "alu"]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("unknown unit `alu`"), "{stderr}");
@@ -58,11 +50,14 @@ fn an_unknown_unit_is_an_error_listing_the_known_ones() {
 #[test]
 fn a_bad_fmax_target_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
-    let out = pws()
-        .args(["export", "--report", "--freq", "0", "--out"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
+    let out = pws(&[
+        "export",
+        "--report",
+        "--freq",
+        "0",
+        "--out",
+        arg(dir.path()),
+    ]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("fmax target"));
 }
@@ -72,7 +67,7 @@ fn a_relative_output_directory_works_with_cosimulation() {
     // `make export` passes `--out out/verilog`: the tools run in their own working directories,
     // so the written file must still be found.
     let dir = tempfile::tempdir().unwrap();
-    let out = pws()
+    let out = command()
         .current_dir(dir.path())
         .args([
             "export",
@@ -98,20 +93,18 @@ fn a_configuration_builds_the_configured_units_for_it() {
     // The swizzle unit of the paper's Figure 5 machine: 4-lane wavefronts on 4 ALU positions,
     // one lane group, co-simulated in that geometry.
     let dir = tempfile::tempdir().unwrap();
-    let out = pws()
-        .args(["export", "--out"])
-        .arg(dir.path())
-        .args([
-            "--unit",
-            "swizzle_unit",
-            "--config",
-            "figure5",
-            "--cosim",
-            "100",
-            "--json",
-        ])
-        .output()
-        .unwrap();
+    let out = pws(&[
+        "export",
+        "--out",
+        arg(dir.path()),
+        "--unit",
+        "swizzle_unit",
+        "--config",
+        "figure5",
+        "--cosim",
+        "100",
+        "--json",
+    ]);
     assert!(
         out.status.success(),
         "{}",
@@ -142,13 +135,15 @@ fn a_configuration_a_unit_cannot_be_built_for_is_an_error_naming_it() {
         "preset = \"gcn3\"\nsimds_per_cu = 1\nwf_contexts_per_simd = 17\n",
     )
     .unwrap();
-    let out = pws()
-        .args(["export", "--out"])
-        .arg(dir.path().join("v"))
-        .args(["--unit", "compute_unit", "--config"])
-        .arg(&spec)
-        .output()
-        .unwrap();
+    let out = pws(&[
+        "export",
+        "--out",
+        arg(&dir.path().join("v")),
+        "--unit",
+        "compute_unit",
+        "--config",
+        arg(&spec),
+    ]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("pws_compute_unit"), "{stderr}");

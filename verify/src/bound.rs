@@ -27,3 +27,25 @@ pub fn machine(cfg: &HwConfig) -> Machine {
         lds_bytes: cfg.lds_bytes as u64,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pws_hdl::config::PRESETS;
+
+    /// The analysis and the dispatcher give a kernel the same slots per SIMD: the host's
+    /// `Machine::for_kernel` mirrors `HwConfig::wavefronts_per_simd`.
+    #[test]
+    fn the_analysis_sees_the_rtl_occupancy() {
+        for name in PRESETS {
+            let cfg = HwConfig::preset(name).unwrap();
+            for vgprs in [0, 1, 4, 5, 24, 25, 52, 128, 129, 256, 257] {
+                let rtl = cfg.wavefronts_per_simd(vgprs as usize) as u64;
+                match machine(&cfg).for_kernel(vgprs) {
+                    Ok(m) => assert_eq!(m.n_wfc, rtl, "{name}, {vgprs} VGPRs"),
+                    Err(_) => assert_eq!(rtl, 0, "{name}, {vgprs} VGPRs"),
+                }
+            }
+        }
+    }
+}

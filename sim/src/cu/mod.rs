@@ -289,8 +289,9 @@ fn compaction_name(c: SwizzleMode) -> &'static str {
     }
 }
 
-/// Rejects launches the compute unit cannot run as configured.
-fn check_fit(program: &Program, hw: &HwConfig) -> Result<(u32, usize), RunError> {
+/// Rejects launches the compute unit cannot run as configured; the SGPRs and VGPRs the
+/// program holds ([`registers_used`]) otherwise.
+fn check_fit(program: &Program, hw: &HwConfig) -> Result<(u32, u32), RunError> {
     let bad = |m: String| Err(RunError::Config(m));
     if hw.wavefront_width != WAVEFRONT_SIZE as usize || hw.lanes_per_simd != PORT_LANES {
         return bad(format!(
@@ -321,7 +322,7 @@ fn check_fit(program: &Program, hw: &HwConfig) -> Result<(u32, usize), RunError>
             hw.vgprs_per_simd
         ));
     }
-    Ok((sgprs, words))
+    Ok((sgprs, vgprs))
 }
 
 /// Checks the run's memory against the launch budget before anything is allocated: the data
@@ -733,15 +734,19 @@ pub fn run(
     // Refused before running, as the golden model refuses it, and what only the golden model
     // implements (`pws_isa::subset`).
     pws_isa::subset::check_rtl(program, &manifest.kernel.display().to_string())?;
-    let (sgprs, _) = check_fit(program, hw)?;
-    let vgprs = registers_used(program).1 as usize;
+    let (sgprs, vgprs) = check_fit(program, hw)?;
     check_budget(manifest)?;
     let cu = ComputeUnit::new(hw).map_err(|e| RunError::Config(e.to_string()))?;
     let slots = cu.slots();
     let per_slot = hw.spsimds_per_simd + 1;
     let abi = LaunchAbi::of_program(program);
-    let dispatcher = Dispatcher::new(manifest, abi.clone(), SlotMap::new(hw, vgprs), hw.passes())?
-        .with_lds(hw.lds_bytes as u32)?;
+    let dispatcher = Dispatcher::new(
+        manifest,
+        abi.clone(),
+        SlotMap::new(hw, vgprs as usize),
+        hw.passes(),
+    )?
+    .with_lds(hw.lds_bytes as u32)?;
     // The VCD goes to a temporary file that replaces the target when the run stops (also on
     // an error: the trace up to the stop is what one debugs), never onto the launch's files.
     let mut vcd = None;
