@@ -2,6 +2,8 @@
 
 mod common;
 
+use std::collections::{BTreeMap, HashMap};
+
 use common::{json, pws_err, pws_ok, pws_stderr_ok};
 
 const FIGURE2_OUT: [i64; 4] = [-15, 1025, 1090, 1204];
@@ -201,4 +203,114 @@ fn bad_inputs_are_clear_errors() {
     assert!(e.contains("nope") && e.contains("preset"), "{e}");
     let e = pws_err(&["run", "kernels/collatz.toml"]);
     assert!(e.contains("4 wavefronts") && e.contains("only 2"), "{e}");
+}
+
+/// The rust-hdl and Verilator engines report the same run: cycles, buffers, statistics,
+/// residency, block and instruction times (everything but the engine and the speed), on the
+/// co-simulation tests' configuration (one Verilator model, tests/cu_cosim.rs).
+#[test]
+fn both_engines_give_the_same_report() {
+    let report = |engine: &str| {
+        let mut r = json(&[
+            "run",
+            "kernels/divergent64.toml",
+            "--config",
+            "kernels/hw/cosim.toml",
+            "--compaction",
+            "scc",
+            "--engine",
+            engine,
+            "--json",
+        ]);
+        assert_eq!(r["engine"], engine);
+        let fields = r.as_object_mut().unwrap();
+        fields.remove("engine");
+        fields.remove("cycles_per_second");
+        r
+    };
+    let rust_hdl = report("rust-hdl");
+    assert!(rust_hdl["splits"].as_u64().unwrap() > 0, "{rust_hdl}");
+    assert_eq!(report("verilator"), rust_hdl);
+}
+
+/// Each variable directly in scope `path` of the VCD at `file`: its values (as integers) at the
+/// times they changed.
+fn changes(file: &std::path::Path, path: &[&str]) -> BTreeMap<String, Vec<(u64, u64)>> {
+    let text = std::fs::read(file).unwrap();
+    let mut parser = vcd::Parser::new(&text[..]);
+    let header = parser.parse_header().unwrap();
+    let scope = header
+        .find_scope(path)
+        .unwrap_or_else(|| panic!("no scope {path:?}"));
+    let mut names = HashMap::new();
+    for item in &scope.items {
+        if let vcd::ScopeItem::Var(v) = item {
+            names.insert(v.code, v.reference.clone());
+        }
+    }
+    let value = |bits: &mut dyn Iterator<Item = vcd::Value>| {
+        bits.fold(0u64, |acc, b| acc << 1 | u64::from(b == vcd::Value::V1))
+    };
+    let mut out: BTreeMap<String, Vec<(u64, u64)>> = BTreeMap::new();
+    let mut time = 0;
+    for command in parser {
+        let (code, v) = match command.unwrap() {
+            vcd::Command::Timestamp(t) => {
+                time = t;
+                continue;
+            }
+            vcd::Command::ChangeScalar(code, v) => (code, value(&mut std::iter::once(v))),
+            vcd::Command::ChangeVector(code, v) => (code, value(&mut v.iter())),
+            _ => continue,
+        };
+        if let Some(name) = names.get(&code) {
+            let timeline = out.entry(name.clone()).or_default();
+            if timeline.last().is_none_or(|&(_, last)| last != v) {
+                timeline.push((time, v));
+            }
+        }
+    }
+    out
+}
+
+/// The Verilator engine's waveform has every port of the compute unit with the values rust-hdl's
+/// has, changing at the same times (internal signals keep each simulator's own names; the
+/// enumerated ports are left out: rust-hdl writes them as names).
+#[test]
+fn the_verilator_engines_vcd_has_rust_hdls_port_values_at_rust_hdls_times() {
+    let dir = tempfile::tempdir().unwrap();
+    let vcd = |engine: &str| {
+        let path = dir.path().join(format!("{engine}.vcd"));
+        pws_ok(&[
+            "run",
+            "kernels/figure2.toml",
+            "--config",
+            "kernels/hw/cosim.toml",
+            "--engine",
+            engine,
+            "--vcd",
+            path.to_str().unwrap(),
+        ]);
+        path
+    };
+    let verilator = changes(&vcd("verilator"), &["TOP"]);
+    let rust_hdl = changes(&vcd("rust-hdl"), &["uut"]);
+    let enums = ["mode_i", "compaction_i", "error_code_o", "dbg_state_o"];
+    let mut compared = 0;
+    for (port, timeline) in &verilator {
+        if enums.contains(&port.as_str()) {
+            continue;
+        }
+        let theirs = rust_hdl
+            .get(port)
+            .unwrap_or_else(|| panic!("rust-hdl's VCD has no {port}"));
+        assert_eq!(timeline, theirs, "{port}");
+        compared += 1;
+    }
+    assert!(compared > 150, "{compared} ports compared");
+    assert!(
+        verilator["mem_req_o"].len() > 4,
+        "{:?}",
+        verilator["mem_req_o"]
+    );
 }

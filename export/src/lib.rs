@@ -7,6 +7,7 @@
 //!   every cycle;
 //! * [`bench`] measures simulation speed of rust-hdl against Verilator on the same unit;
 //! * [`verilated`] builds a design with Verilator into a library Rust steps through a C ABI;
+//! * [`verilated_cu`] is the compute unit's Verilator engine for the test bench;
 //! * [`units`] lists the exported units of `pws-hdl` and how each is driven;
 //! * [`flow`] ties them together for `pws export`.
 //!
@@ -18,6 +19,7 @@ pub mod flow;
 pub mod tools;
 pub mod units;
 pub mod verilated;
+pub mod verilated_cu;
 pub mod verilog;
 
 use std::path::Path;

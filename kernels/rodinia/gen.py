@@ -347,6 +347,43 @@ def bfs():
              "One step of Rodinia's BFS with atomic_min / atomic_inc, 96 nodes.")
 
 
+def bfs4096():
+    """The BFS step of `pws bench` (kernels/bench/bfs4096.toml): 4,096 nodes, its own seed so
+    the suite's files above stay as they are."""
+    r = random.Random(4096)
+    n = grid = 4096
+    big = 0x7FFFFFFF
+    row = [0]
+    for _ in range(n):
+        row.append(row[-1] + r.randrange(0, 9))
+    col = [r.randrange(n) for _ in range(row[-1])]
+    frontier = [1 if r.random() < 0.3 else 0 for _ in range(n)]
+    visited = [1 if f or r.random() < 0.25 else 0 for f in frontier]
+    cost = [r.randrange(1, 4) if v else big for v in visited]
+    e_mask, e_cost, e_upd, changed = list(frontier), list(cost), [0] * n, 0
+    for t in range(n):
+        if frontier[t]:
+            e_mask[t] = 0
+            for i in range(row[t], row[t + 1]):
+                nb = col[i]
+                if not visited[nb]:
+                    e_cost[nb] = min(e_cost[nb], cost[t] + 1)
+                    e_upd[nb] = 1
+                    changed += 1
+    bench = os.path.join(os.path.dirname(HERE), "bench")
+    os.makedirs(os.path.join(bench, "data"), exist_ok=True)
+    Suite(bench, "kernels/rodinia/gen.py", per_line=16).manifest(
+        "bfs4096", "../rodinia/bfs.cl", grid, 64,
+        ["row", "col", "mask", "updating", "visited", "cost", "changed", n],
+        [dict(name="row", data=row), dict(name="col", data=col),
+         dict(name="mask", data=frontier, expect=e_mask),
+         dict(name="updating", len=n, expect=e_upd),
+         dict(name="visited", data=visited),
+         dict(name="cost", data=cost, expect=e_cost),
+         dict(name="changed", len=1, expect=[changed])],
+        "One step of Rodinia's BFS on 4,096 nodes: the long kernel of `pws bench --only cu`.")
+
+
 def histogram():
     n, grid = 200, 256
     data = [rng.randrange(0, 256) for _ in range(n)]
@@ -361,5 +398,6 @@ def histogram():
 
 if __name__ == "__main__":
     os.makedirs(os.path.join(HERE, "data"), exist_ok=True)
-    for gen in (backprop, hotspot, srad, kmeans, nn, gaussian, pathfinder, nw, bfs, histogram):
+    for gen in (backprop, hotspot, srad, kmeans, nn, gaussian, pathfinder, nw, bfs, histogram,
+                bfs4096):
         gen()

@@ -7,6 +7,8 @@ use std::time::Duration;
 use pws_export::bench::{self as rtl_bench, BenchOptions};
 use pws_host::bench as host_bench;
 
+use pws_sim::cu::ports::Engine;
+
 use super::CmdResult;
 
 #[derive(clap::Args)]
@@ -32,6 +34,16 @@ pub struct Args {
     /// loops, g<nodes>l.dot with loops) to run `pws wcet` on them by hand.
     #[arg(long)]
     wcet_dir: Option<std::path::PathBuf>,
+    /// The compute-unit table's engines (a Verilator model not yet in the cache is built
+    /// before the timed runs: minutes for `cu2x4`, about half an hour for `gcn3`).
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [super::EngineArg::RustHdl, super::EngineArg::Verilator])]
+    engine: Vec<super::EngineArg>,
+    /// The compute-unit table's configurations.
+    #[arg(long, value_delimiter = ',', value_parser = CU_CONFIGS, default_values_t = CU_CONFIGS.map(String::from))]
+    cu_config: Vec<String>,
+    /// The compute-unit table's kernels (launch manifests).
+    #[arg(long, value_delimiter = ',', default_values_t = CU_KERNELS.map(String::from))]
+    cu_kernel: Vec<String>,
 }
 
 /// The command the WCET table times: the issue's, as a user types it.
@@ -127,10 +139,14 @@ pub fn run(args: Args) -> CmdResult {
     }
 
     if want("cu") {
-        let rows = cu_bench()?;
+        if args.engine.contains(&super::EngineArg::Lockstep) {
+            return Err("pws bench times engines one at a time: --engine rust-hdl,verilator (lockstep is a check, not a speed)".into());
+        }
+        let engines: Vec<Engine> = args.engine.iter().map(|&e| e.into()).collect();
+        let rows = cu_bench(&engines, &args.cu_config, &args.cu_kernel)?;
         if !args.json {
             println!(
-                "Compute unit (rust-hdl, pws_sim::cu::run; pws S = 2; `cu` preset with 2 SIMDs x 4 slots, and gcn3): whole kernels"
+                "Compute unit, whole kernels (pws_sim::cu::run_on; pws, S = 2; `cu2x4`: the cu preset with 2 SIMDs x 4 slots and 64 SGPRs; gcn3: 4 SIMDs x 10 slots). cycles/s of the simulation loop; ratio: against the row named"
             );
             print!("{}", cu_table(&rows));
             println!();
@@ -260,16 +276,20 @@ fn tightness_table(rows: &[TightnessRow]) -> String {
 struct CuRow {
     kernel: String,
     /// The hardware configuration ([`CU_CONFIGS`]).
-    config: &'static str,
-    /// How each settle evaluated the RTL (`pws_sim::DeltaPasses`).
-    passes: pws_sim::DeltaPasses,
+    config: String,
+    engine: Engine,
+    /// How each settle of rust-hdl evaluated the RTL (`pws_sim::DeltaPasses`).
+    passes: Option<pws_sim::DeltaPasses>,
     vcd: bool,
     cycles: u64,
+    /// Wall-clock seconds of the whole run (the model's load included).
     seconds: f64,
+    /// Of the simulation loop.
     cycles_per_second: f64,
-    /// Cycles/s against rust-hdl's own every-block passes on the same kernel, both without a
-    /// trace.
-    speedup: Option<f64>,
+    /// The row `ratio` compares with: rust-hdl's every-block passes for its activity passes,
+    /// rust-hdl's activity passes for Verilator (both without a trace).
+    against: Option<&'static str>,
+    ratio: Option<f64>,
     /// VCD bytes written (0 without a trace).
     vcd_bytes: u64,
     /// Peak resident memory of the process after the run, in MiB.
@@ -277,18 +297,21 @@ struct CuRow {
 }
 
 /// The kernels of the table: Figure 2 (one wavefront), `divergent64` (3 wavefronts, nested
-/// divergence) and `collatz` (4 workgroups of 256 work-items, 16 wavefronts, a divergent loop).
-const CU_KERNELS: [&str; 3] = [
+/// divergence), `collatz` (4 workgroups of 256 work-items, 16 wavefronts, a divergent loop) and
+/// a BFS step on 4,096 nodes (64 wavefronts, atomics; clang-14's code).
+const CU_KERNELS: [&str; 4] = [
     "kernels/figure2.toml",
     "kernels/divergent64.toml",
     "kernels/collatz.toml",
+    "kernels/bench/bfs4096.toml",
 ];
 
 /// The configurations of the table: the `cu` preset grown to 2 SIMDs of 4 slots, so two of
-/// `collatz`'s 4-wavefront workgroups are resident at once, and the paper's machine (`gcn3`:
-/// 4 SIMDs of 10 slots, a 32-cycle memory), both with S = 2. Only the first is also run with
-/// rust-hdl's every-block passes and a trace: on `gcn3` those would take many minutes.
-const CU_CONFIGS: [&str; 2] = ["cu 2x4", "gcn3"];
+/// `collatz`'s 4-wavefront workgroups are resident at once, and 64 SGPRs, which every kernel
+/// fits (one Verilator model for all), and the paper's machine (`gcn3`: 4 SIMDs of 10 slots,
+/// 102 SGPRs, a 32-cycle memory), both with S = 2. Only the first is also run with rust-hdl's
+/// every-block passes and a trace: on `gcn3` those would take many minutes.
+const CU_CONFIGS: [&str; 2] = ["cu2x4", "gcn3"];
 
 fn bench_config(name: &str) -> pws_hdl::config::HwConfig {
     let cfg = match name {
@@ -296,13 +319,18 @@ fn bench_config(name: &str) -> pws_hdl::config::HwConfig {
         _ => pws_hdl::config::HwConfig {
             simds_per_cu: 2,
             wf_contexts_per_simd: 4,
+            sgprs_per_context: 64,
             ..pws_hdl::config::HwConfig::cu()
         },
     };
     cfg.with_spsimds(2)
 }
 
-fn cu_bench() -> Result<Vec<CuRow>, Box<dyn std::error::Error>> {
+fn cu_bench(
+    engines: &[Engine],
+    configs: &[String],
+    kernels: &[String],
+) -> Result<Vec<CuRow>, Box<dyn std::error::Error>> {
     use pws_hdl::cu::CuMode;
     use pws_hdl::swizzle::SwizzleMode;
     use pws_host::launch::{KernelSource, LaunchKernel};
@@ -313,10 +341,17 @@ fn cu_bench() -> Result<Vec<CuRow>, Box<dyn std::error::Error>> {
     use std::time::Instant;
 
     let dir = tempfile::tempdir()?;
+    // Models are built (or loaded) before anything is timed.
+    if engines.contains(&Engine::Verilator) {
+        let factory = super::engine_factory(Engine::Verilator);
+        for config in configs {
+            factory(&bench_config(config), None)?;
+        }
+    }
     let mut rows = Vec::new();
-    for (config, path) in CU_CONFIGS
+    for (config, path) in configs
         .iter()
-        .flat_map(|c| CU_KERNELS.iter().map(move |k| (*c, *k)))
+        .flat_map(|c| kernels.iter().map(move |k| (c.as_str(), k.as_str())))
     {
         let manifest = Manifest::load(path)?;
         let kernel = LaunchKernel::new(
@@ -325,51 +360,76 @@ fn cu_bench() -> Result<Vec<CuRow>, Box<dyn std::error::Error>> {
             pws_host::compile::SplitPolicy::Marked,
         )?;
         let first = rows.len();
-        let runs: &[(DeltaPasses, bool)] = if config == CU_CONFIGS[0] {
-            &[
-                (DeltaPasses::EveryBlock, false),
-                (DeltaPasses::Activity, false),
-                (DeltaPasses::Activity, true),
-            ]
-        } else {
-            &[(DeltaPasses::Activity, false)]
-        };
-        for &(passes, vcd) in runs {
+        let mut runs: Vec<(Engine, Option<DeltaPasses>, bool)> = Vec::new();
+        if engines.contains(&Engine::RustHdl) {
+            if config == CU_CONFIGS[0] {
+                runs.push((Engine::RustHdl, Some(DeltaPasses::EveryBlock), false));
+            }
+            runs.push((Engine::RustHdl, Some(DeltaPasses::Activity), false));
+            if config == CU_CONFIGS[0] {
+                runs.push((Engine::RustHdl, Some(DeltaPasses::Activity), true));
+            }
+        }
+        if engines.contains(&Engine::Verilator) {
+            runs.push((Engine::Verilator, None, false));
+        }
+        for (engine, passes, vcd) in runs {
             let trace = dir.path().join("bench.vcd");
             let opts = RunOptions {
                 compaction: SwizzleMode::None,
                 vcd: vcd.then(|| trace.clone()),
-                passes,
+                passes: passes.unwrap_or_default(),
                 ..RunOptions::new(bench_config(config), CuMode::Pws)
             };
+            let factory: Box<pws_sim::cu::EngineFactory> = match passes {
+                Some(p) => Box::new(pws_sim::cu::rust_hdl_engine(p)),
+                None => super::engine_factory(engine),
+            };
             let start = Instant::now();
-            let report = pws_sim::cu::run(&kernel.program, &manifest, &opts)?;
+            let report = pws_sim::cu::run_on(&kernel.program, &manifest, &opts, &*factory)?;
             let seconds = start.elapsed().as_secs_f64();
-            let cycles_per_second = report.cycles as f64 / seconds;
-            // The first run of each kernel is the every-block reference, where there is one.
-            let reference = rows
-                .get(first)
-                .filter(|r: &&CuRow| r.passes == DeltaPasses::EveryBlock)
-                .map(|r| (r.cycles, r.cycles_per_second));
-            if let Some((cycles, _)) = reference.filter(|&(c, _)| c != report.cycles) {
+            let cycles_per_second = report.cycles_per_second;
+            if let Some(other) = rows[first..]
+                .iter()
+                .find(|r: &&CuRow| r.cycles != report.cycles)
+            {
                 return Err(format!(
-                    "{path}: {} cycles with {passes:?} passes, {cycles} with every block evaluated",
-                    report.cycles
+                    "{path} on {config}: {} cycles on {} ({passes:?}), {} on {} ({:?})",
+                    report.cycles,
+                    engine.name(),
+                    other.cycles,
+                    other.engine.name(),
+                    other.passes
                 )
                 .into());
             }
-            let speedup = reference
-                .filter(|_| !vcd)
-                .map(|(_, rate)| cycles_per_second / rate);
+            let against = match (engine, passes) {
+                (_, _) if vcd => None,
+                (Engine::RustHdl, Some(DeltaPasses::Activity)) => {
+                    Some((Engine::RustHdl, Some(DeltaPasses::EveryBlock)))
+                }
+                (Engine::Verilator, _) => Some((Engine::RustHdl, Some(DeltaPasses::Activity))),
+                _ => None,
+            };
+            let reference = against.and_then(|(e, p)| {
+                rows[first..]
+                    .iter()
+                    .find(|r: &&CuRow| r.engine == e && r.passes == p && !r.vcd)
+            });
             rows.push(CuRow {
                 kernel: manifest.kernel.display().to_string(),
-                config,
+                config: config.to_string(),
+                engine,
                 passes,
                 vcd,
                 cycles: report.cycles,
                 seconds,
                 cycles_per_second,
-                speedup,
+                against: reference.map(|r| match r.passes {
+                    Some(DeltaPasses::EveryBlock) => "rust-hdl every-block",
+                    _ => "rust-hdl activity",
+                }),
+                ratio: reference.map(|r| cycles_per_second / r.cycles_per_second),
                 vcd_bytes: if vcd {
                     std::fs::metadata(&trace)?.len()
                 } else {
@@ -423,35 +483,38 @@ fn peak_rss_mib() -> f64 {
 fn cu_table(rows: &[CuRow]) -> String {
     use std::fmt::Write as _;
     let mut out = format!(
-        "{:<26} {:<7} {:<12} {:>4} {:>9} {:>8} {:>10} {:>8} {:>9} {:>13}\n",
+        "{:<26} {:<7} {:<22} {:>4} {:>9} {:>8} {:>10} {:>28} {:>9} {:>13}\n",
         "kernel",
         "config",
-        "passes",
+        "engine",
         "vcd",
         "cycles",
         "seconds",
         "cycles/s",
-        "speedup",
+        "ratio",
         "VCD MiB",
         "peak RSS MiB"
     );
     for r in rows {
-        let passes = match r.passes {
-            pws_sim::DeltaPasses::Activity => "activity",
-            pws_sim::DeltaPasses::EveryBlock => "every-block",
+        let engine = match r.passes {
+            Some(pws_sim::DeltaPasses::Activity) => "rust-hdl activity",
+            Some(pws_sim::DeltaPasses::EveryBlock) => "rust-hdl every-block",
+            None => r.engine.name(),
         };
         let _ = writeln!(
             out,
-            "{:<26} {:<7} {:<12} {:>4} {:>9} {:>8.2} {:>10.0} {:>8} {:>9.1} {:>13.1}",
+            "{:<26} {:<7} {:<22} {:>4} {:>9} {:>8.2} {:>10.0} {:>28} {:>9.1} {:>13.1}",
             r.kernel,
             r.config,
-            passes,
+            engine,
             if r.vcd { "yes" } else { "no" },
             r.cycles,
             r.seconds,
             r.cycles_per_second,
-            r.speedup
-                .map_or_else(|| "-".to_string(), |x| format!("{x:.2}x")),
+            r.ratio.zip(r.against).map_or_else(
+                || "-".to_string(),
+                |(x, against)| format!("{x:.2}x {against}")
+            ),
             r.vcd_bytes as f64 / (1024.0 * 1024.0),
             r.peak_rss_mib
         );

@@ -41,6 +41,9 @@ pub struct Args {
     max_cycles: Option<u64>,
     #[command(flatten)]
     split: super::SplitArgs,
+    /// The simulator of every run (as `pws run --engine`).
+    #[arg(long, value_enum, default_value = "rust-hdl")]
+    engine: super::EngineArg,
 }
 
 pub fn run(args: Args) -> CmdResult {
@@ -57,8 +60,9 @@ pub fn run(args: Args) -> CmdResult {
         .iter()
         .map(|m| m.parse::<Mode>())
         .collect::<Result<Vec<_>, _>>()?;
-    let launch = Launch::prepare(&args.manifest, &args.config, args.split.policy())
+    let mut launch = Launch::prepare(&args.manifest, &args.config, args.split.policy())
         .map_err(|e| e as Box<dyn std::error::Error>)?;
+    launch.engine = args.engine.into();
     let mut plan = vec![(Mode::NoSplit, launch.base.spsimds_per_simd)];
     for mode in [Mode::Dws, Mode::Pws] {
         plan.extend(args.s.iter().map(|&s| (mode, s)));

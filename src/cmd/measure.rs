@@ -14,6 +14,7 @@ use pws_host::compile::SplitPolicy;
 use pws_host::launch::{analyse_launch, KernelSource, LaunchKernel};
 use pws_host::timing::Mode;
 use pws_isa::manifest::Manifest;
+use pws_sim::cu::ports::Engine;
 use pws_sim::cu::RunOptions;
 use pws_verify::golden;
 use serde::Serialize;
@@ -91,6 +92,8 @@ pub struct Launch {
     pub notes: Vec<String>,
     /// PWS's split points besides the marked ones.
     split: SplitPolicy,
+    /// The simulator of the runs.
+    pub engine: Engine,
 }
 
 impl Launch {
@@ -131,6 +134,7 @@ impl Launch {
             base,
             notes,
             split,
+            engine: Engine::RustHdl,
         })
     }
 
@@ -208,8 +212,9 @@ impl Launch {
             .filter(|b| b.expect.is_some())
             .collect();
         let mut rows = Vec::new();
+        let engine = super::engine_factory(self.engine);
         for (name, swizzle) in compactions {
-            let report = pws_sim::cu::run(
+            let report = pws_sim::cu::run_on(
                 program,
                 &self.manifest,
                 &RunOptions {
@@ -225,6 +230,7 @@ impl Launch {
                         },
                     )
                 },
+                &*engine,
             )?;
             let expect_equal = (!expected.is_empty()).then(|| {
                 expected.iter().all(|b| {

@@ -113,3 +113,53 @@ pub fn vcd_output(
     let file = staged.file().try_clone().map_err(|e| staged.io_error(e))?;
     Ok((staged, std::io::BufWriter::new(file)))
 }
+
+/// The simulator of the compute unit, as `--engine` names it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum EngineArg {
+    /// rust-hdl's model, in this process.
+    #[default]
+    RustHdl,
+    /// The exported Verilog compiled by Verilator (built once per configuration, then cached).
+    Verilator,
+    /// Both, every output compared after every settle and clock edge (co-simulation).
+    Lockstep,
+}
+
+impl From<EngineArg> for pws_sim::cu::ports::Engine {
+    fn from(e: EngineArg) -> Self {
+        use pws_sim::cu::ports::Engine;
+        match e {
+            EngineArg::RustHdl => Engine::RustHdl,
+            EngineArg::Verilator => Engine::Verilator,
+            EngineArg::Lockstep => Engine::Lockstep,
+        }
+    }
+}
+
+/// The factory of `engine`'s compute units. A Verilator model that is not in the cache yet is
+/// built first, which takes minutes: stderr says so, and where.
+pub fn engine_factory(
+    engine: pws_sim::cu::ports::Engine,
+) -> Box<pws_sim::cu::EngineFactory<'static>> {
+    use pws_export::verilated_cu::VerilatedCu;
+    use pws_sim::cu::ports::{Engine, Lockstep};
+    fn building(dir: &std::path::Path) {
+        eprintln!(
+            "building the Verilator model of this compute unit in {} (once per configuration; \
+             minutes)",
+            dir.display()
+        );
+    }
+    let rust_hdl = pws_sim::cu::rust_hdl_engine(pws_sim::DeltaPasses::Activity);
+    match engine {
+        Engine::RustHdl => Box::new(rust_hdl),
+        Engine::Verilator => {
+            Box::new(|hw, vcd| Ok(Box::new(VerilatedCu::new(hw, vcd, &building)?)))
+        }
+        Engine::Lockstep => Box::new(move |hw, vcd| {
+            let verilated = Box::new(VerilatedCu::new(hw, None, &building)?);
+            Ok(Box::new(Lockstep::new(rust_hdl(hw, vcd)?, verilated)?))
+        }),
+    }
+}

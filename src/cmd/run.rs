@@ -56,6 +56,10 @@ pub struct Args {
     /// Stream a VCD waveform of the whole compute unit to this file while simulating.
     #[arg(long)]
     vcd: Option<PathBuf>,
+    /// The simulator: rust-hdl's model, the exported Verilog in Verilator, or both in lockstep
+    /// (co-simulation: every output compared every cycle).
+    #[arg(long, value_enum, default_value = "rust-hdl")]
+    engine: super::EngineArg,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -161,11 +165,13 @@ pub fn run(args: Args) -> CmdResult {
         stop: Some(super::catch_interrupt()),
         passes: pws_sim::DeltaPasses::Activity,
     };
-    let (mut report, interrupted) = match pws_sim::cu::run(&kernel.program, &manifest, &opts) {
-        Ok(report) => (report, None),
-        Err(RunError::Interrupted { cycle, report }) => (*report, Some(cycle)),
-        Err(e) => return Err(e.into()),
-    };
+    let engine = super::engine_factory(args.engine.into());
+    let (mut report, interrupted) =
+        match pws_sim::cu::run_on(&kernel.program, &manifest, &opts, &*engine) {
+            Ok(report) => (report, None),
+            Err(RunError::Interrupted { cycle, report }) => (*report, Some(cycle)),
+            Err(e) => return Err(e.into()),
+        };
     report.warnings = kernel.warnings.clone();
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
@@ -193,11 +199,12 @@ fn text(r: &RunReport, kernel: &LaunchKernel) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "kernel {} ({}, S = {}, compaction {}): {} cycles, {} wavefront(s), {} instructions retired",
+        "kernel {} ({}, S = {}, compaction {}, {}): {} cycles, {} wavefront(s), {} instructions retired",
         r.kernel,
         r.mode,
         r.s,
         r.compaction,
+        r.engine.name(),
         r.cycles,
         r.wavefronts.len(),
         r.retired

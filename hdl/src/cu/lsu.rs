@@ -185,6 +185,8 @@ pub struct LoadStoreUnit {
     pub lds_fault_addr_o: Signal<Out, Bits<32>>,
     pub lds_fault_misaligned_o: Signal<Out, Bit>,
     pub lds_fault_ctx_o: Signal<Out, Bits<CTX_BITS>>,
+    /// The M0 the failed access was checked against (the fault report names it).
+    pub lds_fault_m0_o: Signal<Out, Bits<32>>,
     /// Context c's memory instruction completes in this cycle.
     pub retire_o: Vec<Signal<Out, Bit>>,
     /// Instructions pending, in the sequencer, or requests outstanding.
@@ -328,6 +330,7 @@ impl LoadStoreUnit {
             lds_fault_addr_o: Default::default(),
             lds_fault_misaligned_o: Default::default(),
             lds_fault_ctx_o: Default::default(),
+            lds_fault_m0_o: Default::default(),
             data1_q: many(16),
             lds: Lds::new(cfg.lds_bytes),
             slot_base: many(slots),
@@ -863,6 +866,7 @@ impl Logic for LoadStoreUnit {
         self.lds_fault_addr_o.next = self.lds.fault_addr_o.val();
         self.lds_fault_misaligned_o.next = self.lds.fault_misaligned_o.val();
         self.lds_fault_ctx_o.next = self.c_id.q.val();
+        self.lds_fault_m0_o.next = self.c_m0.q.val();
 
         // Round-robin pick among pending entries: the first after `rr` (entry 0 never is, and
         // an unrolled `rr < 0` is a constant Verilator flags), else the first.

@@ -125,6 +125,8 @@ pub struct ComputeUnit {
     pub lds_fault_addr_o: Signal<Out, Bits<32>>,
     pub lds_fault_misaligned_o: Signal<Out, Bit>,
     pub lds_fault_ctx_o: Signal<Out, Bits<CTX_BITS>>,
+    /// The M0 the failed access was checked against.
+    pub lds_fault_m0_o: Signal<Out, Bits<32>>,
     /// Keeps barriers closed while the dispatcher launches more wavefronts of a running
     /// workgroup.
     pub barrier_hold_i: Signal<In, Bit>,
@@ -326,6 +328,7 @@ impl ComputeUnit {
             lds_fault_addr_o: Default::default(),
             lds_fault_misaligned_o: Default::default(),
             lds_fault_ctx_o: Default::default(),
+            lds_fault_m0_o: Default::default(),
             barrier_hold_i: Default::default(),
             idle_o: Default::default(),
             error_o: Default::default(),
@@ -684,6 +687,7 @@ impl Logic for ComputeUnit {
         self.lds_fault_addr_o.next = self.lsu.lds_fault_addr_o.val();
         self.lds_fault_misaligned_o.next = self.lsu.lds_fault_misaligned_o.val();
         self.lds_fault_ctx_o.next = self.lsu.lds_fault_ctx_o.val();
+        self.lds_fault_m0_o.next = self.lsu.lds_fault_m0_o.val();
         self.mem_ctx_o.next = self.lsu.mem_ctx_o.val();
 
         // Which contexts may issue.

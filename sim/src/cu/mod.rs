@@ -14,8 +14,10 @@
 pub mod dispatch;
 pub mod memory;
 pub mod monitor;
+pub mod ports;
 pub mod progress;
 
+use std::fs::File;
 use std::io::BufWriter;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,14 +30,14 @@ use pws_hdl::swizzle::SwizzleMode;
 use pws_isa::abi::{registers_used, LaunchAbi};
 use pws_isa::manifest::{ElemType, F32Word, Manifest, WAVEFRONT_SIZE};
 use pws_isa::Program;
-use rust_hdl::core::prelude::*;
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
-use crate::driver::{DeltaPasses, Driver, DriverError};
+use crate::driver::DeltaPasses;
 use dispatch::{DispatchAction, DispatchError, Dispatcher, SlotMap};
 use memory::{AccessSize, BufferWords, DataMemory, MemFault, MemoryPort, Request, PORT_LANES};
 use monitor::{BlockStat, Ctx, InstStat, Monitor, MonitorError, StuckContext};
+use ports::{CuPorts, Engine, EngineError, Input, Output, RustHdlCu, Shape};
 use progress::{Progress, Stall};
 
 crate::impl_clocked!(ComputeUnit);
@@ -150,6 +152,8 @@ impl Serialize for Buffers {
 #[derive(Clone, Debug, Serialize)]
 pub struct RunReport {
     pub kernel: String,
+    /// The simulator that ran the compute unit.
+    pub engine: Engine,
     pub mode: &'static str,
     pub compaction: &'static str,
     #[serde(rename = "S")]
@@ -249,7 +253,7 @@ pub enum RunError {
     #[error("the RTL's outputs contradict the program: {0}")]
     Monitor(#[from] MonitorError),
     #[error(transparent)]
-    Driver(#[from] DriverError),
+    Engine(#[from] EngineError),
     #[error("VCD: {0}")]
     Vcd(#[from] pws_isa::output::OutputError),
 }
@@ -349,13 +353,9 @@ fn lds_access_bytes(program: &Program, pc: u32) -> u32 {
     }
 }
 
-fn bits<const N: usize>(v: u64) -> Bits<N> {
-    v.into()
-}
-
 /// The bench's state while a run goes on.
 struct Bench<'p> {
-    driver: Driver<ComputeUnit>,
+    cu: Box<dyn CuPorts + 'p>,
     program: &'p Program,
     per_slot: usize,
     port: MemoryPort,
@@ -439,32 +439,31 @@ impl Bench<'_> {
         let mut out = Vec::new();
         for slot in 0..self.resident.len() {
             for k in 0..self.per_slot {
-                let cu = self.driver.uut_mut();
-                cu.dbg_slot_i.next = bits(slot as u64);
-                cu.dbg_ctx_i.next = bits(k as u64);
-                if self.driver.settle().is_err() {
+                self.cu.set(Input::DbgSlot, slot as u64);
+                self.cu.set(Input::DbgCtx, k as u64);
+                if self.cu.settle().is_err() {
                     continue;
                 }
-                let cu = self.driver.uut();
+                let cu = &self.cu;
                 let c = slot * self.per_slot + k;
                 let ctx = Ctx { slot, k };
-                let state = cu.dbg_state_o.val();
-                if state == ContextState::Free || cu.dbg_ended_o.val() {
+                let state = ports::context_state(cu.get(Output::DbgState));
+                if state == ContextState::Free || cu.get(Output::DbgEnded) == 1 {
                     continue;
                 }
-                let last = cu.ctx_inst_pc_o[c].val().to_u64() as u32;
+                let last = cu.get(Output::CtxInstPc(c)) as u32;
                 let (pc, waits_for) = if state == ContextState::Waiting {
-                    let partner = match cu.dbg_stack_depth_o.val().to_u64() {
-                        0 => format!("its parent, context {}", cu.dbg_parent_o.val().to_u64()),
-                        _ => format!("its child, context {}", cu.dbg_stack_top_o.val().to_u64()),
+                    let partner = match cu.get(Output::DbgStackDepth) {
+                        0 => format!("its parent, context {}", cu.get(Output::DbgParent)),
+                        _ => format!("its child, context {}", cu.get(Output::DbgStackTop)),
                     };
                     (last, format!("waits at merge for {partner}"))
-                } else if cu.dbg_at_barrier_o.val() {
+                } else if cu.get(Output::DbgAtBarrier) == 1 {
                     (
                         last,
                         "waits at s_barrier for the rest of its workgroup".to_string(),
                     )
-                } else if cu.dbg_in_flight_o.val() {
+                } else if cu.get(Output::DbgInFlight) == 1 {
                     let since = self
                         .monitor
                         .in_flight_since(ctx)
@@ -473,7 +472,7 @@ impl Bench<'_> {
                         });
                     (last, format!("has this instruction in flight{since}"))
                 } else {
-                    let next = cu.dbg_pc_o.val().to_u64() as u32;
+                    let next = cu.get(Output::DbgPc) as u32;
                     (next, "is ready but not scheduled".to_string())
                 };
                 out.push(StuckContext {
@@ -491,22 +490,19 @@ impl Bench<'_> {
 
     fn load_program(&mut self, words: &[u32]) -> Result<(), RunError> {
         for (i, &w) in words.iter().enumerate() {
-            let cu = self.driver.uut_mut();
-            cu.imem_we_i.next = true;
-            cu.imem_addr_i.next = bits(i as u64);
-            cu.imem_data_i.next = bits(u64::from(w));
-            self.driver.tick()?;
+            self.cu.set(Input::ImemWe, 1);
+            self.cu.set(Input::ImemAddr, i as u64);
+            self.cu.set(Input::ImemData, u64::from(w));
+            self.cu.tick()?;
         }
-        let cu = self.driver.uut_mut();
-        cu.imem_we_i.next = false;
-        cu.prog_words_i.next = bits(words.len() as u64);
+        self.cu.set(Input::ImemWe, 0);
+        self.cu.set(Input::ProgWords, words.len() as u64);
         Ok(())
     }
 
     /// The slots the compute unit reports free, bit j for slot j.
     fn free_slots(&self) -> u64 {
-        let cu = self.driver.uut();
-        (0..cu.slots()).fold(0, |acc, j| acc | u64::from(cu.slot_free_o[j].val()) << j)
+        (0..self.resident.len()).fold(0, |acc, j| acc | self.cu.get(Output::SlotFree(j)) << j)
     }
 
     /// Drives this cycle's dispatch action.
@@ -514,23 +510,23 @@ impl Bench<'_> {
         let free = self.free_slots();
         let hold = self.dispatcher.holds_barrier();
         let action = self.dispatcher.step(free);
-        let cu = self.driver.uut_mut();
-        cu.barrier_hold_i.next = hold;
-        cu.init_sgpr_we_i.next = false;
-        cu.init_vgpr_we_i.next = false;
-        cu.launch_i.next = false;
-        cu.lds_clear_i.next = false;
+        let cu = &mut self.cu;
+        cu.set(Input::BarrierHold, u64::from(hold));
+        cu.set(Input::InitSgprWe, 0);
+        cu.set(Input::InitVgprWe, 0);
+        cu.set(Input::Launch, 0);
+        cu.set(Input::LdsClear, 0);
         match action {
             DispatchAction::Idle => {}
             DispatchAction::ClearLds { row } => {
-                cu.lds_clear_i.next = true;
-                cu.lds_clear_row_i.next = bits(u64::from(row));
+                cu.set(Input::LdsClear, 1);
+                cu.set(Input::LdsClearRow, u64::from(row));
             }
             DispatchAction::InitSgpr { slot, addr, data } => {
-                cu.init_slot_i.next = bits(slot as u64);
-                cu.init_sgpr_we_i.next = true;
-                cu.init_sgpr_addr_i.next = bits(u64::from(addr));
-                cu.init_sgpr_data_i.next = bits(u64::from(data));
+                cu.set(Input::InitSlot, slot as u64);
+                cu.set(Input::InitSgprWe, 1);
+                cu.set(Input::InitSgprAddr, u64::from(addr));
+                cu.set(Input::InitSgprData, u64::from(data));
             }
             DispatchAction::InitVgpr {
                 slot,
@@ -539,13 +535,13 @@ impl Bench<'_> {
                 pass,
                 data,
             } => {
-                cu.init_slot_i.next = bits(slot as u64);
-                cu.launch_vgpr_base_i.next = bits(u64::from(vgpr_base));
-                cu.init_vgpr_we_i.next = true;
-                cu.init_vgpr_addr_i.next = bits(u64::from(addr));
-                cu.init_vgpr_pass_i.next = bits(u64::from(pass));
+                cu.set(Input::InitSlot, slot as u64);
+                cu.set(Input::LaunchVgprBase, u64::from(vgpr_base));
+                cu.set(Input::InitVgprWe, 1);
+                cu.set(Input::InitVgprAddr, u64::from(addr));
+                cu.set(Input::InitVgprPass, u64::from(pass));
                 for (l, &d) in data.iter().enumerate() {
-                    cu.init_vgpr_data_i[l].next = bits(u64::from(d));
+                    cu.set(Input::InitVgprData(l), u64::from(d));
                 }
             }
             DispatchAction::Launch {
@@ -559,15 +555,15 @@ impl Bench<'_> {
                 workgroup,
                 wave,
             } => {
-                cu.init_slot_i.next = bits(slot as u64);
-                cu.launch_i.next = true;
-                cu.launch_vgpr_base_i.next = bits(u64::from(vgpr_base));
-                cu.launch_pc_i.next = bits(u64::from(pc));
-                cu.launch_exec_lo_i.next = bits(exec & 0xFFFF_FFFF);
-                cu.launch_exec_hi_i.next = bits(exec >> 32);
-                cu.launch_wg_i.next = bits(u64::from(wg_tag));
-                cu.launch_lds_base_i.next = bits(u64::from(lds_base));
-                cu.launch_lds_size_i.next = bits(u64::from(lds_size));
+                cu.set(Input::InitSlot, slot as u64);
+                cu.set(Input::Launch, 1);
+                cu.set(Input::LaunchVgprBase, u64::from(vgpr_base));
+                cu.set(Input::LaunchPc, u64::from(pc));
+                cu.set(Input::LaunchExecLo, exec & 0xFFFF_FFFF);
+                cu.set(Input::LaunchExecHi, exec >> 32);
+                cu.set(Input::LaunchWg, u64::from(wg_tag));
+                cu.set(Input::LaunchLdsBase, u64::from(lds_base));
+                cu.set(Input::LaunchLdsSize, u64::from(lds_size));
                 self.lds_allocation[slot] = lds_size;
                 self.monitor.launch(slot, cycle);
                 self.progress.launch(slot, cycle);
@@ -586,41 +582,41 @@ impl Bench<'_> {
     /// Drives the memory response due in this cycle.
     fn drive_memory(&mut self, cycle: u64) {
         let response = self.port.response(cycle);
-        let cu = self.driver.uut_mut();
-        cu.mem_rvalid_i.next = response.is_some();
+        self.cu.set(Input::MemRvalid, u64::from(response.is_some()));
         if let Some(data) = response {
             for (l, &d) in data.iter().enumerate() {
-                cu.mem_rdata_i[l].next = bits(u64::from(d));
+                self.cu.set(Input::MemRdata(l), u64::from(d));
             }
         }
     }
 
     /// Reads the settled outputs of this cycle: memory requests, issues, retires, frees.
     fn observe(&mut self, cycle: u64) -> Result<(), RunError> {
-        let cu = self.driver.uut();
-        if cu.error_o.val() {
-            let ctx = self.ctx_of_id(cu.error_ctx_o.val().to_u64());
-            let pc = cu.error_pc_o.val().to_u64() as u32;
+        let cu = &self.cu;
+        let pc_of = |ctx: Ctx| cu.get(Output::CtxInstPc(ctx.slot * self.per_slot + ctx.k)) as u32;
+        if cu.get(Output::Error) == 1 {
+            let ctx = self.ctx_of_id(cu.get(Output::ErrorCtx));
+            let pc = cu.get(Output::ErrorPc) as u32;
             return Err(RunError::Rtl {
-                code: cu.error_code_o.val(),
+                code: ports::cu_error(cu.get(Output::ErrorCode)),
                 pc,
                 instruction: self.instruction(pc),
                 ctx,
                 cycle: cycle - self.start,
             });
         }
-        if cu.lds_fault_o.val() {
-            let ctx = self.ctx_of_id(cu.lds_fault_ctx_o.val().to_u64());
-            let c = ctx.slot * self.per_slot + ctx.k;
-            let pc = cu.ctx_inst_pc_o[c].val().to_u64() as u32;
-            let addr = cu.lds_fault_addr_o.val().to_u64() as u32;
-            let fault = if cu.lds_fault_misaligned_o.val() {
+        if cu.get(Output::LdsFault) == 1 {
+            let ctx = self.ctx_of_id(cu.get(Output::LdsFaultCtx));
+            let pc = pc_of(ctx);
+            let addr = cu.get(Output::LdsFaultAddr) as u32;
+            let fault = if cu.get(Output::LdsFaultMisaligned) == 1 {
                 MemFault::LdsMisaligned {
                     addr,
                     bytes: lds_access_bytes(self.program, pc),
                 }
             } else {
-                let (m0, allocation) = (cu.m0(c), self.lds_allocation[ctx.slot]);
+                let m0 = cu.get(Output::LdsFaultM0) as u32;
+                let allocation = self.lds_allocation[ctx.slot];
                 MemFault::LdsOutOfRange {
                     addr,
                     limit: m0.min(allocation),
@@ -630,35 +626,33 @@ impl Bench<'_> {
             };
             return Err(RunError::Lds {
                 fault,
-                lane: cu.lds_fault_lane_o.val().to_u64() as usize,
+                lane: cu.get(Output::LdsFaultLane) as usize,
                 pc,
                 instruction: self.instruction(pc),
                 ctx,
                 cycle: cycle - self.start,
             });
         }
-        if cu.mem_req_o.val() {
+        if cu.get(Output::MemReq) == 1 {
             let mut req = Request {
-                write: cu.mem_we_o.val(),
-                rmw: memory::Rmw::from_code(cu.mem_rmw_o.val().to_u64()),
+                write: cu.get(Output::MemWe) == 1,
+                rmw: memory::Rmw::from_code(cu.get(Output::MemRmw)),
                 wdata1: [0; PORT_LANES],
-                size: AccessSize::from_code(cu.mem_size_o.val().to_u64()),
-                signed: cu.mem_signed_o.val(),
+                size: AccessSize::from_code(cu.get(Output::MemSize)),
+                signed: cu.get(Output::MemSigned) == 1,
                 addr: [0; PORT_LANES],
                 wdata: [0; PORT_LANES],
-                lanes: cu.mem_lanes_o.val().to_u64() as u16,
+                lanes: cu.get(Output::MemLanes) as u16,
             };
             for l in 0..PORT_LANES {
-                req.addr[l] = cu.mem_addr_o[l].val().to_u64() as u32;
-                req.wdata[l] = cu.mem_wdata_o[l].val().to_u64() as u32;
-                req.wdata1[l] = cu.mem_wdata1_o[l].val().to_u64() as u32;
+                req.addr[l] = cu.get(Output::MemAddr(l)) as u32;
+                req.wdata[l] = cu.get(Output::MemWdata(l)) as u32;
+                req.wdata1[l] = cu.get(Output::MemWdata1(l)) as u32;
             }
-            let id = cu.mem_ctx_o.val().to_u64();
-            self.progress.memory(self.ctx_of_id(id), cycle);
+            let ctx = self.ctx_of_id(cu.get(Output::MemCtx));
+            self.progress.memory(ctx, cycle);
             if let Err(e) = self.port.accept(cycle, &req) {
-                let ctx = self.ctx_of_id(id);
-                let c = ctx.slot * self.per_slot + ctx.k;
-                let pc = self.driver.uut().ctx_inst_pc_o[c].val().to_u64() as u32;
+                let pc = pc_of(ctx);
                 return Err(RunError::Memory {
                     fault: e.fault,
                     lane: e.lane,
@@ -674,17 +668,17 @@ impl Bench<'_> {
         // issue in the cycle its parent's split retires. So: retires of the contexts that did
         // not issue, then the issues (the issue units name the PC; `ctx_inst_pc_o` shows it
         // from the next cycle on), then the retires of those that did.
-        for (c, waiting) in self.driver.uut().ctx_waiting_o.iter().enumerate() {
-            self.monitor
-                .waiting(self.ctx_of_index(c), waiting.val(), cycle);
+        let shape = self.cu.shape();
+        for c in 0..shape.contexts {
+            let waiting = self.cu.get(Output::CtxWaiting(c)) == 1;
+            self.monitor.waiting(self.ctx_of_index(c), waiting, cycle);
         }
-        let mut issued = vec![false; self.driver.uut().ctx_retire_o.len()];
+        let mut issued = vec![false; shape.contexts];
         let mut issues = Vec::new();
-        for u in 0..self.driver.uut().issue_units() {
-            let cu = self.driver.uut();
-            if cu.issue_valid_o[u].val() {
-                let ctx = self.ctx_of_id(cu.issue_ctx_o[u].val().to_u64());
-                let pc = cu.issue_pc_o[u].val().to_u64() as u32;
+        for u in 0..shape.issue_units {
+            if self.cu.get(Output::IssueValid(u)) == 1 {
+                let ctx = self.ctx_of_id(self.cu.get(Output::IssueCtx(u)));
+                let pc = self.cu.get(Output::IssuePc(u)) as u32;
                 if let Some(flag) = issued.get_mut(ctx.slot * self.per_slot + ctx.k) {
                     *flag = true;
                 }
@@ -698,9 +692,8 @@ impl Bench<'_> {
                 }
             }
             for (c, &did_issue) in issued.iter().enumerate() {
-                let cu = self.driver.uut();
-                if did_issue == after_issue && cu.ctx_retire_o[c].val() {
-                    let pc = cu.ctx_inst_pc_o[c].val().to_u64() as u32;
+                if did_issue == after_issue && self.cu.get(Output::CtxRetire(c)) == 1 {
+                    let pc = self.cu.get(Output::CtxInstPc(c)) as u32;
                     let ctx = self.ctx_of_index(c);
                     self.monitor.retire(ctx, pc, cycle)?;
                     if let Err(stall) = self.progress.retire(ctx, pc, cycle) {
@@ -724,11 +717,39 @@ impl Bench<'_> {
     }
 }
 
-/// Runs `program` on the launch `manifest` describes, on the compute unit of `opts`.
+/// Makes the engine that simulates the compute unit of a configuration, writing a VCD of it
+/// to the file, if one is given.
+pub type EngineFactory<'e> =
+    dyn Fn(&HwConfig, Option<File>) -> Result<Box<dyn CuPorts + 'e>, EngineError> + 'e;
+
+/// The factory of rust-hdl's model, settled with `passes`.
+pub fn rust_hdl_engine(
+    passes: DeltaPasses,
+) -> impl Fn(&HwConfig, Option<File>) -> Result<Box<dyn CuPorts + 'static>, EngineError> {
+    move |hw, vcd| {
+        let cu = ComputeUnit::new(hw).map_err(|e| EngineError::Config(e.to_string()))?;
+        let trace = vcd.map(|f| Box::new(BufWriter::new(f)) as Box<dyn std::io::Write>);
+        Ok(Box::new(RustHdlCu::new(cu, passes, trace)?))
+    }
+}
+
+/// Runs `program` on the launch `manifest` describes, on rust-hdl's model of the compute unit
+/// of `opts`.
 pub fn run(
     program: &Program,
     manifest: &Manifest,
     opts: &RunOptions,
+) -> Result<RunReport, RunError> {
+    run_on(program, manifest, opts, &rust_hdl_engine(opts.passes))
+}
+
+/// Runs `program` on the launch `manifest` describes, on the compute unit of `opts` as the
+/// engine `engine` makes simulates it.
+pub fn run_on(
+    program: &Program,
+    manifest: &Manifest,
+    opts: &RunOptions,
+    engine: &EngineFactory,
 ) -> Result<RunReport, RunError> {
     let hw = &opts.hw;
     // Refused before running, as the golden model refuses it, and what only the golden model
@@ -736,8 +757,6 @@ pub fn run(
     pws_isa::subset::check_rtl(program, &manifest.kernel.display().to_string())?;
     let (sgprs, vgprs) = check_fit(program, hw)?;
     check_budget(manifest)?;
-    let cu = ComputeUnit::new(hw).map_err(|e| RunError::Config(e.to_string()))?;
-    let slots = cu.slots();
     let per_slot = hw.spsimds_per_simd + 1;
     let abi = LaunchAbi::of_program(program);
     let dispatcher = Dispatcher::new(
@@ -750,25 +769,26 @@ pub fn run(
     // The VCD goes to a temporary file that replaces the target when the run stops (also on
     // an error: the trace up to the stop is what one debugs), never onto the launch's files.
     let mut vcd = None;
-    let trace: Option<Box<dyn std::io::Write>> = match &opts.vcd {
+    let trace = match &opts.vcd {
         Some(path) => {
             let mut staged =
                 pws_isa::output::Staged::create(path, &[&manifest.path, &manifest.kernel])?;
             let file = staged.file().try_clone().map_err(|e| staged.io_error(e))?;
             vcd = Some(staged);
-            Some(Box::new(BufWriter::new(file)))
+            Some(file)
         }
         None => None,
     };
-    let mut driver = Driver::with_passes(cu, opts.passes, trace)?;
-    {
-        let cu = driver.uut_mut();
-        cu.mode_i.next = opts.mode;
-        cu.compaction_i.next = opts.compaction;
-        cu.sgpr_count_i.next = bits(u64::from(sgprs));
-    }
+    let mut cu = engine(hw, trace).map_err(|e| match e {
+        EngineError::Config(m) => RunError::Config(m),
+        e => RunError::Engine(e),
+    })?;
+    let Shape { slots, .. } = cu.shape();
+    cu.set(Input::Mode, ports::mode_code(opts.mode));
+    cu.set(Input::Compaction, ports::compaction_code(opts.compaction));
+    cu.set(Input::SgprCount, u64::from(sgprs));
     let mut bench = Bench {
-        driver,
+        cu,
         program,
         per_slot,
         port: MemoryPort::new(DataMemory::new(manifest, &abi), hw.mem_latency as u64),
@@ -821,21 +841,21 @@ enum Stop {
 /// Loads the program and simulates until the launch completes, an error, or a stop request.
 fn simulate(bench: &mut Bench, opts: &RunOptions) -> Result<Stop, RunError> {
     bench.load_program(&bench.program.words())?;
-    let start = bench.driver.cycle();
+    let start = bench.cu.cycle();
     bench.start = start;
     let window = opts.watchdog.unwrap_or_else(|| default_watchdog(&opts.hw));
     let clock = Instant::now();
     let mut bar: Option<indicatif::ProgressBar> = None;
     let stop = loop {
-        let cycle = bench.driver.cycle();
+        let cycle = bench.cu.cycle();
         // A wavefront launched in this cycle exists only after its edge.
         let dispatching = !bench.dispatcher.done();
         bench.drive_memory(cycle);
         bench.drive_dispatch(cycle);
-        bench.driver.settle()?;
+        bench.cu.settle()?;
         bench.observe(cycle)?;
         let ran = cycle - start;
-        let idle = bench.driver.uut().idle_o.val();
+        let idle = bench.cu.get(Output::Idle) == 1;
         if !dispatching && idle && bench.port.outstanding() == 0 {
             break Stop::Done(cycle);
         }
@@ -858,7 +878,7 @@ fn simulate(bench: &mut Bench, opts: &RunOptions) -> Result<Stop, RunError> {
         if opts.progress && ran % 4096 == 0 {
             update_progress(&mut bar, clock.elapsed(), ran, opts.max_cycles);
         }
-        bench.driver.tick()?;
+        bench.cu.tick()?;
     };
     if let Some(bar) = bar {
         bar.finish_and_clear();
@@ -875,21 +895,22 @@ fn report(
     seconds: f64,
 ) -> RunReport {
     let start = bench.start;
-    let cu = bench.driver.uut();
-    let stat = |s: &Signal<Out, Bits<32>>| s.val().to_u64();
-    let valu_passes = stat(&cu.stat_valu_passes_o);
-    let active_lane_ops = stat(&cu.stat_active_lane_ops_o);
-    let (passes_skipped, splits) = (stat(&cu.stat_passes_skipped_o), stat(&cu.stat_splits_o));
-    let (split_fallbacks, merges) = (stat(&cu.stat_split_fallbacks_o), stat(&cu.stat_merges_o));
+    let stat = |port| bench.cu.get(port);
+    let valu_passes = stat(Output::StatValuPasses);
+    let active_lane_ops = stat(Output::StatActiveLaneOps);
+    let (passes_skipped, splits) = (stat(Output::StatPassesSkipped), stat(Output::StatSplits));
+    let (split_fallbacks, merges) = (stat(Output::StatSplitFallbacks), stat(Output::StatMerges));
+    let engine = bench.cu.engine();
     let simulated = end - start + 1;
     let (blocks, instructions) = (bench.monitor.block_stats(), bench.monitor.inst_stats());
     let retired = bench.monitor.retired;
-    // Dropping the driver flushes the VCD.
+    // Dropping the engine flushes the VCD.
     let Bench {
         port, wavefronts, ..
     } = bench;
     RunReport {
         kernel: manifest.kernel.display().to_string(),
+        engine,
         mode: mode_name(opts.mode),
         compaction: compaction_name(opts.compaction),
         s: opts.hw.spsimds_per_simd,
