@@ -66,7 +66,10 @@ fn compaction_skips_passes_of_the_four_lane_wavefront() {
 #[test]
 fn the_human_report_shows_cycles_buffers_and_blocks() {
     let text = pws_ok(&["run", "kernels/figure2.toml", "--mode", "nosplit"]);
-    assert!(text.contains("(nosplit, S = 3, compaction none)"), "{text}");
+    assert!(
+        text.contains("(nosplit, S = 3, compaction none, rust-hdl)"),
+        "{text}"
+    );
     assert!(text.contains("out i32[4]: -15 1025 1090 1204"), "{text}");
     assert!(
         text.contains("BB1") && text.contains("wavefronts"),
