@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::{json, manifests_in, soak};
+use common::{manifests_in, soak};
 use proptest::prelude::*;
 use pws_isa::testing::proptest_cases;
 use pws_verify::gen::{kernel_spec, GenOptions};
@@ -20,10 +20,9 @@ const CONFIG: &str = "kernels/hw/cosim.toml";
 const MODES: [&str; 3] = ["nosplit", "dws", "pws"];
 const COMPACTIONS: [&str; 3] = ["none", "bcc", "scc"];
 
-/// `pws run LAUNCH --engine lockstep` in `mode` with `compaction`, which must succeed (a
-/// co-simulation difference is an error); its JSON report.
-fn lockstep(launch: &str, mode: &str, compaction: &str) -> serde_json::Value {
-    let r = json(&[
+/// `pws run LAUNCH --engine lockstep --json` in `mode` with `compaction`.
+fn lockstep_run(launch: &str, mode: &str, compaction: &str) -> std::process::Output {
+    common::pws(&[
         "run",
         launch,
         "--engine",
@@ -35,7 +34,18 @@ fn lockstep(launch: &str, mode: &str, compaction: &str) -> serde_json::Value {
         "--compaction",
         compaction,
         "--json",
-    ]);
+    ])
+}
+
+/// [`lockstep_run`], which must succeed (a co-simulation difference is an error); its report.
+fn lockstep(launch: &str, mode: &str, compaction: &str) -> serde_json::Value {
+    let out = lockstep_run(launch, mode, compaction);
+    assert!(
+        out.status.success(),
+        "{launch} {mode} {compaction}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(r["engine"], "lockstep", "{launch}");
     assert!(r["cycles"].as_u64().unwrap() > 0, "{launch}");
     r
@@ -111,18 +121,7 @@ proptest! {
         std::fs::write(dir.path().join("gen.s"), &g.source).unwrap();
         let manifest = dir.path().join("gen.toml");
         std::fs::write(&manifest, g.manifest_toml("gen.s")).unwrap();
-        let out = common::pws(&[
-            "run",
-            manifest.to_str().unwrap(),
-            "--engine",
-            "lockstep",
-            "--config",
-            CONFIG,
-            "--mode",
-            mode,
-            "--compaction",
-            compaction,
-        ]);
+        let out = lockstep_run(manifest.to_str().unwrap(), mode, compaction);
         prop_assert!(
             out.status.success(),
             "{mode} {compaction}: {}\n{}\n{}",

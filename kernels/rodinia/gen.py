@@ -315,47 +315,14 @@ def nw():
              "Rodinia nw kernel 1, block anti-diagonal 2 of a 33 x 33 score matrix, __local tiles.")
 
 
-def bfs():
-    n, grid = 96, 128
+def bfs_step(r, n):
+    """A random graph of `n` nodes with a frontier, and one BFS step on it: the buffers of
+    bfs.cl with their expected values."""
     big = 0x7FFFFFFF
-    deg = [rng.randrange(0, 9) for _ in range(n)]
+    deg = [r.randrange(0, 9) for _ in range(n)]
     row = [0]
     for d in deg:
         row.append(row[-1] + d)
-    col = [rng.randrange(n) for _ in range(row[-1])]
-    frontier = [1 if rng.random() < 0.3 else 0 for _ in range(n)]
-    visited = [1 if f or rng.random() < 0.25 else 0 for f in frontier]
-    cost = [rng.randrange(1, 4) if v else big for v in visited]
-    e_mask, e_cost, e_upd, changed = list(frontier), list(cost), [0] * n, 0
-    for t in range(n):
-        if frontier[t]:
-            e_mask[t] = 0
-            for i in range(row[t], row[t + 1]):
-                nb = col[i]
-                if not visited[nb]:
-                    e_cost[nb] = min(e_cost[nb], cost[t] + 1)
-                    e_upd[nb] = 1
-                    changed += 1
-    manifest("bfs", "bfs.cl", grid, 64,
-             ["row", "col", "mask", "updating", "visited", "cost", "changed", n],
-             [dict(name="row", data=row), dict(name="col", data=col),
-              dict(name="mask", data=frontier, expect=e_mask),
-              dict(name="updating", len=n, expect=e_upd),
-              dict(name="visited", data=visited),
-              dict(name="cost", data=cost, expect=e_cost),
-              dict(name="changed", len=1, expect=[changed])],
-             "One step of Rodinia's BFS with atomic_min / atomic_inc, 96 nodes.")
-
-
-def bfs4096():
-    """The BFS step of `pws bench` (kernels/bench/bfs4096.toml): 4,096 nodes, its own seed so
-    the suite's files above stay as they are."""
-    r = random.Random(4096)
-    n = grid = 4096
-    big = 0x7FFFFFFF
-    row = [0]
-    for _ in range(n):
-        row.append(row[-1] + r.randrange(0, 9))
     col = [r.randrange(n) for _ in range(row[-1])]
     frontier = [1 if r.random() < 0.3 else 0 for _ in range(n)]
     visited = [1 if f or r.random() < 0.25 else 0 for f in frontier]
@@ -370,17 +337,31 @@ def bfs4096():
                     e_cost[nb] = min(e_cost[nb], cost[t] + 1)
                     e_upd[nb] = 1
                     changed += 1
+    return ([dict(name="row", data=row), dict(name="col", data=col),
+             dict(name="mask", data=frontier, expect=e_mask),
+             dict(name="updating", len=n, expect=e_upd),
+             dict(name="visited", data=visited),
+             dict(name="cost", data=cost, expect=e_cost),
+             dict(name="changed", len=1, expect=[changed])])
+
+
+BFS_ARGS = ["row", "col", "mask", "updating", "visited", "cost", "changed"]
+
+
+def bfs():
+    n, grid = 96, 128
+    manifest("bfs", "bfs.cl", grid, 64, BFS_ARGS + [n], bfs_step(rng, n),
+             "One step of Rodinia's BFS with atomic_min / atomic_inc, 96 nodes.")
+
+
+def bfs4096():
+    """The BFS step of `pws bench` (kernels/bench/bfs4096.toml): 4,096 nodes, its own seed so
+    the suite's files above stay as they are."""
+    n = 4096
     bench = os.path.join(os.path.dirname(HERE), "bench")
     os.makedirs(os.path.join(bench, "data"), exist_ok=True)
     Suite(bench, "kernels/rodinia/gen.py", per_line=16).manifest(
-        "bfs4096", "../rodinia/bfs.cl", grid, 64,
-        ["row", "col", "mask", "updating", "visited", "cost", "changed", n],
-        [dict(name="row", data=row), dict(name="col", data=col),
-         dict(name="mask", data=frontier, expect=e_mask),
-         dict(name="updating", len=n, expect=e_upd),
-         dict(name="visited", data=visited),
-         dict(name="cost", data=cost, expect=e_cost),
-         dict(name="changed", len=1, expect=[changed])],
+        "bfs4096", "../rodinia/bfs.cl", n, 64, BFS_ARGS + [n], bfs_step(random.Random(4096), n),
         "One step of Rodinia's BFS on 4,096 nodes: the long kernel of `pws bench --only cu`.")
 
 

@@ -306,6 +306,10 @@ const CU_KERNELS: [&str; 4] = [
     "kernels/bench/bfs4096.toml",
 ];
 
+/// Kernels timed only on rust-hdl's activity passes and Verilator: with every block evaluated
+/// the BFS step takes minutes, and its trace would be gigabytes.
+const LONG_KERNELS: [&str; 1] = ["kernels/bench/bfs4096.toml"];
+
 /// The configurations of the table: the `cu` preset grown to 2 SIMDs of 4 slots, so two of
 /// `collatz`'s 4-wavefront workgroups are resident at once, and 64 SGPRs, which every kernel
 /// fits (one Verilator model for all), and the paper's machine (`gcn3`: 4 SIMDs of 10 slots,
@@ -361,12 +365,13 @@ fn cu_bench(
         )?;
         let first = rows.len();
         let mut runs: Vec<(Engine, Option<DeltaPasses>, bool)> = Vec::new();
+        let references = config == CU_CONFIGS[0] && !LONG_KERNELS.contains(&path);
         if engines.contains(&Engine::RustHdl) {
-            if config == CU_CONFIGS[0] {
+            if references {
                 runs.push((Engine::RustHdl, Some(DeltaPasses::EveryBlock), false));
             }
             runs.push((Engine::RustHdl, Some(DeltaPasses::Activity), false));
-            if config == CU_CONFIGS[0] {
+            if references {
                 runs.push((Engine::RustHdl, Some(DeltaPasses::Activity), true));
             }
         }
