@@ -83,29 +83,17 @@ pub struct VerilatedModel {
 impl VerilatedModel {
     /// The model of module `top` of `verilog`, built under `cache` (or loaded from there).
     pub fn build(verilog_text: &str, top: &str, cache: &Path) -> Result<Self, ExportError> {
-        Self::build_with(verilog_text, top, cache, Tracing::Off)
+        Self::build_with(verilog_text, top, cache, Tracing::Off, &|_| {})
     }
 
-    /// The directory [`Self::build_with`] builds the model in, and whether it is built; no
-    /// tool runs but `verilator --version`.
-    pub fn cached(
-        verilog_text: &str,
-        top: &str,
-        cache: &Path,
-        tracing: Tracing,
-    ) -> Result<(PathBuf, bool), ExportError> {
-        let (inputs, outputs) = split_ports(verilog_text, top)?;
-        let dir = model_dir(verilog_text, top, cache, tracing, &inputs, &outputs)?;
-        let built = dir.join("obj").join(LIBRARY).is_file();
-        Ok((dir, built))
-    }
-
-    /// Like [`Self::build`], with a VCD writer when `tracing` asks for one.
+    /// Like [`Self::build`], with a VCD writer when `tracing` asks for one; `building` is
+    /// called with the model's directory before a build (not when the model is cached).
     pub fn build_with(
         verilog_text: &str,
         top: &str,
         cache: &Path,
         tracing: Tracing,
+        building: &dyn Fn(&Path),
     ) -> Result<Self, ExportError> {
         let (inputs, outputs) = split_ports(verilog_text, top)?;
         let dir = model_dir(verilog_text, top, cache, tracing, &inputs, &outputs)?;
@@ -113,6 +101,7 @@ impl VerilatedModel {
         {
             let _lock = BuildLock::take(&dir)?;
             if !path.is_file() {
+                building(&dir);
                 let shim = shim(top, &inputs, &outputs, tracing);
                 build_library(&dir, top, verilog_text, &shim, tracing)?;
             }

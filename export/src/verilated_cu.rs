@@ -162,12 +162,8 @@ fn model_of(
         }
     }
     let text = verilog::generate(&mut cu, top)?;
-    let (dir, built) = VerilatedModel::cached(&text, top, cache, tracing)?;
-    if !built {
-        building(&dir);
-    }
-    let model = VerilatedModel::build_with(&text, top, cache, tracing)?;
-    if let Some(entry) = index {
+    let model = VerilatedModel::build_with(&text, top, cache, tracing, building)?;
+    if let (Some(entry), Some(dir)) = (index, model.library().parent().and_then(Path::parent)) {
         // Only a shortcut: without it the next run regenerates the Verilog.
         let _ = std::fs::create_dir_all(cache.join("index"))
             .and_then(|()| std::fs::write(entry, dir.display().to_string()));
