@@ -489,6 +489,129 @@ mod tests {
         );
     }
 
+    /// A parent that feeds one output of its child into another input of the same child
+    /// through a local it assigns twice, and a default-then-conditional output.
+    mod sliced {
+        use rust_hdl::prelude::*;
+
+        /// Two independent combinational paths: `x` from `a`, `y` from `b`.
+        #[derive(LogicBlock, Default)]
+        pub struct Pair {
+            pub a: Signal<In, Bits<8>>,
+            pub b: Signal<In, Bits<8>>,
+            pub x: Signal<Out, Bits<8>>,
+            pub y: Signal<Out, Bits<8>>,
+        }
+
+        impl Logic for Pair {
+            #[hdl_gen]
+            fn update(&mut self) {
+                self.x.next = self.a.val() + 1;
+                self.y.next = self.b.val() + 2;
+            }
+        }
+
+        #[derive(LogicBlock, Default)]
+        pub struct Top {
+            pub i: Signal<In, Bits<8>>,
+            pub en: Signal<In, Bit>,
+            pub o: Signal<Out, Bits<8>>,
+            t: Signal<Local, Bits<8>>,
+            pub pair: Pair,
+        }
+
+        impl Logic for Top {
+            #[hdl_gen]
+            fn update(&mut self) {
+                self.o.next = 0.into();
+                if self.en.val() {
+                    self.o.next = self.pair.y.val();
+                }
+                // `pair.a` reads `t` between its two assignments (`.val()` of a local is the
+                // value so far, as in one Verilog block). The `println!` becomes a comment.
+                println!("t twice");
+                self.t.next = self.i.val();
+                self.pair.a.next = self.t.val();
+                self.t.next = self.pair.x.val();
+                self.pair.b.next = self.t.val();
+            }
+        }
+    }
+
+    /// The always blocks of `module`'s body in `v`, each as its trimmed lines.
+    fn always_blocks(v: &str, module: &str) -> Vec<Vec<String>> {
+        let start = v.find(&format!("module {module}(")).unwrap();
+        let body = &v[start..start + v[start..].find("endmodule").unwrap()];
+        let mut blocks: Vec<Vec<String>> = vec![];
+        let mut depth = 0;
+        for line in body.lines().map(str::trim) {
+            if line == "always @(*) begin" {
+                blocks.push(vec![]);
+                depth = 1;
+                continue;
+            }
+            if depth == 0 {
+                continue;
+            }
+            if line.ends_with("begin") {
+                depth += 1;
+            } else if line == "end" {
+                depth -= 1;
+                if depth == 0 {
+                    continue;
+                }
+            }
+            blocks.last_mut().unwrap().push(line.to_string());
+        }
+        blocks
+    }
+
+    /// vendor/rust-hdl-core/PATCH.md, change 5: one always block per assigned signal, in
+    /// first-assignment order; a default assignment stays before the conditional one; a local
+    /// read between two of its assignments gets a copy for the first one. Upstream's single
+    /// block trips `UNOPTFLAT` (it writes `pair$a` and reads `pair$x`); the sliced module lints
+    /// clean.
+    #[test]
+    fn one_always_block_per_signal_lints_without_unoptflat() {
+        let v = generate(&mut sliced::Top::default(), "pws_sliced").unwrap();
+        let blocks = always_blocks(&v, "pws_sliced");
+        let expected: [&[&str]; 5] = [
+            &["o = 32'h0;", "if (en) begin", "o = pair$y;", "end"],
+            &["// println! (\"t twice", "t$seg0 = i;"],
+            &["pair$a = t$seg0;"],
+            &["t = pair$x;"],
+            &["pair$b = t;"],
+        ];
+        assert_eq!(blocks, expected, "{v}");
+        assert!(v.contains("reg  [7:0] t$seg0;"), "{v}");
+        assert_eq!(always_blocks(&v, "pws_sliced$pair").len(), 2, "{v}");
+
+        let dir = tempfile::tempdir().unwrap();
+        let file = write(dir.path(), "pws_sliced", &v).unwrap();
+        let report = crate::tools::lint(&file, "pws_sliced").unwrap_or_else(|e| panic!("{e}"));
+        assert!(!report.waived.contains_key("UNOPTFLAT"), "{:?}", report.waived);
+        crate::tools::iverilog(&[&file], "pws_sliced", &dir.path().join("s.vvp")).unwrap();
+
+        // Upstream's single block for the same module: Verilator reports the loop.
+        use rust_hdl::core::prelude::Logic;
+        let rust_hdl::core::ast::Verilog::Combinatorial(code) = sliced::Top::default().hdl() else {
+            panic!("not combinatorial")
+        };
+        let single = rust_hdl::core::verilog_gen::verilog_combinatorial_single(&code);
+        let parent = v.find("module pws_sliced(").unwrap();
+        let from = parent + v[parent..].find("// Segments").unwrap();
+        let to = parent + v[parent..].find("endmodule").unwrap();
+        let upstream = format!("{}{}{}", &v[..from], single, &v[to..]);
+        assert_eq!(always_blocks(&upstream, "pws_sliced").len(), 1, "{upstream}");
+        let file = write(dir.path(), "pws_sliced", &upstream).unwrap();
+        match crate::tools::lint(&file, "pws_sliced") {
+            Err(ExportError::ToolFailed { output, .. }) => {
+                assert!(output.contains("UNOPTFLAT"), "{output}")
+            }
+            other => panic!("expected UNOPTFLAT from the single block, got {other:?}"),
+        }
+    }
+
     #[test]
     fn module_names_must_be_plain_identifiers() {
         assert!(is_identifier("pws_swizzle_unit"));

@@ -37,6 +37,11 @@ impl CodeWriter {
         self.flush();
     }
 
+    /// Takes the text written since the last line (pws patch 5: expressions rendered alone).
+    pub(crate) fn take_buffer(&mut self) -> String {
+        std::mem::take(&mut self.buffer)
+    }
+
     pub(crate) fn flush(&mut self) {
         let line = self.buffer.clone();
         self.add(&line);

@@ -7,7 +7,7 @@ use crate::code_writer::CodeWriter;
 use crate::named_path::NamedPath;
 use crate::probe::Probe;
 use crate::type_descriptor::{TypeDescriptor, TypeKind};
-use crate::verilog_gen::{verilog_combinatorial, verilog_link_extraction};
+use crate::verilog_gen::{verilog_combinatorial_decl, verilog_link_extraction};
 use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, Default)]
@@ -415,7 +415,20 @@ impl ModuleDefines {
         match &module_details.code {
             Verilog::Combinatorial(code) => {
                 io.add("\n// Update code");
-                io.add(verilog_combinatorial(code));
+                // pws patch 5: a copy of a signal is declared as a `reg` like the signal.
+                let copy = |signal: &str, name: &str| {
+                    module_details
+                        .atoms
+                        .iter()
+                        .find(|x| x.name == signal && x.kind != AtomKind::Constant)
+                        .map(|x| {
+                            let mut x = x.clone();
+                            x.name = name.to_string();
+                            x.kind = AtomKind::LocalSignal;
+                            decl(&x)
+                        })
+                };
+                io.add(verilog_combinatorial_decl(code, &copy));
             }
             Verilog::Custom(code) => {
                 io.add("\n// Update code (custom)");

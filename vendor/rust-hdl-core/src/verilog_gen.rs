@@ -20,6 +20,8 @@ struct VerilogCodeGenerator {
     io: CodeWriter,
     loops: Vec<LoopVariable>,
     links: Vec<VerilogLink>,
+    /// Resolved names written as other names (pws patch 5: segments of a signal).
+    rename: std::collections::HashMap<String, String>,
 }
 
 impl VerilogCodeGenerator {
@@ -85,10 +87,663 @@ pub fn verilog_link_extraction(code: &VerilogBlock) -> Vec<VerilogLink> {
     gen.links
 }
 
+/// The module's `update` as one `always @(*)` block per assigned signal (pws patch 5,
+/// PATCH.md); a module that needs intermediate copies of a signal gets upstream's single block,
+/// as the declarations of the copies are unknown here (see [`verilog_combinatorial_decl`]).
 pub fn verilog_combinatorial(code: &VerilogBlock) -> String {
+    verilog_combinatorial_decl(code, &|_, _| None)
+}
+
+/// [`verilog_combinatorial`] with `decl(signal, copy)`, the declaration of a `reg` named `copy`
+/// of `signal`'s width and signedness (`None`: unknown, and the module gets one block).
+pub fn verilog_combinatorial_decl(
+    code: &VerilogBlock,
+    decl: &dyn Fn(&str, &str) -> Option<String>,
+) -> String {
+    match slice::combinatorial(code, decl) {
+        Some(text) => text,
+        None => verilog_combinatorial_single(code),
+    }
+}
+
+/// Upstream's output: the whole `update` as one `always @(*)` block.
+pub fn verilog_combinatorial_single(code: &VerilogBlock) -> String {
     let mut gen = VerilogCodeGenerator::default();
     gen.visit_block(code);
     format!("always @(*) {}\n", gen.to_string())
+}
+
+/// Program slicing of a module's combinational code (pws patch 5, PATCH.md).
+///
+/// Upstream writes the whole `update` as one `always @(*)` block. Verilator's scheduler then
+/// sees one process that writes every child input and reads every child output, so a parent
+/// that feeds one child output into another child input looks like a combinational loop
+/// (`UNOPTFLAT`) and the block is evaluated again and again until it settles. Here each assigned
+/// signal (the base name of an assignment's or slice assignment's left-hand side, after loop
+/// unrolling and name resolution) gets a block of its own holding only its assignments, in their
+/// original order, inside the `if`/`case` structure around them (branches without one of its
+/// assignments pruned).
+///
+/// The single block has blocking semantics, as has rust-hdl's simulation of `Local` and `Out`
+/// signals (`.val()` is `next`, the value so far): a statement that reads signal `s` sees the
+/// value of `s` *at that point*. In a block of its own it would see `s`'s final value instead.
+/// The two agree unless another signal's statement reads `s` between two of `s`'s assignments
+/// (a local reused by the iterations of an unrolled loop). Such a signal is cut into segments at
+/// those reads: every segment but the last assigns a copy `s$segK` (declared as a `reg` like
+/// `s`), starting from the previous segment's value unless it starts with an unconditional
+/// assignment of the whole signal; the last segment assigns `s` itself, and every read names
+/// the copy that holds the value it saw in the single block. A read of `s` before all of `s`'s
+/// assignments sees the previous evaluation's value in the single block and rust-hdl's delta
+/// passes settle it to the final value, which is what reading `s` gives.
+mod slice {
+    use super::*;
+    use crate::ast::VerilogStatement;
+    use std::collections::HashMap;
+
+    enum Node {
+        Assign { text: String },
+        Comment(String),
+        If {
+            test: String,
+            then: Seq,
+            otherwise: Option<Seq>,
+            /// The `else` branch is an `else if` (a sequence of one `If`).
+            chained: bool,
+        },
+        Case {
+            test: String,
+            arms: Vec<(String, Seq)>,
+        },
+    }
+
+    #[derive(Default)]
+    struct Seq {
+        nodes: Vec<Node>,
+        /// Assignment ordinals (`Builder::assigns`) of every node, for the index.
+        ranges: Vec<(usize, usize)>,
+        /// Block -> the nodes holding one of its assignments (and comments), in order.
+        index: HashMap<usize, Vec<usize>>,
+    }
+
+    /// One assignment, in text order after unrolling.
+    struct Assign {
+        target: usize,
+        pos: usize,
+        /// Unconditional (outside every `if` and `case`) and of the whole signal.
+        whole: bool,
+    }
+
+    struct Read {
+        pos: usize,
+        name: String,
+        /// The assignments (ordinals) whose blocks evaluate this read.
+        assigns: (usize, usize),
+    }
+
+    /// A run of one signal's assignments that no other signal reads in between.
+    struct Segment {
+        target: usize,
+        start: usize,
+        name: String,
+        /// The signal it copies first (the previous segment's, or the signal itself).
+        copy_from: Option<String>,
+    }
+
+    /// The segments of every signal, from the first pass.
+    #[derive(Default)]
+    struct Versions {
+        /// Per cut signal: its segments' (start position, name), in order.
+        cuts: HashMap<String, Vec<(usize, String)>>,
+    }
+
+    impl Versions {
+        /// The name holding `s`'s value for a read at `pos`.
+        fn read(&self, s: &str, pos: usize) -> Option<&str> {
+            let segs = self.cuts.get(s)?;
+            let k = segs.partition_point(|(start, _)| *start < pos);
+            // Before every assignment: the final value (the last segment, named `s`).
+            Some(if k == 0 { &segs[segs.len() - 1].1 } else { &segs[k - 1].1 })
+        }
+
+        /// The name an assignment of `s` at `pos` writes.
+        fn write(&self, s: &str, pos: usize) -> Option<&str> {
+            let segs = self.cuts.get(s)?;
+            let k = segs.partition_point(|(start, _)| *start <= pos);
+            Some(&segs[k.max(1) - 1].1)
+        }
+    }
+
+    struct Builder<'a> {
+        gen: VerilogCodeGenerator,
+        pos: usize,
+        depth: usize,
+        assigns: Vec<Assign>,
+        targets: HashMap<String, usize>,
+        names: Vec<String>,
+        reads: Vec<Read>,
+        /// Second pass: the segments to name.
+        versions: Option<&'a Versions>,
+    }
+
+    fn base_name(e: &VerilogExpression, gen: &VerilogCodeGenerator) -> Option<String> {
+        match e {
+            VerilogExpression::Signal(s) => {
+                let name = gen.ident_fixup(s);
+                Some(match name.find('[') {
+                    Some(k) => name[..k].to_string(),
+                    None => name,
+                })
+            }
+            VerilogExpression::Index(a, _)
+            | VerilogExpression::Slice(a, _, _)
+            | VerilogExpression::Paren(a) => base_name(a, gen),
+            _ => None,
+        }
+    }
+
+    impl Builder<'_> {
+        /// Renders `e` with the reads at `pos` named by the segments (second pass), and the
+        /// target `lhs` (if any) by the segment its assignment at `pos` belongs to.
+        fn render(&mut self, e: &VerilogExpression, pos: usize, lhs: Option<&str>) -> String {
+            if let Some(v) = self.versions {
+                let mut reads = vec![];
+                self.reads_of(e, &mut reads);
+                for name in reads {
+                    if let Some(to) = v.read(&name, pos) {
+                        self.gen.rename.insert(name, to.to_string());
+                    }
+                }
+                if let Some(to) = lhs.and_then(|t| v.write(t, pos)) {
+                    self.gen.rename.insert(lhs.unwrap().to_string(), to.to_string());
+                }
+            }
+            self.gen.visit_expression(e);
+            self.gen.rename.clear();
+            self.gen.io.take_buffer()
+        }
+
+        /// Records the signals `e` reads.
+        fn reads_of(&self, e: &VerilogExpression, out: &mut Vec<String>) {
+            use VerilogExpression as E;
+            match e {
+                E::Signal(_) => {
+                    if let Some(name) = base_name(e, &self.gen) {
+                        out.push(name);
+                    }
+                }
+                E::Literal(_) => {}
+                E::Cast(a, _) | E::Signed(a) | E::Unsigned(a) | E::Paren(a) | E::Unary(_, a) => {
+                    self.reads_of(a, out)
+                }
+                E::Binary(a, _, b) | E::Index(a, b) | E::Slice(a, _, b) => {
+                    self.reads_of(a, out);
+                    self.reads_of(b, out);
+                }
+                E::IndexReplace(a, b, c) => {
+                    self.reads_of(a, out);
+                    self.reads_of(b, out);
+                    self.reads_of(c, out);
+                }
+            }
+        }
+
+        /// Reads of an assignment's left-hand side (its indices and offsets, not the target).
+        fn lhs_reads(&self, e: &VerilogExpression, out: &mut Vec<String>) {
+            match e {
+                VerilogExpression::Index(a, b) | VerilogExpression::Slice(a, _, b) => {
+                    self.lhs_reads(a, out);
+                    self.reads_of(b, out);
+                }
+                VerilogExpression::Paren(a) => self.lhs_reads(a, out),
+                _ => {}
+            }
+        }
+
+        fn target(&mut self, name: String) -> usize {
+            let n = self.names.len();
+            let id = *self.targets.entry(name.clone()).or_insert(n);
+            if id == n {
+                self.names.push(name);
+            }
+            id
+        }
+
+        fn assign(&mut self, lhs: &VerilogExpression, reads: Vec<String>, text: String) -> Node {
+            self.pos += 1;
+            let name = base_name(lhs, &self.gen).unwrap_or_else(|| text.clone());
+            let target = self.target(name);
+            let k = self.assigns.len();
+            self.assigns.push(Assign {
+                target,
+                pos: self.pos,
+                whole: self.depth == 0 && matches!(lhs, VerilogExpression::Signal(_)),
+            });
+            if self.versions.is_none() {
+                for name in reads {
+                    self.reads.push(Read {
+                        pos: self.pos,
+                        name,
+                        assigns: (k, k + 1),
+                    });
+                }
+            }
+            Node::Assign { text }
+        }
+
+        fn block(&mut self, b: &VerilogBlock, seq: &mut Seq) {
+            for s in b {
+                self.statement(s, seq);
+            }
+        }
+
+        fn push(&mut self, seq: &mut Seq, node: Node, from: usize) {
+            seq.nodes.push(node);
+            seq.ranges.push((from, self.assigns.len()));
+        }
+
+        /// A condition is read before its branches; which blocks evaluate it is known once
+        /// the branches are built.
+        fn condition(&mut self, test: &VerilogExpression) -> (usize, String, Vec<String>) {
+            self.pos += 1;
+            let pos = self.pos;
+            let text = self.render(test, pos, None);
+            let mut reads = vec![];
+            if self.versions.is_none() {
+                self.reads_of(test, &mut reads);
+            }
+            (pos, text, reads)
+        }
+
+        fn add_condition_reads(&mut self, pos: usize, reads: Vec<String>, from: usize) {
+            let assigns = (from, self.assigns.len());
+            for name in reads {
+                self.reads.push(Read { pos, name, assigns });
+            }
+        }
+
+        fn conditional(&mut self, c: &VerilogConditional) -> Node {
+            let from = self.assigns.len();
+            let (pos, test, reads) = self.condition(&c.test);
+            self.depth += 1;
+            let mut then = Seq::default();
+            self.block(&c.then, &mut then);
+            let (otherwise, chained) = match &c.otherwise {
+                VerilogBlockOrConditional::Block(b) => {
+                    let mut seq = Seq::default();
+                    self.block(b, &mut seq);
+                    (Some(seq), false)
+                }
+                VerilogBlockOrConditional::Conditional(s) => {
+                    let mut seq = Seq::default();
+                    self.statement(s, &mut seq);
+                    let chained = matches!(seq.nodes.as_slice(), [Node::If { .. }]);
+                    (Some(seq), chained)
+                }
+                VerilogBlockOrConditional::None => (None, false),
+            };
+            self.depth -= 1;
+            self.add_condition_reads(pos, reads, from);
+            Node::If {
+                test,
+                then,
+                otherwise,
+                chained,
+            }
+        }
+
+        fn statement(&mut self, s: &VerilogStatement, seq: &mut Seq) {
+            let from = self.assigns.len();
+            match s {
+                VerilogStatement::Assignment(l, r) => {
+                    let pos = self.pos + 1;
+                    let target = base_name(l, &self.gen);
+                    let text = format!(
+                        "{} = {};",
+                        self.render(l, pos, target.as_deref()),
+                        self.render(r, pos, None)
+                    );
+                    let mut reads = vec![];
+                    if self.versions.is_none() {
+                        self.lhs_reads(l, &mut reads);
+                        self.reads_of(r, &mut reads);
+                    }
+                    let node = self.assign(l, reads, text);
+                    self.push(seq, node, from);
+                }
+                VerilogStatement::SliceAssignment {
+                    base,
+                    width,
+                    offset,
+                    replacement,
+                } => {
+                    let pos = self.pos + 1;
+                    let target = base_name(base, &self.gen);
+                    let text = format!(
+                        "{}[({})+:({})] = {};",
+                        self.render(base, pos, target.as_deref()),
+                        self.render(offset, pos, None),
+                        width,
+                        self.render(replacement, pos, None)
+                    );
+                    let mut reads = vec![];
+                    if self.versions.is_none() {
+                        self.lhs_reads(base, &mut reads);
+                        self.reads_of(offset, &mut reads);
+                        self.reads_of(replacement, &mut reads);
+                    }
+                    // A slice assignment never assigns the whole signal.
+                    self.depth += 1;
+                    let node = self.assign(base, reads, text);
+                    self.depth -= 1;
+                    self.push(seq, node, from);
+                }
+                VerilogStatement::If(c) => {
+                    let node = self.conditional(c);
+                    self.push(seq, node, from);
+                }
+                VerilogStatement::Match(m) => {
+                    let (pos, test, reads) = self.condition(&m.test);
+                    self.depth += 1;
+                    let mut arms = vec![];
+                    for case in &m.cases {
+                        let mut arm = Seq::default();
+                        self.block(&case.block, &mut arm);
+                        arms.push((self.gen.ident_fixup(&case.condition), arm));
+                    }
+                    self.depth -= 1;
+                    self.add_condition_reads(pos, reads, from);
+                    self.push(seq, Node::Case { test, arms }, from);
+                }
+                VerilogStatement::Loop(a) => {
+                    for i in a.from.as_usize()..a.to.as_usize() {
+                        self.gen.loops.push(LoopVariable {
+                            variable: a.index.clone(),
+                            value: i,
+                        });
+                        self.block(&a.block, seq);
+                        self.gen.loops.pop();
+                    }
+                }
+                VerilogStatement::Comment(x) => self.push(seq, Node::Comment(x.clone()), from),
+                // Links become continuous assignments (`verilog_link_extraction`).
+                VerilogStatement::Link(_) => {}
+                VerilogStatement::Macro(m) => self.block(m, seq),
+            }
+        }
+    }
+
+    /// Cuts every signal at the reads other signals' statements make between two of its
+    /// assignments, and names the segments.
+    fn segments(b: &Builder) -> Vec<Segment> {
+        let mut positions: Vec<Vec<usize>> = vec![vec![]; b.names.len()];
+        for a in &b.assigns {
+            positions[a.target].push(a.pos);
+        }
+        let mut cut_reads: Vec<Vec<usize>> = vec![vec![]; b.names.len()];
+        for read in &b.reads {
+            let Some(&s) = b.targets.get(&read.name) else {
+                continue;
+            };
+            let p = &positions[s];
+            if !(p[0] < read.pos && read.pos < p[p.len() - 1]) {
+                continue;
+            }
+            // Only another signal's statement needs the value in the middle.
+            let (from, to) = read.assigns;
+            if (from..to).any(|k| b.assigns[k].target != s) {
+                cut_reads[s].push(read.pos);
+            }
+        }
+        // Per signal: the assignment ordinals that start a segment.
+        let mut starts: Vec<Vec<usize>> = vec![vec![]; b.names.len()];
+        let mut last_pos: Vec<usize> = vec![0; b.names.len()];
+        for reads in cut_reads.iter_mut() {
+            reads.sort_unstable();
+        }
+        for (k, a) in b.assigns.iter().enumerate() {
+            let t = a.target;
+            let reads = &cut_reads[t];
+            // A cut read between the previous assignment and this one starts a segment.
+            let cut = starts[t].is_empty() || {
+                let i = reads.partition_point(|&r| r <= last_pos[t]);
+                i < reads.len() && reads[i] < a.pos
+            };
+            if cut {
+                starts[t].push(k);
+            }
+            last_pos[t] = a.pos;
+        }
+        let mut segments = vec![];
+        for (k, a) in b.assigns.iter().enumerate() {
+            let t = a.target;
+            let Some(i) = starts[t].iter().position(|&s| s == k) else {
+                continue;
+            };
+            let n = starts[t].len();
+            let base = &b.names[t];
+            let name = |i: usize| {
+                if i + 1 == n {
+                    base.clone()
+                } else {
+                    format!("{base}$seg{i}")
+                }
+            };
+            let copy_from = if n == 1 || a.whole {
+                None
+            } else if i == 0 {
+                Some(base.clone())
+            } else {
+                Some(name(i - 1))
+            };
+            segments.push(Segment {
+                target: t,
+                start: a.pos,
+                name: name(i),
+                copy_from,
+            });
+        }
+        segments
+    }
+
+    /// Fills every sequence's index with the blocks of its nodes' assignments; a comment goes
+    /// with the first block of the next node holding an assignment (else of the previous one).
+    fn index(seq: &mut Seq, block_of_assign: &[usize]) {
+        let mut first_block: Vec<Option<usize>> = Vec::with_capacity(seq.nodes.len());
+        for (i, node) in seq.nodes.iter_mut().enumerate() {
+            let (a, b) = seq.ranges[i];
+            let mut blocks: Vec<usize> = block_of_assign[a..b].to_vec();
+            blocks.sort_unstable();
+            blocks.dedup();
+            first_block.push(block_of_assign[a..b].first().copied());
+            for g in blocks {
+                seq.index.entry(g).or_default().push(i);
+            }
+            match node {
+                Node::If {
+                    then, otherwise, ..
+                } => {
+                    index(then, block_of_assign);
+                    if let Some(o) = otherwise {
+                        index(o, block_of_assign);
+                    }
+                }
+                Node::Case { arms, .. } => {
+                    for (_, arm) in arms {
+                        index(arm, block_of_assign);
+                    }
+                }
+                _ => {}
+            }
+        }
+        for i in 0..seq.nodes.len() {
+            if !matches!(seq.nodes[i], Node::Comment(_)) {
+                continue;
+            }
+            let next = (i + 1..seq.nodes.len()).find_map(|j| first_block[j]);
+            let block = next.or_else(|| (0..i).rev().find_map(|j| first_block[j]));
+            if let Some(g) = block {
+                let list = seq.index.entry(g).or_default();
+                list.push(i);
+                list.sort_unstable();
+            }
+        }
+    }
+
+    fn emit(seq: &Seq, g: usize, io: &mut CodeWriter) {
+        let Some(list) = seq.index.get(&g) else {
+            return;
+        };
+        for &i in list {
+            emit_node(&seq.nodes[i], g, io, "");
+        }
+    }
+
+    /// Writes `node`'s part for block `g`; `prefix` starts its first line (`else `).
+    fn emit_node(node: &Node, g: usize, io: &mut CodeWriter, prefix: &str) {
+        match node {
+            Node::Assign { text } => io.add_line(text),
+            Node::Comment(x) => io.add(format!("// {}", x)),
+            Node::If {
+                test,
+                then,
+                otherwise,
+                chained,
+            } => {
+                io.add_line(format!("{}if ({}) begin", prefix, test));
+                io.push();
+                emit(then, g, io);
+                io.pop();
+                io.add_line("end");
+                if let Some(o) = otherwise.as_ref().filter(|o| o.index.contains_key(&g)) {
+                    if *chained {
+                        // `else if (...) begin`: the nested `If` writes its own first line.
+                        emit_node(&o.nodes[0], g, io, "else ");
+                    } else {
+                        io.add_line("else begin");
+                        io.push();
+                        emit(o, g, io);
+                        io.pop();
+                        io.add_line("end");
+                    }
+                }
+            }
+            Node::Case { test, arms } => {
+                io.add_line(format!("case ({})", test));
+                io.push();
+                let mut pruned = false;
+                let mut default = false;
+                for (condition, arm) in arms {
+                    if !arm.index.contains_key(&g) {
+                        pruned = true;
+                        continue;
+                    }
+                    default |= condition == "default";
+                    io.add_line(format!("{}:", condition));
+                    io.push();
+                    io.add_line("begin");
+                    io.push();
+                    emit(arm, g, io);
+                    io.pop();
+                    io.add_line("end");
+                    io.pop();
+                }
+                // Arms that assign nothing here: an empty default keeps the case complete.
+                if pruned && !default {
+                    io.add_line("default:");
+                    io.push();
+                    io.add_line("begin");
+                    io.add_line("end");
+                    io.pop();
+                }
+                io.pop();
+                io.add_line("endcase");
+            }
+        }
+    }
+
+    fn builder<'a>(versions: Option<&'a Versions>) -> Builder<'a> {
+        Builder {
+            gen: VerilogCodeGenerator::default(),
+            pos: 0,
+            depth: 0,
+            assigns: vec![],
+            targets: HashMap::new(),
+            names: vec![],
+            reads: vec![],
+            versions,
+        }
+    }
+
+    /// The sliced blocks, or `None` when the code assigns nothing or a segment's declaration is
+    /// unknown.
+    pub(super) fn combinatorial(
+        code: &VerilogBlock,
+        decl: &dyn Fn(&str, &str) -> Option<String>,
+    ) -> Option<String> {
+        // First pass: the assignments and reads, in text order.
+        let mut first = builder(None);
+        let mut root = Seq::default();
+        first.block(code, &mut root);
+        if first.assigns.is_empty() {
+            return None;
+        }
+        let segments = segments(&first);
+        let mut versions = Versions::default();
+        let mut decls = vec![];
+        for seg in &segments {
+            let base = &first.names[seg.target];
+            if seg.name != *base {
+                decls.push(decl(base, &seg.name)?);
+            }
+        }
+        for seg in &segments {
+            if let Some(list) = versions.cuts.get_mut(&first.names[seg.target]) {
+                list.push((seg.start, seg.name.clone()));
+            } else if seg.name != first.names[seg.target] {
+                versions
+                    .cuts
+                    .insert(first.names[seg.target].clone(), vec![(seg.start, seg.name.clone())]);
+            }
+        }
+        // Second pass (when a signal is cut): the text, with every read naming its segment.
+        if !versions.cuts.is_empty() {
+            let mut second = builder(Some(&versions));
+            root = Seq::default();
+            second.block(code, &mut root);
+        }
+        // Segments are in order of their first assignment; so are the blocks.
+        let mut block_of_assign = vec![0; first.assigns.len()];
+        let mut current: Vec<usize> = vec![0; first.names.len()];
+        let mut next_segment = 0;
+        for (k, a) in first.assigns.iter().enumerate() {
+            if next_segment < segments.len() && segments[next_segment].start == a.pos {
+                current[a.target] = next_segment;
+                next_segment += 1;
+            }
+            block_of_assign[k] = current[a.target];
+        }
+        index(&mut root, &block_of_assign);
+        let mut io = CodeWriter::default();
+        if !decls.is_empty() {
+            io.add_line("// Segments of signals read between their assignments (pws patch 5)");
+            io.add_line("/* verilator lint_off UNUSEDSIGNAL */");
+            for d in decls {
+                io.add_line(d);
+            }
+            io.add_line("/* verilator lint_on UNUSEDSIGNAL */");
+        }
+        for (g, seg) in segments.iter().enumerate() {
+            io.add_line("always @(*) begin");
+            io.push();
+            if let Some(from) = &seg.copy_from {
+                io.add_line(format!("{} = {};", seg.name, from));
+            }
+            emit(&root, g, &mut io);
+            io.pop();
+            io.add_line("end");
+        }
+        Some(io.to_string())
+    }
 }
 
 impl VerilogVisitor for VerilogCodeGenerator {
@@ -165,7 +820,11 @@ impl VerilogVisitor for VerilogCodeGenerator {
     }
 
     fn visit_signal(&mut self, sig: &str) {
-        self.io.write(self.ident_fixup(sig));
+        let name = self.ident_fixup(sig);
+        match self.rename.get(&name) {
+            Some(to) => self.io.write(to),
+            None => self.io.write(name),
+        }
     }
 
     fn visit_literal(&mut self, v: &VerilogLiteral) {
