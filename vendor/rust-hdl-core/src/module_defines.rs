@@ -7,7 +7,7 @@ use crate::code_writer::CodeWriter;
 use crate::named_path::NamedPath;
 use crate::probe::Probe;
 use crate::type_descriptor::{TypeDescriptor, TypeKind};
-use crate::verilog_gen::{verilog_combinatorial_decl, verilog_link_extraction};
+use crate::verilog_gen::{verilog_combinatorial_sliced, verilog_link_extraction};
 use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, Default)]
@@ -402,9 +402,40 @@ impl ModuleDefines {
                 }
             });
         }
+        // pws patch 5: the update code, one block per signal; a segment of a signal is
+        // declared as a `reg` like the signal.
+        let sliced = match &module_details.code {
+            Verilog::Combinatorial(code) => {
+                let signals: std::collections::HashMap<&str, &AtomDetails> = module_details
+                    .atoms
+                    .iter()
+                    .filter(|x| x.kind != AtomKind::Constant)
+                    .map(|x| (x.name.as_str(), x))
+                    .collect();
+                let copy = |signal: &str, name: &str| {
+                    signals.get(signal).map(|x| {
+                        let mut x = (*x).clone();
+                        x.name = name.to_string();
+                        x.kind = AtomKind::LocalSignal;
+                        decl(&x)
+                    })
+                };
+                verilog_combinatorial_sliced(code, &copy)
+            }
+            _ => (String::new(), vec![]),
+        };
         if !locals.is_empty() & !wrapper_mode {
             io.add("\n// Local signals");
-            locals.iter().for_each(|x| io.add(decl(x)));
+            locals.iter().for_each(|x| {
+                // A cut local's last segment may be unread (every read names an earlier one).
+                if sliced.1.contains(&x.name) {
+                    io.add("/* verilator lint_off UNUSEDSIGNAL */");
+                    io.add(decl(x));
+                    io.add("/* verilator lint_on UNUSEDSIGNAL */");
+                } else {
+                    io.add(decl(x))
+                }
+            });
         }
         if !submodules.is_empty() & !wrapper_mode {
             io.add("\n// Sub module instances");
@@ -413,22 +444,9 @@ impl ModuleDefines {
             }
         }
         match &module_details.code {
-            Verilog::Combinatorial(code) => {
+            Verilog::Combinatorial(_) => {
                 io.add("\n// Update code");
-                // pws patch 5: a copy of a signal is declared as a `reg` like the signal.
-                let copy = |signal: &str, name: &str| {
-                    module_details
-                        .atoms
-                        .iter()
-                        .find(|x| x.name == signal && x.kind != AtomKind::Constant)
-                        .map(|x| {
-                            let mut x = x.clone();
-                            x.name = name.to_string();
-                            x.kind = AtomKind::LocalSignal;
-                            decl(&x)
-                        })
-                };
-                io.add(verilog_combinatorial_decl(code, &copy));
+                io.add(&sliced.0);
             }
             Verilog::Custom(code) => {
                 io.add("\n// Update code (custom)");

@@ -100,9 +100,18 @@ pub fn verilog_combinatorial_decl(
     code: &VerilogBlock,
     decl: &dyn Fn(&str, &str) -> Option<String>,
 ) -> String {
+    verilog_combinatorial_sliced(code, decl).0
+}
+
+/// [`verilog_combinatorial_decl`], and the signals it cut into segments (their last segment
+/// may be unread, as every read of theirs may name an earlier one).
+pub fn verilog_combinatorial_sliced(
+    code: &VerilogBlock,
+    decl: &dyn Fn(&str, &str) -> Option<String>,
+) -> (String, Vec<String>) {
     match slice::combinatorial(code, decl) {
-        Some(text) => text,
-        None => verilog_combinatorial_single(code),
+        Some(sliced) => sliced,
+        None => (verilog_combinatorial_single(code), vec![]),
     }
 }
 
@@ -679,7 +688,7 @@ mod slice {
     pub(super) fn combinatorial(
         code: &VerilogBlock,
         decl: &dyn Fn(&str, &str) -> Option<String>,
-    ) -> Option<String> {
+    ) -> Option<(String, Vec<String>)> {
         // First pass: the assignments and reads, in text order.
         let mut first = builder(None);
         let mut root = Seq::default();
@@ -723,6 +732,20 @@ mod slice {
             block_of_assign[k] = current[a.target];
         }
         index(&mut root, &block_of_assign);
+        // Blocks that read no signal (only literals and enum constants): `@(*)` has nothing to
+        // wait for, so Icarus would never run them; Verilator and Yosys evaluate them anyway.
+        let mut reads_signal = vec![false; segments.len()];
+        let mut is_signal: HashMap<&str, bool> = HashMap::new();
+        for read in &first.reads {
+            let signal = *is_signal
+                .entry(read.name.as_str())
+                .or_insert_with(|| decl(&read.name, &read.name).is_some());
+            if signal {
+                for k in read.assigns.0..read.assigns.1 {
+                    reads_signal[block_of_assign[k]] = true;
+                }
+            }
+        }
         let mut io = CodeWriter::default();
         if !decls.is_empty() {
             io.add_line("// Segments of signals read between their assignments (pws patch 5)");
@@ -733,7 +756,16 @@ mod slice {
             io.add_line("/* verilator lint_on UNUSEDSIGNAL */");
         }
         for (g, seg) in segments.iter().enumerate() {
-            io.add_line("always @(*) begin");
+            if seg.copy_from.is_some() || reads_signal[g] {
+                io.add_line("always @(*) begin");
+            } else {
+                // Icarus runs it once, after every other process of time 0 has started waiting.
+                io.add_line("`ifdef __ICARUS__");
+                io.add_line("initial #0 begin");
+                io.add_line("`else");
+                io.add_line("always @(*) begin");
+                io.add_line("`endif");
+            }
             io.push();
             if let Some(from) = &seg.copy_from {
                 io.add_line(format!("{} = {};", seg.name, from));
@@ -742,7 +774,8 @@ mod slice {
             io.pop();
             io.add_line("end");
         }
-        Some(io.to_string())
+        let cut = versions.cuts.keys().cloned().collect();
+        Some((io.to_string(), cut))
     }
 }
 
