@@ -145,31 +145,6 @@ pub const LINT_WAIVERS: &[Waiver] = &[
                  and branch unit's status outputs), as well as the high bits of address words \
                  narrower memories ignore",
     },
-    Waiver {
-        rule: "UNOPTFLAT",
-        file: Some("pws_fpu_stage.v"),
-        reason: "a performance note, not a loop: the f32 unit's one always block feeds the first \
-                 multiply-add's result to the second (`v_mad_f32`) and reads the rounders' results, \
-                 which Verilator's scheduler sees as circular through the parent block; no signal \
-                 depends on itself, and the co-simulation against the Rust RTL checks the values",
-    },
-    Waiver {
-        rule: "UNOPTFLAT",
-        file: Some("pws_vector_unit.v"),
-        reason: "a performance note, not a loop: rust-hdl reuses one local vector across the \
-                 (Sp)SIMDs' unrolled loops, which Verilator's scheduler sees as circular through the \
-                 flattened vector; the co-simulation against the Rust RTL checks the values",
-    },
-    Waiver {
-        rule: "UNOPTFLAT",
-        file: Some("pws_compute_unit.v"),
-        reason: "a performance note, not a loop: rust-hdl writes one always block per module, so a \
-                 parent that feeds a child's output back into another of its inputs (the LDS and \
-                 its banks' requests and grants, an issue unit's decoder and operand read, a vector \
-                 unit's ready and start) looks circular to Verilator's scheduler; rust-hdl's \
-                 simulation settles the same logic by delta passes and fails on a real loop, which \
-                 no compute-unit test has met",
-    },
 ];
 
 /// Name of the Verilator configuration file that carries [`LINT_WAIVERS`].

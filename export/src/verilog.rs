@@ -536,6 +536,39 @@ mod tests {
                 self.pair.b.next = self.t.val();
             }
         }
+
+        /// Only the hardware under test takes these values; Rust never builds `B` or `C`.
+        #[allow(dead_code)]
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
+        pub enum Kind {
+            A,
+            B,
+            C,
+        }
+
+        /// A `match` whose arms assign different signals and whose `_` arm assigns both.
+        #[derive(LogicBlock, Default)]
+        pub struct Decode {
+            pub k: Signal<In, Kind>,
+            pub x: Signal<Out, Bits<8>>,
+            pub y: Signal<Out, Bit>,
+        }
+
+        impl Logic for Decode {
+            #[hdl_gen]
+            fn update(&mut self) {
+                self.x.next = 0.into();
+                self.y.next = false;
+                match self.k.val() {
+                    Kind::A => self.x.next = 1.into(),
+                    Kind::B => self.y.next = true,
+                    _ => {
+                        self.x.next = 3.into();
+                        self.y.next = true;
+                    }
+                }
+            }
+        }
     }
 
     /// The always blocks of `module`'s body in `v`, each as its trimmed lines.
@@ -610,6 +643,35 @@ mod tests {
             }
             other => panic!("expected UNOPTFLAT from the single block, got {other:?}"),
         }
+    }
+
+    /// An arm that assigns nothing to a signal stays in that signal's block, empty, when the
+    /// block keeps the `_` arm: dropped, its value would take the default's assignment
+    /// (`x = 3` for `B`). Without a default that assigns, such arms go and an empty default
+    /// keeps the case complete.
+    #[test]
+    fn a_sliced_case_keeps_the_arms_its_default_would_take() {
+        let v = generate(&mut sliced::Decode::default(), "pws_decode").unwrap();
+        let blocks = always_blocks(&v, "pws_decode");
+        let empty_b = [
+            "Kind$B:",
+            "begin",
+            "end",
+            "default:",
+            "begin",
+            "x = 32'h3;",
+            "end",
+        ];
+        assert!(
+            blocks[0].windows(empty_b.len()).any(|w| w == empty_b),
+            "{blocks:?}"
+        );
+        let y: Vec<&str> = blocks[1].iter().map(String::as_str).collect();
+        assert!(y.contains(&"Kind$A:") && !y.contains(&"Kind$C:"), "{y:?}");
+
+        let dir = tempfile::tempdir().unwrap();
+        let file = write(dir.path(), "pws_decode", &v).unwrap();
+        crate::tools::lint(&file, "pws_decode").unwrap_or_else(|e| panic!("{e}"));
     }
 
     #[test]

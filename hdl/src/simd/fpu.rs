@@ -128,6 +128,10 @@ pub struct LaneFpu {
     rad: Signal<Local, Bits<32>>,
     srem: Signal<Local, Bits<32>>,
     root: Signal<Local, Bits<32>>,
+    /// The square root as an f32, a local of its own so that `v_rsq_f32`'s divisor `dv` does
+    /// not read `r`, which other operations take from the rounder: through `r`, Verilator's
+    /// scheduler would see a loop from the rounder's output back to its input.
+    sq: Signal<Local, Bits<32>>,
     dv: Signal<Local, Bits<32>>,
     drem: Signal<Local, Bits<32>>,
     quo: Signal<Local, Bits<32>>,
@@ -206,6 +210,7 @@ impl Default for LaneFpu {
             rad: Default::default(),
             srem: Default::default(),
             root: Default::default(),
+            sq: Default::default(),
             dv: Default::default(),
             drem: Default::default(),
             quo: Default::default(),
@@ -295,6 +300,7 @@ impl Logic for LaneFpu {
         self.rad.next = 0.into();
         self.srem.next = 0.into();
         self.root.next = 0.into();
+        self.sq.next = 0.into();
         self.dv.next = 0.into();
         self.drem.next = 0.into();
         self.quo.next = 0.into();
@@ -842,12 +848,13 @@ impl Logic for LaneFpu {
                         self.root.next = self.root.val() | 1;
                     }
                 }
-                self.r.next = (((self.te.val() + 126 + (self.te.val() & 1)) >> 1) << 23)
+                self.sq.next = (((self.te.val() + 126 + (self.te.val() & 1)) >> 1) << 23)
                     + ((self.root.val() >> 1) & 0x7F_FFFF_u64)
                     + (self.root.val().get_bit(0)
                         & (self.srem.val().any() | self.root.val().get_bit(1)));
+                self.r.next = self.sq.val();
                 if self.op.val() == ValuOp::RsqF {
-                    self.dv.next = self.r.val();
+                    self.dv.next = self.sq.val();
                 }
             }
         }

@@ -639,14 +639,28 @@ mod slice {
             Node::Case { test, arms } => {
                 io.add_line(format!("case ({})", test));
                 io.push();
-                let mut pruned = false;
-                let mut default = false;
+                // An arm that assigns nothing here is dropped, unless this block keeps a default
+                // arm: the dropped arm's values would then take the default's assignments, so
+                // they stay, as one empty item before it.
+                let keeps_default = arms
+                    .iter()
+                    .any(|(c, arm)| c == "default" && arm.index.contains_key(&g));
+                let empty: Vec<&str> = arms
+                    .iter()
+                    .filter(|(c, arm)| c != "default" && !arm.index.contains_key(&g))
+                    .map(|(c, _)| c.as_str())
+                    .collect();
                 for (condition, arm) in arms {
                     if !arm.index.contains_key(&g) {
-                        pruned = true;
                         continue;
                     }
-                    default |= condition == "default";
+                    if condition == "default" && !empty.is_empty() {
+                        io.add_line(format!("{}:", empty.join(", ")));
+                        io.push();
+                        io.add_line("begin");
+                        io.add_line("end");
+                        io.pop();
+                    }
                     io.add_line(format!("{}:", condition));
                     io.push();
                     io.add_line("begin");
@@ -657,7 +671,7 @@ mod slice {
                     io.pop();
                 }
                 // Arms that assign nothing here: an empty default keeps the case complete.
-                if pruned && !default {
+                if !keeps_default && arms.iter().any(|(_, arm)| !arm.index.contains_key(&g)) {
                     io.add_line("default:");
                     io.push();
                     io.add_line("begin");
