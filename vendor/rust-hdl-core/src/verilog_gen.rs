@@ -87,39 +87,29 @@ pub fn verilog_link_extraction(code: &VerilogBlock) -> Vec<VerilogLink> {
     gen.links
 }
 
-/// The module's `update` as one `always @(*)` block per assigned signal (pws patch 5,
-/// PATCH.md); a module that needs intermediate copies of a signal gets upstream's single block,
-/// as the declarations of the copies are unknown here (see [`verilog_combinatorial_decl`]).
+/// Upstream's output: the whole `update` as one `always @(*)` block. Slicing needs the
+/// declarations of the module's signals, which only the module knows (pws patch 5:
+/// [`verilog_combinatorial_sliced`]).
 pub fn verilog_combinatorial(code: &VerilogBlock) -> String {
-    verilog_combinatorial_decl(code, &|_, _| None)
+    let mut gen = VerilogCodeGenerator::default();
+    gen.visit_block(code);
+    format!("always @(*) {}\n", gen.to_string())
 }
 
-/// [`verilog_combinatorial`] with `decl(signal, copy)`, the declaration of a `reg` named `copy`
-/// of `signal`'s width and signedness (`None`: unknown, and the module gets one block).
-pub fn verilog_combinatorial_decl(
-    code: &VerilogBlock,
-    decl: &dyn Fn(&str, &str) -> Option<String>,
-) -> String {
-    verilog_combinatorial_sliced(code, decl).0
-}
-
-/// [`verilog_combinatorial_decl`], and the signals it cut into segments (their last segment
-/// may be unread, as every read of theirs may name an earlier one).
+/// The module's `update` as one `always @(*)` block per assigned signal (pws patch 5,
+/// PATCH.md), and the signals it cut into segments (their last segment may be unread, as every
+/// read of theirs may name an earlier one). `decl(signal, copy)` is the declaration of a `reg`
+/// named `copy` of `signal`'s width and signedness, `None` when `signal` is not one of the
+/// module's signals (then a module that needs the copy gets [`verilog_combinatorial`]'s single
+/// block).
 pub fn verilog_combinatorial_sliced(
     code: &VerilogBlock,
     decl: &dyn Fn(&str, &str) -> Option<String>,
 ) -> (String, Vec<String>) {
     match slice::combinatorial(code, decl) {
         Some(sliced) => sliced,
-        None => (verilog_combinatorial_single(code), vec![]),
+        None => (verilog_combinatorial(code), vec![]),
     }
-}
-
-/// Upstream's output: the whole `update` as one `always @(*)` block.
-pub fn verilog_combinatorial_single(code: &VerilogBlock) -> String {
-    let mut gen = VerilogCodeGenerator::default();
-    gen.visit_block(code);
-    format!("always @(*) {}\n", gen.to_string())
 }
 
 /// Program slicing of a module's combinational code (pws patch 5, PATCH.md).
