@@ -68,10 +68,12 @@ eval: deps
 	$(PWS) eval kernels/eval/suite.toml --out $(OUT)/eval/suite $(EVAL_FLAGS)
 
 # Every shipped launch (kernels/*, kernels/cl, kernels/rodinia) on `cu4`, S = 1, 3, 7, every
-# compaction, and the synthetic benchmark over more of its knobs.
+# compaction, the synthetic benchmark over more of its knobs, and the Rodinia-style suite at its
+# small and medium sizes.
 eval-full: deps
 	$(PWS) eval kernels/eval/synthetic.toml --out $(OUT)/eval-full/synthetic $(EVAL_FLAGS)
 	$(PWS) eval kernels/eval/figure10-full.toml --out $(OUT)/eval-full/figure10 $(EVAL_FLAGS)
+	$(PWS) eval kernels/eval/suite-sizes.toml --out $(OUT)/eval-full/suite-sizes $(EVAL_FLAGS)
 	$(PWS) eval kernels/eval/full.toml --out $(OUT)/eval-full/all $(EVAL_FLAGS)
 
 # The paper's Figure 5 split/merge sequence on the datapath RTL, as a waveform.

@@ -22,7 +22,7 @@ class Suite:
         return "data/" + name
 
     def manifest(self, name, kernel, grid, workgroup, args, buffers, comment="", entry=None,
-                 extra=""):
+                 extra="", args_line=True, tables=""):
         """Writes <name>.toml. A buffer is a dict: `name`, `type` (default i32), `data`
         (initial values, written to a data file), `len`, `expect` (written to a data file) and
         `tolerance_ulp`. `comment` may span lines."""
@@ -31,10 +31,10 @@ class Suite:
                   f'kernel = "{kernel}"']
         if entry:
             lines.append(f'entry = "{entry}"')
-        lines += [f"grid = {grid}",
-                  f"workgroup = {workgroup}",
-                  "args = [" + ", ".join(f'"{a}"' if isinstance(a, str) else str(a)
-                                         for a in args) + "]"]
+        lines += [f"grid = {grid}", f"workgroup = {workgroup}"]
+        if args_line:
+            lines.append("args = [" + ", ".join(f'"{a}"' if isinstance(a, str) else str(a)
+                                                for a in args) + "]")
         if extra:
             lines.append(extra.rstrip())
         for b in buffers:
@@ -48,5 +48,8 @@ class Suite:
                 lines.append(f'expect = "{self.write_data(stem + ".expect.txt", b["expect"])}"')
             if "tolerance_ulp" in b:
                 lines.append(f"tolerance_ulp = {b['tolerance_ulp']}")
+        # After the buffers: tables of the launch sequence (`[[launch]]`, `[repeat]`).
+        if tables:
+            lines.append(tables.rstrip())
         with open(os.path.join(self.here, name + ".toml"), "w") as f:
             f.write("\n".join(lines) + "\n")

@@ -15,6 +15,9 @@
 //! `break` test sits mid-body and the latch only jumps back), the shape
 //! `pws_host::gen` now draws for the host's property tests.
 //!
+//! `bfs_full` is Rodinia's whole BFS, a launch sequence (docs/manifest.md): its two kernels
+//! repeated until a pass changes nothing, checked against the costs Python's BFS gives.
+//!
 //! CI runs each kernel in one S and compaction, rotating over the suite; `make soak`
 //! (PWS_PROPTEST_SCALE > 1) runs every S and compaction.
 
@@ -25,7 +28,7 @@ use common::{compare_in_rotation, compare_one_mode_in_rotation};
 /// The kernels with LDS or atomics: one mode each in CI, every mode in soak. The mode is the
 /// position's remainder mod 3 (no-split, DWS, PWS): hotspot and srad, the two with branches
 /// PWS splits, sit where CI runs them in PWS.
-const LDS_OR_ATOMICS: [&str; 8] = [
+const LDS_OR_ATOMICS: [&str; 9] = [
     "rodinia/backprop",
     "rodinia/bfs",
     "rodinia/hotspot",
@@ -34,6 +37,7 @@ const LDS_OR_ATOMICS: [&str; 8] = [
     "rodinia/srad",
     "rodinia/pathfinder",
     "lds/lds_reduce",
+    "rodinia/bfs_full",
 ];
 
 fn suite() -> Vec<String> {
@@ -57,6 +61,7 @@ fn the_suite_has_the_rodinia_kernels() {
     for k in [
         "backprop",
         "bfs",
+        "bfs_full",
         "gaussian_fan1",
         "gaussian_fan2",
         "hotspot",
@@ -108,4 +113,5 @@ kernels! {
     pathfinder = "rodinia/pathfinder";
     srad = "rodinia/srad";
     lds_reduce = "lds/lds_reduce";
+    bfs_two_kernels_until_no_change = "rodinia/bfs_full";
 }

@@ -26,6 +26,7 @@ pub mod opencl;
 pub mod output;
 pub mod print;
 pub mod program;
+pub mod sequence;
 pub mod subset;
 pub mod testing;
 

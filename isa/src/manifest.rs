@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::abi::LaunchAbi;
 use crate::diag;
 use crate::input::{self, InputError};
+use crate::sequence::Repeat;
 
 /// Work-items per wavefront (GCN3 wave64).
 pub const WAVEFRONT_SIZE: u32 = 64;
@@ -26,6 +27,10 @@ pub const MAX_GRID: u64 = 1 << 24;
 pub const MAX_WORKGROUP: u64 = 1024;
 /// Largest buffer, in 32-bit elements (64 MiB).
 pub const MAX_BUFFER_ELEMENTS: u64 = 1 << 24;
+/// Most launches a sequence may list (`[[launch]]`).
+pub const MAX_LAUNCHES: usize = 64;
+/// Most passes a sequence's `[repeat]` may allow.
+pub const MAX_PASSES: u64 = 100_000;
 
 /// Global-memory layout shared by every executor. Address 0 and everything outside the
 /// kernarg segment and the buffers is unmapped: an access there is an error.
@@ -379,18 +384,61 @@ pub enum ManifestErrorKind {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawManifest {
-    kernel: String,
+    kernel: Option<String>,
     entry: Option<String>,
-    #[serde(default)]
-    cflags: Vec<String>,
-    #[serde(default)]
-    loop_bounds: BTreeMap<String, u64>,
-    grid: Dim,
-    workgroup: Dim,
-    #[serde(default)]
-    args: Vec<RawArg>,
+    cflags: Option<Vec<String>>,
+    loop_bounds: Option<BTreeMap<String, u64>>,
+    grid: Option<Dim>,
+    workgroup: Option<Dim>,
+    args: Option<Vec<RawArg>>,
     #[serde(default, rename = "buffer")]
     buffers: Vec<RawBuffer>,
+    /// A launch sequence: the launches in order, each taking the top level's keys it omits.
+    #[serde(default, rename = "launch")]
+    launches: Vec<RawLaunch>,
+    repeat: Option<RawRepeat>,
+}
+
+/// What one launch of a manifest says: the top level's keys, or one `[[launch]]` table's.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawLaunch {
+    kernel: Option<String>,
+    entry: Option<String>,
+    cflags: Option<Vec<String>>,
+    loop_bounds: Option<BTreeMap<String, u64>>,
+    grid: Option<Dim>,
+    workgroup: Option<Dim>,
+    args: Option<Vec<RawArg>>,
+}
+
+impl RawLaunch {
+    /// This `[[launch]]` table with the top level's value for every key it omits; its loop
+    /// bounds are added to the top level's.
+    fn or(self, top: &RawLaunch) -> RawLaunch {
+        let loop_bounds = match (&top.loop_bounds, self.loop_bounds) {
+            (Some(t), Some(own)) => Some(t.clone().into_iter().chain(own).collect()),
+            (t, own) => own.or_else(|| t.clone()),
+        };
+        RawLaunch {
+            kernel: self.kernel.or_else(|| top.kernel.clone()),
+            entry: self.entry.or_else(|| top.entry.clone()),
+            cflags: self.cflags.or_else(|| top.cflags.clone()),
+            loop_bounds,
+            grid: self.grid.or_else(|| top.grid.clone()),
+            workgroup: self.workgroup.or_else(|| top.workgroup.clone()),
+            args: self.args.or_else(|| top.args.clone()),
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRepeat {
+    until_zero: String,
+    #[serde(default)]
+    reset: Vec<String>,
+    max: u64,
 }
 
 #[derive(Deserialize)]
@@ -415,6 +463,7 @@ enum RawExpect {
 }
 
 /// `x`, `[x]`, `[x, y]` or `[x, y, z]`: the extents of a launch or a workgroup.
+#[derive(Clone)]
 struct Dim(Vec<u64>);
 
 impl<'de> Deserialize<'de> for Dim {
@@ -449,6 +498,7 @@ impl<'de> Deserialize<'de> for Dim {
 }
 
 /// A kernel argument as written: a buffer name or an integer.
+#[derive(Clone)]
 enum RawArg {
     Buffer(String),
     Value(i64),
@@ -500,6 +550,31 @@ impl Manifest {
     /// kernel and data files are resolved relative to its directory.
     pub fn parse(text: &str, path: impl AsRef<Path>) -> Result<Manifest, ManifestError> {
         let path = path.as_ref();
+        let (mut launches, repeat) = Manifest::parse_launches(text, path)?;
+        if launches.len() > 1 || repeat.is_some() {
+            let key = if launches.len() > 1 {
+                "launch"
+            } else {
+                "repeat"
+            };
+            return Err(ManifestError {
+                path: path.to_path_buf(),
+                at: key_position(text, key),
+                kind: ManifestErrorKind::Invalid {
+                    key: key.into(),
+                    message: "a launch sequence: `pws run`, `golden`, `wcet`, `compare` and `eval` run it; this command takes one launch".into(),
+                },
+            });
+        }
+        Ok(launches.pop().expect("a manifest has at least one launch"))
+    }
+
+    /// Parses a manifest's launches: one for a plain manifest, the `[[launch]]` tables in
+    /// order for a sequence, all on the one set of buffers; and the sequence's `[repeat]`.
+    pub(crate) fn parse_launches(
+        text: &str,
+        path: &Path,
+    ) -> Result<(Vec<Manifest>, Option<Repeat>), ManifestError> {
         let fail = |kind: ManifestErrorKind| {
             let at = match &kind {
                 ManifestErrorKind::Invalid { key, .. }
@@ -532,19 +607,6 @@ impl Manifest {
             }
         })?;
         let dir = path.parent().unwrap_or(Path::new(""));
-
-        if raw.kernel.is_empty() {
-            return Err(invalid("kernel", "empty path".into()));
-        }
-        let (grid, dims) = extents(&raw.grid, MAX_GRID).map_err(|m| invalid("grid", m))?;
-        let (workgroup, wg_dims) =
-            extents(&raw.workgroup, MAX_WORKGROUP).map_err(|m| invalid("workgroup", m))?;
-        if wg_dims > dims {
-            return Err(invalid(
-                "workgroup",
-                format!("{wg_dims} dimensions, but the grid has {dims}"),
-            ));
-        }
 
         // The budget is checked on the sizes the manifest declares before any buffer exists, and
         // again on each buffer's actual size before its memory is allocated.
@@ -681,8 +743,124 @@ impl Manifest {
             });
         }
 
-        let mut args = Vec::with_capacity(raw.args.len());
-        for (i, a) in raw.args.into_iter().enumerate() {
+        let top = RawLaunch {
+            kernel: raw.kernel,
+            entry: raw.entry,
+            cflags: raw.cflags,
+            loop_bounds: raw.loop_bounds,
+            grid: raw.grid,
+            workgroup: raw.workgroup,
+            args: raw.args,
+        };
+        if raw.launches.len() > MAX_LAUNCHES {
+            return Err(invalid(
+                "launch",
+                format!(
+                    "{} launches exceed the limit of {MAX_LAUNCHES}",
+                    raw.launches.len()
+                ),
+            ));
+        }
+        if raw.launches.is_empty() && raw.repeat.is_some() {
+            return Err(invalid(
+                "repeat",
+                "repeats a launch sequence: give the launches as `[[launch]]` tables".into(),
+            ));
+        }
+        let launches: Vec<(String, RawLaunch)> = if raw.launches.is_empty() {
+            vec![(String::new(), top)]
+        } else {
+            raw.launches
+                .into_iter()
+                .enumerate()
+                .map(|(k, l)| (format!("launch[{k}]."), l.or(&top)))
+                .collect()
+        };
+        let mut manifests = Vec::with_capacity(launches.len());
+        for (prefix, launch) in launches {
+            let manifest = Manifest::launch(launch, &prefix, &buffers, &by_name, path, dir, &fail)?;
+            let kernarg = 4 * manifest.kernarg_words() as u64;
+            check_budget(allocated + kernarg, || "buffers and kernarg segment".into())
+                .map_err(|e| fail(e.into()))?;
+            manifests.push(manifest);
+        }
+        let repeat = match raw.repeat {
+            None => None,
+            Some(r) => {
+                let known = |key: &str, name: &String| {
+                    if by_name.contains_key(name) {
+                        Ok(name.clone())
+                    } else {
+                        Err(invalid(key, format!("unknown buffer `{name}`")))
+                    }
+                };
+                if !(1..=MAX_PASSES).contains(&r.max) {
+                    return Err(invalid(
+                        "repeat.max",
+                        format!("{} passes: give 1 to {MAX_PASSES}", r.max),
+                    ));
+                }
+                Some(Repeat {
+                    until_zero: known("repeat.until_zero", &r.until_zero)?,
+                    reset: r
+                        .reset
+                        .iter()
+                        .enumerate()
+                        .map(|(i, n)| known(&format!("repeat.reset[{i}]"), n))
+                        .collect::<Result<_, _>>()?,
+                    max: r.max as u32,
+                })
+            }
+        };
+        Ok((manifests, repeat))
+    }
+
+    /// One launch on the manifest's `buffers`: `raw` with the top level's keys filled in,
+    /// `prefix` naming its table in messages (`launch[1].`, or nothing at the top level).
+    fn launch(
+        raw: RawLaunch,
+        prefix: &str,
+        buffers: &[Buffer],
+        by_name: &HashMap<String, usize>,
+        path: &Path,
+        dir: &Path,
+        fail: &dyn Fn(ManifestErrorKind) -> ManifestError,
+    ) -> Result<Manifest, ManifestError> {
+        let invalid = |key: &str, message: String| {
+            fail(ManifestErrorKind::Invalid {
+                key: format!("{prefix}{key}"),
+                message,
+            })
+        };
+        let kernel = match raw.kernel {
+            None => {
+                return Err(invalid(
+                    "kernel",
+                    "missing field `kernel` (the kernel's .s or .cl file)".into(),
+                ))
+            }
+            Some(k) if k.is_empty() => return Err(invalid("kernel", "empty path".into())),
+            Some(k) => k,
+        };
+        let missing = |key: &str| invalid(key, format!("missing field `{key}`"));
+        let (grid, dims) = extents(&raw.grid.ok_or_else(|| missing("grid"))?, MAX_GRID)
+            .map_err(|m| invalid("grid", m))?;
+        let (workgroup, wg_dims) = extents(
+            &raw.workgroup.ok_or_else(|| missing("workgroup"))?,
+            MAX_WORKGROUP,
+        )
+        .map_err(|m| invalid("workgroup", m))?;
+        if wg_dims > dims {
+            return Err(invalid(
+                "workgroup",
+                format!("{wg_dims} dimensions, but the grid has {dims}"),
+            ));
+        }
+        let raw_args = raw.args.unwrap_or_default();
+        let cflags = raw.cflags.unwrap_or_default();
+        let loop_bounds = raw.loop_bounds.unwrap_or_default();
+        let mut args = Vec::with_capacity(raw_args.len());
+        for (i, a) in raw_args.into_iter().enumerate() {
             let key = format!("args[{i}]");
             args.push(match a {
                 RawArg::Buffer(name) if by_name.contains_key(&name) => KernelArg::Buffer(name),
@@ -705,23 +883,23 @@ impl Manifest {
             });
         }
 
-        if let Some((label, _)) = raw.loop_bounds.iter().find(|(_, &b)| b == 0) {
+        if let Some((label, _)) = loop_bounds.iter().find(|(_, &b)| b == 0) {
             return Err(invalid(
                 &format!("loop_bounds.{label}"),
                 "a loop bound is at least 1".into(),
             ));
         }
-        let source = dir.join(&raw.kernel);
+        let source = dir.join(&kernel);
         let (kernel, opencl) = if source.extension().is_some_and(|e| e == "cl") {
             let opts = crate::opencl::ClOptions {
-                flags: raw.cflags.clone(),
+                flags: cflags.clone(),
                 entry: raw.entry.clone(),
             };
             let asm = crate::opencl::compile(&source, &opts)
                 .map_err(|e| fail(ManifestErrorKind::OpenCl(e)))?;
             (asm, Some(source))
         } else {
-            if !raw.cflags.is_empty() {
+            if !cflags.is_empty() {
                 return Err(invalid(
                     "cflags",
                     "compiler flags apply to an OpenCL C kernel (`kernel = \"k.cl\"`) only".into(),
@@ -734,13 +912,13 @@ impl Manifest {
             path: path.to_path_buf(),
             kernel,
             opencl,
-            cflags: raw.cflags,
+            cflags,
             entry: raw.entry,
-            loop_bounds: raw.loop_bounds,
+            loop_bounds,
             grid,
             workgroup,
             dims,
-            buffers,
+            buffers: buffers.to_vec(),
             args,
         };
         // Checked with the arguments' kernarg segment: a descriptor's `.amdhsa_kernarg_size`
@@ -755,10 +933,20 @@ impl Manifest {
                 ),
             ));
         }
-        let kernarg = 4 * manifest.kernarg_words() as u64;
-        check_budget(allocated + kernarg, || "buffers and kernarg segment".into())
-            .map_err(|e| fail(e.into()))?;
         Ok(manifest)
+    }
+
+    /// The kernel as the manifest names it: its source file (`bfs.cl`, not the assembly clang
+    /// made of it) and the `entry`, when it gives one (`bfs.cl:bfs_update`).
+    pub fn kernel_label(&self) -> String {
+        let file = self.opencl.as_ref().unwrap_or(&self.kernel);
+        let name = file
+            .file_name()
+            .map_or_else(|| diag::path(file), |n| diag::value(&n.to_string_lossy()));
+        match &self.entry {
+            Some(e) => format!("{name}:{}", diag::value(e)),
+            None => name,
+        }
     }
 
     /// Reads the kernel's assembly source (relative to the manifest) through the bounded

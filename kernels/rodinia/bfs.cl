@@ -18,3 +18,16 @@ __kernel void bfs_kernel(__global const int *row, __global const int *col, __glo
     }
   }
 }
+
+// Rodinia bfs, kernel 2: the nodes kernel 1 reached join the next frontier and count as
+// visited, and `over` tells the host to run another pass (kernels/rodinia/bfs_full.toml).
+__kernel void bfs_update(__global int *mask, __global int *updating, __global int *visited,
+                         __global int *over, int n) {
+  int tid = get_global_id(0);
+  if (tid < n && updating[tid]) {
+    mask[tid] = 1;
+    visited[tid] = 1;
+    updating[tid] = 0;
+    *over = 1;
+  }
+}

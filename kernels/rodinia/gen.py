@@ -62,8 +62,8 @@ def rand_f32(lo, hi):
     return f32(rng.uniform(lo, hi))
 
 
-def backprop():
-    hid, blocks, height = 16, 2, 16
+def backprop(blocks=2, kdir=""):
+    hid, height = 16, 16
     n_in = height * blocks
     inp = [rand_f32(0.0, 1.0) for _ in range(n_in + 1)]
     w = [rand_f32(-0.5, 0.5) for _ in range((n_in + 1) * (hid + 1))]
@@ -86,16 +86,15 @@ def backprop():
                 out_w[index] = m[ty][tx]
         for ty in range(16):
             partial[by * hid + ty] = m[0][ty]
-    manifest("backprop", "backprop.cl", f"[16, {16 * blocks}]", "[16, 16]",
+    manifest("backprop", kdir + "backprop.cl", f"[16, {16 * blocks}]", "[16, 16]",
              ["input", "weights", "partial_sum", hid],
              [dict(name="input", type="f32", data=inp),
               dict(name="weights", type="f32", data=w, expect=out_w),
               dict(name="partial_sum", type="f32", len=blocks * hid, expect=partial)],
-             "Rodinia backprop layer forward: two 16 x 16 weight blocks, __local tree reduction.")
+             f"Rodinia backprop layer forward: {blocks} weight blocks of 16 x 16, __local tree reduction.")
 
 
-def hotspot():
-    cols, rows = 16, 16
+def hotspot(cols=16, rows=16, kdir=""):
     cap, rx, ry, rz, step = 0.5, 1.5, 1.5, 25.0, 0.25
     temp = [rand_f32(320.0, 340.0) for _ in range(cols * rows)]
     power = [rand_f32(0.0, 4.0) for _ in range(cols * rows)]
@@ -119,16 +118,15 @@ def hotspot():
                 res.append(f32(c + f32(sdc * t)))
         (out if div is div_exact else out_rcp).extend(res)
     tol = max(ulp_distance(a, b) for a, b in zip(out, out_rcp)) + 1
-    manifest("hotspot", "hotspot.cl", "[16, 16]", "[8, 8]",
+    manifest("hotspot", kdir + "hotspot.cl", f"[{cols}, {rows}]", "[8, 8]",
              ["power", "temp_src", "temp_dst", cols, rows, cap, rx, ry, rz, step],
              [dict(name="power", type="f32", data=power),
               dict(name="temp_src", type="f32", data=temp),
               dict(name="temp_dst", type="f32", len=cols * rows, expect=out, tolerance_ulp=tol)],
-             "Rodinia hotspot, one step on a 16 x 16 chip in 8 x 8 __local tiles.")
+             f"Rodinia hotspot, one step on a {cols} x {rows} chip in 8 x 8 __local tiles.")
 
 
-def srad():
-    cols, rows = 16, 16
+def srad(cols=16, rows=16, kdir=""):
     img = [rng.uniform(0.0, 255.0) for _ in range(cols * rows)]
     J = [f32(math.exp(v / 255.0)) for v in img]
     mean = sum(J) / len(J)
@@ -162,7 +160,7 @@ def srad():
         outs[div] = (C, dN, dS, dW, dE)
     C, dN, dS, dW, dE = outs[div_exact]
     tol = max(ulp_distance(a, b) for a, b in zip(C, outs[div_rcp][0])) + 1
-    manifest("srad", "srad.cl", "[16, 16]", "[8, 8]",
+    manifest("srad", kdir + "srad.cl", f"[{cols}, {rows}]", "[8, 8]",
              ["J", "C", "dN", "dS", "dW", "dE", cols, rows, q0sqr],
              [dict(name="J", type="f32", data=J),
               dict(name="C", type="f32", len=cols * rows, expect=C, tolerance_ulp=tol),
@@ -170,11 +168,11 @@ def srad():
               dict(name="dS", type="f32", len=cols * rows, expect=dS),
               dict(name="dW", type="f32", len=cols * rows, expect=dW),
               dict(name="dE", type="f32", len=cols * rows, expect=dE)],
-             "Rodinia srad kernel 1 on a 16 x 16 image in 8 x 8 __local tiles.")
+             f"Rodinia srad kernel 1 on a {cols} x {rows} image in 8 x 8 __local tiles.")
 
 
-def kmeans():
-    npoints, nclusters, nfeatures = 100, 5, 4
+def kmeans(npoints=100, kdir=""):
+    nclusters, nfeatures = 5, 4
     feature = [rand_f32(0.0, 10.0) for _ in range(npoints * nfeatures)]
     clusters = [rand_f32(0.0, 10.0) for _ in range(nclusters * nfeatures)]
     member = []
@@ -188,16 +186,16 @@ def kmeans():
             if dist < best:
                 best, index = dist, i
         member.append(index)
-    manifest("kmeans", "kmeans.cl", 128, 64,
+    manifest("kmeans", kdir + "kmeans.cl", -(-npoints // 64) * 64, 64,
              ["feature", "clusters", "membership", npoints, nclusters, nfeatures],
              [dict(name="feature", type="f32", data=feature),
               dict(name="clusters", type="f32", data=clusters),
               dict(name="membership", len=npoints, expect=member)],
-             "Rodinia kmeans kernel c: 100 points, 5 clusters, 4 float features.")
+             f"Rodinia kmeans kernel c: {npoints} points, 5 clusters, 4 float features.")
 
 
-def nn():
-    n, lat, lng = 100, 30.5, 90.25
+def nn(n=100, kdir=""):
+    lat, lng = 30.5, 90.25
     loc = []
     for _ in range(n):
         loc += [rand_f32(0.0, 90.0), rand_f32(0.0, 180.0)]
@@ -205,14 +203,14 @@ def nn():
     for r in range(n):
         dx, dy = f32(lat - loc[2 * r]), f32(lng - loc[2 * r + 1])
         dist.append(f32(math.sqrt(f32(f32(dx * dx) + f32(dy * dy)))))
-    manifest("nn", "nn.cl", 128, 64, ["locations", "distances", n, lat, lng],
+    manifest("nn", kdir + "nn.cl", -(-n // 64) * 64, 64, ["locations", "distances", n, lat, lng],
              [dict(name="locations", type="f32", data=loc),
               dict(name="distances", type="f32", len=n, expect=dist)],
-             "Rodinia nn: distances of 100 (lat, lng) records from a query point (sqrt).")
+             f"Rodinia nn: distances of {n} (lat, lng) records from a query point (sqrt).")
 
 
-def gaussian():
-    size, t = 8, 1
+def gaussian(size=8, kdir=""):
+    t = 1
     a = [rand_f32(-4.0, 4.0) for _ in range(size * size)]
     for i in range(size):
         a[i * size + i] = f32(a[i * size + i] + 16.0)
@@ -225,10 +223,10 @@ def gaussian():
         m[size * r + t] = div_exact(a[size * r + t], a[size * t + t])
         m_rcp[size * r + t] = div_rcp(a[size * r + t], a[size * t + t])
     tol = max(ulp_distance(x, y) for x, y in zip(m, m_rcp)) + 1
-    manifest("gaussian_fan1", "gaussian.cl", 64, 64, ["m", "a", "b", size, t],
+    manifest("gaussian_fan1", kdir + "gaussian.cl", -(-size // 64) * 64, 64, ["m", "a", "b", size, t],
              [dict(name="m", type="f32", len=size * size, expect=m, tolerance_ulp=tol),
               dict(name="a", type="f32", data=a), dict(name="b", type="f32", data=b)],
-             "Rodinia gaussian Fan1, step t = 1 of an 8 x 8 system.", entry="Fan1")
+             f"Rodinia gaussian Fan1, step t = 1 of a system of {size} unknowns.", entry="Fan1")
     # Fan2, from the exact multipliers.
     ea, eb = list(a), list(b)
     for gx in range(size - 1 - t):
@@ -237,15 +235,15 @@ def gaussian():
             ea[size * r + gy + t] = f32(a[size * r + gy + t] - f32(m[size * r + t] * a[size * t + gy + t]))
             if gy == 0:
                 eb[r] = f32(b[r] - f32(m[size * r + gy + t] * b[t]))
-    manifest("gaussian_fan2", "gaussian.cl", "[8, 8]", "[8, 8]", ["m", "a", "b", size, t],
+    manifest("gaussian_fan2", kdir + "gaussian.cl", f"[{size}, {size}]", "[8, 8]", ["m", "a", "b", size, t],
              [dict(name="m", type="f32", data=m),
               dict(name="a", type="f32", data=a, expect=ea),
               dict(name="b", type="f32", data=b, expect=eb)],
-             "Rodinia gaussian Fan2, step t = 1 of an 8 x 8 system (2-D launch).", entry="Fan2")
+             f"Rodinia gaussian Fan2, step t = 1 of a system of {size} unknowns (2-D launch).", entry="Fan2")
 
 
-def pathfinder():
-    cols, rows, iteration, block = 100, 5, 4, 64
+def pathfinder(cols=100, kdir=""):
+    rows, iteration, block = 5, 4, 64
     wall = [rng.randrange(0, 10) for _ in range(cols * rows)]
     src = [rng.randrange(0, 10) for _ in range(cols)]
     border = iteration
@@ -280,15 +278,15 @@ def pathfinder():
         for tx in range(block):
             if computed[tx]:
                 res[blk_x + tx] = result[tx]
-    manifest("pathfinder", "pathfinder.cl", groups * block, block,
+    manifest("pathfinder", kdir + "pathfinder.cl", groups * block, block,
              [iteration, "wall", "src", "results", cols, rows, 0, border],
              [dict(name="wall", data=wall), dict(name="src", data=src),
               dict(name="results", len=cols, expect=res)],
-             f"Rodinia pathfinder: {iteration} rows of a 100-column grid per launch, __local pyramid.")
+             f"Rodinia pathfinder: {iteration} rows of a {cols}-column grid per launch, __local pyramid.")
 
 
-def nw():
-    bs, blocks, penalty = 16, 2, 10
+def nw(blocks=2, kdir=""):
+    bs, penalty = 16, 10
     cols = bs * blocks + 1
     ref = [0] * (cols * cols)
     for i in range(1, cols):
@@ -305,14 +303,18 @@ def nw():
                 m[y * cols + x] = max(m[(y - 1) * cols + x - 1] + ref[y * cols + x],
                                       m[y * cols + x - 1] - penalty,
                                       m[(y - 1) * cols + x] - penalty)
-    fill(0, 0, mat)  # the launch for blk = 1 has already run
+    # The launches for the anti-diagonals before `blocks` have run; this one fills the blocks
+    # of anti-diagonal `blocks` (bx + by = blocks - 1).
+    for d in range(blocks - 1):
+        for bx in range(d + 1):
+            fill(bx, d - bx, mat)
     out = list(mat)
-    fill(0, 1, out)
-    fill(1, 0, out)
-    manifest("nw", "nw.cl", bs * 2, bs, ["reference", "itemsets", cols, penalty, 2],
+    for bx in range(blocks):
+        fill(bx, blocks - 1 - bx, out)
+    manifest("nw", kdir + "nw.cl", bs * blocks, bs, ["reference", "itemsets", cols, penalty, blocks],
              [dict(name="reference", data=ref),
               dict(name="itemsets", data=mat, expect=out)],
-             "Rodinia nw kernel 1, block anti-diagonal 2 of a 33 x 33 score matrix, __local tiles.")
+             f"Rodinia nw kernel 1, block anti-diagonal {blocks} of a {cols} x {cols} score matrix, __local tiles.")
 
 
 def bfs_step(r, n):
@@ -351,7 +353,8 @@ BFS_ARGS = ["row", "col", "mask", "updating", "visited", "cost", "changed"]
 def bfs():
     n, grid = 96, 128
     manifest("bfs", "bfs.cl", grid, 64, BFS_ARGS + [n], bfs_step(rng, n),
-             "One step of Rodinia's BFS with atomic_min / atomic_inc, 96 nodes.")
+             "One step of Rodinia's BFS with atomic_min / atomic_inc, 96 nodes.",
+             entry="bfs_kernel")
 
 
 def bfs4096():
@@ -362,23 +365,117 @@ def bfs4096():
     os.makedirs(os.path.join(bench, "data"), exist_ok=True)
     Suite(bench, "kernels/rodinia/gen.py", per_line=16).manifest(
         "bfs4096", "../rodinia/bfs.cl", n, 64, BFS_ARGS + [n], bfs_step(random.Random(4096), n),
-        "One step of Rodinia's BFS on 4,096 nodes: the long kernel of `pws bench --only cu`.")
+        "One step of Rodinia's BFS on 4,096 nodes: the long kernel of `pws bench --only cu`.",
+        entry="bfs_kernel")
 
 
-def histogram():
-    n, grid = 200, 256
+def bfs_graph(r, n):
+    """A random graph of `n` nodes in CSR form, each node with 0 to 8 neighbours (the loop
+    bound bfs.cl declares)."""
+    deg = [r.randrange(0, 9) for _ in range(n)]
+    row = [0]
+    for d in deg:
+        row.append(row[-1] + d)
+    return row, [r.randrange(n) for _ in range(row[-1])]
+
+
+def bfs_full(name, n, grid, seed, max_passes, comment, kdir=""):
+    """Rodinia's whole BFS from node 0 as a launch sequence: kernel 1 (bfs_kernel) then
+    kernel 2 (bfs_update) per pass, until a pass leaves `over` zero, exactly as Rodinia's host
+    loop runs them. The expected costs come from running the same passes here."""
+    r = random.Random(seed)
+    row, col = bfs_graph(r, n)
+    big = 0x7FFFFFFF
+    mask, visited, cost, upd = [0] * n, [0] * n, [big] * n, [0] * n
+    mask[0], visited[0], cost[0] = 1, 1, 0
+    init_mask, init_visited, init_cost = list(mask), list(visited), list(cost)
+    changed, passes = 0, 0
+    while True:
+        over = 0
+        passes += 1
+        for t in range(n):
+            if mask[t]:
+                mask[t] = 0
+                for i in range(row[t], row[t + 1]):
+                    nb = col[i]
+                    if not visited[nb]:
+                        cost[nb] = min(cost[nb], cost[t] + 1)
+                        upd[nb] = 1
+                        changed += 1
+        for t in range(n):
+            if upd[t]:
+                mask[t], visited[t], upd[t], over = 1, 1, 0, 1
+        if not over:
+            break
+    assert passes <= max_passes, (name, passes)
+    tables = f"""
+# Rodinia's host loop: kernel 1, then kernel 2, while kernel 2 sets `over` ({passes} passes
+# on this graph; {max_passes} is the most the WCET bound allows).
+[[launch]]
+entry = "bfs_kernel"
+args = ["row", "col", "mask", "updating", "visited", "cost", "changed", {n}]
+
+[[launch]]
+entry = "bfs_update"
+args = ["mask", "updating", "visited", "over", {n}]
+
+[repeat]
+until_zero = "over"
+reset = ["over"]
+max = {max_passes}"""
+    manifest(name, kdir + "bfs.cl", grid, 64, [],
+             [dict(name="row", data=row), dict(name="col", data=col),
+              dict(name="mask", data=init_mask, expect=mask),
+              dict(name="updating", len=n, expect=upd),
+              dict(name="visited", data=init_visited, expect=visited),
+              dict(name="cost", data=init_cost, expect=cost),
+              dict(name="changed", len=1, expect=[changed]),
+              dict(name="over", len=1, expect=[0])],
+             comment, args_line=False, tables=tables)
+
+
+def bfs_small():
+    bfs_full("bfs_full", 96, 128, 96, 8,
+             "Rodinia's whole BFS on 96 nodes: two kernels per pass until no node changes.")
+
+
+def histogram(n=200, kdir=""):
+    grid = -(-n // 64) * 64 if n > 200 else 256
     data = [rng.randrange(0, 256) for _ in range(n)]
     bins = [0] * 16
     for v in data:
         bins[v % 16] += 1
-    manifest("histogram", "histogram.cl", grid, 64, ["data", "bins", n],
+    manifest("histogram", kdir + "histogram.cl", grid, 64, ["data", "bins", n],
              [dict(name="data", type="u32", data=data),
               dict(name="bins", type="u32", len=16, expect=bins)],
-             "A 16-bin histogram of 200 bytes: __local atomics per workgroup, then global ones.")
+             f"A 16-bin histogram of {n} bytes: __local atomics per workgroup, then global ones.")
+
+
+def medium():
+    """The suite at medium sizes, in kernels/rodinia/medium (`make eval-full`): about four
+    times the work of the small launches above, drawn from a seed of their own."""
+    global rng, manifest
+    rng = random.Random(20261128)
+    here = os.path.join(HERE, "medium")
+    os.makedirs(os.path.join(here, "data"), exist_ok=True)
+    manifest = Suite(here, "kernels/rodinia/gen.py", per_line=16).manifest
+    k = "../"
+    backprop(blocks=8, kdir=k)
+    hotspot(32, 32, kdir=k)
+    srad(32, 32, kdir=k)
+    kmeans(400, kdir=k)
+    nn(400, kdir=k)
+    gaussian(16, kdir=k)
+    pathfinder(400, kdir=k)
+    nw(4, kdir=k)
+    histogram(800, kdir=k)
+    bfs_full("bfs_full", 384, 384, 384, 12,
+             "Rodinia's whole BFS on 384 nodes: two kernels per pass until no node changes.",
+             kdir=k)
 
 
 if __name__ == "__main__":
     os.makedirs(os.path.join(HERE, "data"), exist_ok=True)
     for gen in (backprop, hotspot, srad, kmeans, nn, gaussian, pathfinder, nw, bfs, histogram,
-                bfs4096):
+                bfs4096, bfs_small, medium):
         gen()

@@ -93,7 +93,7 @@ pub fn run(args: Args) -> CmdResult {
     if args.json {
         println!("{}", serde_json::to_string_pretty(&rows)?);
     } else {
-        print!("{}", table(&launch.manifest, &rows));
+        print!("{}", table(&launch.sequence.launches[0], &rows));
     }
     let unequal = rows.iter().filter(|r| !r.golden_equal).count();
     let changed = rows.iter().filter(|r| !r.unsplit_equal).count();

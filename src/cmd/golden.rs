@@ -2,13 +2,15 @@
 //! buffers, the split/merge trace and statistics (or the whole report as JSON). In pws mode the
 //! kernel goes through the same split/merge pass as `pws run --mode pws`, so both run the same
 //! program; nosplit runs it as assembled. Buffers with `expect` values (computed outside pws)
-//! are checked: the first difference is an error.
+//! are checked: the first difference is an error. A launch sequence runs launch by launch on
+//! one memory (pws_isa::sequence), each launch's header printed, then the last one's report.
 
 use std::path::PathBuf;
 
 use pws_host::launch::{KernelSource, LaunchKernel};
 use pws_host::timing::Mode as HostMode;
-use pws_isa::manifest::Manifest;
+use pws_isa::manifest::Buffer;
+use pws_isa::sequence::LaunchSequence;
 use pws_verify::golden::{self, Config, Mode};
 
 use super::CmdResult;
@@ -53,33 +55,68 @@ pub fn run(args: Args) -> CmdResult {
         // Only the JSON report lists the final registers.
         final_registers: args.json,
     };
-    let manifest = Manifest::load(&args.manifest)?;
+    let sequence = LaunchSequence::load(&args.manifest)?;
     let host_mode = match args.mode {
         ModeArg::Nosplit => HostMode::NoSplit,
         ModeArg::Pws => HostMode::Pws,
     };
-    let kernel = LaunchKernel::new(
-        &KernelSource::load(&manifest)?,
-        host_mode,
-        args.split.policy(),
-    )?;
-    for w in &kernel.warnings {
-        eprintln!("warning: {w}");
+    let kernels = sequence
+        .launches
+        .iter()
+        .map(|m| LaunchKernel::new(&KernelSource::load(m)?, host_mode, args.split.policy()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut warnings: Vec<&String> = Vec::new();
+    for w in kernels.iter().flat_map(|k| &k.warnings) {
+        if !warnings.contains(&w) {
+            eprintln!("warning: {w}");
+            warnings.push(w);
+        }
     }
-    let report = golden::run(&kernel.program, &manifest, &config)?;
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+    let steps = sequence.run(|step, manifest| {
+        let report = golden::run(&kernels[step.launch].program, manifest, &config)
+            .map_err(|e| format!("{}{e}", sequence.at(step)))?;
+        let contents = sequence.contents(|name| report.buffers.get(name).map(|v| v.words()));
+        Ok::<_, Box<dyn std::error::Error>>((report, contents))
+    })?;
+    let (_, last) = steps.last().expect("a sequence runs at least one launch");
+    if sequence.single().is_some() {
+        if args.json {
+            println!("{}", serde_json::to_string_pretty(last)?);
+        } else {
+            print!("{}", last.to_text());
+        }
+    } else if args.json {
+        let steps: Vec<_> = steps
+            .iter()
+            .map(|(step, report)| serde_json::json!({ "pass": step.pass, "launch": step.launch, "report": report }))
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&steps)?);
     } else {
-        print!("{}", report.to_text());
+        for (step, report) in &steps {
+            println!(
+                "pass {} launch {}: {}: {} instructions, {} split(s), {} merge(s)",
+                step.pass,
+                step.launch,
+                sequence.launches[step.launch].kernel_label(),
+                report.stats.instructions,
+                report.stats.splits,
+                report.stats.merges
+            );
+        }
+        println!(
+            "
+the last launch's report:"
+        );
+        print!("{}", last.to_text());
     }
-    check_expected(&manifest, &report.buffers)
+    check_expected(sequence.buffers(), &last.buffers)
 }
 
 /// The manifest's `expect` values against the final buffers (within `tolerance_ulp` where the
 /// manifest gives one); prints the verdict in text mode's style and fails on a difference.
-fn check_expected(manifest: &Manifest, buffers: &golden::Buffers) -> CmdResult {
+fn check_expected(expected: &[Buffer], buffers: &golden::Buffers) -> CmdResult {
     let mut checked = 0;
-    for b in manifest.buffers.iter().filter(|b| b.expect.is_some()) {
+    for b in expected.iter().filter(|b| b.expect.is_some()) {
         let words = buffers.get(&b.name).map(|v| v.words()).unwrap_or_default();
         if let Some(i) = b.first_mismatch(&words) {
             let expect = b.expect.as_deref().unwrap_or_default();

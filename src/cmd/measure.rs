@@ -13,7 +13,7 @@ use pws_hdl::swizzle::SwizzleMode;
 use pws_host::compile::SplitPolicy;
 use pws_host::launch::{analyse_launch, KernelSource, LaunchKernel};
 use pws_host::timing::Mode;
-use pws_isa::manifest::Manifest;
+use pws_isa::sequence::LaunchSequence;
 use pws_sim::cu::ports::Engine;
 use pws_sim::cu::RunOptions;
 use pws_verify::golden;
@@ -79,14 +79,35 @@ pub fn compaction(name: &str) -> Result<SwizzleMode, String> {
     }
 }
 
-/// A launch ready to run in any mode: the programs do not depend on S, so each mode's is
-/// prepared once, with its warnings.
-pub struct Launch {
-    pub manifest: Manifest,
+/// One launch of a sequence, ready to run in any mode: the programs do not depend on S, so
+/// each mode's is prepared once.
+pub struct Prepared {
     pub source: KernelSource,
     kernels: Vec<(Mode, LaunchKernel)>,
-    unsplit: golden::Report,
-    /// The compute unit: `--config` as given, or the `cu` preset grown to the kernel's registers.
+}
+
+impl Prepared {
+    /// The program `mode` runs.
+    pub fn kernel(&self, mode: Mode) -> &LaunchKernel {
+        &self
+            .kernels
+            .iter()
+            .find(|(m, _)| *m == mode)
+            .expect("every mode is prepared")
+            .1
+    }
+}
+
+/// A launch, or a launch sequence (pws_isa::sequence), ready to run in any mode, with its
+/// warnings.
+pub struct Launch {
+    pub sequence: LaunchSequence,
+    /// One per launch of the sequence, in its order.
+    pub launches: Vec<Prepared>,
+    /// The final memory of the unsplit kernels on the golden model.
+    unsplit: Vec<Vec<u32>>,
+    /// The compute unit: `--config` as given, or the `cu` preset grown to the kernels'
+    /// registers.
     pub base: HwConfig,
     /// The preparation's warnings, each prefixed by its mode.
     pub notes: Vec<String>,
@@ -97,55 +118,52 @@ pub struct Launch {
 }
 
 impl Launch {
-    /// Loads `manifest`, prepares the program of every mode and runs the unsplit kernel on
-    /// the golden model. `config` is a preset name or a TOML file (None: the `cu` preset);
-    /// `split` as `pws run --split-all` or `--split-auto` choose it.
+    /// Loads `manifest`, prepares the program of every mode of every launch and runs the
+    /// unsplit kernels on the golden model. `config` is a preset name or a TOML file (None:
+    /// the `cu` preset); `split` as `pws run --split-all` or `--split-auto` choose it.
     pub fn prepare(
         manifest: &Path,
         config: &Option<String>,
         split: SplitPolicy,
     ) -> Result<Launch, MeasureError> {
-        let base = super::wcet::hw_config(config.as_deref())?;
-        let manifest = Manifest::load(manifest)?;
-        let source = KernelSource::load(&manifest)?;
-        let kernels = Mode::ALL
-            .iter()
-            .map(|&m| LaunchKernel::new(&source, m, split).map(|k| (m, k)))
-            .collect::<Result<Vec<_>, _>>()?;
-        let notes = kernels
-            .iter()
-            .flat_map(|(m, k)| k.warnings.iter().map(move |w| format!("{}: {w}", m.name())))
-            .collect();
-        let unsplit_program = &kernels[0].1.program;
-        let base = super::fit_registers(base, config, unsplit_program);
-        let unsplit = golden::run(
-            unsplit_program,
-            &manifest,
-            &golden::Config {
-                mode: golden::Mode::NoSplit,
-                ..golden::Config::default()
-            },
-        )?;
+        let mut base = super::wcet::hw_config(config.as_deref())?;
+        let sequence = LaunchSequence::load(manifest)?;
+        let mut launches = Vec::new();
+        let mut notes = Vec::new();
+        for manifest in &sequence.launches {
+            let source = KernelSource::load(manifest)?;
+            let kernels = Mode::ALL
+                .iter()
+                .map(|&m| LaunchKernel::new(&source, m, split).map(|k| (m, k)))
+                .collect::<Result<Vec<_>, _>>()?;
+            for (m, k) in &kernels {
+                for w in &k.warnings {
+                    let note = format!("{}: {w}", m.name());
+                    if !notes.contains(&note) {
+                        notes.push(note);
+                    }
+                }
+            }
+            base = super::fit_registers(base, config, &kernels[0].1.program);
+            launches.push(Prepared { source, kernels });
+        }
+        let config = golden::Config {
+            mode: golden::Mode::NoSplit,
+            ..golden::Config::default()
+        };
+        let unsplit = golden_sequence(&sequence, &launches, Mode::NoSplit, &config)?
+            .pop()
+            .expect("a sequence runs at least one launch")
+            .1;
         Ok(Launch {
-            manifest,
-            source,
-            kernels,
+            sequence,
+            launches,
             unsplit,
             base,
             notes,
             split,
             engine: Engine::RustHdl,
         })
-    }
-
-    /// The program `mode` runs.
-    pub fn kernel(&self, mode: Mode) -> &LaunchKernel {
-        &self
-            .kernels
-            .iter()
-            .find(|(m, _)| *m == mode)
-            .expect("every mode is prepared")
-            .1
     }
 
     /// The compute unit a run in `mode` with `s` SpSIMDs uses: no-split keeps the base's S.
@@ -157,22 +175,28 @@ impl Launch {
         }
     }
 
-    /// The WCET bound of the launch in `mode` on `hw`, or why the analysis cannot give one.
+    /// The WCET bound of the launch in `mode` on `hw`, or why the analysis cannot give one:
+    /// for a sequence, the sum of its launches' bounds times the most passes it may run.
     pub fn bound(&self, mode: Mode, hw: &HwConfig) -> Result<u64, String> {
-        analyse_launch(
-            &self.manifest,
-            &self.source,
-            &pws_verify::bound::machine(hw),
-            &[mode],
-            self.split,
-        )
-        .map(|b| b.mode(mode).expect("the analysed mode is reported").bound)
-        .map_err(|e| e.to_string())
+        let mut sum = 0;
+        for (manifest, launch) in self.sequence.launches.iter().zip(&self.launches) {
+            sum += analyse_launch(
+                manifest,
+                &launch.source,
+                &pws_verify::bound::machine(hw),
+                &[mode],
+                self.split,
+            )
+            .map(|b| b.mode(mode).expect("the analysed mode is reported").bound)
+            .map_err(|e| e.to_string())?;
+        }
+        Ok(sum * u64::from(self.sequence.max_passes()))
     }
 
     /// Runs `mode` with `s` SpSIMDs under each of `compactions` on the RTL, one row each, with
-    /// `bound` set beside the cycles. Without `max_cycles` the cap is sized from the golden
-    /// model's run of the same program, as `pws run` sizes it.
+    /// `bound` set beside the cycles (a sequence's cycles are its launches' sum). Without
+    /// `max_cycles` each launch's cap is sized from the golden model's run of the same
+    /// program, as `pws run` sizes it.
     pub fn measure(
         &self,
         mode: Mode,
@@ -182,79 +206,127 @@ impl Launch {
         max_cycles: Option<u64>,
     ) -> Result<Vec<Row>, MeasureError> {
         let hw = self.hw(mode, s);
-        let program = &self.kernel(mode).program;
-        let reference = golden::run(
-            program,
-            &self.manifest,
-            &golden::Config {
-                mode: if mode == Mode::NoSplit {
-                    golden::Mode::NoSplit
-                } else {
-                    golden::Mode::Pws
-                },
-                s,
-                final_registers: false,
-                ..golden::Config::default()
+        let config = golden::Config {
+            mode: if mode == Mode::NoSplit {
+                golden::Mode::NoSplit
+            } else {
+                golden::Mode::Pws
             },
-        )?;
-        let limits = pws_verify::sizing::from_stats(&reference.stats, &hw);
-        let same =
-            |golden: &golden::Report, report: &pws_sim::cu::RunReport| {
-                golden.buffers.0.iter().all(|(name, values)| {
-                    report.buffers.get(name) == Some(values.words().as_slice())
-                })
-            };
-        // Compared as each buffer says: bit-exact, or within its tolerance_ulp (f32).
-        let expected: Vec<&pws_isa::manifest::Buffer> = self
-            .manifest
-            .buffers
+            s,
+            final_registers: false,
+            ..golden::Config::default()
+        };
+        let reference = golden_sequence(&self.sequence, &self.launches, mode, &config)?;
+        let golden_final = &reference.last().expect("a sequence runs a launch").1;
+        // Each launch's limits, from the golden model's run of it (a run of the sequence takes
+        // the golden model's path: a run that leaves it differs in memory anyway).
+        let limits: Vec<_> = reference
             .iter()
-            .filter(|b| b.expect.is_some())
+            .map(|(stats, _)| pws_verify::sizing::from_stats(stats, &hw))
             .collect();
         let mut rows = Vec::new();
         let engine = super::engine_factory(self.engine);
         for (name, swizzle) in compactions {
-            let report = pws_sim::cu::run_on(
-                program,
-                &self.manifest,
-                &RunOptions {
-                    compaction: *swizzle,
-                    max_cycles: max_cycles.unwrap_or(limits.max_cycles),
-                    max_instructions: limits.max_instructions,
-                    ..RunOptions::new(
-                        hw,
-                        match mode {
-                            Mode::NoSplit => CuMode::NoSplit,
-                            Mode::Dws => CuMode::Dws,
-                            Mode::Pws => CuMode::Pws,
-                        },
-                    )
-                },
-                &*engine,
-            )?;
+            let mut step_index = 0;
+            let steps = self.sequence.run(|step, manifest| {
+                let sized = limits.get(step_index).or(limits.last()).expect("sized");
+                step_index += 1;
+                let report = pws_sim::cu::run_on(
+                    &self.launches[step.launch].kernel(mode).program,
+                    manifest,
+                    &RunOptions {
+                        compaction: *swizzle,
+                        max_cycles: max_cycles.unwrap_or(sized.max_cycles),
+                        max_instructions: sized.max_instructions,
+                        ..RunOptions::new(
+                            hw,
+                            match mode {
+                                Mode::NoSplit => CuMode::NoSplit,
+                                Mode::Dws => CuMode::Dws,
+                                Mode::Pws => CuMode::Pws,
+                            },
+                        )
+                    },
+                    &*engine,
+                )
+                .map_err(|e| format!("{}{e}", self.sequence.at(step)))?;
+                let contents = self
+                    .sequence
+                    .contents(|n| report.buffers.get(n).map(<[u32]>::to_vec));
+                Ok::<_, MeasureError>((report, contents))
+            })?;
+            let last = &steps.last().expect("a sequence runs a launch").1;
+            let contents = self
+                .sequence
+                .contents(|n| last.buffers.get(n).map(<[u32]>::to_vec));
+            // Compared as each buffer says: bit-exact, or within its tolerance_ulp (f32).
+            let expected: Vec<_> = self
+                .sequence
+                .buffers()
+                .iter()
+                .zip(&contents)
+                .filter(|(b, _)| b.expect.is_some())
+                .collect();
             let expect_equal = (!expected.is_empty()).then(|| {
-                expected.iter().all(|b| {
-                    report
-                        .buffers
-                        .get(&b.name)
-                        .is_some_and(|words| b.first_mismatch(words).is_none())
-                })
+                expected
+                    .iter()
+                    .all(|(b, words)| b.first_mismatch(words).is_none())
             });
+            let cycles: u64 = steps.iter().map(|(_, r)| r.cycles).sum();
+            let sum = |f: fn(&pws_sim::cu::RunReport) -> u64| -> u64 {
+                steps.iter().map(|(_, r)| f(r)).sum()
+            };
+            // Lane utilisation over the whole sequence: each launch's weighted by its slots.
+            let slots: f64 = steps
+                .iter()
+                .map(|(_, r)| r.valu_passes as f64)
+                .sum::<f64>()
+                .max(1.0);
+            let lane_utilisation = steps
+                .iter()
+                .map(|(_, r)| r.lane_utilisation * r.valu_passes as f64)
+                .sum::<f64>()
+                / slots;
             rows.push(Row {
                 mode,
                 s: if mode == Mode::NoSplit { 0 } else { s },
                 compaction: name.clone(),
-                cycles: report.cycles,
+                cycles,
                 bound,
-                tightness: bound.map(|b| b as f64 / report.cycles.max(1) as f64),
-                lane_utilisation: report.lane_utilisation,
-                valu_passes: report.valu_passes,
-                passes_skipped: report.passes_skipped,
-                golden_equal: same(&reference, &report),
-                unsplit_equal: same(&self.unsplit, &report),
+                tightness: bound.map(|b| b as f64 / cycles.max(1) as f64),
+                lane_utilisation: if steps.len() == 1 {
+                    last.lane_utilisation
+                } else {
+                    lane_utilisation
+                },
+                valu_passes: sum(|r| r.valu_passes),
+                passes_skipped: sum(|r| r.passes_skipped),
+                golden_equal: &contents == golden_final,
+                unsplit_equal: contents == self.unsplit,
                 expect_equal,
             });
         }
         Ok(rows)
     }
+}
+
+/// The golden model's run of `sequence` in `mode`: per launch run, its statistics and the
+/// final memory after it.
+fn golden_sequence(
+    sequence: &LaunchSequence,
+    launches: &[Prepared],
+    mode: Mode,
+    config: &golden::Config,
+) -> Result<Vec<(golden::Stats, Vec<Vec<u32>>)>, MeasureError> {
+    let steps = sequence.run(|step, manifest| {
+        let report = golden::run(
+            &launches[step.launch].kernel(mode).program,
+            manifest,
+            config,
+        )
+        .map_err(|e| format!("{}{e}", sequence.at(step)))?;
+        let contents = sequence.contents(|n| report.buffers.get(n).map(|v| v.words()));
+        Ok::<_, MeasureError>(((report.stats, contents.clone()), contents))
+    })?;
+    Ok(steps.into_iter().map(|(_, r)| r).collect())
 }

@@ -3,7 +3,8 @@
 //! block and the statistics (docs/sim.md). In `pws` mode the kernel goes through the host's
 //! split/merge pass first when it has `; pws: split` markers (or with `--split-all`), and in
 //! `dws` mode with every divergent branch that can split, exactly as `pws wcet` prepares it, so
-//! block PCs match the bound's; `nosplit` runs it as assembled.
+//! block PCs match the bound's; `nosplit` runs it as assembled. A launch sequence runs launch
+//! by launch, each on the memory the last left (pws_isa::sequence).
 
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -14,6 +15,7 @@ use pws_hdl::swizzle::SwizzleMode;
 use pws_host::launch::{KernelSource, LaunchKernel};
 use pws_host::timing::Mode;
 use pws_isa::manifest::Manifest;
+use pws_isa::sequence::LaunchSequence;
 use pws_sim::cu::{RunError, RunOptions, RunReport};
 use pws_verify::golden::GoldenError;
 use pws_verify::sizing;
@@ -97,27 +99,154 @@ pub fn run(args: Args) -> CmdResult {
         ModeArg::Dws => CuMode::Dws,
         ModeArg::Pws => CuMode::Pws,
     };
-    let manifest = Manifest::load(&args.manifest)?;
+    let sequence = LaunchSequence::load(&args.manifest)?;
     let host_mode = match mode {
         CuMode::NoSplit => Mode::NoSplit,
         CuMode::Dws => Mode::Dws,
         CuMode::Pws => Mode::Pws,
     };
     // DWS splits at every divergent branch: `LaunchKernel` runs the pass with `split_all` itself.
-    let kernel = LaunchKernel::new(
-        &KernelSource::load(&manifest)?,
-        host_mode,
-        args.split.policy(),
-    )?;
-    for w in &kernel.warnings {
-        eprintln!("warning: {w}");
+    let kernels = sequence
+        .launches
+        .iter()
+        .map(|m| LaunchKernel::new(&KernelSource::load(m)?, host_mode, args.split.policy()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut warnings: Vec<&String> = Vec::new();
+    for w in kernels.iter().flat_map(|k| &k.warnings) {
+        if !warnings.contains(&w) {
+            eprintln!("warning: {w}");
+            warnings.push(w);
+        }
     }
-    let hw = super::fit_registers(hw, &args.config, &kernel.program);
+    // One compute unit for every launch: grown to the registers the largest kernel names.
+    let hw = kernels.iter().fold(hw, |hw, k| {
+        super::fit_registers(hw, &args.config, &k.program)
+    });
+    let Some(manifest) = sequence.single() else {
+        return run_sequence(&args, hw, mode, &sequence, &kernels);
+    };
+    let kernel = &kernels[0];
+    let (mut report, interrupted) =
+        run_launch(&args, hw, mode, manifest, kernel, args.vcd.clone())?;
+    report.warnings = kernel.warnings.clone();
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", text(&report, kernel));
+        if let Some(path) = &args.vcd {
+            println!("\nwaveform: {} (gtkwave {0})", path.display());
+        }
+    }
+    interrupted_at(interrupted)
+}
+
+/// The error a run stopped by Ctrl-C ends with, after its report.
+fn interrupted_at(cycle: Option<u64>) -> CmdResult {
+    match cycle {
+        Some(cycle) => Err(format!(
+            "interrupted (Ctrl-C) at cycle {cycle}: the report above covers the cycles simulated so far"
+        )
+        .into()),
+        None => Ok(()),
+    }
+}
+
+/// Runs a launch sequence launch by launch, each on the memory the last left, and prints a
+/// line per launch, the last launch's report and the total cycles. With `--vcd F`, launch K
+/// of pass P streams to `F` with `-P-K` before its extension.
+fn run_sequence(
+    args: &Args,
+    hw: HwConfig,
+    mode: CuMode,
+    sequence: &LaunchSequence,
+    kernels: &[LaunchKernel],
+) -> CmdResult {
+    let mut stopped = None;
+    let mut vcds = Vec::new();
+    let steps = sequence.run(|step, manifest| {
+        if stopped.is_some() {
+            return Err(Box::<dyn std::error::Error>::from("interrupted"));
+        }
+        let vcd = args.vcd.as_ref().map(|path| {
+            let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+            let name = match path.extension() {
+                Some(ext) => format!(
+                    "{stem}-{}-{}.{}",
+                    step.pass,
+                    step.launch,
+                    ext.to_string_lossy()
+                ),
+                None => format!("{stem}-{}-{}", step.pass, step.launch),
+            };
+            path.with_file_name(name)
+        });
+        vcds.extend(vcd.clone());
+        let kernel = &kernels[step.launch];
+        let (report, interrupted) = run_launch(args, hw, mode, manifest, kernel, vcd)
+            .map_err(|e| format!("{}{e}", sequence.at(step)))?;
+        stopped = interrupted;
+        let contents = sequence.contents(|name| report.buffers.get(name).map(<[u32]>::to_vec));
+        Ok((report, contents))
+    });
+    // Ctrl-C ends the sequence after the interrupted launch's report, as it ends one launch.
+    let steps = match steps {
+        Err(_) if stopped.is_some() => return interrupted_at(stopped),
+        steps => steps?,
+    };
+    let total: u64 = steps.iter().map(|(_, r)| r.cycles).sum();
+    if args.json {
+        let list: Vec<_> = steps
+            .iter()
+            .map(|(step, report)| serde_json::json!({ "pass": step.pass, "launch": step.launch, "report": report }))
+            .collect();
+        let out = serde_json::json!({ "cycles": total, "launches": list });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    } else {
+        for (step, r) in &steps {
+            println!(
+                "pass {} launch {}: {}: {} cycles, {} wavefront(s), {} instructions retired",
+                step.pass,
+                step.launch,
+                sequence.launches[step.launch].kernel_label(),
+                r.cycles,
+                r.wavefronts.len(),
+                r.retired
+            );
+        }
+        let (last, report) = steps.last().expect("a sequence runs at least one launch");
+        println!(
+            "\n{} launches in {} pass(es): {total} cycles\n\nthe last launch's report:",
+            steps.len(),
+            last.pass + 1
+        );
+        print!("{}", text(report, &kernels[last.launch]));
+        if let Some(first) = vcds.first() {
+            println!(
+                "\nwaveforms: {} files, {} to {} (gtkwave FILE)",
+                vcds.len(),
+                first.display(),
+                vcds.last().unwrap_or(first).display()
+            );
+        }
+    }
+    interrupted_at(stopped)
+}
+
+/// One launch on the RTL with the limits the user did not set sized from a golden-model run of
+/// the same program; returns the report and the cycle Ctrl-C stopped it at, if it did.
+fn run_launch(
+    args: &Args,
+    hw: HwConfig,
+    mode: CuMode,
+    manifest: &Manifest,
+    kernel: &LaunchKernel,
+    vcd: Option<PathBuf>,
+) -> Result<(RunReport, Option<u64>), Box<dyn std::error::Error>> {
     // Limits the user did not set are sized from a golden-model run of the same program.
     let sized = (args.max_cycles.is_none()
         || args.max_instructions.is_none()
         || args.no_progress.is_none())
-    .then(|| sizing::size(&kernel.program, &manifest, &hw, mode));
+    .then(|| sizing::size(&kernel.program, manifest, &hw, mode));
     // A launch the golden model refuses before running is refused by the RTL run too, with
     // the same message; only what happened while it ran is news.
     let ran = |e: &&GoldenError| {
@@ -154,7 +283,7 @@ pub fn run(args: Args) -> CmdResult {
             CompactionArg::Scc => SwizzleMode::Scc,
         },
         max_cycles: limit(args.max_cycles, |s| s.max_cycles),
-        vcd: args.vcd.clone(),
+        vcd,
         progress: true,
         watchdog: args.watchdog,
         max_instructions: limit(args.max_instructions, |s| s.max_instructions),
@@ -166,28 +295,11 @@ pub fn run(args: Args) -> CmdResult {
         passes: pws_sim::DeltaPasses::Activity,
     };
     let engine = super::engine_factory(args.engine.into());
-    let (mut report, interrupted) =
-        match pws_sim::cu::run_on(&kernel.program, &manifest, &opts, &*engine) {
-            Ok(report) => (report, None),
-            Err(RunError::Interrupted { cycle, report }) => (*report, Some(cycle)),
-            Err(e) => return Err(e.into()),
-        };
-    report.warnings = kernel.warnings.clone();
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
-    } else {
-        print!("{}", text(&report, &kernel));
-        if let Some(path) = &args.vcd {
-            println!("\nwaveform: {} (gtkwave {0})", path.display());
-        }
+    match pws_sim::cu::run_on(&kernel.program, manifest, &opts, &*engine) {
+        Ok(report) => Ok((report, None)),
+        Err(RunError::Interrupted { cycle, report }) => Ok((*report, Some(cycle))),
+        Err(e) => Err(e.into()),
     }
-    if let Some(cycle) = interrupted {
-        return Err(format!(
-            "interrupted (Ctrl-C) at cycle {cycle}: the report above covers the cycles simulated so far"
-        )
-        .into());
-    }
-    Ok(())
 }
 
 /// Values per line, and lines per buffer, of the human report.

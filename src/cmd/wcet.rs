@@ -17,8 +17,8 @@ use pws_host::select::all_branches;
 use pws_host::timing::{split_datapath_cycles, CuTiming, Mode, TimingTable};
 use pws_host::{report, BsbCfg};
 use pws_isa::input::{read_text, Kind};
-use pws_isa::manifest::Manifest;
 use pws_isa::output;
+use pws_isa::sequence::LaunchSequence;
 use pws_verify::bound::machine;
 
 use super::CmdResult;
@@ -299,8 +299,7 @@ fn run_launch(args: Args) -> CmdResult {
         )
         .into());
     }
-    let manifest = Manifest::load(Path::new(&args.input))?;
-    let source = KernelSource::load(&manifest)?;
+    let sequence = LaunchSequence::load(Path::new(&args.input))?;
     let modes: Vec<Mode> = match &args.mode {
         Some(m) => vec![m.parse::<Mode>()?],
         None => Mode::ALL.to_vec(),
@@ -310,7 +309,14 @@ fn run_launch(args: Args) -> CmdResult {
         dws: args.dws_bound.as_deref().map(str::parse).transpose()?,
         ipet: solver(&args.ipet),
     };
-    let r = analyse_launch_with(&manifest, &source, &machine(&cfg), &modes, &options)?;
+    let Some(manifest) = sequence.single() else {
+        if !args.observed.is_empty() {
+            return Err("--observed compares one launch's run with its bound; for a launch sequence `pws compare` checks every run against the sequence's bound".into());
+        }
+        return sequence_bound(&sequence, &cfg, &modes, &options, args.json);
+    };
+    let source = KernelSource::load(manifest)?;
+    let r = analyse_launch_with(manifest, &source, &machine(&cfg), &modes, &options)?;
     let observed = args
         .observed
         .iter()
@@ -352,6 +358,78 @@ fn run_launch(args: Args) -> CmdResult {
             bad.join(", ")
         )
         .into());
+    }
+    Ok(())
+}
+
+/// The bound of a launch sequence: every launch bounded as one, and per mode the sum over the
+/// launches times the most passes `[repeat]` allows (the launches of a pass run one after
+/// another; a kernel's bound does not depend on the memory it starts on).
+fn sequence_bound(
+    sequence: &LaunchSequence,
+    cfg: &HwConfig,
+    modes: &[Mode],
+    options: &LaunchOptions,
+    json: bool,
+) -> CmdResult {
+    let reports = sequence
+        .launches
+        .iter()
+        .map(|m| {
+            let source = KernelSource::load(m)?;
+            Ok(analyse_launch_with(
+                m,
+                &source,
+                &machine(cfg),
+                modes,
+                options,
+            )?)
+        })
+        .collect::<Result<Vec<LaunchReport>, Box<dyn std::error::Error>>>()?;
+    let passes = u64::from(sequence.max_passes());
+    let totals: Vec<(Mode, u64)> = modes
+        .iter()
+        .map(|&mode| {
+            let sum: u64 = reports
+                .iter()
+                .map(|r| r.mode(mode).expect("the analysed mode is reported").bound)
+                .sum();
+            (mode, passes * sum)
+        })
+        .collect();
+    if json {
+        let bound: serde_json::Map<String, serde_json::Value> = totals
+            .iter()
+            .map(|(m, b)| (m.name().to_string(), (*b).into()))
+            .collect();
+        let out = serde_json::json!({ "launches": reports, "passes": passes, "bound": bound });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    for (k, r) in reports.iter().enumerate() {
+        println!("launch {k}: {}", sequence.launches[k].kernel_label());
+        print!("{}", pws_host::launch::text(r));
+        println!();
+    }
+    println!(
+        "sequence: {} launch(es) per pass, at most {passes} pass(es)",
+        reports.len()
+    );
+    for (mode, total) in totals {
+        let terms: Vec<String> = reports
+            .iter()
+            .map(|r| {
+                r.mode(mode)
+                    .expect("the analysed mode is reported")
+                    .bound
+                    .to_string()
+            })
+            .collect();
+        println!(
+            "  {:<8} bound {total} = {passes} x ({})",
+            mode.name(),
+            terms.join(" + ")
+        );
     }
     Ok(())
 }

@@ -42,22 +42,28 @@ fn version() -> &'static str {
 
 /// The cache key of a point: everything its result depends on, none of its names or paths.
 fn point_key(launch: &Launch, p: &Point, max_cycles: Option<u64>) -> String {
-    let mut manifest = launch.manifest.clone();
-    manifest.path = PathBuf::new();
-    manifest.kernel = PathBuf::new();
-    manifest.opencl = None;
+    let mut parts: Vec<Vec<u8>> = vec![version().as_bytes().to_vec()];
+    for (manifest, prepared) in launch.sequence.launches.iter().zip(&launch.launches) {
+        let mut manifest = manifest.clone();
+        manifest.path = PathBuf::new();
+        manifest.kernel = PathBuf::new();
+        manifest.opencl = None;
+        parts.push(prepared.source.text.clone().into_bytes());
+        parts.push(prepared.kernel(p.mode).text.clone().into_bytes());
+        parts.push(format!("{manifest:?}").into_bytes());
+    }
+    // A plain manifest's key is what it was before sequences existed: it has no repeat.
+    if let Some(repeat) = &launch.sequence.repeat {
+        parts.push(format!("{repeat:?}").into_bytes());
+    }
     let hw = launch.hw(p.mode, p.s);
-    key(&[
-        version().as_bytes(),
-        launch.source.text.as_bytes(),
-        launch.kernel(p.mode).text.as_bytes(),
-        format!("{manifest:?}").as_bytes(),
-        format!("{hw:?}").as_bytes(),
-        p.mode.name().as_bytes(),
-        &p.s.to_le_bytes(),
-        p.compaction.as_bytes(),
-        format!("{max_cycles:?}").as_bytes(),
-    ])
+    parts.push(format!("{hw:?}").into_bytes());
+    parts.push(p.mode.name().as_bytes().to_vec());
+    parts.push(p.s.to_le_bytes().to_vec());
+    parts.push(p.compaction.as_bytes().to_vec());
+    parts.push(format!("{max_cycles:?}").into_bytes());
+    let parts: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+    key(&parts)
 }
 
 /// A record of `p` without measurements.
