@@ -58,7 +58,7 @@ bench: deps
 
 # The papers' evaluation on the RTL (docs/evaluation.md): sweeps of kernels x modes x S x
 # compaction, each point checked against the golden model and its WCET bound, written to
-# $(OUT)/eval/{small,synthetic,figure10,suite} as results.csv/json, tables.md, table3.md and SVG
+# $(OUT)/eval/{small,synthetic,figure10,suite,reprovision} as results.csv/json, tables.md, table3.md and SVG
 # figures. Finished points are cached there: an interrupted run resumes (EVAL_FLAGS=--fresh
 # starts over).
 eval: deps
@@ -66,6 +66,7 @@ eval: deps
 	$(PWS) eval kernels/eval/synthetic.toml --out $(OUT)/eval/synthetic $(EVAL_FLAGS)
 	$(PWS) eval kernels/eval/figure10.toml --out $(OUT)/eval/figure10 $(EVAL_FLAGS)
 	$(PWS) eval kernels/eval/suite.toml --out $(OUT)/eval/suite $(EVAL_FLAGS)
+	$(PWS) eval kernels/eval/reprovision.toml --out $(OUT)/eval/reprovision $(EVAL_FLAGS)
 
 # Every shipped launch (kernels/*, kernels/cl, kernels/rodinia) on `cu4`, S = 1, 3, 7, every
 # compaction, the synthetic benchmark over more of its knobs, and the Rodinia-style suite at its

@@ -345,3 +345,43 @@ fn a_synthetic_table_gives_figure_10() {
     assert!(!out.join("wcet_vs_memory.svg").exists());
     assert!(tables.contains("wcet_vs_memory.svg not drawn"));
 }
+
+#[test]
+fn reprovision_runs_each_pws_point_again_on_the_reprovisioned_unit() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Figure 2's three splits keep at most two split contexts alive (c = 2): at S = 7 the
+    // unit's five idle SpSIMDs give one more SIMD with two SpSIMDs (Eq 2: 1 + 1 x 5 / 3 = 2
+    // SIMDs; the two left over stay idle).
+    let s = sweep(
+        tmp.path(),
+        "s.toml",
+        &[repo("kernels/figure2.toml")],
+        "modes = [\"pws\"]\nS = [7]\nreprovision = true\n",
+    );
+    let out = tmp.path().join("out");
+    let run = eval(&[s.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let rows = records(&out);
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    assert_eq!(rows[0]["reprovisioned"], serde_json::Value::Null);
+    assert_eq!(rows[1]["reprovisioned"], "2 SIMDs x S = 2", "{}", rows[1]);
+    for r in &rows {
+        assert_eq!(r["status"], "ok", "{r}");
+        assert_eq!(r["golden_equal"], true, "{r}");
+    }
+    let tables = std::fs::read_to_string(out.join("tables.md")).unwrap();
+    assert!(
+        tables.contains("## SpSIMD re-provisioning (Figure 12)"),
+        "{tables}"
+    );
+    assert!(
+        tables.contains("| figure2 | 7 | none | 2 SIMDs x S = 2 |"),
+        "{tables}"
+    );
+    assert!(out.join("reprovision.svg").is_file());
+    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    assert!(
+        csv.lines().nth(2).unwrap().contains("2 SIMDs x S = 2"),
+        "{csv}"
+    );
+}

@@ -193,6 +193,36 @@ impl Launch {
         Ok(sum * u64::from(self.sequence.max_passes()))
     }
 
+    /// The compute unit PWS with `s` SpSIMDs per SIMD runs this launch on when the SpSIMDs no
+    /// wavefront of it can use are re-provisioned as SIMDs ([P] Eq 2): with c the most split
+    /// contexts Select lets a wavefront hold at once (over the sequence's launches), the
+    /// S - c idle SpSIMDs of each SIMD become N(S - c)/(c + 1) more SIMDs, every SIMD with c
+    /// SpSIMDs. The slots per SIMD stay as they are.
+    pub fn reprovisioned(&self, s: usize) -> Result<HwConfig, String> {
+        let hw = self.hw(Mode::Pws, s);
+        let mut peak = 0;
+        for (manifest, launch) in self.sequence.launches.iter().zip(&self.launches) {
+            let r = analyse_launch(
+                manifest,
+                &launch.source,
+                &pws_verify::bound::machine(&hw),
+                &[Mode::Pws],
+                self.split,
+            )
+            .map_err(|e| e.to_string())?;
+            peak = peak.max(r.mode(Mode::Pws).expect("PWS was analysed").count);
+        }
+        let c = usize::try_from(peak).unwrap_or(usize::MAX).min(s);
+        let simds = pws_host::select::simd_total(hw.simds_per_cu as u64, s as u64, c as u64);
+        let re = HwConfig {
+            simds_per_cu: usize::try_from(simds).unwrap_or(usize::MAX),
+            ..hw
+        }
+        .with_spsimds(c);
+        re.validate().map_err(|e| e.to_string())?;
+        Ok(re)
+    }
+
     /// Runs `mode` with `s` SpSIMDs under each of `compactions` on the RTL, one row each, with
     /// `bound` set beside the cycles (a sequence's cycles are its launches' sum). Without
     /// `max_cycles` each launch's cap is sized from the golden model's run of the same
@@ -205,7 +235,20 @@ impl Launch {
         bound: Option<u64>,
         max_cycles: Option<u64>,
     ) -> Result<Vec<Row>, MeasureError> {
-        let hw = self.hw(mode, s);
+        self.measure_on(self.hw(mode, s), mode, compactions, bound, max_cycles)
+    }
+
+    /// [`Launch::measure`] on the compute unit `hw`, whose SpSIMDs are the S of the split
+    /// modes.
+    pub fn measure_on(
+        &self,
+        hw: HwConfig,
+        mode: Mode,
+        compactions: &[(String, SwizzleMode)],
+        bound: Option<u64>,
+        max_cycles: Option<u64>,
+    ) -> Result<Vec<Row>, MeasureError> {
+        let s = hw.spsimds_per_simd;
         let config = golden::Config {
             mode: if mode == Mode::NoSplit {
                 golden::Mode::NoSplit

@@ -240,7 +240,60 @@ pub fn report(
         },
     )?;
 
-    let markdown = tables::markdown(&d, &notes);
+    // Figure 12: only a sweep with `reprovision = true` has one to draw or miss.
+    let reprovisioned = tables::reprovision(records);
+    if records.iter().any(|r| r.reprovisioned.is_some()) {
+        let mut labels: Vec<String> = Vec::new();
+        let mut series: Vec<Series> = Vec::new();
+        for r in &reprovisioned {
+            if !labels.contains(&r.label) {
+                labels.push(r.label.clone());
+            }
+        }
+        for r in &reprovisioned {
+            let name = format!(
+                "S={}{}",
+                r.s,
+                if r.compaction == "none" {
+                    String::new()
+                } else {
+                    format!(" +{}", r.compaction)
+                }
+            );
+            let at = match series.iter().position(|s| s.name == name) {
+                Some(at) => at,
+                None => {
+                    series.push(Series {
+                        name,
+                        values: vec![None; labels.len()],
+                    });
+                    series.len() - 1
+                }
+            };
+            let i = labels.iter().position(|l| *l == r.label).expect("indexed");
+            series[at].values[i] = Some(100.0 * r.gain());
+        }
+        figure(
+            "reprovision.svg",
+            series
+                .is_empty()
+                .then_some("no re-provisioned run passed beside its run on the configured unit"),
+            &|p| {
+                plots::bars(
+                    p,
+                    "Figure 12: SpSIMD re-provisioning",
+                    "performance gained (%): idle cycles / re-provisioned cycles - 1",
+                    &labels,
+                    &series,
+                    None,
+                )
+            },
+        )?;
+    } else {
+        let _ = std::fs::remove_file(dir.join("reprovision.svg"));
+    }
+
+    let markdown = tables::markdown(&d, &reprovisioned, &notes);
     results::write_file(&dir.join("tables.md"), &markdown)?;
     results::write_file(
         &dir.join("table3.md"),

@@ -43,6 +43,10 @@ pub struct Record {
     pub reason: String,
     /// Why there is no bound, and the preparation's warnings.
     pub notes: String,
+    /// The re-provisioned compute unit the point ran on (`N SIMDs x S = c`); `None` for a
+    /// point on its configuration as written.
+    #[serde(default)]
+    pub reprovisioned: Option<String>,
 }
 
 impl Record {
@@ -52,7 +56,7 @@ impl Record {
 }
 
 /// The columns of `results.csv`, in order.
-const CSV_COLUMNS: [&str; 21] = [
+const CSV_COLUMNS: [&str; 22] = [
     "point",
     "benchmark",
     "size",
@@ -70,6 +74,7 @@ const CSV_COLUMNS: [&str; 21] = [
     "golden_equal",
     "unsplit_equal",
     "expect_equal",
+    "reprovisioned",
     "status",
     "reason",
     "notes",
@@ -113,6 +118,7 @@ pub fn csv(records: &[Record]) -> String {
             opt(&r.golden_equal),
             opt(&r.unsplit_equal),
             opt(&r.expect_equal),
+            opt(&r.reprovisioned),
             r.status.clone(),
             r.reason.clone(),
             r.notes.clone(),
@@ -269,6 +275,7 @@ mod tests {
             status: "ok".into(),
             reason: String::new(),
             notes: String::new(),
+            reprovisioned: None,
         }
     }
 

@@ -56,14 +56,24 @@ fn point_key(launch: &Launch, p: &Point, max_cycles: Option<u64>) -> String {
     if let Some(repeat) = &launch.sequence.repeat {
         parts.push(format!("{repeat:?}").into_bytes());
     }
-    let hw = launch.hw(p.mode, p.s);
-    parts.push(format!("{hw:?}").into_bytes());
+    let hw = point_hw(launch, p).unwrap_or_else(|_| launch.hw(p.mode, p.s));
+    parts.push(format!("{hw:?} {}", p.reprovisioned).into_bytes());
     parts.push(p.mode.name().as_bytes().to_vec());
     parts.push(p.s.to_le_bytes().to_vec());
     parts.push(p.compaction.as_bytes().to_vec());
     parts.push(format!("{max_cycles:?}").into_bytes());
     let parts: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
     key(&parts)
+}
+
+/// The compute unit point `p` runs on: its configuration with the mode's S, or the one
+/// re-provisioned for the launch.
+fn point_hw(launch: &Launch, p: &Point) -> Result<pws_hdl::config::HwConfig, String> {
+    if p.reprovisioned {
+        launch.reprovisioned(p.s)
+    } else {
+        Ok(launch.hw(p.mode, p.s))
+    }
 }
 
 /// A record of `p` without measurements.
@@ -90,6 +100,7 @@ fn blank(p: &Point, key: String) -> Record {
         status: "fail".into(),
         reason: String::new(),
         notes: String::new(),
+        reprovisioned: None,
     }
 }
 
@@ -104,7 +115,20 @@ fn measure(launch: &Launch, p: &Point, key: String, max_cycles: Option<u64>) -> 
         .filter(|n| n.starts_with(&prefix))
         .cloned()
         .collect();
-    let bound = match launch.bound(p.mode, &launch.hw(p.mode, p.s)) {
+    let hw = match point_hw(launch, p) {
+        Ok(hw) => hw,
+        Err(e) => {
+            rec.reason = format!("cannot re-provision the compute unit: {e}");
+            return rec;
+        }
+    };
+    if p.reprovisioned {
+        rec.reprovisioned = Some(format!(
+            "{} SIMDs x S = {}",
+            hw.simds_per_cu, hw.spsimds_per_simd
+        ));
+    }
+    let bound = match launch.bound(p.mode, &hw) {
         Ok(b) => Some(b),
         Err(e) => {
             notes.push(format!("no WCET bound: {e}"));
@@ -115,9 +139,9 @@ fn measure(launch: &Launch, p: &Point, key: String, max_cycles: Option<u64>) -> 
     let swizzle = compaction(&p.compaction).expect("the sweep checked its compactions");
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         launch
-            .measure(
+            .measure_on(
+                hw,
                 p.mode,
-                p.s,
                 &[(p.compaction.clone(), swizzle)],
                 bound,
                 max_cycles,

@@ -23,6 +23,7 @@ struct SweepFile {
     configs: Option<Spanned<Vec<String>>>,
     max_cycles: Option<Spanned<i64>>,
     split: Option<Spanned<String>>,
+    reprovision: Option<bool>,
     synthetic: Option<Spanned<super::synthetic::Section>>,
 }
 
@@ -57,6 +58,9 @@ pub struct Sweep {
     /// PWS's split points besides the marked ones (`split = "marked" | "auto" | "all"`, as
     /// `pws compare --split-auto` / `--split-all`): for kernels written without `PWS_SPLIT()`.
     pub split: SplitPolicy,
+    /// Each PWS point runs again on its compute unit with the SpSIMDs no wavefront can use
+    /// re-provisioned as SIMDs ([P] Eq 2, Figure 12).
+    pub reprovision: bool,
 }
 
 /// One point: one RTL run.
@@ -70,6 +74,10 @@ pub struct Point {
     /// SpSIMDs per SIMD; 0 for no-split, which runs once whatever the S list.
     pub s: usize,
     pub compaction: String,
+    /// The run on the compute unit re-provisioned for the kernel (`reprovision = true`):
+    /// [P] Eq 2 with Select's peak count c of split contexts, N + N(S - c)/(c + 1) SIMDs with
+    /// c SpSIMDs each.
+    pub reprovisioned: bool,
 }
 
 impl Sweep {
@@ -255,11 +263,13 @@ impl Sweep {
             configs,
             max_cycles,
             split,
+            reprovision: file.reprovision.unwrap_or(false),
         })
     }
 
     /// The cross product, in a fixed order: config, kernel, mode, S, compaction. No-split
-    /// does not depend on S and is one point per compaction.
+    /// does not depend on S and is one point per compaction; with `reprovision`, each PWS
+    /// point is followed by its run on the re-provisioned compute unit.
     pub fn points(&self) -> Vec<Point> {
         let mut points = Vec::new();
         for config in &self.configs {
@@ -272,14 +282,22 @@ impl Sweep {
                     };
                     for s in s_list {
                         for compaction in &self.compactions {
-                            points.push(Point {
-                                index: points.len(),
-                                kernel: kernel.clone(),
-                                config: config.clone(),
-                                mode,
-                                s,
-                                compaction: compaction.clone(),
-                            });
+                            let twins = if self.reprovision && mode == Mode::Pws {
+                                [false, true].as_slice()
+                            } else {
+                                [false].as_slice()
+                            };
+                            for &reprovisioned in twins {
+                                points.push(Point {
+                                    index: points.len(),
+                                    kernel: kernel.clone(),
+                                    config: config.clone(),
+                                    mode,
+                                    s,
+                                    compaction: compaction.clone(),
+                                    reprovisioned,
+                                });
+                            }
                         }
                     }
                 }
@@ -414,6 +432,33 @@ mod tests {
         let per_kernel = 2 + 2 * 2;
         assert_eq!(s.points().len(), s.kernels.len() * per_kernel);
         assert!(s.points().iter().enumerate().all(|(i, p)| p.index == i));
+    }
+
+    #[test]
+    fn reprovision_follows_each_pws_point_with_its_twin() {
+        let s = sweep(
+            "kernels = [\"a.toml\"]\nS = [1, 3]\nmodes = [\"nosplit\", \"dws\", \"pws\"]\nreprovision = true\n",
+        )
+        .unwrap();
+        let got: Vec<_> = s
+            .points()
+            .iter()
+            .map(|p| (p.mode, p.s, p.reprovisioned))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (Mode::NoSplit, 0, false),
+                (Mode::Dws, 1, false),
+                (Mode::Dws, 3, false),
+                (Mode::Pws, 1, false),
+                (Mode::Pws, 1, true),
+                (Mode::Pws, 3, false),
+                (Mode::Pws, 3, true),
+            ]
+        );
+        let e = sweep("kernels = [\"a.toml\"]\nreprovision = 1\n").unwrap_err();
+        assert!(e.contains("sweep.toml:2:") && e.contains("bool"), "{e}");
     }
 
     #[test]

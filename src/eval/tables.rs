@@ -41,7 +41,11 @@ impl<'a> Data<'a> {
         let mut runs = BTreeMap::new();
         let mut s = BTreeSet::new();
         let mut compactions = Vec::new();
-        for r in records.iter().filter(|r| !r.failed() && r.cycles.is_some()) {
+        // A re-provisioned run shares its point's mode and S; only Figure 12 compares it.
+        for r in records
+            .iter()
+            .filter(|r| !r.failed() && r.cycles.is_some() && r.reprovisioned.is_none())
+        {
             let l = label(r, configs.len() > 1);
             if !labels.contains(&l) {
                 labels.push(l.clone());
@@ -153,6 +157,95 @@ pub fn geomean(values: &[Option<f64>]) -> Option<f64> {
 pub fn mean(values: &[Option<f64>]) -> Option<f64> {
     let v: Vec<f64> = values.iter().flatten().copied().collect();
     (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+}
+
+/// One row of Figure 12: a PWS run on its compute unit as configured beside the run on the
+/// unit re-provisioned for the kernel.
+pub struct ReprovisionRow {
+    pub label: String,
+    pub s: usize,
+    pub compaction: String,
+    /// The re-provisioned unit (`N SIMDs x S = c`).
+    pub machine: String,
+    /// (cycles, bound) with the idle SpSIMDs, and re-provisioned.
+    pub idle: (u64, Option<u64>),
+    pub reprovisioned: (u64, Option<u64>),
+}
+
+impl ReprovisionRow {
+    /// Performance gained by re-provisioning: idle cycles / re-provisioned cycles - 1.
+    pub fn gain(&self) -> f64 {
+        self.idle.0 as f64 / self.reprovisioned.0.max(1) as f64 - 1.0
+    }
+
+    /// 1 - re-provisioned bound / idle bound.
+    pub fn bound_reduction(&self) -> Option<f64> {
+        below(self.reprovisioned.1, self.idle.1)
+    }
+}
+
+/// Figure 12 ([P]): every passing re-provisioned run beside its point's run on the
+/// configured compute unit, in the records' order.
+pub fn reprovision(records: &[Record]) -> Vec<ReprovisionRow> {
+    let configs: BTreeSet<&str> = records.iter().map(|r| r.config.as_str()).collect();
+    let passed = |r: &&Record| !r.failed() && r.cycles.is_some();
+    records
+        .iter()
+        .filter(passed)
+        .filter_map(|re| {
+            let machine = re.reprovisioned.clone()?;
+            let idle = records.iter().filter(passed).find(|r| {
+                r.reprovisioned.is_none()
+                    && (
+                        &r.benchmark,
+                        &r.size,
+                        &r.config,
+                        &r.mode,
+                        r.s,
+                        &r.compaction,
+                    ) == (
+                        &re.benchmark,
+                        &re.size,
+                        &re.config,
+                        &re.mode,
+                        re.s,
+                        &re.compaction,
+                    )
+            })?;
+            Some(ReprovisionRow {
+                label: label(re, configs.len() > 1),
+                s: re.s,
+                compaction: re.compaction.clone(),
+                machine,
+                idle: (idle.cycles?, idle.bound),
+                reprovisioned: (re.cycles?, re.bound),
+            })
+        })
+        .collect()
+}
+
+/// Figure 12 as a markdown table.
+pub fn reprovision_markdown(rows: &[ReprovisionRow]) -> String {
+    let mut out = String::from(
+        "PWS on the compute unit as configured (its idle SpSIMDs unused) and with the SpSIMDs no wavefront can use re-provisioned as SIMDs ([P] Eq 2).\n\n| benchmark | S | compaction | re-provisioned unit | cycles idle | cycles re-provisioned | performance gained | bound idle | bound re-provisioned | bound reduction |\n|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for r in rows {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            r.label,
+            r.s,
+            r.compaction,
+            r.machine,
+            r.idle.0,
+            r.reprovisioned.0,
+            pct(Some(r.gain())),
+            num(r.idle.1),
+            num(r.reprovisioned.1),
+            pct(r.bound_reduction())
+        );
+    }
+    out
 }
 
 /// One row of Table 3: a benchmark at one S, observed (RTL) and analytical (WCET bound)
@@ -353,9 +446,9 @@ pub fn table3_markdown(rows: &[Table3Row], compaction: &str) -> String {
     out
 }
 
-/// Every table as one markdown page: speedup, Table 3, compaction, and `notes` (what could
-/// not be drawn or computed, failures).
-pub fn markdown(d: &Data, notes: &[String]) -> String {
+/// Every table as one markdown page: speedup, Table 3, Figure 10, re-provisioning,
+/// compaction, and `notes` (what could not be drawn or computed, failures).
+pub fn markdown(d: &Data, reprovisioned: &[ReprovisionRow], notes: &[String]) -> String {
     let mut out = String::from("# pws eval: tables\n\n");
     let speed = speedups(d);
     out.push_str("## Speedup over no-split without compaction (Figure 11)\n\n");
@@ -401,6 +494,11 @@ pub fn markdown(d: &Data, notes: &[String]) -> String {
     if !f10.is_empty() {
         out.push_str("## WCET against divergence and memory share (Figure 10)\n\n");
         out.push_str(&figure10_markdown(&f10));
+        out.push('\n');
+    }
+    if !reprovisioned.is_empty() {
+        out.push_str("## SpSIMD re-provisioning (Figure 12)\n\n");
+        out.push_str(&reprovision_markdown(reprovisioned));
         out.push('\n');
     }
     out.push_str("## BCC/SCC: EU-cycle reduction against no compaction\n\n");
@@ -500,6 +598,7 @@ mod tests {
             status: "ok".into(),
             reason: String::new(),
             notes: String::new(),
+            reprovisioned: None,
         }
     }
 
@@ -524,7 +623,7 @@ mod tests {
         let c = compaction(&d);
         assert_eq!(c.len(), 1);
         assert!((c[0].eu_reduction - 0.2).abs() < 1e-12);
-        let md = markdown(&d, &[]);
+        let md = markdown(&d, &[], &[]);
         assert!(
             md.contains("| a | 1 | 200 | 300 | 210 | 400 | 100 | 200 | 50.0% |"),
             "{md}"
@@ -550,9 +649,42 @@ mod tests {
         assert_eq!(f[0].pws_vs_dws(), None);
         assert_eq!(f[1].pws_vs_nosplit(), Some(0.5));
         assert_eq!(f[1].pws_vs_dws(), Some(0.6));
-        let md = markdown(&d, &[]);
+        let md = markdown(&d, &[], &[]);
         assert!(
             md.contains("| 100% | 0% | 1 | 1 | 400 | 500 | 200 | 190 | 50.0% | 60.0% |"),
+            "{md}"
+        );
+    }
+
+    #[test]
+    fn figure12_pairs_each_reprovisioned_run_with_its_idle_twin() {
+        let mut twin = rec("syn", "pws", 3, "none", 50, 120);
+        twin.reprovisioned = Some("8 SIMDs x S = 0".into());
+        let mut failed = rec("other", "pws", 3, "none", 10, 10);
+        failed.reprovisioned = Some("4 SIMDs x S = 1".into());
+        failed.status = "fail".into();
+        let records = vec![
+            rec("syn", "pws", 3, "none", 100, 200),
+            twin,
+            rec("other", "pws", 3, "none", 40, 80),
+            failed,
+        ];
+        // The twin shares its point's mode and S, so the other tables must not see it.
+        let d = Data::new(&records);
+        assert_eq!(d.get("syn", "pws", 3, "none").unwrap().cycles, Some(100));
+        let rows = reprovision(&records);
+        assert_eq!(rows.len(), 1);
+        assert_eq!(
+            (rows[0].idle, rows[0].reprovisioned),
+            ((100, Some(200)), (50, Some(120)))
+        );
+        assert!((rows[0].gain() - 1.0).abs() < 1e-12);
+        assert_eq!(rows[0].bound_reduction(), Some(0.4));
+        let md = markdown(&d, &rows, &[]);
+        assert!(
+            md.contains(
+                "| syn | 3 | none | 8 SIMDs x S = 0 | 100 | 50 | 100.0% | 200 | 120 | 40.0% |"
+            ),
             "{md}"
         );
     }
@@ -562,6 +694,6 @@ mod tests {
         let records = vec![rec("a", "pws", 1, "none", 100, 200)];
         let d = Data::new(&records);
         assert!(speedups(&d).is_empty());
-        assert!(markdown(&d, &[]).contains("has no no-split run"));
+        assert!(markdown(&d, &[], &[]).contains("has no no-split run"));
     }
 }
