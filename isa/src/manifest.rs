@@ -538,12 +538,16 @@ impl Manifest {
     /// bounded reader ([`input`]).
     pub fn load(path: impl AsRef<Path>) -> Result<Manifest, ManifestError> {
         let path = path.as_ref();
-        let text = input::read_text(path, input::Kind::Manifest).map_err(|e| ManifestError {
+        Manifest::parse(&Manifest::read(path)?, path)
+    }
+
+    /// The text of the manifest at `path`, through the bounded reader.
+    pub(crate) fn read(path: &Path) -> Result<String, ManifestError> {
+        input::read_text(path, input::Kind::Manifest).map_err(|e| ManifestError {
             path: path.to_path_buf(),
             at: None,
             kind: ManifestErrorKind::Read(e),
-        })?;
-        Manifest::parse(&text, path)
+        })
     }
 
     /// Parses manifest `text` as if it were the file `path`: errors name `path`, and the

@@ -10,8 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::diag;
-use crate::input;
-use crate::manifest::{Buffer, Manifest, ManifestError, ManifestErrorKind};
+use crate::manifest::{Buffer, Manifest, ManifestError};
 
 /// How a sequence repeats: the launches run as one pass, again and again until `until_zero`
 /// holds only zeros after a pass, at most `max` passes.
@@ -63,12 +62,7 @@ impl LaunchSequence {
     /// Reads and checks the manifest at `path` (any manifest: a plain one is one launch).
     pub fn load(path: impl AsRef<Path>) -> Result<LaunchSequence, ManifestError> {
         let path = path.as_ref();
-        let text = input::read_text(path, input::Kind::Manifest).map_err(|e| ManifestError {
-            path: path.to_path_buf(),
-            at: None,
-            kind: ManifestErrorKind::Read(e),
-        })?;
-        LaunchSequence::parse(&text, path)
+        LaunchSequence::parse(&Manifest::read(path)?, path)
     }
 
     /// Parses manifest `text` as if it were the file `path` (see [`Manifest::parse`]).

@@ -317,28 +317,43 @@ def nw(blocks=2, kdir=""):
              f"Rodinia nw kernel 1, block anti-diagonal {blocks} of a {cols} x {cols} score matrix, __local tiles.")
 
 
-def bfs_step(r, n):
-    """A random graph of `n` nodes with a frontier, and one BFS step on it: the buffers of
-    bfs.cl with their expected values."""
-    big = 0x7FFFFFFF
+def bfs_graph(r, n):
+    """A random graph of `n` nodes in CSR form, each node with 0 to 8 neighbours (the loop
+    bound bfs.cl declares)."""
     deg = [r.randrange(0, 9) for _ in range(n)]
     row = [0]
     for d in deg:
         row.append(row[-1] + d)
-    col = [r.randrange(n) for _ in range(row[-1])]
-    frontier = [1 if r.random() < 0.3 else 0 for _ in range(n)]
-    visited = [1 if f or r.random() < 0.25 else 0 for f in frontier]
-    cost = [r.randrange(1, 4) if v else big for v in visited]
-    e_mask, e_cost, e_upd, changed = list(frontier), list(cost), [0] * n, 0
-    for t in range(n):
-        if frontier[t]:
-            e_mask[t] = 0
+    return row, [r.randrange(n) for _ in range(row[-1])]
+
+
+def bfs_visit(row, col, mask, visited, cost, upd):
+    """bfs.cl's kernel 1 on the lists, in place: every frontier node leaves the frontier and
+    offers cost + 1 to its unvisited neighbours, which it marks for update. Returns the number
+    of offers (what the kernel's atomic_inc counts)."""
+    offers = 0
+    for t in range(len(mask)):
+        if mask[t]:
+            mask[t] = 0
             for i in range(row[t], row[t + 1]):
                 nb = col[i]
                 if not visited[nb]:
-                    e_cost[nb] = min(e_cost[nb], cost[t] + 1)
-                    e_upd[nb] = 1
-                    changed += 1
+                    cost[nb] = min(cost[nb], cost[t] + 1)
+                    upd[nb] = 1
+                    offers += 1
+    return offers
+
+
+def bfs_step(r, n):
+    """A random graph of `n` nodes with a frontier, and one BFS step on it: the buffers of
+    bfs.cl with their expected values."""
+    big = 0x7FFFFFFF
+    row, col = bfs_graph(r, n)
+    frontier = [1 if r.random() < 0.3 else 0 for _ in range(n)]
+    visited = [1 if f or r.random() < 0.25 else 0 for f in frontier]
+    cost = [r.randrange(1, 4) if v else big for v in visited]
+    e_mask, e_cost, e_upd = list(frontier), list(cost), [0] * n
+    changed = bfs_visit(row, col, e_mask, visited, e_cost, e_upd)
     return ([dict(name="row", data=row), dict(name="col", data=col),
              dict(name="mask", data=frontier, expect=e_mask),
              dict(name="updating", len=n, expect=e_upd),
@@ -369,16 +384,6 @@ def bfs4096():
         entry="bfs_kernel")
 
 
-def bfs_graph(r, n):
-    """A random graph of `n` nodes in CSR form, each node with 0 to 8 neighbours (the loop
-    bound bfs.cl declares)."""
-    deg = [r.randrange(0, 9) for _ in range(n)]
-    row = [0]
-    for d in deg:
-        row.append(row[-1] + d)
-    return row, [r.randrange(n) for _ in range(row[-1])]
-
-
 def bfs_full(name, n, grid, seed, max_passes, comment, kdir=""):
     """Rodinia's whole BFS from node 0 as a launch sequence: kernel 1 (bfs_kernel) then
     kernel 2 (bfs_update) per pass, until a pass leaves `over` zero, exactly as Rodinia's host
@@ -393,15 +398,7 @@ def bfs_full(name, n, grid, seed, max_passes, comment, kdir=""):
     while True:
         over = 0
         passes += 1
-        for t in range(n):
-            if mask[t]:
-                mask[t] = 0
-                for i in range(row[t], row[t + 1]):
-                    nb = col[i]
-                    if not visited[nb]:
-                        cost[nb] = min(cost[nb], cost[t] + 1)
-                        upd[nb] = 1
-                        changed += 1
+        changed += bfs_visit(row, col, mask, visited, cost, upd)
         for t in range(n):
             if upd[t]:
                 mask[t], visited[t], upd[t], over = 1, 1, 0, 1

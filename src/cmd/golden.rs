@@ -7,7 +7,6 @@
 
 use std::path::PathBuf;
 
-use pws_host::launch::{KernelSource, LaunchKernel};
 use pws_host::timing::Mode as HostMode;
 use pws_isa::manifest::Buffer;
 use pws_isa::sequence::LaunchSequence;
@@ -60,18 +59,7 @@ pub fn run(args: Args) -> CmdResult {
         ModeArg::Nosplit => HostMode::NoSplit,
         ModeArg::Pws => HostMode::Pws,
     };
-    let kernels = sequence
-        .launches
-        .iter()
-        .map(|m| LaunchKernel::new(&KernelSource::load(m)?, host_mode, args.split.policy()))
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut warnings: Vec<&String> = Vec::new();
-    for w in kernels.iter().flat_map(|k| &k.warnings) {
-        if !warnings.contains(&w) {
-            eprintln!("warning: {w}");
-            warnings.push(w);
-        }
-    }
+    let kernels = super::prepare_kernels(&sequence, host_mode, args.split.policy())?;
     let steps = sequence.run(|step, manifest| {
         let report = golden::run(&kernels[step.launch].program, manifest, &config)
             .map_err(|e| format!("{}{e}", sequence.at(step)))?;

@@ -60,6 +60,30 @@ pub fn fit_registers(
     hw.with_registers_for(sgprs as usize, vgprs as usize)
 }
 
+/// The program of each launch of `sequence` in `mode`, through the split/merge pass as
+/// `pws wcet` prepares it; prints each warning once (a sequence's launches of one source
+/// share them).
+pub fn prepare_kernels(
+    sequence: &pws_isa::sequence::LaunchSequence,
+    mode: pws_host::timing::Mode,
+    split: pws_host::compile::SplitPolicy,
+) -> Result<Vec<pws_host::launch::LaunchKernel>, Box<dyn std::error::Error>> {
+    use pws_host::launch::{KernelSource, LaunchKernel};
+    let kernels = sequence
+        .launches
+        .iter()
+        .map(|m| Ok(LaunchKernel::new(&KernelSource::load(m)?, mode, split)?))
+        .collect::<Result<Vec<_>, Box<dyn std::error::Error>>>()?;
+    let mut printed: Vec<&String> = Vec::new();
+    for w in kernels.iter().flat_map(|k| &k.warnings) {
+        if !printed.contains(&w) {
+            eprintln!("warning: {w}");
+            printed.push(w);
+        }
+    }
+    Ok(kernels)
+}
+
 /// Which divergent branches PWS splits besides the marked ones: the flags every command that
 /// prepares a kernel shares.
 #[derive(Debug, Clone, Copy, Default, clap::Args)]

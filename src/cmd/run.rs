@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use pws_hdl::config::HwConfig;
 use pws_hdl::cu::CuMode;
 use pws_hdl::swizzle::SwizzleMode;
-use pws_host::launch::{KernelSource, LaunchKernel};
+use pws_host::launch::LaunchKernel;
 use pws_host::timing::Mode;
 use pws_isa::manifest::Manifest;
 use pws_isa::sequence::LaunchSequence;
@@ -106,18 +106,7 @@ pub fn run(args: Args) -> CmdResult {
         CuMode::Pws => Mode::Pws,
     };
     // DWS splits at every divergent branch: `LaunchKernel` runs the pass with `split_all` itself.
-    let kernels = sequence
-        .launches
-        .iter()
-        .map(|m| LaunchKernel::new(&KernelSource::load(m)?, host_mode, args.split.policy()))
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut warnings: Vec<&String> = Vec::new();
-    for w in kernels.iter().flat_map(|k| &k.warnings) {
-        if !warnings.contains(&w) {
-            eprintln!("warning: {w}");
-            warnings.push(w);
-        }
-    }
+    let kernels = super::prepare_kernels(&sequence, host_mode, args.split.policy())?;
     // One compute unit for every launch: grown to the registers the largest kernel names.
     let hw = kernels.iter().fold(hw, |hw, k| {
         super::fit_registers(hw, &args.config, &k.program)
