@@ -21,6 +21,7 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use pws_hdl::config::HwConfig;
 use pws_isa::manifest::{layout, Manifest};
+use pws_isa::sequence::LaunchSequence;
 use pws_isa::testing::proptest_cases;
 use pws_isa::Program;
 use pws_verify::units::script;
@@ -238,6 +239,12 @@ const MANIFEST: &[&str] = &[
     "data = ",
     "file = ",
     "len = ",
+    "[[launch]]",
+    "[repeat]",
+    "until_zero = \"c\"",
+    "reset = [\"a\"]",
+    "max = ",
+    "entry = ",
     "\"/dev/zero\"",
     "\"/dev/urandom\"",
     "\"/etc/passwd\"",
@@ -535,26 +542,43 @@ fn launch_manifests() {
     let mut tokens = MANIFEST.to_vec();
     tokens.extend(COMMON);
     let tokens: &'static [&str] = Box::leak(tokens.into_boxed_slice());
-    proptest!(config(), |(bytes in input(seeds("kernels", "toml"), tokens))| {
+    // The shipped manifests, and one of them as a launch sequence (docs/manifest.md).
+    let mut corpus = seeds("kernels", "toml");
+    let vecadd = std::fs::read_to_string(repo("kernels/vecadd.toml")).unwrap();
+    corpus.push(
+        format!("{vecadd}\n[[launch]]\n\n[[launch]]\ngrid = 64\nargs = [\"c\", \"b\", \"a\"]\n\n[repeat]\nuntil_zero = \"c\"\nreset = [\"a\"]\nmax = 3\n")
+            .into_bytes(),
+    );
+    proptest!(config(), |(bytes in input(corpus.clone(), tokens))| {
         let text = lossy(&bytes);
         let parsed = timed(slot, "manifest", &bytes, || {
-            Manifest::parse(&text, &path).map(|m| {
-                let kernel = m.kernel_source().map(|_| ()).map_err(|e| e.to_string());
-                (m, kernel)
+            LaunchSequence::parse(&text, &path).map(|s| {
+                let kernels = s
+                    .launches
+                    .iter()
+                    .map(|m| m.kernel_source().map(|_| ()).map_err(|e| e.to_string()))
+                    .collect::<Vec<_>>();
+                (s, kernels)
             })
         })?;
         match parsed {
-            Ok((m, kernel)) => {
-                if let Err(e) = kernel {
+            Ok((s, kernels)) => {
+                for e in kernels.into_iter().filter_map(Result::err) {
                     check_message("manifest kernel", &e)?;
                 }
-                // The layout of an accepted manifest: below 4 GiB, kernarg clear of every
-                // buffer.
-                let img = m.memory_image(&pws_isa::abi::LaunchAbi::legacy());
-                prop_assert!(img.end() <= layout::ADDRESS_LIMIT);
-                for b in &img.buffers {
-                    prop_assert!(b.base >= img.kernarg.end() + layout::GUARD_BYTES, "{img:?}");
+                // The layout of every accepted launch: below 4 GiB, kernarg clear of every
+                // buffer; and the launches share their buffers.
+                for m in &s.launches {
+                    let img = m.memory_image(&pws_isa::abi::LaunchAbi::legacy());
+                    prop_assert!(img.end() <= layout::ADDRESS_LIMIT);
+                    for b in &img.buffers {
+                        prop_assert!(b.base >= img.kernarg.end() + layout::GUARD_BYTES, "{img:?}");
+                    }
+                    prop_assert_eq!(&m.buffers, &s.launches[0].buffers);
                 }
+                // Manifest::parse takes exactly the plain ones.
+                let plain = Manifest::parse(&text, &path).ok();
+                prop_assert_eq!(plain.as_ref(), s.single());
             }
             Err(e) => check_message("manifest", &e.to_string())?,
         }

@@ -358,7 +358,8 @@ pub enum ManifestErrorKind {
     Read(InputError),
     /// A file the manifest names (`kernel`, `buffer.file`) could not be read.
     #[error(
-        "key `{key}`: `{}` (relative to the manifest): {source}",
+        "key `{}`: `{}` (relative to the manifest): {source}",
+        diag::value(key),
         diag::value(written)
     )]
     File {
