@@ -62,6 +62,7 @@ fn the_suite_has_the_rodinia_kernels() {
         "backprop",
         "bfs",
         "bfs_full",
+        "btree",
         "gaussian_fan1",
         "gaussian_fan2",
         "hotspot",
@@ -114,4 +115,5 @@ kernels! {
     srad = "rodinia/srad";
     lds_reduce = "lds/lds_reduce";
     bfs_two_kernels_until_no_change = "rodinia/bfs_full";
+    btree_find_k = "rodinia/btree";
 }

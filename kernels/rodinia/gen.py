@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Inputs, expected outputs and launch manifests of the Rodinia-style suite in kernels/rodinia.
 
-The kernels are Rodinia's OpenCL kernels (backprop, bfs, gaussian, hotspot, kmeans, nn, nw,
-pathfinder, srad) as small launches, plus a histogram with __local and global atomics. Every
+The kernels are Rodinia's OpenCL kernels (backprop, bfs, b+tree, gaussian, hotspot, kmeans,
+nn, nw, pathfinder, srad) as small launches, plus a histogram with __local and global atomics;
+bfs also as the whole program (its two kernels until no node changes, a launch sequence); and
+the same at medium sizes in medium/ (`make eval-full`). Every
 expected value is computed here, in Python, from the kernel's specification: nothing comes from
 pws.
 
@@ -436,6 +438,68 @@ def bfs_small():
              "Rodinia's whole BFS on 96 nodes: two kernels per pass until no node changes.")
 
 
+def btree(nrecords=3000, nqueries=8, kdir=""):
+    """A B+ tree of order 64 over `nrecords` distinct keys (leaves 20 to 48 full, inner nodes
+    up to 64 children, root first, then level by level), and `nqueries` lookups, a quarter of
+    them of absent keys: the buffers of btree.cl's findK with their expected values."""
+    order, big = 64, 0x7FFFFFFF
+    keys_sorted = sorted(rng.sample(range(1, 50 * nrecords), nrecords))
+    records = [rng.randrange(0, 1 << 20) for _ in range(nrecords)]
+    # Leaves: runs of the sorted keys; a level's nodes are (smallest key, keys, indices).
+    level, i = [], 0
+    while i < nrecords:
+        n = min(rng.randrange(20, 49), nrecords - i)
+        level.append((keys_sorted[i], keys_sorted[i:i + n], list(range(i, i + n))))
+        i += n
+    levels = [level]
+    while len(levels[-1]) > 1:
+        below, up = levels[-1], []
+        for k in range(0, len(below), order):
+            up.append((below[k][0], [c[0] for c in below[k:k + order]], list(range(k, min(k + order, len(below))))))
+        levels.append(up)
+    levels.reverse()  # root first
+    first = [0]
+    for lv in levels:
+        first.append(first[-1] + len(lv))
+    nodes = first[-1]
+    flat_keys, flat_idx = [], []
+    for d, lv in enumerate(levels):
+        for _, ks, ix in lv:
+            if d + 1 < len(levels):
+                ix = [first[d + 1] + c for c in ix]  # children's node numbers
+            flat_keys += ks + [big] * (order + 1 - len(ks))
+            flat_idx += ix + [0] * (order + 1 - len(ix))
+    height = len(levels) - 1
+    present = rng.sample(keys_sorted, nqueries - nqueries // 4)
+    absent = []
+    while len(absent) < nqueries // 4:
+        k = rng.randrange(keys_sorted[0], keys_sorted[-1])
+        if k not in keys_sorted and k not in absent:
+            absent.append(k)
+    query = present + absent
+    rng.shuffle(query)
+    ans, leaf_of = [], []
+    for q in query:
+        node = 0
+        for d in range(height):
+            ks = flat_keys[node * (order + 1):(node + 1) * (order + 1)]
+            j = max(t for t in range(order) if ks[t] <= q)
+            node = flat_idx[node * (order + 1) + j]
+        leaf_of.append(node)
+        ks = flat_keys[node * (order + 1):(node + 1) * (order + 1)]
+        ans.append(records[flat_idx[node * (order + 1) + ks.index(q)]] if q in ks else -1)
+    manifest("btree", kdir + "btree.cl", 64 * nqueries, 64,
+             [height, "keys", "indices", nodes, "records", "currKnode", "offset", "query", "ans"],
+             [dict(name="keys", data=flat_keys), dict(name="indices", data=flat_idx),
+              dict(name="records", data=records),
+              dict(name="currKnode", len=nqueries, expect=leaf_of),
+              dict(name="offset", len=nqueries, expect=leaf_of),
+              dict(name="query", data=query),
+              dict(name="ans", data=[-1] * nqueries, expect=ans)],
+             f"Rodinia b+tree findK: {nqueries} lookups in a B+ tree of order 64 over {nrecords} "
+             f"keys ({height} inner levels), one workgroup per lookup.")
+
+
 def histogram(n=200, kdir=""):
     grid = -(-n // 64) * 64 if n > 200 else 256
     data = [rng.randrange(0, 256) for _ in range(n)]
@@ -466,6 +530,7 @@ def medium():
     pathfinder(400, kdir=k)
     nw(4, kdir=k)
     histogram(800, kdir=k)
+    btree(12000, 64, kdir=k)
     bfs_full("bfs_full", 384, 384, 384, 12,
              "Rodinia's whole BFS on 384 nodes: two kernels per pass until no node changes.",
              kdir=k)
@@ -474,5 +539,5 @@ def medium():
 if __name__ == "__main__":
     os.makedirs(os.path.join(HERE, "data"), exist_ok=True)
     for gen in (backprop, hotspot, srad, kmeans, nn, gaussian, pathfinder, nw, bfs, histogram,
-                bfs4096, bfs_small, medium):
+                bfs4096, bfs_small, btree, medium):
         gen()
