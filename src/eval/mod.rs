@@ -171,17 +171,13 @@ pub fn report(
             .iter()
             .position(|l| *l == r.label)
             .expect("a row's label is indexed");
-        let at = match comp_series.iter().position(|s| s.name == name) {
-            Some(at) => at,
-            None => {
-                comp_series.push(Series {
-                    name,
-                    values: vec![None; d.labels.len()],
-                });
-                comp_series.len() - 1
-            }
-        };
-        comp_series[at].values[i] = Some(100.0 * r.eu_reduction);
+        Series::set(
+            &mut comp_series,
+            name,
+            d.labels.len(),
+            i,
+            100.0 * r.eu_reduction,
+        );
     }
     figure(
         "compaction.svg",
@@ -260,18 +256,8 @@ pub fn report(
                     format!(" +{}", r.compaction)
                 }
             );
-            let at = match series.iter().position(|s| s.name == name) {
-                Some(at) => at,
-                None => {
-                    series.push(Series {
-                        name,
-                        values: vec![None; labels.len()],
-                    });
-                    series.len() - 1
-                }
-            };
             let i = labels.iter().position(|l| *l == r.label).expect("indexed");
-            series[at].values[i] = Some(100.0 * r.gain());
+            Series::set(&mut series, name, labels.len(), i, 100.0 * r.gain());
         }
         figure(
             "reprovision.svg",

@@ -95,6 +95,24 @@ pub struct Series {
     pub values: Vec<Option<f64>>,
 }
 
+impl Series {
+    /// Sets value `i` of the series `name` in `series`, adding the series (with `labels`
+    /// empty values) when it is not there yet.
+    pub fn set(series: &mut Vec<Series>, name: String, labels: usize, i: usize, value: f64) {
+        let at = match series.iter().position(|s| s.name == name) {
+            Some(at) => at,
+            None => {
+                series.push(Series {
+                    name,
+                    values: vec![None; labels],
+                });
+                series.len() - 1
+            }
+        };
+        series[at].values[i] = Some(value);
+    }
+}
+
 /// Speedup of every split or compacted run over no-split without compaction (cycles of
 /// no-split / cycles of the run), one series per mode, S and compaction.
 pub fn speedups(d: &Data) -> Vec<Series> {
