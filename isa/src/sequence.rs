@@ -43,6 +43,25 @@ pub struct Step {
     pub launch: usize,
 }
 
+/// A finished run of a sequence: every launch's result, in order, and the memory the last
+/// launch left (one word vector per buffer, in manifest order).
+#[derive(Debug)]
+pub struct Ran<R> {
+    pub steps: Vec<(Step, R)>,
+    pub memory: Vec<Vec<u32>>,
+}
+
+impl<R> Ran<R> {
+    /// The last launch's result.
+    pub fn last(&self) -> &R {
+        &self
+            .steps
+            .last()
+            .expect("a sequence runs at least one launch")
+            .1
+    }
+}
+
 /// A repeated sequence whose `until_zero` buffer still held a non-zero word after `max`
 /// passes.
 #[derive(Debug, thiserror::Error)]
@@ -94,14 +113,22 @@ impl LaunchSequence {
         self.repeat.as_ref().map_or(1, |r| r.max)
     }
 
+    /// The WCET bound of the sequence from its launches' bounds, in order: the launches of a
+    /// pass run one after another, and a launch's bound does not depend on the memory it
+    /// starts on, so the bound is the most passes times their sum.
+    pub fn bound(&self, launch_bounds: impl IntoIterator<Item = u64>) -> u64 {
+        u64::from(self.max_passes()) * launch_bounds.into_iter().sum::<u64>()
+    }
+
     /// Runs the sequence: `launch` executes one launch on its manifest, whose buffers start
     /// with the contents the previous launch left, and returns what it measured and the
-    /// buffers' final contents in manifest order. Returns every step's result in order, or
-    /// the first error (an unfinished repetition is [`Unfinished`]).
+    /// buffers' final contents in manifest order. Returns every step's result in order and
+    /// the memory the last one left, or the first error (an unfinished repetition is
+    /// [`Unfinished`]).
     pub fn run<R, E: From<Unfinished>>(
         &self,
         mut launch: impl FnMut(Step, &Manifest) -> Result<(R, Vec<Vec<u32>>), E>,
-    ) -> Result<Vec<(Step, R)>, E> {
+    ) -> Result<Ran<R>, E> {
         let index = |name: &str| {
             self.buffers()
                 .iter()
@@ -125,12 +152,15 @@ impl LaunchSequence {
                 contents = after;
                 done.push((step, result));
             }
-            match &self.repeat {
-                None => return Ok(done),
-                Some(r) if contents[index(&r.until_zero)].iter().all(|&w| w == 0) => {
-                    return Ok(done)
-                }
-                Some(_) => {}
+            let finished = match &self.repeat {
+                None => true,
+                Some(r) => contents[index(&r.until_zero)].iter().all(|&w| w == 0),
+            };
+            if finished {
+                return Ok(Ran {
+                    steps: done,
+                    memory: contents,
+                });
             }
         }
         let r = self.repeat.as_ref().expect("only a repetition runs out");
@@ -306,7 +336,10 @@ max = 5
     #[test]
     fn run_chains_memory_resets_and_stops_when_the_flag_stays_zero() {
         let s = parse(TWO).unwrap();
-        let steps = s.run(|st, m| Ok::<_, Unfinished>((st, step(m)))).unwrap();
+        let ran = s.run(|st, m| Ok::<_, Unfinished>((st, step(m)))).unwrap();
+        let steps = &ran.steps;
+        assert_eq!(ran.memory, [vec![5, 0], vec![0]]);
+        assert_eq!(*ran.last(), Step { pass: 2, launch: 1 });
         // a[0] goes 3 -> 4 -> 5 in passes 0 and 1; pass 2 leaves `over` zero.
         assert_eq!(steps.len(), 6);
         assert_eq!(steps[5].0, Step { pass: 2, launch: 1 });

@@ -60,13 +60,13 @@ pub fn run(args: Args) -> CmdResult {
         ModeArg::Pws => HostMode::Pws,
     };
     let kernels = super::prepare_kernels(&sequence, host_mode, args.split.policy())?;
-    let steps = sequence.run(|step, manifest| {
+    let ran = sequence.run(|step, manifest| {
         let report = golden::run(&kernels[step.launch].program, manifest, &config)
             .map_err(|e| format!("{}{e}", sequence.at(step)))?;
         let contents = sequence.contents(|name| report.buffers.get(name).map(|v| v.words()));
         Ok::<_, Box<dyn std::error::Error>>((report, contents))
     })?;
-    let (_, last) = steps.last().expect("a sequence runs at least one launch");
+    let last = ran.last();
     if sequence.single().is_some() {
         if args.json {
             println!("{}", serde_json::to_string_pretty(last)?);
@@ -74,13 +74,10 @@ pub fn run(args: Args) -> CmdResult {
             print!("{}", last.to_text());
         }
     } else if args.json {
-        let steps: Vec<_> = steps
-            .iter()
-            .map(|(step, report)| serde_json::json!({ "pass": step.pass, "launch": step.launch, "report": report }))
-            .collect();
+        let steps = super::steps_json(&ran.steps);
         println!("{}", serde_json::to_string_pretty(&steps)?);
     } else {
-        for (step, report) in &steps {
+        for (step, report) in &ran.steps {
             println!(
                 "pass {} launch {}: {}: {} instructions, {} split(s), {} merge(s)",
                 step.pass,

@@ -11,9 +11,9 @@ use pws_hdl::config::HwConfig;
 use pws_hdl::cu::CuMode;
 use pws_hdl::swizzle::SwizzleMode;
 use pws_host::compile::SplitPolicy;
-use pws_host::launch::{analyse_launch, KernelSource, LaunchKernel};
+use pws_host::launch::{analyse_launch, KernelSource, LaunchKernel, ModeBound};
 use pws_host::timing::Mode;
-use pws_isa::sequence::LaunchSequence;
+use pws_isa::sequence::{LaunchSequence, Ran};
 use pws_sim::cu::ports::Engine;
 use pws_sim::cu::RunOptions;
 use pws_verify::golden;
@@ -151,10 +151,7 @@ impl Launch {
             mode: golden::Mode::NoSplit,
             ..golden::Config::default()
         };
-        let unsplit = golden_sequence(&sequence, &launches, Mode::NoSplit, &config)?
-            .pop()
-            .expect("a sequence runs at least one launch")
-            .1;
+        let unsplit = golden_sequence(&sequence, &launches, Mode::NoSplit, &config)?.memory;
         Ok(Launch {
             sequence,
             launches,
@@ -175,22 +172,37 @@ impl Launch {
         }
     }
 
+    /// The analysis of each launch of the sequence in `mode` on `hw`, or why one cannot be
+    /// bounded.
+    fn analyses(&self, mode: Mode, hw: &HwConfig) -> Result<Vec<ModeBound>, String> {
+        self.sequence
+            .launches
+            .iter()
+            .zip(&self.launches)
+            .map(|(manifest, launch)| {
+                analyse_launch(
+                    manifest,
+                    &launch.source,
+                    &pws_verify::bound::machine(hw),
+                    &[mode],
+                    self.split,
+                )
+                .map(|r| {
+                    r.modes
+                        .into_iter()
+                        .find(|b| b.mode == mode)
+                        .expect("the analysed mode is reported")
+                })
+                .map_err(|e| e.to_string())
+            })
+            .collect()
+    }
+
     /// The WCET bound of the launch in `mode` on `hw`, or why the analysis cannot give one:
-    /// for a sequence, the sum of its launches' bounds times the most passes it may run.
+    /// for a sequence, [`LaunchSequence::bound`] of its launches' bounds.
     pub fn bound(&self, mode: Mode, hw: &HwConfig) -> Result<u64, String> {
-        let mut sum = 0;
-        for (manifest, launch) in self.sequence.launches.iter().zip(&self.launches) {
-            sum += analyse_launch(
-                manifest,
-                &launch.source,
-                &pws_verify::bound::machine(hw),
-                &[mode],
-                self.split,
-            )
-            .map(|b| b.mode(mode).expect("the analysed mode is reported").bound)
-            .map_err(|e| e.to_string())?;
-        }
-        Ok(sum * u64::from(self.sequence.max_passes()))
+        let launches = self.analyses(mode, hw)?;
+        Ok(self.sequence.bound(launches.iter().map(|b| b.bound)))
     }
 
     /// The compute unit PWS with `s` SpSIMDs per SIMD runs this launch on when the SpSIMDs no
@@ -200,18 +212,12 @@ impl Launch {
     /// SpSIMDs. The slots per SIMD stay as they are.
     pub fn reprovisioned(&self, s: usize) -> Result<HwConfig, String> {
         let hw = self.hw(Mode::Pws, s);
-        let mut peak = 0;
-        for (manifest, launch) in self.sequence.launches.iter().zip(&self.launches) {
-            let r = analyse_launch(
-                manifest,
-                &launch.source,
-                &pws_verify::bound::machine(&hw),
-                &[Mode::Pws],
-                self.split,
-            )
-            .map_err(|e| e.to_string())?;
-            peak = peak.max(r.mode(Mode::Pws).expect("PWS was analysed").count);
-        }
+        let peak = self
+            .analyses(Mode::Pws, &hw)?
+            .iter()
+            .map(|b| b.count)
+            .max()
+            .unwrap_or(0);
         let c = usize::try_from(peak).unwrap_or(usize::MAX).min(s);
         let simds = pws_host::select::simd_total(hw.simds_per_cu as u64, s as u64, c as u64);
         let re = HwConfig {
@@ -260,20 +266,20 @@ impl Launch {
             ..golden::Config::default()
         };
         let reference = golden_sequence(&self.sequence, &self.launches, mode, &config)?;
-        let golden_final = &reference.last().expect("a sequence runs a launch").1;
         // Each launch's limits, from the golden model's run of it (a run of the sequence takes
         // the golden model's path: a run that leaves it differs in memory anyway).
         let limits: Vec<_> = reference
+            .steps
             .iter()
-            .map(|(stats, _)| pws_verify::sizing::from_stats(stats, &hw))
+            .map(|(_, stats)| pws_verify::sizing::from_stats(stats, &hw))
             .collect();
+        let per_pass = self.sequence.launches.len();
         let mut rows = Vec::new();
         let engine = super::engine_factory(self.engine);
         for (name, swizzle) in compactions {
-            let mut step_index = 0;
-            let steps = self.sequence.run(|step, manifest| {
-                let sized = limits.get(step_index).or(limits.last()).expect("sized");
-                step_index += 1;
+            let ran = self.sequence.run(|step, manifest| {
+                let index = step.pass as usize * per_pass + step.launch;
+                let sized = limits.get(index).or(limits.last()).expect("sized");
                 let report = pws_sim::cu::run_on(
                     &self.launches[step.launch].kernel(mode).program,
                     manifest,
@@ -298,16 +304,12 @@ impl Launch {
                     .contents(|n| report.buffers.get(n).map(<[u32]>::to_vec));
                 Ok::<_, MeasureError>((report, contents))
             })?;
-            let last = &steps.last().expect("a sequence runs a launch").1;
-            let contents = self
-                .sequence
-                .contents(|n| last.buffers.get(n).map(<[u32]>::to_vec));
             // Compared as each buffer says: bit-exact, or within its tolerance_ulp (f32).
             let expected: Vec<_> = self
                 .sequence
                 .buffers()
                 .iter()
-                .zip(&contents)
+                .zip(&ran.memory)
                 .filter(|(b, _)| b.expect.is_some())
                 .collect();
             let expect_equal = (!expected.is_empty()).then(|| {
@@ -315,21 +317,10 @@ impl Launch {
                     .iter()
                     .all(|(b, words)| b.first_mismatch(words).is_none())
             });
-            let cycles: u64 = steps.iter().map(|(_, r)| r.cycles).sum();
             let sum = |f: fn(&pws_sim::cu::RunReport) -> u64| -> u64 {
-                steps.iter().map(|(_, r)| f(r)).sum()
+                ran.steps.iter().map(|(_, r)| f(r)).sum()
             };
-            // Lane utilisation over the whole sequence: each launch's weighted by its slots.
-            let slots: f64 = steps
-                .iter()
-                .map(|(_, r)| r.valu_passes as f64)
-                .sum::<f64>()
-                .max(1.0);
-            let lane_utilisation = steps
-                .iter()
-                .map(|(_, r)| r.lane_utilisation * r.valu_passes as f64)
-                .sum::<f64>()
-                / slots;
+            let (cycles, valu_passes) = (sum(|r| r.cycles), sum(|r| r.valu_passes));
             rows.push(Row {
                 mode,
                 s: if mode == Mode::NoSplit { 0 } else { s },
@@ -337,15 +328,14 @@ impl Launch {
                 cycles,
                 bound,
                 tightness: bound.map(|b| b as f64 / cycles.max(1) as f64),
-                lane_utilisation: if steps.len() == 1 {
-                    last.lane_utilisation
-                } else {
-                    lane_utilisation
-                },
-                valu_passes: sum(|r| r.valu_passes),
+                lane_utilisation: pws_sim::cu::lane_utilisation(
+                    sum(|r| r.active_lane_ops),
+                    valu_passes,
+                ),
+                valu_passes,
                 passes_skipped: sum(|r| r.passes_skipped),
-                golden_equal: &contents == golden_final,
-                unsplit_equal: contents == self.unsplit,
+                golden_equal: ran.memory == reference.memory,
+                unsplit_equal: ran.memory == self.unsplit,
                 expect_equal,
             });
         }
@@ -353,15 +343,15 @@ impl Launch {
     }
 }
 
-/// The golden model's run of `sequence` in `mode`: per launch run, its statistics and the
-/// final memory after it.
+/// The golden model's run of `sequence` in `mode`: each launch's statistics and the final
+/// memory.
 fn golden_sequence(
     sequence: &LaunchSequence,
     launches: &[Prepared],
     mode: Mode,
     config: &golden::Config,
-) -> Result<Vec<(golden::Stats, Vec<Vec<u32>>)>, MeasureError> {
-    let steps = sequence.run(|step, manifest| {
+) -> Result<Ran<golden::Stats>, MeasureError> {
+    sequence.run(|step, manifest| {
         let report = golden::run(
             &launches[step.launch].kernel(mode).program,
             manifest,
@@ -369,7 +359,6 @@ fn golden_sequence(
         )
         .map_err(|e| format!("{}{e}", sequence.at(step)))?;
         let contents = sequence.contents(|n| report.buffers.get(n).map(|v| v.words()));
-        Ok::<_, MeasureError>(((report.stats, contents.clone()), contents))
-    })?;
-    Ok(steps.into_iter().map(|(_, r)| r).collect())
+        Ok((report.stats, contents))
+    })
 }

@@ -84,6 +84,18 @@ pub fn prepare_kernels(
     Ok(kernels)
 }
 
+/// A sequence's runs as `--json` lists them: `{pass, launch, report}` per launch, in order.
+pub fn steps_json<R: serde::Serialize>(
+    steps: &[(pws_isa::sequence::Step, R)],
+) -> Vec<serde_json::Value> {
+    steps
+        .iter()
+        .map(|(step, report)| {
+            serde_json::json!({ "pass": step.pass, "launch": step.launch, "report": report })
+        })
+        .collect()
+}
+
 /// Which divergent branches PWS splits besides the marked ones: the flags every command that
 /// prepares a kernel shares.
 #[derive(Debug, Clone, Copy, Default, clap::Args)]

@@ -180,15 +180,11 @@ fn run_sequence(
     // Ctrl-C ends the sequence after the interrupted launch's report, as it ends one launch.
     let steps = match steps {
         Err(_) if stopped.is_some() => return interrupted_at(stopped),
-        steps => steps?,
+        steps => steps?.steps,
     };
     let total: u64 = steps.iter().map(|(_, r)| r.cycles).sum();
     if args.json {
-        let list: Vec<_> = steps
-            .iter()
-            .map(|(step, report)| serde_json::json!({ "pass": step.pass, "launch": step.launch, "report": report }))
-            .collect();
-        let out = serde_json::json!({ "cycles": total, "launches": list });
+        let out = serde_json::json!({ "cycles": total, "launches": super::steps_json(&steps) });
         println!("{}", serde_json::to_string_pretty(&out)?);
     } else {
         for (step, r) in &steps {

@@ -387,15 +387,14 @@ fn sequence_bound(
         })
         .collect::<Result<Vec<LaunchReport>, Box<dyn std::error::Error>>>()?;
     let passes = u64::from(sequence.max_passes());
+    let bounds = |mode: Mode| {
+        reports
+            .iter()
+            .map(move |r| r.mode(mode).expect("the analysed mode is reported").bound)
+    };
     let totals: Vec<(Mode, u64)> = modes
         .iter()
-        .map(|&mode| {
-            let sum: u64 = reports
-                .iter()
-                .map(|r| r.mode(mode).expect("the analysed mode is reported").bound)
-                .sum();
-            (mode, passes * sum)
-        })
+        .map(|&mode| (mode, sequence.bound(bounds(mode))))
         .collect();
     if json {
         let bound: serde_json::Map<String, serde_json::Value> = totals
@@ -416,15 +415,7 @@ fn sequence_bound(
         reports.len()
     );
     for (mode, total) in totals {
-        let terms: Vec<String> = reports
-            .iter()
-            .map(|r| {
-                r.mode(mode)
-                    .expect("the analysed mode is reported")
-                    .bound
-                    .to_string()
-            })
-            .collect();
+        let terms: Vec<String> = bounds(mode).map(|b| b.to_string()).collect();
         println!(
             "  {:<8} bound {total} = {passes} x ({})",
             mode.name(),

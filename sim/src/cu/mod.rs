@@ -90,6 +90,17 @@ impl RunOptions {
     }
 }
 
+/// Active lane-operations / lane slots: `active_lane_ops` over `valu_passes` passes of the
+/// SIMD's 16 lanes (0 without a pass). [`RunReport::lane_utilisation`], and that of several
+/// runs from their summed counts.
+pub fn lane_utilisation(active_lane_ops: u64, valu_passes: u64) -> f64 {
+    if valu_passes == 0 {
+        0.0
+    } else {
+        active_lane_ops as f64 / (valu_passes * PORT_LANES as u64) as f64
+    }
+}
+
 /// The watchdog window for `hw`: far above the longest any one instruction can take (a memory
 /// access behind every other context's accesses, plus the latency; an LDS access with bank
 /// conflicts holds the sequencer up to 16 cycles).
@@ -918,11 +929,7 @@ fn report(
         wavefronts,
         blocks,
         instructions,
-        lane_utilisation: if valu_passes == 0 {
-            0.0
-        } else {
-            active_lane_ops as f64 / (valu_passes * PORT_LANES as u64) as f64
-        },
+        lane_utilisation: lane_utilisation(active_lane_ops, valu_passes),
         valu_passes,
         passes_skipped,
         active_lane_ops,
