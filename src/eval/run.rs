@@ -40,8 +40,9 @@ fn version() -> &'static str {
     })
 }
 
-/// The cache key of a point: everything its result depends on, none of its names or paths.
-fn point_key(launch: &Launch, p: &Point, max_cycles: Option<u64>) -> String {
+/// The cache key of a point on the compute unit `hw` ([`point_hw`]): everything its result
+/// depends on, none of its names or paths.
+fn point_key(launch: &Launch, p: &Point, hw: &PointHw, max_cycles: Option<u64>) -> String {
     let mut parts: Vec<Vec<u8>> = vec![version().as_bytes().to_vec()];
     for (manifest, prepared) in launch.sequence.launches.iter().zip(&launch.launches) {
         let mut manifest = manifest.clone();
@@ -56,7 +57,7 @@ fn point_key(launch: &Launch, p: &Point, max_cycles: Option<u64>) -> String {
     if let Some(repeat) = &launch.sequence.repeat {
         parts.push(format!("{repeat:?}").into_bytes());
     }
-    let hw = point_hw(launch, p).unwrap_or_else(|_| launch.hw(p.mode, p.s));
+    let hw = hw.clone().unwrap_or_else(|_| launch.hw(p.mode, p.s));
     parts.push(format!("{hw:?} {}", p.reprovisioned).into_bytes());
     parts.push(p.mode.name().as_bytes().to_vec());
     parts.push(p.s.to_le_bytes().to_vec());
@@ -66,9 +67,12 @@ fn point_key(launch: &Launch, p: &Point, max_cycles: Option<u64>) -> String {
     key(&parts)
 }
 
+/// The compute unit a point runs on, or why it cannot be re-provisioned.
+type PointHw = Result<pws_hdl::config::HwConfig, String>;
+
 /// The compute unit point `p` runs on: its configuration with the mode's S, or the one
-/// re-provisioned for the launch.
-fn point_hw(launch: &Launch, p: &Point) -> Result<pws_hdl::config::HwConfig, String> {
+/// re-provisioned for the launch (an analysis of each launch: computed once per point).
+fn point_hw(launch: &Launch, p: &Point) -> PointHw {
     if p.reprovisioned {
         launch.reprovisioned(p.s)
     } else {
@@ -105,7 +109,13 @@ fn blank(p: &Point, key: String) -> Record {
 }
 
 /// Runs one point on the RTL beside its bound.
-fn measure(launch: &Launch, p: &Point, key: String, max_cycles: Option<u64>) -> Record {
+fn measure(
+    launch: &Launch,
+    p: &Point,
+    hw: PointHw,
+    key: String,
+    max_cycles: Option<u64>,
+) -> Record {
     let mut rec = blank(p, key);
     // The preparation's warnings about this point's mode only.
     let prefix = format!("{}: ", p.mode.name());
@@ -115,7 +125,7 @@ fn measure(launch: &Launch, p: &Point, key: String, max_cycles: Option<u64>) -> 
         .filter(|n| n.starts_with(&prefix))
         .cloned()
         .collect();
-    let hw = match point_hw(launch, p) {
+    let hw = match hw {
         Ok(hw) => hw,
         Err(e) => {
             rec.reason = format!("cannot re-provision the compute unit: {e}");
@@ -221,7 +231,8 @@ pub fn run(
                     records[i] = Some(rec);
                 }
                 Ok(launch) => {
-                    let k = point_key(launch, p, sweep.max_cycles);
+                    let hw = point_hw(launch, p);
+                    let k = point_key(launch, p, &hw, sweep.max_cycles);
                     match cache.get(&k) {
                         // Names and positions come from this sweep; the numbers from the cache.
                         Some(old) => {
@@ -235,7 +246,7 @@ pub fn run(
                                 ..old.clone()
                             });
                         }
-                        None => todo.push((i, k)),
+                        None => todo.push((i, hw, k)),
                     }
                 }
             }
@@ -264,12 +275,12 @@ pub fn run(
         };
         let done: Vec<(usize, Record)> = todo
             .par_iter()
-            .map(|(i, k)| {
+            .map(|(i, hw, k)| {
                 let p = &points[*i];
                 let launch = launch_of(p)
                     .as_ref()
                     .expect("only prepared launches are run");
-                let rec = measure(launch, p, k.clone(), sweep.max_cycles);
+                let rec = measure(launch, p, hw.clone(), k.clone(), sweep.max_cycles);
                 bar.set_message(format!(
                     "{} {} S={} {}",
                     p.kernel.benchmark,
