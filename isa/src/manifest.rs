@@ -401,7 +401,7 @@ struct RawManifest {
 }
 
 /// What one launch of a manifest says: the top level's keys, or one `[[launch]]` table's.
-#[derive(Deserialize, Default)]
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawLaunch {
     kernel: Option<String>,
