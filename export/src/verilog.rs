@@ -12,8 +12,12 @@
 //! (`D::default()`), but its Verilog declares `reg [..] mem[..]` without initial values, so
 //! Icarus reads `x` where rust-hdl reads 0. [`generate`] initialises every such memory and read
 //! register to zero, inside rust-hdl's own `initial` block when the RAM has initial contents
-//! (so those still win). Yosys keeps the values as memory initialisation (iCE40 block RAMs
-//! support it).
+//! (so those still win). The word-by-word zero fill is for simulators only (`` `ifndef
+//! SYNTHESIS ``, which Yosys defines): Yosys 0.23 unrolls such a loop into one memory
+//! initialisation cell per word, which took it 32 of its 101 seconds on the compute unit's
+//! 8192-word instruction-memory banks, and the memories synthesised for the FPGA flow (iCE40
+//! block RAMs) hold zeros after configuration anyway. The read register's zero stays visible to
+//! Yosys.
 //!
 //! rust-hdl also writes one module per submodule *instance*: the 64 lanes of a vector unit
 //! become 64 identical modules under 64 names. [`dedupe_modules`] keeps one module per distinct
@@ -180,8 +184,8 @@ pub fn initialise_memories(verilog: &str) -> String {
                     body.push_str("       read_data = 0;\n");
                 }
                 body.push_str(&format!(
-                    "       for (pws_word = 0; pws_word < {words}; pws_word = pws_word + 1) \
-                     mem[pws_word] = 0;\n"
+                    "`ifndef SYNTHESIS\n       for (pws_word = 0; pws_word < {words}; \
+                     pws_word = pws_word + 1) mem[pws_word] = 0;\n`endif\n"
                 ));
                 out.push_str("    integer pws_word;\n");
                 // rust-hdl's own initial contents, if any, follow after blank lines: put the
@@ -359,7 +363,10 @@ mod tests {
         let fixed = initialise_memories(ram);
         assert!(fixed.contains("integer pws_word;\n    initial begin\n"));
         assert!(fixed.contains("read_data = 0;"));
-        assert!(fixed.contains("pws_word < 128;"));
+        assert!(fixed.contains(
+            "`ifndef SYNTHESIS\n       for (pws_word = 0; pws_word < 128; pws_word = pws_word + 1) \
+             mem[pws_word] = 0;\n`endif\n"
+        ));
         let rom = "module q(x);\n    reg[7:0] mem[3:0];\n\ninitial begin\nmem[0] = 8'h5;\nend\nendmodule\n";
         let fixed = initialise_memories(rom);
         let zero = fixed.find("mem[pws_word] = 0").unwrap();

@@ -1,6 +1,7 @@
 use evalexpr::ContextWithMutableVariables;
 use num_bigint::BigUint;
 use regex::Regex;
+use std::sync::LazyLock;
 
 use crate::ast::{
     VerilogBlock, VerilogBlockOrConditional, VerilogCase, VerilogConditional, VerilogExpression,
@@ -9,6 +10,9 @@ use crate::ast::{
 };
 use crate::code_writer::CodeWriter;
 use crate::verilog_visitor::{walk_block, VerilogVisitor};
+
+/// `[index]` in a name; compiled once (pws patch 6: upstream compiled it for every name).
+static INDEX: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\[([^\]]*)\]").unwrap());
 
 struct LoopVariable {
     variable: String,
@@ -28,7 +32,7 @@ impl VerilogCodeGenerator {
     /// Resolves every `[expr]` of a name with the loop variables in scope (`vus[i]$port[k]`
     /// -> `vus$1$port$2`); upstream resolved only the first (pws patch, PATCH.md).
     fn array_index_simplification(&self, a: &str) -> String {
-        let re = Regex::new(r"\[([^\]]*)\]").unwrap();
+        let re = &*INDEX;
         let mut context = evalexpr::HashMapContext::new();
         for lvar in &self.loops {
             let _ = context.set_value(lvar.variable.clone(), (lvar.value as i64).into());
