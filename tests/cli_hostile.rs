@@ -222,6 +222,54 @@ fn ctrl_c_prints_the_partial_report() {
     assert!(report["retired"].as_u64().unwrap() > 0, "{report}");
 }
 
+/// Ctrl-C in a launch sequence ends it with the interrupted launch: the launches before it and
+/// its partial report are printed.
+#[test]
+fn ctrl_c_ends_a_sequence_with_the_interrupted_launch() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "done.s", "s_endpgm\n");
+    write(
+        dir.path(),
+        "count.s",
+        "L:\n  s_add_u32 s0, s0, 1\n  s_branch L\n",
+    );
+    let m = write(
+        dir.path(),
+        "seq.toml",
+        "grid = 64\nworkgroup = 64\n\n[[launch]]\nkernel = \"done.s\"\n\n\
+         [[launch]]\nkernel = \"count.s\"\n",
+    );
+    let child = command()
+        .args(["run", &m, "--json", "--no-progress", "0"])
+        .args([
+            "--max-cycles",
+            "100000000",
+            "--max-instructions",
+            "100000000",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(4));
+    // SAFETY: signalling our own child.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("interrupted (Ctrl-C) at cycle"), "{err}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let launches = report["launches"].as_array().unwrap();
+    assert_eq!(launches.len(), 2, "{report}");
+    assert_eq!(launches[1]["launch"], 1);
+    assert!(
+        launches[1]["report"]["retired"].as_u64().unwrap() > 0,
+        "{report}"
+    );
+}
+
 /// Item 4: what one executor refuses, the other refuses too, before running, with the line.
 #[test]
 fn both_executors_refuse_trap_temporaries_at_assembly() {

@@ -127,7 +127,17 @@ impl LaunchSequence {
     /// [`Unfinished`]).
     pub fn run<R, E: From<Unfinished>>(
         &self,
+        launch: impl FnMut(Step, &Manifest) -> Result<(R, Vec<Vec<u32>>), E>,
+    ) -> Result<Ran<R>, E> {
+        self.run_until(launch, |_| false)
+    }
+
+    /// [`Self::run`], ending early, with the steps so far, after the first step whose result
+    /// `halt` accepts (a run the user interrupted reports what it simulated).
+    pub fn run_until<R, E: From<Unfinished>>(
+        &self,
         mut launch: impl FnMut(Step, &Manifest) -> Result<(R, Vec<Vec<u32>>), E>,
+        halt: impl Fn(&R) -> bool,
     ) -> Result<Ran<R>, E> {
         let index = |name: &str| {
             self.buffers()
@@ -150,7 +160,14 @@ impl LaunchSequence {
                     "an executor reports every buffer"
                 );
                 contents = after;
+                let halted = halt(&result);
                 done.push((step, result));
+                if halted {
+                    return Ok(Ran {
+                        steps: done,
+                        memory: contents,
+                    });
+                }
             }
             let finished = match &self.repeat {
                 None => true,
@@ -349,6 +366,22 @@ max = 5
             .unwrap_err();
         assert_eq!((e.max, e.nonzero, e.buffer.as_str()), (2, 1, "over"));
         assert!(e.to_string().contains("did not finish"), "{e}");
+    }
+
+    #[test]
+    fn run_until_ends_after_the_step_it_halts_at() {
+        let s = parse(TWO).unwrap();
+        let halt_at = Step { pass: 1, launch: 0 };
+        let ran = s
+            .run_until(
+                |st, m| Ok::<_, Unfinished>((st, step(m))),
+                |&st| st == halt_at,
+            )
+            .unwrap();
+        assert_eq!(ran.steps.len(), 3);
+        assert_eq!(*ran.last(), halt_at);
+        // a[0] went 3 -> 4 in pass 0 and 4 -> 5 in pass 1's first launch, which set `over`.
+        assert_eq!(ran.memory, [vec![5, 0], vec![1]]);
     }
 
     #[test]

@@ -152,36 +152,38 @@ fn run_sequence(
 ) -> CmdResult {
     let mut stopped = None;
     let mut vcds = Vec::new();
-    let steps = sequence.run(|step, manifest| {
-        if stopped.is_some() {
-            return Err(Box::<dyn std::error::Error>::from("interrupted"));
-        }
-        let vcd = args.vcd.as_ref().map(|path| {
-            let stem = path.file_stem().unwrap_or_default().to_string_lossy();
-            let name = match path.extension() {
-                Some(ext) => format!(
-                    "{stem}-{}-{}.{}",
-                    step.pass,
-                    step.launch,
-                    ext.to_string_lossy()
-                ),
-                None => format!("{stem}-{}-{}", step.pass, step.launch),
-            };
-            path.with_file_name(name)
-        });
-        vcds.extend(vcd.clone());
-        let kernel = &kernels[step.launch];
-        let (report, interrupted) = run_launch(args, hw, mode, manifest, kernel, vcd)
-            .map_err(|e| format!("{}{e}", sequence.at(step)))?;
-        stopped = interrupted;
-        let contents = sequence.contents(|name| report.buffers.get(name).map(<[u32]>::to_vec));
-        Ok((report, contents))
-    });
-    // Ctrl-C ends the sequence after the interrupted launch's report, as it ends one launch.
-    let steps = match steps {
-        Err(_) if stopped.is_some() => return interrupted_at(stopped),
-        steps => steps?.steps,
-    };
+    let ran = sequence.run_until(
+        |step, manifest| {
+            let vcd = args.vcd.as_ref().map(|path| {
+                let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+                let name = match path.extension() {
+                    Some(ext) => format!(
+                        "{stem}-{}-{}.{}",
+                        step.pass,
+                        step.launch,
+                        ext.to_string_lossy()
+                    ),
+                    None => format!("{stem}-{}-{}", step.pass, step.launch),
+                };
+                path.with_file_name(name)
+            });
+            vcds.extend(vcd.clone());
+            let kernel = &kernels[step.launch];
+            let (report, interrupted) = run_launch(args, hw, mode, manifest, kernel, vcd)
+                .map_err(|e| format!("{}{e}", sequence.at(step)))?;
+            stopped = interrupted;
+            let contents = sequence.contents(|name| report.buffers.get(name).map(<[u32]>::to_vec));
+            Ok::<_, Box<dyn std::error::Error>>(((report, interrupted.is_some()), contents))
+        },
+        // Ctrl-C ends the sequence with the interrupted launch, whose report is the last one
+        // printed, as it ends a single launch.
+        |&(_, interrupted)| interrupted,
+    )?;
+    let steps: Vec<_> = ran
+        .steps
+        .into_iter()
+        .map(|(step, (report, _))| (step, report))
+        .collect();
     let total: u64 = steps.iter().map(|(_, r)| r.cycles).sum();
     if args.json {
         let out = serde_json::json!({ "cycles": total, "launches": super::steps_json(&steps) });
