@@ -183,22 +183,14 @@ fn the_rtl_stops_loops_that_make_no_progress() {
     );
 }
 
-/// Item 3: Ctrl-C ends a run with the report of the cycles simulated so far.
-#[test]
-fn ctrl_c_prints_the_partial_report() {
-    let dir = tempfile::tempdir().unwrap();
-    write(
-        dir.path(),
-        "count.s",
-        "L:\n  s_add_u32 s0, s0, 1\n  s_branch L\n",
-    );
-    let m = write(
-        dir.path(),
-        "count.toml",
-        "kernel = \"count.s\"\ngrid = 64\nworkgroup = 64\n",
-    );
+/// A kernel that loops forever, for the Ctrl-C tests.
+const ENDLESS: &str = "L:\n  s_add_u32 s0, s0, 1\n  s_branch L\n";
+
+/// `pws run MANIFEST --json` without limits, interrupted by SIGINT after `seconds`: checks that
+/// it says so and exits 1, and returns the report it printed.
+fn interrupted_run(manifest: &str, seconds: u64) -> serde_json::Value {
     let child = command()
-        .args(["run", &m, "--json", "--no-progress", "0"])
+        .args(["run", manifest, "--json", "--no-progress", "0"])
         .args([
             "--max-cycles",
             "100000000",
@@ -209,7 +201,7 @@ fn ctrl_c_prints_the_partial_report() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_secs(3));
+    std::thread::sleep(Duration::from_secs(seconds));
     // SAFETY: signalling our own child.
     unsafe {
         libc::kill(child.id() as libc::pid_t, libc::SIGINT);
@@ -218,7 +210,20 @@ fn ctrl_c_prints_the_partial_report() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("interrupted (Ctrl-C) at cycle"), "{err}");
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Item 3: Ctrl-C ends a run with the report of the cycles simulated so far.
+#[test]
+fn ctrl_c_prints_the_partial_report() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "count.s", ENDLESS);
+    let m = write(
+        dir.path(),
+        "count.toml",
+        "kernel = \"count.s\"\ngrid = 64\nworkgroup = 64\n",
+    );
+    let report = interrupted_run(&m, 3);
     assert!(report["retired"].as_u64().unwrap() > 0, "{report}");
 }
 
@@ -228,39 +233,14 @@ fn ctrl_c_prints_the_partial_report() {
 fn ctrl_c_ends_a_sequence_with_the_interrupted_launch() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "done.s", "s_endpgm\n");
-    write(
-        dir.path(),
-        "count.s",
-        "L:\n  s_add_u32 s0, s0, 1\n  s_branch L\n",
-    );
+    write(dir.path(), "count.s", ENDLESS);
     let m = write(
         dir.path(),
         "seq.toml",
         "grid = 64\nworkgroup = 64\n\n[[launch]]\nkernel = \"done.s\"\n\n\
          [[launch]]\nkernel = \"count.s\"\n",
     );
-    let child = command()
-        .args(["run", &m, "--json", "--no-progress", "0"])
-        .args([
-            "--max-cycles",
-            "100000000",
-            "--max-instructions",
-            "100000000",
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_secs(4));
-    // SAFETY: signalling our own child.
-    unsafe {
-        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
-    }
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("interrupted (Ctrl-C) at cycle"), "{err}");
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let report = interrupted_run(&m, 4);
     let launches = report["launches"].as_array().unwrap();
     assert_eq!(launches.len(), 2, "{report}");
     assert_eq!(launches[1]["launch"], 1);
