@@ -150,7 +150,6 @@ fn run_sequence(
     sequence: &LaunchSequence,
     kernels: &[LaunchKernel],
 ) -> CmdResult {
-    let mut stopped = None;
     let mut vcds = Vec::new();
     let ran = sequence.run_until(
         |step, manifest| {
@@ -171,14 +170,14 @@ fn run_sequence(
             let kernel = &kernels[step.launch];
             let (report, interrupted) = run_launch(args, hw, mode, manifest, kernel, vcd)
                 .map_err(|e| format!("{}{e}", sequence.at(step)))?;
-            stopped = interrupted;
             let contents = sequence.contents(|name| report.buffers.get(name).map(<[u32]>::to_vec));
-            Ok::<_, Box<dyn std::error::Error>>(((report, interrupted.is_some()), contents))
+            Ok::<_, Box<dyn std::error::Error>>(((report, interrupted), contents))
         },
         // Ctrl-C ends the sequence with the interrupted launch, whose report is the last one
         // printed, as it ends a single launch.
-        |&(_, interrupted)| interrupted,
+        |(_, interrupted)| interrupted.is_some(),
     )?;
+    let stopped = ran.last().1;
     let steps: Vec<_> = ran
         .steps
         .into_iter()
