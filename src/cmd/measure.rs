@@ -175,25 +175,15 @@ impl Launch {
     /// The analysis of each launch of the sequence in `mode` on `hw`, or why one cannot be
     /// bounded.
     fn analyses(&self, mode: Mode, hw: &HwConfig) -> Result<Vec<ModeBound>, String> {
+        let machine = pws_verify::bound::machine(hw);
         self.sequence
             .launches
             .iter()
             .zip(&self.launches)
             .map(|(manifest, launch)| {
-                analyse_launch(
-                    manifest,
-                    &launch.source,
-                    &pws_verify::bound::machine(hw),
-                    &[mode],
-                    self.split,
-                )
-                .map(|r| {
-                    r.modes
-                        .into_iter()
-                        .find(|b| b.mode == mode)
-                        .expect("the analysed mode is reported")
-                })
-                .map_err(|e| e.to_string())
+                analyse_launch(manifest, &launch.source, &machine, &[mode], self.split)
+                    .map(|r| r.mode(mode).expect("the analysed mode is reported").clone())
+                    .map_err(|e| e.to_string())
             })
             .collect()
     }
