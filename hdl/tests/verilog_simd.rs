@@ -13,19 +13,19 @@ fn vector_unit_generates_valid_verilog() {
     uut.connect_all();
     let vlog = generate_verilog(&uut);
     assert!(
-        vlog.contains("module top$alus$31"),
+        vlog.contains("module top$spsimds$1$alus$15"),
         "16 ALU lanes per (Sp)SIMD"
     );
     assert!(vlog.contains("module top$banks$63"), "one bank per lane");
     assert!(
-        vlog.contains("module top$sdwas$31"),
+        vlog.contains("module top$spsimds$1$sdwas$15"),
         "an SDWA stage per ALU lane"
     );
     assert!(
-        vlog.contains("module top$schedule$1$unit"),
+        vlog.contains("module top$spsimds$1$schedule$unit"),
         "one swizzle unit per (Sp)SIMD"
     );
-    // rust-hdl writes a module per instance: the vector unit holds 32 copies of the lane ALU,
+    // rust-hdl writes a module per instance: the vector unit holds 16 copies of the lane ALU per (Sp)SIMD,
     // and Yosys' `proc` on all of them takes minutes. `make test` checks one lane ALU, `make
     // soak` the whole unit.
     let mut alu = LaneAlu::default();

@@ -1,11 +1,11 @@
 //! The pass schedule of one (Sp)SIMD: a [`SwizzleUnit`] behind flat ports.
 //!
-//! The vector unit holds one schedule per (Sp)SIMD in a vector, and rust-hdl's Verilog
-//! generator resolves only the first index of a path such as `units[k].port[p]`; so the
-//! per-position outputs of the swizzle unit are packed into words here (position p's group at
-//! bits 2p.., its crossbar input at bits 4p.. of `lanes_lo_o` / 4(p - 8).. of `lanes_hi_o`).
+//! The per-position outputs of the swizzle unit are packed into words (position p's group at
+//! bits 2p.., its crossbar input at bits 4p.. of `lanes_lo_o` / 4(p - 8).. of `lanes_hi_o`):
+//! the schedule was once one of a vector of them, and rust-hdl's Verilog generator resolved
+//! only the first index of a path such as `units[k].port[p]`.
 //! The wrapper also says whether the pass runs in place (every active position p executes
-//! lane 16·g + p of one group g, as in every pass of mode `None` and BCC), so the vector unit
+//! lane 16·g + p of one group g, as in every pass of mode `None` and BCC), so the (Sp)SIMD
 //! can bypass the crossbar in simulation.
 
 use rust_hdl::prelude::*;
