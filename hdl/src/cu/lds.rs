@@ -631,7 +631,7 @@ mod tests {
         assert!(v.contains("rows[ra]"), "the bank storage's own Verilog");
         // The load/store unit around it (its DS sequencer included) translates too.
         let cfg = crate::config::HwConfig::cu();
-        let mut lsu = super::super::lsu::LoadStoreUnit::new(&cfg, 4);
+        let mut lsu = super::super::lsu::LoadStoreUnit::new(&cfg);
         lsu.connect_all();
         assert!(generate_verilog(&mut lsu).contains("top$lds$banks$31("));
     }

@@ -6,7 +6,8 @@
 //!
 //! An issue unit deposits a memory instruction in its context's entry (`disp_*`, one port per
 //! issue unit; a context has at most one instruction in flight, so an entry is never
-//! overwritten). When the request sequencer is free (or finishes in this cycle) it takes the
+//! overwritten). The port of SIMD m's issue unit kk is u = m·(S + 1) + kk, and it carries only
+//! contexts of SIMD m's slots, so an entry listens to the S + 1 ports of its SIMD. When the request sequencer is free (or finishes in this cycle) it takes the
 //! pending entry that follows the last one served in context order (round-robin), so an
 //! instruction waits for at most one instruction of every other context: its wait is at most
 //! the sum of the other contexts' worst-case sequencer occupancies ([`super::timing`]).
@@ -108,7 +109,8 @@ pub enum MemKind {
 #[derive(LogicBlock)]
 pub struct LoadStoreUnit {
     pub clock: Signal<In, Clock>,
-    /// Dispatch port of issue unit u: a memory instruction of context `disp_ctx_i[u]`.
+    /// Dispatch port of issue unit u = m·(S + 1) + kk: a memory instruction of context
+    /// `disp_ctx_i[u]`, one of SIMD m's.
     pub disp_valid_i: Vec<Signal<In, Bit>>,
     pub disp_ctx_i: Vec<Signal<In, Bits<CTX_BITS>>>,
     pub disp_store_i: Vec<Signal<In, Bit>>,
@@ -306,17 +308,22 @@ pub struct LoadStoreUnit {
     d_done: Signal<Local, Bit>,
     c_base: Signal<Local, Bits<32>>,
     c_lds_size: Signal<Local, Bits<32>>,
+    /// SIMDs, contexts per SIMD (entries listening to its ports), ports per SIMD (S + 1).
+    _simds: usize,
+    _ctx_per_simd: usize,
+    _per_slot: usize,
 }
 
 impl LoadStoreUnit {
-    /// The LSU of a compute unit with `issue_units` dispatch ports and every context of `cfg`.
-    pub fn new(cfg: &HwConfig, issue_units: usize) -> Self {
+    /// The LSU of a compute unit with a dispatch port per issue unit and every context of `cfg`.
+    pub fn new(cfg: &HwConfig) -> Self {
         fn many<T: Default>(n: usize) -> Vec<T> {
             (0..n).map(|_| T::default()).collect()
         }
         let per_slot = cfg.contexts_per_wavefront();
         let slots = cfg.simds_per_cu * cfg.wf_contexts_per_simd;
         let n = slots * per_slot;
+        let issue_units = cfg.simds_per_cu * per_slot;
         LoadStoreUnit {
             vu_wdata_o: many(16),
             launch_i: Default::default(),
@@ -356,6 +363,9 @@ impl LoadStoreUnit {
             d_done: Default::default(),
             c_base: Default::default(),
             c_lds_size: Default::default(),
+            _simds: cfg.simds_per_cu,
+            _ctx_per_simd: cfg.wf_contexts_per_simd * per_slot,
+            _per_slot: per_slot,
             clock: Default::default(),
             disp_valid_i: many(issue_units),
             disp_ctx_i: many(issue_units),
@@ -949,24 +959,48 @@ impl Logic for LoadStoreUnit {
                 self.c_en_lo.d.next = self.e_en_lo[c].q.val();
                 self.c_en_hi.d.next = self.e_en_hi[c].q.val();
             }
-            for u in 0..self.disp_valid_i.len() {
-                if self.disp_valid_i[u].val() & (self.disp_ctx_i[u].val().index() == c) {
-                    self.pend[c].d.next = true;
-                    self.e_store[c].d.next = self.disp_store_i[u].val();
-                    self.e_scalar[c].d.next = self.disp_scalar_i[u].val();
-                    self.e_dwords[c].d.next = self.disp_dwords_i[u].val();
-                    self.e_size[c].d.next = self.disp_size_i[u].val();
-                    self.e_signed[c].d.next = self.disp_signed_i[u].val();
-                    self.e_avgpr[c].d.next = self.disp_addr_vgpr_i[u].val();
-                    self.e_dvgpr[c].d.next = self.disp_data_vgpr_i[u].val();
-                    self.e_bvgpr[c].d.next = self.disp_data1_vgpr_i[u].val();
-                    self.e_rvgpr[c].d.next = self.disp_ret_vgpr_i[u].val();
-                    self.e_ext[c].d.next = self.disp_ext_i[u].val();
-                    self.e_m0[c].d.next = self.disp_m0_i[u].val();
-                    self.e_sdst[c].d.next = self.disp_sdst_i[u].val();
-                    self.e_saddr[c].d.next = self.disp_saddr_i[u].val();
-                    self.e_en_lo[c].d.next = self.disp_en_lo_i[u].val();
-                    self.e_en_hi[c].d.next = self.disp_en_hi_i[u].val();
+        }
+        // Dispatch fills an entry (never one being picked: a context with a pending entry
+        // issues nothing).
+        for m in 0..self._simds {
+            for e in 0..self._ctx_per_simd {
+                for kk in 0..self._per_slot {
+                    if self.disp_valid_i[m * self._per_slot + kk].val()
+                        & (self.disp_ctx_i[m * self._per_slot + kk].val().index()
+                            == m * self._ctx_per_simd + e)
+                    {
+                        self.pend[m * self._ctx_per_simd + e].d.next = true;
+                        self.e_store[m * self._ctx_per_simd + e].d.next =
+                            self.disp_store_i[m * self._per_slot + kk].val();
+                        self.e_scalar[m * self._ctx_per_simd + e].d.next =
+                            self.disp_scalar_i[m * self._per_slot + kk].val();
+                        self.e_dwords[m * self._ctx_per_simd + e].d.next =
+                            self.disp_dwords_i[m * self._per_slot + kk].val();
+                        self.e_size[m * self._ctx_per_simd + e].d.next =
+                            self.disp_size_i[m * self._per_slot + kk].val();
+                        self.e_signed[m * self._ctx_per_simd + e].d.next =
+                            self.disp_signed_i[m * self._per_slot + kk].val();
+                        self.e_avgpr[m * self._ctx_per_simd + e].d.next =
+                            self.disp_addr_vgpr_i[m * self._per_slot + kk].val();
+                        self.e_dvgpr[m * self._ctx_per_simd + e].d.next =
+                            self.disp_data_vgpr_i[m * self._per_slot + kk].val();
+                        self.e_bvgpr[m * self._ctx_per_simd + e].d.next =
+                            self.disp_data1_vgpr_i[m * self._per_slot + kk].val();
+                        self.e_rvgpr[m * self._ctx_per_simd + e].d.next =
+                            self.disp_ret_vgpr_i[m * self._per_slot + kk].val();
+                        self.e_ext[m * self._ctx_per_simd + e].d.next =
+                            self.disp_ext_i[m * self._per_slot + kk].val();
+                        self.e_m0[m * self._ctx_per_simd + e].d.next =
+                            self.disp_m0_i[m * self._per_slot + kk].val();
+                        self.e_sdst[m * self._ctx_per_simd + e].d.next =
+                            self.disp_sdst_i[m * self._per_slot + kk].val();
+                        self.e_saddr[m * self._ctx_per_simd + e].d.next =
+                            self.disp_saddr_i[m * self._per_slot + kk].val();
+                        self.e_en_lo[m * self._ctx_per_simd + e].d.next =
+                            self.disp_en_lo_i[m * self._per_slot + kk].val();
+                        self.e_en_hi[m * self._ctx_per_simd + e].d.next =
+                            self.disp_en_hi_i[m * self._per_slot + kk].val();
+                    }
                 }
             }
         }
@@ -1140,7 +1174,7 @@ mod tests {
 
     fn unit() -> (HwConfig, LoadStoreUnit) {
         let cfg = HwConfig::cu();
-        let mut lsu = LoadStoreUnit::new(&cfg, 4);
+        let mut lsu = LoadStoreUnit::new(&cfg);
         lsu.connect_all();
         assert!(simulate(&mut lsu, 1000));
         (cfg, lsu)

@@ -365,7 +365,7 @@ impl ComputeUnit {
             ius: (0..units).map(|_| IssueUnit::new(cand)).collect(),
             smus,
             vus,
-            lsu: LoadStoreUnit::new(cfg, units),
+            lsu: LoadStoreUnit::new(cfg),
             barrier: BarrierUnit::new(slots, per_slot),
             busy: many(n),
             ended: many(n),
