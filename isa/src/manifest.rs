@@ -382,6 +382,9 @@ pub enum ManifestErrorKind {
     Budget(#[from] BudgetError),
 }
 
+/// A manifest file as written. Its launch keys repeat [`RawLaunch`]'s instead of flattening it
+/// in: serde does not support `deny_unknown_fields` with `#[serde(flatten)]`, and a misspelt
+/// key must be an error, not ignored.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawManifest {

@@ -222,13 +222,36 @@ impl Manifest {
     /// order): the next launch of a sequence. Expected values belong to the whole sequence,
     /// so the launch carries none.
     pub fn on(&self, contents: &[Vec<u32>]) -> Manifest {
-        let mut m = self.clone();
-        for (b, words) in m.buffers.iter_mut().zip(contents) {
-            b.init.clone_from(words);
-            b.expect = None;
-            b.tolerance_ulp = None;
+        debug_assert_eq!(
+            self.buffers.len(),
+            contents.len(),
+            "one word vector per buffer"
+        );
+        let buffers = self
+            .buffers
+            .iter()
+            .zip(contents)
+            .map(|(b, words)| Buffer {
+                name: b.name.clone(),
+                ty: b.ty,
+                init: words.clone(),
+                expect: None,
+                tolerance_ulp: None,
+            })
+            .collect();
+        Manifest {
+            path: self.path.clone(),
+            kernel: self.kernel.clone(),
+            opencl: self.opencl.clone(),
+            cflags: self.cflags.clone(),
+            entry: self.entry.clone(),
+            loop_bounds: self.loop_bounds.clone(),
+            grid: self.grid,
+            workgroup: self.workgroup,
+            dims: self.dims,
+            buffers,
+            args: self.args.clone(),
         }
-        m
     }
 }
 
