@@ -9,3 +9,5 @@ pub mod reconvergence;
 pub mod simd;
 pub mod split_merge;
 pub mod swizzle;
+#[cfg(test)]
+mod testing;

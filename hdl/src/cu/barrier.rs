@@ -94,15 +94,7 @@ impl Logic for BarrierUnit {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn settle(b: &mut BarrierUnit) {
-        for _ in 0..4 {
-            b.update_all();
-            if !b.has_changed() {
-                return;
-            }
-        }
-    }
+    use crate::testing::settle;
 
     fn released(b: &BarrierUnit) -> Vec<usize> {
         (0..b.release_o.len())

@@ -120,15 +120,7 @@ impl Logic for GroupCrossbar {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn settle(x: &mut GroupCrossbar) {
-        for _ in 0..4 {
-            x.update_all();
-            if !x.has_changed() {
-                return;
-            }
-        }
-    }
+    use crate::testing::settle;
 
     fn bits<const N: usize>(v: u64) -> Bits<N> {
         v.to_bits()
