@@ -4,8 +4,9 @@
 //! and the port of the CU's load/store unit.
 //!
 //! [`VectorUnit`] holds (Sp)SIMD k = 0 (the SIMD, WF contexts) .. S (SpSIMD k, SWF contexts
-//! k), each with 16 lanes of 32-bit integer and f32 ALU ([`LaneAlu`] with its [`LaneFpu`]) and
-//! its own [`SwizzleUnit`], and the SIMD's VRF. A wavefront holds a range of the VRF's
+//! k), each an [`SpSimd`] with 16 lanes of 32-bit integer and f32 ALU ([`LaneAlu`] with its
+//! [`LaneFpu`]) and its own [`SwizzleUnit`], and the SIMD's VRF, and wires each (Sp)SIMD to
+//! its port set of every bank. A wavefront holds a range of the VRF's
 //! registers from its dispatch to its end, and its SWFs share that range (they have no VRF of
 //! their own); the compute unit adds the range's base to every register number, so the ops
 //! arriving here name registers of the whole VRF. A lane of an op runs, and writes, only if it
@@ -129,8 +130,7 @@ impl std::fmt::Display for SimdConfigError {
 impl std::error::Error for SimdConfigError {}
 
 /// The SIMD, its SpSIMDs and the VRF of one SIMD (see the module documentation). Vectors are
-/// indexed by the (Sp)SIMD number k; source operands at `k * 3 + n`; per-group state of k at
-/// `k * 4 + g`; ALU position p of k at `k * 16 + p`; VRF banks by lane.
+/// indexed by the (Sp)SIMD number k, source operands at `k * 3 + n`, VRF banks by lane.
 #[derive(LogicBlock)]
 pub struct VectorUnit {
     pub clock: Signal<In, Clock>,
