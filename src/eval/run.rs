@@ -57,8 +57,11 @@ fn point_key(launch: &Launch, p: &Point, hw: &PointHw, max_cycles: Option<u64>) 
     if let Some(repeat) = &launch.sequence.repeat {
         parts.push(format!("{repeat:?}").into_bytes());
     }
-    let hw = hw.clone().unwrap_or_else(|_| launch.hw(p.mode, p.s));
-    parts.push(format!("{hw:?} {}", p.reprovisioned).into_bytes());
+    let hw = match hw {
+        Ok(hw) => format!("{hw:?}"),
+        Err(_) => format!("{:?}", launch.hw(p.mode, p.s)),
+    };
+    parts.push(format!("{hw} {}", p.reprovisioned).into_bytes());
     parts.push(p.mode.name().as_bytes().to_vec());
     parts.push(p.s.to_le_bytes().to_vec());
     parts.push(p.compaction.as_bytes().to_vec());
@@ -274,13 +277,13 @@ pub fn run(
             bar
         };
         let done: Vec<(usize, Record)> = todo
-            .par_iter()
+            .into_par_iter()
             .map(|(i, hw, k)| {
-                let p = &points[*i];
+                let p = &points[i];
                 let launch = launch_of(p)
                     .as_ref()
                     .expect("only prepared launches are run");
-                let rec = measure(launch, p, hw.clone(), k.clone(), sweep.max_cycles);
+                let rec = measure(launch, p, hw, k, sweep.max_cycles);
                 bar.set_message(format!(
                     "{} {} S={} {}",
                     p.kernel.benchmark,
@@ -289,7 +292,7 @@ pub fn run(
                     p.compaction
                 ));
                 bar.inc(1);
-                cache.put(&rec).map(|()| (*i, rec))
+                cache.put(&rec).map(|()| (i, rec))
             })
             .collect::<Result<_, String>>()?;
         bar.finish_and_clear();
