@@ -587,3 +587,128 @@ impl Logic for SpSimd {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::simd::valu_cycles_for;
+    use rust_hdl::core::simulate::simulate;
+    use std::collections::BTreeMap;
+
+    fn edge(u: &mut SpSimd) {
+        u.clock.next = Clock::from(true);
+        assert!(simulate(u, 1000));
+        u.clock.next = Clock::from(false);
+        assert!(simulate(u, 1000));
+    }
+
+    /// What one op did: the value written to each lane, the edges from the accepting edge to
+    /// the one after which `done_o` is high (both counted, as `valu_cycles_for` counts), the
+    /// passes executed and the passes compaction saved.
+    struct Run {
+        writes: BTreeMap<usize, u64>,
+        edges: u64,
+        passes: u64,
+        skipped: u64,
+    }
+
+    /// Issues `v_add_u32 v7, v5, 1000` on the lanes of `en` of a wave64 (the test plays the
+    /// banks: lane l's v5 is 100 + l) and records every write.
+    fn add(mode: SwizzleMode, en: u64) -> Run {
+        let mut u = SpSimd::new(64).unwrap();
+        u.connect_all();
+        u.compaction_i.next = mode;
+        for l in 0..64 {
+            u.rd0_i[l].next = (100 + l as u64).to_bits();
+        }
+        u.op_i.next = ValuOp::Add;
+        u.dst_i.next = 7u64.to_bits();
+        u.src_is_vgpr_i[0].next = true;
+        u.src_vgpr_i[0].next = 5u64.to_bits();
+        u.src_value_i[1].next = 1000u64.to_bits();
+        u.en_lo_i.next = (en & 0xFFFF_FFFF).to_bits();
+        u.en_hi_i.next = (en >> 32).to_bits();
+        u.issue_i.next = true;
+        assert!(simulate(&mut u, 1000));
+        assert!(u.ready_o.val());
+        assert_eq!(
+            u.ra0_o.val().to_u64(),
+            5,
+            "the banks are addressed in the issue cycle"
+        );
+        edge(&mut u);
+        u.issue_i.next = false;
+        let mut run = Run {
+            writes: BTreeMap::new(),
+            edges: 0,
+            passes: 0,
+            skipped: 0,
+        };
+        for edges in 1..8 {
+            assert!(simulate(&mut u, 1000));
+            assert!(!u.ready_o.val() || u.done_o.val());
+            for l in 0..64 {
+                if u.we_o[l].val() {
+                    assert_eq!(u.wa_o.val().to_u64(), 7);
+                    assert!(!u.we_hi_o[l].val(), "a 32-bit result");
+                    let old = run.writes.insert(l, u.wd_o[l].val().to_u64());
+                    assert!(old.is_none(), "lane {l} written twice");
+                }
+            }
+            run.passes += u.stat_pass_o.val() as u64;
+            run.skipped += u.stat_skipped_o.val().to_u64();
+            if u.done_o.val() {
+                run.edges = edges;
+                return run;
+            }
+            edge(&mut u);
+        }
+        panic!("no done_o within 7 cycles");
+    }
+
+    fn expected(en: u64) -> BTreeMap<usize, u64> {
+        (0..64)
+            .filter(|l| en >> l & 1 == 1)
+            .map(|l| (l, 1100 + l as u64))
+            .collect()
+    }
+
+    #[test]
+    fn every_group_is_a_pass_without_compaction() {
+        let en = 0xF0F0_0000_0000_0001;
+        let run = add(SwizzleMode::None, en);
+        assert_eq!(run.writes, expected(en));
+        assert_eq!((run.passes, run.skipped), (4, 0));
+        assert_eq!(run.edges, valu_cycles_for(4));
+    }
+
+    #[test]
+    fn bcc_skips_empty_groups_and_scc_packs_the_active_lanes() {
+        // Lanes 3, 20, 37 and 50: one per group, so BCC runs four passes and SCC one.
+        let en = 1 << 3 | 1 << 20 | 1 << 37 | 1 << 50;
+        let bcc = add(SwizzleMode::Bcc, en);
+        assert_eq!(bcc.writes, expected(en));
+        assert_eq!((bcc.passes, bcc.skipped), (4, 0));
+        let scc = add(SwizzleMode::Scc, en);
+        assert_eq!(
+            scc.writes,
+            expected(en),
+            "the un-swizzle returns each result"
+        );
+        assert_eq!((scc.passes, scc.skipped), (1, 3));
+        assert_eq!(scc.edges, valu_cycles_for(1));
+        // Two empty groups under BCC.
+        let en = 0xFFFF_0000_0000_FFFF;
+        let bcc = add(SwizzleMode::Bcc, en);
+        assert_eq!(bcc.writes, expected(en));
+        assert_eq!((bcc.passes, bcc.skipped), (2, 2));
+    }
+
+    #[test]
+    fn an_empty_mask_retires_without_a_write() {
+        let run = add(SwizzleMode::Scc, 0);
+        assert!(run.writes.is_empty());
+        assert_eq!((run.passes, run.skipped), (0, 4));
+        assert_eq!(run.edges, valu_cycles_for(0));
+    }
+}
