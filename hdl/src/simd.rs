@@ -209,7 +209,6 @@ pub struct VectorUnit {
     skipped_k: Signal<Local, Bits<3>>,
     _simds: usize,
     _groups: usize,
-    _width: usize,
 }
 
 impl VectorUnit {
@@ -283,7 +282,6 @@ impl VectorUnit {
             skipped_k: Default::default(),
             _simds: simds,
             _groups: groups,
-            _width: cfg.wavefront_width,
         })
     }
 
@@ -371,7 +369,7 @@ impl Logic for VectorUnit {
             self.done_o[k].next = self.spsimds[k].done_o.val();
             self.mask_lo_o[k].next = self.spsimds[k].mask_lo_o.val();
             self.mask_hi_o[k].next = self.spsimds[k].mask_hi_o.val();
-            for l in 0..self._width {
+            for l in 0..self.banks.len() {
                 self.banks[l].ra0[k].next = self.spsimds[k].ra0_o.val();
                 self.banks[l].ra1[k].next = self.spsimds[k].ra1_o.val();
                 self.banks[l].ra2[k].next = self.spsimds[k].ra2_o.val();
