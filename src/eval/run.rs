@@ -57,11 +57,15 @@ fn point_key(launch: &Launch, p: &Point, hw: &PointHw, max_cycles: Option<u64>) 
     if let Some(repeat) = &launch.sequence.repeat {
         parts.push(format!("{repeat:?}").into_bytes());
     }
+    let unprovisioned;
     let hw = match hw {
-        Ok(hw) => format!("{hw:?}"),
-        Err(_) => format!("{:?}", launch.hw(p.mode, p.s)),
+        Ok(hw) => hw,
+        Err(_) => {
+            unprovisioned = launch.hw(p.mode, p.s);
+            &unprovisioned
+        }
     };
-    parts.push(format!("{hw} {}", p.reprovisioned).into_bytes());
+    parts.push(format!("{hw:?} {}", p.reprovisioned).into_bytes());
     parts.push(p.mode.name().as_bytes().to_vec());
     parts.push(p.s.to_le_bytes().to_vec());
     parts.push(p.compaction.as_bytes().to_vec());
