@@ -2,10 +2,9 @@
 
 use rust_hdl::prelude::*;
 
-/// Evaluates a combinational block until its signals stop changing (at most four passes,
-/// enough for the blocks tested this way).
+/// Evaluates a combinational block until its signals stop changing (at most 100 passes).
 pub fn settle(b: &mut impl Block) {
-    for _ in 0..4 {
+    for _ in 0..100 {
         b.update_all();
         if !b.has_changed() {
             return;

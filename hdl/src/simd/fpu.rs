@@ -1015,6 +1015,7 @@ impl Logic for FpuStage {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::settle;
 
     fn eval(op: ValuOp, a: u32, b: u32, c: u32, fmod: u64) -> (u32, bool) {
         let mut u = LaneFpu::default();
@@ -1024,12 +1025,7 @@ mod tests {
         u.b.next = (b as u64).to_bits();
         u.c.next = (c as u64).to_bits();
         u.fmod.next = fmod.to_bits();
-        for _ in 0..100 {
-            u.update_all();
-            if !u.has_changed() {
-                break;
-            }
-        }
+        settle(&mut u);
         (u.result.val().to_u64() as u32, u.flag.val())
     }
 

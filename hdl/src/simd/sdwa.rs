@@ -186,6 +186,7 @@ impl Logic for LaneSdwa {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::settle;
 
     fn run(ctrl: u64, a: u32, b: u32, old: u32, result: u32) -> (u32, u32, u32) {
         let mut s = LaneSdwa::default();
@@ -195,12 +196,7 @@ mod tests {
         s.b.next = (b as u64).to_bits();
         s.old.next = (old as u64).to_bits();
         s.result.next = (result as u64).to_bits();
-        for _ in 0..100 {
-            s.update_all();
-            if !s.has_changed() {
-                break;
-            }
-        }
+        settle(&mut s);
         let v = |x: Bits<32>| x.to_u64() as u32;
         (v(s.a_o.val()), v(s.b_o.val()), v(s.d_o.val()))
     }
