@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Counter, MacFsm};
+use common::{Counter, MacFsm, Pairs};
 use pws_export::cosim::{self, CoSimPorts, Stimulus};
 use pws_export::units::Design;
 use pws_export::{bench, flow, tools, verilog, ExportError};
@@ -216,4 +216,51 @@ fn benchmark_agrees_on_outputs_and_reports_both_speeds() {
     assert!(row.outputs_agree);
     assert!(row.rust_hdl_cycles >= 256 && row.verilator_cycles >= 256);
     assert!(row.rust_hdl_cycles_per_second > 0.0 && row.verilator_cycles_per_second > 0.0);
+}
+
+/// rust-hdl-core patch 7: a condition of the loop indices alone is resolved by the generator,
+/// so only the (i, k) pairs that can meet are written, and the Verilog still behaves as the
+/// Rust model cycle by cycle.
+#[test]
+fn conditions_of_loop_indices_alone_are_resolved_in_the_verilog() {
+    let v = pws_export::units::verilog_of::<Pairs>().unwrap();
+    let module = &v[v.find("module pws_test_pairs(").unwrap()..];
+    let block_of = |signal: &str| {
+        module
+            .split("always @(*) begin")
+            .find(|b| b.trim_start().starts_with(&format!("{signal} = ")))
+            .unwrap_or_else(|| panic!("no block for {signal} in {v}"))
+            .split("\n    end")
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    // hit[0] hears every en[k]; hit[1] en[1], and en[0] through sel; hit[2] en[2], and en[1]
+    // through sel.
+    for (i, heard, through_sel) in [(0, "012", ""), (1, "1", "0"), (2, "2", "1")] {
+        let block = block_of(&format!("hit${i}"));
+        for k in 0..3 {
+            let direct = heard.contains(&k.to_string());
+            let via_sel = through_sel.contains(&k.to_string());
+            assert_eq!(
+                block.contains(&format!("if (en${k})")),
+                direct,
+                "hit${i} and en${k}: {block}"
+            );
+            assert_eq!(
+                block.contains(&format!("~en${k}")),
+                via_sel,
+                "hit${i} and ~en${k}: {block}"
+            );
+        }
+        assert_eq!(
+            block.matches("if (").count(),
+            heard.len() + through_sel.len(),
+            "{block}"
+        );
+    }
+    for seed in [1, 2, 3] {
+        let dir = tempfile::tempdir().unwrap();
+        cosim::cosimulate::<Pairs>(seed, 200, dir.path()).unwrap();
+    }
 }

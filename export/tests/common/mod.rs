@@ -127,3 +127,66 @@ pws_export::cosim_ports!(MacFsm {
     inputs: [start, length, data],
     outputs: [busy, done, result],
 });
+
+/// Issue units and contexts in miniature: output `hit[i]` (their count registered in `last`) listens to
+/// `en[k]` for the pairs `k == i || i == 0` only, and through `sel` to `en[k]` for
+/// `k + 1 == i`, all chosen by conditions of the loop indices alone, which the generator
+/// resolves (vendor/rust-hdl-core/PATCH.md, change 7).
+#[derive(LogicBlock)]
+pub struct Pairs {
+    pub clock: Signal<In, Clock>,
+    pub en: Vec<Signal<In, Bit>>,
+    pub sel: Signal<In, Bit>,
+    pub hit: Vec<Signal<Out, Bit>>,
+    pub last: Signal<Out, Bits<3>>,
+    held: DFF<Bits<3>>,
+    count: Signal<Local, Bits<3>>,
+}
+
+impl Logic for Pairs {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, held);
+        self.last.next = self.held.q.val();
+        self.count.next = 0.into();
+        for i in 0..self.hit.len() {
+            self.hit[i].next = false;
+            for k in 0..self.en.len() {
+                if (k == i) | (i == 0) {
+                    if self.en[k].val() {
+                        self.hit[i].next = true;
+                    }
+                } else if self.sel.val() & (k + 1 == i) {
+                    self.hit[i].next = !self.en[k].val();
+                }
+            }
+            if self.hit[i].val() {
+                self.count.next = self.count.val() + 1;
+            }
+        }
+        self.held.d.next = self.count.val();
+    }
+}
+
+impl Design for Pairs {
+    const MODULE: &'static str = "pws_test_pairs";
+    fn build() -> Result<Self, ExportError> {
+        Ok(Pairs {
+            clock: Default::default(),
+            en: (0..3).map(|_| Default::default()).collect(),
+            sel: Default::default(),
+            hit: (0..3).map(|_| Default::default()).collect(),
+            last: Default::default(),
+            held: Default::default(),
+            count: Default::default(),
+        })
+    }
+    fn clock_mut(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+}
+
+pws_export::cosim_ports!(Pairs {
+    inputs: [en, sel],
+    outputs: [hit, last],
+});

@@ -675,6 +675,11 @@ pub struct VerilogLiteral {
 }
 
 impl VerilogLiteral {
+    /// The value, if it is not negative and fits in 64 bits (pws patch 7).
+    pub fn as_u64(&self) -> Option<u64> {
+        u64::try_from(&self.val).ok()
+    }
+
     pub fn as_usize(&self) -> usize {
         let m = self.val.to_u32_digits();
         assert!(m.0 != Sign::Minus);

@@ -49,6 +49,62 @@ impl VerilogCodeGenerator {
         name
     }
 
+    /// The value of `e` when the loop variables in scope and literals alone decide it (pws
+    /// patch 7, PATCH.md): `(k == kk) | (kk == 0)` inside unrolled loops over `k` and `kk`, or
+    /// `x & (3 == 1)` for any `x`. `None` when a signal's value matters or the arithmetic could
+    /// wrap at Verilog's widths.
+    fn known(&self, e: &VerilogExpression) -> Option<u64> {
+        use VerilogExpression as E;
+        use VerilogOp as Op;
+        match e {
+            E::Literal(v) => v.as_u64(),
+            E::Signal(s) => self
+                .loops
+                .iter()
+                .rev()
+                .find(|l| l.variable == *s)
+                .map(|l| l.value as u64),
+            E::Paren(a) => self.known(a),
+            E::Binary(a, op, b) => {
+                let (x, y) = (self.known(a), self.known(b));
+                match op {
+                    // Zero on either side decides an AND, whatever the other side's width.
+                    Op::BitAnd | Op::LogicalAnd if x == Some(0) || y == Some(0) => Some(0),
+                    _ => {
+                        let (x, y) = (x?, y?);
+                        let small = |v: u64| (v <= u64::from(u32::MAX)).then_some(v);
+                        match op {
+                            Op::BitAnd => Some(x & y),
+                            Op::BitOr => Some(x | y),
+                            Op::LogicalAnd => Some(u64::from(x != 0 && y != 0)),
+                            Op::LogicalOr => Some(u64::from(x != 0 || y != 0)),
+                            Op::Eq => Some(u64::from(x == y)),
+                            Op::Ne => Some(u64::from(x != y)),
+                            Op::Lt => Some(u64::from(x < y)),
+                            Op::Le => Some(u64::from(x <= y)),
+                            Op::Gt => Some(u64::from(x > y)),
+                            Op::Ge => Some(u64::from(x >= y)),
+                            Op::Add => small(x.checked_add(y)?),
+                            Op::Mul => small(x.checked_mul(y)?),
+                            Op::Sub => small(x.checked_sub(y)?),
+                            Op::BitXor | Op::Shl | Op::Shr => None,
+                        }
+                    }
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The `else` part of an `if` whose condition is known false, without the `else`.
+    fn visit_block_or_conditional_taken(&mut self, o: &VerilogBlockOrConditional) {
+        match &o {
+            VerilogBlockOrConditional::Block(b) => self.visit_block(b),
+            VerilogBlockOrConditional::Conditional(c) => self.visit_statement(c),
+            VerilogBlockOrConditional::None => self.io.writeln("begin end"),
+        }
+    }
+
     fn link_fixup(&self, x: &VerilogLinkDetails) -> VerilogLinkDetails {
         VerilogLinkDetails {
             my_name: self.ident_fixup(&x.my_name),
@@ -440,10 +496,20 @@ mod slice {
                     self.depth -= 1;
                     self.push(seq, node, from);
                 }
-                VerilogStatement::If(c) => {
-                    let node = self.conditional(c);
-                    self.push(seq, node, from);
-                }
+                // A condition the loop variables decide keeps only its taken branch, without
+                // the `if` (pws patch 7).
+                VerilogStatement::If(c) => match self.gen.known(&c.test) {
+                    Some(0) => match &c.otherwise {
+                        VerilogBlockOrConditional::Block(b) => self.block(b, seq),
+                        VerilogBlockOrConditional::Conditional(s) => self.statement(s, seq),
+                        VerilogBlockOrConditional::None => {}
+                    },
+                    Some(_) => self.block(&c.then, seq),
+                    None => {
+                        let node = self.conditional(c);
+                        self.push(seq, node, from);
+                    }
+                },
                 VerilogStatement::Match(m) => {
                     let (pos, test, reads) = self.condition(&m.test);
                     self.depth += 1;
@@ -825,6 +891,12 @@ impl VerilogVisitor for VerilogCodeGenerator {
     }
 
     fn visit_conditional(&mut self, c: &VerilogConditional) {
+        // As in the sliced blocks: a condition the loop variables decide is not written.
+        match self.known(&c.test) {
+            Some(0) => return self.visit_block_or_conditional_taken(&c.otherwise),
+            Some(_) => return self.visit_block(&c.then),
+            None => {}
+        }
         self.io.write("if (");
         self.visit_expression(&c.test);
         self.io.write(") ");
