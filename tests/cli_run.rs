@@ -90,7 +90,8 @@ fn the_vcd_has_the_hierarchy_of_the_compute_unit() {
     let text = std::fs::read_to_string(&vcd).unwrap();
     let header = &text[..text.find("$enddefinitions").expect("a VCD header")];
     for needle in [
-        "$scope module smus$0 $end",
+        "$scope module slots$0 $end",
+        "$scope module smu $end",
         "$scope module contexts$1 $end",
         "spm_lo",
         "issue_pc_o$0",

@@ -3,7 +3,8 @@
 //! [`ComputeUnit`] is a compute-unit slice built from one [`HwConfig`]: per SIMD, one
 //! [`issue::IssueUnit`] per (Sp)SIMD number (schedule, fetch from the [`imem`], [`decode`],
 //! operand read, scalar ALU ([`salu`]) and branch unit ([`branch`]) execute, write-back); per
-//! wavefront slot, the [`crate::split_merge::SplitMergeUnit`] (contexts, SRFs, split/merge);
+//! wavefront slot, a [`slot::WavefrontSlot`] (its [`crate::split_merge::SplitMergeUnit`]:
+//! contexts, SRFs, split/merge; the per-context state beside it; its split/merge arbiter);
 //! per SIMD, the [`crate::simd::VectorUnit`] (SIMD, SpSIMDs, the VRF its slots share,
 //! compaction); one
 //! [`lsu::LoadStoreUnit`] with the compute unit's LDS ([`lds::Lds`], 32 banks) and one
@@ -19,6 +20,7 @@ pub mod issue;
 pub mod lds;
 pub mod lsu;
 pub mod salu;
+pub mod slot;
 pub mod timing;
 mod top;
 

@@ -1,25 +1,23 @@
-//! The compute-unit top: wires the issue units, the slots' split/merge datapaths, the SIMDs'
-//! vector units, the LSU and the barrier unit together and holds the per-context state that is
-//! not in a [`crate::context::Context`]: the in-flight (scoreboard) bit, VCC, M0, SCC, the
-//! `s_endpgm` and barrier flags, and the pending split/merge request of each context; per slot
-//! the base of its wavefront's VGPR range in the SIMD's VRF, which it adds to every register
-//! number the issue units and the LSU hand to the vector unit (docs/cu.md).
+//! The compute-unit top: wires the issue units, the wavefront slots ([`WavefrontSlot`]: the
+//! contexts, their split/merge datapath and the per-context state beside it), the SIMDs'
+//! vector units, the LSU and the barrier unit together (docs/cu.md). Per vector-unit port it
+//! records which context's op is in flight, and it adds a slot's VGPR base to every register
+//! number the issue units and the LSU hand to the vector unit.
 //!
 //! Context c of the compute unit is slot · (S + 1) + k; slot j belongs to SIMD j / N_WFC.
 
 use rust_hdl::prelude::*;
 
 use super::barrier::BarrierUnit;
-use super::decode::DstKind;
 use super::imem::{InstructionMemory, IMEM_ADDR_BITS};
 use super::issue::IssueUnit;
 use super::lds::LDS_ROW_BITS;
 use super::lsu::LoadStoreUnit;
+use super::slot::WavefrontSlot;
 use super::{CuError, CuMode, CTX_BITS, MAX_SLOTS, MAX_SLOTS_PER_SIMD, SLOT_BITS};
 use crate::config::{ConfigErrors, HwConfig, CONTEXT_ID_BITS, SGPR_ADDR_BITS, VGPR_ADDR_BITS};
 use crate::context::{ContextState, DEPTH_BITS};
 use crate::simd::{SimdConfigError, ValuOp, VectorUnit, SIMD_LANES, SOURCES};
-use crate::split_merge::{SmOp, SmStatus, SplitMergeUnit};
 use crate::swizzle::SwizzleMode;
 
 /// Why a [`ComputeUnit`] cannot be built for a configuration.
@@ -171,35 +169,10 @@ pub struct ComputeUnit {
     pub dbg_in_flight_o: Signal<Out, Bit>,
     pub imem: InstructionMemory,
     pub ius: Vec<IssueUnit>,
-    pub smus: Vec<SplitMergeUnit>,
     pub vus: Vec<VectorUnit>,
     pub lsu: LoadStoreUnit,
     pub barrier: BarrierUnit,
-    // Per context.
-    busy: Vec<DFF<Bit>>,
-    ended: Vec<DFF<Bit>>,
-    at_bar: Vec<DFF<Bit>>,
-    vcc_lo: Vec<DFF<Bits<32>>>,
-    vcc_hi: Vec<DFF<Bits<32>>>,
-    m0: Vec<DFF<Bits<32>>>,
-    scc: Vec<DFF<Bit>>,
-    ipc: Vec<DFF<Bits<32>>>,
-    sm_pend: Vec<DFF<Bit>>,
-    sm_split: Vec<DFF<Bit>>,
-    sm_mask_lo: Vec<DFF<Bits<32>>>,
-    sm_mask_hi: Vec<DFF<Bits<32>>>,
-    sm_pc: Vec<DFF<Bits<32>>>,
-    v_mdst: Vec<DFF<DstKind>>,
-    v_msgpr: Vec<DFF<Bits<SGPR_ADDR_BITS>>>,
-    v_wexec: Vec<DFF<Bit>>,
-    // Per slot.
-    live: Vec<DFF<Bit>>,
-    wg: Vec<DFF<Bits<8>>>,
-    sm_active: Vec<DFF<Bit>>,
-    sm_cur: Vec<DFF<Bits<CONTEXT_ID_BITS>>>,
-    sm_rr: Vec<DFF<Bits<CONTEXT_ID_BITS>>>,
-    /// Per slot: the base of its wavefront's VGPR range in the SIMD's VRF.
-    vbase: Vec<DFF<Bits<VGPR_ADDR_BITS>>>,
+    pub slots: Vec<WavefrontSlot>,
     /// Per vector-unit port (SIMD · (S + 1) + p): the context whose op it runs, as its issue
     /// unit's candidate number (slot of the SIMD · (S + 1) + k).
     vu_owner: Vec<DFF<Bits<8>>>,
@@ -212,24 +185,11 @@ pub struct ComputeUnit {
     n_merges: DFF<Bits<32>>,
     /// slot · 8 + k of context c.
     c_id: Vec<Constant<Bits<CTX_BITS>>>,
+    /// Per slot: its context 0's candidate number at its SIMD's issue units and dense index.
+    cand_base: Vec<Constant<Bits<8>>>,
+    ctx_base: Vec<Constant<Bits<CTX_BITS>>>,
     n_sgprs: Constant<Bits<8>>,
     // Combinational.
-    runnable: Vec<Signal<Local, Bit>>,
-    retire: Vec<Signal<Local, Bit>>,
-    slot_done: Vec<Signal<Local, Bit>>,
-    sm_found: Vec<Signal<Local, Bit>>,
-    sm_pick: Vec<Signal<Local, Bits<CONTEXT_ID_BITS>>>,
-    // A split/merge issued in this cycle, per slot.
-    sm_direct: Vec<Signal<Local, Bit>>,
-    sm_direct_k: Vec<Signal<Local, Bits<CONTEXT_ID_BITS>>>,
-    sm_direct_split: Vec<Signal<Local, Bit>>,
-    sm_direct_lo: Vec<Signal<Local, Bits<32>>>,
-    sm_direct_hi: Vec<Signal<Local, Bits<32>>>,
-    sm_direct_pc: Vec<Signal<Local, Bits<32>>>,
-    par_vcc_lo: Vec<Signal<Local, Bits<32>>>,
-    par_vcc_hi: Vec<Signal<Local, Bits<32>>>,
-    par_m0: Vec<Signal<Local, Bits<32>>>,
-    par_scc: Vec<Signal<Local, Bit>>,
     any_live: Signal<Local, Bit>,
     stat_p: Signal<Local, Bits<32>>,
     stat_s: Signal<Local, Bits<32>>,
@@ -238,9 +198,6 @@ pub struct ComputeUnit {
     new_code: Signal<Local, CuError>,
     new_pc: Signal<Local, Bits<32>>,
     new_ctx: Signal<Local, Bits<CTX_BITS>>,
-    split_done: Vec<Signal<Local, Bit>>,
-    merged: Vec<Signal<Local, Bit>>,
-    fallback: Vec<Signal<Local, Bit>>,
     prog_bytes: Signal<Local, Bits<32>>,
     acc_splits: Signal<Local, Bits<32>>,
     acc_fallbacks: Signal<Local, Bits<32>>,
@@ -248,7 +205,6 @@ pub struct ComputeUnit {
     _simds: usize,
     _slots_per_simd: usize,
     _per_slot: usize,
-    _cand: usize,
 }
 
 impl ComputeUnit {
@@ -273,13 +229,9 @@ impl ComputeUnit {
             .map(|_| VectorUnit::new(cfg))
             .collect::<Result<Vec<_>, _>>()
             .map_err(CuConfigError::Simd)?;
-        let smus = (0..slots)
-            .map(|_| SplitMergeUnit::for_cu(cfg))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| match e {
-                crate::split_merge::SplitMergeConfigError::Invalid(e) => CuConfigError::Invalid(e),
-                crate::split_merge::SplitMergeConfigError::NoSpSimds => unreachable!(),
-            })?;
+        let slot_blocks = (0..slots)
+            .map(|_| WavefrontSlot::new(cfg))
+            .collect::<Result<Vec<_>, _>>()?;
         fn many<T: Default>(n: usize) -> Vec<T> {
             (0..n).map(|_| T::default()).collect()
         }
@@ -363,32 +315,10 @@ impl ComputeUnit {
             dbg_in_flight_o: Default::default(),
             imem: InstructionMemory::new(units),
             ius: (0..units).map(|_| IssueUnit::new(cand)).collect(),
-            smus,
+            slots: slot_blocks,
             vus,
             lsu: LoadStoreUnit::new(cfg),
             barrier: BarrierUnit::new(slots, per_slot),
-            busy: many(n),
-            ended: many(n),
-            at_bar: many(n),
-            vcc_lo: many(n),
-            vcc_hi: many(n),
-            m0: many(n),
-            scc: many(n),
-            ipc: many(n),
-            sm_pend: many(n),
-            sm_split: many(n),
-            sm_mask_lo: many(n),
-            sm_mask_hi: many(n),
-            sm_pc: many(n),
-            v_mdst: many(n),
-            v_msgpr: many(n),
-            v_wexec: many(n),
-            live: many(slots),
-            wg: many(slots),
-            sm_active: many(slots),
-            sm_cur: many(slots),
-            sm_rr: many(slots),
-            vbase: many(slots),
             vu_owner: many(units),
             err: Default::default(),
             err_code: Default::default(),
@@ -400,22 +330,13 @@ impl ComputeUnit {
             c_id: (0..n)
                 .map(|c| Constant::new(((c / per_slot) * 8 + c % per_slot).to_bits()))
                 .collect(),
+            cand_base: (0..slots)
+                .map(|j| Constant::new(((j % cfg.wf_contexts_per_simd) * per_slot).to_bits()))
+                .collect(),
+            ctx_base: (0..slots)
+                .map(|j| Constant::new((j * per_slot).to_bits()))
+                .collect(),
             n_sgprs: Constant::new(cfg.sgprs_per_context.to_bits()),
-            runnable: many(n),
-            retire: many(n),
-            slot_done: many(slots),
-            sm_found: many(slots),
-            sm_pick: many(slots),
-            sm_direct: many(slots),
-            sm_direct_k: many(slots),
-            sm_direct_split: many(slots),
-            sm_direct_lo: many(slots),
-            sm_direct_hi: many(slots),
-            sm_direct_pc: many(slots),
-            par_vcc_lo: many(slots),
-            par_vcc_hi: many(slots),
-            par_m0: many(slots),
-            par_scc: many(slots),
             any_live: Default::default(),
             stat_p: Default::default(),
             stat_s: Default::default(),
@@ -424,9 +345,6 @@ impl ComputeUnit {
             new_code: Default::default(),
             new_pc: Default::default(),
             new_ctx: Default::default(),
-            split_done: many(slots),
-            merged: many(slots),
-            fallback: many(slots),
             prog_bytes: Default::default(),
             acc_splits: Default::default(),
             acc_fallbacks: Default::default(),
@@ -434,38 +352,22 @@ impl ComputeUnit {
             _simds: cfg.simds_per_cu,
             _slots_per_simd: cfg.wf_contexts_per_simd,
             _per_slot: per_slot,
-            _cand: cand,
         })
     }
 
     /// Contexts of the compute unit (slots · (S + 1)).
     pub fn contexts(&self) -> usize {
-        self.busy.len()
+        self.ctx_issue_o.len()
     }
 
     /// Wavefront slots.
     pub fn slots(&self) -> usize {
-        self.live.len()
+        self.slots.len()
     }
 
     /// Issue units (N_SIMD · (S + 1)).
     pub fn issue_units(&self) -> usize {
         self.ius.len()
-    }
-
-    /// VCC of context c as one 64-bit mask (simulation-side peek for tests and monitors).
-    pub fn vcc(&self, c: usize) -> u64 {
-        self.vcc_lo[c].q.val().to_u64() | self.vcc_hi[c].q.val().to_u64() << 32
-    }
-
-    /// SCC of context c.
-    pub fn scc(&self, c: usize) -> bool {
-        self.scc[c].q.val()
-    }
-
-    /// M0 of context c.
-    pub fn m0(&self, c: usize) -> u32 {
-        self.m0[c].q.val().to_u64() as u32
     }
 }
 
@@ -488,119 +390,60 @@ impl Logic for ComputeUnit {
         self.imem.load_we_i.next = self.imem_we_i.val();
         self.imem.load_addr_i.next = self.imem_addr_i.val();
         self.imem.load_data_i.next = self.imem_data_i.val();
-
-        // Per-context and per-slot registers hold by default.
-        for c in 0..self.busy.len() {
-            self.busy[c].clock.next = self.clock.val();
-            self.ended[c].clock.next = self.clock.val();
-            self.at_bar[c].clock.next = self.clock.val();
-            self.vcc_lo[c].clock.next = self.clock.val();
-            self.vcc_hi[c].clock.next = self.clock.val();
-            self.m0[c].clock.next = self.clock.val();
-            self.scc[c].clock.next = self.clock.val();
-            self.ipc[c].clock.next = self.clock.val();
-            self.sm_pend[c].clock.next = self.clock.val();
-            self.sm_split[c].clock.next = self.clock.val();
-            self.sm_mask_lo[c].clock.next = self.clock.val();
-            self.sm_mask_hi[c].clock.next = self.clock.val();
-            self.sm_pc[c].clock.next = self.clock.val();
-            self.v_mdst[c].clock.next = self.clock.val();
-            self.v_msgpr[c].clock.next = self.clock.val();
-            self.v_wexec[c].clock.next = self.clock.val();
-            self.busy[c].d.next = self.busy[c].q.val();
-            self.ended[c].d.next = self.ended[c].q.val();
-            self.at_bar[c].d.next = self.at_bar[c].q.val();
-            self.vcc_lo[c].d.next = self.vcc_lo[c].q.val();
-            self.vcc_hi[c].d.next = self.vcc_hi[c].q.val();
-            self.m0[c].d.next = self.m0[c].q.val();
-            self.scc[c].d.next = self.scc[c].q.val();
-            self.ipc[c].d.next = self.ipc[c].q.val();
-            self.sm_pend[c].d.next = self.sm_pend[c].q.val();
-            self.sm_split[c].d.next = self.sm_split[c].q.val();
-            self.sm_mask_lo[c].d.next = self.sm_mask_lo[c].q.val();
-            self.sm_mask_hi[c].d.next = self.sm_mask_hi[c].q.val();
-            self.sm_pc[c].d.next = self.sm_pc[c].q.val();
-            self.v_mdst[c].d.next = self.v_mdst[c].q.val();
-            self.v_msgpr[c].d.next = self.v_msgpr[c].q.val();
-            self.v_wexec[c].d.next = self.v_wexec[c].q.val();
-            self.retire[c].next = false;
-            self.ctx_issue_o[c].next = false;
-            self.ctx_inst_pc_o[c].next = self.ipc[c].q.val();
-        }
         for u in 0..self.vu_owner.len() {
             self.vu_owner[u].clock.next = self.clock.val();
             self.vu_owner[u].d.next = self.vu_owner[u].q.val();
-        }
-        for j in 0..self.live.len() {
-            self.live[j].clock.next = self.clock.val();
-            self.vbase[j].clock.next = self.clock.val();
-            self.vbase[j].d.next = self.vbase[j].q.val();
-            self.wg[j].clock.next = self.clock.val();
-            self.sm_active[j].clock.next = self.clock.val();
-            self.sm_cur[j].clock.next = self.clock.val();
-            self.sm_rr[j].clock.next = self.clock.val();
-            self.live[j].d.next = self.live[j].q.val();
-            self.wg[j].d.next = self.wg[j].q.val();
-            self.sm_active[j].d.next = self.sm_active[j].q.val();
-            self.sm_cur[j].d.next = self.sm_cur[j].q.val();
-            self.sm_rr[j].d.next = self.sm_rr[j].q.val();
-            self.split_done[j].next = false;
-            self.sm_direct[j].next = false;
-            self.sm_direct_k[j].next = 0.into();
-            self.sm_direct_split[j].next = false;
-            self.sm_direct_lo[j].next = 0.into();
-            self.sm_direct_hi[j].next = 0.into();
-            self.sm_direct_pc[j].next = 0.into();
-            self.merged[j].next = false;
-            self.fallback[j].next = false;
         }
         self.new_err.next = false;
         self.new_code.next = CuError::None;
         self.new_pc.next = 0.into();
         self.new_ctx.next = 0.into();
 
-        // Default inputs of the slots' split/merge units.
-        for j in 0..self.smus.len() {
-            self.smus[j].clock.next = self.clock.val();
-            self.smus[j].req_op.next = SmOp::Idle;
-            self.smus[j].req_ctx.next = 0.into();
-            self.smus[j].req_mask_lo.next = 0.into();
-            self.smus[j].req_mask_hi.next = 0.into();
-            self.smus[j].req_pc.next = 0.into();
-            self.smus[j].req_sgpr_count.next = self.sgpr_count_i.val();
-            self.smus[j].srf_ctx.next = 0.into();
-            self.smus[j].srf_addr.next = 0.into();
-            self.smus[j].srf_we.next = false;
-            self.smus[j].srf_wdata.next = 0.into();
-            self.smus[j].wr_ctx.next = 0.into();
-            self.smus[j].wr_pc_en.next = false;
-            self.smus[j].wr_pc.next = 0.into();
-            self.smus[j].wr_exec_en.next = false;
-            self.smus[j].wr_exec_lo.next = 0.into();
-            self.smus[j].wr_exec_hi.next = 0.into();
-            self.smus[j].rd_ctx.next = self.dbg_ctx_i.val();
-            self.smus[j].overflow_noop.next = true;
-            self.smus[j].free_all.next = false;
+        // The slots: the dispatcher's launch and SGPR writes, the LSU's write-back, the
+        // barrier, and the context ports of the compute unit.
+        self.barrier.hold_i.next = self.barrier_hold_i.val();
+        for j in 0..self.slots.len() {
+            self.slots[j].clock.next = self.clock.val();
+            self.slots[j].cand_base_i.next = self.cand_base[j].val();
+            self.slots[j].ctx_base_i.next = self.ctx_base[j].val();
+            self.slots[j].sgpr_count_i.next = self.sgpr_count_i.val();
+            self.slots[j].stop_i.next = self.err.q.val();
+            self.slots[j].launch_i.next =
+                self.launch_i.val() & (self.init_slot_i.val().index() == j);
+            self.slots[j].launch_pc_i.next = self.launch_pc_i.val();
+            self.slots[j].launch_exec_lo_i.next = self.launch_exec_lo_i.val();
+            self.slots[j].launch_exec_hi_i.next = self.launch_exec_hi_i.val();
+            self.slots[j].launch_wg_i.next = self.launch_wg_i.val();
+            self.slots[j].launch_vgpr_base_i.next = self.launch_vgpr_base_i.val();
+            self.slots[j].init_sgpr_we_i.next =
+                self.init_sgpr_we_i.val() & (self.init_slot_i.val().index() == j);
+            self.slots[j].init_sgpr_addr_i.next = self.init_sgpr_addr_i.val();
+            self.slots[j].init_sgpr_data_i.next = self.init_sgpr_data_i.val();
+            self.slots[j].dbg_ctx_i.next = self.dbg_ctx_i.val();
+            self.slots[j].lsu_srf_ctx_i.next = self.lsu.srf_ctx_o.val();
+            self.slots[j].lsu_srf_we_lo_i.next = self.lsu.srf_we_lo_o.val();
+            self.slots[j].lsu_srf_we_hi_i.next = self.lsu.srf_we_hi_o.val();
+            self.slots[j].lsu_srf_addr_i.next = self.lsu.srf_addr_o.val();
+            self.slots[j].lsu_srf_wdata_lo_i.next = self.lsu.srf_wdata_lo_o.val();
+            self.slots[j].lsu_srf_wdata_hi_i.next = self.lsu.srf_wdata_hi_o.val();
+            self.barrier.live_i[j].next = self.slots[j].live_o.val();
+            self.barrier.wg_i[j].next = self.slots[j].wg_o.val();
             for k in 0..self._per_slot {
-                self.smus[j].cx_srf_rd[k].next = false;
-                self.smus[j].cx_srf_raddr[k].next = 0.into();
-                self.smus[j].cx_srf_we_lo[k].next = false;
-                self.smus[j].cx_srf_we_hi[k].next = false;
-                self.smus[j].cx_srf_waddr[k].next = 0.into();
-                self.smus[j].cx_srf_wdata_lo[k].next = 0.into();
-                self.smus[j].cx_srf_wdata_hi[k].next = 0.into();
-                self.smus[j].cx_wr_pc_en[k].next = false;
-                self.smus[j].cx_wr_pc[k].next = 0.into();
-                self.smus[j].cx_wr_exec_en[k].next = false;
-                self.smus[j].cx_wr_exec_lo[k].next = 0.into();
-                self.smus[j].cx_wr_exec_hi[k].next = 0.into();
-            }
-            if self.init_sgpr_we_i.val() & (self.init_slot_i.val().index() == j) {
-                self.smus[j].cx_srf_we_lo[0].next = true;
-                self.smus[j].cx_srf_waddr[0].next = self.init_sgpr_addr_i.val();
-                self.smus[j].cx_srf_wdata_lo[0].next = self.init_sgpr_data_i.val();
+                self.slots[j].lsu_retire_i[k].next =
+                    self.lsu.retire_o[j * self._per_slot + k].val();
+                self.slots[j].bar_release_i[k].next =
+                    self.barrier.release_o[j * self._per_slot + k].val();
+                self.barrier.waiting_i[j * self._per_slot + k].next =
+                    self.slots[j].at_barrier_o[k].val();
+                self.barrier.absent_i[j * self._per_slot + k].next =
+                    self.slots[j].absent_o[k].val();
+                self.ctx_issue_o[j * self._per_slot + k].next = self.slots[j].issue_o[k].val();
+                self.ctx_retire_o[j * self._per_slot + k].next = self.slots[j].retire_o[k].val();
+                self.ctx_inst_pc_o[j * self._per_slot + k].next = self.slots[j].inst_pc_o[k].val();
+                self.ctx_waiting_o[j * self._per_slot + k].next = self.slots[j].waiting_o[k].val();
             }
         }
+
         // Default inputs of the SIMDs' vector units. The LSU reads and writes the VRF range of
         // its current slot; the dispatcher initialises a new wavefront's range through its own
         // write port.
@@ -654,7 +497,7 @@ impl Logic for ComputeUnit {
                 if self.lsu.vu_slot_o.val().index() == m * self._slots_per_simd + js {
                     self.vus[m].lsu_rd_i.next = self.lsu.vu_rd_o.val();
                     self.vus[m].lsu_rd_addr_i.next = self.lsu.vu_rd_addr_o.val()
-                        + self.vbase[m * self._slots_per_simd + js].q.val();
+                        + self.slots[m * self._slots_per_simd + js].vbase_o.val();
                     for l in 0..SIMD_LANES {
                         self.lsu.vu_rdata_i[l].next = self.vus[m].lsu_rdata_o[l].val();
                     }
@@ -662,7 +505,7 @@ impl Logic for ComputeUnit {
                 if self.lsu.vu_wr_slot_o.val().index() == m * self._slots_per_simd + js {
                     self.vus[m].lsu_we_i.next = self.lsu.vu_we_o.val();
                     self.vus[m].lsu_wr_addr_i.next = self.lsu.vu_wr_addr_o.val()
-                        + self.vbase[m * self._slots_per_simd + js].q.val();
+                        + self.slots[m * self._slots_per_simd + js].vbase_o.val();
                 }
                 if self.init_slot_i.val().index() == m * self._slots_per_simd + js {
                     self.vus[m].init_we_i.next = self.init_vgpr_we_i.val();
@@ -689,18 +532,6 @@ impl Logic for ComputeUnit {
         self.lds_fault_ctx_o.next = self.lsu.lds_fault_ctx_o.val();
         self.lds_fault_m0_o.next = self.lsu.lds_fault_m0_o.val();
         self.mem_ctx_o.next = self.lsu.mem_ctx_o.val();
-
-        // Which contexts may issue.
-        for j in 0..self.live.len() {
-            for k in 0..self._per_slot {
-                self.runnable[j * self._per_slot + k].next = self.live[j].q.val()
-                    & (self.smus[j].cx_state[k].val() == ContextState::Running)
-                    & !self.busy[j * self._per_slot + k].q.val()
-                    & !self.ended[j * self._per_slot + k].q.val()
-                    & !self.at_bar[j * self._per_slot + k].q.val()
-                    & !self.err.q.val();
-            }
-        }
 
         // Issue units: candidates, fetch, and what the current instruction writes.
         for m in 0..self._simds {
@@ -759,297 +590,198 @@ impl Logic for ComputeUnit {
                 self.issue_ctx_o[m * self._per_slot + kk].next = 0.into();
                 for js in 0..self._slots_per_simd {
                     for k in 0..self._per_slot {
-                        // Candidate i = js * (S + 1) + k is context c of slot j.
+                        // Candidate i = js * (S + 1) + k is context k of the SIMD's slot js.
                         self.ius[m * self._per_slot + kk].eligible_i[js * self._per_slot + k]
-                            .next = self.runnable
-                            [(m * self._slots_per_simd + js) * self._per_slot + k]
-                            .val()
+                            .next = self.slots[m * self._slots_per_simd + js].runnable_o[k].val()
                             & (((self.mode_i.val() == CuMode::Pws) & (k == kk))
                                 | ((self.mode_i.val() != CuMode::Pws) & (kk == 0)));
                         self.ius[m * self._per_slot + kk].pc_i[js * self._per_slot + k].next =
-                            self.smus[m * self._slots_per_simd + js].cx_pc[k].val();
+                            self.slots[m * self._slots_per_simd + js].pc_o[k].val();
                         self.ius[m * self._per_slot + kk].exec_lo_i[js * self._per_slot + k].next =
-                            self.smus[m * self._slots_per_simd + js].cx_exec_lo[k].val();
+                            self.slots[m * self._slots_per_simd + js].exec_lo_o[k].val();
                         self.ius[m * self._per_slot + kk].exec_hi_i[js * self._per_slot + k].next =
-                            self.smus[m * self._slots_per_simd + js].cx_exec_hi[k].val();
+                            self.slots[m * self._slots_per_simd + js].exec_hi_o[k].val();
                         self.ius[m * self._per_slot + kk].spm_lo_i[js * self._per_slot + k].next =
-                            self.smus[m * self._slots_per_simd + js].cx_spm_lo[k].val();
+                            self.slots[m * self._slots_per_simd + js].spm_lo_o[k].val();
                         self.ius[m * self._per_slot + kk].spm_hi_i[js * self._per_slot + k].next =
-                            self.smus[m * self._slots_per_simd + js].cx_spm_hi[k].val();
+                            self.slots[m * self._slots_per_simd + js].spm_hi_o[k].val();
                         self.ius[m * self._per_slot + kk].vcc_lo_i[js * self._per_slot + k].next =
-                            self.vcc_lo[(m * self._slots_per_simd + js) * self._per_slot + k]
-                                .q
-                                .val();
+                            self.slots[m * self._slots_per_simd + js].vcc_lo_o[k].val();
                         self.ius[m * self._per_slot + kk].vcc_hi_i[js * self._per_slot + k].next =
-                            self.vcc_hi[(m * self._slots_per_simd + js) * self._per_slot + k]
-                                .q
-                                .val();
-                        self.ius[m * self._per_slot + kk].m0_i[js * self._per_slot + k].next = self
-                            .m0[(m * self._slots_per_simd + js) * self._per_slot + k]
-                            .q
-                            .val();
+                            self.slots[m * self._slots_per_simd + js].vcc_hi_o[k].val();
+                        self.ius[m * self._per_slot + kk].m0_i[js * self._per_slot + k].next =
+                            self.slots[m * self._slots_per_simd + js].m0_o[k].val();
                         self.ius[m * self._per_slot + kk].scc_i[js * self._per_slot + k].next =
-                            self.scc[(m * self._slots_per_simd + js) * self._per_slot + k]
-                                .q
-                                .val();
+                            self.slots[m * self._slots_per_simd + js].scc_o[k].val();
                     }
                 }
             }
         }
+
+        // Every issue unit of a SIMD reaches each of its slots through one port set; the slot
+        // its current instruction belongs to answers SGPR reads, and the slot's VGPR base is
+        // added to the register numbers it hands to port kk of the SIMD's vector unit.
+        for m in 0..self._simds {
+            for kk in 0..self._per_slot {
+                for js in 0..self._slots_per_simd {
+                    self.slots[m * self._slots_per_simd + js].iu_pick_valid_i[kk].next =
+                        self.ius[m * self._per_slot + kk].pick_valid_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_pick_i[kk].next =
+                        self.ius[m * self._per_slot + kk].pick_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_fetch_pc_i[kk].next =
+                        self.ius[m * self._per_slot + kk].fetch_pc_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_active_i[kk].next =
+                        self.ius[m * self._per_slot + kk].active_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_cur_i[kk].next =
+                        self.ius[m * self._per_slot + kk].cur_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_srf_rd_i[kk].next =
+                        self.ius[m * self._per_slot + kk].srf_rd_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_srf_raddr_i[kk].next =
+                        self.ius[m * self._per_slot + kk].srf_raddr_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_srf_we_lo_i[kk].next =
+                        self.ius[m * self._per_slot + kk].srf_we_lo_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_srf_we_hi_i[kk].next =
+                        self.ius[m * self._per_slot + kk].srf_we_hi_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_srf_waddr_i[kk].next =
+                        self.ius[m * self._per_slot + kk].srf_waddr_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_srf_wdata_lo_i[kk].next =
+                        self.ius[m * self._per_slot + kk].srf_wdata_lo_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_srf_wdata_hi_i[kk].next =
+                        self.ius[m * self._per_slot + kk].srf_wdata_hi_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_wr_pc_en_i[kk].next =
+                        self.ius[m * self._per_slot + kk].wr_pc_en_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_wr_pc_i[kk].next =
+                        self.ius[m * self._per_slot + kk].wr_pc_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_wr_exec_en_i[kk].next =
+                        self.ius[m * self._per_slot + kk].wr_exec_en_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_wr_exec_lo_i[kk].next =
+                        self.ius[m * self._per_slot + kk].wr_exec_lo_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_wr_exec_hi_i[kk].next =
+                        self.ius[m * self._per_slot + kk].wr_exec_hi_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_wr_vcc_lo_en_i[kk].next =
+                        self.ius[m * self._per_slot + kk].wr_vcc_lo_en_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_wr_vcc_lo_i[kk].next =
+                        self.ius[m * self._per_slot + kk].wr_vcc_lo_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_wr_vcc_hi_en_i[kk].next =
+                        self.ius[m * self._per_slot + kk].wr_vcc_hi_en_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_wr_vcc_hi_i[kk].next =
+                        self.ius[m * self._per_slot + kk].wr_vcc_hi_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_wr_m0_en_i[kk].next =
+                        self.ius[m * self._per_slot + kk].wr_m0_en_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_wr_m0_i[kk].next =
+                        self.ius[m * self._per_slot + kk].wr_m0_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_wr_scc_en_i[kk].next =
+                        self.ius[m * self._per_slot + kk].wr_scc_en_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_wr_scc_i[kk].next =
+                        self.ius[m * self._per_slot + kk].wr_scc_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_retire_i[kk].next =
+                        self.ius[m * self._per_slot + kk].retire_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_end_i[kk].next =
+                        self.ius[m * self._per_slot + kk].end_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_barrier_i[kk].next =
+                        self.ius[m * self._per_slot + kk].barrier_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_sm_valid_i[kk].next =
+                        self.ius[m * self._per_slot + kk].sm_valid_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_sm_split_i[kk].next =
+                        self.ius[m * self._per_slot + kk].sm_split_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_sm_mask_lo_i[kk].next =
+                        self.ius[m * self._per_slot + kk].sm_mask_lo_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_sm_mask_hi_i[kk].next =
+                        self.ius[m * self._per_slot + kk].sm_mask_hi_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_next_pc_i[kk].next =
+                        self.ius[m * self._per_slot + kk].next_pc_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_valu_mask_dst_i[kk].next =
+                        self.ius[m * self._per_slot + kk].valu_mask_dst_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_valu_mask_sgpr_i[kk].next =
+                        self.ius[m * self._per_slot + kk].valu_mask_sgpr_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_valu_writes_exec_i[kk].next =
+                        self.ius[m * self._per_slot + kk].valu_writes_exec_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_valu_go_i[kk].next =
+                        self.ius[m * self._per_slot + kk].valu_issue_o.val()
+                            & self.vus[m].ready_o[kk].val();
+                    if self.slots[m * self._slots_per_simd + js].iu_here_o[kk].val() {
+                        self.ius[m * self._per_slot + kk].srf_rdata_lo_i.next =
+                            self.slots[m * self._slots_per_simd + js].iu_srf_rdata_lo_o[kk].val();
+                        self.ius[m * self._per_slot + kk].srf_rdata_hi_i.next =
+                            self.slots[m * self._slots_per_simd + js].iu_srf_rdata_hi_o[kk].val();
+                        self.ius[m * self._per_slot + kk].valu_ready_i.next =
+                            self.vus[m].ready_o[kk].val();
+                        self.vus[m].issue_i[kk].next =
+                            self.ius[m * self._per_slot + kk].valu_issue_o.val();
+                        self.vus[m].op_i[kk].next =
+                            self.ius[m * self._per_slot + kk].valu_op_o.val();
+                        self.vus[m].dst_i[kk].next =
+                            self.ius[m * self._per_slot + kk].valu_dst_o.val()
+                                + self.slots[m * self._slots_per_simd + js].vbase_o.val();
+                        self.vus[m].fmod_i[kk].next =
+                            self.ius[m * self._per_slot + kk].valu_fmod_o.val();
+                        self.vus[m].sdwa_i[kk].next =
+                            self.ius[m * self._per_slot + kk].valu_sdwa_o.val();
+                        self.vus[m].mask_in_lo_i[kk].next =
+                            self.ius[m * self._per_slot + kk].valu_mask_in_lo_o.val();
+                        self.vus[m].mask_in_hi_i[kk].next =
+                            self.ius[m * self._per_slot + kk].valu_mask_in_hi_o.val();
+                        self.vus[m].en_lo_i[kk].next =
+                            self.ius[m * self._per_slot + kk].valu_en_lo_o.val();
+                        self.vus[m].en_hi_i[kk].next =
+                            self.ius[m * self._per_slot + kk].valu_en_hi_o.val();
+                        for n in 0..SOURCES {
+                            self.vus[m].src_is_vgpr_i[kk * SOURCES + n].next =
+                                self.ius[m * self._per_slot + kk].valu_src_is_vgpr_o[n].val();
+                            self.vus[m].src_vgpr_i[kk * SOURCES + n].next =
+                                self.ius[m * self._per_slot + kk].valu_src_vgpr_o[n].val()
+                                    + self.slots[m * self._slots_per_simd + js].vbase_o.val();
+                            self.vus[m].src_value_i[kk * SOURCES + n].next =
+                                self.ius[m * self._per_slot + kk].valu_src_value_o[n].val();
+                            self.vus[m].src_value_hi_i[kk * SOURCES + n].next =
+                                self.ius[m * self._per_slot + kk].valu_src_value_hi_o[n].val();
+                        }
+                    }
+                }
+                if self.ius[m * self._per_slot + kk].active_o.val()
+                    & self.ius[m * self._per_slot + kk].valu_issue_o.val()
+                    & self.vus[m].ready_o[kk].val()
+                {
+                    self.vu_owner[m * self._per_slot + kk].d.next =
+                        self.ius[m * self._per_slot + kk].cur_o.val();
+                }
+            }
+        }
+
+        // The context an issue unit picked or works on, by name: the compute unit's ports, the
+        // LSU's dispatch and the first error. Issue unit (m, kk) serves the contexts its
+        // eligibility lets it pick: in PWS mode context kk of each slot (SWF context k runs on
+        // SpSIMD k), otherwise issue unit 0 all of them. The pairs that never meet are left
+        // out by a condition of the loop indices alone, which simulation skips and the Verilog
+        // generator resolves (rust-hdl-core patch 7).
         for m in 0..self._simds {
             for kk in 0..self._per_slot {
                 for js in 0..self._slots_per_simd {
                     for k in 0..self._per_slot {
-                        if self.ius[m * self._per_slot + kk].pick_valid_o.val()
-                            & (self.ius[m * self._per_slot + kk].pick_o.val().index()
-                                == js * self._per_slot + k)
-                        {
-                            self.busy[(m * self._slots_per_simd + js) * self._per_slot + k]
-                                .d
-                                .next = true;
-                            self.ipc[(m * self._slots_per_simd + js) * self._per_slot + k]
-                                .d
-                                .next = self.ius[m * self._per_slot + kk].fetch_pc_o.val();
-                            self.ctx_issue_o
-                                [(m * self._slots_per_simd + js) * self._per_slot + k]
-                                .next = true;
-                            self.issue_ctx_o[m * self._per_slot + kk].next = self.c_id
-                                [(m * self._slots_per_simd + js) * self._per_slot + k]
-                                .val();
-                        }
-                        if self.ius[m * self._per_slot + kk].active_o.val()
-                            & (self.ius[m * self._per_slot + kk].cur_o.val().index()
-                                == js * self._per_slot + k)
-                        {
-                            // Operand read and write-back through the context's own ports.
-                            self.ius[m * self._per_slot + kk].srf_rdata_lo_i.next =
-                                self.smus[m * self._slots_per_simd + js].cx_srf_rdata_lo[k].val();
-                            self.ius[m * self._per_slot + kk].srf_rdata_hi_i.next =
-                                self.smus[m * self._slots_per_simd + js].cx_srf_rdata_hi[k].val();
-                            self.smus[m * self._slots_per_simd + js].cx_srf_rd[k].next =
-                                self.ius[m * self._per_slot + kk].srf_rd_o.val();
-                            self.smus[m * self._slots_per_simd + js].cx_srf_raddr[k].next =
-                                self.ius[m * self._per_slot + kk].srf_raddr_o.val();
-                            self.smus[m * self._slots_per_simd + js].cx_srf_we_lo[k].next =
-                                self.ius[m * self._per_slot + kk].srf_we_lo_o.val();
-                            self.smus[m * self._slots_per_simd + js].cx_srf_we_hi[k].next =
-                                self.ius[m * self._per_slot + kk].srf_we_hi_o.val();
-                            self.smus[m * self._slots_per_simd + js].cx_srf_waddr[k].next =
-                                self.ius[m * self._per_slot + kk].srf_waddr_o.val();
-                            self.smus[m * self._slots_per_simd + js].cx_srf_wdata_lo[k].next =
-                                self.ius[m * self._per_slot + kk].srf_wdata_lo_o.val();
-                            self.smus[m * self._slots_per_simd + js].cx_srf_wdata_hi[k].next =
-                                self.ius[m * self._per_slot + kk].srf_wdata_hi_o.val();
-                            self.smus[m * self._slots_per_simd + js].cx_wr_pc_en[k].next =
-                                self.ius[m * self._per_slot + kk].wr_pc_en_o.val();
-                            self.smus[m * self._slots_per_simd + js].cx_wr_pc[k].next =
-                                self.ius[m * self._per_slot + kk].wr_pc_o.val();
-                            self.smus[m * self._slots_per_simd + js].cx_wr_exec_en[k].next =
-                                self.ius[m * self._per_slot + kk].wr_exec_en_o.val();
-                            self.smus[m * self._slots_per_simd + js].cx_wr_exec_lo[k].next =
-                                self.ius[m * self._per_slot + kk].wr_exec_lo_o.val();
-                            self.smus[m * self._slots_per_simd + js].cx_wr_exec_hi[k].next =
-                                self.ius[m * self._per_slot + kk].wr_exec_hi_o.val();
-                            if self.ius[m * self._per_slot + kk].wr_vcc_lo_en_o.val() {
-                                self.vcc_lo[(m * self._slots_per_simd + js) * self._per_slot + k]
-                                    .d
-                                    .next = self.ius[m * self._per_slot + kk].wr_vcc_lo_o.val();
-                            }
-                            if self.ius[m * self._per_slot + kk].wr_vcc_hi_en_o.val() {
-                                self.vcc_hi[(m * self._slots_per_simd + js) * self._per_slot + k]
-                                    .d
-                                    .next = self.ius[m * self._per_slot + kk].wr_vcc_hi_o.val();
-                            }
-                            if self.ius[m * self._per_slot + kk].wr_m0_en_o.val() {
-                                self.m0[(m * self._slots_per_simd + js) * self._per_slot + k]
-                                    .d
-                                    .next = self.ius[m * self._per_slot + kk].wr_m0_o.val();
-                            }
-                            if self.ius[m * self._per_slot + kk].wr_scc_en_o.val() {
-                                self.scc[(m * self._slots_per_simd + js) * self._per_slot + k]
-                                    .d
-                                    .next = self.ius[m * self._per_slot + kk].wr_scc_o.val();
-                            }
-                            if self.ius[m * self._per_slot + kk].retire_o.val() {
-                                self.retire[(m * self._slots_per_simd + js) * self._per_slot + k]
-                                    .next = true;
-                            }
-                            if self.ius[m * self._per_slot + kk].end_o.val() {
-                                self.ended[(m * self._slots_per_simd + js) * self._per_slot + k]
-                                    .d
-                                    .next = true;
-                            }
-                            if self.ius[m * self._per_slot + kk].barrier_o.val() {
-                                self.at_bar[(m * self._slots_per_simd + js) * self._per_slot + k]
-                                    .d
-                                    .next = true;
-                            }
-                            if self.ius[m * self._per_slot + kk].sm_valid_o.val() {
-                                self.sm_direct[m * self._slots_per_simd + js].next = true;
-                                self.sm_direct_k[m * self._slots_per_simd + js].next = k.to_bits();
-                                self.sm_direct_split[m * self._slots_per_simd + js].next =
-                                    self.ius[m * self._per_slot + kk].sm_split_o.val();
-                                self.sm_direct_lo[m * self._slots_per_simd + js].next =
-                                    self.ius[m * self._per_slot + kk].sm_mask_lo_o.val();
-                                self.sm_direct_hi[m * self._slots_per_simd + js].next =
-                                    self.ius[m * self._per_slot + kk].sm_mask_hi_o.val();
-                                self.sm_direct_pc[m * self._slots_per_simd + js].next =
-                                    self.ius[m * self._per_slot + kk].next_pc_o.val();
-                                self.sm_pend
-                                    [(m * self._slots_per_simd + js) * self._per_slot + k]
-                                    .d
-                                    .next = true;
-                                self.sm_split
-                                    [(m * self._slots_per_simd + js) * self._per_slot + k]
-                                    .d
-                                    .next = self.ius[m * self._per_slot + kk].sm_split_o.val();
-                                self.sm_mask_lo
-                                    [(m * self._slots_per_simd + js) * self._per_slot + k]
-                                    .d
-                                    .next = self.ius[m * self._per_slot + kk].sm_mask_lo_o.val();
-                                self.sm_mask_hi
-                                    [(m * self._slots_per_simd + js) * self._per_slot + k]
-                                    .d
-                                    .next = self.ius[m * self._per_slot + kk].sm_mask_hi_o.val();
-                                self.sm_pc[(m * self._slots_per_simd + js) * self._per_slot + k]
-                                    .d
-                                    .next = self.ius[m * self._per_slot + kk].next_pc_o.val();
-                            }
-                            self.lsu.disp_ctx_i[m * self._per_slot + kk].next =
-                                ((m * self._slots_per_simd + js) * self._per_slot + k).to_bits();
-                            if self.ius[m * self._per_slot + kk].error_o.val() {
-                                self.new_err.next = true;
-                                self.new_code.next =
-                                    self.ius[m * self._per_slot + kk].error_code_o.val();
-                                self.new_pc.next = self.ius[m * self._per_slot + kk].pc_o.val();
-                                self.new_ctx.next = self.c_id
+                        if (k == kk) | (kk == 0) {
+                            if self.ius[m * self._per_slot + kk].pick_valid_o.val()
+                                & (self.ius[m * self._per_slot + kk].pick_o.val().index()
+                                    == js * self._per_slot + k)
+                            {
+                                self.issue_ctx_o[m * self._per_slot + kk].next = self.c_id
                                     [(m * self._slots_per_simd + js) * self._per_slot + k]
                                     .val();
                             }
-                            // VALU hand-off to port kk of the SIMD's vector unit, with the
-                            // slot's VGPR base added to the register numbers.
-                            self.ius[m * self._per_slot + kk].valu_ready_i.next =
-                                self.vus[m].ready_o[kk].val();
-                            self.vus[m].issue_i[kk].next =
-                                self.ius[m * self._per_slot + kk].valu_issue_o.val();
-                            self.vus[m].op_i[kk].next =
-                                self.ius[m * self._per_slot + kk].valu_op_o.val();
-                            self.vus[m].dst_i[kk].next =
-                                self.ius[m * self._per_slot + kk].valu_dst_o.val()
-                                    + self.vbase[m * self._slots_per_simd + js].q.val();
-                            self.vus[m].fmod_i[kk].next =
-                                self.ius[m * self._per_slot + kk].valu_fmod_o.val();
-                            self.vus[m].sdwa_i[kk].next =
-                                self.ius[m * self._per_slot + kk].valu_sdwa_o.val();
-                            self.vus[m].mask_in_lo_i[kk].next =
-                                self.ius[m * self._per_slot + kk].valu_mask_in_lo_o.val();
-                            self.vus[m].mask_in_hi_i[kk].next =
-                                self.ius[m * self._per_slot + kk].valu_mask_in_hi_o.val();
-                            self.vus[m].en_lo_i[kk].next =
-                                self.ius[m * self._per_slot + kk].valu_en_lo_o.val();
-                            self.vus[m].en_hi_i[kk].next =
-                                self.ius[m * self._per_slot + kk].valu_en_hi_o.val();
-                            for n in 0..SOURCES {
-                                self.vus[m].src_is_vgpr_i[kk * SOURCES + n].next =
-                                    self.ius[m * self._per_slot + kk].valu_src_is_vgpr_o[n].val();
-                                self.vus[m].src_vgpr_i[kk * SOURCES + n].next =
-                                    self.ius[m * self._per_slot + kk].valu_src_vgpr_o[n].val()
-                                        + self.vbase[m * self._slots_per_simd + js].q.val();
-                                self.vus[m].src_value_i[kk * SOURCES + n].next =
-                                    self.ius[m * self._per_slot + kk].valu_src_value_o[n].val();
-                                self.vus[m].src_value_hi_i[kk * SOURCES + n].next =
-                                    self.ius[m * self._per_slot + kk].valu_src_value_hi_o[n].val();
-                            }
-                            if self.ius[m * self._per_slot + kk].valu_issue_o.val()
-                                & self.vus[m].ready_o[kk].val()
+                            if self.ius[m * self._per_slot + kk].active_o.val()
+                                & (self.ius[m * self._per_slot + kk].cur_o.val().index()
+                                    == js * self._per_slot + k)
                             {
-                                self.vu_owner[m * self._per_slot + kk].d.next =
-                                    (js * self._per_slot + k).to_bits();
-                                self.v_mdst[(m * self._slots_per_simd + js) * self._per_slot + k]
-                                    .d
-                                    .next = self.ius[m * self._per_slot + kk].valu_mask_dst_o.val();
-                                self.v_msgpr
-                                    [(m * self._slots_per_simd + js) * self._per_slot + k]
-                                    .d
-                                    .next =
-                                    self.ius[m * self._per_slot + kk].valu_mask_sgpr_o.val();
-                                self.v_wexec
-                                    [(m * self._slots_per_simd + js) * self._per_slot + k]
-                                    .d
-                                    .next =
-                                    self.ius[m * self._per_slot + kk].valu_writes_exec_o.val();
-                            }
-                        }
-                    }
-                }
-            }
-        }
-
-        // VALU completion: the mask result goes to VCC, an SGPR pair or EXEC, and the context
-        // retires.
-        for m in 0..self._simds {
-            for p in 0..self._per_slot {
-                if self.vus[m].done_o[p].val() {
-                    for js in 0..self._slots_per_simd {
-                        for k in 0..self._per_slot {
-                            if self.vu_owner[m * self._per_slot + p].q.val().index()
-                                == js * self._per_slot + k
-                            {
-                                self.retire[(m * self._slots_per_simd + js) * self._per_slot + k]
-                                    .next = true;
-                                match self.v_mdst
-                                    [(m * self._slots_per_simd + js) * self._per_slot + k]
-                                    .q
-                                    .val()
-                                {
-                                    DstKind::VccLo => {
-                                        self.vcc_lo[(m * self._slots_per_simd + js)
-                                            * self._per_slot
-                                            + k]
-                                            .d
-                                            .next = self.vus[m].mask_lo_o[p].val();
-                                        self.vcc_hi[(m * self._slots_per_simd + js)
-                                            * self._per_slot
-                                            + k]
-                                            .d
-                                            .next = self.vus[m].mask_hi_o[p].val();
-                                    }
-                                    DstKind::Sgpr => {
-                                        self.smus[m * self._slots_per_simd + js].cx_srf_we_lo[k]
-                                            .next = true;
-                                        self.smus[m * self._slots_per_simd + js].cx_srf_we_hi[k]
-                                            .next = true;
-                                        self.smus[m * self._slots_per_simd + js].cx_srf_waddr[k]
-                                            .next = self.v_msgpr
-                                            [(m * self._slots_per_simd + js) * self._per_slot + k]
-                                            .q
-                                            .val();
-                                        self.smus[m * self._slots_per_simd + js].cx_srf_wdata_lo
-                                            [k]
-                                            .next = self.vus[m].mask_lo_o[p].val();
-                                        self.smus[m * self._slots_per_simd + js].cx_srf_wdata_hi
-                                            [k]
-                                            .next = self.vus[m].mask_hi_o[p].val();
-                                    }
-                                    _ => {}
-                                }
-                                // `v_cmpx` writes EXEC as its mask destination or beside it.
-                                if (self.v_mdst
-                                    [(m * self._slots_per_simd + js) * self._per_slot + k]
-                                    .q
-                                    .val()
-                                    == DstKind::ExecLo)
-                                    | self.v_wexec
+                                self.lsu.disp_ctx_i[m * self._per_slot + kk].next =
+                                    ((m * self._slots_per_simd + js) * self._per_slot + k)
+                                        .to_bits();
+                                if self.ius[m * self._per_slot + kk].error_o.val() {
+                                    self.new_err.next = true;
+                                    self.new_code.next =
+                                        self.ius[m * self._per_slot + kk].error_code_o.val();
+                                    self.new_pc.next = self.ius[m * self._per_slot + kk].pc_o.val();
+                                    self.new_ctx.next = self.c_id
                                         [(m * self._slots_per_simd + js) * self._per_slot + k]
-                                        .q
-                                        .val()
-                                {
-                                    self.smus[m * self._slots_per_simd + js].cx_wr_exec_en[k]
-                                        .next = true;
-                                    self.smus[m * self._slots_per_simd + js].cx_wr_exec_lo[k]
-                                        .next = self.vus[m].mask_lo_o[p].val();
-                                    self.smus[m * self._slots_per_simd + js].cx_wr_exec_hi[k]
-                                        .next = self.vus[m].mask_hi_o[p].val();
+                                        .val();
                                 }
                             }
                         }
@@ -1058,170 +790,28 @@ impl Logic for ComputeUnit {
             }
         }
 
-        // LSU completion and scalar-load write-back.
-        for j in 0..self.smus.len() {
-            for k in 0..self._per_slot {
-                if self.lsu.retire_o[j * self._per_slot + k].val() {
-                    self.retire[j * self._per_slot + k].next = true;
-                }
-                if (self.lsu.srf_ctx_o.val().index() == j * self._per_slot + k)
-                    & (self.lsu.srf_we_lo_o.val() | self.lsu.srf_we_hi_o.val())
-                {
-                    self.smus[j].cx_srf_we_lo[k].next = self.lsu.srf_we_lo_o.val();
-                    self.smus[j].cx_srf_we_hi[k].next = self.lsu.srf_we_hi_o.val();
-                    self.smus[j].cx_srf_waddr[k].next = self.lsu.srf_addr_o.val();
-                    self.smus[j].cx_srf_wdata_lo[k].next = self.lsu.srf_wdata_lo_o.val();
-                    self.smus[j].cx_srf_wdata_hi[k].next = self.lsu.srf_wdata_hi_o.val();
+        // Each vector-unit port's completion goes to every slot of its SIMD; the owner's slot
+        // takes it.
+        for m in 0..self._simds {
+            for js in 0..self._slots_per_simd {
+                for p in 0..self._per_slot {
+                    self.slots[m * self._slots_per_simd + js].vu_done_i[p].next =
+                        self.vus[m].done_o[p].val();
+                    self.slots[m * self._slots_per_simd + js].vu_owner_i[p].next =
+                        self.vu_owner[m * self._per_slot + p].q.val();
+                    self.slots[m * self._slots_per_simd + js].vu_mask_lo_i[p].next =
+                        self.vus[m].mask_lo_o[p].val();
+                    self.slots[m * self._slots_per_simd + js].vu_mask_hi_i[p].next =
+                        self.vus[m].mask_hi_o[p].val();
                 }
             }
         }
 
-        // Split/merge arbiter of each slot (round-robin over the slot's contexts), launch and
-        // the end of a wavefront.
-        for j in 0..self.smus.len() {
-            self.sm_found[j].next = false;
-            self.sm_pick[j].next = 0.into();
-            self.par_vcc_lo[j].next = 0.into();
-            self.par_vcc_hi[j].next = 0.into();
-            self.par_m0[j].next = 0.into();
-            self.par_scc[j].next = false;
-            self.slot_done[j].next = self.live[j].q.val() & self.ended[j * self._per_slot].q.val();
-            // Round-robin: the first pending request after the last one served (context 0
-            // never is), else the first.
-            for k in 1..self._per_slot {
-                if !self.sm_found[j].val()
-                    & self.sm_pend[j * self._per_slot + k].q.val()
-                    & (self.sm_rr[j].q.val().index() < k)
-                {
-                    self.sm_found[j].next = true;
-                    self.sm_pick[j].next = k.to_bits();
-                }
-            }
-            for k in 0..self._per_slot {
-                if self.sm_cur[j].q.val().index() == k {
-                    self.par_vcc_lo[j].next = self.vcc_lo[j * self._per_slot + k].q.val();
-                    self.par_vcc_hi[j].next = self.vcc_hi[j * self._per_slot + k].q.val();
-                    self.par_m0[j].next = self.m0[j * self._per_slot + k].q.val();
-                    self.par_scc[j].next = self.scc[j * self._per_slot + k].q.val();
-                }
-                if (self.smus[j].cx_state[k].val() != ContextState::Free)
-                    & !self.ended[j * self._per_slot + k].q.val()
-                {
-                    self.slot_done[j].next = false;
-                }
-            }
-            for k in 0..self._per_slot {
-                if !self.sm_found[j].val() & self.sm_pend[j * self._per_slot + k].q.val() {
-                    self.sm_found[j].next = true;
-                    self.sm_pick[j].next = k.to_bits();
-                }
-            }
-            if self.launch_i.val() & (self.init_slot_i.val().index() == j) & !self.live[j].q.val() {
-                self.smus[j].req_op.next = SmOp::Launch;
-                self.smus[j].req_mask_lo.next = self.launch_exec_lo_i.val();
-                self.smus[j].req_mask_hi.next = self.launch_exec_hi_i.val();
-                self.smus[j].req_pc.next = self.launch_pc_i.val();
-                self.live[j].d.next = true;
-                self.wg[j].d.next = self.launch_wg_i.val();
-                self.vbase[j].d.next = self.launch_vgpr_base_i.val();
-                for k in 0..self._per_slot {
-                    self.vcc_lo[j * self._per_slot + k].d.next = 0.into();
-                    self.vcc_hi[j * self._per_slot + k].d.next = 0.into();
-                    self.m0[j * self._per_slot + k].d.next = 0.into();
-                    self.scc[j * self._per_slot + k].d.next = false;
-                }
-            } else if self.sm_active[j].q.val() {
-                if !self.smus[j].done.val() {
-                    // The request is held until the datapath completes it.
-                    self.smus[j].req_op.next = SmOp::Merge;
-                    self.smus[j].req_ctx.next = self.sm_cur[j].q.val();
-                    for k in 0..self._per_slot {
-                        if self.sm_cur[j].q.val().index() == k {
-                            if self.sm_split[j * self._per_slot + k].q.val() {
-                                self.smus[j].req_op.next = SmOp::Split;
-                            }
-                            self.smus[j].req_mask_lo.next =
-                                self.sm_mask_lo[j * self._per_slot + k].q.val();
-                            self.smus[j].req_mask_hi.next =
-                                self.sm_mask_hi[j * self._per_slot + k].q.val();
-                            self.smus[j].req_pc.next = self.sm_pc[j * self._per_slot + k].q.val();
-                        }
-                    }
-                } else {
-                    self.sm_active[j].d.next = false;
-                    for k in 0..self._per_slot {
-                        if self.sm_cur[j].q.val().index() == k {
-                            self.retire[j * self._per_slot + k].next = true;
-                            self.sm_pend[j * self._per_slot + k].d.next = false;
-                        }
-                    }
-                    match self.smus[j].status.val() {
-                        SmStatus::Ok => self.split_done[j].next = true,
-                        SmStatus::NoFreeContext => self.fallback[j].next = true,
-                        SmStatus::Merged => self.merged[j].next = true,
-                        SmStatus::StackOverflow => {
-                            self.new_err.next = true;
-                            self.new_code.next = CuError::NestingOverflow;
-                        }
-                        SmStatus::BadContext => {
-                            self.new_err.next = true;
-                            self.new_code.next = CuError::MergeProtocol;
-                        }
-                        _ => {}
-                    }
-                    // A new SWF context also copies VCC, M0 and SCC (its SGPRs and EXEC were
-                    // copied by the datapath).
-                    for k in 0..self._per_slot {
-                        if self.split_done[j].val() & (self.smus[j].new_ctx.val().index() == k) {
-                            self.vcc_lo[j * self._per_slot + k].d.next = self.par_vcc_lo[j].val();
-                            self.vcc_hi[j * self._per_slot + k].d.next = self.par_vcc_hi[j].val();
-                            self.m0[j * self._per_slot + k].d.next = self.par_m0[j].val();
-                            self.scc[j * self._per_slot + k].d.next = self.par_scc[j].val();
-                        }
-                    }
-                }
-            } else if !self.sm_found[j].val() & self.sm_direct[j].val() {
-                // Nothing pending: a request issued in this cycle goes straight to the
-                // datapath (it is also recorded as pending, for the cycles it is held).
-                self.sm_active[j].d.next = true;
-                self.sm_cur[j].d.next = self.sm_direct_k[j].val();
-                self.sm_rr[j].d.next = self.sm_direct_k[j].val();
-                self.smus[j].req_op.next = SmOp::Merge;
-                if self.sm_direct_split[j].val() {
-                    self.smus[j].req_op.next = SmOp::Split;
-                }
-                self.smus[j].req_ctx.next = self.sm_direct_k[j].val();
-                self.smus[j].req_mask_lo.next = self.sm_direct_lo[j].val();
-                self.smus[j].req_mask_hi.next = self.sm_direct_hi[j].val();
-                self.smus[j].req_pc.next = self.sm_direct_pc[j].val();
-            } else if self.sm_found[j].val() {
-                self.sm_active[j].d.next = true;
-                self.sm_cur[j].d.next = self.sm_pick[j].val();
-                self.sm_rr[j].d.next = self.sm_pick[j].val();
-                self.smus[j].req_op.next = SmOp::Merge;
-                self.smus[j].req_ctx.next = self.sm_pick[j].val();
-                for k in 0..self._per_slot {
-                    if self.sm_pick[j].val().index() == k {
-                        if self.sm_split[j * self._per_slot + k].q.val() {
-                            self.smus[j].req_op.next = SmOp::Split;
-                        }
-                        self.smus[j].req_mask_lo.next =
-                            self.sm_mask_lo[j * self._per_slot + k].q.val();
-                        self.smus[j].req_mask_hi.next =
-                            self.sm_mask_hi[j * self._per_slot + k].q.val();
-                        self.smus[j].req_pc.next = self.sm_pc[j * self._per_slot + k].q.val();
-                    }
-                }
-            }
-            // The wavefront ends once its WF context and every SWF context ended (or merged).
-            if self.slot_done[j].val() {
-                self.smus[j].free_all.next = true;
-                self.live[j].d.next = false;
-                for k in 0..self._per_slot {
-                    self.ended[j * self._per_slot + k].d.next = false;
-                    self.at_bar[j * self._per_slot + k].d.next = false;
-                    self.busy[j * self._per_slot + k].d.next = false;
-                }
+        // The split/merge datapath's errors come after the issue units'.
+        for j in 0..self.slots.len() {
+            if self.slots[j].error_o.val() {
+                self.new_err.next = true;
+                self.new_code.next = self.slots[j].error_code_o.val();
             }
         }
 
@@ -1234,50 +824,20 @@ impl Logic for ComputeUnit {
         self.dbg_ended_o.next = false;
         self.dbg_at_barrier_o.next = false;
         self.dbg_in_flight_o.next = false;
-        for j in 0..self.smus.len() {
+        for j in 0..self.slots.len() {
             if self.dbg_slot_i.val().index() == j {
-                self.dbg_state_o.next = self.smus[j].rd_state.val();
-                self.dbg_pc_o.next = self.smus[j].rd_pc.val();
-                self.dbg_parent_o.next = self.smus[j].rd_parent.val();
-                self.dbg_stack_top_o.next = self.smus[j].rd_stack_top.val();
-                self.dbg_stack_depth_o.next = self.smus[j].rd_stack_depth.val();
-                for k in 0..self._per_slot {
-                    if self.dbg_ctx_i.val().index() == k {
-                        self.dbg_ended_o.next = self.ended[j * self._per_slot + k].q.val();
-                        self.dbg_at_barrier_o.next = self.at_bar[j * self._per_slot + k].q.val();
-                        self.dbg_in_flight_o.next = self.busy[j * self._per_slot + k].q.val();
-                    }
-                }
+                self.dbg_state_o.next = self.slots[j].dbg_state_o.val();
+                self.dbg_pc_o.next = self.slots[j].dbg_pc_o.val();
+                self.dbg_parent_o.next = self.slots[j].dbg_parent_o.val();
+                self.dbg_stack_top_o.next = self.slots[j].dbg_stack_top_o.val();
+                self.dbg_stack_depth_o.next = self.slots[j].dbg_stack_depth_o.val();
+                self.dbg_ended_o.next = self.slots[j].dbg_ended_o.val();
+                self.dbg_at_barrier_o.next = self.slots[j].dbg_at_barrier_o.val();
+                self.dbg_in_flight_o.next = self.slots[j].dbg_in_flight_o.val();
             }
         }
 
-        // Barrier.
-        self.barrier.hold_i.next = self.barrier_hold_i.val();
-        for j in 0..self.live.len() {
-            self.barrier.live_i[j].next = self.live[j].q.val();
-            self.barrier.wg_i[j].next = self.wg[j].q.val();
-            for k in 0..self._per_slot {
-                self.ctx_waiting_o[j * self._per_slot + k].next =
-                    self.smus[j].cx_state[k].val() == ContextState::Waiting;
-                self.barrier.waiting_i[j * self._per_slot + k].next =
-                    self.at_bar[j * self._per_slot + k].q.val();
-                self.barrier.absent_i[j * self._per_slot + k].next =
-                    (self.smus[j].cx_state[k].val() == ContextState::Free)
-                        | self.ended[j * self._per_slot + k].q.val();
-                if self.barrier.release_o[j * self._per_slot + k].val() {
-                    self.at_bar[j * self._per_slot + k].d.next = false;
-                    self.retire[j * self._per_slot + k].next = true;
-                }
-            }
-        }
-
-        // Retirement frees the context for its next instruction.
-        for c in 0..self.busy.len() {
-            self.ctx_retire_o[c].next = self.retire[c].val();
-            if self.retire[c].val() {
-                self.busy[c].d.next = false;
-            }
-        }
+        // The retirement ports: per issue unit, the first of its contexts that retires.
         for m in 0..self._simds {
             for kk in 0..self._per_slot {
                 self.retire_valid_o[m * self._per_slot + kk].next = false;
@@ -1285,7 +845,7 @@ impl Logic for ComputeUnit {
                 self.retire_pc_o[m * self._per_slot + kk].next = 0.into();
                 for js in 0..self._slots_per_simd {
                     for k in 0..self._per_slot {
-                        if self.retire[(m * self._slots_per_simd + js) * self._per_slot + k].val()
+                        if self.slots[m * self._slots_per_simd + js].retire_o[k].val()
                             & !self.retire_valid_o[m * self._per_slot + kk].val()
                             & (((self.mode_i.val() == CuMode::Pws) & (k == kk))
                                 | ((self.mode_i.val() != CuMode::Pws) & (kk == 0)))
@@ -1294,10 +854,8 @@ impl Logic for ComputeUnit {
                             self.retire_ctx_o[m * self._per_slot + kk].next = self.c_id
                                 [(m * self._slots_per_simd + js) * self._per_slot + k]
                                 .val();
-                            self.retire_pc_o[m * self._per_slot + kk].next = self.ipc
-                                [(m * self._slots_per_simd + js) * self._per_slot + k]
-                                .q
-                                .val();
+                            self.retire_pc_o[m * self._per_slot + kk].next =
+                                self.slots[m * self._slots_per_simd + js].inst_pc_o[k].val();
                         }
                     }
                 }
@@ -1329,18 +887,18 @@ impl Logic for ComputeUnit {
             self.stat_s.next = self.stat_s.val() + self.vus[m].stat_skipped_o.val();
             self.stat_a.next = self.stat_a.val() + self.vus[m].stat_active_o.val();
         }
-        for j in 0..self.live.len() {
-            self.slot_free_o[j].next = !self.live[j].q.val();
-            if self.live[j].q.val() {
+        for j in 0..self.slots.len() {
+            self.slot_free_o[j].next = !self.slots[j].live_o.val();
+            if self.slots[j].live_o.val() {
                 self.any_live.next = true;
             }
-            if self.split_done[j].val() {
+            if self.slots[j].split_done_o.val() {
                 self.acc_splits.next = self.acc_splits.val() + 1;
             }
-            if self.fallback[j].val() {
+            if self.slots[j].fallback_o.val() {
                 self.acc_fallbacks.next = self.acc_fallbacks.val() + 1;
             }
-            if self.merged[j].val() {
+            if self.slots[j].merged_o.val() {
                 self.acc_merges.next = self.acc_merges.val() + 1;
             }
         }
