@@ -356,11 +356,6 @@ impl WavefrontSlot {
             split_done: Default::default(),
         })
     }
-
-    /// Contexts of the slot (S + 1).
-    pub fn contexts(&self) -> usize {
-        self.busy.len()
-    }
 }
 
 impl Logic for WavefrontSlot {
