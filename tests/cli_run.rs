@@ -279,7 +279,8 @@ fn changes(file: &std::path::Path, path: &[&str]) -> BTreeMap<String, Vec<(u64, 
 
 /// The Verilator engine's waveform has every port of the compute unit with the values rust-hdl's
 /// has, changing at the same times (internal signals keep each simulator's own names; the
-/// enumerated ports are left out: rust-hdl writes them as names).
+/// enumerated ports are left out: rust-hdl writes them as names). On `kernels/hw/vcd.toml`, the
+/// smallest unit that splits Figure 2: a traced model is a Verilator build of its own.
 #[test]
 fn the_verilator_engines_vcd_has_rust_hdls_port_values_at_rust_hdls_times() {
     let dir = tempfile::tempdir().unwrap();
@@ -289,7 +290,7 @@ fn the_verilator_engines_vcd_has_rust_hdls_port_values_at_rust_hdls_times() {
             "run",
             "kernels/figure2.toml",
             "--config",
-            "kernels/hw/cosim.toml",
+            "kernels/hw/vcd.toml",
             "--engine",
             engine,
             "--vcd",

@@ -13,6 +13,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use pws_hdl::config::HwConfig;
 use pws_sim::Driver;
 use serde::Serialize;
 
@@ -29,6 +30,9 @@ pub struct BenchOptions {
     /// Rows of stimulus (cycles before it repeats, and cycles the checksum covers).
     pub stimulus_cycles: usize,
     pub seed: u64,
+    /// The hardware configuration of the units that take one (as `pws export --config`);
+    /// `None`: each unit's default.
+    pub config: Option<HwConfig>,
 }
 
 impl Default for BenchOptions {
@@ -37,6 +41,7 @@ impl Default for BenchOptions {
             budget: Duration::from_secs(1),
             stimulus_cycles: 1024,
             seed: 1,
+            config: None,
         }
     }
 }
@@ -127,7 +132,10 @@ pub fn measure<D: Design + CoSimPorts>(
             "the benchmark needs at least one stimulus row".into(),
         ));
     }
-    let mut uut = D::build()?;
+    let mut uut = match &options.config {
+        Some(cfg) => D::build_for(cfg)?,
+        None => D::build()?,
+    };
     let text = verilog::generate(&mut uut, D::MODULE)?;
     let file = verilog::write(dir, D::MODULE, &text)?;
     let (inputs, outputs) = (uut.input_ports(), uut.output_ports());

@@ -211,6 +211,7 @@ fn benchmark_agrees_on_outputs_and_reports_both_speeds() {
         budget: Duration::from_millis(200),
         stimulus_cycles: 256,
         seed: 5,
+        config: None,
     };
     let row = bench::measure::<MacFsm>(&options, dir.path()).unwrap();
     assert!(row.outputs_agree);
