@@ -3,10 +3,13 @@
 
 The kernels are Rodinia's OpenCL kernels (backprop, bfs, b+tree, gaussian, hotspot, kmeans,
 nn, nw, pathfinder, srad) as small launches, plus a histogram with __local and global atomics;
-bfs also as the whole program (its two kernels until no node changes, a launch sequence); and
-the same at medium sizes in medium/ (`make eval-full`). Every
-expected value is computed here, in Python, from the kernel's specification: nothing comes from
-pws.
+bfs also as the whole program (its two kernels until no node changes, a launch sequence);
+hybridsort as the whole program (bucketcount with its pivot search and __local atomics,
+bucketprefixoffset, bucketsort, then mergeSortFirst, the mergeSortPass passes and mergepack: a
+launch sequence); particlefilter's resampling (sum_kernel, normalize_weights_kernel and
+find_index_kernel's search of the CDF: a launch sequence); and the same at medium sizes in
+medium/ (`make eval-full`). Every expected value is computed here, in Python, from the
+kernel's specification: nothing comes from pws.
 
 Floats: binary32 arithmetic is modelled by rounding each exact double result to binary32
 (`f32`), which is correctly rounded for +, -, *, / and sqrt (53 >= 2 * 24 + 2, so the double
@@ -512,6 +515,251 @@ def histogram(n=200, kdir=""):
              f"A 16-bin histogram of {n} bytes: __local atomics per workgroup, then global ones.")
 
 
+def hybridsort(n=256, divisions=32, blocks=4, histosize=64, kdir=""):
+    """Rodinia's hybridsort on `n` floats as one launch sequence: the bucket sort into
+    `divisions` buckets on `blocks` workgroups of 32, then the merge sort of each float4-aligned
+    bucket, in the order Rodinia's host runs the kernels. What the host computes between them
+    (the pivots from a `histosize`-bin histogram, each bucket's float4-aligned start, the
+    divisions' start addresses and padding) is computed here and given as buffers: a manifest
+    runs kernels only. The buckets' counts the kernels leave (`offsets`) are checked against
+    the sizes those buffers assume."""
+    wg = 32
+    threads = blocks * wg
+    band = -(-n // threads)
+    # Above zero: the padding of each bucket (zeros) must sort below its elements.
+    data = [rand_f32(0.001, 1.0) for _ in range(n)]
+    lo, hi = min(data), max(data)
+    # Rodinia's calcPivotPoints: walk the histogram, cutting a pivot wherever n / divisions
+    # elements have been taken, interpolating within a bin.
+    width = (hi - lo) / histosize
+    hist = [0.0] * histosize
+    for v in data:
+        hist[min(int((v - lo) / width), histosize - 1)] += 1.0
+    per, need, starts, piv = n / divisions, n / divisions, lo, []
+    for i in range(histosize - 1):
+        h = hist[i]
+        while h > need:
+            starts += need / h * width
+            piv.append(f32(starts))
+            h -= need
+            need = per
+        need -= h
+        starts = lo + (i + 1) * width
+    assert len(piv) <= divisions, piv
+    piv += [piv[-1]] * (divisions - len(piv))
+
+    def bucket(elem):
+        """bucketcount's search, step for step."""
+        idx, jump = divisions // 2 - 1, divisions // 4
+        p = piv[idx]
+        while jump >= 1:
+            idx = idx - jump if elem < p else idx + jump
+            p = piv[idx]
+            jump //= 2
+        return idx if elem < p else idx + 1
+
+    # bucketcount: the grid-stride loop, each step's lanes taking their tickets in lane order.
+    log = divisions.bit_length() - 1
+    indice = [0] * n
+    counts = [[0] * divisions for _ in range(blocks)]
+    for g in range(blocks):
+        for k in range(band):
+            for lane in range(wg):
+                tid = g * wg + lane + k * threads
+                if tid < n:
+                    b = bucket(data[tid])
+                    indice[tid] = (counts[g][b] << log) + b
+                    counts[g][b] += 1
+    # bucketprefixoffset: per bucket, the exclusive prefix over the workgroups.
+    prefix = [0] * (blocks * divisions)
+    offsets = [0] * divisions
+    for b in range(divisions):
+        s = 0
+        for g in range(blocks):
+            prefix[g * divisions + b] = s
+            s += counts[g][b]
+        offsets[b] = s
+    # The host: buckets padded to whole float4s, their starts, the divisions in float4s.
+    null = [-c % 4 for c in offsets]
+    sizes = [(c + z) // 4 for c, z in zip(offsets, null)]
+    l_offsets, start, final = [0] * divisions, [0], [0]
+    for b in range(divisions):
+        if b:
+            l_offsets[b] = l_offsets[b - 1] + 4 * sizes[b - 1]
+        start.append(start[-1] + sizes[b])
+        final.append(final[-1] + offsets[b])
+    newlist = 4 * start[-1]
+    largest = 4 * max(sizes)
+    # bucketsort, into a buffer of Rodinia's size whose padding stays zero.
+    length = n + 4 * divisions
+    bucketed = [0.0] * length
+    for g in range(blocks):
+        for k in range(band):
+            for lane in range(wg):
+                tid = g * wg + lane + k * threads
+                if tid < n:
+                    b = indice[tid] & (divisions - 1)
+                    at = l_offsets[b] + prefix[g * divisions + b] + (indice[tid] >> log)
+                    bucketed[at] = data[tid]
+    bufs = {"bucketed": list(bucketed), "merged": [0.0] * length}
+    # mergeSortFirst: every float4 of the list sorted.
+    for i in range(newlist // 4):
+        bufs["merged"][4 * i:4 * i + 4] = sorted(bufs["bucketed"][4 * i:4 * i + 4])
+    launches = [
+        ("bucketcount", blocks * wg, wg,
+         ["input", "indice", "prefixoffsets", n, "pivots"], band),
+        ("bucketprefixoffset", divisions, divisions, ["prefixoffsets", "offsets", blocks], blocks),
+        ("bucketsort", blocks * wg, wg,
+         ["input", "indice", "bucketed", n, "prefixoffsets", "l_offsets"], band),
+        ("mergeSortFirst", -(-newlist // 256) * 64, 64, ["bucketed", "merged", newlist], None)]
+    # mergeSortPass: runs of nrElems / 2 float4s merged pairwise (the kernel's float4 merge
+    # leaves the two runs' floats in order), the host swapping the two lists after each pass,
+    # until one work-item covers the largest division.
+    src, dst, nr = "merged", "bucketed", 2
+    while True:
+        tpd = -(-largest // (4 * nr))
+        inp, out = bufs[src], bufs[dst]
+        for d in range(divisions):
+            end = start[d + 1]
+            for t in range(tpd):
+                a = start[d] + t * nr
+                bstart = a + nr // 2
+                if a >= end:
+                    continue
+                stop = min(bstart + nr // 2, end)
+                out[4 * a:4 * stop] = sorted(inp[4 * a:4 * stop])
+        launches.append(("mergeSortPass", f"[{tpd}, {divisions}]",
+                         f"[{tpd}, {min(divisions, 64 // tpd)}]", [src, dst, nr, "startaddr"], nr))
+        src, dst, nr = dst, src, 2 * nr
+        if tpd == 1:
+            break
+    # mergepack: each division's elements, past its padding, to the unpadded list in `dst`.
+    for d in range(divisions):
+        for idx in range(final[d + 1] - final[d]):
+            bufs[dst][final[d] + idx] = bufs[src][start[d] * 4 + null[d] + idx]
+    assert bufs[dst][:n] == sorted(data)
+    launches.append(("mergepack", f"[{largest}, {divisions}]",
+                     f"[{largest}, {min(divisions, max(1, 64 // largest))}]",
+                     [src, dst, "startaddr", "nullelems", "finalstart"], None))
+    tables = [f"""
+# Rodinia's host: the bucket sort's three kernels, mergeSortFirst, {len(launches) - 5} merge passes
+# (the lists swapped after each) and mergepack; the sorted list ends in `{dst}`."""]
+    for entry, grid, wgs, args, bound in launches:
+        tables.append("\n[[launch]]")
+        tables.append(f'entry = "{entry}"')
+        tables.append(f"grid = {grid}")
+        tables.append(f"workgroup = {wgs}")
+        tables.append("args = [" + ", ".join(f'"{a}"' if isinstance(a, str) else str(a)
+                                             for a in args) + "]")
+        if bound:
+            tables.append("[launch.loop_bounds]")
+            tables.append(f"default = {bound}")
+    manifest("hybridsort", kdir + "hybridsort.cl", blocks * wg, wg, [],
+             [dict(name="input", type="f32", data=data),
+              dict(name="pivots", type="f32", data=piv),
+              dict(name="indice", len=n, expect=indice),
+              dict(name="prefixoffsets", type="u32", len=blocks * divisions, expect=prefix),
+              dict(name="offsets", type="u32", len=divisions, expect=offsets),
+              dict(name="l_offsets", type="u32", data=l_offsets),
+              dict(name="bucketed", type="f32", len=length, expect=bufs["bucketed"]),
+              dict(name="merged", type="f32", len=length, expect=bufs["merged"]),
+              dict(name="startaddr", data=start),
+              dict(name="nullelems", data=null),
+              dict(name="finalstart", data=final)],
+             f"Rodinia hybridsort on {n} floats: a bucket sort into {divisions} buckets, then a\n"
+             f"merge sort of each float4-aligned bucket, {len(launches)} launches.",
+             extra=f'cflags = ["-DDIVISIONS={divisions}"]', args_line=False,
+             tables="\n".join(tables))
+
+
+def particlefilter(n=32, kdir=""):
+    """Rodinia particlefilter's resampling on `n` particles (a power of two: then the
+    divisions by n are exact on every division path), from the weights likelihood_kernel
+    leaves and its partial sums per workgroup of up to 64 (its __local tree reduction):
+    sum_kernel, normalize_weights_kernel (one workgroup of n) and find_index_kernel, as the
+    host runs them. The indices the particles pick must not depend on how the division by the
+    weights' sum rounds: the CDF under the exact quotients and under clang's reciprocal ones
+    must send every u to the same entry, each comparison with a margin of about 7 ulp."""
+    assert n & (n - 1) == 0
+    block = min(n, 64)
+    blocks = n // block
+    weights = [f32(f32(1.0 / n) * math.exp(rng.uniform(-5.0, 0.0))) for _ in range(n)]
+    partial = []
+    for b in range(blocks):
+        buf = weights[b * block:(b + 1) * block]
+        s = block // 2
+        while s:
+            for t in range(s):
+                buf[t] = f32(buf[t] + buf[t + s])
+            s //= 2
+        partial.append(buf[0])
+    total = 0.0
+    for p in partial:
+        total = f32(total + p)
+    e_partial = [total] + partial[1:]
+    seed = [rng.randrange(0, 1 << 31) for _ in range(n)]
+    array_x = [rand_f32(60.0, 68.0) for _ in range(n)]
+    array_y = [rand_f32(60.0, 68.0) for _ in range(n)]
+    # d_randu on seed 0: int arithmetic wrapping at 32 bits, C's truncating %.
+    num = (1103515245 * seed[0] + 12345 + (1 << 31)) % (1 << 32) - (1 << 31)
+    r = abs(num) % 0x7FFFFFFF * (1 if num >= 0 else -1)
+    e_seed = [r] + seed[1:]
+    u1 = f32(abs(f32(float(r)) / 2.0 ** 31) / n)
+    u = [f32(u1 + i / n) for i in range(n)]
+    runs = {}
+    for div in (div_exact, div_rcp):
+        w = [div(x, total) for x in weights]
+        cdf = [w[0]]
+        for x in w[1:]:
+            cdf.append(f32(x + cdf[-1]))
+        index = [next((x for x in range(n) if cdf[x] >= ui), n - 1) for ui in u]
+        runs[div] = (w, cdf, index)
+    w, cdf, index = runs[div_exact]
+    assert index == runs[div_rcp][2]
+    for ui, x in zip(u, index):
+        assert (cdf[x] - ui >= 4e-7 or x == n - 1) and (x == 0 or ui - cdf[x - 1] >= 4e-7), (ui, x)
+    w_tol = max(ulp_distance(a, b) for a, b in zip(w, runs[div_rcp][0])) + 1
+    cdf_tol = max(ulp_distance(a, b) for a, b in zip(cdf, runs[div_rcp][1])) + 1
+    tables = f"""
+# Rodinia's host, after likelihood_kernel: the three kernels of the resampling.
+[[launch]]
+entry = "sum_kernel"
+grid = {n}
+workgroup = {block}
+args = ["partial_sums", {n}]
+[launch.loop_bounds]
+default = {blocks}
+
+[[launch]]
+entry = "normalize_weights_kernel"
+grid = {n}
+workgroup = {n}
+args = ["weights", {n}, "partial_sums", "CDF", "u", "seed"]
+[launch.loop_bounds]
+default = {n}
+
+[[launch]]
+entry = "find_index_kernel"
+grid = {n}
+workgroup = {block}
+args = ["arrayX", "arrayY", "CDF", "u", "xj", "yj", {n}]
+[launch.loop_bounds]
+default = {n}"""
+    manifest("particlefilter", kdir + "particlefilter.cl", n, block, [],
+             [dict(name="weights", type="f32", data=weights, expect=w, tolerance_ulp=w_tol),
+              dict(name="partial_sums", type="f32", data=partial, expect=e_partial),
+              dict(name="CDF", type="f32", len=n, expect=cdf, tolerance_ulp=cdf_tol),
+              dict(name="u", type="f32", len=n, expect=u),
+              dict(name="seed", data=seed, expect=e_seed),
+              dict(name="arrayX", type="f32", data=array_x),
+              dict(name="arrayY", type="f32", data=array_y),
+              dict(name="xj", type="f32", len=n, expect=[array_x[x] for x in index]),
+              dict(name="yj", type="f32", len=n, expect=[array_y[x] for x in index])],
+             f"Rodinia particlefilter's resampling on {n} particles: sum_kernel,\n"
+             f"normalize_weights_kernel (one workgroup) and find_index_kernel.",
+             args_line=False, tables=tables)
+
+
 def medium():
     """The suite at medium sizes, in kernels/rodinia/medium (`make eval-full`): about four
     times the work of the small launches above, drawn from a seed of their own."""
@@ -534,10 +782,13 @@ def medium():
     bfs_full("bfs_full", 384, 384, 384, 12,
              "Rodinia's whole BFS on 384 nodes: two kernels per pass until no node changes.",
              kdir=k)
+    hybridsort(1024, 32, 8, 256, kdir=k)
+    particlefilter(128, kdir=k)
 
 
 if __name__ == "__main__":
     os.makedirs(os.path.join(HERE, "data"), exist_ok=True)
     for gen in (backprop, hotspot, srad, kmeans, nn, gaussian, pathfinder, nw, bfs, histogram,
-                bfs4096, bfs_small, btree, medium):
+                bfs4096, bfs_small, btree, hybridsort, particlefilter,
+                medium):
         gen()
