@@ -435,6 +435,7 @@ opcodes! {
     VExpF32 = "v_exp_f32", Vop1, 0x20, V1, FP;
     VLogF32 = "v_log_f32", Vop1, 0x21, V1, FP;
     VRcpF32 = "v_rcp_f32", Vop1, 0x22, V1, FP;
+    VRcpIflagF32 = "v_rcp_iflag_f32", Vop1, 0x23, V1, FP;
     VRsqF32 = "v_rsq_f32", Vop1, 0x24, V1, FP;
     VSqrtF32 = "v_sqrt_f32", Vop1, 0x27, V1, FP;
     VSinF32 = "v_sin_f32", Vop1, 0x29, V1, FP;

@@ -336,8 +336,57 @@ def bytepack():
                      "(clang-14 emits SDWA selects).")
 
 
+def intdiv():
+    n, grid = 100, 128
+
+    def tdiv(x, y):
+        """C's division: the quotient truncated toward zero."""
+        q = abs(x) // abs(y)
+        return q if (x < 0) == (y < 0) else -q
+
+    # Edge cases first (C leaves INT_MIN / -1 and division by zero undefined, so neither
+    # appears), then random operands of every magnitude.
+    edges = [(-2**31, 1), (-2**31, 2), (-2**31, 2**31 - 1), (2**31 - 1, -2**31), (-1, -2**31),
+             (7, -2), (-7, 2), (-7, -2), (0, -5), (2**31 - 1, 1), (-5, 2**31 - 1), (-1, 3)]
+    pairs = edges + [(rng.randrange(-2**31, 2**31),
+                      rng.choice([rng.randrange(1, 20), rng.randrange(1, 2**16),
+                                  rng.randrange(1, 2**31)]) * rng.choice([1, -1]))
+                     for _ in range(n - len(edges))]
+    a = [x for x, _ in pairs]
+    b = [y for _, y in pairs]
+    wide = [rng.randrange(-2**63, 2**63) if k % 2 else rng.randrange(-2**40, 2**40)
+            for k in range(n)]
+    u = lambda v: v & 0xFFFFFFFF  # noqa: E731
+
+    def s64(v):
+        v &= (1 << 64) - 1
+        return v - (1 << 64) if v >> 63 else v
+
+    def digit_sum(v, base):
+        s = 0
+        while v:
+            s, v = s + v % base, v // base
+        return s
+
+    words = lambda vs: [w for v in vs for w in (v & 0xFFFFFFFF, (v >> 32) & 0xFFFFFFFF)]  # noqa: E731
+    wq = [s64(tdiv(w, y) + (w - tdiv(w, y | 1) * (y | 1))) for w, y in zip(wide, b)]
+    manifest("intdiv", "intdiv.cl", grid, 64,
+             ["a", "b", "q", "r", "uq", "ur", "wide", "wq", "digits", n],
+             [dict(name="a", data=a), dict(name="b", data=b),
+              dict(name="q", len=n, expect=[i32(tdiv(x, y)) for x, y in pairs]),
+              dict(name="r", len=n, expect=[i32(x - tdiv(x, y) * y) for x, y in pairs]),
+              dict(name="uq", type="u32", len=n, expect=[u(x) // u(y) for x, y in pairs]),
+              dict(name="ur", type="u32", len=n, expect=[u(x) % u(y) for x, y in pairs]),
+              dict(name="wide", type="u32", data=words(wide)),
+              dict(name="wq", type="u32", len=2 * n, expect=words(wq)),
+              dict(name="digits", len=n,
+                   expect=[digit_sum(u(x), k % 15 + 2) for k, x in enumerate(a)])],
+             comment="32-bit signed and unsigned / and % by per-item divisors, 64-bit ones "
+                     "and a digit sum in a per-item base, on 100 integers.")
+
+
 if __name__ == "__main__":
     os.makedirs(os.path.join(HERE, "data"), exist_ok=True)
     for gen in (bfs, nw, pathfinder, bitonic, hotspot, mandelbrot, collatz, saxpy, kmeans,
-                nested6, figure2, bsearch, gaussian, nn, prefix, bytepack):
+                nested6, figure2, bsearch, gaussian, nn, prefix, bytepack, intdiv):
         gen()

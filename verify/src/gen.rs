@@ -232,13 +232,14 @@ const F_BIN: [&str; 7] = [
     "v_max_f32",
     "v_mac_f32",
 ];
-const F_UN: [&str; 9] = [
+const F_UN: [&str; 10] = [
     "v_floor_f32",
     "v_ceil_f32",
     "v_trunc_f32",
     "v_rndne_f32",
     "v_fract_f32",
     "v_rcp_f32",
+    "v_rcp_iflag_f32",
     "v_sqrt_f32",
     "v_rsq_f32",
     "v_frexp_mant_f32",

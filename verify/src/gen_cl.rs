@@ -3,7 +3,8 @@
 //! model and the RTL are checked on what the compiler actually emits, not on assembly we wrote.
 //!
 //! A kernel ([`ClKernel`]) is a statement tree over three `unsigned` variables `a`, `b`, `c`
-//! (initialised from the work-item's input and id): assignments, if/else and `if` without else
+//! (initialised from the work-item's input and id): assignments (arithmetic, bit operations,
+//! and `/` and `%`, which clang expands around `v_rcp_iflag_f32`), if/else and `if` without else
 //! (some marked `PWS_SPLIT()`), divergent loops whose trip count is the lane's data masked to
 //! at most [`MAX_TRIPS`] (with `PWS_LOOP_BOUND`), uniform loops, loads from the input at
 //! another lane's index, and an optional guard `if (i < n)` around everything. Each work-item
@@ -97,7 +98,7 @@ pub enum FExpr {
 pub enum Expr {
     Var(usize),
     Const(u32),
-    /// `x op y` with op one of + - * ^ & | << >>.
+    /// `x op y` with op one of + - * ^ & | << >> / % (a divisor `y | 1`: never zero).
     Bin(u8, Box<Expr>, Box<Expr>),
     /// `in[(i ^ k) & (grid - 1)]`: another lane's input.
     Load(u32),
@@ -172,7 +173,7 @@ fn expr(depth: u32, fam: ClFamilies) -> BoxedStrategy<Expr> {
     }
     let leaf = proptest::strategy::Union::new(leaves);
     leaf.prop_recursive(depth, 8, 2, |inner| {
-        (0u8..8, inner.clone(), inner)
+        (0u8..10, inner.clone(), inner)
             .prop_map(|(op, x, y)| Expr::Bin(op, Box::new(x), Box::new(y)))
     })
     .boxed()
@@ -374,15 +375,23 @@ impl ClKernel {
                     4 => " & ",
                     5 => " | ",
                     6 => " << ",
-                    _ => " >> ",
+                    7 => " >> ",
+                    8 => " / ",
+                    _ => " % ",
                 });
-                // Shift amounts stay below 32.
-                if *op >= 6 {
-                    out.push('(');
-                    self.expr(out, y);
-                    out.push_str(" & 31u)");
-                } else {
-                    self.expr(out, y);
+                // Shift amounts stay below 32; divisors are odd, so never zero.
+                match op {
+                    6 | 7 => {
+                        out.push('(');
+                        self.expr(out, y);
+                        out.push_str(" & 31u)");
+                    }
+                    8 | 9 => {
+                        out.push('(');
+                        self.expr(out, y);
+                        out.push_str(" | 1u)");
+                    }
+                    _ => self.expr(out, y),
                 }
                 out.push(')');
             }

@@ -629,7 +629,7 @@ pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
         VCeilF32 => valu(ValuOp::CeilF, VF),
         VRndneF32 => valu(ValuOp::RndneF, VF),
         VFloorF32 => valu(ValuOp::FloorF, VF),
-        VRcpF32 => valu(ValuOp::RcpF, VF),
+        VRcpF32 | VRcpIflagF32 => valu(ValuOp::RcpF, VF),
         VRsqF32 => valu(ValuOp::RsqF, VF),
         VSqrtF32 => valu(ValuOp::SqrtF, VF),
         VFrexpExpI32F32 => valu(ValuOp::FrexpExpF, VF),

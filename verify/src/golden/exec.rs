@@ -693,7 +693,7 @@ fn valu_f32(
             VFloorF32 => float(fp::floor(x)),
             VExpF32 => float(fp::exp2(x)),
             VLogF32 => float(fp::log2(x)),
-            VRcpF32 => float(fp::rcp(x)),
+            VRcpF32 | VRcpIflagF32 => float(fp::rcp(x)),
             VRsqF32 => float(fp::rsq(x)),
             VSqrtF32 => float(fp::sqrt(x)),
             VSinF32 => float(fp::sin_cos(x, false)),

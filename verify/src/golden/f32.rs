@@ -600,7 +600,8 @@ pub fn frexp_exp(a: u32) -> u32 {
     (exp_field(a) as i32 - 126) as u32
 }
 
-/// `v_rcp_f32`: correctly rounded 1/x.
+/// `v_rcp_f32` and `v_rcp_iflag_f32`: correctly rounded 1/x. The iflag form differs only in
+/// the exception it would signal (integer divide by zero), which GCN3 programs cannot observe.
 pub fn rcp(x: u32) -> u32 {
     let x = flush(x);
     if is_nan(x) {
