@@ -169,3 +169,151 @@ fn entry_flags_and_compiler_mistakes_are_clear_errors() {
         "nosplit",
     ]);
 }
+
+/// Without a device library clang calls what pws.h does not define; the error names the
+/// functions (demangled) and the assembly line, not the `s_getpc_b64` that starts the call.
+#[test]
+fn a_call_names_the_missing_functions() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = launch(
+        dir.path(),
+        "__attribute__((noinline)) int twice(int x) { return 2 * x; }\n\
+         __kernel void k(__global const int *in, __global float *out) {\n\
+           int i = get_global_id(0);\n\
+           out[i] = erf((float)in[i]) + twice(in[i]);\n\
+         }\n",
+        "",
+    );
+    let e = pws_err(&["golden", &m]);
+    assert!(e.contains("k.cl: the kernel calls `erf`, `twice` ("), "{e}");
+    assert!(e.contains(".s:"), "{e}");
+    assert!(e.contains("which pws.h does not define"), "{e}");
+    assert!(!e.contains("s_getpc_b64"), "{e}");
+}
+
+/// pws.h's integer, conversion, relational, geometric and vector built-ins compile to
+/// instructions (no call) and give, on the golden model and the RTL, the values computed here.
+#[test]
+fn pws_h_builtins_compute_what_opencl_specifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let kernel = "__kernel void k(__global const int *in, __global int *out) {\n\
+      int i = get_global_id(0);\n\
+      int x = in[i], y = in[63 - i];\n\
+      float f = (float)x * 0.25f, g = (float)y;\n\
+      float4 v = (float4)(f, g, 1.0f, -2.0f);\n\
+      float3 c = cross(v.xyz, (float3)(g, 1.0f, f));\n\
+      out[i] = hadd(x, y) ^ rhadd((uint)x, (uint)y) ^ add_sat(x << 24, y << 24)\n\
+        ^ sub_sat((uint)x, (uint)y) ^ select(x, y, x < y) ^ convert_int_sat(f * 1e9f)\n\
+        ^ convert_int_rtn(f) ^ (isnan(f / g) << 3) ^ (signbit(f - g) << 4)\n\
+        ^ as_int(dot(v, v)) ^ as_int(length(v.xy)) ^ as_int(c.x + c.y + c.z)\n\
+        ^ as_int(normalize(v).w) ^ as_int(clamp(v, 0.0f, 3.0f).x) ^ as_int(fabs(v).y);\n\
+    }\n";
+    let m = launch(dir.path(), kernel, "");
+    let ins: Vec<i32> = (0..64).map(|v| v * 37 % 101).collect();
+    let expect: Vec<i64> = (0..64)
+        .map(|i| {
+            let (x, y) = (ins[i], ins[63 - i]);
+            let (f, g) = (x as f32 * 0.25, y as f32);
+            let v = [f, g, 1.0f32, -2.0];
+            let w = [g, 1.0f32, f];
+            let c = [
+                v[1] * w[2] - v[2] * w[1],
+                v[2] * w[0] - v[0] * w[2],
+                v[0] * w[1] - v[1] * w[0],
+            ];
+            let dot = v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3];
+            let bits = |f: f32| f.to_bits() as i32;
+            let sat = |a: i32, b: i32| {
+                (i64::from(a) + i64::from(b)).clamp(i32::MIN.into(), i32::MAX.into()) as i32
+            };
+            let r = ((x >> 1) + (y >> 1) + (x & y & 1))
+                ^ (((x as u32 >> 1) + (y as u32 >> 1) + ((x | y) as u32 & 1)) as i32)
+                ^ sat(x << 24, y << 24)
+                ^ ((x as u32).saturating_sub(y as u32) as i32)
+                ^ if x < y { y } else { x }
+                ^ ((f * 1e9) as i32) // `as` saturates and takes NaN to 0, as convert_int_sat
+                ^ (f.floor() as i32)
+                ^ (i32::from((f / g).is_nan()) << 3)
+                ^ (i32::from((f - g).is_sign_negative()) << 4)
+                ^ bits(dot)
+                ^ bits((v[0] * v[0] + v[1] * v[1]).sqrt())
+                ^ bits(c[0] + c[1] + c[2])
+                ^ bits(v[3] * (1.0 / dot.sqrt()))
+                ^ bits(v[0].clamp(0.0, 3.0))
+                ^ bits(v[1].abs());
+            i64::from(r)
+        })
+        .collect();
+    for engine in [
+        &["golden", &m, "--json"][..],
+        &["run", &m, "--mode", "nosplit", "--json"],
+    ] {
+        let r = json(engine);
+        let out: Vec<i64> = r["buffers"]["out"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_i64().unwrap())
+            .collect();
+        assert_eq!(out, expect, "{engine:?}");
+    }
+}
+
+/// `{ local = bytes }` in `args` is a `__local` pointer argument: LDS after the kernel's own
+/// `__local` variables, its offset in the kernarg, as `clSetKernelArg(k, i, bytes, NULL)`.
+#[test]
+fn local_pointer_arguments_get_their_own_lds() {
+    let dir = tempfile::tempdir().unwrap();
+    let kernel = "__kernel void k(__global const int *in, __global int *out, __local int *a,\n\
+                                  __local int *b) {\n\
+      __local int own[64];\n\
+      int l = get_local_id(0);\n\
+      own[l] = in[get_global_id(0)];\n\
+      a[l] = 2 * own[l];\n\
+      b[l] = 3 * own[l];\n\
+      barrier(CLK_LOCAL_MEM_FENCE);\n\
+      out[get_global_id(0)] = own[63 - l] + a[(l + 1) & 63] + b[(l + 2) & 63];\n\
+    }\n";
+    std::fs::write(dir.path().join("k.cl"), kernel).unwrap();
+    let manifest =
+        |args: &str| {
+            let text =
+                format!(
+            "kernel = \"k.cl\"\ngrid = 128\nworkgroup = 64\nargs = [\"in\", \"out\", {args}]\n\
+             [[buffer]]\nname = \"in\"\ntype = \"i32\"\ndata = [{}]\n\n\
+             [[buffer]]\nname = \"out\"\ntype = \"i32\"\nlen = 128\n",
+            (0..128).map(|v| (v * 37 % 101).to_string()).collect::<Vec<_>>().join(", ")
+        );
+            let path = dir.path().join("k.toml");
+            std::fs::write(&path, text).unwrap();
+            path.to_str().unwrap().to_string()
+        };
+    let m = manifest("{ local = 256 }, { local = 256 }");
+    let expect: Vec<i64> = (0..128i64)
+        .map(|g| {
+            let base = g / 64 * 64;
+            let at = |l: i64| (base + l) * 37 % 101;
+            let l = g % 64;
+            at(63 - l) + 2 * at((l + 1) & 63) + 3 * at((l + 2) & 63)
+        })
+        .collect();
+    let out = |r: serde_json::Value| -> Vec<i64> {
+        r["buffers"]["out"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_i64().unwrap())
+            .collect()
+    };
+    assert_eq!(out(json(&["golden", &m, "--json"])), expect);
+    assert_eq!(out(json(&["run", &m, "--mode", "pws", "--json"])), expect);
+    let e = pws_err(&["golden", &manifest("{ local = 0 }, { local = 4 }")]);
+    assert!(
+        e.contains("args[2]") && e.contains("a __local argument of 0 bytes"),
+        "{e}"
+    );
+    let e = pws_err(&["golden", &manifest("{ locl = 4 }, { local = 4 }")]);
+    assert!(e.contains("unknown field `locl`"), "{e}");
+    let e = pws_err(&["golden", &manifest("{ local = 65536 }, { local = 4 }")]);
+    assert!(e.contains("exceeds the compute unit's"), "{e}");
+}

@@ -421,7 +421,7 @@ pub fn analyse_launch_with(
     }
     let program = pws_isa::assemble(&source.text, &source.file)
         .map_err(|e| HostError::Input(e.to_string()))?;
-    let abi = LaunchAbi::of_program(&program);
+    let abi = LaunchAbi::for_launch(&program, manifest);
     let vgprs = pws_isa::abi::registers_used(&program).1;
     let machine = &machine.for_kernel(vgprs)?;
     let rounds = Rounds::new(manifest, machine, abi.group_segment_size)?;

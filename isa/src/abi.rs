@@ -339,9 +339,13 @@ pub struct LaunchAbi {
     /// Bytes of kernarg segment the kernel may read beyond its arguments (hidden arguments,
     /// zero-filled).
     pub kernarg_size: u32,
-    /// The dispatch packet's private and group segment sizes (bytes).
+    /// The dispatch packet's private and group segment sizes (bytes). The group segment is
+    /// the kernel's own LDS variables ([`LaunchAbi::group_segment_fixed_size`]) followed by the
+    /// launch's `__local` pointer arguments ([`LaunchAbi::for_launch`]).
     pub private_segment_size: u32,
     pub group_segment_size: u32,
+    /// The descriptor's `.amdhsa_group_segment_fixed_size`: the kernel's `__local` variables.
+    pub group_segment_fixed_size: u32,
     /// The kernel carries a descriptor (false: [`LaunchAbi::legacy`]).
     pub from_descriptor: bool,
 }
@@ -359,6 +363,7 @@ impl LaunchAbi {
             kernarg_size: 0,
             private_segment_size: 0,
             group_segment_size: 0,
+            group_segment_fixed_size: 0,
             from_descriptor: false,
         }
     }
@@ -388,8 +393,18 @@ impl LaunchAbi {
             kernarg_size: d.kernarg_size,
             private_segment_size: d.private_segment_fixed_size,
             group_segment_size: d.group_segment_fixed_size,
+            group_segment_fixed_size: d.group_segment_fixed_size,
             from_descriptor: true,
         }
+    }
+
+    /// The ABI of `program` launched by `manifest`: its group segment grows by the LDS the
+    /// manifest's `__local` pointer arguments ask for, as a runtime's `clSetKernelArg(k, i,
+    /// bytes, NULL)` makes it.
+    pub fn for_launch(program: &crate::Program, manifest: &Manifest) -> LaunchAbi {
+        let mut abi = LaunchAbi::of_program(program);
+        abi.group_segment_size = manifest.group_segment_size(abi.group_segment_fixed_size);
+        abi
     }
 
     /// The ABI of an assembled program (its descriptor's, or the legacy one).

@@ -450,7 +450,7 @@ impl Assembler<'_> {
                         ErrorKind::Unsupported,
                         format!(
                             "unsupported instruction `{mnemonic}`: not in the pws GCN3 subset{}",
-                            spill_hint(&mnemonic)
+                            unsupported_hint(&mnemonic)
                         ),
                     )
                 } else {
@@ -1416,18 +1416,32 @@ fn float_operand(f: f64, width: Width) -> Option<Operand> {
     }
 }
 
-/// Why clang's output holds `mnemonic` when it is one of the instructions of register spills:
-/// pws has no scratch (private) memory, so `-O0` code, which spills every value, cannot run.
-fn spill_hint(mnemonic: &str) -> &'static str {
+/// Why clang's output holds an unsupported `mnemonic`, for the kinds users meet: register
+/// spills (pws has no scratch memory, so `-O0` code, which spills every value, cannot run),
+/// 16-bit arithmetic and doubles.
+fn unsupported_hint(mnemonic: &str) -> &'static str {
     let spill = [
         "v_readlane_b32",
         "v_writelane_b32",
         "buffer_load_dword",
         "buffer_store_dword",
     ];
+    let base = mnemonic
+        .strip_suffix("_e32")
+        .or_else(|| mnemonic.strip_suffix("_e64"))
+        .or_else(|| mnemonic.strip_suffix("_sdwa"))
+        .unwrap_or(mnemonic);
     if spill.iter().any(|s| mnemonic.starts_with(s)) {
         " (clang emits it to spill registers to scratch memory, at -O0 or under register \
          pressure; pws has no scratch memory: compile with -O1 or higher)"
+    } else if ["_u16", "_i16", "_b16", "_f16"]
+        .iter()
+        .any(|w| base.ends_with(w))
+    {
+        " (a 16-bit instruction: clang emits them for short, ushort and half arithmetic; pws \
+         runs 32-bit arithmetic: compute in int or uint and convert when storing)"
+    } else if base.ends_with("_f64") {
+        " (a double-precision instruction: pws runs float (f32) arithmetic only)"
     } else {
         ""
     }

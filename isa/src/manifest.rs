@@ -263,7 +263,17 @@ pub enum KernelArg {
     Buffer(String),
     /// A 32-bit integer (4 bytes, 4-byte aligned), given as i32 or u32.
     Value(u32),
+    /// A `__local` pointer: `bytes` of LDS per workgroup, after the kernel's own `__local`
+    /// variables; the kernarg holds its 32-bit LDS offset (4 bytes).
+    Local(u32),
 }
+
+/// Largest `__local` pointer argument: GCN3's 64 KiB of LDS per compute unit (each run
+/// checks the whole group segment against the LDS it configures).
+pub const MAX_LOCAL_ARG_BYTES: u32 = 64 * 1024;
+
+/// Alignment of each `__local` pointer argument's LDS region (a float4's, as runtimes give).
+pub const LOCAL_ARG_ALIGN: u32 = 16;
 
 /// A parsed and checked launch manifest. Programs that build one (generators, tests) fill
 /// what they need and take the rest from `Default`.
@@ -508,15 +518,19 @@ enum RawArg {
     Value(i64),
     /// A TOML float: a `float` argument, passed as its binary32 bits.
     Float(f64),
+    /// `{ local = bytes }`: a `__local` pointer argument.
+    Local(i64),
 }
 
 impl<'de> Deserialize<'de> for RawArg {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct ArgVisitor;
-        impl Visitor<'_> for ArgVisitor {
+        impl<'v> Visitor<'v> for ArgVisitor {
             type Value = RawArg;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a buffer name (string), a 32-bit integer or a float")
+                f.write_str(
+                    "a buffer name (string), a 32-bit integer, a float or { local = bytes }",
+                )
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<RawArg, E> {
                 Ok(RawArg::Buffer(v.to_string()))
@@ -531,6 +545,19 @@ impl<'de> Deserialize<'de> for RawArg {
             }
             fn visit_f64<E: de::Error>(self, v: f64) -> Result<RawArg, E> {
                 Ok(RawArg::Float(v))
+            }
+            fn visit_map<A: de::MapAccess<'v>>(self, mut map: A) -> Result<RawArg, A::Error> {
+                let mut bytes = None;
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "local" if bytes.is_none() => bytes = Some(map.next_value::<i64>()?),
+                        "local" => return Err(de::Error::duplicate_field("local")),
+                        other => return Err(de::Error::unknown_field(other, &["local"])),
+                    }
+                }
+                bytes
+                    .map(RawArg::Local)
+                    .ok_or_else(|| de::Error::missing_field("local"))
             }
         }
         d.deserialize_any(ArgVisitor)
@@ -888,6 +915,20 @@ impl Manifest {
                     }
                     KernelArg::Value(f.to_bits())
                 }
+                RawArg::Local(bytes) => KernelArg::Local(
+                    u32::try_from(bytes)
+                        .ok()
+                        .filter(|b| (1..=MAX_LOCAL_ARG_BYTES).contains(b))
+                        .ok_or_else(|| {
+                            invalid(
+                                &key,
+                                format!(
+                                    "a __local argument of {bytes} bytes: give 1 to \
+                                     {MAX_LOCAL_ARG_BYTES} (the LDS's size)"
+                                ),
+                            )
+                        })?,
+                ),
             });
         }
 
@@ -996,8 +1037,39 @@ impl Manifest {
     fn kernarg_words(&self) -> usize {
         self.args.iter().fold(0, |n, a| match a {
             KernelArg::Buffer(_) => n.next_multiple_of(2) + 2,
-            KernelArg::Value(_) => n + 1,
+            KernelArg::Value(_) | KernelArg::Local(_) => n + 1,
         })
+    }
+
+    /// The LDS offset of each `__local` pointer argument, in argument order, for a kernel
+    /// whose own `__local` variables take `fixed` bytes: each region aligned to
+    /// [`LOCAL_ARG_ALIGN`], one after the other.
+    pub fn local_arg_offsets(&self, fixed: u32) -> Vec<u32> {
+        let mut next = fixed;
+        self.args
+            .iter()
+            .filter_map(|a| match a {
+                KernelArg::Local(bytes) => {
+                    let at = next.next_multiple_of(LOCAL_ARG_ALIGN);
+                    next = at.saturating_add(*bytes);
+                    Some(at)
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The group segment (LDS bytes per workgroup) of this launch of a kernel whose own
+    /// `__local` variables take `fixed` bytes.
+    pub fn group_segment_size(&self, fixed: u32) -> u32 {
+        let last = self.args.iter().rev().find_map(|a| match a {
+            KernelArg::Local(bytes) => Some(*bytes),
+            _ => None,
+        });
+        match (self.local_arg_offsets(fixed).last(), last) {
+            (Some(at), Some(bytes)) => at.saturating_add(bytes),
+            _ => fixed,
+        }
     }
 
     /// Workgroups in x, y, z (the last one of a dimension may be partial).
@@ -1088,6 +1160,9 @@ impl Manifest {
             next = (next + bytes + layout::GUARD_BYTES).next_multiple_of(layout::REGION_ALIGN);
         }
         let mut kernarg_words = Vec::new();
+        let mut local_offsets = self
+            .local_arg_offsets(abi.group_segment_fixed_size)
+            .into_iter();
         for a in &self.args {
             match a {
                 KernelArg::Buffer(name) => {
@@ -1103,6 +1178,7 @@ impl Manifest {
                     kernarg_words.push((base >> 32) as u32);
                 }
                 KernelArg::Value(v) => kernarg_words.push(*v),
+                KernelArg::Local(_) => kernarg_words.push(local_offsets.next().unwrap_or(0)),
             }
         }
         kernarg_words.resize(kernarg_words.len().max(kernarg_bytes as usize / 4), 0);
@@ -1553,6 +1629,29 @@ len = 4
         );
         let e = error("kernel = \"k.s\"\ngrid = 1\nworkgroup = 1\nargs = [1e39]\n");
         assert!(e.contains("args[0]") && e.contains("overflows"), "{e}");
+    }
+
+    #[test]
+    fn local_arguments_follow_the_kernels_own_lds_aligned() {
+        let m = parse(
+            "kernel = \"k.s\"\ngrid = 1\nworkgroup = 1\nargs = [{ local = 10 }, 7, { local = 4 }]\n",
+        )
+        .unwrap();
+        assert_eq!(m.local_arg_offsets(100), vec![112, 128]);
+        assert_eq!(m.group_segment_size(100), 132);
+        assert_eq!(m.group_segment_size(0), 20);
+        let abi = LaunchAbi {
+            group_segment_fixed_size: 100,
+            ..LaunchAbi::legacy()
+        };
+        assert_eq!(m.memory_image(&abi).kernarg_words, vec![112, 7, 128]);
+        let e = parse("kernel = \"k.s\"\ngrid = 1\nworkgroup = 1\nargs = [{ local = 70000 }]\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("a __local argument of 70000 bytes: give 1 to 65536"),
+            "{e}"
+        );
     }
 
     #[test]

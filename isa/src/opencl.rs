@@ -71,6 +71,22 @@ pub enum ClError {
     },
     #[error("{}: {message}", path.display())]
     Entry { path: PathBuf, message: String },
+    #[error(
+        "{}: the kernel calls {} ({}:{line}), which pws.h does not define; pws runs no \
+         function calls: define it in the kernel's source, or see docs/opencl.md for the \
+         built-ins pws.h provides",
+        path.display(),
+        functions.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", "),
+        asm.display()
+    )]
+    Calls {
+        path: PathBuf,
+        asm: PathBuf,
+        /// The callees, demangled where they are OpenCL built-ins (`hadd`, not `_Z4haddjj`).
+        functions: Vec<String>,
+        /// The assembly line of the first call.
+        line: usize,
+    },
 }
 
 fn clang() -> String {
@@ -167,7 +183,8 @@ pub fn compile(source: &Path, opts: &ClOptions) -> Result<PathBuf, ClError> {
         .unwrap_or("kernel");
     let out = cache.join("cl").join(format!("{stem}-{digest}.s"));
     if out.is_file() {
-        return Ok(out);
+        let asm = std::fs::read_to_string(&out).map_err(cache_err(&out))?;
+        return no_calls(&asm, source, &out).map(|()| out);
     }
     let raw = cache.join("cl").join(format!(
         ".{stem}-{digest}.{}.s",
@@ -209,8 +226,54 @@ pub fn compile(source: &Path, opts: &ClOptions) -> Result<PathBuf, ClError> {
         DEFAULT_FLAGS.join(" "),
         opts.flags.join(" ")
     );
-    write_atomic(&out, &format!("{header_line}{kept}"))?;
-    Ok(out)
+    let text = format!("{header_line}{kept}");
+    write_atomic(&out, &text)?;
+    no_calls(&text, source, &out).map(|()| out)
+}
+
+/// Without a device library clang turns a built-in that pws.h lacks into a call
+/// (`s_getpc_b64`, `s_add_u32 s, s, sym@rel32@lo+4`, `s_swappc_b64`); pws runs no calls, and
+/// the assembler would only name `s_getpc_b64`, so the callees are named here.
+fn no_calls(asm: &str, source: &Path, out: &Path) -> Result<(), ClError> {
+    let mut functions: Vec<String> = Vec::new();
+    let mut first = None;
+    for (n, line) in asm.lines().enumerate() {
+        let code = line.split(';').next().unwrap_or("");
+        for (at, _) in code
+            .match_indices("@rel32@lo")
+            .chain(code.match_indices("@gotpcrel32@lo"))
+        {
+            let start = code[..at]
+                .rfind(|c: char| !(c.is_ascii_alphanumeric() || "_.$".contains(c)))
+                .map_or(0, |i| i + 1);
+            let name = demangle(&code[start..at]);
+            first.get_or_insert(n + 1);
+            if !functions.contains(&name) {
+                functions.push(name);
+            }
+        }
+    }
+    match first {
+        None => Ok(()),
+        Some(line) => Err(ClError::Calls {
+            path: source.to_path_buf(),
+            asm: out.to_path_buf(),
+            functions,
+            line,
+        }),
+    }
+}
+
+/// The name in an Itanium-mangled symbol (`_Z4haddjj` is `hadd`); other symbols as they are.
+fn demangle(symbol: &str) -> String {
+    let Some(rest) = symbol.strip_prefix("_Z") else {
+        return symbol.to_string();
+    };
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    match rest[..digits].parse::<usize>() {
+        Ok(len) if digits + len <= rest.len() => rest[digits..digits + len].to_string(),
+        _ => symbol.to_string(),
+    }
 }
 
 /// `#include "x"` lines of a source.
@@ -317,6 +380,33 @@ mod tests {
         assert!(e.contains("2 kernels (a, b)"), "{e}");
         let e = select_kernel(TWO, Some("c")).unwrap_err();
         assert!(e.contains("no kernel `c` (the source defines a, b)"), "{e}");
+    }
+
+    #[test]
+    fn calls_name_their_callees_and_line() {
+        let asm = "k:\n\ts_getpc_b64 s[18:19]\n\ts_add_u32 s18, s18, _Z4haddjj@rel32@lo+4\n\ts_addc_u32 s19, s19, _Z4haddjj@rel32@hi+12\n\ts_add_u32 s20, s20, helper@rel32@lo+4\n\ts_swappc_b64 s[30:31], s[18:19]\n";
+        let err = no_calls(asm, Path::new("k.cl"), Path::new("k.s")).unwrap_err();
+        assert!(matches!(&err, ClError::Calls { functions, line: 3, .. }
+            if functions == &["hadd".to_string(), "helper".to_string()]));
+        assert!(
+            err.to_string()
+                .starts_with("k.cl: the kernel calls `hadd`, `helper` (k.s:3)"),
+            "{err}"
+        );
+        assert!(no_calls(
+            "k:\n\ts_endpgm ; x@rel32@lo\n",
+            Path::new("k.cl"),
+            Path::new("k.s")
+        )
+        .is_ok());
+    }
+
+    #[test]
+    fn mangled_names_lose_their_parameters() {
+        assert_eq!(demangle("_Z3dotDv4_fS_"), "dot");
+        assert_eq!(demangle("_Z15convert_int_satf"), "convert_int_sat");
+        assert_eq!(demangle("_Z99x"), "_Z99x");
+        assert_eq!(demangle("helper"), "helper");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 /* pws.h: what an OpenCL C kernel needs to run on pws without a device library: the work-item
- * functions, barrier and integer built-ins, defined on clang's AMDGPU builtins, and the PWS
- * annotations. pws compiles `kernel = "k.cl"` with
+ * functions, barrier, atomics, the integer, conversion, relational, geometric and math
+ * built-ins (scalar, and float2/3/4 component-wise), defined on clang's AMDGPU builtins, and
+ * the PWS annotations. pws compiles `kernel = "k.cl"` with
  *
  *     clang-14 -x cl -cl-std=CL1.2 -target amdgcn-amd-amdhsa -mcpu=fiji -nogpulib -O2 -S \
  *         -include pws.h k.cl
@@ -197,6 +198,32 @@ PWS_PURE uint ctz(uint x) { return x ? __builtin_ctz(x) : 32u; }
 PWS_PURE int rotate(int x, int n) { return (int)rotate((uint)x, (uint)n); }
 PWS_PURE uint rotate(uint x, uint n) { return (x << (n & 31u)) | (x >> ((32u - n) & 31u)); }
 
+/* (x + y) >> 1 and (x + y + 1) >> 1 without the sum's overflow. */
+#define PWS_HADD(T)                                                                            \
+    PWS_PURE T hadd(T x, T y) { return (x >> 1) + (y >> 1) + (x & y & 1); }                    \
+    PWS_PURE T rhadd(T x, T y) { return (x >> 1) + (y >> 1) + ((x | y) & 1); }
+PWS_HADD(int)
+PWS_HADD(uint)
+#undef PWS_HADD
+
+PWS_PURE int add_sat(int a, int b) { long s = (long)a + b; return s > INT_MAX ? INT_MAX : s < INT_MIN ? INT_MIN : (int)s; }
+/* The unsigned forms through 64 bits: LLVM turns the plain ones into v_add/v_sub_u32 with the
+ * VOP3 clamp bit, which pws does not run on integer instructions. */
+PWS_PURE uint add_sat(uint a, uint b) { ulong s = (ulong)a + b; return (uint)s | (uint)(s >> 32) * UINT_MAX; }
+PWS_PURE int sub_sat(int a, int b) { long s = (long)a - b; return s > INT_MAX ? INT_MAX : s < INT_MIN ? INT_MIN : (int)s; }
+PWS_PURE uint sub_sat(uint a, uint b) { ulong d = (ulong)a - b; return (uint)(d & ~(d >> 32)); }
+PWS_PURE long upsample(int hi, uint lo) { return (long)((ulong)(uint)hi << 32 | lo); }
+PWS_PURE ulong upsample(uint hi, uint lo) { return (ulong)hi << 32 | lo; }
+
+/* select(a, b, c) of scalars: c ? b : a. */
+#define PWS_SELECT(T)                                                                          \
+    PWS_PURE T select(T a, T b, int c) { return c ? b : a; }                                   \
+    PWS_PURE T select(T a, T b, uint c) { return c ? b : a; }
+PWS_SELECT(int)
+PWS_SELECT(uint)
+PWS_SELECT(float)
+#undef PWS_SELECT
+
 /* ---- Math built-ins (float) --------------------------------------------------------------- */
 /* Each lowers to native GCN3 instructions whose results the f32 contract (docs/float.md) fixes
  * bit for bit; docs/opencl.md lists the precision of each. Radian sin/cos scale by 1/(2 pi)
@@ -245,6 +272,108 @@ PWS_F powr(float x, float y) { return exp2(y * log2(x)); }
 PWS_F step(float edge, float x) { return x < edge ? 0.0f : 1.0f; }
 PWS_F sign(float x) { return x > 0.0f ? 1.0f : x < 0.0f ? -1.0f : x; }
 PWS_F mix(float a, float b, float t) { return a + (b - a) * t; }
+
+/* Float-to-integer conversions with a rounding mode, and saturating ones (NaN gives 0). */
+PWS_PURE int convert_int_rte(float x) { return (int)rint(x); }
+PWS_PURE int convert_int_rtz(float x) { return (int)x; }
+PWS_PURE int convert_int_rtp(float x) { return (int)ceil(x); }
+PWS_PURE int convert_int_rtn(float x) { return (int)floor(x); }
+PWS_PURE int convert_int_sat(float x)
+{
+    return x != x ? 0 : x >= 0x1p31f ? INT_MAX : x < -0x1p31f ? INT_MIN : (int)x;
+}
+PWS_PURE uint convert_uint_sat(float x) { return !(x > 0.0f) ? 0u : x >= 0x1p32f ? UINT_MAX : (uint)x; }
+PWS_PURE int convert_int_sat_rte(float x) { return convert_int_sat(rint(x)); }
+PWS_PURE uint convert_uint_sat_rte(float x) { return convert_uint_sat(rint(x)); }
+
+/* Relational functions of scalars: 1 or 0. */
+PWS_PURE int isnan(float x) { return __builtin_isnan(x); }
+PWS_PURE int isinf(float x) { return __builtin_isinf(x); }
+PWS_PURE int isfinite(float x) { return __builtin_isfinite(x); }
+PWS_PURE int isnormal(float x) { return __builtin_isnormal(x); }
+PWS_PURE int signbit(float x) { return __builtin_signbit(x) != 0; }
+PWS_PURE int isequal(float a, float b) { return a == b; }
+PWS_PURE int isnotequal(float a, float b) { return a != b; }
+PWS_PURE int isgreater(float a, float b) { return a > b; }
+PWS_PURE int isgreaterequal(float a, float b) { return a >= b; }
+PWS_PURE int isless(float a, float b) { return a < b; }
+PWS_PURE int islessequal(float a, float b) { return a <= b; }
+PWS_PURE int islessgreater(float a, float b) { return a < b || a > b; }
+PWS_PURE int isordered(float a, float b) { return a == a && b == b; }
+PWS_PURE int isunordered(float a, float b) { return a != a || b != b; }
+
+/* Component-wise math on float2, float3 and float4: the scalar function per component. */
+#define PWS_V1(f)                                                                              \
+    PWS_PURE float2 f(float2 x) { return (float2)(f(x.x), f(x.y)); }                           \
+    PWS_PURE float3 f(float3 x) { return (float3)(f(x.x), f(x.y), f(x.z)); }                   \
+    PWS_PURE float4 f(float4 x) { return (float4)(f(x.x), f(x.y), f(x.z), f(x.w)); }
+#define PWS_V2(f)                                                                              \
+    PWS_PURE float2 f(float2 x, float2 y) { return (float2)(f(x.x, y.x), f(x.y, y.y)); }       \
+    PWS_PURE float3 f(float3 x, float3 y) { return (float3)(f(x.x, y.x), f(x.y, y.y), f(x.z, y.z)); } \
+    PWS_PURE float4 f(float4 x, float4 y)                                                      \
+    {                                                                                          \
+        return (float4)(f(x.x, y.x), f(x.y, y.y), f(x.z, y.z), f(x.w, y.w));                   \
+    }
+#define PWS_V3(f)                                                                              \
+    PWS_PURE float2 f(float2 x, float2 y, float2 z) { return (float2)(f(x.x, y.x, z.x), f(x.y, y.y, z.y)); } \
+    PWS_PURE float3 f(float3 x, float3 y, float3 z)                                            \
+    {                                                                                          \
+        return (float3)(f(x.x, y.x, z.x), f(x.y, y.y, z.y), f(x.z, y.z, z.z));                 \
+    }                                                                                          \
+    PWS_PURE float4 f(float4 x, float4 y, float4 z)                                            \
+    {                                                                                          \
+        return (float4)(f(x.x, y.x, z.x), f(x.y, y.y, z.y), f(x.z, y.z, z.z), f(x.w, y.w, z.w)); \
+    }
+/* The forms with a scalar second (and third) operand: min(v, 0.0f), clamp(v, 0.0f, 1.0f). */
+#define PWS_VS(N)                                                                              \
+    PWS_PURE float##N fmin(float##N x, float y) { return fmin(x, (float##N)(y)); }             \
+    PWS_PURE float##N fmax(float##N x, float y) { return fmax(x, (float##N)(y)); }             \
+    PWS_PURE float##N min(float##N x, float y) { return fmin(x, (float##N)(y)); }              \
+    PWS_PURE float##N max(float##N x, float y) { return fmax(x, (float##N)(y)); }              \
+    PWS_PURE float##N clamp(float##N x, float lo, float hi)                                    \
+    {                                                                                          \
+        return clamp(x, (float##N)(lo), (float##N)(hi));                                       \
+    }                                                                                          \
+    PWS_PURE float##N mix(float##N a, float##N b, float t) { return mix(a, b, (float##N)(t)); }
+PWS_V1(sqrt) PWS_V1(rsqrt) PWS_V1(exp2) PWS_V1(log2) PWS_V1(exp) PWS_V1(log) PWS_V1(sin)
+PWS_V1(cos) PWS_V1(fabs) PWS_V1(floor) PWS_V1(ceil) PWS_V1(trunc) PWS_V1(rint) PWS_V1(round)
+PWS_V1(sign)
+PWS_V2(fmin) PWS_V2(fmax) PWS_V2(min) PWS_V2(max) PWS_V2(copysign) PWS_V2(fdim) PWS_V2(step)
+PWS_V2(hypot) PWS_V2(powr)
+PWS_V3(fma) PWS_V3(mad) PWS_V3(clamp) PWS_V3(mix)
+PWS_VS(2) PWS_VS(3) PWS_VS(4)
+#undef PWS_V1
+#undef PWS_V2
+#undef PWS_V3
+#undef PWS_VS
+
+/* Geometric functions. dot multiplies and adds in component order, each rounded; length is
+ * sqrt(dot(v, v)) without the overflow scaling of a full library (|v| above 1.8e19 gives
+ * inf); normalize leaves a zero vector as it is. */
+PWS_F dot(float a, float b) { return a * b; }
+PWS_F dot(float2 a, float2 b) { return a.x * b.x + a.y * b.y; }
+PWS_F dot(float3 a, float3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+PWS_F dot(float4 a, float4 b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
+#define PWS_GEOMETRY(T)                                                                        \
+    PWS_F length(T v) { return sqrt(dot(v, v)); }                                              \
+    PWS_F distance(T a, T b) { return length(a - b); }                                         \
+    PWS_F fast_length(T v) { return length(v); }                                               \
+    PWS_F fast_distance(T a, T b) { return length(a - b); }                                    \
+    PWS_PURE T normalize(T v) { float d = dot(v, v); return d == 0.0f ? v : v * rsqrt(d); }    \
+    PWS_PURE T fast_normalize(T v) { return normalize(v); }
+PWS_GEOMETRY(float)
+PWS_GEOMETRY(float2)
+PWS_GEOMETRY(float3)
+PWS_GEOMETRY(float4)
+#undef PWS_GEOMETRY
+PWS_PURE float3 cross(float3 a, float3 b)
+{
+    return (float3)(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+PWS_PURE float4 cross(float4 a, float4 b)
+{
+    return (float4)(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x, 0.0f);
+}
 
 #define PWS_FRACT(AS)                                                                          \
     static inline __attribute__((overloadable, always_inline)) float fract(float x, AS float *ip) \

@@ -899,6 +899,7 @@ impl Generated {
             .map(|a| match a {
                 KernelArg::Buffer(n) => format!("\"{n}\""),
                 KernelArg::Value(v) => v.to_string(),
+                KernelArg::Local(bytes) => format!("{{ local = {bytes} }}"),
             })
             .collect();
         let mut out = format!(

@@ -769,7 +769,7 @@ pub fn run_on(
     let (sgprs, vgprs) = check_fit(program, hw)?;
     check_budget(manifest)?;
     let per_slot = hw.spsimds_per_simd + 1;
-    let abi = LaunchAbi::of_program(program);
+    let abi = LaunchAbi::for_launch(program, manifest);
     let dispatcher = Dispatcher::new(
         manifest,
         abi.clone(),

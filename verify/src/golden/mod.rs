@@ -99,7 +99,7 @@ pub fn run(program: &Program, manifest: &Manifest, config: &Config) -> Result<Re
     // Refused before running, as the compute unit refuses it (`pws_isa::subset`).
     pws_isa::subset::check(program, &manifest.kernel.display().to_string())
         .map_err(GoldenError::Assemble)?;
-    let abi = LaunchAbi::of_program(program);
+    let abi = LaunchAbi::for_launch(program, manifest);
     if abi.group_segment_size > lds::LDS_BYTES {
         return Err(GoldenError::Config(format!(
             "the kernel's group segment ({} bytes of LDS) exceeds the compute unit's {} bytes",
