@@ -9,6 +9,7 @@ use proptest::prelude::*;
 use pws_hdl::cu::decode::{micro_op, BranchCond, Decoder, DstKind, InstClass, SrcKind};
 use pws_hdl::simd::fpu::fmod_word;
 use pws_hdl::simd::sdwa::sdwa_word;
+use pws_hdl::simd::ValuOp;
 use pws_isa::{encode, Format, ImmKind, Instruction, Opcode, Operand, Width, OPCODES};
 use rust_hdl::core::prelude::*;
 use rust_hdl::core::simulate::simulate;
@@ -144,13 +145,21 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
     let smem_special_offset = info.format == Format::Smem
         && (!matches!(inst.srcs[0], Some(Operand::Sgpr(_)))
             || !matches!(inst.srcs[1], None | Some(Operand::Sgpr(_))));
-    // VOP3 modifiers are implemented for the f32 operations, and abs/neg for v_cndmask_b32.
-    let float = uop.is_some_and(|u| u.flags & pws_hdl::cu::decode::flags::FLOAT != 0);
-    let sign_mods = uop.is_some_and(|u| u.flags & pws_hdl::cu::decode::flags::SIGN_MODS != 0);
+    // VOP3 modifiers are implemented for the f32 operations, abs/neg for v_cndmask_b32 and
+    // clamp (saturation) for the unsigned add and subtracts.
+    let has_flag = |f: u64| uop.is_some_and(|u| u.flags & f != 0);
+    let float = has_flag(pws_hdl::cu::decode::flags::FLOAT);
+    let sign_mods = has_flag(pws_hdl::cu::decode::flags::SIGN_MODS);
     let m = inst.mods;
     let sign_only = !m.clamp && m.omod == Default::default() && !m.gds;
+    let saturating = has_flag(pws_hdl::cu::decode::flags::SAT_CLAMP)
+        && inst.sdwa.is_none()
+        && m.clamp
+        && m.omod == Default::default()
+        && m.neg == 0
+        && m.abs == 0;
     let legal = uop.is_some()
-        && (float || !has_mods(inst) || (sign_mods && sign_only))
+        && (float || !has_mods(inst) || (sign_mods && sign_only) || saturating)
         && !unsupported_operand
         && !smem_special_offset;
     prop_assert_eq!(dec.legal_o.val(), legal, "legal of {:?} {:x?}", inst, words);
@@ -241,7 +250,12 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
             }
         }
         InstClass::Valu => {
-            prop_assert_eq!(dec.valu_op_o.val(), uop.valu);
+            let valu = match (saturating, uop.valu) {
+                (true, ValuOp::Add) => ValuOp::AddSatU,
+                (true, _) => ValuOp::SubSatU,
+                (false, op) => op,
+            };
+            prop_assert_eq!(dec.valu_op_o.val(), valu, "{:?}", inst);
             let swap = uop.flags & pws_hdl::cu::decode::flags::SWAP != 0;
             // A 64-bit third source is the lane mask (carry-in, select) unless it is a value.
             let n_value_srcs = if uop.flags & pws_hdl::cu::decode::flags::MASK_SRC != 0 {

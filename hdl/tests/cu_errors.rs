@@ -37,10 +37,10 @@ fn stop(src: &str, mode: CuMode) -> (CuError, u64, u64, u64) {
 #[test]
 fn errors_name_the_pc_and_context_and_stop_issue() {
     for mode in [CuMode::NoSplit, CuMode::Pws] {
-        // VOP3 modifiers of integer operations are not implemented: slot 1, context 0 = id 8.
+        // VOP3 clamp is not implemented on the carry-in adds: slot 1, context 0 = id 8.
         assert_eq!(
             stop(
-                "s_nop 0\nv_add_u32_e64 v0, s[0:1], v1, v2 clamp\ns_endpgm",
+                "s_nop 0\nv_addc_u32_e64 v0, s[0:1], v1, v2, vcc clamp\ns_endpgm",
                 mode
             ),
             (CuError::IllegalInstruction, 4, 8, 0)

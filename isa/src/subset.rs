@@ -7,8 +7,10 @@
 //! first instruction, naming the instruction's line ([`check`], [`check_rtl`]):
 //!
 //! - the VOP3 modifiers `clamp`, `omod`, `neg` and `abs` on integer instructions (the f32
-//!   instructions take them, docs/float.md), and SDWA's `clamp` on them (SDWA's selects,
-//!   `sext` and `dst_unused` run on both executors);
+//!   instructions take them, docs/float.md; `v_cndmask_b32` takes `abs` and `neg`, and the
+//!   unsigned add and subtracts `clamp`, the saturation LLVM selects for `uadd.sat` and
+//!   `usub.sat`), and SDWA's `clamp` on them (SDWA's selects, `sext` and `dst_unused` run on
+//!   both executors);
 //! - trap temporaries (`ttmp0`..`ttmp11`, `ttmp[..]`), which belong to a trap handler, and
 //!   `flat_scratch`, which belongs to scratch memory: pws has neither;
 //! - an SMEM base or offset register other than an SGPR (`s_load_dword s0, exec, 0x0`): the
@@ -38,11 +40,18 @@ pub fn executable(inst: &Instruction) -> Result<(), String> {
     // `v_cndmask_b32` takes abs and neg on the sign bit of the value it selects: clang folds
     // `fabs` and negation into a select.
     let sign_mods = inst.opcode == Opcode::VCndmaskB32;
+    let saturates = inst.sdwa.is_none()
+        && matches!(
+            inst.opcode,
+            Opcode::VAddU32 | Opcode::VSubU32 | Opcode::VSubrevU32
+        );
     if !inst.opcode.is_f32()
-        && (m.clamp || m.omod.bits() != 0 || (!sign_mods && (m.neg != 0 || m.abs != 0)))
+        && ((m.clamp && !saturates)
+            || m.omod.bits() != 0
+            || (!sign_mods && (m.neg != 0 || m.abs != 0)))
     {
         return Err(
-            "the VOP3 modifiers clamp, omod, neg and abs are outside the executable subset on integer instructions (the f32 instructions take them, v_cndmask_b32 abs and neg)".into(),
+            "the VOP3 modifiers clamp, omod, neg and abs are outside the executable subset on integer instructions (the f32 instructions take them, v_cndmask_b32 abs and neg, v_add/sub/subrev_u32 clamp)".into(),
         );
     }
     if inst.opcode.format() == Format::Smem
@@ -181,7 +190,11 @@ mod tests {
             "{e}"
         );
         assert_eq!(why("v_add_f32_e64 v0, -v1, |v2| clamp"), None);
-        let e = why("v_add_u32_e64 v0, s[0:1], v1, v2 clamp").unwrap();
+        assert_eq!(why("v_add_u32_e64 v0, s[0:1], v1, v2 clamp"), None);
+        assert_eq!(why("v_subrev_u32_e64 v0, s[0:1], v1, v2 clamp"), None);
+        let e = why("v_addc_u32_e64 v0, s[0:1], v1, v2, vcc clamp").unwrap();
+        assert!(e.contains("clamp"), "{e}");
+        let e = why("v_add_u32_sdwa v0, vcc, v1, v2 clamp").unwrap();
         assert!(e.contains("clamp"), "{e}");
         // clang folds fabs and negation into selects: v_cndmask_b32 takes abs and neg.
         assert_eq!(why("v_cndmask_b32_e64 v0, -v1, |v2|, s[0:1]"), None);

@@ -207,11 +207,10 @@ PWS_HADD(uint)
 #undef PWS_HADD
 
 PWS_PURE int add_sat(int a, int b) { long s = (long)a + b; return s > INT_MAX ? INT_MAX : s < INT_MIN ? INT_MIN : (int)s; }
-/* The unsigned forms through 64 bits: LLVM turns the plain ones into v_add/v_sub_u32 with the
- * VOP3 clamp bit, which pws does not run on integer instructions. */
-PWS_PURE uint add_sat(uint a, uint b) { ulong s = (ulong)a + b; return (uint)s | (uint)(s >> 32) * UINT_MAX; }
+/* LLVM selects v_add_u32 / v_sub_u32 with the VOP3 clamp bit for the unsigned ones. */
+PWS_PURE uint add_sat(uint a, uint b) { return a + b < a ? UINT_MAX : a + b; }
 PWS_PURE int sub_sat(int a, int b) { long s = (long)a - b; return s > INT_MAX ? INT_MAX : s < INT_MIN ? INT_MIN : (int)s; }
-PWS_PURE uint sub_sat(uint a, uint b) { ulong d = (ulong)a - b; return (uint)(d & ~(d >> 32)); }
+PWS_PURE uint sub_sat(uint a, uint b) { return a < b ? 0u : a - b; }
 PWS_PURE long upsample(int hi, uint lo) { return (long)((ulong)(uint)hi << 32 | lo); }
 PWS_PURE ulong upsample(uint hi, uint lo) { return (ulong)hi << 32 | lo; }
 

@@ -495,12 +495,16 @@ pub enum Src {
     Counter,
 }
 
-/// A VOP2 operation `dst = op(src0, vsrc1)`.
+/// A VOP2 operation `dst = op(src0, vsrc1)` (the saturating ones in their VOP3 form, with
+/// `clamp`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BinOp {
     Add,
     Sub,
     Subrev,
+    AddSat,
+    SubSat,
+    SubrevSat,
     MulU24,
     MinI,
     MaxI,
@@ -515,10 +519,13 @@ pub enum BinOp {
 }
 
 impl BinOp {
-    const ALL: [BinOp; 14] = [
+    const ALL: [BinOp; 17] = [
         BinOp::Add,
         BinOp::Sub,
         BinOp::Subrev,
+        BinOp::AddSat,
+        BinOp::SubSat,
+        BinOp::SubrevSat,
         BinOp::MulU24,
         BinOp::MinI,
         BinOp::MaxI,
@@ -537,6 +544,9 @@ impl BinOp {
             BinOp::Add => "v_add_u32_e32 {d}, vcc, {a}, {b}",
             BinOp::Sub => "v_sub_u32_e32 {d}, vcc, {a}, {b}",
             BinOp::Subrev => "v_subrev_u32_e32 {d}, vcc, {a}, {b}",
+            BinOp::AddSat => "v_add_u32_e64 {d}, vcc, {a}, {b} clamp",
+            BinOp::SubSat => "v_sub_u32_e64 {d}, vcc, {a}, {b} clamp",
+            BinOp::SubrevSat => "v_subrev_u32_e64 {d}, vcc, {a}, {b} clamp",
             BinOp::MulU24 => "v_mul_u32_u24_e32 {d}, {a}, {b}",
             BinOp::MinI => "v_min_i32_e32 {d}, {a}, {b}",
             BinOp::MaxI => "v_max_i32_e32 {d}, {a}, {b}",
@@ -1998,7 +2008,14 @@ fn simple(in_loop: bool) -> BoxedStrategy<Stmt> {
             src(in_loop),
             acc_index()
         )
-            .prop_map(|(op, dst, a, b)| Stmt::Bin { op, dst, a, b }),
+            .prop_map(|(op, dst, a, b)| {
+                // The VOP3 (saturating) forms take no literal on gfx8.
+                let a = match (op, a) {
+                    (BinOp::AddSat | BinOp::SubSat | BinOp::SubrevSat, Src::Literal(_)) => Src::X,
+                    (_, a) => a,
+                };
+                Stmt::Bin { op, dst, a, b }
+            }),
         (
             proptest::sample::select(&TriOp::ALL[..]),
             acc_index(),

@@ -4,7 +4,8 @@
 //!
 //! A kernel ([`ClKernel`]) is a statement tree over three `unsigned` variables `a`, `b`, `c`
 //! (initialised from the work-item's input and id): assignments (arithmetic, bit operations,
-//! and `/` and `%`, which clang expands around `v_rcp_iflag_f32`), if/else and `if` without else
+//! `/` and `%`, which clang expands around `v_rcp_iflag_f32`, and `add_sat`/`sub_sat`, which
+//! it selects as `v_add_u32`/`v_sub_u32` with `clamp`), if/else and `if` without else
 //! (some marked `PWS_SPLIT()`), divergent loops whose trip count is the lane's data masked to
 //! at most [`MAX_TRIPS`] (with `PWS_LOOP_BOUND`), uniform loops, loads from the input at
 //! another lane's index, and an optional guard `if (i < n)` around everything. Each work-item
@@ -98,7 +99,8 @@ pub enum FExpr {
 pub enum Expr {
     Var(usize),
     Const(u32),
-    /// `x op y` with op one of + - * ^ & | << >> / % (a divisor `y | 1`: never zero).
+    /// `x op y` with op one of + - * ^ & | << >> / % (a divisor `y | 1`: never zero), or
+    /// `add_sat(x, y)`, `sub_sat(x, y)`.
     Bin(u8, Box<Expr>, Box<Expr>),
     /// `in[(i ^ k) & (grid - 1)]`: another lane's input.
     Load(u32),
@@ -173,7 +175,7 @@ fn expr(depth: u32, fam: ClFamilies) -> BoxedStrategy<Expr> {
     }
     let leaf = proptest::strategy::Union::new(leaves);
     leaf.prop_recursive(depth, 8, 2, |inner| {
-        (0u8..10, inner.clone(), inner)
+        (0u8..12, inner.clone(), inner)
             .prop_map(|(op, x, y)| Expr::Bin(op, Box::new(x), Box::new(y)))
     })
     .boxed()
@@ -363,6 +365,13 @@ impl ClKernel {
             Expr::Var(v) => out.push_str(VARS[*v]),
             Expr::Const(k) => {
                 let _ = write!(out, "{k}u");
+            }
+            Expr::Bin(op @ (10 | 11), x, y) => {
+                out.push_str(if *op == 10 { "add_sat(" } else { "sub_sat(" });
+                self.expr(out, x);
+                out.push_str(", ");
+                self.expr(out, y);
+                out.push(')');
             }
             Expr::Bin(op, x, y) => {
                 out.push('(');

@@ -26,8 +26,9 @@
 //!
 //! What the RTL does not implement decodes as illegal, so the issue unit stops the wavefront
 //! with an error naming the PC instead of computing something else: VOP3 modifiers and
-//! `clamp` on integer instructions (but `abs`/`neg` on `v_cndmask_b32`, [`flags::SIGN_MODS`]), trap temporaries, `flat_scratch`, `xnack_mask` and
-//! LDS-direct operands.
+//! `clamp` on integer instructions (but `abs`/`neg` on `v_cndmask_b32`, [`flags::SIGN_MODS`],
+//! and `clamp` on the unsigned add and subtracts, [`flags::SAT_CLAMP`]), trap temporaries,
+//! `flat_scratch`, `xnack_mask` and LDS-direct operands.
 
 use std::collections::BTreeMap;
 
@@ -263,6 +264,9 @@ pub mod flags {
     /// value it selects, as clang folds `fabs`/`-` into a select); `omod` and `clamp` stay
     /// refused.
     pub const SIGN_MODS: u64 = 1 << 37;
+    /// `v_add_u32`, `v_sub_u32`, `v_subrev_u32`: the VOP3 `clamp` bit saturates the result
+    /// ([`ValuOp::AddSatU`], [`ValuOp::SubSatU`]), as LLVM selects for `uadd.sat`/`usub.sat`.
+    pub const SAT_CLAMP: u64 = 1 << 38;
 }
 
 /// One row of the decode ROM.
@@ -553,9 +557,9 @@ pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
         VAndB32 => valu(ValuOp::And, V),
         VOrB32 => valu(ValuOp::Or, V),
         VXorB32 => valu(ValuOp::Xor, V),
-        VAddU32 => valu(ValuOp::Add, VCO),
-        VSubU32 => valu(ValuOp::Sub, VCO),
-        VSubrevU32 => valu(ValuOp::Sub, VCO | SWAP),
+        VAddU32 => valu(ValuOp::Add, VCO | SAT_CLAMP),
+        VSubU32 => valu(ValuOp::Sub, VCO | SAT_CLAMP),
+        VSubrevU32 => valu(ValuOp::Sub, VCO | SWAP | SAT_CLAMP),
         VAddcU32 => valu(ValuOp::Addc, VCIO),
         VSubbU32 => valu(ValuOp::Subb, VCIO),
         VMadU32U24 => valu(ValuOp::MadU24, V),
@@ -1303,9 +1307,15 @@ impl Logic for Decoder {
                 // modifiers are implemented for the f32 ops, and abs/neg for `v_cndmask_b32`.
                 self.bad_fields.next = !self.fl.val().get_bit(25)
                     & !self.fl.val().get_bit(37)
-                    & (self.word0_i.val().get_bit(15)
+                    & ((self.word0_i.val().get_bit(15) & !self.fl.val().get_bit(38))
                         | (self.word1_i.val().get_bits::<5>(27) != 0)
                         | (!self.fl.val().get_bit(8) & (self.word0_i.val().get_bits::<3>(8) != 0)));
+                if self.fl.val().get_bit(38) & self.word0_i.val().get_bit(15) {
+                    self.valu_op_o.next = ValuOp::SubSatU;
+                    if self.valu_rom.data.val() == ValuOp::Add {
+                        self.valu_op_o.next = ValuOp::AddSatU;
+                    }
+                }
                 if self.fl.val().get_bit(37)
                     & (self.word0_i.val().get_bit(15) | (self.word1_i.val().get_bits::<2>(27) != 0))
                 {

@@ -30,6 +30,12 @@ pub enum ValuOp {
     Sub,
     /// d = a - b - m, borrow (b + m > a) to the mask result
     Subb,
+    /// d = a + b saturated to 0xFFFFFFFF (`v_add_u32` with the VOP3 `clamp` bit), carry-out
+    /// to the mask result
+    AddSatU,
+    /// d = a - b saturated to 0 (`v_sub_u32`/`v_subrev_u32` with `clamp`), borrow to the mask
+    /// result
+    SubSatU,
     /// d = low word of a * b
     MulLo,
     /// d = high word of the unsigned 64-bit product
@@ -210,13 +216,15 @@ pub enum ValuOp {
 
 impl ValuOp {
     /// Every operation, in encoding order (declaration order, as rust-hdl encodes the enum).
-    pub const ALL: [ValuOp; 123] = [
+    pub const ALL: [ValuOp; 125] = [
         ValuOp::Mov,
         ValuOp::Not,
         ValuOp::Add,
         ValuOp::Addc,
         ValuOp::Sub,
         ValuOp::Subb,
+        ValuOp::AddSatU,
+        ValuOp::SubSatU,
         ValuOp::MulLo,
         ValuOp::MulHiU,
         ValuOp::MulHiI,
@@ -398,7 +406,10 @@ impl ValuOp {
     /// Carry ops write the VGPR and the carry/borrow mask.
     pub fn is_carry(self) -> bool {
         use ValuOp::*;
-        matches!(self, Add | Addc | Sub | Subb | MadU64 | MadI64 | DivScaleF)
+        matches!(
+            self,
+            Add | Addc | Sub | Subb | AddSatU | SubSatU | MadU64 | MadI64 | DivScaleF
+        )
     }
 
     /// The op's mask result is meaningful (compare or carry-out); it is 0 for the others.
@@ -904,6 +915,20 @@ impl Logic for LaneAlu {
                 self.result.next = self.a.val() - (self.b.val() + self.m.val());
                 self.flag.next =
                     (self.b.val() > self.a.val()) | (self.m.val() & (self.b.val() == self.a.val()));
+            }
+            ValuOp::AddSatU => {
+                self.result.next = self.sum.val();
+                self.flag.next = self.sum.val() < self.a.val();
+                if self.sum.val() < self.a.val() {
+                    self.result.next = self.ones.val();
+                }
+            }
+            ValuOp::SubSatU => {
+                self.result.next = self.a.val() - self.b.val();
+                self.flag.next = self.b.val() > self.a.val();
+                if self.b.val() > self.a.val() {
+                    self.result.next = 0.into();
+                }
             }
             ValuOp::MulLo => self.result.next = self.prod_lo.val(),
             ValuOp::MulHiU => self.result.next = self.prod_hi.val(),

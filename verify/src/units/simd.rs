@@ -29,6 +29,10 @@ pub enum AluOp {
     Sub,
     /// v_subb_u32
     Subb,
+    /// v_add_u32 with `clamp`: saturated to 0xFFFFFFFF
+    AddSatU,
+    /// v_sub_u32 with `clamp`: saturated to 0
+    SubSatU,
     /// v_mul_lo_u32
     MulLo,
     /// v_mul_hi_u32
@@ -109,13 +113,15 @@ pub enum LaneResult {
 }
 
 impl AluOp {
-    pub const ALL: [AluOp; 39] = [
+    pub const ALL: [AluOp; 41] = [
         AluOp::Mov,
         AluOp::Not,
         AluOp::Add,
         AluOp::Addc,
         AluOp::Sub,
         AluOp::Subb,
+        AluOp::AddSatU,
+        AluOp::SubSatU,
         AluOp::MulLo,
         AluOp::MulHiU,
         AluOp::MulHiI,
@@ -182,6 +188,14 @@ impl AluOp {
                 (x as u64).wrapping_sub(b as u64 + cin) as u32,
                 b as u64 + cin > x as u64,
             ),
+            AddSatU => match x.checked_add(b) {
+                Some(s) => Value(s, false),
+                None => Value(u32::MAX, true),
+            },
+            SubSatU => match x.checked_sub(b) {
+                Some(d) => Value(d, false),
+                None => Value(0, true),
+            },
             MulLo => v(x as u64 * b as u64),
             MulHiU => v((x as u64 * b as u64) >> 32),
             MulHiI => v(((xi as i64 * yi as i64) >> 32) as u64),
@@ -415,6 +429,8 @@ pub mod rtl {
             AluOp::Addc => ValuOp::Addc,
             AluOp::Sub => ValuOp::Sub,
             AluOp::Subb => ValuOp::Subb,
+            AluOp::AddSatU => ValuOp::AddSatU,
+            AluOp::SubSatU => ValuOp::SubSatU,
             AluOp::MulLo => ValuOp::MulLo,
             AluOp::MulHiU => ValuOp::MulHiU,
             AluOp::MulHiI => ValuOp::MulHiI,
