@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{command, json, pws_err, pws_ok};
+use common::{buffer, command, json, pws_err, pws_ok};
 
 const TWO_KERNELS: &str = r#"
 __kernel void first(__global int *out) {
@@ -75,13 +75,7 @@ fn a_kernel_picked_by_entry_runs_and_its_marked_if_splits() {
         "entry = \"second\"\ncflags = [\"-mllvm\", \"-amdgpu-skip-threshold=0\"]",
     );
     let golden = json(&["golden", &m, "--mode", "pws", "--json"]);
-    let out: Vec<i64> = golden["buffers"]["out"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_i64().unwrap())
-        .collect();
-    assert_eq!(out, expected());
+    assert_eq!(buffer(&golden, "out"), expected());
     assert!(
         golden["stats"]["splits"].as_u64().unwrap() >= 1,
         "{}",
@@ -248,14 +242,7 @@ fn pws_h_builtins_compute_what_opencl_specifies() {
         &["golden", &m, "--json"][..],
         &["run", &m, "--mode", "nosplit", "--json"],
     ] {
-        let r = json(engine);
-        let out: Vec<i64> = r["buffers"]["out"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|v| v.as_i64().unwrap())
-            .collect();
-        assert_eq!(out, expect, "{engine:?}");
+        assert_eq!(buffer(&json(engine), "out"), expect, "{engine:?}");
     }
 }
 
@@ -297,16 +284,11 @@ fn local_pointer_arguments_get_their_own_lds() {
             at(63 - l) + 2 * at((l + 1) & 63) + 3 * at((l + 2) & 63)
         })
         .collect();
-    let out = |r: serde_json::Value| -> Vec<i64> {
-        r["buffers"]["out"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|v| v.as_i64().unwrap())
-            .collect()
-    };
-    assert_eq!(out(json(&["golden", &m, "--json"])), expect);
-    assert_eq!(out(json(&["run", &m, "--mode", "pws", "--json"])), expect);
+    assert_eq!(buffer(&json(&["golden", &m, "--json"]), "out"), expect);
+    assert_eq!(
+        buffer(&json(&["run", &m, "--mode", "pws", "--json"]), "out"),
+        expect
+    );
     let e = pws_err(&["golden", &manifest("{ local = 0 }, { local = 4 }")]);
     assert!(
         e.contains("args[2]") && e.contains("a __local argument of 0 bytes"),

@@ -62,11 +62,9 @@ fn every_kernel_equals_its_expected_output_on_the_rtl_in_every_mode_within_its_b
 
 /// The final buffers of a `pws run --json` or `pws golden --json` report, as raw words.
 fn words(report: &serde_json::Value, name: &str) -> Vec<u32> {
-    report["buffers"][name]
-        .as_array()
-        .unwrap_or_else(|| panic!("no buffer {name} in {report}"))
-        .iter()
-        .map(|v| v.as_i64().unwrap() as u32)
+    common::buffer(report, name)
+        .into_iter()
+        .map(|v| v as u32)
         .collect()
 }
 

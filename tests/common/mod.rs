@@ -44,6 +44,16 @@ pub fn json(args: &[&str]) -> serde_json::Value {
     serde_json::from_str(&pws_ok(args)).expect("JSON output")
 }
 
+/// The final values of buffer `name` in a `pws run --json` or `pws golden --json` report.
+pub fn buffer(report: &serde_json::Value, name: &str) -> Vec<i64> {
+    report["buffers"][name]
+        .as_array()
+        .unwrap_or_else(|| panic!("no buffer {name} in {report}"))
+        .iter()
+        .map(|v| v.as_i64().expect("an integer buffer"))
+        .collect()
+}
+
 /// Runs `pws args`, which must succeed, and returns its warnings (standard error).
 pub fn pws_stderr_ok(args: &[&str]) -> String {
     String::from_utf8(succeeded(args).stderr).expect("UTF-8 error output")
