@@ -185,8 +185,8 @@ fn a_call_names_the_missing_functions() {
     assert!(!e.contains("s_getpc_b64"), "{e}");
 }
 
-/// pws.h's integer, conversion, relational, geometric and vector built-ins compile to
-/// instructions (no call) and give, on the golden model and the RTL, the values computed here.
+/// pws.h's integer, conversion, relational, geometric and vector built-ins, and vector loads
+/// and stores, compile to instructions (no call) and give, on the golden model and the RTL, the values computed here.
 #[test]
 fn pws_h_builtins_compute_what_opencl_specifies() {
     let dir = tempfile::tempdir().unwrap();
@@ -196,11 +196,15 @@ fn pws_h_builtins_compute_what_opencl_specifies() {
       float f = (float)x * 0.25f, g = (float)y;\n\
       float4 v = (float4)(f, g, 1.0f, -2.0f);\n\
       float3 c = cross(v.xyz, (float3)(g, 1.0f, f));\n\
+      int tmp[4];\n\
+      vstore4((int4)(x, y, x ^ y, 7), 0, tmp);\n\
       out[i] = hadd(x, y) ^ rhadd((uint)x, (uint)y) ^ add_sat(x << 24, y << 24)\n\
         ^ sub_sat((uint)x, (uint)y) ^ select(x, y, x < y) ^ convert_int_sat(f * 1e9f)\n\
         ^ convert_int_rtn(f) ^ (isnan(f / g) << 3) ^ (signbit(f - g) << 4)\n\
         ^ as_int(dot(v, v)) ^ as_int(length(v.xy)) ^ as_int(c.x + c.y + c.z)\n\
-        ^ as_int(normalize(v).w) ^ as_int(clamp(v, 0.0f, 3.0f).x) ^ as_int(fabs(v).y);\n\
+        ^ as_int(normalize(v).w) ^ as_int(clamp(v, 0.0f, 3.0f).x) ^ as_int(fabs(v).y)\n\
+        ^ vload4(i >> 2, in).w ^ convert_int4(convert_float4(vload4(i >> 2, in)) * 0.5f).y\n\
+        ^ tmp[2];\n\
     }\n";
     let m = launch(dir.path(), kernel, "");
     let ins: Vec<i32> = (0..64).map(|v| v * 37 % 101).collect();
@@ -234,7 +238,10 @@ fn pws_h_builtins_compute_what_opencl_specifies() {
                 ^ bits(c[0] + c[1] + c[2])
                 ^ bits(v[3] * (1.0 / dot.sqrt()))
                 ^ bits(v[0].clamp(0.0, 3.0))
-                ^ bits(v[1].abs());
+                ^ bits(v[1].abs())
+                ^ ins[i / 4 * 4 + 3]
+                ^ ((ins[i / 4 * 4 + 1] as f32 * 0.5) as i32)
+                ^ (x ^ y);
             i64::from(r)
         })
         .collect();

@@ -1,7 +1,7 @@
 /* pws.h: what an OpenCL C kernel needs to run on pws without a device library: the work-item
  * functions, barrier, atomics, the integer, conversion, relational, geometric and math
- * built-ins (scalar, and float2/3/4 component-wise), defined on clang's AMDGPU builtins, and
- * the PWS annotations. pws compiles `kernel = "k.cl"` with
+ * built-ins (scalar, and float2/3/4 component-wise), vector loads and stores, defined on
+ * clang's AMDGPU builtins, and the PWS annotations. pws compiles `kernel = "k.cl"` with
  *
  *     clang-14 -x cl -cl-std=CL1.2 -target amdgcn-amd-amdhsa -mcpu=fiji -nogpulib -O2 -S \
  *         -include pws.h k.cl
@@ -411,6 +411,74 @@ PWS_F native_powr(float x, float y) { return powr(x, y); }
 #undef PWS_NATIVE1
 #undef PWS_FRACT
 #undef PWS_F
+
+/* ---- Conversions and vector loads and stores ---------------------------------------------- */
+/* convert_T(x) and convert_Tn(x) between the scalar and 2/3/4/8/16-vector types: C's
+ * conversion, which is OpenCL's default rounding (to zero for float to integer, to nearest
+ * even for integer to float). The _sat and rounding forms for float to int are above. */
+#define PWS_CONV(D, S)                                                                         \
+    PWS_PURE D convert_##D(S x) { return (D)x; }                                               \
+    PWS_PURE D##2 convert_##D##2(S##2 x) { return __builtin_convertvector(x, D##2); }          \
+    PWS_PURE D##3 convert_##D##3(S##3 x) { return __builtin_convertvector(x, D##3); }          \
+    PWS_PURE D##4 convert_##D##4(S##4 x) { return __builtin_convertvector(x, D##4); }          \
+    PWS_PURE D##8 convert_##D##8(S##8 x) { return __builtin_convertvector(x, D##8); }          \
+    PWS_PURE D##16 convert_##D##16(S##16 x) { return __builtin_convertvector(x, D##16); }
+#define PWS_CONV_TO(D)                                                                         \
+    PWS_CONV(D, char) PWS_CONV(D, uchar) PWS_CONV(D, short) PWS_CONV(D, ushort)                \
+    PWS_CONV(D, int) PWS_CONV(D, uint) PWS_CONV(D, long) PWS_CONV(D, ulong) PWS_CONV(D, float)
+PWS_CONV_TO(char) PWS_CONV_TO(uchar) PWS_CONV_TO(short) PWS_CONV_TO(ushort) PWS_CONV_TO(int)
+PWS_CONV_TO(uint) PWS_CONV_TO(long) PWS_CONV_TO(ulong) PWS_CONV_TO(float)
+#undef PWS_CONV_TO
+#undef PWS_CONV
+
+/* vloadn(i, p) reads p[n*i .. n*i + n - 1]; vstoren(v, i, p) writes them. */
+#define PWS_VLOAD(T, AS)                                                                       \
+    PWS_OVERLOAD T##2 vload2(size_t i, const AS T *p) { return (T##2)(p[2 * i], p[2 * i + 1]); } \
+    PWS_OVERLOAD T##3 vload3(size_t i, const AS T *p)                                          \
+    {                                                                                          \
+        return (T##3)(p[3 * i], p[3 * i + 1], p[3 * i + 2]);                                   \
+    }                                                                                          \
+    PWS_OVERLOAD T##4 vload4(size_t i, const AS T *p)                                          \
+    {                                                                                          \
+        return (T##4)(p[4 * i], p[4 * i + 1], p[4 * i + 2], p[4 * i + 3]);                     \
+    }                                                                                          \
+    PWS_OVERLOAD T##8 vload8(size_t i, const AS T *p) { return (T##8)(vload4(2 * i, p), vload4(2 * i + 1, p)); } \
+    PWS_OVERLOAD T##16 vload16(size_t i, const AS T *p)                                        \
+    {                                                                                          \
+        return (T##16)(vload8(2 * i, p), vload8(2 * i + 1, p));                                \
+    }
+#define PWS_VSTORE(T, AS)                                                                      \
+    PWS_OVERLOAD void vstore2(T##2 v, size_t i, AS T *p) { p[2 * i] = v.s0; p[2 * i + 1] = v.s1; } \
+    PWS_OVERLOAD void vstore3(T##3 v, size_t i, AS T *p)                                       \
+    {                                                                                          \
+        p[3 * i] = v.s0;                                                                       \
+        p[3 * i + 1] = v.s1;                                                                   \
+        p[3 * i + 2] = v.s2;                                                                   \
+    }                                                                                          \
+    PWS_OVERLOAD void vstore4(T##4 v, size_t i, AS T *p)                                       \
+    {                                                                                          \
+        vstore2(v.lo, 2 * i, p);                                                               \
+        vstore2(v.hi, 2 * i + 1, p);                                                           \
+    }                                                                                          \
+    PWS_OVERLOAD void vstore8(T##8 v, size_t i, AS T *p)                                       \
+    {                                                                                          \
+        vstore4(v.lo, 2 * i, p);                                                               \
+        vstore4(v.hi, 2 * i + 1, p);                                                           \
+    }                                                                                          \
+    PWS_OVERLOAD void vstore16(T##16 v, size_t i, AS T *p)                                     \
+    {                                                                                          \
+        vstore8(v.lo, 2 * i, p);                                                               \
+        vstore8(v.hi, 2 * i + 1, p);                                                           \
+    }
+#define PWS_VLOADSTORE(T)                                                                      \
+    PWS_VLOAD(T, __global) PWS_VLOAD(T, __local) PWS_VLOAD(T, __constant) PWS_VLOAD(T, __private) \
+    PWS_VSTORE(T, __global) PWS_VSTORE(T, __local) PWS_VSTORE(T, __private)
+PWS_VLOADSTORE(char) PWS_VLOADSTORE(uchar) PWS_VLOADSTORE(short) PWS_VLOADSTORE(ushort)
+PWS_VLOADSTORE(int) PWS_VLOADSTORE(uint) PWS_VLOADSTORE(long) PWS_VLOADSTORE(ulong)
+PWS_VLOADSTORE(float)
+#undef PWS_VLOADSTORE
+#undef PWS_VSTORE
+#undef PWS_VLOAD
 
 /* ---- Atomic functions (OpenCL 1.2 atomic_* and the 1.0 atom_* names) ---------------------- */
 /* Relaxed read-modify-writes on 32-bit words of global and local memory: clang lowers them to
