@@ -306,3 +306,46 @@ fn local_pointer_arguments_get_their_own_lds() {
     let e = pws_err(&["golden", &manifest("{ local = 65536 }, { local = 4 }")]);
     assert!(e.contains("exceeds the compute unit's"), "{e}");
 }
+
+/// The integer vector built-ins (min, max, clamp with vector and scalar bounds, abs, any, all)
+/// and mad_sat and bitselect, against values computed here.
+#[test]
+fn integer_vector_builtins_compute_what_opencl_specifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let kernel = "__kernel void k(__global const int *in, __global int *out) {\n\
+      int i = get_global_id(0);\n\
+      int4 v = vload4(i & 15, in) - 50;\n\
+      int4 m = max(v, (int4)(0)) + min(v, 3) + clamp(v, -2, 2) + (int)abs(v).x;\n\
+      out[i] = m.x + m.y * 3 + m.z * 5 + m.w * 7 + any(v < 0) + 2 * all(v > -40)\n\
+        + mad_sat(v.x << 20, v.y << 20, v.z) + bitselect(v.x, v.w, (int)0xf0f0f0f0);\n\
+    }\n";
+    let m = launch(dir.path(), kernel, "");
+    let ins: Vec<i64> = (0..64).map(|v| v * 37 % 101).collect();
+    let expect: Vec<i64> = (0..64usize)
+        .map(|i| {
+            let v: Vec<i64> = (0..4).map(|j| ins[(i & 15) * 4 + j] - 50).collect();
+            let m: Vec<i64> = v
+                .iter()
+                .map(|&x| x.max(0) + x.min(3) + x.clamp(-2, 2) + v[0].abs())
+                .collect();
+            let wrap = |x: i64| x as i32 as i64;
+            let sat = ((v[0] << 20) * (v[1] << 20) + v[2]).clamp(i32::MIN.into(), i32::MAX.into());
+            let bits = (v[0] as i32 & !0xf0f0f0f0u32 as i32) | (v[3] as i32 & 0xf0f0f0f0u32 as i32);
+            wrap(
+                m[0] + m[1] * 3
+                    + m[2] * 5
+                    + m[3] * 7
+                    + i64::from(v.iter().any(|&x| x < 0))
+                    + 2 * i64::from(v.iter().all(|&x| x > -40))
+                    + sat
+                    + i64::from(bits),
+            )
+        })
+        .collect();
+    for engine in [
+        &["golden", &m, "--json"][..],
+        &["run", &m, "--mode", "nosplit", "--json"],
+    ] {
+        assert_eq!(buffer(&json(engine), "out"), expect, "{engine:?}");
+    }
+}

@@ -172,10 +172,58 @@ PWS_MINMAX(long)
 PWS_MINMAX(ulong)
 #undef PWS_MINMAX
 
+/* The vector forms, component-wise; min, max and clamp also with a scalar bound. A vector
+ * comparison gives -1 or 0 per component, and `?:` on a vector condition selects by it. */
+#define PWS_MINMAX_V(T, N)                                                                     \
+    PWS_PURE T##N min(T##N a, T##N b) { return b < a ? b : a; }                                \
+    PWS_PURE T##N max(T##N a, T##N b) { return a < b ? b : a; }                                \
+    PWS_PURE T##N min(T##N a, T b) { return min(a, (T##N)(b)); }                               \
+    PWS_PURE T##N max(T##N a, T b) { return max(a, (T##N)(b)); }                               \
+    PWS_PURE T##N clamp(T##N x, T##N lo, T##N hi) { return min(max(x, lo), hi); }              \
+    PWS_PURE T##N clamp(T##N x, T lo, T hi) { return min(max(x, lo), hi); }
+#define PWS_MINMAX_VS(T)                                                                       \
+    PWS_MINMAX_V(T, 2) PWS_MINMAX_V(T, 3) PWS_MINMAX_V(T, 4) PWS_MINMAX_V(T, 8) PWS_MINMAX_V(T, 16)
+PWS_MINMAX_VS(int)
+PWS_MINMAX_VS(uint)
+PWS_MINMAX_VS(long)
+PWS_MINMAX_VS(ulong)
+#undef PWS_MINMAX_VS
+#undef PWS_MINMAX_V
+
+/* any/all: whether the top (sign) bit of any/every component is set. The components are
+ * or-ed/and-ed as words: a reduction of the comparison's i1s would make LLVM pack them with
+ * 16-bit shifts, which pws does not run. */
+PWS_PURE int any(int x) { return x < 0; }
+PWS_PURE int all(int x) { return x < 0; }
+PWS_PURE int any(int2 x) { return (x.s0 | x.s1) < 0; }
+PWS_PURE int all(int2 x) { return (x.s0 & x.s1) < 0; }
+PWS_PURE int any(int3 x) { return (x.s0 | x.s1 | x.s2) < 0; }
+PWS_PURE int all(int3 x) { return (x.s0 & x.s1 & x.s2) < 0; }
+PWS_PURE int any(int4 x) { return any(x.lo | x.hi); }
+PWS_PURE int all(int4 x) { return all(x.lo & x.hi); }
+PWS_PURE int any(int8 x) { return any(x.lo | x.hi); }
+PWS_PURE int all(int8 x) { return all(x.lo & x.hi); }
+PWS_PURE int any(int16 x) { return any(x.lo | x.hi); }
+PWS_PURE int all(int16 x) { return all(x.lo & x.hi); }
+
+/* bitselect(a, b, c): each bit from b where c has a one, else from a. */
+PWS_PURE int bitselect(int a, int b, int c) { return (a & ~c) | (b & c); }
+PWS_PURE uint bitselect(uint a, uint b, uint c) { return (a & ~c) | (b & c); }
+PWS_PURE float bitselect(float a, float b, float c)
+{
+    return __builtin_bit_cast(float, bitselect(__builtin_bit_cast(uint, a), __builtin_bit_cast(uint, b),
+                                               __builtin_bit_cast(uint, c)));
+}
+
 PWS_PURE uint abs(int x) { return x < 0 ? 0u - (uint)x : (uint)x; }
 PWS_PURE uint abs(uint x) { return x; }
 PWS_PURE ulong abs(long x) { return x < 0 ? 0ul - (ulong)x : (ulong)x; }
 PWS_PURE ulong abs(ulong x) { return x; }
+#define PWS_ABS_V(N)                                                                           \
+    PWS_PURE uint##N abs(int##N x) { return as_uint##N(x < 0 ? -x : x); }                     \
+    PWS_PURE uint##N abs(uint##N x) { return x; }
+PWS_ABS_V(2) PWS_ABS_V(3) PWS_ABS_V(4) PWS_ABS_V(8) PWS_ABS_V(16)
+#undef PWS_ABS_V
 
 PWS_PURE uint abs_diff(int a, int b) { return a < b ? (uint)b - (uint)a : (uint)a - (uint)b; }
 PWS_PURE uint abs_diff(uint a, uint b) { return a < b ? b - a : a - b; }
@@ -209,6 +257,8 @@ PWS_HADD(uint)
 PWS_PURE int add_sat(int a, int b) { long s = (long)a + b; return s > INT_MAX ? INT_MAX : s < INT_MIN ? INT_MIN : (int)s; }
 /* LLVM selects v_add_u32 / v_sub_u32 with the VOP3 clamp bit for the unsigned ones. */
 PWS_PURE uint add_sat(uint a, uint b) { return a + b < a ? UINT_MAX : a + b; }
+PWS_PURE int mad_sat(int a, int b, int c) { long s = (long)a * b + c; return s > INT_MAX ? INT_MAX : s < INT_MIN ? INT_MIN : (int)s; }
+PWS_PURE uint mad_sat(uint a, uint b, uint c) { ulong p = (ulong)a * b; ulong s = p + c; return s < p || s > UINT_MAX ? UINT_MAX : (uint)s; }
 PWS_PURE int sub_sat(int a, int b) { long s = (long)a - b; return s > INT_MAX ? INT_MAX : s < INT_MIN ? INT_MIN : (int)s; }
 PWS_PURE uint sub_sat(uint a, uint b) { return a < b ? 0u : a - b; }
 PWS_PURE long upsample(int hi, uint lo) { return (long)((ulong)(uint)hi << 32 | lo); }
