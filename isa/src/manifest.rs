@@ -1041,35 +1041,37 @@ impl Manifest {
         })
     }
 
-    /// The LDS offset of each `__local` pointer argument, in argument order, for a kernel
-    /// whose own `__local` variables take `fixed` bytes: each region aligned to
+    /// The LDS region (offset, end) of each `__local` pointer argument, in argument order, for
+    /// a kernel whose own `__local` variables take `fixed` bytes: each region aligned to
     /// [`LOCAL_ARG_ALIGN`], one after the other.
-    pub fn local_arg_offsets(&self, fixed: u32) -> Vec<u32> {
-        let mut next = fixed;
+    fn local_arg_regions(&self, fixed: u32) -> impl Iterator<Item = (u32, u32)> + '_ {
         self.args
             .iter()
-            .filter_map(|a| match a {
-                KernelArg::Local(bytes) => {
-                    let at = next.next_multiple_of(LOCAL_ARG_ALIGN);
-                    next = at.saturating_add(*bytes);
-                    Some(at)
-                }
-                _ => None,
+            .scan(fixed, |next, a| {
+                Some(match a {
+                    KernelArg::Local(bytes) => {
+                        let at = next.next_multiple_of(LOCAL_ARG_ALIGN);
+                        *next = at.saturating_add(*bytes);
+                        Some((at, *next))
+                    }
+                    _ => None,
+                })
             })
-            .collect()
+            .flatten()
+    }
+
+    /// The LDS offset of each `__local` pointer argument, in argument order, for a kernel
+    /// whose own `__local` variables take `fixed` bytes.
+    pub fn local_arg_offsets(&self, fixed: u32) -> Vec<u32> {
+        self.local_arg_regions(fixed).map(|(at, _)| at).collect()
     }
 
     /// The group segment (LDS bytes per workgroup) of this launch of a kernel whose own
     /// `__local` variables take `fixed` bytes.
     pub fn group_segment_size(&self, fixed: u32) -> u32 {
-        let last = self.args.iter().rev().find_map(|a| match a {
-            KernelArg::Local(bytes) => Some(*bytes),
-            _ => None,
-        });
-        match (self.local_arg_offsets(fixed).last(), last) {
-            (Some(at), Some(bytes)) => at.saturating_add(bytes),
-            _ => fixed,
-        }
+        self.local_arg_regions(fixed)
+            .last()
+            .map_or(fixed, |(_, end)| end)
     }
 
     /// Workgroups in x, y, z (the last one of a dimension may be partial).

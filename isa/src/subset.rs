@@ -34,17 +34,24 @@ use crate::inst::{Instruction, Operand};
 use crate::opcode::{Format, Opcode};
 use crate::program::Program;
 
+/// The integer instructions whose VOP3 `clamp` bit both executors run: `v_add_u32`,
+/// `v_sub_u32` and `v_subrev_u32` saturate under it (a sum that carries gives 0xFFFFFFFF, a
+/// difference that borrows 0; the carry and borrow out are written as without it), as LLVM
+/// selects them for `uadd.sat` and `usub.sat` on GCN3.
+pub fn clamp_saturates(opcode: Opcode) -> bool {
+    matches!(
+        opcode,
+        Opcode::VAddU32 | Opcode::VSubU32 | Opcode::VSubrevU32
+    )
+}
+
 /// Why `inst` is outside the executable subset, or `Ok`.
 pub fn executable(inst: &Instruction) -> Result<(), String> {
     let m = inst.mods;
     // `v_cndmask_b32` takes abs and neg on the sign bit of the value it selects: clang folds
     // `fabs` and negation into a select.
     let sign_mods = inst.opcode == Opcode::VCndmaskB32;
-    let saturates = inst.sdwa.is_none()
-        && matches!(
-            inst.opcode,
-            Opcode::VAddU32 | Opcode::VSubU32 | Opcode::VSubrevU32
-        );
+    let saturates = inst.sdwa.is_none() && clamp_saturates(inst.opcode);
     if !inst.opcode.is_f32()
         && ((m.clamp && !saturates)
             || m.omod.bits() != 0

@@ -593,24 +593,17 @@ fn dst_value(inst: &Instruction, r: u32, old: u32) -> u32 {
 
 /// Integer instructions run without VOP3 modifiers, but for two: `v_cndmask_b32` may carry
 /// `neg`/`abs`, which act on the sign bit of the selected value, and the unsigned add and
-/// subtracts `clamp` (saturation, [`saturates`]).
+/// subtracts `clamp` (saturation, [`pws_isa::subset::clamp_saturates`]).
 fn check_integer_modifiers(inst: &Instruction) -> Result<(), Fault> {
     let m = inst.mods;
     let input_ok = inst.opcode == Opcode::VCndmaskB32;
-    if (m.clamp && !saturates(inst.opcode))
+    if (m.clamp && !pws_isa::subset::clamp_saturates(inst.opcode))
         || m.omod != Omod::None
         || (!input_ok && (m.neg != 0 || m.abs != 0))
     {
         return not_executable("VOP3 clamp/neg/abs/omod on an integer instruction");
     }
     Ok(())
-}
-
-/// `v_add_u32`, `v_sub_u32` and `v_subrev_u32` saturate under the VOP3 `clamp` bit: a sum that
-/// carries gives 0xFFFFFFFF, a difference that borrows 0 (the carry and borrow out are written
-/// as without it). LLVM selects them for `uadd.sat` and `usub.sat` on GCN3.
-fn saturates(op: Opcode) -> bool {
-    matches!(op, Opcode::VAddU32 | Opcode::VSubU32 | Opcode::VSubrevU32)
 }
 
 /// Applies the `abs` then `neg` input modifiers of source `i` to a 32-bit value's sign bit.
