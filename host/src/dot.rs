@@ -330,7 +330,7 @@ impl<'a> Parser<'a> {
 
     fn describe(t: &Tok) -> String {
         match t {
-            Tok::Id(s) => format!("'{s}'"),
+            Tok::Id(s) => format!("'{}'", pws_isa::diag::value(s)),
             Tok::Arrow => "'->'".into(),
             Tok::UndirectedEdge => "'--'".into(),
             Tok::LBrace => "'{'".into(),

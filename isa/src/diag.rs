@@ -79,8 +79,23 @@ pub fn path(p: &Path) -> String {
 /// quotes, or single quotes that open a word) and every other run of non-blank characters is
 /// shown as [`value`] shows it, and control characters other than line breaks are escaped.
 /// Messages of other libraries (TOML, serde) quote the user's keys and strings, so this bounds
-/// what they echo too.
+/// what they echo too. A quoted value may itself hold quotes and blanks (a DOT string such as
+/// `"Figure 2's kernel: if (A > 25) ..."`), which splits it into many short words; the whole
+/// message is therefore also cut at [`MAX_MESSAGE_CHARS`] characters.
 pub fn message(text: &str) -> String {
+    let out = bound_values(text);
+    let chars = out.chars().count();
+    if chars <= MAX_MESSAGE_CHARS {
+        return out;
+    }
+    let kept: String = out.chars().take(MAX_MESSAGE_CHARS).collect();
+    format!("{kept}... (message cut, {chars} characters)")
+}
+
+/// The longest message [`message`] returns whole, in characters.
+pub const MAX_MESSAGE_CHARS: usize = 1000;
+
+fn bound_values(text: &str) -> String {
     let mut out = String::with_capacity(text.len().min(1024));
     let mut rest = text;
     let mut word_start = true;
@@ -205,6 +220,22 @@ mod tests {
             "q r ".repeat(100)
         ));
         assert!(m.len() < 150 && m.ends_with("' isn't it"), "{m}");
+    }
+
+    /// Found by `tests/fuzz_inputs.rs::dot_cfgs`: a quote inside the quoted value ends it early
+    /// and leaves many short words, each within bounds.
+    #[test]
+    fn a_quote_inside_a_value_cannot_unbound_the_message() {
+        let m = message(&format!(
+            "expected 'digraph', found '// Figure 2's kernel: if (A {}'",
+            ">A ".repeat(2000)
+        ));
+        assert!(m.chars().count() < MAX_MESSAGE_CHARS + 50, "{m}");
+        assert!(
+            m.starts_with("expected 'digraph', found '// Figure 2's kernel"),
+            "{m}"
+        );
+        assert!(m.ends_with(">A ... (message cut, 6056 characters)"), "{m}");
     }
 
     #[test]
