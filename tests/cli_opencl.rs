@@ -349,3 +349,145 @@ fn integer_vector_builtins_compute_what_opencl_specifies() {
         assert_eq!(buffer(&json(engine), "out"), expect, "{engine:?}");
     }
 }
+
+/// `short`, `ushort` and `uchar` vectors compile to 16-bit instructions (`v_add_u16`,
+/// `v_ashrrev_i16`, `v_cmp_gt_u16`, `v_max_u16_sdwa`, ...), which both executors run as gfx8
+/// does: on the sources' low halves, the result zero-extended.
+#[test]
+fn short_and_char_vectors_compute_what_opencl_specifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let kernel = "__kernel void k(__global const uint *in, __global int *out) {\n\
+      int i = get_global_id(0);\n\
+      __global const short4 *a = (__global const short4 *)in;\n\
+      __global const ushort2 *u = (__global const ushort2 *)in;\n\
+      __global const uchar4 *b = (__global const uchar4 *)in;\n\
+      short4 x = a[i & 31], y = a[(i * 5 + 1) & 31];\n\
+      short4 p = (x * y) - (x >> (short4)2) + (y << (short4)1);\n\
+      ushort2 q = u[i], r = u[(i + 9) & 63];\n\
+      ushort2 d = (q > r) ? q - r : (q ^ r);\n\
+      ushort sh = (ushort)(q.x << (r.y & 15)) + (ushort)(((short)q.y) >> (r.x & 15));\n\
+      uchar4 c = max(b[i], b[(i + 1) & 63]) - min(b[i], b[(i + 3) & 63]);\n\
+      out[i] = p.x + 3 * p.y + 5 * p.z + 7 * p.w + d.x * 11 + d.y * 13 + sh\n\
+        + (int)(as_uint(c) >> 1);\n\
+    }\n";
+    std::fs::write(dir.path().join("k.cl"), kernel).unwrap();
+    let words: Vec<u32> = (0..64u64)
+        .map(|v| (v * 2_654_435_761 + 12_345) as u32)
+        .collect();
+    let manifest = format!(
+        "kernel = \"k.cl\"\ngrid = 64\nworkgroup = 64\nargs = [\"in\", \"out\"]\n\
+         [[buffer]]\nname = \"in\"\ntype = \"u32\"\ndata = [{}]\n\n\
+         [[buffer]]\nname = \"out\"\ntype = \"i32\"\nlen = 64\n",
+        words
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let m = dir.path().join("k.toml");
+    std::fs::write(&m, manifest).unwrap();
+    let m = m.to_str().unwrap();
+
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let half = |k: usize| u16::from_le_bytes([bytes[2 * k], bytes[2 * k + 1]]);
+    let expect: Vec<i64> = (0..64usize)
+        .map(|i| {
+            let x: Vec<i16> = (0..4).map(|j| half(4 * (i & 31) + j) as i16).collect();
+            let y: Vec<i16> = (0..4)
+                .map(|j| half(4 * ((i * 5 + 1) & 31) + j) as i16)
+                .collect();
+            let p: Vec<i32> = (0..4)
+                .map(|j| {
+                    let v = x[j]
+                        .wrapping_mul(y[j])
+                        .wrapping_sub(x[j] >> 2)
+                        .wrapping_add(y[j].wrapping_shl(1));
+                    i32::from(v)
+                })
+                .collect();
+            let (q, r) = ([half(2 * i), half(2 * i + 1)], {
+                let k = (i + 9) & 63;
+                [half(2 * k), half(2 * k + 1)]
+            });
+            let d: Vec<i32> = (0..2)
+                .map(|j| {
+                    i32::from(if q[j] > r[j] {
+                        q[j].wrapping_sub(r[j])
+                    } else {
+                        q[j] ^ r[j]
+                    })
+                })
+                .collect();
+            let sh = ((i32::from(q[0]) << (r[1] & 15)) as u16)
+                .wrapping_add(((i32::from(q[1] as i16)) >> (r[0] & 15)) as u16);
+            let byte = |k: usize, j: usize| bytes[4 * (k & 63) + j];
+            let c: Vec<u8> = (0..4)
+                .map(|j| {
+                    byte(i, j)
+                        .max(byte(i + 1, j))
+                        .wrapping_sub(byte(i, j).min(byte(i + 3, j)))
+                })
+                .collect();
+            let packed = u32::from_le_bytes([c[0], c[1], c[2], c[3]]) >> 1;
+            let sum = p[0]
+                + 3 * p[1]
+                + 5 * p[2]
+                + 7 * p[3]
+                + d[0] * 11
+                + d[1] * 13
+                + i32::from(sh)
+                + packed as i32;
+            i64::from(sum)
+        })
+        .collect();
+    let report = json(&["golden", m, "--json"]);
+    let asm = std::fs::read_to_string(report["kernel"].as_str().unwrap()).unwrap();
+    for op in [
+        "v_add_u16",
+        "v_ashrrev_i16",
+        "v_cmp_gt_u16",
+        "v_max_u16_sdwa",
+        "v_mul_lo_u16",
+    ] {
+        assert!(
+            asm.contains(op),
+            "clang-14 no longer emits {op} here:\n{asm}"
+        );
+    }
+    assert_eq!(buffer(&report, "out"), expect, "golden");
+    let rtl = json(&["run", m, "--mode", "nosplit", "--json"]);
+    assert_eq!(buffer(&rtl, "out"), expect, "RTL");
+}
+
+/// clang merges adjacent byte loads into one wider load at any address (gfx8 runs unaligned
+/// under HSA): `in[k] | in[k + 1] << 8` becomes a `flat_load_ushort` at odd addresses, and four
+/// bytes a `flat_load_dword` at any byte. Both executors read the bytes.
+#[test]
+fn unaligned_loads_clang_merges_read_their_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let kernel = "__kernel void k(__global const uchar *in, __global int *out) {\n\
+      int i = get_global_id(0);\n\
+      out[i] = (in[2 * i + 1] | (in[2 * i + 2] << 8))\n\
+        + 3 * (in[3 * i + 2] | (in[3 * i + 3] << 8) | (in[3 * i + 4] << 16) | (in[3 * i + 5] << 24));\n\
+    }\n";
+    let m = launch(dir.path(), kernel, "");
+    let bytes: Vec<u8> = (0..64i64)
+        .flat_map(|v| ((v * 37 % 101) as i32).to_le_bytes())
+        .collect();
+    let word = |k: usize| u32::from_le_bytes([bytes[k], bytes[k + 1], bytes[k + 2], bytes[k + 3]]);
+    let expect: Vec<i64> = (0..64usize)
+        .map(|i| {
+            let half = u32::from(bytes[2 * i + 1]) | u32::from(bytes[2 * i + 2]) << 8;
+            i64::from(half.wrapping_add(word(3 * i + 2).wrapping_mul(3)) as i32)
+        })
+        .collect();
+    let report = json(&["golden", &m, "--json"]);
+    let asm = std::fs::read_to_string(report["kernel"].as_str().unwrap()).unwrap();
+    assert!(
+        asm.contains("flat_load_ushort") && asm.contains("flat_load_dword "),
+        "clang-14 no longer merges the loads:\n{asm}"
+    );
+    assert_eq!(buffer(&report, "out"), expect, "golden");
+    let rtl = json(&["run", &m, "--mode", "nosplit", "--json"]);
+    assert_eq!(buffer(&rtl, "out"), expect, "RTL");
+}

@@ -66,6 +66,7 @@
 mod alu;
 mod crossbar;
 pub mod fpu;
+mod perm;
 mod schedule;
 pub mod sdwa;
 mod spsimd;
@@ -74,6 +75,7 @@ mod vrf;
 pub use alu::{LaneAlu, ValuOp};
 pub use crossbar::GroupCrossbar;
 pub use fpu::LaneFpu;
+pub use perm::BytePermute;
 pub use schedule::PassSchedule;
 pub use sdwa::{LaneSdwa, SDWA_BITS};
 pub use spsimd::SpSimd;

@@ -10,7 +10,9 @@ use pws_hdl::cu::decode::{micro_op, BranchCond, Decoder, DstKind, InstClass, Src
 use pws_hdl::simd::fpu::fmod_word;
 use pws_hdl::simd::sdwa::sdwa_word;
 use pws_hdl::simd::ValuOp;
-use pws_isa::{encode, Format, ImmKind, Instruction, Opcode, Operand, Width, OPCODES};
+use pws_isa::{
+    encode, DstUnused, Format, ImmKind, Instruction, Opcode, Operand, SdwaSel, Width, OPCODES,
+};
 use rust_hdl::core::prelude::*;
 use rust_hdl::core::simulate::simulate;
 
@@ -123,6 +125,48 @@ fn has_mods(inst: &Instruction) -> bool {
     m.clamp || m.neg != 0 || m.abs != 0 || m.omod != Default::default() || m.gds
 }
 
+/// The SDWA word of a 16-bit integer instruction: its halves as selects (a DWORD source is
+/// WORD_0, a word extended as the instruction's signedness reads it, a byte as encoded), a
+/// DWORD destination written as WORD_0 zero-extended, a shift amount (ALU operand b) as the
+/// low 4 bits (select 7); the encoded fields of an SDWA form, DWORD for the others.
+fn int16_sdwa_word(inst: &Instruction, swap: bool) -> u64 {
+    let f = inst.sdwa.unwrap_or_default();
+    let sext = if inst.sdwa.is_some() {
+        inst.mods.sext
+    } else {
+        0
+    };
+    let src = |i: usize| {
+        let sel = match [f.src0_sel, f.src1_sel][i] {
+            SdwaSel::Dword => SdwaSel::Word0,
+            s => s,
+        };
+        let ext = if sel.field().1 == 16 {
+            inst.opcode.is_signed16()
+        } else {
+            sext >> i & 1 == 1
+        };
+        (sel.bits(), ext)
+    };
+    let (a, mut b) = if swap {
+        (src(1), src(0))
+    } else {
+        (src(0), src(1))
+    };
+    if matches!(
+        inst.opcode,
+        Opcode::VLshlrevB16 | Opcode::VLshrrevB16 | Opcode::VAshrrevI16
+    ) {
+        b = (7, false);
+    }
+    let (dst, unused) = match (inst.sdwa, inst.opcode.format()) {
+        (Some(_), Format::Vopc) => (0, 0),
+        (Some(f), _) if f.dst_sel != SdwaSel::Dword => (f.dst_sel.bits(), f.dst_unused.bits()),
+        _ => (SdwaSel::Word0.bits(), DstUnused::Pad.bits()),
+    };
+    sdwa_word(dst, unused, a, b)
+}
+
 /// Checks every decoder output for one instruction against the instruction model.
 fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
     let words = encode(inst).map_err(|e| TestCaseError::reject(e.to_string()))?;
@@ -160,6 +204,7 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
         && m.abs == 0;
     let legal = uop.is_some()
         && (float || !has_mods(inst) || (sign_mods && sign_only) || saturating)
+        && !(inst.opcode.is_int16() && pws_isa::subset::executable(inst).is_err())
         && !unsupported_operand
         && !smem_special_offset;
     prop_assert_eq!(dec.legal_o.val(), legal, "legal of {:?} {:x?}", inst, words);
@@ -299,24 +344,28 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
             prop_assert_eq!(dec.writes_vgpr_o.val(), sig.dst.is_some());
             // The SDWA control word in ALU operand order: the encoded fields (a compare's
             // destination fields and VOP1's SRC1 fields are encoded as 0).
-            let sdwa = inst.sdwa.map_or(0, |f| {
-                let src = |i: usize| {
-                    let sel = [f.src0_sel, f.src1_sel][i].bits();
-                    match (i, info.format) {
-                        (1, Format::Vop1) => (0, false),
-                        _ => (sel, m.sext >> i & 1 == 1),
+            let sdwa = if inst.opcode.is_int16() {
+                int16_sdwa_word(inst, swap)
+            } else {
+                inst.sdwa.map_or(0, |f| {
+                    let src = |i: usize| {
+                        let sel = [f.src0_sel, f.src1_sel][i].bits();
+                        match (i, info.format) {
+                            (1, Format::Vop1) => (0, false),
+                            _ => (sel, m.sext >> i & 1 == 1),
+                        }
+                    };
+                    let (a, b) = if swap {
+                        (src(1), src(0))
+                    } else {
+                        (src(0), src(1))
+                    };
+                    match info.format {
+                        Format::Vopc => sdwa_word(0, 0, a, b),
+                        _ => sdwa_word(f.dst_sel.bits(), f.dst_unused.bits(), a, b),
                     }
-                };
-                let (a, b) = if swap {
-                    (src(1), src(0))
-                } else {
-                    (src(0), src(1))
-                };
-                match info.format {
-                    Format::Vopc => sdwa_word(0, 0, a, b),
-                    _ => sdwa_word(f.dst_sel.bits(), f.dst_unused.bits(), a, b),
-                }
-            });
+                })
+            };
             prop_assert_eq!(dec.sdwa_o.val().to_u64(), sdwa, "SDWA word of {:?}", inst);
             if let Some(Operand::Vgpr(d)) = inst.dst {
                 prop_assert_eq!(dec.vdst_o.val().to_u64(), u64::from(d));

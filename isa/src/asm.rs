@@ -1209,7 +1209,30 @@ impl Parser<'_, '_> {
             inst.srcs[slot_index(slot)] = Some(Operand::Literal(bits));
             return Ok(());
         }
+        let half = |bits: u16| {
+            let v = bits as i16;
+            if (-16..=64).contains(&v) {
+                Operand::Int(v as i8)
+            } else {
+                Operand::Literal(u32::from(bits))
+            }
+        };
         let operand = match op.value {
+            // A 16-bit integer instruction reads a 16-bit constant: an integer or a float (as
+            // its f16 bits) that is not an inline integer is a literal, as llvm-mc encodes it.
+            Value::Int(v) if inst.opcode.is_int16() && matches!(slot, Slot::Src(_)) => {
+                if !(-0x8000..=0xffff).contains(&v) {
+                    return Err(self.err(
+                        col,
+                        ErrorKind::ImmediateOutOfRange,
+                        format!("immediate {v} does not fit in a 16-bit operand (-32768..=65535)"),
+                    ));
+                }
+                half(v as u16)
+            }
+            Value::Float(f) if inst.opcode.is_int16() && matches!(slot, Slot::Src(_)) => {
+                half(f16_bits(f))
+            }
             // The `src_*` condition bits read as 0 or 1 at any width.
             Value::Reg(r @ (Operand::Vccz | Operand::Execz | Operand::Scc), _) => r,
             Value::Reg(r, n) => {
@@ -1416,6 +1439,32 @@ fn float_operand(f: f64, width: Width) -> Option<Operand> {
     }
 }
 
+/// `f` rounded to the nearest IEEE half-precision value, ties to even (overflow to infinity):
+/// the bits of a float written as the operand of a 16-bit instruction.
+fn f16_bits(f: f64) -> u16 {
+    let sign = if f.is_sign_negative() { 0x8000 } else { 0 };
+    let a = f.abs();
+    if a.is_nan() {
+        return 0x7e00;
+    }
+    if a <= 2f64.powi(-25) {
+        return sign;
+    }
+    // The spacing of halves at `a`: 2^-24 below 2^-14 (subnormals), 2^(e - 10) from 2^e.
+    let exponent = |v: f64| ((v.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    let quantum = 2f64.powi(exponent(a).max(-14) - 10);
+    let v = (a / quantum).round_ties_even() * quantum;
+    if v >= 65520.0 {
+        return sign | 0x7c00;
+    }
+    if v < 2f64.powi(-14) {
+        return sign | (v / 2f64.powi(-24)) as u16;
+    }
+    let e = exponent(v);
+    let mantissa = (v / 2f64.powi(e - 10)) as u16 - 0x400;
+    sign | ((e + 15) as u16) << 10 | mantissa
+}
+
 /// Why clang's output holds an unsupported `mnemonic`, for the kinds users meet: register
 /// spills (pws has no scratch memory, so `-O0` code, which spills every value, cannot run),
 /// 16-bit arithmetic and doubles.
@@ -1434,12 +1483,12 @@ fn unsupported_hint(mnemonic: &str) -> &'static str {
     if spill.iter().any(|s| mnemonic.starts_with(s)) {
         " (clang emits it to spill registers to scratch memory, at -O0 or under register \
          pressure; pws has no scratch memory: compile with -O1 or higher)"
-    } else if ["_u16", "_i16", "_b16", "_f16"]
-        .iter()
-        .any(|w| base.ends_with(w))
-    {
-        " (a 16-bit instruction: clang emits them for short, ushort and half arithmetic; pws \
-         runs 32-bit arithmetic: compute in int or uint and convert when storing)"
+    } else if base.ends_with("_f16") {
+        " (a half-precision instruction: clang emits them for half arithmetic; pws runs float \
+         (f32) arithmetic only: compute in float and convert when storing)"
+    } else if ["_u16", "_i16", "_b16"].iter().any(|w| base.ends_with(w)) {
+        " (pws runs the 16-bit integer add, subtract, multiply, multiply-add, shift, min, max \
+         and compares, not this one: compute in int or uint and convert when storing)"
     } else if base.ends_with("_f64") {
         " (a double-precision instruction: pws runs float (f32) arithmetic only)"
     } else {
@@ -1452,5 +1501,35 @@ fn slot_index(slot: Slot) -> usize {
     match slot {
         Slot::Src(i) => i,
         _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::f16_bits;
+
+    #[test]
+    fn halves_round_to_nearest_even() {
+        assert_eq!(f16_bits(1.0), 0x3c00);
+        assert_eq!(f16_bits(-0.5), 0xb800);
+        assert_eq!(f16_bits(1.5), 0x3e00);
+        assert_eq!(f16_bits(0.15915494), 0x3118);
+        assert_eq!(f16_bits(65504.0), 0x7bff);
+        assert_eq!(f16_bits(65520.0), 0x7c00);
+        assert_eq!(f16_bits(2f64.powi(-24)), 0x0001);
+        assert_eq!(
+            f16_bits(2f64.powi(-25)),
+            0x0000,
+            "a tie rounds to the even zero"
+        );
+        assert_eq!(f16_bits(3.0 * 2f64.powi(-25)), 0x0002);
+        assert_eq!(f16_bits(2f64.powi(-14)), 0x0400);
+        assert_eq!(
+            f16_bits(1.0 + 2f64.powi(-11)),
+            0x3c00,
+            "a tie rounds to even"
+        );
+        assert_eq!(f16_bits(1.0 + 3.0 * 2f64.powi(-11)), 0x3c02);
+        assert_eq!(f16_bits(-0.0), 0x8000);
     }
 }

@@ -159,6 +159,34 @@ fn check_class(slot: Slot, class: Class, op: Operand, w: Width) -> Result<(), Op
     }
 }
 
+/// The constants of a 16-bit integer instruction: a literal is the half it reads (the
+/// assembler writes no high bits) and not an inline integer, as llvm-mc encodes them. An
+/// inline float constant, which such an instruction reads as its f16 bits, has no text:
+/// llvm-mc's syntax reads `0x3c00` as a literal and prints the inline 1.0 as `0x3c00`, so the
+/// instruction would not assemble back to itself (in VOP3, not at all).
+fn check_half_constants(inst: &Instruction) -> Result<(), OperandError> {
+    for (i, src) in inst.srcs.iter().enumerate() {
+        let why = match src {
+            Some(Operand::Float(_)) => {
+                "an inline float constant of a 16-bit instruction has no assembly text (llvm-mc reads its f16 bits back as a literal)"
+            }
+            Some(Operand::Literal(v)) if *v > 0xffff => {
+                "a 16-bit instruction reads a 16-bit literal (-32768..=65535)"
+            }
+            Some(Operand::Literal(v)) if (-16..=64).contains(&(*v as u16 as i16)) => {
+                "a literal that is an inline integer constant"
+            }
+            _ => continue,
+        };
+        return Err(OperandError::new(
+            Slot::Src(i),
+            ErrorKind::ImmediateOutOfRange,
+            why.to_string(),
+        ));
+    }
+    Ok(())
+}
+
 /// Checks every operand rule for `inst`.
 pub fn check(inst: &Instruction) -> Result<(), OperandError> {
     let op = inst.opcode;
@@ -222,6 +250,9 @@ pub fn check(inst: &Instruction) -> Result<(), OperandError> {
     }
     check_imm(inst)?;
     check_modifiers(inst)?;
+    if op.is_int16() {
+        check_half_constants(inst)?;
+    }
 
     let dst_class = match format {
         Format::Sop1 | Format::Sop2 | Format::Sopk => Class::ScalarReg,

@@ -59,6 +59,22 @@ impl InlineFloat {
         }
     }
 
+    /// The value as a 16-bit instruction reads it: the f16 bits (GCN3 manual, "16-bit
+    /// instructions"), 0x3118 for 1/(2pi).
+    pub fn f16_bits(self) -> u16 {
+        match self {
+            InlineFloat::Half => 0x3800,
+            InlineFloat::NegHalf => 0xb800,
+            InlineFloat::One => 0x3c00,
+            InlineFloat::NegOne => 0xbc00,
+            InlineFloat::Two => 0x4000,
+            InlineFloat::NegTwo => 0xc000,
+            InlineFloat::Four => 0x4400,
+            InlineFloat::NegFour => 0xc400,
+            InlineFloat::InvTwoPi => 0x3118,
+        }
+    }
+
     /// IEEE double-precision bits: the value a 64-bit operand reads.
     pub fn f64_bits(self) -> u64 {
         match self {

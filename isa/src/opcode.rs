@@ -481,6 +481,19 @@ opcodes! {
     VAddcU32 = "v_addc_u32", Vop2, 0x1c, V2_CIO, CLAMP;
     VSubbU32 = "v_subb_u32", Vop2, 0x1d, V2_CIO, CLAMP;
     VSubbrevU32 = "v_subbrev_u32", Vop2, 0x1e, V2_CIO, CLAMP;
+    // 16-bit integer VOP2: the low halves of the sources; the result's high half is zero on
+    // gfx8 (LLVM's `zeroesHigh16BitsOfDest`). The shifts take the amount's low 4 bits.
+    VAddU16 = "v_add_u16", Vop2, 0x26, V2, CLAMP;
+    VSubU16 = "v_sub_u16", Vop2, 0x27, V2, CLAMP;
+    VSubrevU16 = "v_subrev_u16", Vop2, 0x28, V2, CLAMP;
+    VMulLoU16 = "v_mul_lo_u16", Vop2, 0x29, V2;
+    VLshlrevB16 = "v_lshlrev_b16", Vop2, 0x2a, V2;
+    VLshrrevB16 = "v_lshrrev_b16", Vop2, 0x2b, V2;
+    VAshrrevI16 = "v_ashrrev_i16", Vop2, 0x2c, V2;
+    VMaxU16 = "v_max_u16", Vop2, 0x2f, V2;
+    VMaxI16 = "v_max_i16", Vop2, 0x30, V2;
+    VMinU16 = "v_min_u16", Vop2, 0x31, V2;
+    VMinI16 = "v_min_i16", Vop2, 0x32, V2;
     // VOP3 only
     VMadF32 = "v_mad_f32", Vop3, 0x1c1, V3_3, FP;
     VMadI32I24 = "v_mad_i32_i24", Vop3, 0x1c2, V3_3, CLAMP;
@@ -507,6 +520,9 @@ opcodes! {
     VDivFmasF32 = "v_div_fmas_f32", Vop3, 0x1e2, V3_3, FP;
     VMadU64U32 = "v_mad_u64_u32", Vop3, 0x1e8, V3_MAD64, CLAMP;
     VMadI64I32 = "v_mad_i64_i32", Vop3, 0x1e9, V3_MAD64, CLAMP;
+    VMadU16 = "v_mad_u16", Vop3, 0x1eb, V3_3, CLAMP;
+    VPermB32 = "v_perm_b32", Vop3, 0x1ed, V3_3;
+    VMadI16 = "v_mad_i16", Vop3, 0x1ec, V3_3, CLAMP;
     VMulLoU32 = "v_mul_lo_u32", Vop3, 0x285, V3_2;
     VMulHiU32 = "v_mul_hi_u32", Vop3, 0x286, V3_2;
     VMulHiI32 = "v_mul_hi_i32", Vop3, 0x287, V3_2;
@@ -576,6 +592,31 @@ opcodes! {
     VCmpxGtU32 = "v_cmpx_gt_u32", Vopc, 0xdc, VC;
     VCmpxNeU32 = "v_cmpx_ne_u32", Vopc, 0xdd, VC;
     VCmpxGeU32 = "v_cmpx_ge_u32", Vopc, 0xde, VC;
+    // VOPC 16-bit: 0xA0+ signed, 0xA8+ unsigned, v_cmpx_* at +0x10; the low halves compared.
+    VCmpLtI16 = "v_cmp_lt_i16", Vopc, 0xa1, VC;
+    VCmpEqI16 = "v_cmp_eq_i16", Vopc, 0xa2, VC;
+    VCmpLeI16 = "v_cmp_le_i16", Vopc, 0xa3, VC;
+    VCmpGtI16 = "v_cmp_gt_i16", Vopc, 0xa4, VC;
+    VCmpNeI16 = "v_cmp_ne_i16", Vopc, 0xa5, VC;
+    VCmpGeI16 = "v_cmp_ge_i16", Vopc, 0xa6, VC;
+    VCmpLtU16 = "v_cmp_lt_u16", Vopc, 0xa9, VC;
+    VCmpEqU16 = "v_cmp_eq_u16", Vopc, 0xaa, VC;
+    VCmpLeU16 = "v_cmp_le_u16", Vopc, 0xab, VC;
+    VCmpGtU16 = "v_cmp_gt_u16", Vopc, 0xac, VC;
+    VCmpNeU16 = "v_cmp_ne_u16", Vopc, 0xad, VC;
+    VCmpGeU16 = "v_cmp_ge_u16", Vopc, 0xae, VC;
+    VCmpxLtI16 = "v_cmpx_lt_i16", Vopc, 0xb1, VC;
+    VCmpxEqI16 = "v_cmpx_eq_i16", Vopc, 0xb2, VC;
+    VCmpxLeI16 = "v_cmpx_le_i16", Vopc, 0xb3, VC;
+    VCmpxGtI16 = "v_cmpx_gt_i16", Vopc, 0xb4, VC;
+    VCmpxNeI16 = "v_cmpx_ne_i16", Vopc, 0xb5, VC;
+    VCmpxGeI16 = "v_cmpx_ge_i16", Vopc, 0xb6, VC;
+    VCmpxLtU16 = "v_cmpx_lt_u16", Vopc, 0xb9, VC;
+    VCmpxEqU16 = "v_cmpx_eq_u16", Vopc, 0xba, VC;
+    VCmpxLeU16 = "v_cmpx_le_u16", Vopc, 0xbb, VC;
+    VCmpxGtU16 = "v_cmpx_gt_u16", Vopc, 0xbc, VC;
+    VCmpxNeU16 = "v_cmpx_ne_u16", Vopc, 0xbd, VC;
+    VCmpxGeU16 = "v_cmpx_ge_u16", Vopc, 0xbe, VC;
     VCmpLtI64 = "v_cmp_lt_i64", Vopc, 0xe1, VC64;
     VCmpEqI64 = "v_cmp_eq_i64", Vopc, 0xe2, VC64;
     VCmpLeI64 = "v_cmp_le_i64", Vopc, 0xe3, VC64;
@@ -787,6 +828,25 @@ impl Opcode {
     /// and no integer instruction carries one.
     pub fn is_f32(self) -> bool {
         self.mnemonic().contains("_f32")
+    }
+
+    /// True for the 16-bit integer vector instructions (`v_add_u16`, `v_mad_i16`,
+    /// `v_cmp_lt_u16`, ...): they read the low halves of their sources and, on gfx8, write a
+    /// VGPR result zero-extended (LLVM's `zeroesHigh16BitsOfDest`); the shifts take the
+    /// amount's low 4 bits.
+    pub fn is_int16(self) -> bool {
+        matches!(
+            self.format(),
+            Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3
+        ) && ["_u16", "_i16", "_b16"]
+            .iter()
+            .any(|t| self.mnemonic().ends_with(t))
+    }
+
+    /// True for the 16-bit integer instructions that read their sources as signed halves
+    /// (`v_max_i16`, `v_ashrrev_i16`, `v_cmp_lt_i16`, ...).
+    pub fn is_signed16(self) -> bool {
+        self.is_int16() && self.mnemonic().ends_with("_i16")
     }
 
     /// True for `v_cmpx_*`, which write EXEC as well as their mask destination.

@@ -113,7 +113,13 @@ pub(crate) fn write_instruction(
 /// and `neg(c)` for a negated constant (where `-c` would read as a different constant).
 fn src_with_mods(inst: &Instruction, i: usize, src: Option<Operand>, w: Width) -> Option<String> {
     let s = src?;
-    let text = s.display(w).to_string();
+    // A 16-bit instruction reads the low half of a literal and an inline float as its f16
+    // bits; llvm-mc prints both as that half in hex.
+    let text = match s {
+        Operand::Float(c) if inst.opcode.is_int16() => format!("0x{:x}", c.f16_bits()),
+        Operand::Literal(v) if inst.opcode.is_int16() => format!("0x{:x}", v & 0xffff),
+        _ => s.display(w).to_string(),
+    };
     let neg = inst.mods.neg >> i & 1 != 0;
     let abs = inst.mods.abs >> i & 1 != 0;
     if inst.mods.sext >> i & 1 != 0 {

@@ -11,6 +11,8 @@
 //!   unsigned add and subtracts `clamp`, the saturation LLVM selects for `uadd.sat` and
 //!   `usub.sat`), and SDWA's `clamp` on them (SDWA's selects, `sext` and `dst_unused` run on
 //!   both executors);
+//! - two SDWA forms of the 16-bit integer instructions: a sign-extended byte source of an
+//!   unsigned one, and a shift amount read from above bit 0 ([`sdwa_int16`]);
 //! - trap temporaries (`ttmp0`..`ttmp11`, `ttmp[..]`), which belong to a trap handler, and
 //!   `flat_scratch`, which belongs to scratch memory: pws has neither;
 //! - an SMEM base or offset register other than an SGPR (`s_load_dword s0, exec, 0x0`): the
@@ -30,7 +32,7 @@
 
 use crate::diag;
 use crate::error::{AsmError, ErrorKind};
-use crate::inst::{Instruction, Operand};
+use crate::inst::{Instruction, Operand, Sdwa, SdwaSel};
 use crate::opcode::{Format, Opcode};
 use crate::program::Program;
 
@@ -61,6 +63,9 @@ pub fn executable(inst: &Instruction) -> Result<(), String> {
             "the VOP3 modifiers clamp, omod, neg and abs are outside the executable subset on integer instructions (the f32 instructions take them, v_cndmask_b32 abs and neg, v_add/sub/subrev_u32 clamp)".into(),
         );
     }
+    if let (true, Some(sdwa)) = (inst.opcode.is_int16(), inst.sdwa) {
+        sdwa_int16(inst.opcode, sdwa, inst.mods.sext)?;
+    }
     if inst.opcode.format() == Format::Smem
         && inst.srcs[..2]
             .iter()
@@ -90,6 +95,37 @@ pub fn executable(inst: &Instruction) -> Result<(), String> {
             }
             _ => {}
         }
+    }
+    Ok(())
+}
+
+/// The SDWA forms of the 16-bit integer instructions that both executors run: the compute
+/// unit runs them as the 32-bit operation on halves extended by the SDWA selects (zero-extended
+/// for the unsigned ones, sign-extended for the `_i16` ones), and a shift amount's low 4 bits
+/// through a select at bit 0. A sign-extended byte of an unsigned instruction (0xFFxx as a
+/// half) and a shift amount in a higher byte or word have no such form.
+fn sdwa_int16(opcode: Opcode, sdwa: Sdwa, sext: u8) -> Result<(), String> {
+    let shift = matches!(
+        opcode,
+        Opcode::VLshlrevB16 | Opcode::VLshrrevB16 | Opcode::VAshrrevI16
+    );
+    if shift
+        && !matches!(
+            sdwa.src0_sel,
+            SdwaSel::Byte0 | SdwaSel::Word0 | SdwaSel::Dword
+        )
+    {
+        return Err(format!(
+            "the shift amount of an SDWA {opcode} must start at bit 0 (src0_sel BYTE_0, WORD_0 or DWORD) in the executable subset"
+        ));
+    }
+    let byte = |sel: SdwaSel| sel.field().1 == 8;
+    let sext_byte =
+        (byte(sdwa.src0_sel) && sext & 1 != 0 && !shift) || (byte(sdwa.src1_sel) && sext & 2 != 0);
+    if sext_byte && !opcode.is_signed16() {
+        return Err(format!(
+            "a sign-extended byte source of the unsigned {opcode} is outside the executable subset (read it zero-extended, or use the _i16 form)"
+        ));
     }
     Ok(())
 }
@@ -215,6 +251,21 @@ mod tests {
             why("v_add_f32_sdwa v0, -v1, |v2| clamp src0_sel:WORD_1"),
             None
         );
+        assert_eq!(
+            why("v_add_u16_sdwa v0, v1, v2 dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:WORD_1"),
+            None
+        );
+        assert_eq!(why("v_max_i16_sdwa v0, sext(v1), v2 src0_sel:BYTE_1"), None);
+        let e = why("v_max_u16_sdwa v0, sext(v1), v2 src0_sel:BYTE_1").unwrap();
+        assert!(
+            e.contains("sign-extended byte source of the unsigned"),
+            "{e}"
+        );
+        assert_eq!(why("v_lshrrev_b16_sdwa v0, v1, v2 src0_sel:BYTE_0"), None);
+        let e = why("v_lshrrev_b16_sdwa v0, v1, v2 src0_sel:BYTE_1").unwrap();
+        assert!(e.contains("shift amount"), "{e}");
+        let e = why("v_add_u16_e64 v0, v1, v2 clamp").unwrap();
+        assert!(e.contains("clamp"), "{e}");
         let e = why("s_mov_b64 s[0:1], flat_scratch").unwrap();
         assert!(e.contains("flat_scratch"), "{e}");
         let e = why("s_nop 0\ns_branch -3").unwrap();

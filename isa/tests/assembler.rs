@@ -176,12 +176,20 @@ const ERRORS: &[(&str, ErrorKind, u32, u32, &str)] = &[
         "unsupported instruction `v_writelane_b32`: not in the pws GCN3 subset (clang emits it to spill registers to scratch memory, at -O0 or under register pressure; pws has no scratch memory: compile with -O1 or higher)",
     ),
     (
-        "v_mul_lo_u16_e32 v1, 3, v1",
+        "v_add_f16_e32 v1, 3, v1",
         ErrorKind::Unsupported,
         1,
         1,
-        "unsupported instruction `v_mul_lo_u16_e32`: not in the pws GCN3 subset (a 16-bit instruction: clang emits them for short, ushort and half arithmetic; pws runs 32-bit arithmetic: compute in int or uint and convert when storing)",
+        "unsupported instruction `v_add_f16_e32`: not in the pws GCN3 subset (a half-precision instruction: clang emits them for half arithmetic; pws runs float (f32) arithmetic only: compute in float and convert when storing)",
     ),
+    (
+        "v_cmp_t_u16_e32 vcc, v1, v1",
+        ErrorKind::Unsupported,
+        1,
+        1,
+        "unsupported instruction `v_cmp_t_u16_e32`: not in the pws GCN3 subset (pws runs the 16-bit integer add, subtract, multiply, multiply-add, shift, min, max and compares, not this one: compute in int or uint and convert when storing)",
+    ),
+    ("v_add_u16 v1, 0x10000, v1", ErrorKind::ImmediateOutOfRange, 1, 15, "immediate 65536 does not fit in a 16-bit operand (-32768..=65535)"),
     (
         "v_fma_f64 v[0:1], v[2:3], v[4:5], v[6:7]",
         ErrorKind::Unsupported,

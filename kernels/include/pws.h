@@ -183,6 +183,10 @@ PWS_MINMAX(ulong)
     PWS_PURE T##N clamp(T##N x, T lo, T hi) { return min(max(x, lo), hi); }
 #define PWS_MINMAX_VS(T)                                                                       \
     PWS_MINMAX_V(T, 2) PWS_MINMAX_V(T, 3) PWS_MINMAX_V(T, 4) PWS_MINMAX_V(T, 8) PWS_MINMAX_V(T, 16)
+PWS_MINMAX_VS(char)
+PWS_MINMAX_VS(uchar)
+PWS_MINMAX_VS(short)
+PWS_MINMAX_VS(ushort)
 PWS_MINMAX_VS(int)
 PWS_MINMAX_VS(uint)
 PWS_MINMAX_VS(long)
@@ -219,10 +223,15 @@ PWS_PURE uint abs(int x) { return x < 0 ? 0u - (uint)x : (uint)x; }
 PWS_PURE uint abs(uint x) { return x; }
 PWS_PURE ulong abs(long x) { return x < 0 ? 0ul - (ulong)x : (ulong)x; }
 PWS_PURE ulong abs(ulong x) { return x; }
-#define PWS_ABS_V(N)                                                                           \
-    PWS_PURE uint##N abs(int##N x) { return as_uint##N(x < 0 ? -x : x); }                     \
-    PWS_PURE uint##N abs(uint##N x) { return x; }
-PWS_ABS_V(2) PWS_ABS_V(3) PWS_ABS_V(4) PWS_ABS_V(8) PWS_ABS_V(16)
+#define PWS_ABS_V(S, U, N)                                                                     \
+    PWS_PURE U##N abs(S##N x) { return as_##U##N(x < (S##N)0 ? -x : x); }                     \
+    PWS_PURE U##N abs(U##N x) { return x; }
+#define PWS_ABS_VS(S, U)                                                                       \
+    PWS_ABS_V(S, U, 2) PWS_ABS_V(S, U, 3) PWS_ABS_V(S, U, 4) PWS_ABS_V(S, U, 8) PWS_ABS_V(S, U, 16)
+PWS_ABS_VS(char, uchar)
+PWS_ABS_VS(short, ushort)
+PWS_ABS_VS(int, uint)
+#undef PWS_ABS_VS
 #undef PWS_ABS_V
 
 PWS_PURE uint abs_diff(int a, int b) { return a < b ? (uint)b - (uint)a : (uint)a - (uint)b; }

@@ -86,8 +86,8 @@ pub struct Families {
     /// `atom` buffer.
     pub atomics: bool,
     /// SDWA forms of integer VOP1/VOP2 operations and of `v_cvt_f32_ubyte0` (every source
-    /// and destination select, `sext`, every `dst_unused`), as clang emits for byte and
-    /// short code.
+    /// and destination select, `sext`, every `dst_unused`), and the 16-bit integer operations
+    /// in their VOP2, VOP3 and SDWA encodings, as clang emits for byte and short code.
     pub sdwa: bool,
 }
 
@@ -156,7 +156,16 @@ impl Family {
                 .map(|s| s.to_string())
                 .chain(SHARED_OPS.iter().map(|o| o.flat.to_string()))
                 .collect(),
-            Family::Sdwa => SDWA_OPS.map(String::from).to_vec(),
+            Family::Sdwa => SDWA_OPS
+                .iter()
+                .map(|s| s.to_string())
+                .chain(HALF_OPS.iter().flat_map(|t| {
+                    t.lines()
+                        .map(|l| l.split(' ').next().unwrap().trim_end_matches("_e32"))
+                        .map(|m| m.trim_end_matches("_e64").to_string())
+                        .collect::<Vec<_>>()
+                }))
+                .collect(),
         };
         let mut ops: Vec<Opcode> = names
             .iter()
@@ -207,7 +216,7 @@ impl Families {
 }
 
 /// The operations of [`Stmt::Sdwa`] (VOP1 first: one source).
-const SDWA_OPS: [&str; 13] = [
+const SDWA_OPS: [&str; 20] = [
     "v_mov_b32",
     "v_not_b32",
     "v_cvt_f32_ubyte0",
@@ -221,6 +230,35 @@ const SDWA_OPS: [&str; 13] = [
     "v_sub_u32",
     "v_max_i32",
     "v_mul_u32_u24",
+    "v_add_u16",
+    "v_sub_u16",
+    "v_mul_lo_u16",
+    "v_max_u16",
+    "v_min_i16",
+    "v_lshrrev_b16",
+    "v_ashrrev_i16",
+];
+
+/// The 16-bit integer statements ([`Stmt::Half`]) in their VOP2 and VOP3 encodings: `{d}`
+/// the destination, `{a}` `{b}` `{c}` accumulators (`{a}` may be an inline constant); a
+/// compare selects between its operands.
+const HALF_OPS: [&str; 16] = [
+    "v_add_u16_e32 {d}, {a}, {b}",
+    "v_sub_u16_e32 {d}, {a}, {b}",
+    "v_subrev_u16_e64 {d}, {a}, {b}",
+    "v_mul_lo_u16_e32 {d}, {a}, {b}",
+    "v_lshlrev_b16_e32 {d}, {a}, {b}",
+    "v_lshrrev_b16_e32 {d}, {a}, {b}",
+    "v_ashrrev_i16_e64 {d}, {a}, {b}",
+    "v_max_u16_e32 {d}, {a}, {b}",
+    "v_max_i16_e32 {d}, {a}, {b}",
+    "v_min_u16_e64 {d}, {a}, {b}",
+    "v_min_i16_e32 {d}, {a}, {b}",
+    "v_mad_u16 {d}, {a}, {b}, {c}",
+    "v_mad_i16 {d}, {a}, {b}, {c}",
+    "v_cmp_lt_i16_e32 vcc, {a}, {b}\nv_cndmask_b32_e32 {d}, {c}, {b}, vcc",
+    "v_cmp_ge_u16_e64 vcc, {a}, {b}\nv_cndmask_b32_e32 {d}, {b}, {c}, vcc",
+    "v_cmp_ne_i16_e32 vcc, {a}, {b}\nv_cndmask_b32_e32 {d}, {c}, {b}, vcc",
 ];
 
 const F_BIN: [&str; 7] = [
@@ -571,16 +609,19 @@ pub enum TriOp {
     BfeU,
     BfeI,
     MadU24,
+    /// `v_perm_b32` with selector bytes 0..15 (every kind) taken from an accumulator.
+    Perm,
 }
 
 impl TriOp {
-    const ALL: [TriOp; 6] = [
+    const ALL: [TriOp; 7] = [
         TriOp::MulLo,
         TriOp::MulHiU,
         TriOp::MulHiI,
         TriOp::BfeU,
         TriOp::BfeI,
         TriOp::MadU24,
+        TriOp::Perm,
     ];
 }
 
@@ -690,6 +731,15 @@ pub enum Stmt {
     },
     /// `v_not_b32`.
     Not { dst: u8, a: u8 },
+    /// `acc[dst] = HALF_OPS[op](a, acc[b], acc[c])`, `a` an accumulator or (`a >= ACCS`) the
+    /// inline constant `a - ACCS - 16`.
+    Half {
+        op: u8,
+        dst: u8,
+        a: u8,
+        b: u8,
+        c: u8,
+    },
     /// A carry chain: `acc[lo] += a` with carry into `acc[hi] += 0 + carry` (VCC e32).
     Carry { lo: u8, hi: u8, a: Src },
     /// `acc[dst] = (a <cmp> acc[b]) ? acc[t] : acc[f]` via VCC and `v_cndmask_b32`.
@@ -1120,9 +1170,27 @@ impl Render {
                     TriOp::BfeU => format!("v_bfe_u32 {d}, {a}, {b}, {c}"),
                     TriOp::BfeI => format!("v_bfe_i32 {d}, {a}, {}, {b}", c.rem_euclid(32)),
                     TriOp::MadU24 => format!("v_mad_u32_u24 {d}, {a}, {c}, {b}"),
+                    TriOp::Perm => format!(
+                        "v_and_b32_e32 {d}, 0xf0f0f0f, {a}\n    v_perm_b32 {d}, {b}, {a}, {d}"
+                    ),
                 });
             }
             Stmt::Not { dst, a } => self.line(format!("v_not_b32_e32 {}, {}", acc(*dst), acc(*a))),
+            Stmt::Half { op, dst, a, b, c } => {
+                let a = if *a < ACCS {
+                    acc(*a)
+                } else {
+                    (i32::from(*a) - i32::from(ACCS) - 16).to_string()
+                };
+                let text = HALF_OPS[*op as usize % HALF_OPS.len()]
+                    .replace("{d}", &acc(*dst))
+                    .replace("{a}", &a)
+                    .replace("{b}", &acc(*b))
+                    .replace("{c}", &acc(*c));
+                for line in text.lines() {
+                    self.line(line.to_string());
+                }
+            }
             Stmt::Sdwa {
                 op,
                 dst,
@@ -1136,6 +1204,29 @@ impl Render {
             } => {
                 let name = SDWA_OPS[*op as usize % SDWA_OPS.len()];
                 let opcode = Opcode::from_mnemonic(name).expect("an SDWA_OPS opcode");
+                // The 16-bit ops' two SDWA forms outside the executable subset
+                // (`pws_isa::subset`): a shift amount above bit 0 is read from bit 0, and an
+                // unsigned op's bytes are zero-extended.
+                let shift = name.contains("shr") || name.contains("shl");
+                let src0_sel =
+                    &if opcode.is_int16() && shift && ![0, 4, 6].contains(&(src0_sel % 7)) {
+                        6
+                    } else {
+                        *src0_sel
+                    };
+                let sext = &if opcode.is_int16() && !opcode.is_signed16() {
+                    let byte = |sel: u8| sel % 7 < 4;
+                    let mut x = *sext;
+                    if byte(*src0_sel) {
+                        x &= !1;
+                    }
+                    if byte(*src1_sel) {
+                        x &= !2;
+                    }
+                    x
+                } else {
+                    *sext
+                };
                 let sel = |i: u8| SdwaSel::ALL[i as usize % SdwaSel::ALL.len()].name();
                 let src = |i: usize, r: u8| {
                     if sext >> i & 1 == 1 && !opcode.sdwa_float_src(i) {
@@ -2261,27 +2352,41 @@ fn float_simple(f: Families) -> Vec<(u32, BoxedStrategy<Stmt>)> {
 /// The SDWA statements (family `sdwa`).
 fn sdwa_simple() -> Vec<(u32, BoxedStrategy<Stmt>)> {
     let index = |n: usize| 0..n as u8;
-    vec![(
-        3,
+    vec![
         (
-            (index(SDWA_OPS.len()), acc_index(), acc_index(), acc_index()),
-            (index(7), index(7), index(7), index(3), 0u8..4),
-        )
-            .prop_map(
-                |((op, dst, a, b), (src0_sel, src1_sel, dst_sel, unused, sext))| Stmt::Sdwa {
-                    op,
-                    dst,
-                    a,
-                    b,
-                    src0_sel,
-                    src1_sel,
-                    dst_sel,
-                    unused,
-                    sext,
-                },
+            3,
+            (
+                index(HALF_OPS.len()),
+                acc_index(),
+                0..ACCS + 81,
+                acc_index(),
+                acc_index(),
             )
-            .boxed(),
-    )]
+                .prop_map(|(op, dst, a, b, c)| Stmt::Half { op, dst, a, b, c })
+                .boxed(),
+        ),
+        (
+            3,
+            (
+                (index(SDWA_OPS.len()), acc_index(), acc_index(), acc_index()),
+                (index(7), index(7), index(7), index(3), 0u8..4),
+            )
+                .prop_map(
+                    |((op, dst, a, b), (src0_sel, src1_sel, dst_sel, unused, sext))| Stmt::Sdwa {
+                        op,
+                        dst,
+                        a,
+                        b,
+                        src0_sel,
+                        src1_sel,
+                        dst_sel,
+                        unused,
+                        sext,
+                    },
+                )
+                .boxed(),
+        ),
+    ]
 }
 
 fn lds_simple() -> Vec<(u32, BoxedStrategy<Stmt>)> {

@@ -140,6 +140,23 @@ fn sdwa(c: &mut Choices, inst: &mut Instruction) {
         }
     }
     inst.mods.clamp = op.is_f32() && c.take(4) == 0;
+    // The 16-bit ops' two SDWA forms outside the executable subset (`pws_isa::subset`): a
+    // shift amount read from above bit 0, and a sign-extended byte of an unsigned op.
+    if op.is_int16() {
+        let f = inst.sdwa.as_mut().expect("just set");
+        let shift = matches!(
+            op,
+            Opcode::VLshlrevB16 | Opcode::VLshrrevB16 | Opcode::VAshrrevI16
+        );
+        if shift && !matches!(f.src0_sel, SdwaSel::Byte0 | SdwaSel::Word0 | SdwaSel::Dword) {
+            f.src0_sel = SdwaSel::Dword;
+        }
+        for (i, sel) in [f.src0_sel, f.src1_sel].into_iter().enumerate() {
+            if sel.field().1 == 8 && !op.is_signed16() {
+                inst.mods.sext &= !(1 << i);
+            }
+        }
+    }
     if inst.sdst.is_some() {
         inst.sdst = Some(Operand::VccLo);
     }

@@ -232,18 +232,21 @@ fn out_of_bounds_accesses_name_instruction_pc_lane_and_address() {
         "the kernarg segment is read-only"
     );
     let e = run_with(
-        "v_mov_b32_e32 v1, 0x10002\n v_mov_b32_e32 v2, 0\n flat_load_dword v3, v[1:2]\n s_endpgm",
+        "v_mov_b32_e32 v1, 0x10002\n v_mov_b32_e32 v2, 0\n flat_atomic_add v3, v[1:2], v4 glc\n s_endpgm",
         1,
         1,
         Config::default(),
     );
-    assert!(matches!(
-        e,
-        Err(GoldenError::Memory {
-            fault: MemFault::Misaligned { .. },
-            ..
-        })
-    ));
+    assert!(
+        matches!(
+            e,
+            Err(GoldenError::Memory {
+                fault: MemFault::Misaligned { .. },
+                ..
+            })
+        ),
+        "an atomic needs an aligned dword (loads and stores run unaligned)"
+    );
 }
 
 #[test]

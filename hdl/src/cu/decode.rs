@@ -267,7 +267,18 @@ pub mod flags {
     /// `v_add_u32`, `v_sub_u32`, `v_subrev_u32`: the VOP3 `clamp` bit saturates the result
     /// ([`ValuOp::AddSatU`], [`ValuOp::SubSatU`]), as LLVM selects for `uadd.sat`/`usub.sat`.
     pub const SAT_CLAMP: u64 = 1 << 38;
+    /// 16-bit integer op (`v_add_u16`, `v_cmp_lt_i16`, ...): the lanes run the 32-bit op on
+    /// the sources' low halves and write the result's low half zero-extended, through SDWA
+    /// selects the decoder supplies (`Decoder`, "16-bit integer ops").
+    pub const H16: u64 = 1 << 39;
+    /// With `H16`: the halves are signed (sign-extended by the selects).
+    pub const H16_SIGNED: u64 = 1 << 40;
+    /// With `H16`: ALU operand b is a shift amount, of which the op takes the low 4 bits.
+    pub const H16_SHIFT: u64 = 1 << 41;
 }
+
+/// Width of the decode ROM's flag word.
+pub const FLAG_BITS: usize = 42;
 
 /// One row of the decode ROM.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -381,6 +392,13 @@ pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
     const VF: u64 = VDST | FLOAT;
     const VCF: u64 = MASK_DST | FLOAT;
     const VCXF: u64 = MASK_DST | EXEC_DST | FLOAT;
+    const V16: u64 = VDST | H16;
+    const V16S: u64 = VDST | H16 | H16_SIGNED;
+    const SH16: u64 = VDST | SWAP | H16 | H16_SHIFT;
+    const VC16: u64 = MASK_DST | H16;
+    const VC16S: u64 = MASK_DST | H16 | H16_SIGNED;
+    const VCX16: u64 = MASK_DST | EXEC_DST | H16;
+    const VCX16S: u64 = MASK_DST | EXEC_DST | H16 | H16_SIGNED;
     let at = |op: u64| op << RMW_SHIFT;
     if let Some(f) = ds_flags(opcode) {
         return Some(other(InstClass::Ds, f));
@@ -591,6 +609,46 @@ pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
         VCmpxLeU32 => valu(ValuOp::CmpLeU, VCX),
         VCmpxGtU32 => valu(ValuOp::CmpGtU, VCX),
         VCmpxGeU32 => valu(ValuOp::CmpGeU, VCX),
+        VAddU16 => valu(ValuOp::Add, V16),
+        VSubU16 => valu(ValuOp::Sub, V16),
+        VSubrevU16 => valu(ValuOp::Sub, V16 | SWAP),
+        VMulLoU16 => valu(ValuOp::MulLo, V16),
+        VLshlrevB16 => valu(ValuOp::Shl, SH16),
+        VLshrrevB16 => valu(ValuOp::Shr, SH16),
+        VAshrrevI16 => valu(ValuOp::Ashr, SH16 | H16_SIGNED),
+        VMaxU16 => valu(ValuOp::MaxU, V16),
+        VMinU16 => valu(ValuOp::MinU, V16),
+        VMaxI16 => valu(ValuOp::MaxI, V16S),
+        VMinI16 => valu(ValuOp::MinI, V16S),
+        // The low half of a product and sum is the same for signed and unsigned halves, and
+        // a half extended either way has it in its low 24 bits.
+        VPermB32 => valu(ValuOp::Perm, V),
+        VMadU16 => valu(ValuOp::MadU24, V16),
+        VMadI16 => valu(ValuOp::MadU24, V16S),
+        VCmpLtI16 => valu(ValuOp::CmpLtI, VC16S),
+        VCmpEqI16 => valu(ValuOp::CmpEq, VC16S),
+        VCmpEqU16 => valu(ValuOp::CmpEq, VC16),
+        VCmpLeI16 => valu(ValuOp::CmpLeI, VC16S),
+        VCmpGtI16 => valu(ValuOp::CmpGtI, VC16S),
+        VCmpNeI16 => valu(ValuOp::CmpNe, VC16S),
+        VCmpNeU16 => valu(ValuOp::CmpNe, VC16),
+        VCmpGeI16 => valu(ValuOp::CmpGeI, VC16S),
+        VCmpLtU16 => valu(ValuOp::CmpLtU, VC16),
+        VCmpLeU16 => valu(ValuOp::CmpLeU, VC16),
+        VCmpGtU16 => valu(ValuOp::CmpGtU, VC16),
+        VCmpGeU16 => valu(ValuOp::CmpGeU, VC16),
+        VCmpxLtI16 => valu(ValuOp::CmpLtI, VCX16S),
+        VCmpxEqI16 => valu(ValuOp::CmpEq, VCX16S),
+        VCmpxEqU16 => valu(ValuOp::CmpEq, VCX16),
+        VCmpxLeI16 => valu(ValuOp::CmpLeI, VCX16S),
+        VCmpxGtI16 => valu(ValuOp::CmpGtI, VCX16S),
+        VCmpxNeI16 => valu(ValuOp::CmpNe, VCX16S),
+        VCmpxNeU16 => valu(ValuOp::CmpNe, VCX16),
+        VCmpxGeI16 => valu(ValuOp::CmpGeI, VCX16S),
+        VCmpxLtU16 => valu(ValuOp::CmpLtU, VCX16),
+        VCmpxLeU16 => valu(ValuOp::CmpLeU, VCX16),
+        VCmpxGtU16 => valu(ValuOp::CmpGtU, VCX16),
+        VCmpxGeU16 => valu(ValuOp::CmpGeU, VCX16),
         FlatLoadUbyte => other(InstClass::Flat, BYTE),
         FlatLoadSbyte => other(InstClass::Flat, BYTE | SIGNED),
         FlatLoadUshort => other(InstClass::Flat, SHORT),
@@ -755,6 +813,9 @@ pub struct OperandDecoder {
     pub code_i: Signal<In, Bits<9>>,
     /// The operand is read as 64 bits.
     pub wide_i: Signal<In, Bit>,
+    /// The operand is a half of a 16-bit integer op: an inline float constant is its f16
+    /// value (0.5 is 0x3800), as gfx8 reads it for 16-bit instructions.
+    pub half_i: Signal<In, Bit>,
     /// The literal dword after the instruction.
     pub literal_i: Signal<In, Bits<32>>,
     pub kind_o: Signal<Out, SrcKind>,
@@ -802,12 +863,18 @@ impl Logic for OperandDecoder {
                         self.const_o.next = 0.into();
                         self.const_hi_o.next = 0x3FE0_0000_u64.into();
                     }
+                    if self.half_i.val() {
+                        self.const_o.next = 0x3800_u64.into();
+                    }
                 }
                 241 => {
                     self.const_o.next = 0xBF00_0000_u64.into();
                     if self.wide_i.val() {
                         self.const_o.next = 0.into();
                         self.const_hi_o.next = 0xBFE0_0000_u64.into();
+                    }
+                    if self.half_i.val() {
+                        self.const_o.next = 0xB800_u64.into();
                     }
                 }
                 242 => {
@@ -816,12 +883,18 @@ impl Logic for OperandDecoder {
                         self.const_o.next = 0.into();
                         self.const_hi_o.next = 0x3FF0_0000_u64.into();
                     }
+                    if self.half_i.val() {
+                        self.const_o.next = 0x3C00_u64.into();
+                    }
                 }
                 243 => {
                     self.const_o.next = 0xBF80_0000_u64.into();
                     if self.wide_i.val() {
                         self.const_o.next = 0.into();
                         self.const_hi_o.next = 0xBFF0_0000_u64.into();
+                    }
+                    if self.half_i.val() {
+                        self.const_o.next = 0xBC00_u64.into();
                     }
                 }
                 244 => {
@@ -830,12 +903,18 @@ impl Logic for OperandDecoder {
                         self.const_o.next = 0.into();
                         self.const_hi_o.next = 0x4000_0000_u64.into();
                     }
+                    if self.half_i.val() {
+                        self.const_o.next = 0x4000_u64.into();
+                    }
                 }
                 245 => {
                     self.const_o.next = 0xC000_0000_u64.into();
                     if self.wide_i.val() {
                         self.const_o.next = 0.into();
                         self.const_hi_o.next = 0xC000_0000_u64.into();
+                    }
+                    if self.half_i.val() {
+                        self.const_o.next = 0xC000_u64.into();
                     }
                 }
                 246 => {
@@ -844,6 +923,9 @@ impl Logic for OperandDecoder {
                         self.const_o.next = 0.into();
                         self.const_hi_o.next = 0x4010_0000_u64.into();
                     }
+                    if self.half_i.val() {
+                        self.const_o.next = 0x4400_u64.into();
+                    }
                 }
                 247 => {
                     self.const_o.next = 0xC080_0000_u64.into();
@@ -851,12 +933,18 @@ impl Logic for OperandDecoder {
                         self.const_o.next = 0.into();
                         self.const_hi_o.next = 0xC010_0000_u64.into();
                     }
+                    if self.half_i.val() {
+                        self.const_o.next = 0xC400_u64.into();
+                    }
                 }
                 248 => {
                     self.const_o.next = 0x3E22_F983_u64.into();
                     if self.wide_i.val() {
                         self.const_o.next = 0x6DC9_C882_u64.into();
                         self.const_hi_o.next = 0x3FC4_5F30_u64.into();
+                    }
+                    if self.half_i.val() {
+                        self.const_o.next = 0x3118_u64.into();
                     }
                 }
                 251 => self.kind_o.next = SrcKind::Vccz,
@@ -996,14 +1084,14 @@ pub struct Decoder {
     class_rom: ROM<InstClass, KEY_BITS>,
     salu_rom: ROM<SaluOp, KEY_BITS>,
     valu_rom: ROM<ValuOp, KEY_BITS>,
-    flags_rom: ROM<Bits<40>, KEY_BITS>,
+    flags_rom: ROM<Bits<FLAG_BITS>, KEY_BITS>,
     src: Vec<OperandDecoder>,
     sdst: DstDecoder,
     mask_dst: DstDecoder,
     fmt: Signal<Local, Bits<4>>,
     /// Decode-ROM address `format_id << 10 | opcode`, built by addition in each format's branch.
     key: Signal<Local, Bits<KEY_BITS>>,
-    fl: Signal<Local, Bits<40>>,
+    fl: Signal<Local, Bits<FLAG_BITS>>,
     simm: Signal<Local, Bits<32>>,
     swap: Signal<Local, Bit>,
     ops_legal: Signal<Local, Bit>,
@@ -1015,6 +1103,12 @@ pub struct Decoder {
     fm: Signal<Local, Bits<FMOD_BITS>>,
     /// VOP1/VOP2/VOPC with SRC0 = 0xF9: SDWA, its fields in the second dword.
     sdwa_on: Signal<Local, Bit>,
+    /// The SDWA fields in ALU operand order (`sdwa_o`'s parts): DST_SEL, DST_UNUSED, and the
+    /// select with its sign extension (bit 3) of operands a and b.
+    sd_dst: Signal<Local, Bits<3>>,
+    sd_unused: Signal<Local, Bits<2>>,
+    sd_a: Signal<Local, Bits<4>>,
+    sd_b: Signal<Local, Bits<4>>,
 }
 
 impl Default for Decoder {
@@ -1079,7 +1173,7 @@ impl Default for Decoder {
             class_rom: rom(|u| u.class),
             salu_rom: rom(|u| u.salu),
             valu_rom: rom(|u| u.valu),
-            flags_rom: rom(|u| Bits::<40>::from(u.flags)),
+            flags_rom: rom(|u| Bits::<FLAG_BITS>::from(u.flags)),
             src: (0..3).map(|_| OperandDecoder::default()).collect(),
             sdst: Default::default(),
             mask_dst: Default::default(),
@@ -1094,6 +1188,10 @@ impl Default for Decoder {
             has_sdst: Default::default(),
             fm: Default::default(),
             sdwa_on: Default::default(),
+            sd_dst: Default::default(),
+            sd_unused: Default::default(),
+            sd_a: Default::default(),
+            sd_b: Default::default(),
         }
     }
 }
@@ -1213,6 +1311,7 @@ impl Logic for Decoder {
             self.src[n].literal_i.next = self.word1_i.val();
             self.src[n].code_i.next = 0.into();
             self.src[n].wide_i.next = false;
+            self.src[n].half_i.next = self.fl.val().get_bit(39);
         }
         self.src[0].wide_i.next =
             (self.fl.val().get_bit(0) & !self.fl.val().get_bit(16)) | self.fl.val().get_bit(17);
@@ -1388,19 +1487,80 @@ impl Logic for Decoder {
                     | (bit_cast::<FMOD_BITS, 1>(self.word1_i.val().get_bits::<1>(28)) << 4)
                     | (bit_cast::<FMOD_BITS, 1>(self.word1_i.val().get_bits::<1>(13)) << 8);
             }
-            // Fields: DST_SEL and DST_UNUSED, then SRCn_SEL with SRCn_SEXT (4 contiguous
-            // bits each), the sources in ALU order.
-            self.sdwa_o.next = bit_cast::<SDWA_BITS, 5>(self.word1_i.val().get_bits::<5>(8)) << 1
-                | (bit_cast::<SDWA_BITS, 4>(self.word1_i.val().get_bits::<4>(16)) << 6)
-                | (bit_cast::<SDWA_BITS, 4>(self.word1_i.val().get_bits::<4>(24)) << 10)
-                | 1_u64;
-            if self.swap.val() {
-                self.sdwa_o.next = bit_cast::<SDWA_BITS, 5>(self.word1_i.val().get_bits::<5>(8))
-                    << 1
-                    | (bit_cast::<SDWA_BITS, 4>(self.word1_i.val().get_bits::<4>(24)) << 6)
-                    | (bit_cast::<SDWA_BITS, 4>(self.word1_i.val().get_bits::<4>(16)) << 10)
-                    | 1_u64;
+            // A select of 7 is reserved.
+            if (self.word1_i.val().get_bits::<3>(8) == 7)
+                | (self.word1_i.val().get_bits::<3>(16) == 7)
+                | (self.word1_i.val().get_bits::<3>(24) == 7)
+            {
+                self.bad_fields.next = true;
             }
+        }
+
+        // The SDWA fields in ALU operand order (the sources swapped for `*rev`): DST_SEL,
+        // DST_UNUSED, then SRCn_SEL with SRCn_SEXT as bit 3; DWORD everywhere when the
+        // instruction is not SDWA.
+        self.sd_dst.next = 6.into();
+        self.sd_unused.next = 0.into();
+        self.sd_a.next = 6.into();
+        self.sd_b.next = 6.into();
+        if self.sdwa_on.val() {
+            self.sd_dst.next = self.word1_i.val().get_bits::<3>(8);
+            self.sd_unused.next = self.word1_i.val().get_bits::<2>(11);
+            self.sd_a.next = self.word1_i.val().get_bits::<4>(16);
+            self.sd_b.next = self.word1_i.val().get_bits::<4>(24);
+            if self.swap.val() {
+                self.sd_a.next = self.word1_i.val().get_bits::<4>(24);
+                self.sd_b.next = self.word1_i.val().get_bits::<4>(16);
+            }
+        }
+        // 16-bit integer ops: the 32-bit op on halves. A DWORD source is read as WORD_0, and
+        // a word is zero- or (signed ops) sign-extended, so that the 32-bit op orders and
+        // combines the halves as the 16-bit op does; a byte keeps its extension (a sign-
+        // extended byte of an unsigned op is refused below, having no such form). A DWORD
+        // destination is written WORD_0 zero-extended (gfx8 zeroes the high half). A shift
+        // amount goes through select 7, the low 4 bits, which no encoding can name.
+        if self.fl.val().get_bit(39) {
+            if self.sd_dst.val() == 6 {
+                self.sd_dst.next = 4.into();
+                self.sd_unused.next = 0.into();
+            }
+            if self.sd_a.val().get_bits::<3>(0) == 6 {
+                self.sd_a.next = 4.into();
+            }
+            if self.sd_b.val().get_bits::<3>(0) == 6 {
+                self.sd_b.next = 4.into();
+            }
+            if self.sd_a.val().get_bit(2) {
+                self.sd_a.next = self.sd_a.val().replace_bit(3, self.fl.val().get_bit(40));
+            }
+            if self.sd_b.val().get_bit(2) {
+                self.sd_b.next = self.sd_b.val().replace_bit(3, self.fl.val().get_bit(40));
+            }
+            if !self.fl.val().get_bit(40)
+                & ((!self.sd_a.val().get_bit(2) & self.sd_a.val().get_bit(3))
+                    | (!self.sd_b.val().get_bit(2)
+                        & self.sd_b.val().get_bit(3)
+                        & !self.fl.val().get_bit(41)))
+            {
+                self.bad_fields.next = true;
+            }
+            if self.fl.val().get_bit(41) {
+                // The amount's select must start at bit 0: BYTE_0 or WORD_0 (DWORD is WORD_0
+                // by now).
+                if (self.sd_b.val().get_bits::<3>(0) != 0) & (self.sd_b.val().get_bits::<3>(0) != 4)
+                {
+                    self.bad_fields.next = true;
+                }
+                self.sd_b.next = 7.into();
+            }
+        }
+        self.sdwa_o.next = 0.into();
+        if self.sdwa_on.val() | self.fl.val().get_bit(39) {
+            self.sdwa_o.next = bit_cast::<SDWA_BITS, 3>(self.sd_dst.val()) << 1
+                | (bit_cast::<SDWA_BITS, 2>(self.sd_unused.val()) << 4)
+                | (bit_cast::<SDWA_BITS, 4>(self.sd_a.val()) << 6)
+                | (bit_cast::<SDWA_BITS, 4>(self.sd_b.val()) << 10)
+                | 1_u64;
         }
 
         // Scalar outputs: SOPK replaces a source by its 16-bit constant.

@@ -12,6 +12,7 @@
 use rust_hdl::prelude::*;
 
 use super::fpu::{LaneFpu, FMOD_BITS};
+use super::perm::BytePermute;
 
 /// Operation of a VALU instruction on operands a, b, c (sources 0, 1, 2 as decoded; the
 /// decoder swaps the operands of the `*rev` forms), the lane's mask bit m (carry-in or
@@ -97,6 +98,8 @@ pub enum ValuOp {
     Alignbit,
     /// d = low word of (a:b) >> 8·c[1:0]
     Alignbyte,
+    /// d = bytes of the pair a:b (or fills) picked by the bytes of c (`v_perm_b32`)
+    Perm,
     Min3I,
     Min3U,
     Max3I,
@@ -216,7 +219,7 @@ pub enum ValuOp {
 
 impl ValuOp {
     /// Every operation, in encoding order (declaration order, as rust-hdl encodes the enum).
-    pub const ALL: [ValuOp; 125] = [
+    pub const ALL: [ValuOp; 126] = [
         ValuOp::Mov,
         ValuOp::Not,
         ValuOp::Add,
@@ -259,6 +262,7 @@ impl ValuOp {
         ValuOp::Bfi,
         ValuOp::Alignbit,
         ValuOp::Alignbyte,
+        ValuOp::Perm,
         ValuOp::Min3I,
         ValuOp::Min3U,
         ValuOp::Max3I,
@@ -468,9 +472,9 @@ impl ValuOp {
             | CvtU32F32 | CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3
             | CvtRpiI32F32 | CvtFlrI32F32 | FloorF | CeilF | TruncF | RndneF | FractF
             | FrexpMantF | FrexpExpF | RcpF | SqrtF | RsqF | ExpF | LogF | SinF | CosF => 1,
-            MadU24 | MadI24 | BfeU | BfeI | Bfi | Alignbit | Alignbyte | Min3I | Min3U | Max3I
-            | Max3U | Med3I | Med3U | MadU64 | MadI64 | MadF | FmaF | Min3F | Max3F | Med3F
-            | DivScaleF | DivFmasF | DivFixupF => 3,
+            MadU24 | MadI24 | BfeU | BfeI | Bfi | Alignbit | Alignbyte | Perm | Min3I | Min3U
+            | Max3I | Max3U | Med3I | Med3U | MadU64 | MadI64 | MadF | FmaF | Min3F | Max3F
+            | Med3F | DivScaleF | DivFmasF | DivFixupF => 3,
             _ => 2,
         }
     }
@@ -499,6 +503,8 @@ pub struct LaneAlu {
     pub flag: Signal<Out, Bit>,
     /// The f32 operations.
     pub fpu: LaneFpu,
+    /// `v_perm_b32`.
+    pub perm: BytePermute,
     // Multiplier operands (24-bit forms extended) and the 64-bit product from four of
     // rust-hdl's 16 x 16 multipliers, computed only for the multiply ops.
     ma: Signal<Local, Bits<32>>,
@@ -578,6 +584,7 @@ impl Default for LaneAlu {
             result_hi: Default::default(),
             flag: Default::default(),
             fpu: Default::default(),
+            perm: Default::default(),
             ma: Default::default(),
             mb: Default::default(),
             p_ll: Default::default(),
@@ -634,6 +641,9 @@ impl Logic for LaneAlu {
         self.result.next = 0.into();
         self.result_hi.next = 0.into();
         self.flag.next = false;
+        self.perm.a.next = self.a.val();
+        self.perm.b.next = self.b.val();
+        self.perm.c.next = self.c.val();
         self.fpu.op.next = self.op.val();
         self.fpu.a.next = self.a.val();
         self.fpu.b.next = self.b.val();
@@ -1045,6 +1055,7 @@ impl Logic for LaneAlu {
                         (self.b.val() >> self.fs.val()) | (self.a.val() << self.fsc.val());
                 }
             }
+            ValuOp::Perm => self.result.next = self.perm.y.val(),
             ValuOp::Alignbyte => {
                 self.result.next = self.b.val();
                 if self.fs.val().any() {

@@ -16,7 +16,9 @@ pub const SDWA_BITS: usize = 14;
 pub const SDWA_ON: u64 = 1;
 /// Bits 3:1 DST_SEL, 5:4 DST_UNUSED, 8:6 the select of ALU operand a and 9 its sign
 /// extension, 12:10 and 13 those of operand b. The selects use the ISA's encoding
-/// (`pws_isa::SdwaSel::bits`, `pws_isa::DstUnused::bits`).
+/// (`pws_isa::SdwaSel::bits`, `pws_isa::DstUnused::bits`), and select 7 (reserved there) takes
+/// the low 4 bits. The decoder also makes the 16-bit integer ops SDWA ops: halves in,
+/// a zero-extended half out.
 pub const SDWA_DST_SEL: usize = 1;
 pub const SDWA_DST_UNUSED: usize = 4;
 pub const SDWA_A: usize = 6;
@@ -34,7 +36,8 @@ pub fn sdwa_word(dst_sel: u32, unused: u32, a: (u32, bool), b: (u32, bool)) -> u
 }
 
 /// One source select: the byte (0..3) or word (4, 5) `sel` names of `x`, at bit 0 and zero-
-/// or (`sext`) sign-extended; DWORD (6) passes `x`.
+/// or (`sext`) sign-extended; DWORD (6) passes `x`. Select 7, reserved in the encoding, is the
+/// decoder's for the amount of a 16-bit shift: the low 4 bits of `x`.
 #[derive(LogicBlock, Default)]
 pub struct SdwaSelect {
     pub x: Signal<In, Bits<32>>,
@@ -83,6 +86,7 @@ impl Logic for SdwaSelect {
                 self.sign.next = self.x.val().get_bit(31);
                 self.fill.next = 0xFFFF_0000_u64.into();
             }
+            7 => self.y.next = bit_cast::<32, 4>(self.x.val().get_bits::<4>(0)),
             _ => {}
         }
         if self.sext.val() & self.sign.val() {
@@ -220,5 +224,8 @@ mod tests {
         assert_eq!(run(w, a, b, old, 0x80F0).2, 0xFFFF_80F0);
         let w = sdwa_word(3, 1, (6, false), (6, false));
         assert_eq!(run(w, a, b, old, 0x80F0).2, 0xF000_0000);
+        // Select 7: a 16-bit shift's amount.
+        let w = sdwa_word(4, 0, (4, true), (7, false));
+        assert_eq!(run(w, a, b, old, 0x1_80F0), (0xFFFF_CDEF, 0x7, 0x80F0));
     }
 }

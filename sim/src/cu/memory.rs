@@ -134,9 +134,11 @@ impl DataMemory {
         Ok(())
     }
 
-    /// The access of `size` (a dword, a byte or a half) at `addr`, which must be aligned to it:
-    /// a read returns the value zero- or (`signed`) sign-extended; a write of `value`'s low
-    /// bytes leaves the dword's other bytes alone.
+    /// The access of `size` (a dword, a byte or a half) at `addr`: a read returns the value
+    /// zero- or (`signed`) sign-extended; a write of `value`'s low bytes leaves the dword's
+    /// other bytes alone. An unaligned access moves its bytes one by one (gfx8's unaligned
+    /// mode, which the HSA runtime sets and LLVM's byte-load merging relies on); a write
+    /// checks every byte's dword first, so a fault writes nothing.
     pub fn access(
         &mut self,
         addr: u64,
@@ -144,6 +146,14 @@ impl DataMemory {
         signed: bool,
         write: Option<u32>,
     ) -> Result<u32, MemFault> {
+        let bytes = match size {
+            AccessSize::Dword => 4,
+            AccessSize::Byte => 1,
+            AccessSize::Half => 2,
+        };
+        if addr % bytes != 0 {
+            return self.unaligned(addr, bytes, signed, write);
+        }
         let bits = match size {
             AccessSize::Dword => {
                 return match write {
@@ -167,6 +177,40 @@ impl DataMemory {
             None => {
                 let v = (word & mask) >> shift;
                 Ok(if signed {
+                    (((v << (32 - bits)) as i32) >> (32 - bits)) as u32
+                } else {
+                    v
+                })
+            }
+        }
+    }
+
+    fn unaligned(
+        &mut self,
+        addr: u64,
+        bytes: u64,
+        signed: bool,
+        write: Option<u32>,
+    ) -> Result<u32, MemFault> {
+        let at = |k: u64| addr.wrapping_add(k);
+        match write {
+            Some(v) => {
+                for k in 0..bytes {
+                    let word = self.read(at(k) & !3)?;
+                    self.write(at(k) & !3, word)?;
+                }
+                for k in 0..bytes {
+                    self.access(at(k), AccessSize::Byte, false, Some(v >> (8 * k)))?;
+                }
+                Ok(0)
+            }
+            None => {
+                let mut v = 0u32;
+                for k in 0..bytes {
+                    v |= self.access(at(k), AccessSize::Byte, false, None)? << (8 * k);
+                }
+                let bits = 8 * bytes as u32;
+                Ok(if signed && bits < 32 {
                     (((v << (32 - bits)) as i32) >> (32 - bits)) as u32
                 } else {
                     v
@@ -449,9 +493,28 @@ mod tests {
         mem.access(a + 2, AccessSize::Half, false, Some(0x1_2345))
             .unwrap();
         assert_eq!(mem.read(a), Ok(0x2345_AB21));
+    }
+
+    #[test]
+    fn unaligned_accesses_move_bytes_across_dwords() {
+        let mut mem = DataMemory::new(&manifest(), &LaunchAbi::legacy());
+        let a = layout::BUFFER_BASE;
+        mem.write(a, 0x8765_4321).unwrap();
+        mem.write(a + 4, 0xFEDC_BA98).unwrap();
         assert_eq!(
-            mem.access(a + 1, AccessSize::Half, false, None),
-            Err(MemFault::Misaligned { addr: a + 1 })
+            mem.access(a + 3, AccessSize::Half, true, None),
+            Ok(0xFFFF_9887)
+        );
+        assert_eq!(mem.access(a + 1, AccessSize::Half, false, None), Ok(0x6543));
+        assert_eq!(
+            mem.access(a + 2, AccessSize::Dword, false, None),
+            Ok(0xBA98_8765)
+        );
+        mem.access(a + 3, AccessSize::Dword, false, Some(0x1122_3344))
+            .unwrap();
+        assert_eq!(
+            (mem.read(a), mem.read(a + 4)),
+            (Ok(0x4465_4321), Ok(0xFE11_2233))
         );
     }
 

@@ -748,6 +748,9 @@ fn valu(inst: &Instruction, c: &mut Context, vgprs: &mut [[u32; LANES]]) -> Resu
         return valu_f32(inst, c, vgprs);
     }
     check_integer_modifiers(inst)?;
+    if inst.opcode.is_int16() {
+        return valu_int16(inst, c, vgprs);
+    }
     let active = c.active();
     let d = dst(inst)?;
     if let VLshlrevB64 | VLshrrevB64 | VAshrrevI64 = inst.opcode {
@@ -823,6 +826,7 @@ fn valu(inst: &Instruction, c: &mut Context, vgprs: &mut [[u32; LANES]]) -> Resu
             ),
             VMadI32I24 => (((i24(x) * i24(y)) as u32).wrapping_add(z), false),
             VBfiB32 => ((x & y) | (!x & z), false),
+            VPermB32 => (byte_permute(x, y, z), false),
             VAlignbitB32 => (
                 ((u64::from(x) << 32 | u64::from(y)) >> (z & 31)) as u32,
                 false,
@@ -888,6 +892,52 @@ fn valu(inst: &Instruction, c: &mut Context, vgprs: &mut [[u32; LANES]]) -> Resu
     // Carry-out bits of lanes that did not run are 0, as for compares.
     if let Some(sd) = inst.sdst {
         write_s64(c, sd, carry_out)?;
+    }
+    Ok(Flow::Next)
+}
+
+/// The 16-bit integer instructions (GCN3 manual, VOP2 and VOP3 opcodes 0x26-0x32, 0x1EB,
+/// 0x1EC): the low halves of the sources (after an SDWA select), a 16-bit result that gfx8
+/// writes zero-extended (then through an SDWA destination select); shifts take the amount's
+/// low 4 bits.
+fn valu_int16(
+    inst: &Instruction,
+    c: &mut Context,
+    vgprs: &mut [[u32; LANES]],
+) -> Result<Flow, Fault> {
+    use Opcode::*;
+    let a = read_src32(inst, c, vgprs, 0)?;
+    let b = read_src32(inst, c, vgprs, 1)?;
+    let z = match inst.src(2) {
+        Some(op) => read_v32(c, vgprs, op)?,
+        None => [0; LANES],
+    };
+    let n = vgpr_index(dst(inst)?, 1, vgprs.len())?;
+    for l in lanes(c.active()) {
+        let (x, y) = (a[l] as u16, b[l] as u16);
+        let (xi, yi) = (x as i16, y as i16);
+        let v: u16 = match inst.opcode {
+            VAddU16 => x.wrapping_add(y),
+            VSubU16 => x.wrapping_sub(y),
+            VSubrevU16 => y.wrapping_sub(x),
+            VMulLoU16 => x.wrapping_mul(y),
+            VLshlrevB16 => y << (x & 15),
+            VLshrrevB16 => y >> (x & 15),
+            VAshrrevI16 => (yi >> (x & 15)) as u16,
+            VMaxU16 => x.max(y),
+            VMinU16 => x.min(y),
+            VMaxI16 => xi.max(yi) as u16,
+            VMinI16 => xi.min(yi) as u16,
+            VMadU16 => x.wrapping_mul(y).wrapping_add(z[l] as u16),
+            VMadI16 => xi.wrapping_mul(yi).wrapping_add(z[l] as i16) as u16,
+            op => {
+                return not_executable(format!(
+                    "{} is not a 16-bit vector operation",
+                    op.mnemonic()
+                ))
+            }
+        };
+        vgprs[n][l] = dst_value(inst, u32::from(v), vgprs[n][l]);
     }
     Ok(Flow::Next)
 }
@@ -997,6 +1047,10 @@ fn vopc(inst: &Instruction, c: &mut Context, vgprs: &[[u32; LANES]]) -> Result<F
     let mut mask = 0u64;
     for l in lanes(c.active()) {
         let (x, y) = (a[l], b[l]);
+        if inst.opcode.is_int16() {
+            mask |= (compare16(inst.opcode, x as u16, y as u16)? as u64) << l;
+            continue;
+        }
         // Signed order of 32-bit values from their sign-extended 64-bit forms.
         let (xi, yi) = if wide {
             (x as i64, y as i64)
@@ -1028,6 +1082,46 @@ fn vopc(inst: &Instruction, c: &mut Context, vgprs: &[[u32; LANES]]) -> Result<F
         c.scalar.set_exec(mask);
     }
     Ok(Flow::Next)
+}
+
+/// `v_perm_b32` (GCN3 manual, `V_PERM_B32`): byte j of the result by byte j of `sel` from the
+/// eight bytes of {hi, lo}: 0..7 a byte (0 the low byte of `lo`), 8..11 the sign of byte 1, 3,
+/// 5 or 7 spread over the byte, 12 zero, 13 and above 0xFF.
+fn byte_permute(hi: u32, lo: u32, sel: u32) -> u32 {
+    let pair = u64::from(hi) << 32 | u64::from(lo);
+    let byte = |k: u32| (pair >> (8 * k)) as u8;
+    let fill = |k: u32| if byte(k) & 0x80 != 0 { 0xff } else { 0 };
+    (0..4).fold(0, |d, j| {
+        let v = match (sel >> (8 * j)) as u8 {
+            s @ 0..=7 => byte(u32::from(s)),
+            8 => fill(1),
+            9 => fill(3),
+            10 => fill(5),
+            11 => fill(7),
+            12 => 0,
+            _ => 0xff,
+        };
+        d | u32::from(v) << (8 * j)
+    })
+}
+
+/// A 16-bit integer compare of the low halves: as signed halves for `_i16`.
+fn compare16(op: Opcode, x: u16, y: u16) -> Result<bool, Fault> {
+    use Opcode::*;
+    let (xi, yi) = (x as i16, y as i16);
+    Ok(match op {
+        VCmpLtI16 | VCmpxLtI16 => xi < yi,
+        VCmpLeI16 | VCmpxLeI16 => xi <= yi,
+        VCmpGtI16 | VCmpxGtI16 => xi > yi,
+        VCmpGeI16 | VCmpxGeI16 => xi >= yi,
+        VCmpEqI16 | VCmpxEqI16 | VCmpEqU16 | VCmpxEqU16 => x == y,
+        VCmpNeI16 | VCmpxNeI16 | VCmpNeU16 | VCmpxNeU16 => x != y,
+        VCmpLtU16 | VCmpxLtU16 => x < y,
+        VCmpLeU16 | VCmpxLeU16 => x <= y,
+        VCmpGtU16 | VCmpxGtU16 => x > y,
+        VCmpGeU16 | VCmpxGeU16 => x >= y,
+        op => return not_executable(format!("{} is not a 16-bit compare", op.mnemonic())),
+    })
 }
 
 fn flat(

@@ -120,11 +120,15 @@ impl GlobalMemory {
         Ok(old)
     }
 
-    /// Reads the `bytes` (1, 2 or 4) bytes at `addr`, which must be a multiple of `bytes`,
-    /// zero-extended (memory is little-endian).
+    /// Reads the `bytes` (1, 2 or 4) bytes at `addr`, zero-extended (memory is little-endian).
+    /// An address that is not a multiple of `bytes` reads byte by byte: gfx8 under the HSA
+    /// runtime runs in unaligned mode, and LLVM merges adjacent byte loads into such accesses.
     pub fn read_sized(&self, addr: u64, bytes: u32) -> Result<u32, MemFault> {
         if addr % u64::from(bytes) != 0 {
-            return Err(MemFault::Misaligned { addr });
+            return (0..bytes).try_fold(0, |v, k| {
+                let byte = self.read_sized(addr.wrapping_add(u64::from(k)), 1)?;
+                Ok(v | byte << (8 * k))
+            });
         }
         let word = self.read(addr & !3)?;
         let shift = 8 * (addr & 3) as u32;
@@ -134,11 +138,21 @@ impl GlobalMemory {
         })
     }
 
-    /// Writes the low `bytes` (1, 2 or 4) bytes of `value` at `addr`, a multiple of `bytes`;
-    /// the other bytes of the dword keep their values.
+    /// Writes the low `bytes` (1, 2 or 4) bytes of `value` at `addr`; the other bytes of the
+    /// dword keep their values. An unaligned write goes byte by byte, once every byte is known
+    /// to be writable (a fault writes nothing).
     pub fn write_sized(&mut self, addr: u64, bytes: u32, value: u32) -> Result<(), MemFault> {
         if addr % u64::from(bytes) != 0 {
-            return Err(MemFault::Misaligned { addr });
+            let at = |k: u32| addr.wrapping_add(u64::from(k));
+            for k in 0..bytes {
+                let word = at(k) & !3;
+                let old = self.read(word)?;
+                self.write(word, old)?;
+            }
+            for k in 0..bytes {
+                self.write_sized(at(k), 1, value >> (8 * k))?;
+            }
+            return Ok(());
         }
         if bytes == 4 {
             return self.write(addr, value);
@@ -209,11 +223,35 @@ mod tests {
         mem.write_sized(a + 3, 1, 0x1FF).unwrap();
         mem.write_sized(a, 2, 0xABCD).unwrap();
         assert_eq!(mem.read(a), Ok(0xFF65_ABCD));
-        assert_eq!(
-            mem.read_sized(a + 1, 2),
-            Err(MemFault::Misaligned { addr: a + 1 })
-        );
         assert!(mem.write_sized(layout::KERNARG_BASE + 1, 1, 0).is_err());
+    }
+
+    #[test]
+    fn unaligned_accesses_move_bytes_across_dwords() {
+        let mut mem = memory();
+        let a = layout::BUFFER_BASE;
+        mem.write(a, 0x8765_4321).unwrap();
+        mem.write(a + 4, 0xFEDC_BA98).unwrap();
+        assert_eq!(mem.read_sized(a + 1, 2), Ok(0x6543));
+        assert_eq!(mem.read_sized(a + 3, 2), Ok(0x9887));
+        assert_eq!(mem.read_sized(a + 2, 4), Ok(0xBA98_8765));
+        mem.write_sized(a + 3, 4, 0x1122_3344).unwrap();
+        assert_eq!(
+            (mem.read(a), mem.read(a + 4)),
+            (Ok(0x4465_4321), Ok(0xFE11_2233))
+        );
+        // A write reaching past the buffer (two dwords) writes nothing.
+        assert_eq!(
+            mem.write_sized(a + 6, 4, 0),
+            Err(MemFault::Unmapped { addr: a + 8 })
+        );
+        assert_eq!(mem.read(a + 4), Ok(0xFE11_2233));
+        assert_eq!(
+            mem.read_sized(u64::MAX, 2),
+            Err(MemFault::Unmapped {
+                addr: u64::MAX & !3
+            })
+        );
     }
 
     #[test]
