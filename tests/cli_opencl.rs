@@ -491,3 +491,58 @@ fn unaligned_loads_clang_merges_read_their_bytes() {
     let rtl = json(&["run", &m, "--mode", "nosplit", "--json"]);
     assert_eq!(buffer(&rtl, "out"), expect, "RTL");
 }
+
+/// The vector forms of the bit built-ins and `select`, and the saturating conversions to the
+/// narrow types, against values computed here.
+#[test]
+fn vector_bit_builtins_and_narrow_saturating_conversions() {
+    let dir = tempfile::tempdir().unwrap();
+    let kernel = "__kernel void k(__global const int *in, __global int *out) {\n\
+      int i = get_global_id(0);\n\
+      uint4 x = as_uint4(vload4(i & 15, in)) * 2654435761u;\n\
+      uint4 r = rotate(x, (uint4)(3, 7, 11, 13)) + popcount(x) + clz(x >> (uint4)(i & 31))\n\
+        + mul_hi(x, x) + select(x, ~x, x > (uint4)0x80000000u);\n\
+      float f = (float)(in[i] - 50) * 0.37f;\n\
+      uchar a = convert_uchar_sat(f * 30.0f);\n\
+      uchar b = convert_uchar_sat_rte(f * 7.0f);\n\
+      char4 c = convert_char4_sat(as_int4(x) >> (int4)(20, 22, 24, 26));\n\
+      out[i] = (int)(r.x ^ r.y ^ r.z ^ r.w) + a * 3 + b * 5 + c.x + c.y * 7 + c.z * 11 + c.w * 13;\n\
+    }\n";
+    let m = launch(dir.path(), kernel, "");
+    let ins: Vec<i32> = (0..64).map(|v| v * 37 % 101).collect();
+    let expect: Vec<i64> = (0..64usize)
+        .map(|i| {
+            let x: Vec<u32> = (0..4)
+                .map(|j| (ins[(i & 15) * 4 + j] as u32).wrapping_mul(2_654_435_761))
+                .collect();
+            let r: Vec<u32> = (0..4)
+                .map(|j| {
+                    let clz = (x[j] >> (i & 31)).leading_zeros();
+                    let hi = ((u64::from(x[j]) * u64::from(x[j])) >> 32) as u32;
+                    let sel = if x[j] > 0x8000_0000 { !x[j] } else { x[j] };
+                    x[j].rotate_left([3, 7, 11, 13][j])
+                        .wrapping_add(x[j].count_ones())
+                        .wrapping_add(clz)
+                        .wrapping_add(hi)
+                        .wrapping_add(sel)
+                })
+                .collect();
+            let f = (ins[i] - 50) as f32 * 0.37f32;
+            let sat = |v: f32| v.clamp(0.0, 255.0) as i32;
+            let a = sat((f * 30.0).trunc());
+            let b = sat((f * 7.0).round_ties_even());
+            let c: Vec<i32> = (0..4)
+                .map(|j| ((x[j] as i32) >> [20, 22, 24, 26][j]).clamp(-128, 127))
+                .collect();
+            let v = ((r[0] ^ r[1] ^ r[2] ^ r[3]) as i32)
+                .wrapping_add(a * 3 + b * 5 + c[0] + c[1] * 7 + c[2] * 11 + c[3] * 13);
+            i64::from(v)
+        })
+        .collect();
+    for engine in [
+        &["golden", &m, "--json"][..],
+        &["run", &m, "--mode", "nosplit", "--json"],
+    ] {
+        assert_eq!(buffer(&json(engine), "out"), expect, "{engine:?}");
+    }
+}

@@ -255,6 +255,32 @@ PWS_PURE uint ctz(uint x) { return x ? __builtin_ctz(x) : 32u; }
 PWS_PURE int rotate(int x, int n) { return (int)rotate((uint)x, (uint)n); }
 PWS_PURE uint rotate(uint x, uint n) { return (x << (n & 31u)) | (x >> ((32u - n) & 31u)); }
 
+/* The vector forms of popcount, clz, ctz, rotate and mul_hi on int and uint vectors, and
+ * select(a, b, c) on int, uint and float vectors: b where c's component has its top bit set. */
+#define PWS_MAP_V(T, f)                                                                        \
+    PWS_PURE T##2 f(T##2 x) { return (T##2)(f(x.s0), f(x.s1)); }                               \
+    PWS_PURE T##3 f(T##3 x) { return (T##3)(f(x.s0), f(x.s1), f(x.s2)); }                      \
+    PWS_PURE T##4 f(T##4 x) { return (T##4)(f(x.lo), f(x.hi)); }                               \
+    PWS_PURE T##8 f(T##8 x) { return (T##8)(f(x.lo), f(x.hi)); }                               \
+    PWS_PURE T##16 f(T##16 x) { return (T##16)(f(x.lo), f(x.hi)); }
+#define PWS_MAP2_V(T, f)                                                                       \
+    PWS_PURE T##2 f(T##2 x, T##2 y) { return (T##2)(f(x.s0, y.s0), f(x.s1, y.s1)); }           \
+    PWS_PURE T##3 f(T##3 x, T##3 y)                                                            \
+    {                                                                                          \
+        return (T##3)(f(x.s0, y.s0), f(x.s1, y.s1), f(x.s2, y.s2));                            \
+    }                                                                                          \
+    PWS_PURE T##4 f(T##4 x, T##4 y) { return (T##4)(f(x.lo, y.lo), f(x.hi, y.hi)); }           \
+    PWS_PURE T##8 f(T##8 x, T##8 y) { return (T##8)(f(x.lo, y.lo), f(x.hi, y.hi)); }           \
+    PWS_PURE T##16 f(T##16 x, T##16 y) { return (T##16)(f(x.lo, y.lo), f(x.hi, y.hi)); }
+#define PWS_INT_V(T)                                                                           \
+    PWS_MAP_V(T, popcount) PWS_MAP_V(T, clz) PWS_MAP_V(T, ctz)                                 \
+    PWS_MAP2_V(T, rotate) PWS_MAP2_V(T, mul_hi)
+#define PWS_SELECT_V(T, C, N)                                                                  \
+    PWS_PURE T##N select(T##N a, T##N b, C##N c) { return as_int##N(c) < (int##N)0 ? b : a; }
+#define PWS_SELECT_VS(T, C)                                                                    \
+    PWS_SELECT_V(T, C, 2) PWS_SELECT_V(T, C, 3) PWS_SELECT_V(T, C, 4) PWS_SELECT_V(T, C, 8)     \
+    PWS_SELECT_V(T, C, 16)
+
 /* (x + y) >> 1 and (x + y + 1) >> 1 without the sum's overflow. */
 #define PWS_HADD(T)                                                                            \
     PWS_PURE T hadd(T x, T y) { return (x >> 1) + (y >> 1) + (x & y & 1); }                    \
@@ -280,6 +306,15 @@ PWS_PURE ulong upsample(uint hi, uint lo) { return (ulong)hi << 32 | lo; }
 PWS_SELECT(int)
 PWS_SELECT(uint)
 PWS_SELECT(float)
+PWS_INT_V(int)
+PWS_INT_V(uint)
+PWS_SELECT_VS(int, int) PWS_SELECT_VS(int, uint) PWS_SELECT_VS(uint, int) PWS_SELECT_VS(uint, uint)
+PWS_SELECT_VS(float, int) PWS_SELECT_VS(float, uint)
+#undef PWS_SELECT_VS
+#undef PWS_SELECT_V
+#undef PWS_INT_V
+#undef PWS_MAP2_V
+#undef PWS_MAP_V
 #undef PWS_SELECT
 
 /* ---- Math built-ins (float) --------------------------------------------------------------- */
@@ -489,6 +524,41 @@ PWS_CONV_TO(char) PWS_CONV_TO(uchar) PWS_CONV_TO(short) PWS_CONV_TO(ushort) PWS_
 PWS_CONV_TO(uint) PWS_CONV_TO(long) PWS_CONV_TO(ulong) PWS_CONV_TO(float)
 #undef PWS_CONV_TO
 #undef PWS_CONV
+
+/* convert_T_sat and convert_Tn_sat to the narrow integer types: clamped to the type's range,
+ * NaN to 0, a float rounded toward zero (_sat_rte: to nearest even); the vector forms
+ * component by component. A char, short or their unsigned forms converts through int. */
+#define PWS_SAT(D, LO, HI)                                                                     \
+    PWS_PURE D convert_##D##_sat(int x) { return (D)(x < LO ? LO : x > HI ? HI : x); }         \
+    PWS_PURE D convert_##D##_sat(uint x) { return (D)(x > (uint)HI ? HI : x); }                \
+    PWS_PURE D convert_##D##_sat(float x)                                                      \
+    {                                                                                          \
+        return (D)(x != x ? 0 : x <= (float)LO ? LO : x >= (float)HI ? HI : (int)x);           \
+    }                                                                                          \
+    PWS_PURE D convert_##D##_sat_rte(float x) { return convert_##D##_sat(rint(x)); }
+#define PWS_SAT_V(D, S)                                                                        \
+    PWS_PURE D##2 convert_##D##2_sat(S##2 x)                                                   \
+    {                                                                                          \
+        return (D##2)(convert_##D##_sat(x.s0), convert_##D##_sat(x.s1));                       \
+    }                                                                                          \
+    PWS_PURE D##3 convert_##D##3_sat(S##3 x)                                                   \
+    {                                                                                          \
+        return (D##3)(convert_##D##_sat(x.s0), convert_##D##_sat(x.s1), convert_##D##_sat(x.s2)); \
+    }                                                                                          \
+    PWS_PURE D##4 convert_##D##4_sat(S##4 x) { return (D##4)(convert_##D##2_sat(x.lo), convert_##D##2_sat(x.hi)); } \
+    PWS_PURE D##8 convert_##D##8_sat(S##8 x) { return (D##8)(convert_##D##4_sat(x.lo), convert_##D##4_sat(x.hi)); } \
+    PWS_PURE D##16 convert_##D##16_sat(S##16 x) { return (D##16)(convert_##D##8_sat(x.lo), convert_##D##8_sat(x.hi)); }
+#define PWS_SAT_VS(D)                                                                          \
+    PWS_SAT_V(D, char) PWS_SAT_V(D, uchar) PWS_SAT_V(D, short) PWS_SAT_V(D, ushort)            \
+    PWS_SAT_V(D, int) PWS_SAT_V(D, uint) PWS_SAT_V(D, float)
+PWS_SAT(char, CHAR_MIN, CHAR_MAX)
+PWS_SAT(uchar, 0, UCHAR_MAX)
+PWS_SAT(short, SHRT_MIN, SHRT_MAX)
+PWS_SAT(ushort, 0, USHRT_MAX)
+PWS_SAT_VS(char) PWS_SAT_VS(uchar) PWS_SAT_VS(short) PWS_SAT_VS(ushort)
+#undef PWS_SAT_VS
+#undef PWS_SAT_V
+#undef PWS_SAT
 
 /* vloadn(i, p) reads p[n*i .. n*i + n - 1]; vstoren(v, i, p) writes them. */
 #define PWS_VLOAD(T, AS)                                                                       \

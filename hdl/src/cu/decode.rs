@@ -1007,6 +1007,9 @@ pub struct Decoder {
     pub class_o: Signal<Out, InstClass>,
     pub salu_op_o: Signal<Out, SaluOp>,
     pub valu_op_o: Signal<Out, ValuOp>,
+    /// Vector operands the op reads (1 to 3, `ValuOp::sources`), from the decode ROM so that
+    /// no list of operations can fall behind the ALU's.
+    pub nsrc_o: Signal<Out, Bits<2>>,
     pub branch_o: Signal<Out, BranchCond>,
     /// SOPP/SOPK 16-bit field (branch offset in dwords from the next instruction).
     pub simm16_o: Signal<Out, Bits<16>>,
@@ -1084,6 +1087,7 @@ pub struct Decoder {
     class_rom: ROM<InstClass, KEY_BITS>,
     salu_rom: ROM<SaluOp, KEY_BITS>,
     valu_rom: ROM<ValuOp, KEY_BITS>,
+    nsrc_rom: ROM<Bits<2>, KEY_BITS>,
     flags_rom: ROM<Bits<FLAG_BITS>, KEY_BITS>,
     src: Vec<OperandDecoder>,
     sdst: DstDecoder,
@@ -1121,6 +1125,7 @@ impl Default for Decoder {
             class_o: Default::default(),
             salu_op_o: Default::default(),
             valu_op_o: Default::default(),
+            nsrc_o: Default::default(),
             branch_o: Default::default(),
             simm16_o: Default::default(),
             wide_o: Default::default(),
@@ -1173,6 +1178,7 @@ impl Default for Decoder {
             class_rom: rom(|u| u.class),
             salu_rom: rom(|u| u.salu),
             valu_rom: rom(|u| u.valu),
+            nsrc_rom: rom(|u| Bits::<2>::from(u.valu.sources() as u64)),
             flags_rom: rom(|u| Bits::<FLAG_BITS>::from(u.flags)),
             src: (0..3).map(|_| OperandDecoder::default()).collect(),
             sdst: Default::default(),
@@ -1248,11 +1254,13 @@ impl Logic for Decoder {
         self.class_rom.address.next = self.key.val();
         self.salu_rom.address.next = self.key.val();
         self.valu_rom.address.next = self.key.val();
+        self.nsrc_rom.address.next = self.key.val();
         self.flags_rom.address.next = self.key.val();
         self.fl.next = self.flags_rom.data.val();
         self.class_o.next = self.class_rom.data.val();
         self.salu_op_o.next = self.salu_rom.data.val();
         self.valu_op_o.next = self.valu_rom.data.val();
+        self.nsrc_o.next = self.nsrc_rom.data.val();
         self.wide_o.next = self.fl.val().get_bit(0);
         self.src0_wide_o.next = self.fl.val().get_bit(0) & !self.fl.val().get_bit(16);
         self.dst_wide_o.next = self.fl.val().get_bit(0) & !self.fl.val().get_bit(15);

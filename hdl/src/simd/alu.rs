@@ -641,9 +641,16 @@ impl Logic for LaneAlu {
         self.result.next = 0.into();
         self.result_hi.next = 0.into();
         self.flag.next = false;
-        self.perm.a.next = self.a.val();
-        self.perm.b.next = self.b.val();
-        self.perm.c.next = self.c.val();
+        // The permute sees its operands only when it runs (simulation cost, as the fpu's
+        // blocks).
+        self.perm.a.next = 0.into();
+        self.perm.b.next = 0.into();
+        self.perm.c.next = 0.into();
+        if self.op.val() == ValuOp::Perm {
+            self.perm.a.next = self.a.val();
+            self.perm.b.next = self.b.val();
+            self.perm.c.next = self.c.val();
+        }
         self.fpu.op.next = self.op.val();
         self.fpu.a.next = self.a.val();
         self.fpu.b.next = self.b.val();
