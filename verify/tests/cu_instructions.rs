@@ -261,8 +261,9 @@ fn instruction(op: Opcode, words: &[u32]) -> Option<Instruction> {
     check(&inst).ok().map(|()| inst)
 }
 
-/// The kernel: the prologue loads data into the registers, the body runs, the epilogue stores
-/// every register the body may have written to the lane's `out` area.
+/// The kernel: the prologue loads data into the registers, the body runs (each ALU result mixed
+/// into a checksum), the epilogue stores every register the body may have written and the
+/// checksum to the lane's `out` area.
 fn kernel(body: &[Instruction]) -> String {
     let mut s = String::from(
         "k:
@@ -303,8 +304,10 @@ fn kernel(body: &[Instruction]) -> String {
     s_mov_b64 exec, s[54:55]
     s_waitcnt vmcnt(0) lgkmcnt(0)
 ";
+    s += "    v_mov_b32_e32 v44, 0\n    v_mov_b32_e32 v45, 0\n    v_mov_b32_e32 v46, 0\n    v_mov_b32_e32 v47, 0\n";
     for inst in body {
         s += &format!("    {inst}\n");
+        s += &checksum(inst);
     }
     s += "    s_waitcnt vmcnt(0) lgkmcnt(0)
     s_cselect_b32 s58, 1, 0                    ; SCC
@@ -330,7 +333,28 @@ fn kernel(body: &[Instruction]) -> String {
         }
         s += &format!("    flat_store_dwordx4 v[2:3], v[4:7]\n{advance}");
     }
-    s + "    s_endpgm\n"
+    s + "    flat_store_dwordx4 v[2:3], v[44:47]\n    s_endpgm\n"
+}
+
+/// Mixes the ALU result `inst` writes into the checksum v44 right after it, so that a wrong
+/// result counts even when a later instruction overwrites its register (the epilogue stores
+/// only the registers' last values).
+fn checksum(inst: &Instruction) -> String {
+    let alu = matches!(
+        inst.opcode.format(),
+        Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 | Format::Sop1 | Format::Sop2
+    );
+    let (reg, n) = match (inst.dst, inst.opcode.signature().dst) {
+        (Some(Operand::Vgpr(v)), Some(w)) if alu => ('v', (v, w.dwords())),
+        (Some(Operand::Sgpr(r)), Some(w)) if alu => ('s', (r, w.dwords())),
+        _ => return String::new(),
+    };
+    let (first, dwords) = n;
+    (first..first + dwords)
+        .map(|r| {
+            format!("    v_xor_b32_e32 v44, {reg}{r}, v44\n    v_alignbit_b32 v44, v44, v44, 5\n")
+        })
+        .collect()
 }
 
 fn manifest(lanes: u32, data: &[u32]) -> Manifest {
@@ -400,6 +424,8 @@ fn check_program(
                 format!("{name}[{i}]")
             } else if word < IN_DWORDS {
                 format!("lane {lane} v{}", u32::from(*V_DATA.start()) + word)
+            } else if word >= OUT_DWORDS - 4 {
+                format!("lane {lane} the checksum of every ALU result (v44)")
             } else {
                 format!(
                     "lane {lane} s{}",
