@@ -549,3 +549,55 @@ fn vector_bit_builtins_and_narrow_saturating_conversions() {
         assert_eq!(buffer(&json(engine), "out"), expect, "{engine:?}");
     }
 }
+
+/// `x > y ? x - y : 0` on `ushort` and `uchar` is a 16-bit subtract with `clamp` (VOP3, and
+/// SDWA for the vector's high half): both executors saturate at 16 bits.
+#[test]
+fn narrow_saturating_differences_compute_what_opencl_specifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let kernel = "__kernel void k(__global const uint *in, __global int *out) {\n\
+      int i = get_global_id(0);\n\
+      __global const ushort2 *u = (__global const ushort2 *)in;\n\
+      __global const uchar *b = (__global const uchar *)in;\n\
+      ushort2 x = u[i], y = u[(i + 5) & 63];\n\
+      ushort2 d = x > y ? x - y : (ushort2)0;\n\
+      uchar p = b[4 * i + 1], q = b[(4 * i + 22) & 255];\n\
+      uchar e = p > q ? p - q : 0;\n\
+      out[i] = d.x + 3 * d.y + 7 * e;\n\
+    }\n";
+    let m = launch(dir.path(), kernel, "");
+    let words: Vec<u32> = (0..64)
+        .map(|v| (v * 37 % 101) as u32 * 0x0101_0A07)
+        .collect();
+    let m = {
+        let text = std::fs::read_to_string(&m).unwrap().replace(
+            &(0..64)
+                .map(|v| (v * 37 % 101).to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            &words
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", "),
+        );
+        std::fs::write(
+            &m,
+            text.replace("type = \"i32\"\ndata", "type = \"u32\"\ndata"),
+        )
+        .unwrap();
+        m
+    };
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let half = |k: usize| u16::from_le_bytes([bytes[2 * k], bytes[2 * k + 1]]);
+    let expect: Vec<i64> = (0..64usize)
+        .map(|i| {
+            let j = (i + 5) & 63;
+            let d0 = half(2 * i).saturating_sub(half(2 * j));
+            let d1 = half(2 * i + 1).saturating_sub(half(2 * j + 1));
+            let e = bytes[4 * i + 1].saturating_sub(bytes[(4 * i + 22) & 255]);
+            i64::from(d0) + 3 * i64::from(d1) + 7 * i64::from(e)
+        })
+        .collect();
+    golden_and_rtl_compute(&m, &["v_sub_u16_e64", "v_sub_u16_sdwa", "clamp"], &expect);
+}

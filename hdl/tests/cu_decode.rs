@@ -197,7 +197,7 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
     let m = inst.mods;
     let sign_only = !m.clamp && m.omod == Default::default() && !m.gds;
     let saturating = has_flag(pws_hdl::cu::decode::flags::SAT_CLAMP)
-        && inst.sdwa.is_none()
+        && (inst.sdwa.is_none() || inst.opcode.is_int16())
         && m.clamp
         && m.omod == Default::default()
         && m.neg == 0
@@ -296,6 +296,7 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
         }
         InstClass::Valu => {
             let valu = match (saturating, uop.valu) {
+                (true, ValuOp::Add) if inst.opcode.is_int16() => ValuOp::AddSatU16,
                 (true, ValuOp::Add) => ValuOp::AddSatU,
                 (true, _) => ValuOp::SubSatU,
                 (false, op) => op,

@@ -36,15 +36,28 @@ use crate::inst::{Instruction, Operand, Sdwa, SdwaSel};
 use crate::opcode::{Format, Opcode};
 use crate::program::Program;
 
-/// The integer instructions whose VOP3 `clamp` bit both executors run: `v_add_u32`,
-/// `v_sub_u32` and `v_subrev_u32` saturate under it (a sum that carries gives 0xFFFFFFFF, a
-/// difference that borrows 0; the carry and borrow out are written as without it), as LLVM
-/// selects them for `uadd.sat` and `usub.sat` on GCN3.
+/// The integer instructions whose `clamp` bit both executors run: `v_add_u32`, `v_sub_u32`
+/// and `v_subrev_u32` saturate under it (a sum that carries gives 0xFFFFFFFF, a difference
+/// that borrows 0; the carry and borrow out are written as without it), as LLVM selects them
+/// for `uadd.sat` and `usub.sat` on GCN3, and so do `v_add_u16`, `v_sub_u16` and
+/// `v_subrev_u16` at 16 bits (0xFFFF, 0), which clang emits for `x > y ? x - y : 0` on
+/// `ushort` and `uchar`, in VOP3 and in SDWA ([`sdwa_clamp_saturates`]).
 pub fn clamp_saturates(opcode: Opcode) -> bool {
     matches!(
         opcode,
-        Opcode::VAddU32 | Opcode::VSubU32 | Opcode::VSubrevU32
+        Opcode::VAddU32
+            | Opcode::VSubU32
+            | Opcode::VSubrevU32
+            | Opcode::VAddU16
+            | Opcode::VSubU16
+            | Opcode::VSubrevU16
     )
+}
+
+/// The integer instructions whose SDWA `clamp` both executors run: the 16-bit ones of
+/// [`clamp_saturates`] (an SDWA `v_add_u32` has its carry-out in VCC and no such use).
+pub fn sdwa_clamp_saturates(opcode: Opcode) -> bool {
+    clamp_saturates(opcode) && opcode.is_int16()
 }
 
 /// Why `inst` is outside the executable subset, or `Ok`.
@@ -53,14 +66,18 @@ pub fn executable(inst: &Instruction) -> Result<(), String> {
     // `v_cndmask_b32` takes abs and neg on the sign bit of the value it selects: clang folds
     // `fabs` and negation into a select.
     let sign_mods = inst.opcode == Opcode::VCndmaskB32;
-    let saturates = inst.sdwa.is_none() && clamp_saturates(inst.opcode);
+    let saturates = if inst.sdwa.is_some() {
+        sdwa_clamp_saturates(inst.opcode)
+    } else {
+        clamp_saturates(inst.opcode)
+    };
     if !inst.opcode.is_f32()
         && ((m.clamp && !saturates)
             || m.omod.bits() != 0
             || (!sign_mods && (m.neg != 0 || m.abs != 0)))
     {
         return Err(
-            "the VOP3 modifiers clamp, omod, neg and abs are outside the executable subset on integer instructions (the f32 instructions take them, v_cndmask_b32 abs and neg, v_add/sub/subrev_u32 clamp)".into(),
+            "the VOP3 modifiers clamp, omod, neg and abs are outside the executable subset on integer instructions (the f32 instructions take them, v_cndmask_b32 abs and neg, v_add/sub/subrev_u32 and _u16 clamp)".into(),
         );
     }
     if let (true, Some(sdwa)) = (inst.opcode.is_int16(), inst.sdwa) {
@@ -264,7 +281,12 @@ mod tests {
         assert_eq!(why("v_lshrrev_b16_sdwa v0, v1, v2 src0_sel:BYTE_0"), None);
         let e = why("v_lshrrev_b16_sdwa v0, v1, v2 src0_sel:BYTE_1").unwrap();
         assert!(e.contains("shift amount"), "{e}");
-        let e = why("v_add_u16_e64 v0, v1, v2 clamp").unwrap();
+        assert_eq!(why("v_sub_u16_e64 v0, v1, v2 clamp"), None);
+        assert_eq!(
+            why("v_sub_u16_sdwa v2, v2, v3 clamp dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:WORD_1 src1_sel:WORD_1"),
+            None
+        );
+        let e = why("v_max_u16_sdwa v0, v1, v2 clamp").unwrap();
         assert!(e.contains("clamp"), "{e}");
         let e = why("s_mov_b64 s[0:1], flat_scratch").unwrap();
         assert!(e.contains("flat_scratch"), "{e}");

@@ -242,8 +242,10 @@ const SDWA_OPS: [&str; 20] = [
 /// The 16-bit integer statements ([`Stmt::Half`]) in their VOP2 and VOP3 encodings: `{d}`
 /// the destination, `{a}` `{b}` `{c}` accumulators (`{a}` may be an inline constant); a
 /// compare selects between its operands.
-const HALF_OPS: [&str; 16] = [
+const HALF_OPS: [&str; 18] = [
     "v_add_u16_e32 {d}, {a}, {b}",
+    "v_add_u16_e64 {d}, {a}, {b} clamp",
+    "v_sub_u16_e64 {d}, {a}, {b} clamp",
     "v_sub_u16_e32 {d}, {a}, {b}",
     "v_subrev_u16_e64 {d}, {a}, {b}",
     "v_mul_lo_u16_e32 {d}, {a}, {b}",

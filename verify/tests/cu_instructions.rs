@@ -139,7 +139,7 @@ fn sdwa(c: &mut Choices, inst: &mut Instruction) {
             inst.mods.sext |= bit * (c.take(2) as u8);
         }
     }
-    inst.mods.clamp = op.is_f32() && c.take(4) == 0;
+    inst.mods.clamp = (op.is_f32() || pws_isa::subset::sdwa_clamp_saturates(op)) && c.take(4) == 0;
     // The 16-bit ops' two SDWA forms outside the executable subset (`pws_isa::subset`): a
     // shift amount read from above bit 0, and a sign-extended byte of an unsigned op.
     if op.is_int16() {

@@ -265,7 +265,8 @@ pub mod flags {
     /// refused.
     pub const SIGN_MODS: u64 = 1 << 37;
     /// `v_add_u32`, `v_sub_u32`, `v_subrev_u32`: the VOP3 `clamp` bit saturates the result
-    /// ([`ValuOp::AddSatU`], [`ValuOp::SubSatU`]), as LLVM selects for `uadd.sat`/`usub.sat`.
+    /// ([`ValuOp::AddSatU`], [`ValuOp::SubSatU`]), as LLVM selects for `uadd.sat`/`usub.sat`;
+    /// with `H16` (`v_add_u16`, ...) at 16 bits ([`ValuOp::AddSatU16`]), in VOP3 and SDWA.
     pub const SAT_CLAMP: u64 = 1 << 38;
     /// 16-bit integer op (`v_add_u16`, `v_cmp_lt_i16`, ...): the lanes run the 32-bit op on
     /// the sources' low halves and write the result's low half zero-extended, through SDWA
@@ -609,9 +610,9 @@ pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
         VCmpxLeU32 => valu(ValuOp::CmpLeU, VCX),
         VCmpxGtU32 => valu(ValuOp::CmpGtU, VCX),
         VCmpxGeU32 => valu(ValuOp::CmpGeU, VCX),
-        VAddU16 => valu(ValuOp::Add, V16),
-        VSubU16 => valu(ValuOp::Sub, V16),
-        VSubrevU16 => valu(ValuOp::Sub, V16 | SWAP),
+        VAddU16 => valu(ValuOp::Add, V16 | SAT_CLAMP),
+        VSubU16 => valu(ValuOp::Sub, V16 | SAT_CLAMP),
+        VSubrevU16 => valu(ValuOp::Sub, V16 | SWAP | SAT_CLAMP),
         VMulLoU16 => valu(ValuOp::MulLo, V16),
         VLshlrevB16 => valu(ValuOp::Shl, SH16),
         VLshrrevB16 => valu(ValuOp::Shr, SH16),
@@ -1107,6 +1108,8 @@ pub struct Decoder {
     fm: Signal<Local, Bits<FMOD_BITS>>,
     /// VOP1/VOP2/VOPC with SRC0 = 0xF9: SDWA, its fields in the second dword.
     sdwa_on: Signal<Local, Bit>,
+    /// The instruction's `clamp` saturates (`flags::SAT_CLAMP`).
+    sat: Signal<Local, Bit>,
     /// The SDWA fields in ALU operand order (`sdwa_o`'s parts): DST_SEL, DST_UNUSED, and the
     /// select with its sign extension (bit 3) of operands a and b.
     sd_dst: Signal<Local, Bits<3>>,
@@ -1194,6 +1197,7 @@ impl Default for Decoder {
             has_sdst: Default::default(),
             fm: Default::default(),
             sdwa_on: Default::default(),
+            sat: Default::default(),
             sd_dst: Default::default(),
             sd_unused: Default::default(),
             sd_a: Default::default(),
@@ -1341,6 +1345,7 @@ impl Logic for Decoder {
         self.smem_offset_o.next = bit_cast::<32, 20>(self.word1_i.val().get_bits::<20>(0));
         self.smem_offset_is_sgpr_o.next = !self.word0_i.val().get_bit(17);
         self.bad_fields.next = false;
+        self.sat.next = false;
         self.fm.next = 0.into();
         self.has_literal.next = false;
         self.ops_legal.next =
@@ -1418,10 +1423,7 @@ impl Logic for Decoder {
                         | (self.word1_i.val().get_bits::<5>(27) != 0)
                         | (!self.fl.val().get_bit(8) & (self.word0_i.val().get_bits::<3>(8) != 0)));
                 if self.fl.val().get_bit(38) & self.word0_i.val().get_bit(15) {
-                    self.valu_op_o.next = ValuOp::SubSatU;
-                    if self.valu_rom.data.val() == ValuOp::Add {
-                        self.valu_op_o.next = ValuOp::AddSatU;
-                    }
+                    self.sat.next = true;
                 }
                 if self.fl.val().get_bit(37)
                     & (self.word0_i.val().get_bit(15) | (self.word1_i.val().get_bits::<2>(27) != 0))
@@ -1482,7 +1484,8 @@ impl Logic for Decoder {
             self.bad_fields.next = self.fl.val().get_bit(35)
                 | self.fl.val().get_bit(36)
                 | (!self.fl.val().get_bit(25)
-                    & (self.word1_i.val().get_bit(13)
+                    & ((self.word1_i.val().get_bit(13)
+                        & !(self.fl.val().get_bit(38) & self.fl.val().get_bit(39)))
                         | self.word1_i.val().get_bit(20)
                         | self.word1_i.val().get_bit(21)
                         | self.word1_i.val().get_bit(28)
@@ -1560,6 +1563,23 @@ impl Logic for Decoder {
                     self.bad_fields.next = true;
                 }
                 self.sd_b.next = 7.into();
+            }
+        }
+        if self.sdwa_on.val()
+            & self.fl.val().get_bit(38)
+            & self.fl.val().get_bit(39)
+            & self.word1_i.val().get_bit(13)
+        {
+            self.sat.next = true;
+        }
+        // A saturating clamp (VOP3 or, for the 16-bit ops, SDWA) selects the saturating op.
+        if self.sat.val() {
+            self.valu_op_o.next = ValuOp::SubSatU;
+            if self.valu_rom.data.val() == ValuOp::Add {
+                self.valu_op_o.next = ValuOp::AddSatU;
+                if self.fl.val().get_bit(39) {
+                    self.valu_op_o.next = ValuOp::AddSatU16;
+                }
             }
         }
         self.sdwa_o.next = 0.into();

@@ -37,6 +37,9 @@ pub enum ValuOp {
     /// d = a - b saturated to 0 (`v_sub_u32`/`v_subrev_u32` with `clamp`), borrow to the mask
     /// result
     SubSatU,
+    /// d = a + b saturated to 0xFFFF, a and b halves (`v_add_u16` with `clamp`; the 16-bit
+    /// subtracts saturate as `SubSatU` does)
+    AddSatU16,
     /// d = low word of a * b
     MulLo,
     /// d = high word of the unsigned 64-bit product
@@ -219,7 +222,7 @@ pub enum ValuOp {
 
 impl ValuOp {
     /// Every operation, in encoding order (declaration order, as rust-hdl encodes the enum).
-    pub const ALL: [ValuOp; 126] = [
+    pub const ALL: [ValuOp; 127] = [
         ValuOp::Mov,
         ValuOp::Not,
         ValuOp::Add,
@@ -228,6 +231,7 @@ impl ValuOp {
         ValuOp::Subb,
         ValuOp::AddSatU,
         ValuOp::SubSatU,
+        ValuOp::AddSatU16,
         ValuOp::MulLo,
         ValuOp::MulHiU,
         ValuOp::MulHiI,
@@ -938,6 +942,12 @@ impl Logic for LaneAlu {
                 self.flag.next = self.sum.val() < self.a.val();
                 if self.sum.val() < self.a.val() {
                     self.result.next = self.ones.val();
+                }
+            }
+            ValuOp::AddSatU16 => {
+                self.result.next = self.sum.val();
+                if self.sum.val().get_bit(16) {
+                    self.result.next = 0xFFFF.into();
                 }
             }
             ValuOp::SubSatU => {

@@ -916,7 +916,12 @@ fn valu_int16(
     for l in lanes(c.active()) {
         let (x, y) = (a[l] as u16, b[l] as u16);
         let (xi, yi) = (x as i16, y as i16);
+        // `clamp` saturates the unsigned add and subtracts (`subset::clamp_saturates`).
+        let sat = inst.mods.clamp;
         let v: u16 = match inst.opcode {
+            VAddU16 if sat => x.saturating_add(y),
+            VSubU16 if sat => x.saturating_sub(y),
+            VSubrevU16 if sat => y.saturating_sub(x),
             VAddU16 => x.wrapping_add(y),
             VSubU16 => x.wrapping_sub(y),
             VSubrevU16 => y.wrapping_sub(x),
