@@ -1209,14 +1209,6 @@ impl Parser<'_, '_> {
             inst.srcs[slot_index(slot)] = Some(Operand::Literal(bits));
             return Ok(());
         }
-        let half = |bits: u16| {
-            let v = bits as i16;
-            if (-16..=64).contains(&v) {
-                Operand::Int(v as i8)
-            } else {
-                Operand::Literal(u32::from(bits))
-            }
-        };
         let operand = match op.value {
             // A 16-bit integer instruction reads a 16-bit constant: an integer or a float (as
             // its f16 bits) that is not an inline integer is a literal, as llvm-mc encodes it.
@@ -1228,10 +1220,10 @@ impl Parser<'_, '_> {
                         format!("immediate {v} does not fit in a 16-bit operand (-32768..=65535)"),
                     ));
                 }
-                half(v as u16)
+                Operand::half_constant(v as u16)
             }
             Value::Float(f) if inst.opcode.is_int16() && matches!(slot, Slot::Src(_)) => {
-                half(f16_bits(f))
+                Operand::half_constant(f16_bits(f))
             }
             // The `src_*` condition bits read as 0 or 1 at any width.
             Value::Reg(r @ (Operand::Vccz | Operand::Execz | Operand::Scc), _) => r,

@@ -173,7 +173,7 @@ fn check_half_constants(inst: &Instruction) -> Result<(), OperandError> {
             Some(Operand::Literal(v)) if *v > 0xffff => {
                 "a 16-bit instruction reads a 16-bit literal (-32768..=65535)"
             }
-            Some(Operand::Literal(v)) if (-16..=64).contains(&(*v as u16 as i16)) => {
+            Some(Operand::Literal(v)) if Operand::half_constant(*v as u16) != Operand::Literal(*v) => {
                 "a literal that is an inline integer constant"
             }
             _ => continue,

@@ -199,6 +199,18 @@ impl Operand {
         })
     }
 
+    /// The constant a 16-bit integer instruction reads for the half `bits`: an inline integer
+    /// when the half is one as a signed value (`0xffff` is -1), otherwise a literal holding
+    /// the half, as llvm-mc encodes it.
+    pub fn half_constant(bits: u16) -> Operand {
+        let v = bits as i16;
+        if (-16..=64).contains(&v) {
+            Operand::Int(v as i8)
+        } else {
+            Operand::Literal(u32::from(bits))
+        }
+    }
+
     /// The canonical operand for the integer `value` read with `width`, as llvm-mc encodes it:
     /// an inline integer (-16..=64), an inline float whose bit pattern it is, or a literal.
     /// A 32-bit operand sees the value truncated to 32 bits (`0xffffffff` is inline -1); a

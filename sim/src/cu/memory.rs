@@ -122,16 +122,21 @@ impl DataMemory {
 
     /// Writes the dword at `addr`.
     pub fn write(&mut self, addr: u64, value: u32) -> Result<(), MemFault> {
+        let (s, w) = self.locate_writable(addr)?;
+        self.segments[s].words[w] = value;
+        Ok(())
+    }
+
+    /// [`Self::locate`] for a write: the dword must lie in a buffer.
+    fn locate_writable(&self, addr: u64) -> Result<(usize, usize), MemFault> {
         let (s, w) = self.locate(addr)?;
-        let seg = &mut self.segments[s];
-        if seg.ty.is_none() {
+        if self.segments[s].ty.is_none() {
             return Err(MemFault::ReadOnly {
                 addr,
-                region: seg.region.name.clone(),
+                region: self.segments[s].region.name.clone(),
             });
         }
-        seg.words[w] = value;
-        Ok(())
+        Ok((s, w))
     }
 
     /// The access of `size` (a dword, a byte or a half) at `addr`: a read returns the value
@@ -196,8 +201,7 @@ impl DataMemory {
         match write {
             Some(v) => {
                 for k in 0..bytes {
-                    let word = self.read(at(k) & !3)?;
-                    self.write(at(k) & !3, word)?;
+                    self.locate_writable(at(k) & !3)?;
                 }
                 for k in 0..bytes {
                     self.access(at(k), AccessSize::Byte, false, Some(v >> (8 * k)))?;

@@ -100,16 +100,21 @@ impl GlobalMemory {
 
     /// Writes the dword at `addr`.
     pub fn write(&mut self, addr: u64, value: u32) -> Result<(), MemFault> {
+        let (seg, word) = self.locate_writable(addr)?;
+        self.segments[seg].words[word] = value;
+        Ok(())
+    }
+
+    /// [`Self::locate`] for a write: the dword must lie in a writable segment.
+    fn locate_writable(&self, addr: u64) -> Result<(usize, usize), MemFault> {
         let (seg, word) = self.locate(addr)?;
-        let seg = &mut self.segments[seg];
-        if !seg.writable {
+        if !self.segments[seg].writable {
             return Err(MemFault::ReadOnly {
                 addr,
-                region: seg.region.name.clone(),
+                region: self.segments[seg].region.name.clone(),
             });
         }
-        seg.words[word] = value;
-        Ok(())
+        Ok((seg, word))
     }
 
     /// Read-modify-write of the dword at `addr`: writes `op(old)` and returns `old` (the
@@ -145,9 +150,7 @@ impl GlobalMemory {
         if addr % u64::from(bytes) != 0 {
             let at = |k: u32| addr.wrapping_add(u64::from(k));
             for k in 0..bytes {
-                let word = at(k) & !3;
-                let old = self.read(word)?;
-                self.write(word, old)?;
+                self.locate_writable(at(k) & !3)?;
             }
             for k in 0..bytes {
                 self.write_sized(at(k), 1, value >> (8 * k))?;
