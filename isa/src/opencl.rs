@@ -128,6 +128,11 @@ fn write_atomic(path: &Path, text: &str) -> Result<(), ClError> {
     })
 }
 
+/// The version of what a cached `.s` holds beyond clang's output (the header line and
+/// [`select_kernel`]'s choice of code), part of the cache key: raise it when either changes, or
+/// the cache keeps serving files written by the old rule.
+const CACHE_FORMAT: u32 = 2;
+
 /// Compiles the OpenCL C kernel at `source` (or finds it in the cache) and returns the path
 /// of its assembly.
 pub fn compile(source: &Path, opts: &ClOptions) -> Result<PathBuf, ClError> {
@@ -150,6 +155,7 @@ pub fn compile(source: &Path, opts: &ClOptions) -> Result<PathBuf, ClError> {
         write_atomic(&header, PWS_H)?;
     }
     let mut hash = Sha256::new();
+    hash.update(CACHE_FORMAT.to_le_bytes());
     for part in [
         version.stdout.as_slice(),
         PWS_H.as_bytes(),
@@ -296,9 +302,11 @@ pub fn kernels_in(asm: &str) -> Vec<String> {
         .collect()
 }
 
-/// Keeps the code of one kernel: `entry`, or the only one. The text before the first kernel
-/// (section and target directives) stays; another kernel's code, from its `.globl` to its
-/// `.Lfunc_end`, its descriptor and the metadata go.
+/// Keeps the code of one kernel: `entry`, or the only one. The text before the first function
+/// (section and target directives) stays; every other function's code, from its `.globl` to
+/// its `.Lfunc_end`, goes: other kernels, with their descriptors, and the source's helper
+/// functions, which clang emits (with external linkage) even where it has inlined every call;
+/// a call that remains is refused by [`no_calls`]. The metadata goes too.
 pub fn select_kernel(asm: &str, entry: Option<&str>) -> Result<String, String> {
     let kernels = kernels_in(asm);
     let entry = match (entry, kernels.as_slice()) {
@@ -323,9 +331,6 @@ pub fn select_kernel(asm: &str, entry: Option<&str>) -> Result<String, String> {
             ))
         }
     };
-    if kernels.len() == 1 {
-        return Ok(asm.to_string());
-    }
     let mut out = String::with_capacity(asm.len());
     let mut keep = true;
     let mut in_metadata = false;
@@ -340,9 +345,9 @@ pub fn select_kernel(asm: &str, entry: Option<&str>) -> Result<String, String> {
             }
             continue;
         }
-        // A kernel's code starts at `.globl name` (or `.protected name` before it) and its
-        // descriptor at `.amdhsa_kernel name`.
-        let starts = [".protected", ".globl", ".amdhsa_kernel"]
+        // A function's code starts at `.globl name` (or `.protected` / `.hidden name` before
+        // it) and a kernel's descriptor at `.amdhsa_kernel name`.
+        let starts = [".protected", ".hidden", ".globl", ".amdhsa_kernel"]
             .iter()
             .find_map(|d| t.strip_prefix(d))
             .map(|rest| rest.split_whitespace().next().unwrap_or(""));
@@ -380,6 +385,21 @@ mod tests {
         assert!(e.contains("2 kernels (a, b)"), "{e}");
         let e = select_kernel(TWO, Some("c")).unwrap_err();
         assert!(e.contains("no kernel `c` (the source defines a, b)"), "{e}");
+    }
+
+    /// `float cnd(float d) { ... }` beside the kernel: clang inlines it and still emits its
+    /// body, which returns with `s_setpc_b64`.
+    #[test]
+    fn helper_functions_clang_inlined_are_dropped() {
+        let asm = "\t.text\n\t.hidden\tcnd\n\t.globl\tcnd\n\t.type\tcnd,@function\ncnd:\n\ts_setpc_b64 s[30:31]\n.Lfunc_end0:\n\t.size\tcnd, .Lfunc_end0-cnd\n\t.text\n\t.protected\tk\n\t.globl\tk\nk:\n\ts_endpgm\n.Lfunc_end1:\n\t.size\tk, .Lfunc_end1-k\n\t.amdhsa_kernel k\n\t.end_amdhsa_kernel\n";
+        for entry in [None, Some("k")] {
+            let k = select_kernel(asm, entry).unwrap();
+            assert!(!k.contains("cnd") && !k.contains("s_setpc_b64"), "{k}");
+            assert!(
+                k.contains("k:\n\ts_endpgm") && k.contains(".amdhsa_kernel k"),
+                "{k}"
+            );
+        }
     }
 
     #[test]

@@ -6,8 +6,10 @@ comes from pws, so `pws compare` and the tests check the golden model and the RT
 independent reference. Deterministic (fixed seed): `python3 kernels/cl/gen.py` rewrites the
 same files.
 """
+import math
 import os
 import random
+import struct
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -385,8 +387,38 @@ def intdiv():
                      "and a digit sum in a per-item base, on 100 integers.")
 
 
+def f32(v):
+    return struct.unpack("<f", struct.pack("<f", v))[0]
+
+
+def blackscholes():
+    n, grid, rate, vol = 100, 128, 0.02, 0.30
+    s = [f32(rng.uniform(10.0, 30.0)) for _ in range(n)]
+    x = [f32(rng.uniform(8.0, 40.0)) for _ in range(n)]
+    t = [f32(rng.uniform(0.25, 5.0)) for _ in range(n)]
+    r, v = f32(rate), f32(vol)
+    cnd = lambda d: 0.5 * math.erfc(-d / math.sqrt(2.0))  # noqa: E731
+    call, put = [], []
+    for si, xi, ti in zip(s, x, t):
+        d1 = (math.log(si / xi) + (r + 0.5 * v * v) * ti) / (v * math.sqrt(ti))
+        d2 = d1 - v * math.sqrt(ti)
+        disc = xi * math.exp(-r * ti)
+        call.append(f32(si * cnd(d1) - disc * cnd(d2)))
+        put.append(f32(disc * cnd(-d2) - si * cnd(-d1)))
+    # The kernel rounds every step to f32 (a few ulp in each of the two terms), the reference
+    # none; the prices are differences of terms up to 16 times larger than them (15.6 at most on
+    # these options), so a price may lie a few times 16 ulp from the exact one (44 and 49 measured).
+    manifest("blackscholes", "blackscholes.cl", grid, 64,
+             ["price", "strike", "years", "call", "put", rate, vol, n],
+             [dict(name="price", type="f32", data=s), dict(name="strike", type="f32", data=x),
+              dict(name="years", type="f32", data=t),
+              dict(name="call", type="f32", len=n, expect=call, tolerance_ulp=128),
+              dict(name="put", type="f32", len=n, expect=put, tolerance_ulp=128)],
+             comment="Black-Scholes call and put prices of 100 options (log, sqrt, exp, erfc).")
+
+
 if __name__ == "__main__":
     os.makedirs(os.path.join(HERE, "data"), exist_ok=True)
     for gen in (bfs, nw, pathfinder, bitonic, hotspot, mandelbrot, collatz, saxpy, kmeans,
-                nested6, figure2, bsearch, gaussian, nn, prefix, bytepack, intdiv):
+                nested6, figure2, bsearch, gaussian, nn, prefix, bytepack, intdiv, blackscholes):
         gen()

@@ -26,6 +26,21 @@
 #define PWS_OVERLOAD static inline __attribute__((overloadable, always_inline))
 #define PWS_PURE static inline __attribute__((overloadable, always_inline, const))
 
+/* ---- PWS annotations ---------------------------------------------------------------------- */
+/* They become assembly comments (`; pws: ...`) through inline asm, which the pws compiler pass
+ * and WCET analysis read:
+ *   PWS_SPLIT();          right before an if/else: split it (PWS mode), if it can split safely;
+ *   PWS_LOOP_BOUND(N);    anywhere in a loop body: the loop runs at most N iterations per entry.
+ * The comments read `; pws: split TAG` and `; pws: loop_bound N TAG`.
+ */
+#define PWS_STR_(x) #x
+#define PWS_STR(x) PWS_STR_(x)
+/* Each marker carries a tag unique in the translation unit (__COUNTER__): LLVM hoists and
+ * merges identical inline asm out of the two arms of an if (SimplifyCFG), which would move the
+ * markers of nested ifs up to the outer one; distinct text keeps each marker where it was. */
+#define PWS_SPLIT() __asm__ volatile("; pws: split " PWS_STR(__COUNTER__))
+#define PWS_LOOP_BOUND(n) __asm__ volatile("; pws: loop_bound " PWS_STR(n) " " PWS_STR(__COUNTER__))
+
 /* ---- Work-item functions ------------------------------------------------------------------ */
 
 /* The HSA kernel dispatch packet (hsa_kernel_dispatch_packet_t) the dispatcher provides. */
@@ -320,20 +335,20 @@ PWS_SELECT_VS(float, int) PWS_SELECT_VS(float, uint)
 /* ---- Math built-ins (float) --------------------------------------------------------------- */
 /* Each lowers to native GCN3 instructions whose results the f32 contract (docs/float.md) fixes
  * bit for bit; docs/opencl.md lists the precision of each. Radian sin/cos scale by 1/(2 pi)
- * into the hardware's revolutions; exp/log scale exp2/log2. */
+ * into the hardware's revolutions; log scales log2. The functions no instruction computes
+ * (pow, exp, atan2, fmod, erf, ...) follow in their own section. */
 #define PWS_F static inline __attribute__((overloadable, always_inline, const)) float
 
 PWS_F sqrt(float x) { return __builtin_sqrtf(x); }
 PWS_F rsqrt(float x) { return __builtin_amdgcn_rsqf(x); }
 PWS_F exp2(float x) { return __builtin_exp2f(x); }
 PWS_F log2(float x) { return __builtin_log2f(x); }
-PWS_F exp(float x) { return exp2(x * 1.44269504088896341f); }
 PWS_F log(float x) { return log2(x) * 0.693147180559945309f; }
-PWS_F exp10(float x) { return exp2(x * 3.32192809488736235f); }
 PWS_F log10(float x) { return log2(x) * 0.301029995663981195f; }
 PWS_F sin(float x) { return __builtin_amdgcn_sinf(x * 0.159154943091895336f); }
 PWS_F cos(float x) { return __builtin_amdgcn_cosf(x * 0.159154943091895336f); }
 PWS_F tan(float x) { return sin(x) / cos(x); }
+PWS_F tanpi(float x) { return __builtin_amdgcn_sinf(x * 0.5f) / __builtin_amdgcn_cosf(x * 0.5f); }
 PWS_F sinpi(float x) { return __builtin_amdgcn_sinf(x * 0.5f); }
 PWS_F cospi(float x) { return __builtin_amdgcn_cosf(x * 0.5f); }
 PWS_F fabs(float x) { return __builtin_fabsf(x); }
@@ -353,15 +368,6 @@ PWS_F copysign(float a, float b) { return __builtin_copysignf(a, b); }
 PWS_F ldexp(float x, int n) { return __builtin_amdgcn_ldexpf(x, n); }
 PWS_F fdim(float a, float b) { return a > b ? a - b : 0.0f; }
 PWS_F hypot(float a, float b) { return sqrt(a * a + b * b); }
-PWS_F pown(float x, int n)
-{
-    float r = 1.0f;
-    for (uint k = n < 0 ? 0u - (uint)n : (uint)n; k; k >>= 1, x *= x)
-        if (k & 1u)
-            r *= x;
-    return n < 0 ? 1.0f / r : r;
-}
-PWS_F powr(float x, float y) { return exp2(y * log2(x)); }
 PWS_F step(float edge, float x) { return x < edge ? 0.0f : 1.0f; }
 PWS_F sign(float x) { return x > 0.0f ? 1.0f : x < 0.0f ? -1.0f : x; }
 PWS_F mix(float a, float b, float t) { return a + (b - a) * t; }
@@ -394,6 +400,547 @@ PWS_PURE int islessequal(float a, float b) { return a <= b; }
 PWS_PURE int islessgreater(float a, float b) { return a < b || a > b; }
 PWS_PURE int isordered(float a, float b) { return a == a && b == b; }
 PWS_PURE int isunordered(float a, float b) { return a != a || b != b; }
+
+/* ---- Math library functions (float) ------------------------------------------------------- */
+/* What no GCN3 instruction computes, written for f32 alone (pws runs no doubles). Where one
+ * float would lose bits the result needs, a value is carried as the unevaluated sum hi + lo of
+ * two floats (x and y of a float2): v_fma_f32 is fused, so a product's rounding error is
+ * exact, fma(a, b, -a * b), and a sum's comes from Knuth's two-sum. Polynomial coefficients
+ * are Chebyshev fits (mpmath, 40 digits, rounded to float) of the named function on the named
+ * interval; series are Taylor's. Denormal inputs and results are flushed, as by every f32
+ * operation of the contract. docs/opencl.md gives each function's error, measured against
+ * correctly rounded results by tests/cli_libm.rs. */
+
+#define PWS_INF __builtin_inff()
+#define PWS_NAN __builtin_nanf("")
+
+PWS_PURE float2 pws_two_sum(float a, float b)
+{
+    float s = a + b, bb = s - a;
+    return (float2)(s, (a - (s - bb)) + (b - bb));
+}
+/* Two-sum for |a| >= |b| (or a = 0). */
+PWS_PURE float2 pws_fast_two_sum(float a, float b)
+{
+    float s = a + b;
+    return (float2)(s, b - (s - a));
+}
+PWS_PURE float2 pws_two_prod(float a, float b)
+{
+    float p = a * b;
+    return (float2)(p, __builtin_fmaf(a, b, -p));
+}
+/* a / b within a hair of correct rounding (the reciprocal's quotient corrected by its
+ * remainder), for b and a / b normal. Written out because clang lowers `/` to this speed only
+ * while the division keeps its OpenCL precision metadata, which LLVM drops from an instruction
+ * it moves between blocks; without it `/` becomes the mode-switching exact sequence
+ * (s_setreg_imm32_b32) that pws does not run. */
+PWS_PURE float pws_div(float a, float b)
+{
+    float r = __builtin_amdgcn_rcpf(b), q = a * r;
+    return __builtin_fmaf(__builtin_fmaf(-q, b, a), r, q);
+}
+
+/* ln m for m in [sqrt(1/2), sqrt(2)) as hi + lo: 2 atanh(s) with s = (m - 1) / (m + 1), s's
+ * rounding recovered from the division's remainder, and the series' tail past s^13 below
+ * 2^-39 of the result. */
+PWS_PURE float2 pws_ln_mant(float m)
+{
+    float f = m - 1.0f;                      /* exact: m is within a factor of 2 of 1 */
+    float d = 2.0f + f, dl = f - (d - 2.0f); /* m + 1 = d + dl exactly */
+    float s = pws_div(f, d);
+    float sl = pws_div(__builtin_fmaf(-s, dl, __builtin_fmaf(-s, d, f)), d);
+    float s2 = s * s;
+    float t = 0.153846154f;
+    t = __builtin_fmaf(t, s2, 0.181818182f);
+    t = __builtin_fmaf(t, s2, 0.222222222f);
+    t = __builtin_fmaf(t, s2, 0.285714286f);
+    t = __builtin_fmaf(t, s2, 0.4f);
+    t = __builtin_fmaf(t, s2, 0.666666667f);
+    t *= s2 * s;
+    return pws_fast_two_sum(2.0f * s, __builtin_fmaf(2.0f, sl, t));
+}
+
+/* x = m 2^e with m in [sqrt(1/2), sqrt(2)), for finite normal x > 0: (m, e). */
+PWS_PURE float2 pws_frexp_centred(float x)
+{
+    int e = __builtin_amdgcn_frexp_expf(x);
+    float m = __builtin_amdgcn_frexp_mantf(x);
+    int low = m < 0.707106781f;
+    return (float2)(low ? 2.0f * m : m, (float)(e - low));
+}
+
+/* ln x as hi + lo for finite normal x > 0. ln 2 = 0.693145752 (16 bits, so e times it is
+ * exact) + 1.42860677e-06. */
+PWS_PURE float2 pws_ln_ff(float x)
+{
+    float2 me = pws_frexp_centred(x);
+    float2 l = pws_ln_mant(me.x);
+    float2 r = pws_two_sum(me.y * 0.693145752f, l.x);
+    return pws_fast_two_sum(r.x, r.y + (l.y + me.y * 1.42860677e-06f));
+}
+
+/* log2 x as hi + lo for finite normal x > 0: e + ln m times log2(e) = 1.44269502 +
+ * 1.92596299e-08. */
+PWS_PURE float2 pws_log2_ff(float x)
+{
+    float2 me = pws_frexp_centred(x);
+    float2 l = pws_ln_mant(me.x);
+    float2 p = pws_two_prod(l.x, 1.44269502f);
+    p.y += l.x * 1.92596299e-08f + l.y * 1.44269502f;
+    float2 r = pws_two_sum(me.y, p.x);
+    return pws_fast_two_sum(r.x, r.y + p.y);
+}
+
+/* e^(h + l) = 2^n (1 + r + c) for |h| <= 111 and l small: n = rint(h / ln 2), r + rl = h + l -
+ * n ln 2 (|r| <= 0.35; h - n ln2_hi is exact), and c = e^r - 1 - r by Taylor's series to r^7
+ * (remainder below 2^-27 of e^r) with rl folded in. Returns (r, c, n). */
+PWS_PURE float3 pws_exp_parts(float h, float l)
+{
+    float n = __builtin_rintf(h * 1.44269502f);
+    float2 r = pws_two_sum(h - n * 0.693145752f, l - n * 1.42860677e-06f);
+    float x = r.x;
+    float c = 0.000198412698f;
+    c = __builtin_fmaf(c, x, 0.00138888889f);
+    c = __builtin_fmaf(c, x, 0.00833333333f);
+    c = __builtin_fmaf(c, x, 0.0416666667f);
+    c = __builtin_fmaf(c, x, 0.166666667f);
+    c = __builtin_fmaf(c, x, 0.5f);
+    c *= x * x;
+    return (float3)(x, __builtin_fmaf(r.y, 1.0f + x, c), n);
+}
+
+/* 2^n (1 + r + c), rounded once (the sum kept exact until its last addition). */
+PWS_PURE float pws_exp_join(float3 p)
+{
+    float2 s = pws_fast_two_sum(1.0f, p.x);
+    return __builtin_amdgcn_ldexpf(s.x + (s.y + p.y), (int)p.z);
+}
+
+PWS_F exp(float x)
+{
+    float h = __builtin_fminf(__builtin_fmaxf(x, -104.0f), 89.0f);
+    float r = pws_exp_join(pws_exp_parts(h, 0.0f));
+    return x != x ? x : r;
+}
+/* x ln 10 as hi + lo: ln 10 = 2.30258512 - 3.19754317e-08. */
+PWS_F exp10(float x)
+{
+    float c = __builtin_fminf(__builtin_fmaxf(x, -46.0f), 39.0f);
+    float2 t = pws_two_prod(c, 2.30258512f);
+    float r = pws_exp_join(pws_exp_parts(t.x, __builtin_fmaf(c, -3.19754317e-08f, t.y)));
+    return x != x ? x : r;
+}
+/* e^x - 1 = (2^n - 1) + 2^n (r + c): both terms exact for |n| <= 24, one rounding. */
+PWS_F expm1(float x)
+{
+    float3 p = pws_exp_parts(__builtin_fminf(__builtin_fmaxf(x, -30.0f), 89.0f), 0.0f);
+    int n = (int)p.z;
+    float two_n = __builtin_amdgcn_ldexpf(1.0f, n);
+    float2 s = pws_two_sum(two_n - 1.0f, two_n * p.x);
+    float mid = s.x + (s.y + two_n * p.y);
+    float tiny = __builtin_amdgcn_ldexpf(1.0f, -n);
+    float big = __builtin_amdgcn_ldexpf(1.0f + ((p.x - tiny) + p.y), n);
+    float r = n > 24 ? big : n < -24 ? -1.0f : mid;
+    return x != x || x == 0.0f ? x : r;
+}
+/* ln(1 + x) = ln(u) + ul / u with 1 + x = u + ul exactly. */
+PWS_F log1p(float x)
+{
+    float2 u = pws_two_sum(1.0f, x);
+    float2 l = pws_ln_ff(u.x);
+    float r = l.x + (l.y + pws_div(u.y, u.x));
+    r = x == 0.0f || x == PWS_INF ? x : r;
+    r = x == -1.0f ? -PWS_INF : r;
+    return x < -1.0f || x != x ? PWS_NAN : r;
+}
+
+/* |x|^y for x != 0 and y (as yh + yl) finite: 2^(y log2|x|) with the product as hi + lo,
+ * reduced by its nearest integer n, whose remainder times ln 2 (hi + lo) feeds exp. */
+PWS_PURE float pws_pow_abs(float ax, float yh, float yl)
+{
+    float2 l = pws_log2_ff(ax);
+    float2 p = pws_two_prod(yh, l.x);
+    p.y += yh * l.y + yl * l.x;
+    float2 z = pws_fast_two_sum(p.x, p.y);
+    float zh = __builtin_fminf(__builtin_fmaxf(z.x, -160.0f), 130.0f);
+    float n = __builtin_rintf(zh);
+    float2 r = pws_two_sum(zh - n, z.y);
+    float2 t = pws_two_prod(r.x, 0.693147182f);
+    t.y += r.x * -1.90465421e-09f + r.y * 0.693147182f;
+    float3 e = pws_exp_parts(t.x, t.y);
+    e.z += n;
+    return pws_exp_join(e);
+}
+/* C99's (and OpenCL's) special cases of pow around |x|^y, for y = yh + yl: yint and yodd say
+ * whether y is an integer and an odd one. */
+PWS_PURE float pws_pow_cases(float x, float yh, float yl, int yint, int yodd)
+{
+    float ax = fabs(x), ay = fabs(yh);
+    float r = pws_pow_abs(ax, yh, yl);
+    r = ax == 0.0f ? (yh < 0.0f ? PWS_INF : 0.0f) : r;
+    r = ax == PWS_INF ? (yh < 0.0f ? 0.0f : PWS_INF) : r;
+    r = ay == PWS_INF ? (ax == 1.0f ? 1.0f : (ax < 1.0f) == (yh < 0.0f) ? PWS_INF : 0.0f) : r;
+    r = __builtin_signbit(x) && yodd ? -r : r;
+    r = x < 0.0f && ax < PWS_INF && ay < PWS_INF && !yint ? PWS_NAN : r;
+    r = x != x || yh != yh ? x + yh : r;
+    return yh == 0.0f || x == 1.0f ? 1.0f : r;
+}
+PWS_F pow(float x, float y)
+{
+    float ay = fabs(y);
+    int yint = ay < PWS_INF && __builtin_truncf(y) == y;
+    return pws_pow_cases(x, y, 0.0f, yint, yint && ay < 0x1p24f && ((int)ay & 1));
+}
+/* n as hi + lo: exact for every int. */
+PWS_F pown(float x, int n)
+{
+    float yh = (float)n;
+    return pws_pow_cases(x, yh, (float)((long)n - (long)yh), 1, n & 1);
+}
+PWS_F powr(float x, float y)
+{
+    float ax = fabs(x), ay = fabs(y);
+    float r = pws_pow_abs(ax, y, 0.0f);
+    r = ax == 0.0f ? (y < 0.0f ? PWS_INF : 0.0f) : r;
+    r = ax == PWS_INF ? (y < 0.0f ? 0.0f : PWS_INF) : r;
+    r = ay == PWS_INF ? ((ax < 1.0f) == (y < 0.0f) ? PWS_INF : 0.0f) : r;
+    r = y == 0.0f || ax == 1.0f ? 1.0f : r;
+    int nan = x < 0.0f || x != x || y != y || (y == 0.0f && (ax == 0.0f || ax == PWS_INF))
+              || (ax == 1.0f && ay == PWS_INF);
+    return nan ? PWS_NAN : r;
+}
+/* x^(1/n), 1/n as hi + lo. */
+PWS_F rootn(float x, int n)
+{
+    float fn = (float)n, yh = pws_div(1.0f, fn);
+    float yl = pws_div(__builtin_fmaf(-yh, fn, 1.0f), fn);
+    float ax = fabs(x);
+    float r = pws_pow_abs(ax, yh, yl);
+    r = ax == 0.0f ? (n < 0 ? PWS_INF : 0.0f) : r;
+    r = ax == PWS_INF ? (n < 0 ? 0.0f : PWS_INF) : r;
+    r = n & 1 ? __builtin_copysignf(r, x) : r;
+    return (x < 0.0f && !(n & 1)) || n == 0 || x != x ? PWS_NAN : r;
+}
+/* One Newton step on y^3 = a from exp2(log2(a) / 3), its residual formed with fma; |x| is
+ * scaled by 2^-126 or 2^126 (cubes) where y^3 or its residual would leave the normal range. */
+PWS_F cbrt(float x)
+{
+    float ax = fabs(x);
+    int big = ax > 0x1p100f, tiny = ax < 0x1p-100f;
+    float a = big ? ax * 0x1p-126f : tiny ? ax * 0x1p126f : ax;
+    float y = exp2(log2(a) * 0.333333333f);
+    float2 y2 = pws_two_prod(y, y);
+    float res = __builtin_fmaf(y2.x, y, -a) + y2.y * y;
+    y -= res * (0.333333333f * __builtin_amdgcn_rcpf(y2.x));
+    y = big ? y * 0x1p42f : tiny ? y * 0x1p-42f : y;
+    return ax == 0.0f || ax == PWS_INF || x != x ? x : __builtin_copysignf(y, x);
+}
+
+/* Hyperbolic functions from exp and expm1 (no cancellation near 0: expm1 is accurate there);
+ * past |x| = 9, e^|x| / 2 as (e^(|x|/2) / 2) e^(|x|/2), which overflows only where the result
+ * does. */
+PWS_F cosh(float x)
+{
+    float ax = fabs(x), e = exp(ax), h = exp(0.5f * ax);
+    return ax < 9.0f ? 0.5f * e + pws_div(0.5f, e) : (0.5f * h) * h;
+}
+PWS_F sinh(float x)
+{
+    float ax = fabs(x), e = expm1(ax), h = exp(0.5f * ax);
+    return __builtin_copysignf(ax < 9.0f ? 0.5f * (e + pws_div(e, e + 1.0f)) : (0.5f * h) * h, x);
+}
+/* 1 - tanh|x| is below half an ulp of 1 from |x| = 9.1 on. */
+PWS_F tanh(float x)
+{
+    float ax = fabs(x), e = expm1(2.0f * ax);
+    return x != x ? x : __builtin_copysignf(ax < 9.1f ? pws_div(e, e + 2.0f) : 1.0f, x);
+}
+/* ln 2 = 0.693147182 - 1.90465421e-09, added to ln|x| for |x| > 2^12, where x^2 + 1 = x^2. */
+PWS_PURE float pws_ln_twice(float ax)
+{
+    float2 l = pws_ln_ff(ax);
+    float2 s = pws_two_sum(l.x, 0.693147182f);
+    return s.x + (s.y + (l.y - 1.90465421e-09f));
+}
+PWS_F asinh(float x)
+{
+    float ax = fabs(x);
+    float t = ax + pws_div(ax * ax, 1.0f + sqrt(1.0f + ax * ax));
+    float r = ax > 0x1p12f ? pws_ln_twice(ax) : log1p(t);
+    return ax == PWS_INF || x != x || x == 0.0f ? x : __builtin_copysignf(r, x);
+}
+PWS_F acosh(float x)
+{
+    float t = x - 1.0f; /* exact below 2^24 */
+    float r = x > 0x1p12f ? pws_ln_twice(x) : log1p(t + sqrt(2.0f * t + t * t));
+    return x == PWS_INF ? x : x < 1.0f || x != x ? PWS_NAN : r;
+}
+PWS_F atanh(float x)
+{
+    float ax = fabs(x);
+    float r = 0.5f * log1p(pws_div(2.0f * ax, 1.0f - ax));
+    r = ax == 1.0f ? PWS_INF : r;
+    return ax > 1.0f || x != x ? PWS_NAN : x == 0.0f ? x : __builtin_copysignf(r, x);
+}
+
+/* Inverse trigonometric functions. pi = 3.14159274 - 8.74227766e-08 and pi / 2 = 1.57079637
+ * - 4.37113883e-08 (hi + lo). */
+/* atan t for t in [0, 1]: t + t^3 g(t^2), g fitted to (atan(t) - t) / t^3 on [0, 1]. */
+PWS_PURE float pws_atan01(float t)
+{
+    float u = t * t;
+    float g = 0.00148869189f;
+    g = __builtin_fmaf(g, u, -0.00914462935f);
+    g = __builtin_fmaf(g, u, 0.0263050012f);
+    g = __builtin_fmaf(g, u, -0.0489605144f);
+    g = __builtin_fmaf(g, u, 0.0703191459f);
+    g = __builtin_fmaf(g, u, -0.089318268f);
+    g = __builtin_fmaf(g, u, 0.110882618f);
+    g = __builtin_fmaf(g, u, -0.142840043f);
+    g = __builtin_fmaf(g, u, 0.199999496f);
+    g = __builtin_fmaf(g, u, -0.333333343f);
+    return __builtin_fmaf(t * u, g, t);
+}
+PWS_F atan(float x)
+{
+    float ax = fabs(x);
+    int big = ax > 1.0f;
+    float r = pws_atan01(big ? __builtin_amdgcn_rcpf(ax) : ax);
+    r = big ? (1.57079637f - r) - 4.37113883e-08f : ax == 1.0f ? 0.785398185f : r;
+    return __builtin_copysignf(r, x);
+}
+/* atan(lo / hi) is r0 (pi / 4 rounded, 0.785398185 - 2.18556941e-08, when |x| = |y|); the
+ * quadrant adds it to or takes it from pi / 2 or pi, each constant as hi + lo so that the
+ * result is rounded once. */
+PWS_F atan2(float y, float x)
+{
+    float ay = fabs(y), ax = fabs(x);
+    float lo = __builtin_fminf(ax, ay), hi = __builtin_fmaxf(ax, ay);
+    int diagonal = lo == hi && hi != 0.0f;
+    /* past 2^64 both are scaled by 2^-64 so that 1 / hi stays normal (a lo that underflows
+     * then gives a quotient below the normal floats anyway) */
+    int huge = hi > 0x1p64f;
+    float q = pws_div(huge ? lo * 0x1p-64f : lo, huge ? hi * 0x1p-64f : hi);
+    float r0 = diagonal ? 0.785398185f : pws_atan01(hi == 0.0f || hi == PWS_INF ? 0.0f : q);
+    float r0l = diagonal ? -2.18556941e-08f : 0.0f;
+    int steep = ay > ax, left = __builtin_signbit(x);
+    float ch = steep ? 1.57079637f : left ? 3.14159274f : 0.0f;
+    float cl = steep ? -4.37113883e-08f : left ? -8.74227766e-08f : 0.0f;
+    float s = steep == left ? 1.0f : -1.0f;
+    float r = (ch + s * r0) + (cl + s * r0l);
+    return x != x || y != y ? x + y : __builtin_copysignf(r, y);
+}
+/* asin s = s + s^3 g(s^2) for s in [0, 1/2], g fitted to (asin(s) - s) / s^3 on s^2 in [0, 1/4];
+ * above 1/2, asin |x| = pi / 2 - 2 asin(s) with s = sqrt((1 - |x|) / 2) and s's rounding sl. */
+PWS_PURE float pws_asin_g(float z)
+{
+    float g = 0.0309745409f;
+    g = __builtin_fmaf(g, z, 0.0105744153f);
+    g = __builtin_fmaf(g, z, 0.0236118175f);
+    g = __builtin_fmaf(g, z, 0.0302691385f);
+    g = __builtin_fmaf(g, z, 0.0446476638f);
+    g = __builtin_fmaf(g, z, 0.074999921f);
+    g = __builtin_fmaf(g, z, 0.166666672f);
+    return g;
+}
+/* For |x| > 1/2: (2s, 2 (sl + s^3 g)), the two parts of 2 asin(s). */
+PWS_PURE float2 pws_asin_half(float ax)
+{
+    float z = 0.5f * (1.0f - ax); /* exact */
+    float s = sqrt(z);
+    float sl = s == 0.0f ? 0.0f : pws_div(__builtin_fmaf(-s, s, z), s + s);
+    return (float2)(2.0f * s, 2.0f * __builtin_fmaf(s * z, pws_asin_g(z), sl));
+}
+PWS_F asin(float x)
+{
+    float ax = fabs(x);
+    float2 h = pws_asin_half(ax);
+    float r = ax <= 0.5f ? __builtin_fmaf(ax * ax * ax, pws_asin_g(ax * ax), ax)
+                         : (1.57079637f - h.x) - (h.y + 4.37113883e-08f);
+    return __builtin_copysignf(r, x);
+}
+PWS_F acos(float x)
+{
+    float ax = fabs(x);
+    float2 h = pws_asin_half(ax);
+    float small = (1.57079637f - x) - ((x * x * x) * pws_asin_g(x * x) + 4.37113883e-08f);
+    float left = (3.14159274f - h.x) - (h.y + 8.74227766e-08f);
+    return ax <= 0.5f ? small : x > 0.0f ? h.x + h.y : left;
+}
+/* 1/pi = 0.318309873 + 1.28412765e-08. */
+PWS_F asinpi(float x) { return asin(x) * 0.318309873f; }
+PWS_F acospi(float x) { return acos(x) * 0.318309873f; }
+PWS_F atanpi(float x) { return atan(x) * 0.318309873f; }
+PWS_F atan2pi(float y, float x) { return atan2(y, x) * 0.318309873f; }
+
+/* erf x = x (c0 + x^2 p(x^2)) below 1, p fitted to (erf(x) / x - c0) / x^2 on x^2 in [0, 1].
+ * From 1 on, erfc x = e^(-x^2) G(x) with x^2 as hi + lo: G fitted to erfc(x) e^(x^2) in
+ * x - 1.75 on [1, 2.5], and x G(x) in 1/x^2 on [2.5, 10]; erfc x is below the normal floats
+ * past 9.2. */
+/* x h(x^2) - c0 x, with c0 = 2 / sqrt(pi) = 1.12837923 - 5.86353828e-08 and the fit's rounding
+ * confined to the terms past x. */
+PWS_PURE float pws_erf_tail(float x)
+{
+    float u = x * x;
+    float p = -1.02167478e-05f;
+    p = __builtin_fmaf(p, u, 0.000114517366f);
+    p = __builtin_fmaf(p, u, -0.0008508545f);
+    p = __builtin_fmaf(p, u, 0.00522261113f);
+    p = __builtin_fmaf(p, u, -0.0268659461f);
+    p = __builtin_fmaf(p, u, 0.112837903f);
+    p = __builtin_fmaf(p, u, -0.376126379f);
+    return x * __builtin_fmaf(u, p, -5.86353828e-08f);
+}
+PWS_PURE float pws_erfc_from1(float x)
+{
+    float t = x - 1.75f, v = __builtin_amdgcn_rcpf(x);
+    float near = -3.81819082e-05f;
+    near = __builtin_fmaf(near, t, 0.000124815328f);
+    near = __builtin_fmaf(near, t, -0.000341304927f);
+    near = __builtin_fmaf(near, t, 0.00103148783f);
+    near = __builtin_fmaf(near, t, -0.00302142696f);
+    near = __builtin_fmaf(near, t, 0.00840588566f);
+    near = __builtin_fmaf(near, t, -0.0222599637f);
+    near = __builtin_fmaf(near, t, 0.0557635203f);
+    near = __builtin_fmaf(near, t, -0.130976349f);
+    near = __builtin_fmaf(near, t, 0.28497225f);
+    float w = v * v;
+    float far = -25.0153637f;
+    far = __builtin_fmaf(far, w, 22.535635f);
+    far = __builtin_fmaf(far, w, -10.0022192f);
+    far = __builtin_fmaf(far, w, 3.25294042f);
+    far = __builtin_fmaf(far, w, -1.03840101f);
+    far = __builtin_fmaf(far, w, 0.422649324f);
+    far = __builtin_fmaf(far, w, -0.282088429f);
+    far = __builtin_fmaf(far, w, 0.564189553f);
+    far *= v;
+    float2 s = pws_two_prod(x, x);
+    float3 e = pws_exp_parts(-s.x, -s.y);
+    float2 o = pws_fast_two_sum(1.0f, e.x);
+    return __builtin_amdgcn_ldexpf((o.x + (o.y + e.y)) * (x < 2.5f ? near : far), (int)e.z);
+}
+PWS_F erf(float x)
+{
+    float ax = fabs(x);
+    float big = __builtin_copysignf(1.0f - pws_erfc_from1(__builtin_fminf(ax, 10.0f)), x);
+    float r = ax < 1.0f ? __builtin_fmaf(x, 1.12837923f, pws_erf_tail(x)) : big;
+    return x != x || x == 0.0f ? x : r;
+}
+PWS_F erfc(float x)
+{
+    float ax = fabs(x), big = pws_erfc_from1(__builtin_fminf(ax, 10.0f));
+    float small = __builtin_fmaf(-x, 1.12837923f, 1.0f) - pws_erf_tail(x);
+    float r = ax < 1.0f ? small : x > 0.0f ? big : 2.0f - big;
+    return x != x ? x : r;
+}
+
+/* |x| = mx 2^ex and |y| = my 2^ey with integer mantissas (hidden bit set): |x| mod |y| is
+ * (mx 2^(ex - ey) mod my) 2^ey, formed 8 bits of ex - ey at a time (r < my < 2^24, so r << 8
+ * fits), with the quotient's low bits for remquo. Exact. For |x| >= |y|; any bits end the loop
+ * within 32 iterations (ex - ey <= 255). */
+PWS_OVERLOAD float pws_fmod_abs(float ax, float ay, uint *quo)
+{
+    uint ix = __builtin_astype(ax, uint), iy = __builtin_astype(ay, uint);
+    uint my = (iy & 0x7fffffu) | 0x800000u, r = (ix & 0x7fffffu) | 0x800000u;
+    uint q = r >= my;
+    int d = (int)(ix >> 23) - (int)(iy >> 23);
+    r -= q ? my : 0u;
+    while (d > 0) {
+        PWS_LOOP_BOUND(32);
+        int c = d < 8 ? d : 8;
+        r <<= c;
+        q = (q << c) + r / my;
+        r %= my;
+        d -= c;
+    }
+    *quo = q;
+    return __builtin_amdgcn_ldexpf((float)r, (int)(iy >> 23) - 150);
+}
+PWS_F fmod(float x, float y)
+{
+    float ax = fabs(x), ay = fabs(y);
+    uint q;
+    float r = __builtin_copysignf(ax >= ay ? pws_fmod_abs(ax, ay, &q) : ax, x);
+    return ay == 0.0f || ax == PWS_INF || x != x || y != y ? PWS_NAN : r;
+}
+/* The remainder to the nearest multiple of y, ties to the even quotient; 2 r is exact and
+ * r - |y| too (r lies within a factor of 2 of |y|). */
+PWS_OVERLOAD float pws_remquo(float x, float y, int *quo)
+{
+    float ax = fabs(x), ay = fabs(y);
+    uint q = 0u;
+    float r = ax >= ay ? pws_fmod_abs(ax, ay, &q) : ax;
+    int up = 2.0f * r > ay || (2.0f * r == ay && (q & 1u));
+    r = up ? r - ay : r;
+    q += up;
+    int bad = ay == 0.0f || ax == PWS_INF || x != x || y != y;
+    int k = (int)(q & 0x7fu);
+    *quo = bad ? 0 : __builtin_signbit(x) != __builtin_signbit(y) ? -k : k;
+    return bad ? PWS_NAN : __builtin_signbit(x) ? -r : r;
+}
+PWS_F remainder(float x, float y)
+{
+    int q;
+    return pws_remquo(x, y, &q);
+}
+
+PWS_F maxmag(float x, float y)
+{
+    float ax = fabs(x), ay = fabs(y);
+    return ax > ay ? x : ay > ax ? y : __builtin_fmaxf(x, y);
+}
+PWS_F minmag(float x, float y)
+{
+    float ax = fabs(x), ay = fabs(y);
+    return ax < ay ? x : ay < ax ? y : __builtin_fminf(x, y);
+}
+/* The next float after x towards y, by its bits. */
+PWS_F nextafter(float x, float y)
+{
+    int ix = __builtin_astype(x, int), iy = __builtin_astype(y, int);
+    int ax = ix & 0x7fffffff;
+    int step = (ix < 0) == (x < y) ? -1 : 1;
+    int r = ax == 0 ? (iy & (int)0x80000000) | 1 : ix + step;
+    return x != x || y != y ? x + y : x == y ? y : __builtin_astype(r, float);
+}
+PWS_PURE int ilogb(float x)
+{
+    float ax = fabs(x);
+    int e = __builtin_amdgcn_frexp_expf(ax) - 1;
+    return ax == 0.0f ? FP_ILOGB0 : x != x ? FP_ILOGBNAN : ax == PWS_INF ? INT_MAX : e;
+}
+PWS_F logb(float x)
+{
+    float ax = fabs(x);
+    return ax == 0.0f ? -PWS_INF : ax == PWS_INF ? ax : x != x ? x : (float)ilogb(x);
+}
+PWS_F nan(uint code) { return __builtin_astype(0x7fc00000u | code, float); }
+
+/* Functions with a pointer result, for each address space. */
+#define PWS_MATH_PTR(AS)                                                                       \
+    PWS_OVERLOAD float sincos(float x, AS float *c)                                            \
+    {                                                                                          \
+        *c = cos(x);                                                                           \
+        return sin(x);                                                                         \
+    }                                                                                          \
+    PWS_OVERLOAD float modf(float x, AS float *i)                                              \
+    {                                                                                          \
+        float t = trunc(x);                                                                    \
+        *i = t;                                                                                \
+        return __builtin_copysignf(__builtin_isinf(x) ? 0.0f : x - t, x);                      \
+    }                                                                                          \
+    PWS_OVERLOAD float remquo(float x, float y, AS int *quo)                                   \
+    {                                                                                          \
+        int q;                                                                                 \
+        float r = pws_remquo(x, y, &q);                                                        \
+        *quo = q;                                                                              \
+        return r;                                                                              \
+    }
+PWS_MATH_PTR(__global)
+PWS_MATH_PTR(__local)
+PWS_MATH_PTR(__private)
+#undef PWS_MATH_PTR
 
 /* Component-wise math on float2, float3 and float4: the scalar function per component. */
 #define PWS_V1(f)                                                                              \
@@ -430,15 +977,29 @@ PWS_PURE int isunordered(float a, float b) { return a != a || b != b; }
     PWS_PURE float##N mix(float##N a, float##N b, float t) { return mix(a, b, (float##N)(t)); }
 PWS_V1(sqrt) PWS_V1(rsqrt) PWS_V1(exp2) PWS_V1(log2) PWS_V1(exp) PWS_V1(log) PWS_V1(sin)
 PWS_V1(cos) PWS_V1(fabs) PWS_V1(floor) PWS_V1(ceil) PWS_V1(trunc) PWS_V1(rint) PWS_V1(round)
-PWS_V1(sign)
+PWS_V1(sign) PWS_V1(exp10) PWS_V1(log10) PWS_V1(expm1) PWS_V1(log1p) PWS_V1(cbrt) PWS_V1(tan)
+PWS_V1(sinpi) PWS_V1(cospi) PWS_V1(tanpi) PWS_V1(sinh) PWS_V1(cosh) PWS_V1(tanh) PWS_V1(asinh)
+PWS_V1(acosh) PWS_V1(atanh) PWS_V1(asin) PWS_V1(acos) PWS_V1(atan) PWS_V1(asinpi) PWS_V1(acospi)
+PWS_V1(atanpi) PWS_V1(erf) PWS_V1(erfc) PWS_V1(logb)
 PWS_V2(fmin) PWS_V2(fmax) PWS_V2(min) PWS_V2(max) PWS_V2(copysign) PWS_V2(fdim) PWS_V2(step)
-PWS_V2(hypot) PWS_V2(powr)
+PWS_V2(hypot) PWS_V2(powr) PWS_V2(pow) PWS_V2(fmod) PWS_V2(remainder) PWS_V2(atan2)
+PWS_V2(atan2pi) PWS_V2(maxmag) PWS_V2(minmag) PWS_V2(nextafter)
 PWS_V3(fma) PWS_V3(mad) PWS_V3(clamp) PWS_V3(mix)
 PWS_VS(2) PWS_VS(3) PWS_VS(4)
+/* pown and rootn take an int vector. */
+#define PWS_VN(f)                                                                              \
+    PWS_PURE float2 f(float2 x, int2 n) { return (float2)(f(x.x, n.x), f(x.y, n.y)); }         \
+    PWS_PURE float3 f(float3 x, int3 n) { return (float3)(f(x.x, n.x), f(x.y, n.y), f(x.z, n.z)); } \
+    PWS_PURE float4 f(float4 x, int4 n)                                                        \
+    {                                                                                          \
+        return (float4)(f(x.x, n.x), f(x.y, n.y), f(x.z, n.z), f(x.w, n.w));                   \
+    }
+PWS_VN(pown) PWS_VN(rootn)
 #undef PWS_V1
 #undef PWS_V2
 #undef PWS_V3
 #undef PWS_VS
+#undef PWS_VN
 
 /* Geometric functions. dot multiplies and adds in component order, each rounded; length is
  * sqrt(dot(v, v)) without the overflow scaling of a full library (|v| above 1.8e19 gives
@@ -484,13 +1045,16 @@ PWS_FRACT(__global)
 PWS_FRACT(__local)
 PWS_FRACT(__private)
 
-/* native_* and half_*: the same instructions (their precision is the contract's, docs/float.md). */
+/* native_* and half_*: the instructions alone (their precision is the contract's, docs/float.md),
+ * exp and exp10 as exp2 of the scaled argument, powr as exp2(y log2 x). */
 #define PWS_NATIVE1(name, f) PWS_F native_##name(float x) { return f(x); } PWS_F half_##name(float x) { return f(x); }
 PWS_NATIVE1(sqrt, sqrt)
 PWS_NATIVE1(rsqrt, rsqrt)
-PWS_NATIVE1(exp, exp)
+PWS_F pws_exp_fast(float x) { return exp2(x * 1.44269504088896341f); }
+PWS_F pws_exp10_fast(float x) { return exp2(x * 3.32192809488736235f); }
+PWS_NATIVE1(exp, pws_exp_fast)
 PWS_NATIVE1(exp2, exp2)
-PWS_NATIVE1(exp10, exp10)
+PWS_NATIVE1(exp10, pws_exp10_fast)
 PWS_NATIVE1(log, log)
 PWS_NATIVE1(log2, log2)
 PWS_NATIVE1(log10, log10)
@@ -501,7 +1065,8 @@ PWS_F native_recip(float x) { return __builtin_amdgcn_rcpf(x); }
 PWS_F half_recip(float x) { return __builtin_amdgcn_rcpf(x); }
 PWS_F native_divide(float a, float b) { return a * __builtin_amdgcn_rcpf(b); }
 PWS_F half_divide(float a, float b) { return a * __builtin_amdgcn_rcpf(b); }
-PWS_F native_powr(float x, float y) { return powr(x, y); }
+PWS_F native_powr(float x, float y) { return exp2(y * log2(x)); }
+PWS_F half_powr(float x, float y) { return exp2(y * log2(x)); }
 #undef PWS_NATIVE1
 #undef PWS_FRACT
 #undef PWS_F
@@ -652,21 +1217,6 @@ PWS_OVERLOAD float atomic_xchg(volatile __local float *p, float v)
     return __builtin_bit_cast(float, atomic_xchg((volatile __local uint *)p, __builtin_bit_cast(uint, v)));
 }
 #undef PWS_ATOMIC_RMW
-
-/* ---- PWS annotations ---------------------------------------------------------------------- */
-/* They become assembly comments (`; pws: ...`) through inline asm, which the pws compiler pass
- * and WCET analysis read:
- *   PWS_SPLIT();          right before an if/else: split it (PWS mode), if it can split safely;
- *   PWS_LOOP_BOUND(N);    anywhere in a loop body: the loop runs at most N iterations per entry.
- * The comments read `; pws: split TAG` and `; pws: loop_bound N TAG`.
- */
-#define PWS_STR_(x) #x
-#define PWS_STR(x) PWS_STR_(x)
-/* Each marker carries a tag unique in the translation unit (__COUNTER__): LLVM hoists and
- * merges identical inline asm out of the two arms of an if (SimplifyCFG), which would move the
- * markers of nested ifs up to the outer one; distinct text keeps each marker where it was. */
-#define PWS_SPLIT() __asm__ volatile("; pws: split " PWS_STR(__COUNTER__))
-#define PWS_LOOP_BOUND(n) __asm__ volatile("; pws: loop_bound " PWS_STR(n) " " PWS_STR(__COUNTER__))
 
 #undef PWS_OVERLOAD
 #undef PWS_PURE
