@@ -569,3 +569,53 @@ fn narrow_saturating_differences_compute_what_opencl_specifies() {
         .collect();
     golden_and_rtl_compute(&m, &["v_sub_u16_e64", "v_sub_u16_sdwa", "clamp"], &expect);
 }
+
+/// Divisions clang rounds correctly: every one under `-cl-fp32-correctly-rounded-divide-sqrt`,
+/// and one that LLVM rewrites without its OpenCL precision metadata (`a == b ? 1.0f : a / b`;
+/// the fast `v_rcp_f32` form needs the metadata). clang emits the sequence `v_div_scale_f32` ..
+/// `v_div_fixup_f32` with two writes of the f32 denormal mode (`s_setreg_imm32_b32
+/// hwreg(HW_REG_MODE, 4, 2)`), which both executors run: the quotients are the correctly
+/// rounded ones (docs/float.md, "Division").
+#[test]
+fn divisions_clang_rounds_correctly_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let ins: Vec<i64> = (0..64i64).map(|v| (v * 7919 % 1013) - 300).collect();
+    // `in` holds the integers as f32 (exact); `out` the quotients' bits.
+    let kernel = "__kernel void k(__global const float *in, __global float *out) {\n\
+      int i = get_global_id(0);\n\
+      float x = in[i], y = in[63 - i];\n\
+      float lo = fmin(x, y), hi = fmax(x, y);\n\
+      out[i] = lo == hi ? 1.0f : lo / hi;\n\
+    }\n";
+    let m = launch_with(dir.path(), kernel, "", "f32", &ins);
+    let expect: Vec<i64> = (0..64)
+        .map(|i| {
+            let (x, y) = (ins[i] as f32, ins[63 - i] as f32);
+            let (lo, hi) = (x.min(y), x.max(y));
+            i64::from((if lo == hi { 1.0 } else { lo / hi }).to_bits() as i32)
+        })
+        .collect();
+    golden_and_rtl_compute(
+        &m,
+        &[
+            "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 4, 2), 3",
+            "v_div_fixup_f32",
+        ],
+        &expect,
+    );
+
+    let m = launch_with(
+        dir.path(),
+        "__kernel void k(__global const int *in, __global int *out) {\n\
+           int i = get_global_id(0);\n\
+           out[i] = as_int((float)in[i] / (float)(in[63 - i] | 1));\n\
+         }\n",
+        "cflags = [\"-cl-fp32-correctly-rounded-divide-sqrt\"]",
+        "i32",
+        &ins,
+    );
+    let expect: Vec<i64> = (0..64)
+        .map(|i| i64::from((ins[i] as f32 / (ins[63 - i] | 1) as f32).to_bits() as i32))
+        .collect();
+    golden_and_rtl_compute(&m, &["s_setreg_imm32_b32", "v_div_scale_f32"], &expect);
+}

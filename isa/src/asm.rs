@@ -17,7 +17,7 @@ use crate::encode::encode;
 use crate::error::{AsmError, ErrorKind, OperandError, Slot};
 use crate::inst::{DstUnused, InlineFloat, Instruction, Omod, Operand, Sdwa, SdwaSel};
 use crate::opcode::{Format, ImmKind, Opcode, Width};
-use crate::print::{EXPCNT_MAX, LGKMCNT_MAX, VMCNT_MAX};
+use crate::print::{EXPCNT_MAX, HWREG_NAMES, LGKMCNT_MAX, VMCNT_MAX};
 use crate::program::{Located, Program};
 
 /// Directives accepted and ignored (a directive whose name starts with `.amdgpu_`, or with
@@ -790,13 +790,17 @@ impl Parser<'_, '_> {
         if let Some(w) = sig.sdst {
             slots.push((Slot::Sdst, Some(w)));
         }
+        // `s_setreg_imm32_b32 hwreg(...), value`: the register field comes first.
+        if sig.imm == ImmKind::Hwreg {
+            slots.push((Slot::Imm, None));
+        }
         for (i, w) in sig.srcs.iter().enumerate() {
             slots.push((Slot::Src(i), Some(*w)));
         }
         // DS offsets are written as modifiers (`offset:N`), parsed with them.
         if !matches!(
             sig.imm,
-            ImmKind::None | ImmKind::DsOffset | ImmKind::DsOffset2
+            ImmKind::None | ImmKind::DsOffset | ImmKind::DsOffset2 | ImmKind::Hwreg
         ) {
             slots.push((Slot::Imm, None));
         }
@@ -821,6 +825,9 @@ impl Parser<'_, '_> {
             cols.push((*slot, self.col()));
             match (slot, width) {
                 (Slot::Imm, _) => target = self.immediate(inst)?,
+                (_, Some(_)) if sig.imm == ImmKind::Hwreg => {
+                    inst.srcs[0] = Some(self.setreg_value()?);
+                }
                 (_, Some(w)) => {
                     let op = self.operand()?;
                     self.place(inst, *slot, *w, op)?;
@@ -1305,6 +1312,18 @@ impl Parser<'_, '_> {
             inst.imm = self.waitcnt()?;
             return Ok(None);
         }
+        if kind == ImmKind::Hwreg
+            && matches!(
+                self.peek(),
+                Some(Token {
+                    tok: Tok::Ident(_),
+                    ..
+                })
+            )
+        {
+            inst.imm = self.hwreg()?;
+            return Ok(None);
+        }
         let op = self.operand()?;
         let col = op.col;
         if op.neg || op.abs || op.sext {
@@ -1350,6 +1369,95 @@ impl Parser<'_, '_> {
 
     /// `vmcnt(n) expcnt(n) lgkmcnt(n)` (any subset, any order, separated by spaces, `&` or
     /// `,`), or a raw 16-bit value.
+    /// `hwreg(REG)` or `hwreg(REG, offset, size)`, REG a name of [`HWREG_NAMES`] or an id
+    /// 0..=63, as llvm-mc writes them: the 16-bit field of `s_setreg_imm32_b32`.
+    fn hwreg(&mut self) -> Result<u32, AsmError> {
+        let col = self.col();
+        match self.peek() {
+            Some(Token {
+                tok: Tok::Ident(name),
+                ..
+            }) if name.eq_ignore_ascii_case("hwreg") => self.pos += 1,
+            _ => {
+                return Err(self.err(
+                    col,
+                    ErrorKind::Syntax,
+                    "expected hwreg(...) or a 16-bit value",
+                ))
+            }
+        }
+        self.expect_punct('(')?;
+        let id = match self.peek().cloned() {
+            Some(Token {
+                tok: Tok::Ident(name),
+                col,
+            }) => {
+                self.pos += 1;
+                HWREG_NAMES
+                    .iter()
+                    .position(|n| n.eq_ignore_ascii_case(&name))
+                    .ok_or_else(|| {
+                        self.err(
+                            col,
+                            ErrorKind::BadOperand,
+                            format!("unknown hardware register `{}`", crate::diag::value(&name)),
+                        )
+                    })? as u64
+            }
+            _ => {
+                let (v, vcol) = self.expect_int()?;
+                if v > 63 {
+                    return Err(self.err(
+                        vcol,
+                        ErrorKind::ImmediateOutOfRange,
+                        "a hardware register id is 0..=63",
+                    ));
+                }
+                v
+            }
+        };
+        let (mut offset, mut size) = (0, 32);
+        if self.eat_punct(',') {
+            let (o, ocol) = self.expect_int()?;
+            self.expect_punct(',')?;
+            let (s, scol) = self.expect_int()?;
+            if o > 31 {
+                return Err(self.err(
+                    ocol,
+                    ErrorKind::ImmediateOutOfRange,
+                    "a field offset is 0..=31",
+                ));
+            }
+            if !(1..=32).contains(&s) {
+                return Err(self.err(
+                    scol,
+                    ErrorKind::ImmediateOutOfRange,
+                    "a field size is 1..=32",
+                ));
+            }
+            (offset, size) = (o, s);
+        }
+        self.expect_punct(')')?;
+        Ok((id | offset << 6 | (size - 1) << 11) as u32)
+    }
+
+    /// The value `s_setreg_imm32_b32` writes: an integer, always encoded as a literal dword.
+    fn setreg_value(&mut self) -> Result<Operand, AsmError> {
+        let op = self.operand()?;
+        match op.value {
+            Value::Int(v)
+                if !(op.neg || op.abs || op.sext) && (-(1i128 << 31)..1i128 << 32).contains(&v) =>
+            {
+                Ok(Operand::Literal(v as u32))
+            }
+            _ => Err(self.err(
+                op.col,
+                ErrorKind::BadOperand,
+                "s_setreg_imm32_b32 writes a 32-bit integer",
+            )),
+        }
+    }
+
     fn waitcnt(&mut self) -> Result<u32, AsmError> {
         if let Some(Token {
             tok: Tok::Int(v),

@@ -147,7 +147,10 @@ fn check_class(slot: Slot, class: Class, op: Operand, w: Width) -> Result<(), Op
         },
         Class::LiteralK => match op {
             Operand::Literal(_) => Ok(()),
-            _ => Err(bad(slot, "the constant K is a literal dword")),
+            _ => Err(bad(
+                slot,
+                "the constant K (or the value of s_setreg_imm32_b32) is a literal dword",
+            )),
         },
         Class::SdwaSrc => match op {
             Operand::Vgpr(n) => check_tuple(slot, "v", n, NUM_VGPRS, w, false),
@@ -276,6 +279,7 @@ pub fn check(inst: &Instruction) -> Result<(), OperandError> {
             Format::Sop1 | Format::Sop2 => Class::ScalarSrc,
             Format::Sopc if op == Opcode::Split => Class::ScalarReg,
             Format::Sopc => Class::ScalarSrc,
+            Format::Sopk if sig.imm == ImmKind::Hwreg => Class::LiteralK,
             Format::Sopk => Class::ScalarReg,
             Format::Smem => Class::SmemBase,
             Format::Flat | Format::Ds => Class::Vgpr,
@@ -305,7 +309,8 @@ pub fn check(inst: &Instruction) -> Result<(), OperandError> {
         if let (Some(Operand::Literal(v)), Some(&w)) = (src, sig.srcs.get(i)) {
             // Literals print as unsigned hex; reading that text back must give the literal.
             let canonical = Operand::constant(*v as i64, w) == Some(Operand::Literal(*v));
-            if !canonical && Some(i) != inst.opcode.literal_k() {
+            let always_literal = Some(i) == inst.opcode.literal_k() || sig.imm == ImmKind::Hwreg;
+            if !canonical && !always_literal {
                 return Err(OperandError::new(
                     Slot::Src(i),
                     ErrorKind::Literal,

@@ -8,7 +8,7 @@ use crate::error::DecodeError;
 use crate::inst::{
     DstUnused, Instruction, Modifiers, Omod, Operand, Sdwa, SdwaSel, LITERAL_CODE, SDWA_CODE,
 };
-use crate::opcode::{Format, Opcode};
+use crate::opcode::{Format, ImmKind, Opcode};
 
 /// Decodes a whole program image: `(byte pc, instruction)` for each instruction in order.
 pub fn decode(words: &[u32]) -> Result<Vec<(u32, Instruction)>, DecodeError> {
@@ -135,7 +135,12 @@ fn fields(format: Format, w0: u32, w1: u32, literal: Option<u32>) -> Result<Inst
         Format::Sopk => {
             inst = Instruction::new(lookup(w0 >> 23 & 0x1f)?);
             let reg = Some(sop(w0 >> 16 & 0x7f)?);
-            if inst.opcode.signature().dst.is_some() {
+            if inst.opcode.signature().imm == ImmKind::Hwreg {
+                // The SDST field is unused (canonical: 0); the value is the literal dword.
+                inst.srcs[0] = Some(Operand::Literal(
+                    literal.ok_or("the value's literal dword is past the end")?,
+                ));
+            } else if inst.opcode.signature().dst.is_some() {
                 inst.dst = reg;
             } else {
                 inst.srcs[0] = reg;

@@ -117,6 +117,10 @@ pub enum ImmKind {
     Uimm16,
     /// SOPP `s_nop`: the number of wait states minus one, printed in decimal when small.
     Nop,
+    /// `s_setreg_imm32_b32`'s hardware-register field: register id (bits 5:0), the field's
+    /// offset (10:6) and size - 1 (15:11), written `hwreg(HW_REG_MODE, 4, 2)` before the
+    /// operand (the value, always a literal dword).
+    Hwreg,
     /// SOPP branch: signed dword offset from the next instruction.
     Branch,
     /// `s_waitcnt`: vmcnt (bits 3:0), expcnt (6:4), lgkmcnt (11:8).
@@ -175,6 +179,7 @@ const SC_NONE: Signature = sig(None, None, &[], ImmKind::None);
 const SK_DST: Signature = sig(Some(B32), None, &[], ImmKind::Simm16);
 const SK_CMP: Signature = sig(None, None, &[B32], ImmKind::Simm16);
 const SK_CMPU: Signature = sig(None, None, &[B32], ImmKind::Uimm16);
+const SK_SETREG: Signature = sig(None, None, &[B32], ImmKind::Hwreg);
 const SP_NONE: Signature = sig(None, None, &[], ImmKind::None);
 const SP_NOP: Signature = sig(None, None, &[], ImmKind::Nop);
 const SP_BR: Signature = sig(None, None, &[], ImmKind::Branch);
@@ -397,6 +402,7 @@ opcodes! {
     SCmpkLeU32 = "s_cmpk_le_u32", Sopk, 0x0d, SK_CMPU;
     SAddkI32 = "s_addk_i32", Sopk, 0x0e, SK_DST;
     SMulkI32 = "s_mulk_i32", Sopk, 0x0f, SK_DST;
+    SSetregImm32B32 = "s_setreg_imm32_b32", Sopk, 0x14, SK_SETREG;
     // SOPP
     SNop = "s_nop", Sopp, 0x00, SP_NOP;
     SEndpgm = "s_endpgm", Sopp, 0x01, SP_NONE;

@@ -12,6 +12,33 @@ pub(crate) const EXPCNT_MAX: u32 = 0x7;
 pub(crate) const LGKMCNT_MAX: u32 = 0xf;
 pub(crate) const WAITCNT_MASK: u32 = VMCNT_MAX | EXPCNT_MAX << 4 | LGKMCNT_MAX << 8;
 
+/// gfx8's hardware registers by id, as `hwreg(...)` names them; id 0 and ids past 7 print as
+/// numbers.
+pub(crate) const HWREG_NAMES: [&str; 8] = [
+    "",
+    "HW_REG_MODE",
+    "HW_REG_STATUS",
+    "HW_REG_TRAPSTS",
+    "HW_REG_HW_ID",
+    "HW_REG_GPR_ALLOC",
+    "HW_REG_LDS_ALLOC",
+    "HW_REG_IB_STS",
+];
+
+/// `hwreg(REG, offset, size)`, or `hwreg(REG)` for the whole register, as llvm-mc prints it.
+fn hwreg_text(imm: u32) -> String {
+    let (id, offset, size) = (imm & 0x3f, imm >> 6 & 0x1f, (imm >> 11 & 0x1f) + 1);
+    let name = match HWREG_NAMES.get(id as usize) {
+        Some(n) if !n.is_empty() => n.to_string(),
+        _ => id.to_string(),
+    };
+    if offset == 0 && size == 32 {
+        format!("hwreg({name})")
+    } else {
+        format!("hwreg({name}, {offset}, {size})")
+    }
+}
+
 /// Writes `inst` in llvm-mc syntax; a branch prints `target_label` instead of its offset when
 /// given.
 pub(crate) fn write_instruction(
@@ -37,6 +64,18 @@ pub(crate) fn write_instruction(
     if let (Some(d), Some(w)) = (inst.sdst, sig.sdst) {
         operands.push(d.display(w).to_string());
     }
+    // `s_setreg_imm32_b32 hwreg(...), value`: llvm-mc prints the value in decimal where it
+    // would be an inline integer, else in hex.
+    if sig.imm == ImmKind::Hwreg {
+        operands.push(hwreg_text(inst.imm));
+        if let Some(Operand::Literal(v)) = inst.srcs[0] {
+            operands.push(match v as i32 {
+                k @ -16..=64 => k.to_string(),
+                _ => format!("0x{v:x}"),
+            });
+        }
+        return write!(f, " {}", operands.join(", "));
+    }
     for (i, (w, src)) in sig.srcs.iter().zip(inst.srcs.iter()).enumerate() {
         if let Some(s) = src_with_mods(inst, i, *src, *w) {
             operands.push(s);
@@ -46,6 +85,7 @@ pub(crate) fn write_instruction(
         ImmKind::None => {}
         ImmKind::Simm16 | ImmKind::Uimm16 => operands.push(format!("0x{:x}", inst.imm & 0xffff)),
         ImmKind::Nop => operands.push(small_dec_or_hex(inst.imm)),
+        ImmKind::Hwreg => {}
         ImmKind::Branch => operands.push(match target_label {
             Some(l) => l.to_string(),
             None => inst.simm16().to_string(),

@@ -21,6 +21,9 @@
 //!   (`.amdhsa_float_denorm_mode_32 0`, `.amdhsa_ieee_mode 1`, `.amdhsa_dx10_clamp 1`), the one
 //!   the f32 contract (docs/float.md) defines;
 //! - DS instructions with `gds`: pws has no global data share;
+//! - `s_setreg_imm32_b32` of any field but `hwreg(HW_REG_MODE, 4, 2)`, the f32 denormal mode
+//!   that clang switches on and off around its exact division's core: both executors run
+//!   that write as a no-op (f32 denormals stay flushed, docs/float.md, "Mode writes");
 //! - a branch whose target is no instruction of the program (before its start, past its end,
 //!   or inside an instruction with a literal): control could only leave the program there.
 //!
@@ -35,6 +38,10 @@ use crate::error::{AsmError, ErrorKind};
 use crate::inst::{Instruction, Operand, Sdwa, SdwaSel};
 use crate::opcode::{Format, Opcode};
 use crate::program::Program;
+
+/// `hwreg(HW_REG_MODE, 4, 2)`: MODE.FP_DENORM's f32 bits, the one field `s_setreg_imm32_b32`
+/// may write.
+pub const FP_DENORM_F32: u32 = 1 | 4 << 6 | (2 - 1) << 11;
 
 /// The integer instructions whose `clamp` bit both executors run: `v_add_u32`, `v_sub_u32`
 /// and `v_subrev_u32` saturate under it (a sum that carries gives 0xFFFFFFFF, a difference
@@ -92,6 +99,11 @@ pub fn executable(inst: &Instruction) -> Result<(), String> {
         return Err(
             "the base and offset registers of a scalar load must be SGPRs (s0..s101) in the executable subset".into(),
         );
+    }
+    if inst.opcode == Opcode::SSetregImm32B32 && inst.imm != FP_DENORM_F32 {
+        return Err(format!(
+            "{inst} is outside the executable subset: pws has one hardware register field, hwreg(HW_REG_MODE, 4, 2) (the f32 denormal mode, written as a no-op: f32 denormals stay flushed)"
+        ));
     }
     if inst.mods.gds {
         return Err(

@@ -203,6 +203,20 @@ fn forms() -> Vec<String> {
                     out.push(format!("{m} {x}, {}", b[(i + 3) % b.len()]));
                 }
             }
+            Format::Sopk if sig.imm == ImmKind::Hwreg => {
+                for (reg, value) in [
+                    ("hwreg(HW_REG_MODE, 4, 2)", "3"),
+                    ("hwreg(HW_REG_MODE, 4, 2)", "0"),
+                    ("hwreg(HW_REG_MODE)", "-1"),
+                    ("hwreg(HW_REG_STATUS, 0, 1)", "64"),
+                    ("hwreg(HW_REG_IB_STS, 31, 1)", "0x12345678"),
+                    ("hwreg(0, 4, 2)", "-16"),
+                    ("hwreg(63, 0, 32)", "65"),
+                    ("0x901", "0xffffffff"),
+                ] {
+                    out.push(format!("{m} {reg}, {value}"));
+                }
+            }
             Format::Sopk => {
                 for imm in ["0x0", "0x7fff", "0xffff", "0x1234"] {
                     let reg = scalar_dsts(Width::B32)[imm.len() % 3];

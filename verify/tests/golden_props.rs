@@ -113,7 +113,11 @@ fn random_instruction(rng: &mut Rng, opcode: Opcode) -> Instruction {
         ImmKind::Waitcnt => 0,
         ImmKind::SmemOffset => (rng.below(8) * 4) as u32,
         ImmKind::DsOffset | ImmKind::DsOffset2 => (rng.below(16) * 4) as u32,
+        ImmKind::Hwreg => pws_isa::subset::FP_DENORM_F32,
     };
+    if sig.imm == ImmKind::Hwreg {
+        inst.srcs[0] = Some(Operand::Literal(rng.below(4) as u32));
+    }
     // A FLAT atomic names its destination only with `glc` (it returns the old value).
     inst.mods.glc = inst.opcode.is_flat_atomic();
     inst

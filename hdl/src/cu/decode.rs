@@ -509,7 +509,8 @@ pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
         SCmpkLeU32 => salu(SaluOp::CmpLeU, CMPKU),
         SAddkI32 => salu(SaluOp::AddI, K_READS_DST),
         SMulkI32 => salu(SaluOp::Mul, K_READS_DST),
-        SNop => other(InstClass::Nop, NO_SDST),
+        // Writes the f32 denormal mode, which pws keeps flushed (subset: no other field).
+        SNop | SSetregImm32B32 => other(InstClass::Nop, NO_SDST),
         SEndpgm => other(InstClass::EndPgm, NO_SDST),
         SBranch | SCbranchScc0 | SCbranchScc1 | SCbranchVccz | SCbranchVccnz | SCbranchExecz
         | SCbranchExecnz => other(InstClass::Branch, NO_SDST),
@@ -1370,6 +1371,8 @@ impl Logic for Decoder {
                     self.src[0].code_i.next =
                         bit_cast::<9, 7>(self.word0_i.val().get_bits::<7>(16));
                 }
+                // s_setreg_imm32_b32 (SOPK 0x14): its value is a literal dword.
+                self.has_literal.next = self.word0_i.val().get_bits::<5>(23) == 0x14;
             }
             6 => {
                 self.sdst.code_i.next = self.word0_i.val().get_bits::<7>(6);

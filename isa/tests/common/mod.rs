@@ -137,6 +137,10 @@ pub fn candidate(op: Opcode) -> BoxedStrategy<Instruction> {
                 .prop_map(Some)
                 .boxed(),
             Format::Smem => scalar_reg(w).prop_map(Some).boxed(),
+            // s_setreg_imm32_b32's value is always a literal dword.
+            Format::Sopk if sig.imm == ImmKind::Hwreg => {
+                any::<u32>().prop_map(|v| Some(Operand::Literal(v))).boxed()
+            }
             Format::Sopk => scalar_reg(w).prop_map(Some).boxed(),
             Format::Vop2 if i == 2 => mask().prop_map(Some).boxed(),
             _ if valu && i == 1 => prop_oneof![3 => vgpr(w), 1 => any_source(w)]
