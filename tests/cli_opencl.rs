@@ -619,3 +619,39 @@ fn divisions_clang_rounds_correctly_run() {
         .collect();
     golden_and_rtl_compute(&m, &["s_setreg_imm32_b32", "v_div_scale_f32"], &expect);
 }
+
+/// A program-scope `__constant` table indexed at run time is refused as data, with the way
+/// out it names (the table as a `__constant` buffer argument), which runs.
+#[test]
+fn a_constant_table_is_refused_as_data_and_runs_as_a_buffer() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = [12i64, 5, 6, 11, 9, 0, 10, 13, 3, 14, 15, 8, 4, 7, 1, 2];
+    let m = launch(
+        dir.path(),
+        "__constant int sbox[16] = {12, 5, 6, 11, 9, 0, 10, 13, 3, 14, 15, 8, 4, 7, 1, 2};\n\
+         __kernel void k(__global const int *in, __global int *out) {\n\
+           int i = get_global_id(0);\n\
+           out[i] = sbox[in[i] & 15];\n\
+         }\n",
+        "",
+    );
+    let e = pws_err(&["golden", &m]);
+    assert!(
+        e.contains("k.cl: the kernel reads the program-scope variable `sbox` ("),
+        "{e}"
+    );
+    assert!(e.contains("__constant T *name"), "{e}");
+
+    let m = launch_with(
+        dir.path(),
+        "__kernel void k(__constant int *sbox, __global int *out) {\n\
+           int i = get_global_id(0);\n\
+           out[i] = sbox[(i * 7) & 15];\n\
+         }\n",
+        "",
+        "i32",
+        &table,
+    );
+    let expect: Vec<i64> = (0..64).map(|i| table[(i * 7) & 15]).collect();
+    golden_and_rtl_compute(&m, &[], &expect);
+}

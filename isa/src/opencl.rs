@@ -87,6 +87,23 @@ pub enum ClError {
         /// The assembly line of the first call.
         line: usize,
     },
+    #[error(
+        "{}: the kernel reads the program-scope variable{} {} ({}:{line}), which pws does not \
+         place in memory (it runs the kernel's code alone); pass the values as a buffer \
+         instead: a kernel argument `__constant T *name` and a `[[buffer]]` with its `data`",
+        path.display(),
+        if names.len() > 1 { "s" } else { "" },
+        names.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", "),
+        asm.display()
+    )]
+    ProgramData {
+        path: PathBuf,
+        asm: PathBuf,
+        /// The variables (`__constant` tables and other program-scope data).
+        names: Vec<String>,
+        /// The assembly line of the first reference.
+        line: usize,
+    },
 }
 
 fn clang() -> String {
@@ -131,7 +148,7 @@ fn write_atomic(path: &Path, text: &str) -> Result<(), ClError> {
 /// The version of what a cached `.s` holds beyond clang's output (the header line and
 /// [`select_kernel`]'s choice of code), part of the cache key: raise it when either changes, or
 /// the cache keeps serving files written by the old rule.
-const CACHE_FORMAT: u32 = 2;
+const CACHE_FORMAT: u32 = 3;
 
 /// Compiles the OpenCL C kernel at `source` (or finds it in the cache) and returns the path
 /// of its assembly.
@@ -239,10 +256,13 @@ pub fn compile(source: &Path, opts: &ClOptions) -> Result<PathBuf, ClError> {
 
 /// Without a device library clang turns a built-in that pws.h lacks into a call
 /// (`s_getpc_b64`, `s_add_u32 s, s, sym@rel32@lo+4`, `s_swappc_b64`); pws runs no calls, and
-/// the assembler would only name `s_getpc_b64`, so the callees are named here.
+/// the assembler would only name `s_getpc_b64`, so the callees are named here. A program-scope
+/// variable (a `__constant` table indexed at run time) is addressed the same way; the source
+/// declares it an object (`.type name,@object`), and it is named as such.
 fn no_calls(asm: &str, source: &Path, out: &Path) -> Result<(), ClError> {
-    let mut functions: Vec<String> = Vec::new();
-    let mut first = None;
+    let objects = objects_in(asm);
+    let (mut functions, mut data): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
+    let (mut first_call, mut first_data) = (None, None);
     for (n, line) in asm.lines().enumerate() {
         let code = line.split(';').next().unwrap_or("");
         for (at, _) in code
@@ -252,22 +272,49 @@ fn no_calls(asm: &str, source: &Path, out: &Path) -> Result<(), ClError> {
             let start = code[..at]
                 .rfind(|c: char| !(c.is_ascii_alphanumeric() || "_.$".contains(c)))
                 .map_or(0, |i| i + 1);
-            let name = demangle(&code[start..at]);
+            let symbol = &code[start..at];
+            let (names, first) = if objects.contains(&symbol) {
+                (&mut data, &mut first_data)
+            } else {
+                (&mut functions, &mut first_call)
+            };
             first.get_or_insert(n + 1);
-            if !functions.contains(&name) {
-                functions.push(name);
+            let name = demangle(symbol);
+            if !names.contains(&name) {
+                names.push(name);
             }
         }
     }
-    match first {
-        None => Ok(()),
-        Some(line) => Err(ClError::Calls {
+    if let Some(line) = first_call {
+        return Err(ClError::Calls {
             path: source.to_path_buf(),
             asm: out.to_path_buf(),
             functions,
             line,
+        });
+    }
+    match first_data {
+        None => Ok(()),
+        Some(line) => Err(ClError::ProgramData {
+            path: source.to_path_buf(),
+            asm: out.to_path_buf(),
+            names: data,
+            line,
         }),
     }
+}
+
+/// The program-scope variables an assembly defines (`.type name,@object`).
+fn objects_in(asm: &str) -> Vec<&str> {
+    asm.lines()
+        .filter_map(|l| {
+            l.trim()
+                .strip_prefix(".type")?
+                .trim()
+                .strip_suffix(",@object")
+        })
+        .map(str::trim)
+        .collect()
 }
 
 /// The name in an Itanium-mangled symbol (`_Z4haddjj` is `hadd`); other symbols as they are.
@@ -306,7 +353,9 @@ pub fn kernels_in(asm: &str) -> Vec<String> {
 /// (section and target directives) stays; every other function's code, from its `.globl` to
 /// its `.Lfunc_end`, goes: other kernels, with their descriptors, and the source's helper
 /// functions, which clang emits (with external linkage) even where it has inlined every call;
-/// a call that remains is refused by [`no_calls`]. The metadata goes too.
+/// a call that remains is refused by [`no_calls`]. Program-scope variables (`.type
+/// name,@object`) stay, so that [`no_calls`] can tell a table from a function. The metadata
+/// goes too.
 pub fn select_kernel(asm: &str, entry: Option<&str>) -> Result<String, String> {
     let kernels = kernels_in(asm);
     let entry = match (entry, kernels.as_slice()) {
@@ -331,6 +380,7 @@ pub fn select_kernel(asm: &str, entry: Option<&str>) -> Result<String, String> {
             ))
         }
     };
+    let objects = objects_in(asm);
     let mut out = String::with_capacity(asm.len());
     let mut keep = true;
     let mut in_metadata = false;
@@ -351,7 +401,7 @@ pub fn select_kernel(asm: &str, entry: Option<&str>) -> Result<String, String> {
             .iter()
             .find_map(|d| t.strip_prefix(d))
             .map(|rest| rest.split_whitespace().next().unwrap_or(""));
-        if let Some(name) = starts {
+        if let Some(name) = starts.filter(|n| !objects.contains(n)) {
             keep = name == entry;
         }
         if keep {
@@ -419,6 +469,29 @@ mod tests {
             Path::new("k.s")
         )
         .is_ok());
+    }
+
+    /// `__constant uint sbox[16] = {...};` indexed at run time: clang addresses the table
+    /// PC-relative, as it calls a function; the error names it as data.
+    #[test]
+    fn program_scope_data_is_named_as_data() {
+        let raw = "\t.protected\tk\n\t.globl\tk\nk:\n\ts_getpc_b64 s[0:1]\n\ts_add_u32 s0, s0, sbox@rel32@lo+4\n\ts_endpgm\n\t.amdhsa_kernel k\n\t.end_amdhsa_kernel\n.Lfunc_end0:\n\t.size\tk, .Lfunc_end0-k\n\t.hidden\tsbox\n\t.type\tsbox,@object\n\t.section\t.rodata,#alloc\n\t.globl\tsbox\nsbox:\n\t.long\t12\n\t.size\tsbox, 4\n";
+        let kept = select_kernel(raw, None).unwrap();
+        assert!(
+            kept.contains(".type\tsbox,@object") && kept.contains("sbox:"),
+            "{kept}"
+        );
+        let asm = "k:\n\ts_getpc_b64 s[0:1]\n\ts_add_u32 s0, s0, sbox@rel32@lo+4\n\ts_addc_u32 s1, s1, sbox@rel32@hi+12\n\ts_endpgm\n\t.section\t.rodata,#alloc\n\t.type\tsbox,@object\nsbox:\n\t.long\t12\n";
+        let err = no_calls(asm, Path::new("k.cl"), Path::new("k.s")).unwrap_err();
+        assert!(
+            matches!(&err, ClError::ProgramData { names, line: 3, .. } if names == &["sbox".to_string()])
+        );
+        let text = err.to_string();
+        assert!(
+            text.starts_with("k.cl: the kernel reads the program-scope variable `sbox` (k.s:3)"),
+            "{text}"
+        );
+        assert!(text.contains("__constant T *name"), "{text}");
     }
 
     #[test]

@@ -120,13 +120,18 @@ fn the_subset_is_what_the_rtl_decodes() {
         // A plain instance: no modifiers (nor DS's `gds`, which the subset refuses), no trap
         // temporaries or flat_scratch, no M0 or VCC (which the subset refuses as a scalar
         // load's base or offset, an operand rule, not the opcode's), and no SDWA form of a
-        // 16-bit op (whose selects have rules of their own, `subset::executable`).
+        // 16-bit op (whose selects have rules of their own, `subset::executable`); an
+        // `s_setreg_imm32_b32` writes the one field the subset runs (a rule on its operand).
         let plain = (0..10_000)
             .map(|_| {
-                isa_common::instruction_of(info.opcode)
+                let mut i = isa_common::instruction_of(info.opcode)
                     .new_tree(&mut runner)
                     .unwrap()
-                    .current()
+                    .current();
+                if i.opcode == pws_isa::Opcode::SSetregImm32B32 {
+                    i.imm = subset::FP_DENORM_F32;
+                }
+                i
             })
             .find(|i| {
                 i.mods.clamp == false
