@@ -42,6 +42,7 @@ fn the_suite_has_the_kernels_users_bring() {
         "nested6",
         "figure2",
         "bytepack",
+        "blackscholes",
     ] {
         assert!(
             names.iter().any(|n| n == k),
