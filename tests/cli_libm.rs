@@ -128,6 +128,26 @@ struct Function {
 
 const N: usize = 4096;
 
+/// sin(pi x), exactly zero at the integers: x reduced by its nearest even integer and then
+/// into [0, 1/2] (both exact for an f32 in an f64), so that pi times it rounds only once.
+fn sin_pi(x: f64) -> f64 {
+    let r = x - 2.0 * (x / 2.0).round();
+    let a = r.abs().min(1.0 - r.abs());
+    (std::f64::consts::PI * a).sin().copysign(r)
+}
+
+/// cos(pi x), exactly zero at the half-integers, by the same reduction.
+fn cos_pi(x: f64) -> f64 {
+    let a = (x - 2.0 * (x / 2.0).round()).abs();
+    if a == 0.5 {
+        0.0
+    } else if a > 0.5 {
+        -(std::f64::consts::PI * (1.0 - a)).cos()
+    } else {
+        (std::f64::consts::PI * a).cos()
+    }
+}
+
 fn none(_: &mut Inputs) -> Vec<f32> {
     vec![0.0; N]
 }
@@ -290,6 +310,27 @@ fn functions() -> Vec<Function> {
             |r| r.magnitudes(N, 1e-30, 1e30, 0.5),
             |x, y| x.atan2(y) / std::f64::consts::PI,
             2.5,
+        ),
+        f(
+            "sinpi(x)",
+            |r| r.magnitudes(N, 1e-8, 1e8, 0.5),
+            none,
+            |x, _| sin_pi(x),
+            1.5,
+        ),
+        f(
+            "cospi(x)",
+            |r| r.magnitudes(N, 1e-8, 1e8, 0.5),
+            none,
+            |x, _| cos_pi(x),
+            1.5,
+        ),
+        f(
+            "tanpi(x)",
+            |r| r.magnitudes(N, 1e-8, 1e8, 0.5),
+            none,
+            |x, _| sin_pi(x) / cos_pi(x),
+            2.0,
         ),
         f(
             "erf(x)",
@@ -575,6 +616,24 @@ fn special_values() -> Vec<(&'static str, f32, u32, u32)> {
         ("asinpi(x)", 1.0, 0, fl(0.5)),
         ("acospi(x)", -1.0, 0, fl(1.0)),
         ("atanpi(x)", -inf, 0, fl(-0.5)),
+        ("sinpi(x)", -0.0, 0, fl(-0.0)),
+        ("sinpi(x)", 1.0, 0, fl(0.0)),
+        ("sinpi(x)", -2.0, 0, fl(-0.0)),
+        ("sinpi(x)", 0.5, 0, fl(1.0)),
+        ("sinpi(x)", -1.5, 0, fl(1.0)),
+        ("sinpi(x)", 3e9, 0, fl(0.0)),
+        ("sinpi(x)", inf, 0, NAN),
+        ("cospi(x)", 0.5, 0, fl(0.0)),
+        ("cospi(x)", -1.5, 0, fl(0.0)),
+        ("cospi(x)", 1.0, 0, fl(-1.0)),
+        ("cospi(x)", -0.0, 0, fl(1.0)),
+        ("cospi(x)", nan, 0, NAN),
+        ("tanpi(x)", -0.0, 0, fl(-0.0)),
+        ("tanpi(x)", 2.0, 0, fl(0.0)),
+        ("tanpi(x)", 1.0, 0, fl(-0.0)),
+        ("tanpi(x)", -1.0, 0, fl(0.0)),
+        ("tanpi(x)", 0.5, 0, fl(inf)),
+        ("tanpi(x)", 1.5, 0, fl(-inf)),
         ("erf(x)", -0.0, 0, fl(-0.0)),
         ("erf(x)", inf, 0, fl(1.0)),
         ("erf(x)", -inf, 0, fl(-1.0)),

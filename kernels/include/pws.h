@@ -348,9 +348,6 @@ PWS_F log10(float x) { return log2(x) * 0.301029995663981195f; }
 PWS_F sin(float x) { return __builtin_amdgcn_sinf(x * 0.159154943091895336f); }
 PWS_F cos(float x) { return __builtin_amdgcn_cosf(x * 0.159154943091895336f); }
 PWS_F tan(float x) { return sin(x) / cos(x); }
-PWS_F tanpi(float x) { return __builtin_amdgcn_sinf(x * 0.5f) / __builtin_amdgcn_cosf(x * 0.5f); }
-PWS_F sinpi(float x) { return __builtin_amdgcn_sinf(x * 0.5f); }
-PWS_F cospi(float x) { return __builtin_amdgcn_cosf(x * 0.5f); }
 PWS_F fabs(float x) { return __builtin_fabsf(x); }
 PWS_F fmin(float a, float b) { return __builtin_fminf(a, b); }
 PWS_F fmax(float a, float b) { return __builtin_fmaxf(a, b); }
@@ -941,6 +938,61 @@ PWS_MATH_PTR(__global)
 PWS_MATH_PTR(__local)
 PWS_MATH_PTR(__private)
 #undef PWS_MATH_PTR
+
+/* sin(pi x) and cos(pi x) without the instruction's absolute error: x = k / 2 + r exactly,
+ * |r| <= 1/4, and Taylor's series of sin(pi r) (pi as hi + lo) and cos(pi r) past r^13 and
+ * r^14 (remainder below 2^-40); k mod 4 picks the quadrant (k past 2^26 is a multiple of 4).
+ * Returns (sin, cos) before the sign rules of zero results. */
+PWS_PURE float2 pws_sincospi(float x)
+{
+    float k = __builtin_rintf(2.0f * x);
+    float r = __builtin_fmaf(k, -0.5f, x);
+    float t = r * r;
+    float p = 4.663027939e-04f;
+    p = __builtin_fmaf(p, t, -7.370430976e-03f);
+    p = __builtin_fmaf(p, t, 8.214588463e-02f);
+    p = __builtin_fmaf(p, t, -5.992645025e-01f);
+    p = __builtin_fmaf(p, t, 2.550163984e+00f);
+    p = __builtin_fmaf(p, t, -5.167712688e+00f);
+    float s = __builtin_fmaf(r, 3.141592741f, r * __builtin_fmaf(t, p, -8.742277657e-08f));
+    float q = -1.046381076e-04f;
+    q = __builtin_fmaf(q, t, 1.929574297e-03f);
+    q = __builtin_fmaf(q, t, -2.580689080e-02f);
+    q = __builtin_fmaf(q, t, 2.353306264e-01f);
+    q = __builtin_fmaf(q, t, -1.335262775e+00f);
+    q = __builtin_fmaf(q, t, 4.058712006e+00f);
+    q = __builtin_fmaf(q, t, -4.934802055e+00f);
+    float c = __builtin_fmaf(t, q, 1.0f);
+    int quadrant = (int)(k - 4.0f * __builtin_floorf(0.25f * k));
+    float2 sc = quadrant == 0 ? (float2)(s, c)
+                : quadrant == 1 ? (float2)(c, -s)
+                : quadrant == 2 ? (float2)(-s, -c)
+                                : (float2)(-c, s);
+    return sc;
+}
+/* Zero results: sinpi(n) is +0 for n > 0 and -0 for n < 0 (x * 0 has that sign), cospi(n +
+ * 1/2) is +0, tanpi(n) is copysign(0, x) for even n and copysign(0, -x) for odd n. */
+PWS_F sinpi(float x)
+{
+    float s = pws_sincospi(x).x;
+    return s == 0.0f ? x * 0.0f : s;
+}
+PWS_F cospi(float x)
+{
+    float c = pws_sincospi(x).y;
+    return c == 0.0f ? 0.0f : c;
+}
+PWS_F tanpi(float x)
+{
+    float2 sc = pws_sincospi(x);
+    float c = sc.y == 0.0f ? 0.0f : sc.y;
+    float odd = __builtin_fabsf(__builtin_rintf(x) - 2.0f * __builtin_floorf(0.5f * __builtin_rintf(x)));
+    float zero = __builtin_copysignf(0.0f, odd == 1.0f ? -x : x);
+    float t = c == 0.0f ? sc.x * PWS_INF : pws_div(sc.x, c);
+    return sc.x == 0.0f ? zero : t;
+}
+#undef PWS_INF
+#undef PWS_NAN
 
 /* Component-wise math on float2, float3 and float4: the scalar function per component. */
 #define PWS_V1(f)                                                                              \
