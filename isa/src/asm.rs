@@ -16,7 +16,7 @@ use crate::diag;
 use crate::encode::encode;
 use crate::error::{AsmError, ErrorKind, OperandError, Slot};
 use crate::inst::{DstUnused, InlineFloat, Instruction, Omod, Operand, Sdwa, SdwaSel};
-use crate::opcode::{Format, ImmKind, Opcode, Width};
+use crate::opcode::{hwreg_field, Format, ImmKind, Opcode, Width};
 use crate::print::{EXPCNT_MAX, HWREG_NAMES, LGKMCNT_MAX, VMCNT_MAX};
 use crate::program::{Located, Program};
 
@@ -1367,8 +1367,6 @@ impl Parser<'_, '_> {
         }
     }
 
-    /// `vmcnt(n) expcnt(n) lgkmcnt(n)` (any subset, any order, separated by spaces, `&` or
-    /// `,`), or a raw 16-bit value.
     /// `hwreg(REG)` or `hwreg(REG, offset, size)`, REG a name of [`HWREG_NAMES`] or an id
     /// 0..=63, as llvm-mc writes them: the 16-bit field of `s_setreg_imm32_b32`.
     fn hwreg(&mut self) -> Result<u32, AsmError> {
@@ -1438,7 +1436,7 @@ impl Parser<'_, '_> {
             (offset, size) = (o, s);
         }
         self.expect_punct(')')?;
-        Ok((id | offset << 6 | (size - 1) << 11) as u32)
+        Ok(hwreg_field(id as u32, offset as u32, size as u32))
     }
 
     /// The value `s_setreg_imm32_b32` writes: an integer, always encoded as a literal dword.
@@ -1458,6 +1456,8 @@ impl Parser<'_, '_> {
         }
     }
 
+    /// `vmcnt(n) expcnt(n) lgkmcnt(n)` (any subset, any order, separated by spaces, `&` or
+    /// `,`), or a raw 16-bit value.
     fn waitcnt(&mut self) -> Result<u32, AsmError> {
         if let Some(Token {
             tok: Tok::Int(v),

@@ -179,6 +179,12 @@ const SC_NONE: Signature = sig(None, None, &[], ImmKind::None);
 const SK_DST: Signature = sig(Some(B32), None, &[], ImmKind::Simm16);
 const SK_CMP: Signature = sig(None, None, &[B32], ImmKind::Simm16);
 const SK_CMPU: Signature = sig(None, None, &[B32], ImmKind::Uimm16);
+/// The [`ImmKind::Hwreg`] field naming bits `offset..offset + size` (size 1..=32) of
+/// hardware register `id`.
+pub const fn hwreg_field(id: u32, offset: u32, size: u32) -> u32 {
+    id | offset << 6 | (size - 1) << 11
+}
+
 const SK_SETREG: Signature = sig(None, None, &[B32], ImmKind::Hwreg);
 const SP_NONE: Signature = sig(None, None, &[], ImmKind::None);
 const SP_NOP: Signature = sig(None, None, &[], ImmKind::Nop);

@@ -36,12 +36,12 @@
 use crate::diag;
 use crate::error::{AsmError, ErrorKind};
 use crate::inst::{Instruction, Operand, Sdwa, SdwaSel};
-use crate::opcode::{Format, Opcode};
+use crate::opcode::{hwreg_field, Format, Opcode};
 use crate::program::Program;
 
 /// `hwreg(HW_REG_MODE, 4, 2)`: MODE.FP_DENORM's f32 bits, the one field `s_setreg_imm32_b32`
 /// may write.
-pub const FP_DENORM_F32: u32 = 1 | 4 << 6 | (2 - 1) << 11;
+pub const FP_DENORM_F32: u32 = hwreg_field(1, 4, 2);
 
 /// The integer instructions whose `clamp` bit both executors run: `v_add_u32`, `v_sub_u32`
 /// and `v_subrev_u32` saturate under it (a sum that carries gives 0xFFFFFFFF, a difference
