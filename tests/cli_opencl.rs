@@ -655,3 +655,81 @@ fn a_constant_table_is_refused_as_data_and_runs_as_a_buffer() {
     let expect: Vec<i64> = (0..64).map(|i| table[(i * 7) & 15]).collect();
     golden_and_rtl_compute(&m, &[], &expect);
 }
+
+/// The commands that take one kernel take OpenCL C as a manifest does (`--entry`, `--cflag`),
+/// and refuse a manifest with a way out.
+#[test]
+fn kernel_commands_take_opencl_sources() {
+    let dir = tempfile::tempdir().unwrap();
+    let cl = dir.path().join("two.cl");
+    std::fs::write(&cl, TWO_KERNELS).unwrap();
+    let cl = cl.to_str().unwrap();
+    let e = pws_err(&["asm", cl]);
+    assert!(e.contains("defines 2 kernels (first, second)"), "{e}");
+    let bin = dir.path().join("k.bin").display().to_string();
+    let out = pws_ok(&["asm", cl, "--entry", "second", "-o", &bin]);
+    assert!(out.starts_with("wrote "), "{out}");
+    // The marked split of `second` survives compilation and the pass keeps it.
+    let s = dir.path().join("k.s").display().to_string();
+    let out = pws_ok(&["compile", cl, "--entry", "second", "-o", &s]);
+    assert!(out.contains("1 split point(s)"), "{out}");
+    assert!(std::fs::read_to_string(&s).unwrap().contains("split "));
+    let r = json(&["wcet", cl, "--entry", "second", "--json"]);
+    assert_eq!(r["selected"].as_array().unwrap().len(), 1, "{r}");
+    // `--cflag` reaches clang: a macro the source needs.
+    std::fs::write(
+        dir.path().join("n.cl"),
+        "__kernel void k(__global int *o) { o[get_global_id(0)] = N; }\n",
+    )
+    .unwrap();
+    let n = dir.path().join("n.cl").display().to_string();
+    let e = pws_err(&["asm", &n]);
+    assert!(e.contains("use of undeclared identifier 'N'"), "{e}");
+    pws_ok(&["asm", &n, "--cflag=-DN=3", "-o", &bin]);
+    // Flags of OpenCL on assembly, and a manifest where a kernel belongs, are refused.
+    let e = pws_err(&["wcet", "kernels/figure2.s", "--entry", "k"]);
+    assert!(
+        e.contains("--entry and --cflag apply to an OpenCL C kernel (.cl)"),
+        "{e}"
+    );
+    let e = pws_err(&["compile", "kernels/figure2.toml", "-o", &s]);
+    assert!(
+        e.contains("is a launch manifest; `pws compile` takes a kernel"),
+        "{e}"
+    );
+}
+
+/// An OpenCL source or a header it includes that is not a regular file is refused before clang
+/// or pws reads it: a FIFO would hang both, `/dev/zero` would fill memory.
+#[test]
+fn sources_that_are_not_files_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("k.cl");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let e = pws_err(&["asm", fifo.to_str().unwrap()]);
+    assert!(
+        e.contains("k.cl: is a FIFO (named pipe), not a regular file"),
+        "{e}"
+    );
+    std::os::unix::fs::symlink("/dev/zero", dir.path().join("zero.h")).unwrap();
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    let m = launch(
+        dir.path().join("sub").as_path(),
+        "#include \"../zero.h\"\n__kernel void k(__global int *in, __global int *out) {}\n",
+        "",
+    );
+    let e = pws_err(&["golden", &m]);
+    assert!(
+        e.contains("zero.h: is a character device, not a regular file"),
+        "{e}"
+    );
+    let big = dir.path().join("big.cl");
+    std::fs::write(&big, "// padding\n".repeat(2000)).unwrap();
+    let e = pws_err(&["--input-limit", "cl=1K", "asm", big.to_str().unwrap()]);
+    assert!(
+        e.contains("larger than the 1 KiB limit for an OpenCL source"),
+        "{e}"
+    );
+}

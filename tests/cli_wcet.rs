@@ -171,7 +171,7 @@ fn compile_then_wcet_on_a_kernel() {
     // An if without else gains nothing from a split: --split-all leaves it and says why.
     let skipped = pws_ok(&["compile", &src, "-o", &out, "--split-all"]);
     assert!(
-        skipped.contains("left serialized: k (line 4): an if without else"),
+        skipped.contains(&format!("left serialized: k ({src}:4): an if without else")),
         "{skipped}"
     );
     assert!(!std::fs::read_to_string(&out).unwrap().contains("split"));

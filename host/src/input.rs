@@ -72,7 +72,7 @@ pub fn load_with(path: &Path, policy: SplitPolicy) -> Result<Input> {
             "{name}: a launch manifest is bounded on the compute unit (pws_host::launch), not by the paper's formulas"
         ))),
         _ => Err(HostError::Input(format!(
-            "{name}: unknown input type (expected a .dot CFG or a .s kernel; pws wcet also takes a .toml launch manifest)"
+            "{name}: unknown input type (expected a .dot CFG or a .s kernel; pws wcet also takes a .cl OpenCL C kernel and a .toml launch manifest)"
         ))),
     }
 }

@@ -21,6 +21,8 @@ use std::process::Command;
 
 use sha2::{Digest, Sha256};
 
+use crate::input::Kind;
+
 /// The header every OpenCL kernel is compiled with.
 pub const PWS_H: &str = include_str!("../../kernels/include/pws.h");
 
@@ -48,11 +50,10 @@ pub struct ClOptions {
 /// Why an OpenCL kernel could not be turned into assembly.
 #[derive(Debug, thiserror::Error)]
 pub enum ClError {
-    #[error("cannot read {}: {source}", path.display())]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    /// The source or a header it includes from its directory could not be read: missing, not
+    /// a regular file (a FIFO would hang clang), over the `cl` input limit or not UTF-8.
+    #[error("{0}")]
+    Read(#[from] crate::input::InputError),
     #[error("{clang} not found ({source}); install clang-14 (`make deps` does) or set PWS_CLANG")]
     NoCompiler {
         clang: String,
@@ -153,10 +154,7 @@ const CACHE_FORMAT: u32 = 3;
 /// Compiles the OpenCL C kernel at `source` (or finds it in the cache) and returns the path
 /// of its assembly.
 pub fn compile(source: &Path, opts: &ClOptions) -> Result<PathBuf, ClError> {
-    let text = std::fs::read_to_string(source).map_err(|e| ClError::Read {
-        path: source.to_path_buf(),
-        source: e,
-    })?;
+    let text = crate::input::read_text(source, Kind::OpenCl)?;
     let clang = clang();
     let version = Command::new(&clang)
         .arg("--version")
@@ -186,10 +184,14 @@ pub fn compile(source: &Path, opts: &ClOptions) -> Result<PathBuf, ClError> {
         hash.update((f.len() as u64).to_le_bytes());
         hash.update(f.as_bytes());
     }
-    // Headers the kernel includes from its own directory are part of its source.
+    // Headers the kernel includes from its own directory are part of its source, read under
+    // the same rules before clang opens them. One that is not there may come from a `-I` of
+    // the flags, and is clang's to find or report.
     let dir = source.parent().unwrap_or(Path::new("."));
     for inc in local_includes(&text) {
-        if let Ok(body) = std::fs::read(dir.join(&inc)) {
+        let path = dir.join(&inc);
+        if std::fs::symlink_metadata(&path).is_ok() {
+            let body = crate::input::read_bytes(&path, Kind::OpenCl)?;
             hash.update(inc.as_bytes());
             hash.update(&body);
         }

@@ -1,6 +1,6 @@
 //! `pws asm`: assembles a GCN3 (+ split/merge) kernel into a little-endian program image, or
 //! lists each instruction's bytes in memory order (`--hex`, the order llvm-mc's
-//! `-show-encoding` prints them in).
+//! `-show-encoding` prints them in). An OpenCL C kernel is compiled by clang-14 first.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -12,8 +12,11 @@ use super::CmdResult;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Assembly source (llvm-mc syntax; clang-14 `-S` output is accepted).
+    /// Assembly source (llvm-mc syntax; clang-14 `-S` output is accepted), or an OpenCL C
+    /// kernel (.cl), compiled by clang-14 first.
     pub file: PathBuf,
+    #[command(flatten)]
+    pub cl: super::ClArgs,
     /// Print one line per instruction with its bytes as hex instead of writing the image.
     #[arg(long)]
     pub hex: bool,
@@ -23,8 +26,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> CmdResult {
-    let source = read_text(&args.file, Kind::Assembly)?;
-    let program = pws_isa::assemble(&source, &args.file.display().to_string())?;
+    let asm = args.cl.assembly(&args.file, "asm")?;
+    let source = read_text(&asm, Kind::Assembly)?;
+    let program = pws_isa::assemble(&source, &asm.display().to_string())?;
     if args.hex {
         let mut text = String::new();
         for inst in &program.instructions {

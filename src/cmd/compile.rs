@@ -1,4 +1,5 @@
-//! `pws compile`: split and merge insertion on a GCN3 kernel (pws_host::compile; docs/wcet.md).
+//! `pws compile`: split and merge insertion on a GCN3 kernel, or on the assembly clang-14 makes of
+//! an OpenCL C one (pws_host::compile; docs/wcet.md).
 
 use std::path::PathBuf;
 
@@ -6,8 +7,10 @@ use super::CmdResult;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The kernel (.s).
+    /// The kernel: GCN3 assembly (.s), or OpenCL C (.cl), compiled by clang-14 first.
     input: PathBuf,
+    #[command(flatten)]
+    cl: super::ClArgs,
     /// Where to write the transformed kernel (atomically: the file is replaced whole or not at
     /// all; it may not be the input).
     #[arg(short, long)]
@@ -22,13 +25,15 @@ pub struct Args {
 pub fn run(args: Args) -> CmdResult {
     // Refused before any work: `-o` naming the input would replace the kernel being read.
     pws_isa::output::check_not_input(&args.output, &[&args.input])?;
-    let text = pws_isa::input::read_text(&args.input, pws_isa::input::Kind::Assembly)?;
-    let file = args.input.display().to_string();
+    let asm = args.cl.assembly(&args.input, "compile")?;
+    pws_isa::output::check_not_input(&args.output, &[&asm])?;
+    let text = pws_isa::input::read_text(&asm, pws_isa::input::Kind::Assembly)?;
+    let file = asm.display().to_string();
     let c = pws_host::compile::compile(&text, &file, args.split.policy())?;
     for n in &c.notes {
         eprintln!("{file}:{}: note: {}", n.line, n.message);
     }
-    pws_isa::output::write(&args.output, c.text.as_bytes(), &[&args.input])?;
+    pws_isa::output::write(&args.output, c.text.as_bytes(), &[&args.input, &asm])?;
     if args.json {
         let summary = serde_json::json!({
             "split_points": c.split_points,
@@ -53,7 +58,7 @@ pub fn run(args: Args) -> CmdResult {
         );
         for s in &c.skipped {
             println!(
-                "left serialized: {} (line {}): {}",
+                "left serialized: {} ({file}:{}): {}",
                 s.branch, s.line, s.detail
             );
         }

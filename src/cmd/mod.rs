@@ -122,6 +122,51 @@ impl SplitArgs {
     }
 }
 
+/// How a command that reads one kernel takes an OpenCL C source (`.cl`): compiled by clang-14
+/// as a manifest's `kernel = "k.cl"` is (`pws_isa::opencl`), with the manifest's `entry` and
+/// `cflags` as flags.
+#[derive(clap::Args, Clone, Default)]
+pub struct ClArgs {
+    /// For an OpenCL C kernel (.cl): the kernel to take from a source that defines several.
+    #[arg(long)]
+    pub entry: Option<String>,
+    /// For an OpenCL C kernel (.cl): an extra clang flag after the defaults (`-O2` among them),
+    /// e.g. `--cflag=-DN=8`. Repeatable.
+    #[arg(long = "cflag", allow_hyphen_values = true)]
+    pub cflags: Vec<String>,
+}
+
+impl ClArgs {
+    /// The assembly `path` stands for: itself, or for a `.cl` source the `.s` clang-14 makes
+    /// of it (in the pws cache, where errors and reports name it by line). `command` words
+    /// the refusal of a launch manifest.
+    pub fn assembly(
+        &self,
+        path: &std::path::Path,
+        command: &str,
+    ) -> Result<std::path::PathBuf, String> {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("cl") => {
+                let opts = pws_isa::opencl::ClOptions {
+                    flags: self.cflags.clone(),
+                    entry: self.entry.clone(),
+                };
+                pws_isa::opencl::compile(path, &opts).map_err(|e| e.to_string())
+            }
+            _ if self.entry.is_some() || !self.cflags.is_empty() => Err(format!(
+                "{}: --entry and --cflag apply to an OpenCL C kernel (.cl)",
+                path.display()
+            )),
+            Some("toml") => Err(format!(
+                "{}: is a launch manifest; `pws {command}` takes a kernel: the manifest's \
+                 `kernel` (a .s, or a .cl with its `entry` and `cflags` as --entry and --cflag)",
+                path.display()
+            )),
+            _ => Ok(path.to_path_buf()),
+        }
+    }
+}
+
 /// Checks a `--S` value against the range the command accepts; every command words it alike.
 pub fn spsimds(value: usize, range: std::ops::RangeInclusive<usize>) -> Result<usize, String> {
     if range.contains(&value) {

@@ -25,8 +25,11 @@ use super::CmdResult;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// A DOT CFG (.dot), a GCN3 kernel (.s) or a launch manifest (.toml).
+    /// A DOT CFG (.dot), a GCN3 kernel (.s), an OpenCL C kernel (.cl, compiled by clang-14
+    /// first) or a launch manifest (.toml).
     input: PathBuf,
+    #[command(flatten)]
+    cl: super::ClArgs,
     /// For a .dot or .s input: GPU configuration (TOML with N_CU, N_SIMD, N_WFC, N_WIWF, S,
     /// e_s, e_m, d; default: the values of kernels/gpu.toml). For a launch: the compute unit, a
     /// preset name (gcn3, small, figure5, cu) or a TOML file of hardware parameters (default
@@ -117,6 +120,9 @@ struct Comparison {
 
 pub fn run(args: Args) -> CmdResult {
     if args.input.extension().and_then(|e| e.to_str()) == Some("toml") {
+        if args.cl.entry.is_some() || !args.cl.cflags.is_empty() {
+            return Err("--entry and --cflag apply to an OpenCL C kernel (.cl); a manifest gives them as `entry` and `cflags`".into());
+        }
         return run_launch(args);
     }
     if args.mode.is_some() || !args.observed.is_empty() {
@@ -130,7 +136,7 @@ pub fn run(args: Args) -> CmdResult {
         None => GpuConfig::default(),
     };
     let policy = args.split.policy();
-    let input = pws_host::input::load_with(&args.input, policy)?;
+    let input = pws_host::input::load_with(&args.cl.assembly(&args.input, "wcet")?, policy)?;
     // A kernel's split cost follows from the registers it holds, unless a configuration file
     // or a flag fixes it.
     if let (None, Some(sgprs)) = (&args.config, input.sgprs) {
