@@ -24,7 +24,10 @@ use pws_isa::Operand;
 
 use crate::cfg::BsbCfg;
 use crate::error::{HostError, Result};
-use crate::extract::{extract, IfBranch, Kernel, MergeAt, Note, Unsplittable};
+use crate::extract::skips::Side;
+use crate::extract::{
+    extract, extract_restoring, IfBranch, Kernel, MergeAt, Note, Restored, Unsplittable,
+};
 use crate::timing::TimingTable;
 
 /// Which divergent branches become split points.
@@ -105,6 +108,9 @@ pub struct Compiled {
     pub split_points: Vec<String>,
     pub inserted_splits: usize,
     pub inserted_merges: usize,
+    /// Skip branches LLVM had removed from the sides of a region that splits, put back
+    /// ([`crate::extract::skips`]).
+    pub restored_branches: usize,
     pub removed_splits: usize,
     pub removed_merges: usize,
     /// Divergent branches the policy left serialized, and why.
@@ -160,10 +166,25 @@ enum Decision {
     Skip(SkipReason, String),
 }
 
+/// The skip branches LLVM removed from `b`'s region that a split of it puts back: the then-
+/// side's (its divergent branch itself) and the else-side's, as indices into `restored`.
+fn restored_of(b: &IfBranch, restored: &[Restored]) -> Vec<usize> {
+    restored
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| match r.side {
+            Side::Then => r.branch == b.cbranch,
+            Side::Else => b.flip.is_some() && b.restore == Some(r.target),
+        })
+        .map(|(k, _)| k)
+        .collect()
+}
+
 fn decide(
     b: &IfBranch,
     name: &str,
     kernel: &Kernel,
+    restored: &[Restored],
     file: &str,
     opts: &Options,
 ) -> Result<Option<Decision>> {
@@ -211,6 +232,7 @@ fn decide(
             &kernel.flow,
             b,
             crate::input::program_sgprs(&kernel.program),
+            restored_of(b, restored).len() as u64,
         );
         if !estimate.pays() {
             return Ok(Some(Decision::Skip(
@@ -231,6 +253,10 @@ pub struct Options {
     /// serialized and is listed in [`Compiled::skipped`] (`pws run`, which must not be
     /// blocked by the analysis). A `split` the source has there is an error either way.
     pub strict_markers: bool,
+    /// Put back the skip branches LLVM removed in the regions that split
+    /// ([`crate::extract::skips`]): PWS's compiler may; DWS splits at the branches the
+    /// hardware sees, so its pass runs on the code as it is.
+    pub restore_skips: bool,
 }
 
 /// Runs the pass on `source` (`file` names it in errors) under `policy`; marked branches that
@@ -242,6 +268,7 @@ pub fn compile(source: &str, file: &str, policy: SplitPolicy) -> Result<Compiled
         &Options {
             policy,
             strict_markers: true,
+            restore_skips: true,
         },
     )
 }
@@ -309,7 +336,11 @@ fn with_instructions_removed(source: &str, remove: &BTreeMap<usize, &str>) -> St
 /// One pass over `source`: the result, and when it removed anything, `source` with only those
 /// removals made (a line left empty stays, blank).
 fn pass(source: &str, file: &str, opts: &Options) -> Result<(Compiled, Option<String>)> {
-    let kernel = extract(source, file, &TimingTable::GCN3)?;
+    let (kernel, restored) = if opts.restore_skips {
+        extract_restoring(source, file, &TimingTable::GCN3)?
+    } else {
+        (extract(source, file, &TimingTable::GCN3)?, Vec::new())
+    };
     // Structure only: broken if/else regions are errors, loop bounds are not needed here.
     BsbCfg::structure(kernel.cfg.clone())?;
     let insts = &kernel.program.instructions;
@@ -323,6 +354,7 @@ fn pass(source: &str, file: &str, opts: &Options) -> Result<(Compiled, Option<St
         split_points: Vec::new(),
         inserted_splits: 0,
         inserted_merges: 0,
+        restored_branches: 0,
         removed_splits: 0,
         removed_merges: 0,
         skipped: Vec::new(),
@@ -331,9 +363,10 @@ fn pass(source: &str, file: &str, opts: &Options) -> Result<(Compiled, Option<St
     let lines: Vec<&str> = source.lines().collect();
     let mut kept_merges = Vec::new();
     let mut kept_splits = Vec::new();
+    let mut restore = vec![false; restored.len()];
     for b in &kernel.ifs {
         let name = &kernel.cfg.blocks[b.node].name;
-        match decide(b, name, &kernel, file, opts)? {
+        match decide(b, name, &kernel, &restored, file, opts)? {
             None => continue,
             Some(Decision::Skip(reason, detail)) => {
                 out.skipped.push(Skipped {
@@ -348,6 +381,10 @@ fn pass(source: &str, file: &str, opts: &Options) -> Result<(Compiled, Option<St
             Some(Decision::Split) => {}
         }
         out.split_points.push(name.clone());
+        let mine = restored_of(b, &restored);
+        for &k in &mine {
+            restore[k] = true;
+        }
         match b.split {
             Some(s) => kept_splits.push(s),
             None => {
@@ -371,6 +408,25 @@ fn pass(source: &str, file: &str, opts: &Options) -> Result<(Compiled, Option<St
                 out.inserted_merges += 1;
             }
         }
+    }
+    // The restored branches of the regions that split, and their labels; the others stay out,
+    // as LLVM left them.
+    let mut labels: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+    for r in restored
+        .iter()
+        .zip(&restore)
+        .filter(|(_, &k)| k)
+        .map(|(r, _)| r)
+    {
+        // Before the first instruction it skips, behind a split of its region.
+        let (at, to) = (r.at_line as usize, r.target_line as usize);
+        let indent = indent_of(lines[at - 1]).to_string();
+        before
+            .entry(at)
+            .or_default()
+            .push(format!("{indent}{}", r.branch_text()));
+        labels.entry(to).or_default().push(format!("{}:", r.label));
+        out.restored_branches += 1;
     }
     let mut remove: BTreeMap<usize, &str> = BTreeMap::new();
     for &i in kernel.stray_splits.iter().chain(
@@ -396,6 +452,10 @@ fn pass(source: &str, file: &str, opts: &Options) -> Result<(Compiled, Option<St
     for (k, &src) in lines.iter().enumerate() {
         let l = k + 1;
         let mut src = src.to_string();
+        for label in labels.get(&l).into_iter().flatten() {
+            text.push_str(label);
+            text.push('\n');
+        }
         if let Some(ins) = before.get(&l) {
             // Code inserted before an instruction goes after a label on its line.
             if let (Some(label), rest) = label_and_rest(&src) {
@@ -434,6 +494,63 @@ fn pass(source: &str, file: &str, opts: &Options) -> Result<(Compiled, Option<St
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Two if/else as clang-14 leaves short ones, without skip branches: sides of `n` and `m`
+    /// VALU instructions, on masks s[0:1] and s[2:3].
+    fn straight_line(n: usize, m: usize) -> String {
+        let side = |k: usize| "  v_add_u32_e32 v1, vcc, 1, v1\n".repeat(k);
+        let region = |s: &str, k: usize| {
+            format!(
+                "  v_cmp_gt_u32_e32 vcc, 32, v0\n  s_and_saveexec_b64 {s}, vcc\n  s_xor_b64 {s}, exec, {s}\n{}  s_or_saveexec_b64 {s}, {s}\n  s_xor_b64 exec, exec, {s}\n{}  s_or_b64 exec, exec, {s}\n",
+                side(k),
+                side(k)
+            )
+        };
+        format!(
+            "k:\n{}{}  s_endpgm\n",
+            region("s[0:1]", n),
+            region("s[2:3]", m)
+        )
+    }
+
+    #[test]
+    fn skip_branches_come_back_only_where_the_pass_splits() {
+        let c = compile(&straight_line(3, 1), "t.s", SplitPolicy::Auto).unwrap();
+        assert_eq!(c.split_points.len(), 1, "{:?}", c.skipped);
+        assert_eq!(c.restored_branches, 2);
+        assert_eq!(c.skipped.len(), 1);
+        assert_eq!(c.skipped[0].reason, SkipReason::NotProfitable);
+        let t = &c.text;
+        let at = |needle: &str| t.find(needle).unwrap_or_else(|| panic!("{needle} in\n{t}"));
+        // The split sits between the mask's save and the restored branch over the then-side;
+        // the else's branch skips to the join's restore, and the merge follows the restore.
+        assert!(at("s_xor_b64 s[0:1], exec, s[0:1]") < at("split vcc_lo, vcc_hi"));
+        assert!(at("split vcc_lo, vcc_hi") < at("s_cbranch_execz .Lpws_skip0"));
+        assert!(at(".Lpws_skip0:\n  s_or_saveexec_b64 s[0:1]") > 0);
+        assert!(at(".Lpws_skip1:\n  s_or_b64 exec, exec, s[0:1]\n  merge") > 0);
+        assert_eq!(t.matches("s_cbranch_execz").count(), 2, "{t}");
+        // Every message still names the user's lines: the second region's restored branch
+        // carries line 17, of the first instruction it skips.
+        assert_eq!(c.skipped[0].line, 17);
+        // The result is its own fixed point.
+        let again = compile(t, "t.s", SplitPolicy::Auto).unwrap();
+        assert_eq!(again.text, *t);
+        assert_eq!(again.restored_branches, 0);
+    }
+
+    #[test]
+    fn a_marked_straight_line_if_else_splits_around_both_sides() {
+        let src = straight_line(1, 1).replacen("  v_cmp_gt", "  ; pws: split\n  v_cmp_gt", 1);
+        let c = compile(&src, "t.s", SplitPolicy::Marked).unwrap();
+        assert_eq!(c.split_points.len(), 1);
+        assert_eq!(c.restored_branches, 2);
+        let merge = c.text.find("merge").unwrap();
+        assert!(
+            c.text[..merge].contains("s_or_b64 exec, exec, s[0:1]"),
+            "{}",
+            c.text
+        );
+    }
 
     #[test]
     fn labels_on_an_instruction_line_are_kept_in_front() {

@@ -59,6 +59,7 @@ pub fn load_with(path: &Path, policy: SplitPolicy) -> Result<Input> {
                 let opts = crate::compile::Options {
                     policy,
                     strict_markers: false,
+                    restore_skips: true,
                 };
                 text = crate::compile::compile_with(&text, &name, &opts)?.text;
             }

@@ -130,6 +130,7 @@ impl LaunchKernel {
             let opts = crate::compile::Options {
                 policy,
                 strict_markers: false,
+                restore_skips: mode == Mode::Pws,
             };
             match crate::compile::compile_with(text, file, &opts) {
                 Ok(c) => {

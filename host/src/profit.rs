@@ -4,7 +4,7 @@
 //! side by side on the SIMD and an SpSIMD ([P] §4), at the price of the `split` (e_s: context
 //! allocation and SRF copy) and the `merge`. The paths overlap for as long as the shorter one
 //! runs, so a split can only save the shorter path's time and always costs the split and the
-//! merge: it pays when the shorter path takes longer than both. A path is charged every
+//! merge (and the skip branches it restores): it pays when the shorter path takes longer. A path is charged every
 //! instruction of every block on it once, at the timing contract's cycles: under EXEC masking a
 //! divergent wavefront walks through both sides of every `if` nested in the path, so the sum,
 //! not the longest route, is what it runs. A loop on a path counts once (the pass runs before
@@ -56,8 +56,15 @@ impl std::fmt::Display for SplitEstimate {
 
 /// The estimate for `b` in `program` on the `gcn3` compute unit's timing contract (the one
 /// configuration the pass knows: it runs before a launch picks its hardware). `sgprs` is what
-/// a split copies.
-pub fn estimate(program: &Program, flow: &Flow, b: &IfBranch, sgprs: u32) -> SplitEstimate {
+/// a split copies; `restored` counts the skip branches LLVM had removed that the split puts
+/// back (crate::extract::skips), which it also pays for.
+pub fn estimate(
+    program: &Program,
+    flow: &Flow,
+    b: &IfBranch,
+    sgprs: u32,
+    restored: u64,
+) -> SplitEstimate {
     let table = TimingTable::contract(&CuTiming::GCN3, Mode::Pws, &Competition::default(), sgprs);
     let insts = &program.instructions;
     let path = |blocks: &[usize]| -> u64 {
@@ -71,7 +78,7 @@ pub fn estimate(program: &Program, flow: &Flow, b: &IfBranch, sgprs: u32) -> Spl
     SplitEstimate {
         then_cycles: path(then_path),
         else_cycles: path(else_path),
-        overhead: table.split + table.e_s + table.merge + table.e_m,
+        overhead: table.split + table.e_s + table.merge + table.e_m + restored * table.branch,
     }
 }
 
@@ -93,7 +100,7 @@ mod tests {
     fn estimate_of(src: &str) -> SplitEstimate {
         let k = extract(src, "t.s", &TimingTable::GCN3).unwrap();
         assert_eq!(k.ifs.len(), 1);
-        estimate(&k.program, &k.flow, &k.ifs[0], 4)
+        estimate(&k.program, &k.flow, &k.ifs[0], 4, 0)
     }
 
     #[test]

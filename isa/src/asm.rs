@@ -73,6 +73,19 @@ const GCN_PREFIXES: &[&str] = &[
 
 /// Assembles `source`; `file` names it in error messages.
 pub fn assemble(source: &str, file: &str) -> Result<Program, AsmError> {
+    assemble_lines(
+        source.lines().enumerate().map(|(i, l)| (i as u32 + 1, l)),
+        file,
+    )
+}
+
+/// Assembles `(line number, text)` pairs in order: each statement keeps the number given with
+/// it, so that code a pass inserts into a source (numbered as the instruction it follows) is
+/// reported, and maps back, at the user's lines.
+pub fn assemble_lines<'s>(
+    lines: impl IntoIterator<Item = (u32, &'s str)>,
+    file: &str,
+) -> Result<Program, AsmError> {
     let mut asm = Assembler {
         file,
         line: 0,
@@ -84,8 +97,8 @@ pub fn assemble(source: &str, file: &str) -> Result<Program, AsmError> {
     };
     // Line of an open `.amdgpu_metadata` block, whose YAML body is skipped.
     let mut metadata_from = None;
-    for (index, raw) in source.lines().enumerate() {
-        asm.line = index as u32 + 1;
+    for (line, raw) in lines {
+        asm.line = line;
         let text = strip_comment(raw);
         if metadata_from.is_some() {
             if text.trim() == ".end_amdgpu_metadata" {

@@ -30,7 +30,7 @@ pub mod sequence;
 pub mod subset;
 pub mod testing;
 
-pub use asm::assemble;
+pub use asm::{assemble, assemble_lines};
 pub use check::check;
 pub use decode::{decode, decode_one};
 pub use encode::encode;

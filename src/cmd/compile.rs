@@ -39,6 +39,7 @@ pub fn run(args: Args) -> CmdResult {
             "split_points": c.split_points,
             "inserted_splits": c.inserted_splits,
             "inserted_merges": c.inserted_merges,
+            "restored_branches": c.restored_branches,
             "removed_splits": c.removed_splits,
             "removed_merges": c.removed_merges,
             "skipped": c.skipped,
@@ -47,12 +48,13 @@ pub fn run(args: Args) -> CmdResult {
         println!("{}", serde_json::to_string_pretty(&summary)?);
     } else {
         println!(
-            "{}: {} split point(s) [{}]; inserted {} split, {} merge; removed {} redundant split, {} redundant merge",
+            "{}: {} split point(s) [{}]; inserted {} split, {} merge; restored {} skip branch(es) LLVM had removed; removed {} redundant split, {} redundant merge",
             args.output.display(),
             c.split_points.len(),
             c.split_points.join(", "),
             c.inserted_splits,
             c.inserted_merges,
+            c.restored_branches,
             c.removed_splits,
             c.removed_merges
         );

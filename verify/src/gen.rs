@@ -1796,7 +1796,17 @@ impl Render {
         } else {
             format!("JOIN{n}")
         };
-        self.line(format!("s_cbranch_execz {after_then}"));
+        // LLVM drops the skip branch over a short side of vector code
+        // (SIPreEmitPeephole::removeExeczBranch). Every other `if` without split instructions
+        // is written that way, so that the split pass's restoration of the branch
+        // (pws_host::extract::skips) is checked against the golden model.
+        let plain = self.split_instructions.is_none();
+        let branchless = |side: &[Stmt]| {
+            plain && n % 2 == 1 && side.len() <= 12 && side.iter().all(Stmt::vector_only)
+        };
+        if !branchless(then) {
+            self.line(format!("s_cbranch_execz {after_then}"));
+        }
         self.out.push_str(&format!("THEN{n}:\n"));
         self.if_depth += 1;
         self.block(then);
@@ -1804,7 +1814,9 @@ impl Render {
             self.out.push_str(&format!("ELSE{n}:\n"));
             self.line(format!("s_or_saveexec_b64 {save}, {save}"));
             self.line(format!("s_xor_b64 exec, exec, {save}"));
-            self.line(format!("s_cbranch_execz JOIN{n}"));
+            if !branchless(els) {
+                self.line(format!("s_cbranch_execz JOIN{n}"));
+            }
             self.block(els);
         }
         self.if_depth -= 1;
@@ -1813,6 +1825,26 @@ impl Render {
         if matches!(self.split_instructions, Some(all) if els.is_some() && (split || all)) {
             self.line("merge");
         }
+    }
+}
+
+impl Stmt {
+    /// Vector code that writes no scalar register but VCC, which it reads only after writing
+    /// it: with an empty EXEC it changes nothing, so LLVM may drop the branch around it.
+    fn vector_only(&self) -> bool {
+        matches!(
+            self,
+            Stmt::Bin { .. }
+                | Stmt::Tri { .. }
+                | Stmt::Not { .. }
+                | Stmt::Half { .. }
+                | Stmt::Carry { .. }
+                | Stmt::Select { .. }
+                | Stmt::Shift64 { .. }
+                | Stmt::LoadOwn { .. }
+                | Stmt::Gather { .. }
+                | Stmt::Store { .. }
+        )
     }
 }
 

@@ -105,7 +105,9 @@ impl Anchors {
     pub(super) fn new(source: &str, program: &Program) -> Anchors {
         let lines: Vec<&str> = source.lines().collect();
         let mut line_kind = vec![LineKind::Other; lines.len() + 1];
-        for (i, l) in program.instructions.iter().enumerate() {
+        // A line holds one instruction, or a restored skip branch before it
+        // (`super::extract_restoring`): the first is where an annotation above it lands.
+        for (i, l) in program.instructions.iter().enumerate().rev() {
             if let Some(k) = line_kind.get_mut(l.line as usize) {
                 *k = LineKind::Instruction(i);
             }

@@ -39,6 +39,7 @@
 mod annotations;
 mod bsb;
 mod regions;
+pub mod skips;
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -200,6 +201,101 @@ pub struct Kernel {
 /// Assembles `source` and extracts its BSB CFG; block WCETs come from `table`.
 pub fn extract(source: &str, file: &str, table: &TimingTable) -> Result<Kernel> {
     let program = assemble(source, file).map_err(|e| HostError::Input(e.to_string()))?;
+    extract_program(source, file, table, program)
+}
+
+/// A skip branch [`extract_restoring`] put back: in the kernel it returns, and in `source`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Restored {
+    pub side: skips::Side,
+    /// Instruction index of the `s_cbranch_execz` in the kernel's program.
+    pub branch: usize,
+    /// Instruction index of the one it skips to.
+    pub target: usize,
+    /// The source lines the branch and its label go before: those of the first instruction it
+    /// skips (whose line it carries) and of its target.
+    pub at_line: u32,
+    pub target_line: u32,
+    pub label: String,
+}
+
+impl Restored {
+    /// The branch's line of assembly.
+    pub fn branch_text(&self) -> String {
+        format!("s_cbranch_execz {}", self.label)
+    }
+}
+
+/// [`extract`] of `source` with the skip branches LLVM removed put back ([`skips`]), for the
+/// split pass: an `if`/`else` whose sides lost their branches becomes the region it was. The
+/// inserted branch carries the line of the first instruction it skips, so every line the kernel
+/// reports is a line of `source`.
+pub fn extract_restoring(
+    source: &str,
+    file: &str,
+    table: &TimingTable,
+) -> Result<(Kernel, Vec<Restored>)> {
+    let program = assemble(source, file).map_err(|e| HostError::Input(e.to_string()))?;
+    let found = {
+        let flow = Flow::new(&program, file)?;
+        skips::find(&program, &flow)
+    };
+    if found.is_empty() {
+        return Ok((extract_program(source, file, table, program)?, Vec::new()));
+    }
+    let insts = &program.instructions;
+    let mut fresh = 0usize;
+    let mut restored = Vec::with_capacity(found.len());
+    for s in &found {
+        let label = loop {
+            let l = format!(".Lpws_skip{fresh}");
+            fresh += 1;
+            if !program.labels.contains_key(&l) {
+                break l;
+            }
+        };
+        // Each restored branch before an instruction moves it down by one.
+        let shift = |i: usize, strictly: bool| {
+            found
+                .iter()
+                .filter(|o| if strictly { o.at < i } else { o.at <= i })
+                .count()
+        };
+        restored.push(Restored {
+            side: s.side,
+            branch: s.at + shift(s.at, true),
+            target: s.target + shift(s.target, false),
+            at_line: insts[s.at].line,
+            target_line: insts[s.target].line,
+            label,
+        });
+    }
+    let mut lines: Vec<(u32, std::borrow::Cow<'_, str>)> = Vec::new();
+    for (k, text) in source.lines().enumerate() {
+        let n = k as u32 + 1;
+        for r in restored.iter().filter(|r| r.target_line == n) {
+            lines.push((n, format!("{}:", r.label).into()));
+        }
+        for r in restored.iter().filter(|r| r.at_line == n) {
+            lines.push((n, r.branch_text().into()));
+        }
+        lines.push((n, text.into()));
+    }
+    let program = pws_isa::assemble_lines(lines.iter().map(|(n, t)| (*n, t.as_ref())), file)
+        .map_err(|e| HostError::Input(format!("{file}: restoring skip branches: {e}")))?;
+    debug_assert!(restored
+        .iter()
+        .all(|r| program.instructions[r.branch].item.opcode == Opcode::SCbranchExecz));
+    Ok((extract_program(source, file, table, program)?, restored))
+}
+
+/// [`extract`] of an assembled `source`.
+fn extract_program(
+    source: &str,
+    file: &str,
+    table: &TimingTable,
+    program: Program,
+) -> Result<Kernel> {
     // The timing contract has no rows for what the compute unit does not implement.
     if let Some(l) = program
         .instructions
