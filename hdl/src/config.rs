@@ -283,6 +283,19 @@ impl HwConfig {
         }
     }
 
+    /// The same configuration with an instruction memory that holds a program of `words`
+    /// words: the next power of two, capped at [`MAX_IMEM_WORDS`]; it never shrinks. A preset's
+    /// 4,096 words hold most kernels, but one that calls a few of pws.h's math functions
+    /// (tgamma alone is about 2,000 words) outgrows it.
+    pub fn with_imem_for(self, words: usize) -> Self {
+        HwConfig {
+            imem_words: self
+                .imem_words
+                .max(words.next_power_of_two().min(MAX_IMEM_WORDS)),
+            ..self
+        }
+    }
+
     /// Wavefronts of a kernel using `vgprs` VGPRs that one SIMD holds at once: its N_WFC slots,
     /// or fewer when the VRF cannot give each of them [`vgpr_allocation`]`(vgprs)` registers
     /// (0 if not even one fits). Slot i of the SIMD gets the registers from i times the
@@ -386,6 +399,9 @@ mod tests {
         let small = HwConfig::small();
         assert_eq!(small.with_registers_for(8, 10).vgprs_per_simd, 16);
         assert_eq!(small.with_registers_for(8, 17).vgprs_per_simd, 20);
+        assert_eq!(cu.with_imem_for(100), cu);
+        assert_eq!(cu.with_imem_for(4097).imem_words, 8192);
+        assert_eq!(cu.with_imem_for(1 << 20).imem_words, MAX_IMEM_WORDS);
     }
 
     #[test]

@@ -144,7 +144,10 @@ impl Launch {
                     }
                 }
             }
-            base = super::fit_registers(base, config, &kernels[0].1.program);
+            // Every mode's program: splits, merges and restored branches add words.
+            for (_, k) in &kernels {
+                base = super::fit_kernel(base, config, &k.program);
+            }
             launches.push(Prepared { source, kernels });
         }
         let config = golden::Config {

@@ -47,8 +47,8 @@ pub fn catch_interrupt() -> &'static std::sync::atomic::AtomicBool {
 
 /// The compute unit a kernel runs on: a configuration given with `--config` as it is; without
 /// one the `cu` preset (in `hw`) grown to the registers `program` names, as GCN sizes a
-/// kernel's registers at dispatch.
-pub fn fit_registers(
+/// kernel's registers at dispatch, and to an instruction memory that holds it.
+pub fn fit_kernel(
     hw: pws_hdl::config::HwConfig,
     config: &Option<String>,
     program: &pws_isa::Program,
@@ -58,6 +58,7 @@ pub fn fit_registers(
     }
     let (sgprs, vgprs) = pws_isa::abi::registers_used(program);
     hw.with_registers_for(sgprs as usize, vgprs as usize)
+        .with_imem_for(program.words().len())
 }
 
 /// The program of each launch of `sequence` in `mode`, through the split/merge pass as

@@ -107,10 +107,10 @@ pub fn run(args: Args) -> CmdResult {
     };
     // DWS splits at every divergent branch: `LaunchKernel` runs the pass with `split_all` itself.
     let kernels = super::prepare_kernels(&sequence, host_mode, args.split.policy())?;
-    // One compute unit for every launch: grown to the registers the largest kernel names.
-    let hw = kernels.iter().fold(hw, |hw, k| {
-        super::fit_registers(hw, &args.config, &k.program)
-    });
+    // One compute unit for every launch: grown to the registers and code of the largest.
+    let hw = kernels
+        .iter()
+        .fold(hw, |hw, k| super::fit_kernel(hw, &args.config, &k.program));
     let Some(manifest) = sequence.single() else {
         return run_sequence(&args, hw, mode, &sequence, &kernels);
     };
