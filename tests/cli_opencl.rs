@@ -712,9 +712,7 @@ fn kernel_commands_take_opencl_sources() {
 fn sources_that_are_not_files_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("k.cl");
-    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-    // SAFETY: a valid NUL-terminated path.
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    common::mkfifo(&fifo);
     let e = pws_err(&["asm", fifo.to_str().unwrap()]);
     assert!(
         e.contains("k.cl: is a FIFO (named pipe), not a regular file"),

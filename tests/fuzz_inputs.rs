@@ -526,9 +526,7 @@ fn manifest_dir() -> tempfile::TempDir {
             std::fs::copy(&p, dir.path().join(p.file_name().unwrap())).unwrap();
         }
     }
-    let fifo = std::ffi::CString::new(dir.path().join("fifo").to_str().unwrap()).unwrap();
-    // SAFETY: a valid NUL-terminated path.
-    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+    common::mkfifo(&dir.path().join("fifo"));
     std::os::unix::fs::symlink("/dev/zero", dir.path().join("zero")).unwrap();
     std::fs::create_dir(dir.path().join("dir")).unwrap();
     dir

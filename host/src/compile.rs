@@ -180,11 +180,12 @@ fn restored_of(b: &IfBranch, restored: &[Restored]) -> Vec<usize> {
         .collect()
 }
 
+/// `restored` counts the skip branches a split of `b` puts back ([`restored_of`]).
 fn decide(
     b: &IfBranch,
     name: &str,
     kernel: &Kernel,
-    restored: &[Restored],
+    restored: usize,
     file: &str,
     opts: &Options,
 ) -> Result<Option<Decision>> {
@@ -232,7 +233,7 @@ fn decide(
             &kernel.flow,
             b,
             crate::input::program_sgprs(&kernel.program),
-            restored_of(b, restored).len() as u64,
+            restored as u64,
         );
         if !estimate.pays() {
             return Ok(Some(Decision::Skip(
@@ -366,7 +367,8 @@ fn pass(source: &str, file: &str, opts: &Options) -> Result<(Compiled, Option<St
     let mut restore = vec![false; restored.len()];
     for b in &kernel.ifs {
         let name = &kernel.cfg.blocks[b.node].name;
-        match decide(b, name, &kernel, &restored, file, opts)? {
+        let mine = restored_of(b, &restored);
+        match decide(b, name, &kernel, mine.len(), file, opts)? {
             None => continue,
             Some(Decision::Skip(reason, detail)) => {
                 out.skipped.push(Skipped {
@@ -381,7 +383,6 @@ fn pass(source: &str, file: &str, opts: &Options) -> Result<(Compiled, Option<St
             Some(Decision::Split) => {}
         }
         out.split_points.push(name.clone());
-        let mine = restored_of(b, &restored);
         for &k in &mine {
             restore[k] = true;
         }

@@ -168,9 +168,9 @@ fn is_exec(op: Option<Operand>) -> bool {
     op == Some(Operand::ExecLo)
 }
 
-/// `op exec, exec, X` or `op exec, X, exec`: the X.
-fn exec_with(inst: &Instruction, opcode: Opcode) -> Option<Operand> {
-    if inst.opcode != opcode || !is_exec(inst.dst) {
+/// `op D, exec, X` or `op D, X, exec`, whatever D is: the X.
+pub(crate) fn with_exec(inst: &Instruction, opcode: Opcode) -> Option<Operand> {
+    if inst.opcode != opcode {
         return None;
     }
     match (inst.src(0), inst.src(1)) {
@@ -178,6 +178,11 @@ fn exec_with(inst: &Instruction, opcode: Opcode) -> Option<Operand> {
         (Some(x), b) if is_exec(b) => Some(x),
         _ => None,
     }
+}
+
+/// `op exec, exec, X` or `op exec, X, exec`: the X.
+pub(crate) fn exec_with(inst: &Instruction, opcode: Opcode) -> Option<Operand> {
+    with_exec(inst, opcode).filter(|_| is_exec(inst.dst))
 }
 
 /// An SI_ELSE: EXEC flipped to the lanes that skipped the then-path.

@@ -138,6 +138,11 @@ pub struct ClArgs {
 }
 
 impl ClArgs {
+    /// `--entry` or `--cflag` was given.
+    pub fn given(&self) -> bool {
+        self.entry.is_some() || !self.cflags.is_empty()
+    }
+
     /// The assembly `path` stands for: itself, or for a `.cl` source the `.s` clang-14 makes
     /// of it (in the pws cache, where errors and reports name it by line). `command` words
     /// the refusal of a launch manifest.
@@ -154,7 +159,7 @@ impl ClArgs {
                 };
                 pws_isa::opencl::compile(path, &opts).map_err(|e| e.to_string())
             }
-            _ if self.entry.is_some() || !self.cflags.is_empty() => Err(format!(
+            _ if self.given() => Err(format!(
                 "{}: --entry and --cflag apply to an OpenCL C kernel (.cl)",
                 path.display()
             )),

@@ -120,7 +120,7 @@ struct Comparison {
 
 pub fn run(args: Args) -> CmdResult {
     if args.input.extension().and_then(|e| e.to_str()) == Some("toml") {
-        if args.cl.entry.is_some() || !args.cl.cflags.is_empty() {
+        if args.cl.given() {
             return Err("--entry and --cflag apply to an OpenCL C kernel (.cl); a manifest gives them as `entry` and `cflags`".into());
         }
         return run_launch(args);

@@ -140,3 +140,10 @@ fn compare_rows(launch: &str, args: &[&str]) -> Vec<serde_json::Value> {
     }
     rows
 }
+
+/// Makes a FIFO (named pipe) at `path`: a file that hangs a reader until a writer opens it.
+pub fn mkfifo(path: &std::path::Path) {
+    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+}

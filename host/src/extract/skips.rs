@@ -25,6 +25,7 @@ use pws_isa::{Instruction, Opcode, Operand, Program};
 
 use crate::flow::Flow;
 use crate::liveness::Liveness;
+use crate::masks::{exec_with, with_exec};
 use crate::scalar::{effects, registers, ScalarSet};
 
 /// Which side of an `if` a restored branch skips.
@@ -52,10 +53,6 @@ fn pair(op: Option<Operand>) -> Option<u8> {
     }
 }
 
-fn is_exec(op: Option<Operand>) -> bool {
-    op == Some(Operand::ExecLo)
-}
-
 /// `op` reads or writes the SGPR pair at `n`.
 fn touches(inst: &Instruction, n: u8) -> bool {
     let e = effects(inst);
@@ -63,28 +60,14 @@ fn touches(inst: &Instruction, n: u8) -> bool {
     regs.any(|r| e.defs.contains(r) || e.uses.contains(r))
 }
 
-/// `s_xor_b64 d, exec, s` or `s_xor_b64 d, s, exec`: the other source.
+/// `s_xor_b64 d, exec, s` or `s_xor_b64 d, s, exec`: the pair s.
 fn xor_with_exec(inst: &Instruction) -> Option<u8> {
-    if inst.opcode != Opcode::SXorB64 {
-        return None;
-    }
-    match (inst.src(0), inst.src(1)) {
-        (a, b) if is_exec(a) => pair(b),
-        (a, b) if is_exec(b) => pair(a),
-        _ => None,
-    }
+    pair(with_exec(inst, Opcode::SXorB64))
 }
 
-/// `s_or_b64 exec, exec, s` (either order): the join's restore of the mask saved in `s`.
+/// `s_or_b64 exec, exec, s` (either order): the join's restore of the mask saved in pair s.
 fn restores_from(inst: &Instruction) -> Option<u8> {
-    if inst.opcode != Opcode::SOrB64 || !is_exec(inst.dst) {
-        return None;
-    }
-    match (inst.src(0), inst.src(1)) {
-        (a, b) if is_exec(a) => pair(b),
-        (a, b) if is_exec(b) => pair(a),
-        _ => None,
-    }
+    pair(exec_with(inst, Opcode::SOrB64))
 }
 
 /// The first instruction from `from` that touches the pair `n`, if it is one `accept` takes
@@ -123,14 +106,12 @@ fn skippable(program: &Program, flow: &Flow, live: &Liveness, at: usize, target:
             let keeps_zero = match inst.opcode {
                 // exec &= C, saving the old (empty) exec.
                 Opcode::SAndSaveexecB64 => true,
-                Opcode::SAndB64 | Opcode::SAndn2B64 => {
-                    is_exec(inst.dst) && (is_exec(inst.src(0)) || is_exec(inst.src(1)))
-                }
+                Opcode::SAndB64 | Opcode::SAndn2B64 => exec_with(inst, inst.opcode).is_some(),
                 // exec |= s or exec ^= s with s a mask saved in the range.
                 Opcode::SOrSaveexecB64 => pair(inst.src(0)).is_some_and(|s| zero.contains(&s)),
                 Opcode::SOrB64 => restores_from(inst).is_some_and(|s| zero.contains(&s)),
                 Opcode::SXorB64 => {
-                    is_exec(inst.dst) && xor_with_exec(inst).is_some_and(|s| zero.contains(&s))
+                    pair(exec_with(inst, Opcode::SXorB64)).is_some_and(|s| zero.contains(&s))
                 }
                 _ => false,
             };
@@ -200,7 +181,7 @@ pub fn find(program: &Program, flow: &Flow) -> Vec<Skip> {
             }),
             Opcode::SOrSaveexecB64 => pair(inst.dst).and_then(|b| {
                 let flip = insts.get(i + 1)?;
-                if !(is_exec(flip.item.dst) && xor_with_exec(&flip.item) == Some(b)) {
+                if pair(exec_with(&flip.item, Opcode::SXorB64)) != Some(b) {
                     return None;
                 }
                 let at = i + 2;
