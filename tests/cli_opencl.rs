@@ -627,40 +627,93 @@ fn divisions_clang_rounds_correctly_run() {
     golden_and_rtl_compute(&m, &["s_setreg_imm32_b32", "v_div_scale_f32"], &expect);
 }
 
-/// A program-scope `__constant` table indexed at run time is refused as data, with the way
-/// out it names (the table as a `__constant` buffer argument), which runs.
+/// Program-scope `__constant` tables indexed at run time: clang places them in `.rodata` and
+/// addresses them from `s_getpc_b64` with `sym@rel32` literals; the loader puts the segment
+/// after the code at `layout::CODE_BASE`, and both executors read it there (per lane through
+/// FLAT, and uniform through SMEM), in every mode.
 #[test]
-fn a_constant_table_is_refused_as_data_and_runs_as_a_buffer() {
+fn constant_tables_run_from_rodata() {
     let dir = tempfile::tempdir().unwrap();
-    let table = [12i64, 5, 6, 11, 9, 0, 10, 13, 3, 14, 15, 8, 4, 7, 1, 2];
+    let sbox = [12i32, 5, 6, 11, 9, 0, 10, 13, 3, 14, 15, 8, 4, 7, 1, 2];
+    let bytes = [200i32, 1, 2, 3, 250, 5, 6];
+    let wide = [-30000i32, 7, 30000];
+    let w = [0.5f32, -1.25, 3.0, 1e-3];
     let m = launch(
         dir.path(),
         "__constant int sbox[16] = {12, 5, 6, 11, 9, 0, 10, 13, 3, 14, 15, 8, 4, 7, 1, 2};\n\
+         __constant uchar bytes[7] = {200, 1, 2, 3, 250, 5, 6};\n\
+         __constant short wide[3] = {-30000, 7, 30000};\n\
+         __constant float w[4] = {0.5f, -1.25f, 3.0f, 1e-3f};\n\
          __kernel void k(__global const int *in, __global int *out) {\n\
            int i = get_global_id(0);\n\
-           out[i] = sbox[in[i] & 15];\n\
+           int x = in[i];\n\
+           out[i] = sbox[x & 15] + bytes[x % 7] + wide[i % 3] + (int)(w[x & 3] * 1000.0f)\n\
+             + 100 * sbox[in[0] & 15];\n\
          }\n",
         "",
     );
-    let e = pws_err(&["golden", &m]);
+    let expect: Vec<i64> = (0..64usize)
+        .map(|i| {
+            let x = (i * 37 % 101) as usize;
+            i64::from(
+                sbox[x & 15]
+                    + bytes[x % 7]
+                    + wide[i % 3]
+                    + (w[x & 3] * 1000.0) as i32
+                    + 100 * sbox[0],
+            )
+        })
+        .collect();
+    golden_and_rtl_compute(
+        &m,
+        &["s_getpc_b64", "@rel32@lo+4", ".section\t.rodata"],
+        &expect,
+    );
+    let cl = dir.path().join("k.cl");
+    let bin = dir.path().join("k.bin");
+    let out = pws_ok(&["asm", cl.to_str().unwrap(), "-o", bin.to_str().unwrap()]);
     assert!(
-        e.contains("k.cl: the kernel reads the program-scope variable `sbox` ("),
-        "{e}"
+        out.contains("its .rodata (") && out.contains("sbox +0x"),
+        "{out}"
     );
-    assert!(e.contains("__constant T *name"), "{e}");
+    let pws = json(&["run", &m, "--mode", "pws", "--json"]);
+    assert_eq!(buffer(&pws, "out"), expect, "RTL, pws");
+    // The bound covers the run.
+    let rows = json(&["compare", &m, "--mode", "pws", "--S", "1", "--json"]);
+    let row = &rows.as_array().unwrap()[0];
+    assert!(
+        row["cycles"].as_u64().unwrap() <= row["bound"].as_u64().unwrap(),
+        "{row}"
+    );
+}
 
-    let m = launch_with(
-        dir.path(),
-        "__kernel void k(__constant int *sbox, __global int *out) {\n\
-           int i = get_global_id(0);\n\
-           out[i] = sbox[(i * 7) & 15];\n\
-         }\n",
-        "",
-        "i32",
-        &table,
-    );
-    let expect: Vec<i64> = (0..64).map(|i| table[(i * 7) & 15]).collect();
-    golden_and_rtl_compute(&m, &[], &expect);
+/// The `.rodata` segment is read-only: a kernel that stores into it stops with the address.
+#[test]
+fn a_store_into_rodata_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("k.s"),
+        "k:\n\
+         \ts_getpc_b64 s[0:1]\n\
+         \ts_add_u32 s0, s0, t@rel32@lo+4\n\
+         \ts_addc_u32 s1, s1, t@rel32@hi+12\n\
+         \tv_mov_b32 v1, s0\n\
+         \tv_mov_b32 v2, s1\n\
+         \tv_mov_b32 v3, 7\n\
+         \tflat_store_dword v[1:2], v3\n\
+         \ts_endpgm\n\
+         \t.section .rodata\n\
+         t:\n\
+         \t.long 5\n",
+    )
+    .unwrap();
+    let m = dir.path().join("k.toml");
+    std::fs::write(&m, "kernel = \"k.s\"\ngrid = 64\nworkgroup = 64\n").unwrap();
+    let m = m.to_str().unwrap();
+    for command in ["golden", "run"] {
+        let e = pws_err(&[command, m]);
+        assert!(e.contains("0xf0000100"), "{command}: {e}");
+    }
 }
 
 /// The commands that take one kernel take OpenCL C as a manifest does (`--entry`, `--cflag`),

@@ -568,7 +568,7 @@ fn launch_manifests() {
                 // buffer; and the launches share their buffers.
                 for m in &s.launches {
                     let img = m.memory_image(&pws_isa::abi::LaunchAbi::legacy());
-                    prop_assert!(img.end() <= layout::ADDRESS_LIMIT);
+                    prop_assert!(img.end() <= layout::CODE_BASE);
                     for b in &img.buffers {
                         prop_assert!(b.base >= img.kernarg.end() + layout::GUARD_BYTES, "{img:?}");
                     }

@@ -348,6 +348,9 @@ pub struct LaunchAbi {
     pub group_segment_fixed_size: u32,
     /// The kernel carries a descriptor (false: [`LaunchAbi::legacy`]).
     pub from_descriptor: bool,
+    /// The program's read-only data (`.rodata`) as the loader places it: its base address
+    /// (`layout::CODE_BASE` + [`crate::Rodata::offset`]) and little-endian words.
+    pub rodata: Option<(u64, Vec<u32>)>,
 }
 
 impl LaunchAbi {
@@ -365,6 +368,7 @@ impl LaunchAbi {
             group_segment_size: 0,
             group_segment_fixed_size: 0,
             from_descriptor: false,
+            rodata: None,
         }
     }
 
@@ -395,6 +399,7 @@ impl LaunchAbi {
             group_segment_size: d.group_segment_fixed_size,
             group_segment_fixed_size: d.group_segment_fixed_size,
             from_descriptor: true,
+            rodata: None,
         }
     }
 
@@ -409,7 +414,15 @@ impl LaunchAbi {
 
     /// The ABI of an assembled program (its descriptor's, or the legacy one).
     pub fn of_program(program: &crate::Program) -> LaunchAbi {
-        LaunchAbi::of(program.descriptor.as_ref())
+        let mut abi = LaunchAbi::of(program.descriptor.as_ref());
+        let r = &program.rodata;
+        if !r.bytes.is_empty() {
+            abi.rodata = Some((
+                crate::manifest::layout::CODE_BASE + u64::from(r.offset),
+                r.words(),
+            ));
+        }
+        abi
     }
 
     /// SGPRs the dispatcher writes (s0 .. s(n-1)).

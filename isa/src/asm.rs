@@ -5,8 +5,10 @@
 //! (`.amdhsa_kernel` ... `.end_amdhsa_kernel`) is read into [`KernelDescriptor`], with the
 //! checks llvm-mc makes; the other directives that clang-14 emits around a kernel are accepted
 //! and ignored (see [`IGNORED_DIRECTIVES`]); the YAML between `.amdgpu_metadata` and
-//! `.end_amdgpu_metadata` is skipped. Data directives are rejected: the image holds
-//! instructions only.
+//! `.end_amdgpu_metadata` is skipped. Data goes in `.rodata` only (the read-only segment of
+//! [`Rodata`], which clang fills with program-scope `__constant` tables); code reaches it
+//! PC-relative, `s_getpc_b64` and a literal `sym@rel32@lo+4` / `sym@rel32@hi+12`, which the
+//! second pass resolves as a linker would.
 
 use std::collections::BTreeMap;
 
@@ -18,7 +20,7 @@ use crate::error::{AsmError, ErrorKind, OperandError, Slot};
 use crate::inst::{DstUnused, InlineFloat, Instruction, Omod, Operand, Sdwa, SdwaSel};
 use crate::opcode::{hwreg_field, Format, ImmKind, Opcode, Width};
 use crate::print::{EXPCNT_MAX, HWREG_NAMES, LGKMCNT_MAX, VMCNT_MAX};
-use crate::program::{Located, Program};
+use crate::program::{Located, Program, Rodata};
 
 /// Directives accepted and ignored (a directive whose name starts with `.amdgpu_`, or with
 /// `.amdhsa_` outside a kernel descriptor block, is ignored too): they describe sections,
@@ -54,12 +56,39 @@ pub const IGNORED_DIRECTIVES: &[&str] = &[
     ".end_amdgpu_metadata",
 ];
 
-/// Directives that would place data or define symbols by value; rejected with a clear message.
+/// Directives that place data: taken in `.rodata` ([`DATA_SIZES`] and the strings and fills),
+/// rejected elsewhere.
 const DATA_DIRECTIVES: &[&str] = &[
-    ".byte", ".short", ".hword", ".word", ".long", ".int", ".quad", ".ascii", ".asciz", ".string",
-    ".zero", ".fill", ".space", ".skip", ".set", ".equ", ".org", ".comm", ".lcomm", ".macro",
-    ".rept", ".if", ".include",
+    ".byte", ".short", ".hword", ".2byte", ".long", ".int", ".4byte", ".quad", ".8byte", ".ascii",
+    ".asciz", ".string", ".zero", ".space", ".skip",
 ];
+
+/// Bytes per value of the integer data directives.
+const DATA_SIZES: &[(&str, usize)] = &[
+    (".byte", 1),
+    (".short", 2),
+    (".hword", 2),
+    (".2byte", 2),
+    (".long", 4),
+    (".int", 4),
+    (".4byte", 4),
+    (".quad", 8),
+    (".8byte", 8),
+];
+
+/// Directives that define symbols by value, repeat, or include text: never taken.
+const REJECTED_DIRECTIVES: &[&str] = &[
+    ".word", ".fill", ".set", ".equ", ".org", ".comm", ".lcomm", ".macro", ".rept", ".if",
+    ".include",
+];
+
+/// Largest `.rodata` segment an assembly may build (a hostile `.zero` must not exhaust memory).
+pub const RODATA_LIMIT: usize = 16 << 20;
+
+/// A literal that a relocated symbol reference holds until the second pass: any value that is
+/// not an inline constant, so that the first pass sizes and checks the instruction with its
+/// literal dword.
+const RELOC_PLACEHOLDER: u32 = 0x5157_0000;
 
 /// Other names llvm-mc accepts for an opcode (same encoding; the disassembler prints the
 /// table's mnemonic, as llvm-mc's does).
@@ -94,6 +123,11 @@ pub fn assemble_lines<'s>(
         pc: 0,
         block: None,
         descriptors: Vec::new(),
+        section: Section::Text,
+        rodata: Vec::new(),
+        data_symbols: BTreeMap::new(),
+        foreign_symbols: BTreeMap::new(),
+        last_foreign: None,
     };
     // Line of an open `.amdgpu_metadata` block, whose YAML body is skipped.
     let mut metadata_from = None;
@@ -135,7 +169,30 @@ struct Item {
     line: u32,
     inst: Instruction,
     target: Option<(String, u32)>,
+    reloc: Option<Reloc>,
     pc: u32,
+}
+
+/// A PC-relative reference to a symbol in a 32-bit literal source: `sym@rel32@lo+4` is the low
+/// half of `sym + 4 - P`, `@hi` the high half, P being the literal's own address (ELF's
+/// `R_AMDGPU_REL32_LO`/`_HI`).
+#[derive(Clone, Debug)]
+struct Reloc {
+    symbol: String,
+    hi: bool,
+    addend: i64,
+    /// The source slot holding the literal, and the reference's column.
+    src: usize,
+    col: u32,
+}
+
+/// The section statements go to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Section {
+    Text,
+    Rodata,
+    /// Any other section, by name: it may hold directives, but neither code nor data.
+    Other(String),
 }
 
 struct Assembler<'a> {
@@ -147,6 +204,14 @@ struct Assembler<'a> {
     /// The open `.amdhsa_kernel` block and its line.
     block: Option<(DescriptorBuilder, u32)>,
     descriptors: Vec<KernelDescriptor>,
+    section: Section,
+    /// The `.rodata` contents so far and its symbols (offsets into it).
+    rodata: Vec<u8>,
+    data_symbols: BTreeMap<String, u32>,
+    /// Labels of other sections, with the section: named when code refers to them.
+    foreign_symbols: BTreeMap<String, String>,
+    /// The latest of them, named when data follows it.
+    last_foreign: Option<String>,
 }
 
 /// Removes a `;` or `//` comment (outside double-quoted strings).
@@ -182,6 +247,73 @@ fn parse_integer(text: &str) -> Option<u64> {
         None if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) => text.parse().ok(),
         None => None,
     }
+}
+
+/// An integer of a data directive: decimal, `0x` hex or a character-free `-` negation.
+fn parse_data_int(text: &str) -> Option<i128> {
+    match text.strip_prefix('-') {
+        Some(rest) => parse_integer(rest.trim()).map(|v| -(v as i128)),
+        None => parse_integer(text).map(i128::from),
+    }
+}
+
+/// A double-quoted string with the assembler's escapes (`\n`, `\t`, `\b`, `\f`, `\r`,
+/// `\\`, `\"`, octal `\NNN`, hex `\xHH`); returns its bytes and the text after it.
+fn parse_string(text: &str) -> Result<(Vec<u8>, &str), String> {
+    let bytes = text.as_bytes();
+    if bytes.first() != Some(&b'"') {
+        return Err("expected a double-quoted string".to_string());
+    }
+    let mut out = Vec::new();
+    let mut i = 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => return Ok((out, &text[i + 1..])),
+            b'\\' => {
+                let Some(&e) = bytes.get(i + 1) else { break };
+                i += 2;
+                match e {
+                    b'n' => out.push(b'\n'),
+                    b't' => out.push(b'\t'),
+                    b'r' => out.push(b'\r'),
+                    b'b' => out.push(8),
+                    b'f' => out.push(12),
+                    b'0'..=b'7' => {
+                        let mut v = u32::from(e - b'0');
+                        for _ in 0..2 {
+                            match bytes.get(i) {
+                                Some(&d @ b'0'..=b'7') => {
+                                    v = v * 8 + u32::from(d - b'0');
+                                    i += 1;
+                                }
+                                _ => break,
+                            }
+                        }
+                        out.push(v as u8);
+                    }
+                    b'x' | b'X' => {
+                        let digits = bytes[i..]
+                            .iter()
+                            .take_while(|b| b.is_ascii_hexdigit())
+                            .count();
+                        if digits == 0 {
+                            return Err("`\\x` needs hexadecimal digits".to_string());
+                        }
+                        let v = bytes[i..i + digits].iter().fold(0u32, |v, &d| {
+                            (v << 4 | (d as char).to_digit(16).unwrap_or(0)) & 0xff
+                        });
+                        out.push(v as u8);
+                        i += digits;
+                    }
+                    other => out.push(other),
+                }
+                continue;
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    Err("unterminated string".to_string())
 }
 
 /// Column (1-based, in characters) of byte offset `offset` of `line`.
@@ -228,7 +360,22 @@ impl Assembler<'_> {
             }
             let name = &trimmed[..name_len];
             let column = column_of(text, rest_start + lead);
-            if self.labels.insert(name.to_string(), self.pc).is_some() {
+            let defined = self.labels.contains_key(name)
+                || self.data_symbols.contains_key(name)
+                || self.foreign_symbols.contains_key(name);
+            match &self.section {
+                Section::Text => self.labels.insert(name.to_string(), self.pc),
+                Section::Rodata => self
+                    .data_symbols
+                    .insert(name.to_string(), self.rodata.len() as u32),
+                Section::Other(section) => {
+                    self.last_foreign = Some(name.to_string());
+                    self.foreign_symbols
+                        .insert(name.to_string(), section.clone())
+                        .map(|_| 0)
+                }
+            };
+            if defined {
                 return Err(self.error(
                     column,
                     ErrorKind::DuplicateLabel,
@@ -246,14 +393,25 @@ impl Assembler<'_> {
         if trimmed.starts_with('.') {
             return self.directive(text, start);
         }
+        if self.section != Section::Text {
+            return Err(self.error(
+                column_of(text, start),
+                ErrorKind::Syntax,
+                format!(
+                    "an instruction in section {}: code belongs in .text",
+                    self.section_name()
+                ),
+            ));
+        }
         let tokens = lex(text, start).map_err(|(col, kind, msg)| self.error(col, kind, msg))?;
-        let (inst, target) = self.instruction(&tokens)?;
+        let (inst, target, reloc) = self.instruction(&tokens)?;
         let pc = self.pc;
         self.pc += 4 * inst.size_dwords();
         self.items.push(Item {
             line: self.line,
             inst,
             target,
+            reloc,
             pc,
         });
         Ok(false)
@@ -287,6 +445,31 @@ impl Assembler<'_> {
                 format!("`{name}` outside an .amdhsa_kernel block"),
             ));
         }
+        let args = &text[name_end..];
+        match name {
+            ".text" => self.section = Section::Text,
+            ".rodata" => self.section = Section::Rodata,
+            ".data" | ".bss" => self.section = Section::Other(name.to_string()),
+            ".section" => {
+                let section = args
+                    .trim()
+                    .split(|c: char| c == ',' || c.is_whitespace())
+                    .next()
+                    .unwrap_or("")
+                    .trim_matches('"');
+                self.section = if section == ".text" || section.starts_with(".text.") {
+                    Section::Text
+                } else if section == ".rodata" || section.starts_with(".rodata.") {
+                    Section::Rodata
+                } else {
+                    Section::Other(section.to_string())
+                };
+            }
+            ".p2align" | ".align" | ".balign" if self.section == Section::Rodata => {
+                self.align(name, args, column)?;
+            }
+            _ => {}
+        }
         if IGNORED_DIRECTIVES.contains(&name)
             || name.starts_with(".amdhsa_")
             || name.starts_with(".amdgpu_")
@@ -294,10 +477,34 @@ impl Assembler<'_> {
             return Ok(false);
         }
         if DATA_DIRECTIVES.contains(&name) {
+            if self.section == Section::Rodata {
+                self.data(name, args, column_of(text, name_end))?;
+                return Ok(false);
+            }
+            let why = match &self.section {
+                Section::Other(s) if s.starts_with(".data") || s.starts_with(".bss") => {
+                    let variable = self
+                        .last_foreign
+                        .as_ref()
+                        .map_or(String::new(), |name| format!(" `{name}`"));
+                    format!(
+                        "pws loads only the read-only .rodata, not {s} (the writable program-scope \
+                         variable{variable}): pass it as a buffer"
+                    )
+                }
+                _ => format!("data belongs in .rodata, not in {}", self.section_name()),
+            };
             return Err(self.error(
                 column,
                 ErrorKind::Unsupported,
-                format!("unsupported directive `{name}`: the pws image holds instructions only"),
+                format!("unsupported directive `{name}` here: {why}"),
+            ));
+        }
+        if REJECTED_DIRECTIVES.contains(&name) {
+            return Err(self.error(
+                column,
+                ErrorKind::Unsupported,
+                format!("unsupported directive `{name}`"),
             ));
         }
         Err(self.error(
@@ -305,6 +512,142 @@ impl Assembler<'_> {
             ErrorKind::Syntax,
             format!("unknown directive `{name}`"),
         ))
+    }
+
+    fn section_name(&self) -> String {
+        match &self.section {
+            Section::Text => ".text".to_string(),
+            Section::Rodata => ".rodata".to_string(),
+            Section::Other(s) => s.clone(),
+        }
+    }
+
+    /// `.p2align n` (2^n bytes), `.align n` / `.balign n` (n bytes) in `.rodata`: zero-fill
+    /// up to the boundary.
+    fn align(&mut self, name: &str, args: &str, column: u32) -> Result<(), AsmError> {
+        let first = args.split(',').next().unwrap_or("").trim();
+        let bytes = parse_integer(first).and_then(|n| match name {
+            ".p2align" => (n <= 16).then(|| 1u64 << n),
+            _ => (n.is_power_of_two() && n <= 1 << 16).then_some(n),
+        });
+        let Some(bytes) = bytes else {
+            return Err(self.error(
+                column,
+                ErrorKind::Syntax,
+                format!("`{name}` takes an alignment up to 64 KiB, found `{first}`"),
+            ));
+        };
+        let end = self.rodata.len().next_multiple_of(bytes as usize);
+        self.grow_rodata(end, column)?;
+        self.rodata.resize(end, 0);
+        Ok(())
+    }
+
+    fn grow_rodata(&self, end: usize, column: u32) -> Result<(), AsmError> {
+        if end > RODATA_LIMIT {
+            return Err(self.error(
+                column,
+                ErrorKind::Unsupported,
+                format!(
+                    "the .rodata segment would grow to {end} bytes; pws takes at most {RODATA_LIMIT}"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// A data directive in `.rodata`: integers of [`DATA_SIZES`] (little-endian, two's
+    /// complement, each within its size), strings, or `.zero`/`.space`/`.skip N[, fill]`.
+    fn data(&mut self, name: &str, args: &str, column: u32) -> Result<(), AsmError> {
+        let args = args.trim();
+        match name {
+            ".ascii" | ".asciz" | ".string" => {
+                let mut rest = args;
+                loop {
+                    let (bytes, after) =
+                        parse_string(rest).map_err(|m| self.error(column, ErrorKind::Syntax, m))?;
+                    self.grow_rodata(self.rodata.len() + bytes.len() + 1, column)?;
+                    self.rodata.extend_from_slice(&bytes);
+                    if name != ".ascii" {
+                        self.rodata.push(0);
+                    }
+                    rest = after.trim_start();
+                    match rest.strip_prefix(',') {
+                        Some(r) => rest = r.trim_start(),
+                        None if rest.is_empty() => return Ok(()),
+                        None => return Err(self.error(
+                            column,
+                            ErrorKind::Syntax,
+                            format!(
+                                "expected `,` or the end of the line after a string in `{name}`"
+                            ),
+                        )),
+                    }
+                }
+            }
+            ".zero" | ".space" | ".skip" => {
+                let mut parts = args.split(',').map(str::trim);
+                let count = parts.next().and_then(parse_data_int);
+                let fill = parts.next().map_or(Some(0), parse_data_int);
+                let (Some(count), Some(fill), None) = (count, fill, parts.next()) else {
+                    return Err(self.error(
+                        column,
+                        ErrorKind::Syntax,
+                        format!("`{name}` takes a byte count and an optional fill byte"),
+                    ));
+                };
+                let Some(count) = usize::try_from(count)
+                    .ok()
+                    .filter(|_| (-128..=255).contains(&fill))
+                else {
+                    return Err(self.error(
+                        column,
+                        ErrorKind::ImmediateOutOfRange,
+                        format!("`{name} {args}`: the count must not be negative and the fill must be a byte"),
+                    ));
+                };
+                let end = self.rodata.len().saturating_add(count);
+                self.grow_rodata(end, column)?;
+                self.rodata.resize(end, fill as u8);
+                Ok(())
+            }
+            _ => {
+                let size = DATA_SIZES
+                    .iter()
+                    .find(|(d, _)| *d == name)
+                    .map(|&(_, n)| n)
+                    .expect("a data directive");
+                for value in args.split(',').map(str::trim) {
+                    let Some(v) = parse_data_int(value) else {
+                        let what = if value.chars().next().is_some_and(is_ident_start) {
+                            format!(
+                                "`{value}` is a symbol: pws places no addresses in data (a table of pointers)"
+                            )
+                        } else {
+                            format!("expected an integer, found `{value}`")
+                        };
+                        return Err(self.error(
+                            column,
+                            ErrorKind::Syntax,
+                            format!("`{name}`: {what}"),
+                        ));
+                    };
+                    let bits = 8 * size as u32;
+                    let fits = bits == 64 || (-(1i128 << (bits - 1))..1i128 << bits).contains(&v);
+                    if !fits || !(i64::MIN as i128..=u64::MAX as i128).contains(&v) {
+                        return Err(self.error(
+                            column,
+                            ErrorKind::ImmediateOutOfRange,
+                            format!("`{name}`: {value} does not fit in {size} bytes"),
+                        ));
+                    }
+                    self.grow_rodata(self.rodata.len() + size, column)?;
+                    self.rodata
+                        .extend_from_slice(&(v as u64).to_le_bytes()[..size]);
+                }
+                Ok(())
+            }
+        }
     }
 
     /// A line inside an `.amdhsa_kernel` block: a descriptor directive with an integer value,
@@ -384,6 +727,16 @@ impl Assembler<'_> {
                 ),
             ));
         }
+        let data = !self.rodata.is_empty() || !self.data_symbols.is_empty();
+        let rodata = Rodata {
+            offset: if data {
+                self.pc.next_multiple_of(Rodata::ALIGN)
+            } else {
+                0
+            },
+            bytes: std::mem::take(&mut self.rodata),
+            symbols: std::mem::take(&mut self.data_symbols),
+        };
         let mut instructions = Vec::with_capacity(self.items.len());
         for mut item in std::mem::take(&mut self.items) {
             self.line = item.line;
@@ -405,7 +758,14 @@ impl Assembler<'_> {
                 }
                 item.inst.imm = offset as u16 as u32;
             }
-            let words = encode(&item.inst).map_err(|e| self.error(1, e.kind, e.message))?;
+            let mut words = encode(&item.inst).map_err(|e| self.error(1, e.kind, e.message))?;
+            if let Some(r) = &item.reloc {
+                let value = self.relocate(r, &rodata, item.pc + 4 * (words.len() as u32 - 1))?;
+                // The literal stays a literal whatever its value, as the linker's fix-up
+                // leaves it: the placeholder sized it.
+                *words.last_mut().expect("a literal dword") = value;
+                item.inst.srcs[r.src] = Some(Operand::Literal(value));
+            }
             instructions.push(Located {
                 pc: item.pc,
                 words,
@@ -417,15 +777,40 @@ impl Assembler<'_> {
             instructions,
             labels: self.labels,
             descriptor,
+            rodata,
+        })
+    }
+
+    /// The literal a relocated reference at byte address `at` holds.
+    fn relocate(&self, r: &Reloc, rodata: &Rodata, at: u32) -> Result<u32, AsmError> {
+        let Some(&offset) = rodata.symbols.get(&r.symbol) else {
+            let why = if self.labels.contains_key(&r.symbol) {
+                format!("`{}` is code: pws runs no calls", r.symbol)
+            } else if let Some(section) = self.foreign_symbols.get(&r.symbol) {
+                format!(
+                    "`{}` is in section {section}: pws loads only .rodata (read-only program-scope data)",
+                    r.symbol
+                )
+            } else {
+                format!("undefined symbol `{}`", r.symbol)
+            };
+            return Err(self.error(r.col, ErrorKind::UndefinedLabel, why));
+        };
+        let distance = i64::from(rodata.offset) + i64::from(offset) + r.addend - i64::from(at);
+        Ok(if r.hi {
+            (distance >> 32) as u32
+        } else {
+            distance as u32
         })
     }
 
     /// Parses one instruction line (already lexed); returns the instruction and, for a branch
     /// to a label, the label and its column.
+    #[allow(clippy::type_complexity)]
     fn instruction(
         &self,
         tokens: &[Token],
-    ) -> Result<(Instruction, Option<(String, u32)>), AsmError> {
+    ) -> Result<(Instruction, Option<(String, u32)>, Option<Reloc>), AsmError> {
         let first = &tokens[0];
         let Tok::Ident(word) = &first.tok else {
             return Err(self.error(first.col, ErrorKind::Syntax, "expected a mnemonic"));
@@ -478,6 +863,7 @@ impl Assembler<'_> {
             asm: self,
             tokens,
             pos: 1,
+            reloc: None,
         };
         let mut inst = Instruction::new(opcode);
         if sdwa_suffix {
@@ -519,7 +905,7 @@ impl Assembler<'_> {
         }
         // A label is resolved later; check with a placeholder offset.
         check(&inst).map_err(to_error)?;
-        Ok((inst, target))
+        Ok((inst, target, parser.reloc))
     }
 }
 
@@ -633,7 +1019,7 @@ fn lex(line: &str, start: usize) -> Result<Vec<Token>, LexError> {
             };
             tokens.push(Token { tok, col });
             i = j;
-        } else if "[]:,|-()&+".contains(c) {
+        } else if "[]:,|-()&+@".contains(c) {
             tokens.push(Token {
                 tok: Tok::Punct(c),
                 col,
@@ -657,6 +1043,8 @@ enum Value {
     Int(i128),
     Float(f64),
     Label(String),
+    /// `sym@rel32@lo+4`: symbol, high half, addend.
+    Reloc(String, bool, i64),
 }
 
 struct ParsedOperand {
@@ -672,6 +1060,8 @@ struct Parser<'a, 'b> {
     asm: &'a Assembler<'b>,
     tokens: &'a [Token],
     pos: usize,
+    /// The instruction's relocated literal, if it has one.
+    reloc: Option<Reloc>,
 }
 
 const NAMED_REGISTERS: &[(&str, Operand, u8)] = &[
@@ -843,7 +1233,27 @@ impl Parser<'_, '_> {
                 }
                 (_, Some(w)) => {
                     let op = self.operand()?;
-                    self.place(inst, *slot, *w, op)?;
+                    if let Value::Reloc(symbol, hi, addend) = op.value {
+                        let (Slot::Src(src), Width::B32, false, false, false) =
+                            (*slot, *w, op.neg, op.abs, op.sext)
+                        else {
+                            return Err(self.err(
+                                op.col,
+                                ErrorKind::BadOperand,
+                                format!("`{symbol}@rel32` is a 32-bit source without modifiers"),
+                            ));
+                        };
+                        inst.srcs[src] = Some(Operand::Literal(RELOC_PLACEHOLDER));
+                        self.reloc = Some(Reloc {
+                            symbol,
+                            hi,
+                            addend,
+                            src,
+                            col: op.col,
+                        });
+                    } else {
+                        self.place(inst, *slot, *w, op)?;
+                    }
                 }
                 (_, None) => {}
             }
@@ -1118,6 +1528,7 @@ impl Parser<'_, '_> {
         let value = match t.tok {
             Tok::Int(v) => Value::Int(v as i128),
             Tok::Float(f) => Value::Float(f),
+            Tok::Ident(name) if self.eat_punct('@') => self.symbol_reference(name, col)?,
             Tok::Ident(name) => self.register_or_label(&name, col)?,
             Tok::Punct(c) => {
                 return Err(self.err(col, ErrorKind::Syntax, format!("unexpected `{c}`")))
@@ -1130,6 +1541,67 @@ impl Parser<'_, '_> {
             sext: false,
             col,
         })
+    }
+
+    /// The next token if it is a word, lower-cased.
+    fn word(&mut self) -> Option<String> {
+        match self.peek() {
+            Some(Token {
+                tok: Tok::Ident(w), ..
+            }) => {
+                let w = w.to_ascii_lowercase();
+                self.pos += 1;
+                Some(w)
+            }
+            _ => None,
+        }
+    }
+
+    /// The rest of `name@rel32@lo+4` after the first `@`.
+    fn symbol_reference(&mut self, name: String, col: u32) -> Result<Value, AsmError> {
+        let kind = self.word();
+        if kind.as_deref() != Some("rel32") {
+            return Err(self.err(
+                col,
+                ErrorKind::Unsupported,
+                format!(
+                    "`{name}@{}`: pws resolves PC-relative references to .rodata only (`{name}@rel32@lo+4`, `@rel32@hi+12`)",
+                    kind.unwrap_or_default()
+                ),
+            ));
+        }
+        let half = if self.eat_punct('@') {
+            self.word()
+        } else {
+            None
+        };
+        let hi = match half.as_deref() {
+            Some("lo") => false,
+            Some("hi") => true,
+            _ => {
+                return Err(self.err(
+                    col,
+                    ErrorKind::Syntax,
+                    format!("`{name}@rel32` needs `@lo` or `@hi`"),
+                ))
+            }
+        };
+        let sign = if self.eat_punct('+') {
+            1
+        } else if self.eat_punct('-') {
+            -1
+        } else {
+            0
+        };
+        let addend = if sign == 0 {
+            0
+        } else {
+            let (v, vcol) = self.expect_int()?;
+            let v = i64::try_from(v)
+                .map_err(|_| self.err(vcol, ErrorKind::ImmediateOutOfRange, "addend too large"))?;
+            sign * v
+        };
+        Ok(Value::Reloc(name, hi, addend))
     }
 
     fn register_or_label(&mut self, name: &str, col: u32) -> Result<Value, AsmError> {
@@ -1289,7 +1761,7 @@ impl Parser<'_, '_> {
                     )
                 })?
             }
-            Value::Label(name) => {
+            Value::Label(name) | Value::Reloc(name, ..) => {
                 return Err(self.err(
                     col,
                     ErrorKind::BadOperand,

@@ -124,7 +124,9 @@ fn fields(format: Format, w0: u32, w1: u32, literal: Option<u32>) -> Result<Inst
         Format::Sop1 => {
             inst = Instruction::new(lookup(w0 >> 8 & 0xff)?);
             inst.dst = Some(sop(w0 >> 16 & 0x7f)?);
-            inst.srcs[0] = Some(sop(w0)?);
+            if !inst.opcode.signature().srcs.is_empty() {
+                inst.srcs[0] = Some(sop(w0)?);
+            }
         }
         Format::Sop2 => {
             inst = Instruction::new(lookup(w0 >> 23 & 0x7f)?);

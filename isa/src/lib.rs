@@ -42,4 +42,4 @@ pub use inst::{
 pub use opcode::{
     Format, ImmKind, OpInfo, Opcode, Signature, Width, MOD_CLAMP, MOD_INPUT, MOD_OMOD, OPCODES,
 };
-pub use program::{Located, Program};
+pub use program::{Located, Program, Rodata};

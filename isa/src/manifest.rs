@@ -44,9 +44,11 @@ pub mod layout {
     /// Byte address of the first buffer, unless the kernarg segment reaches past
     /// `BUFFER_BASE - GUARD_BYTES`: then the buffers start after it and its guard.
     pub const BUFFER_BASE: u64 = 0x1_0000;
-    /// Every address of the layout lies below this (the compute unit's memory port carries
-    /// the low 32 bits of an address).
-    pub const ADDRESS_LIMIT: u64 = 1 << 32;
+    /// Where the loader places the code object, below 4 GiB as every address of the layout
+    /// (the compute unit's memory port carries 32 bits): `s_getpc_b64` reads this plus the
+    /// instruction's offset, and the program's `.rodata` lies at this plus
+    /// [`crate::Rodata::offset`] (read-only). The buffers lie below it.
+    pub const CODE_BASE: u64 = 0xF000_0000;
     /// Every buffer starts on a multiple of this.
     pub const REGION_ALIGN: u64 = 0x1000;
     /// Unmapped bytes left after each buffer, so that running off its end is an error and
@@ -329,6 +331,8 @@ pub struct MemoryImage {
     pub kernarg_words: Vec<u32>,
     /// One region per manifest buffer, in manifest order.
     pub buffers: Vec<Region>,
+    /// The program's `.rodata` (read-only) and its words, when it has any.
+    pub rodata: Option<(Region, Vec<u32>)>,
 }
 
 /// A manifest that could not be read or is invalid. The message names the file, the line and
@@ -974,11 +978,12 @@ impl Manifest {
         // (hidden arguments, at most a few hundred bytes in clang's output) moves the buffers
         // up by no more than that.
         let end = manifest.memory_image(&LaunchAbi::legacy()).end();
-        if end > layout::ADDRESS_LIMIT {
+        if end > layout::CODE_BASE {
             return Err(invalid(
                 "buffer",
                 format!(
-                    "the kernarg segment and the buffers need addresses up to {end:#x}; the layout must stay below 4 GiB"
+                    "the kernarg segment and the buffers need addresses up to {end:#x}; they must stay below the code object at {:#x}",
+                    layout::CODE_BASE
                 ),
             ));
         }
@@ -1199,12 +1204,23 @@ impl Manifest {
             },
             kernarg_words,
             buffers,
+            rodata: abi.rodata.as_ref().map(|(base, words)| {
+                (
+                    Region {
+                        name: "rodata".into(),
+                        base: *base,
+                        bytes: 4 * words.len() as u64,
+                    },
+                    words.clone(),
+                )
+            }),
         }
     }
 }
 
 impl MemoryImage {
-    /// One past the last byte of the layout.
+    /// One past the last byte of the kernarg segment and the buffers (the `.rodata` lies apart,
+    /// above them at `layout::CODE_BASE`).
     pub fn end(&self) -> u64 {
         self.buffers
             .iter()

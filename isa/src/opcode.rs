@@ -168,6 +168,8 @@ const fn sig(
 const S1_32: Signature = sig(Some(B32), None, &[B32], ImmKind::None);
 const S1_64: Signature = sig(Some(B64), None, &[B64], ImmKind::None);
 const S1_32_64: Signature = sig(Some(B32), None, &[B64], ImmKind::None);
+/// `s_getpc_b64`: a 64-bit destination and no source (the SSRC0 field is 0).
+const S1_D64: Signature = sig(Some(B64), None, &[], ImmKind::None);
 const S2_32: Signature = sig(Some(B32), None, &[B32, B32], ImmKind::None);
 const S2_64: Signature = sig(Some(B64), None, &[B64, B64], ImmKind::None);
 const S2_SH64: Signature = sig(Some(B64), None, &[B64, B32], ImmKind::None);
@@ -318,6 +320,7 @@ opcodes! {
     SFlbitI32I64 = "s_flbit_i32_i64", Sop1, 0x15, S1_32_64;
     SSextI32I8 = "s_sext_i32_i8", Sop1, 0x16, S1_32;
     SSextI32I16 = "s_sext_i32_i16", Sop1, 0x17, S1_32;
+    SGetpcB64 = "s_getpc_b64", Sop1, 0x1c, S1_D64;
     SAndSaveexecB64 = "s_and_saveexec_b64", Sop1, 0x20, S1_64;
     SOrSaveexecB64 = "s_or_saveexec_b64", Sop1, 0x21, S1_64;
     SXorSaveexecB64 = "s_xor_saveexec_b64", Sop1, 0x22, S1_64;

@@ -88,23 +88,6 @@ pub enum ClError {
         /// The assembly line of the first call.
         line: usize,
     },
-    #[error(
-        "{}: the kernel reads the program-scope variable{} {} ({}:{line}), which pws does not \
-         place in memory (it runs the kernel's code alone); pass the values as a buffer \
-         instead: a kernel argument `__constant T *name` and a `[[buffer]]` with its `data`",
-        path.display(),
-        if names.len() > 1 { "s" } else { "" },
-        names.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", "),
-        asm.display()
-    )]
-    ProgramData {
-        path: PathBuf,
-        asm: PathBuf,
-        /// The variables (`__constant` tables and other program-scope data).
-        names: Vec<String>,
-        /// The assembly line of the first reference.
-        line: usize,
-    },
 }
 
 fn clang() -> String {
@@ -258,13 +241,14 @@ pub fn compile(source: &Path, opts: &ClOptions) -> Result<PathBuf, ClError> {
 
 /// Without a device library clang turns a built-in that pws.h lacks into a call
 /// (`s_getpc_b64`, `s_add_u32 s, s, sym@rel32@lo+4`, `s_swappc_b64`); pws runs no calls, and
-/// the assembler would only name `s_getpc_b64`, so the callees are named here. A program-scope
-/// variable (a `__constant` table indexed at run time) is addressed the same way; the source
-/// declares it an object (`.type name,@object`), and it is named as such.
+/// the assembler would only say that the symbol is code, so the callees are named here. A
+/// program-scope variable (a `__constant` table indexed at run time) is addressed the same
+/// way; the source declares it an object (`.type name,@object`), and the assembler places it
+/// in the program's `.rodata`.
 fn no_calls(asm: &str, source: &Path, out: &Path) -> Result<(), ClError> {
     let objects = objects_in(asm);
-    let (mut functions, mut data): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
-    let (mut first_call, mut first_data) = (None, None);
+    let mut functions: Vec<String> = Vec::new();
+    let mut first_call = None;
     for (n, line) in asm.lines().enumerate() {
         let code = line.split(';').next().unwrap_or("");
         for (at, _) in code
@@ -275,32 +259,22 @@ fn no_calls(asm: &str, source: &Path, out: &Path) -> Result<(), ClError> {
                 .rfind(|c: char| !(c.is_ascii_alphanumeric() || "_.$".contains(c)))
                 .map_or(0, |i| i + 1);
             let symbol = &code[start..at];
-            let (names, first) = if objects.contains(&symbol) {
-                (&mut data, &mut first_data)
-            } else {
-                (&mut functions, &mut first_call)
-            };
-            first.get_or_insert(n + 1);
+            if objects.contains(&symbol) {
+                continue;
+            }
+            first_call.get_or_insert(n + 1);
             let name = demangle(symbol);
-            if !names.contains(&name) {
-                names.push(name);
+            if !functions.contains(&name) {
+                functions.push(name);
             }
         }
     }
-    if let Some(line) = first_call {
-        return Err(ClError::Calls {
+    match first_call {
+        None => Ok(()),
+        Some(line) => Err(ClError::Calls {
             path: source.to_path_buf(),
             asm: out.to_path_buf(),
             functions,
-            line,
-        });
-    }
-    match first_data {
-        None => Ok(()),
-        Some(line) => Err(ClError::ProgramData {
-            path: source.to_path_buf(),
-            asm: out.to_path_buf(),
-            names: data,
             line,
         }),
     }
@@ -474,9 +448,9 @@ mod tests {
     }
 
     /// `__constant uint sbox[16] = {...};` indexed at run time: clang addresses the table
-    /// PC-relative, as it calls a function; the error names it as data.
+    /// PC-relative, as it calls a function; the table stays, and is no call.
     #[test]
-    fn program_scope_data_is_named_as_data() {
+    fn program_scope_data_stays_and_is_no_call() {
         let raw = "\t.protected\tk\n\t.globl\tk\nk:\n\ts_getpc_b64 s[0:1]\n\ts_add_u32 s0, s0, sbox@rel32@lo+4\n\ts_endpgm\n\t.amdhsa_kernel k\n\t.end_amdhsa_kernel\n.Lfunc_end0:\n\t.size\tk, .Lfunc_end0-k\n\t.hidden\tsbox\n\t.type\tsbox,@object\n\t.section\t.rodata,#alloc\n\t.globl\tsbox\nsbox:\n\t.long\t12\n\t.size\tsbox, 4\n";
         let kept = select_kernel(raw, None).unwrap();
         assert!(
@@ -484,16 +458,12 @@ mod tests {
             "{kept}"
         );
         let asm = "k:\n\ts_getpc_b64 s[0:1]\n\ts_add_u32 s0, s0, sbox@rel32@lo+4\n\ts_addc_u32 s1, s1, sbox@rel32@hi+12\n\ts_endpgm\n\t.section\t.rodata,#alloc\n\t.type\tsbox,@object\nsbox:\n\t.long\t12\n";
-        let err = no_calls(asm, Path::new("k.cl"), Path::new("k.s")).unwrap_err();
-        assert!(
-            matches!(&err, ClError::ProgramData { names, line: 3, .. } if names == &["sbox".to_string()])
-        );
-        let text = err.to_string();
-        assert!(
-            text.starts_with("k.cl: the kernel reads the program-scope variable `sbox` (k.s:3)"),
-            "{text}"
-        );
-        assert!(text.contains("__constant T *name"), "{text}");
+        assert!(no_calls(asm, Path::new("k.cl"), Path::new("k.s")).is_ok());
+        let with_call = format!("{asm}\ts_add_u32 s2, s2, helper@rel32@lo+4\n");
+        assert!(matches!(
+            no_calls(&with_call, Path::new("k.cl"), Path::new("k.s")),
+            Err(ClError::Calls { functions, line: 10, .. }) if functions == ["helper"]
+        ));
     }
 
     #[test]

@@ -32,6 +32,40 @@ pub struct Program {
     /// The kernel descriptor (`.amdhsa_kernel` block) of the kernel that starts at address 0,
     /// which decides its launch ABI; None for a kernel without one (and a decoded image).
     pub descriptor: Option<KernelDescriptor>,
+    /// The read-only data the code addresses PC-relative (`.rodata`: program-scope
+    /// `__constant` tables); empty for most programs.
+    pub rodata: Rodata,
+}
+
+/// A program's read-only data segment. The code object is the code followed by this segment
+/// at [`Rodata::offset`]; the loader places it at `layout::CODE_BASE` (docs/manifest.md), so
+/// that `s_getpc_b64` plus a `sym@rel32` offset lands on the symbol.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rodata {
+    /// Byte offset of the segment from the first instruction: the code's size rounded up to
+    /// [`Rodata::ALIGN`].
+    pub offset: u32,
+    /// The segment's contents.
+    pub bytes: Vec<u8>,
+    /// Symbol -> byte offset inside the segment.
+    pub symbols: BTreeMap<String, u32>,
+}
+
+impl Rodata {
+    /// Alignment of the segment after the code (clang aligns `.rodata` objects to at most 64).
+    pub const ALIGN: u32 = 256;
+
+    /// The segment as little-endian dwords, the last one zero-padded.
+    pub fn words(&self) -> Vec<u32> {
+        self.bytes
+            .chunks(4)
+            .map(|c| {
+                let mut w = [0u8; 4];
+                w[..c.len()].copy_from_slice(c);
+                u32::from_le_bytes(w)
+            })
+            .collect()
+    }
 }
 
 impl Program {
@@ -88,6 +122,7 @@ impl Program {
             instructions,
             labels: BTreeMap::new(),
             descriptor: None,
+            rodata: Rodata::default(),
         };
         let targets: Vec<u32> = program
             .instructions

@@ -104,6 +104,68 @@ fn implicit_operands_are_explicit_in_the_model() {
     assert!(p.instructions.iter().all(|l| l.item.vop3));
 }
 
+/// clang's `.rodata` for program-scope `__constant` tables: the data lands after the code at
+/// [`pws_isa::Rodata::ALIGN`], and each `sym@rel32@lo+4` / `@hi+12` literal holds the distance
+/// from its own address minus the addend's bias, so that `s_getpc_b64` (the address of the
+/// next instruction) plus the literals is the symbol's address.
+#[test]
+fn rodata_and_pc_relative_references() {
+    let src = "\
+k:
+\ts_getpc_b64 s[4:5]
+\ts_add_u32 s4, s4, lut@rel32@lo+4
+\ts_addc_u32 s5, s5, lut@rel32@hi+12
+\ts_getpc_b64 s[6:7]
+\ts_add_u32 s6, s6, name@rel32@lo+4
+\ts_addc_u32 s7, s7, name@rel32@hi+12
+\ts_endpgm
+\t.section\t.rodata,#alloc
+\t.p2align\t2
+lut:
+\t.long\t1, -2
+\t.short\t0x1234
+\t.byte\t255, -1
+\t.p2align\t3
+\t.quad\t0x0102030405060708
+name:
+\t.ascii\t\"\\t\\004\\n\\x41\"
+\t.asciz\t\"ok\"
+\t.zero\t3
+\t.space\t2, 7
+\t.text
+";
+    let p = assemble(src, "k.s").unwrap();
+    let code = p.size_bytes();
+    assert_eq!(code, 4 + 8 + 8 + 4 + 8 + 8 + 4);
+    assert_eq!(p.rodata.offset, 256);
+    assert_eq!(p.rodata.symbols["lut"], 0);
+    assert_eq!(p.rodata.symbols["name"], 24);
+    let mut want = Vec::new();
+    want.extend(1u32.to_le_bytes());
+    want.extend((-2i32).to_le_bytes());
+    want.extend(0x1234u16.to_le_bytes());
+    want.extend([255, 255, 0, 0, 0, 0]);
+    want.extend(0x0102_0304_0506_0708u64.to_le_bytes());
+    want.extend([9, 4, 10, 0x41, b'o', b'k', 0, 0, 0, 0, 7, 7]);
+    assert_eq!(p.rodata.bytes, want);
+    assert_eq!(p.rodata.words()[..2], [1, (-2i32) as u32]);
+    for (getpc, symbol) in [(0usize, "lut"), (3, "name")] {
+        let next = p.instructions[getpc + 1].pc;
+        let lo = p.instructions[getpc + 1].words[1];
+        let hi = p.instructions[getpc + 2].words[1];
+        // s_add_u32's literal sits at next + 4, s_addc_u32's at next + 12: the addends.
+        let address = u64::from(next) + u64::from(lo) + (u64::from(hi) << 32);
+        assert_eq!(
+            address & 0xffff_ffff_ffff,
+            u64::from(p.rodata.offset + p.rodata.symbols[symbol]),
+            "{symbol}"
+        );
+        // The high half is a literal even when it is 0, as a linker leaves it.
+        assert_eq!(p.instructions[getpc + 2].words.len(), 2);
+    }
+    assert_eq!(p.instructions[0].words, [0xBE84_1C00]);
+}
+
 #[test]
 fn clang_directives_are_ignored_and_the_descriptor_read() {
     let src = "\
@@ -221,7 +283,54 @@ const ERRORS: &[(&str, ErrorKind, u32, u32, &str)] = &[
     ),
     ("s_mov_b32 s0,", ErrorKind::Syntax, 1, 14, "too few operands: s_mov_b32 takes 2"),
     ("s_mov_b32 s0, s1 # x", ErrorKind::Syntax, 1, 18, "unexpected character `#`"),
-    (".long 5", ErrorKind::Unsupported, 1, 1, "unsupported directive `.long`: the pws image holds instructions only"),
+    (".long 5", ErrorKind::Unsupported, 1, 1, "unsupported directive `.long` here: data belongs in .rodata, not in .text"),
+    (".word 5", ErrorKind::Unsupported, 1, 1, "unsupported directive `.word`"),
+    (
+        ".data\nx: .long 1",
+        ErrorKind::Unsupported,
+        2,
+        4,
+        "unsupported directive `.long` here: pws loads only the read-only .rodata, not .data (the writable program-scope variable `x`): pass it as a buffer",
+    ),
+    (".section .rodata\n  s_endpgm", ErrorKind::Syntax, 2, 3, "an instruction in section .rodata: code belongs in .text"),
+    ("s_add_u32 s0, s0, t@rel32@lo+4", ErrorKind::UndefinedLabel, 1, 19, "undefined symbol `t`"),
+    ("f: s_add_u32 s0, s0, f@rel32@lo+4", ErrorKind::UndefinedLabel, 1, 22, "`f` is code: pws runs no calls"),
+    (
+        "s_add_u32 s0, s0, t@rel32@hi+12\n.bss\nt:",
+        ErrorKind::UndefinedLabel,
+        1,
+        19,
+        "`t` is in section .bss: pws loads only .rodata (read-only program-scope data)",
+    ),
+    (
+        "s_add_u32 s0, s0, t@gotpcrel32@lo+4",
+        ErrorKind::Unsupported,
+        1,
+        19,
+        "`t@gotpcrel32`: pws resolves PC-relative references to .rodata only (`t@rel32@lo+4`, `@rel32@hi+12`)",
+    ),
+    ("s_add_u32 s0, s0, t@rel32+4", ErrorKind::Syntax, 1, 19, "`t@rel32` needs `@lo` or `@hi`"),
+    ("s_add_u32 s[0:1], s0, t@rel32@lo", ErrorKind::BadOperand, 1, 11, "expected a 1-dword operand, found a 2-dword register"),
+    ("s_add_u32 s0, -t@rel32@lo, s0", ErrorKind::BadOperand, 1, 15, "`t@rel32` is a 32-bit source without modifiers"),
+    (
+        ".rodata\n.zero 20000000",
+        ErrorKind::Unsupported,
+        2,
+        6,
+        "the .rodata segment would grow to 20000000 bytes; pws takes at most 16777216",
+    ),
+    (".rodata\n.byte 1, 256", ErrorKind::ImmediateOutOfRange, 2, 6, "`.byte`: 256 does not fit in 1 bytes"),
+    (".rodata\n.short -32769", ErrorKind::ImmediateOutOfRange, 2, 7, "`.short`: -32769 does not fit in 2 bytes"),
+    (
+        ".rodata\n.quad t",
+        ErrorKind::Syntax,
+        2,
+        6,
+        "`.quad`: `t` is a symbol: pws places no addresses in data (a table of pointers)",
+    ),
+    (".rodata\n.ascii \"ab", ErrorKind::Syntax, 2, 7, "unterminated string"),
+    (".rodata\n.p2align 40", ErrorKind::Syntax, 2, 1, "`.p2align` takes an alignment up to 64 KiB, found `40`"),
+    ("x: s_nop 0\n.rodata\nx: .byte 1", ErrorKind::DuplicateLabel, 3, 1, "duplicate label `x`"),
     ("  .frobnicate", ErrorKind::Syntax, 1, 3, "unknown directive `.frobnicate`"),
     (
         "s_nop 0\n.amdgpu_metadata\n---\n",

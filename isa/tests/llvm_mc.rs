@@ -174,6 +174,11 @@ fn forms() -> Vec<String> {
         let m = info.mnemonic;
         let sig = info.signature;
         match info.format {
+            Format::Sop1 if sig.srcs.is_empty() => {
+                for d in scalar_dsts(sig.dst.unwrap()) {
+                    out.push(format!("{m} {d}"));
+                }
+            }
             Format::Sop1 => {
                 for s in scalar_srcs(sig.srcs[0]) {
                     out.push(format!("{m} {}, {s}", scalar_dsts(sig.dst.unwrap())[0]));
@@ -710,7 +715,6 @@ const REJECTS: &[(&str, pws_isa::ErrorKind)] = {
 const STRICTER: &[(&str, pws_isa::ErrorKind)] = {
     use pws_isa::ErrorKind::*;
     &[
-        ("s_getpc_b64 s[0:1]", Unsupported),
         ("buffer_load_dword v1, off, s[0:3], 0", Unsupported),
         ("s_mov_b32_e32 s0, s1", Unsupported),
         ("s_nop 0x10000", ImmediateOutOfRange),

@@ -58,5 +58,21 @@ pub fn run(args: Args) -> CmdResult {
         program.instructions.len(),
         path.display()
     );
+    let rodata = &program.rodata;
+    if !rodata.bytes.is_empty() {
+        // The image is the code alone (`pws disasm` reads it back); the loader places the
+        // data after it.
+        println!(
+            "its .rodata ({} bytes: {}) is not in the image; a launch places it at code + {:#x}",
+            rodata.bytes.len(),
+            rodata
+                .symbols
+                .iter()
+                .map(|(name, offset)| format!("{name} +{offset:#x}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            rodata.offset
+        );
+    }
     Ok(())
 }

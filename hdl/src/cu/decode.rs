@@ -174,6 +174,8 @@ pub enum SrcKind {
     /// Inline constant or literal: the value is on the operand's `const` outputs.
     Const,
     Vgpr,
+    /// The address of the next instruction in memory (`s_getpc_b64`), 64-bit.
+    Pc,
 }
 
 /// Where a scalar result goes. For a 64-bit result `Sgpr` names the first register of the
@@ -276,10 +278,12 @@ pub mod flags {
     pub const H16_SIGNED: u64 = 1 << 40;
     /// With `H16`: ALU operand b is a shift amount, of which the op takes the low 4 bits.
     pub const H16_SHIFT: u64 = 1 << 41;
+    /// `s_getpc_b64`: `ssrc0` is the next instruction's address ([`super::SrcKind::Pc`]).
+    pub const PC_SRC: u64 = 1 << 42;
 }
 
 /// Width of the decode ROM's flag word.
-pub const FLAG_BITS: usize = 42;
+pub const FLAG_BITS: usize = 43;
 
 /// One row of the decode ROM.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -407,6 +411,7 @@ pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
     Some(match opcode {
         SMovB32 => salu(SaluOp::Mov, 0),
         SMovB64 => salu(SaluOp::Mov, W),
+        SGetpcB64 => salu(SaluOp::Mov, W | PC_SRC),
         SNotB32 => salu(SaluOp::Not, 0),
         SNotB64 => salu(SaluOp::Not, W),
         SAndSaveexecB64 => salu(SaluOp::AndSaveexec, W),
@@ -1603,6 +1608,9 @@ impl Logic for Decoder {
         self.ssrc1_sgpr_o.next = self.src[1].sgpr_o.val();
         self.ssrc1_const_o.next = self.src[1].const_o.val();
         self.ssrc1_const_hi_o.next = self.src[1].const_hi_o.val();
+        if self.fl.val().get_bit(42) {
+            self.ssrc0_kind_o.next = SrcKind::Pc;
+        }
         if self.fmt.val() == 3 {
             if self.fl.val().get_bit(13) {
                 self.ssrc1_kind_o.next = SrcKind::Const;

@@ -208,6 +208,9 @@ pub struct IssueUnit {
     smem_addr: Signal<Local, Bits<32>>,
     dst_top: Signal<Local, Bits<8>>,
     addr_mask: Constant<Bits<32>>,
+    /// Where the loader places the code (`layout::CODE_BASE`): `s_getpc_b64` reads it plus
+    /// the next instruction's offset.
+    code_base: Constant<Bits<32>>,
 }
 
 impl IssueUnit {
@@ -345,6 +348,7 @@ impl IssueUnit {
             smem_addr: Default::default(),
             dst_top: Default::default(),
             addr_mask: Constant::new(0xFFFF_FFFCu64.to_bits()),
+            code_base: Constant::new(pws_isa::manifest::layout::CODE_BASE.to_bits()),
         }
     }
 }
@@ -698,6 +702,10 @@ impl Logic for IssueUnit {
                                 if (self.act_lo.val() | self.act_hi.val()) == 0 {
                                     self.opnd_lo[n].d.next = 1.into();
                                 }
+                                self.opnd_hi[n].d.next = 0.into();
+                            }
+                            SrcKind::Pc => {
+                                self.opnd_lo[n].d.next = self.code_base.val() + self.next_pc.val();
                                 self.opnd_hi[n].d.next = 0.into();
                             }
                             _ => {

@@ -61,8 +61,8 @@ pub struct BufferWords {
 /// Global memory of one launch.
 #[derive(Clone, Debug)]
 pub struct DataMemory {
-    /// Sorted by base; regions never overlap. The dispatch packet and the kernarg segment have
-    /// no element type and are the read-only ones.
+    /// Sorted by base; regions never overlap. The dispatch packet, the kernarg segment and the
+    /// program's `.rodata` have no element type and are the read-only ones.
     segments: Vec<Segment>,
 }
 
@@ -94,6 +94,11 @@ impl DataMemory {
                     words: b.init.clone(),
                 }),
         );
+        segments.extend(image.rodata.map(|(region, words)| Segment {
+            region,
+            ty: None,
+            words,
+        }));
         segments.sort_by_key(|s| s.region.base);
         DataMemory { segments }
     }

@@ -5,6 +5,7 @@
 //! [`sdwa_select`] and write their destination through [`sdwa_write`] around the same
 //! operation as their VOP1/VOP2/VOPC forms.
 
+use pws_isa::manifest::layout;
 use pws_isa::{DstUnused, Format, Instruction, Omod, Opcode, Operand, SdwaSel, Width};
 
 use super::f32::{self as fp, Cmp};
@@ -50,7 +51,7 @@ pub(crate) fn execute(
     lds: &mut Lds,
 ) -> Result<Flow, Fault> {
     match inst.opcode.format() {
-        Format::Sop1 => sop1(inst, c),
+        Format::Sop1 => sop1(inst, pc, c),
         Format::Sop2 => sop2(inst, c),
         Format::Sopc => sopc(inst, c),
         Format::Sopk => sopk(inst, c),
@@ -135,9 +136,14 @@ fn write_s64(c: &mut Context, op: Operand, v: u64) -> Result<(), Fault> {
     write_s(c, op, &[v as u32, (v >> 32) as u32])
 }
 
-fn sop1(inst: &Instruction, c: &mut Context) -> Result<Flow, Fault> {
+fn sop1(inst: &Instruction, pc: u32, c: &mut Context) -> Result<Flow, Fault> {
     use Opcode::*;
     let d = dst(inst)?;
+    if inst.opcode == SGetpcB64 {
+        // The address of the next instruction, in the code object's place in memory.
+        write_s64(c, d, layout::CODE_BASE + u64::from(pc) + 4)?;
+        return Ok(Flow::Next);
+    }
     let s0 = src(inst, 0)?;
     match inst.opcode {
         SMovB32 => {

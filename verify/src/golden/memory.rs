@@ -71,6 +71,11 @@ impl GlobalMemory {
                     writable: true,
                 }),
         );
+        segments.extend(image.rodata.map(|(region, words)| Segment {
+            region,
+            words,
+            writable: false,
+        }));
         segments.sort_by_key(|s| s.region.base);
         GlobalMemory { segments }
     }
