@@ -687,6 +687,35 @@ fn constant_tables_run_from_rodata() {
     );
 }
 
+/// `async_work_group_copy` and its strided form between global and local memory, with
+/// `wait_group_events` and `prefetch`, as SDK kernels stage their tiles.
+#[test]
+fn async_work_group_copies_stage_tiles() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = launch(
+        dir.path(),
+        "__kernel void k(__global const int *in, __global int *out) {\n\
+           __local int tile[64];\n\
+           prefetch(in, 64);\n\
+           event_t e = async_work_group_copy(tile, in, 64, 0);\n\
+           wait_group_events(1, &e);\n\
+           int l = get_local_id(0);\n\
+           int v = tile[63 - l] * 2;\n\
+           barrier(CLK_LOCAL_MEM_FENCE);\n\
+           tile[l] = v;\n\
+           barrier(CLK_LOCAL_MEM_FENCE);\n\
+           e = async_work_group_strided_copy(out, tile, 32, 2, 0);\n\
+           wait_group_events(1, &e);\n\
+         }\n",
+        "",
+    );
+    let data: Vec<i64> = (0..64).map(|v| v * 37 % 101).collect();
+    let expect: Vec<i64> = (0..64)
+        .map(|k| if k % 2 == 0 { 2 * data[63 - k / 2] } else { 0 })
+        .collect();
+    golden_and_rtl_compute(&m, &["ds_write_b32", "s_barrier"], &expect);
+}
+
 /// The `.rodata` segment is read-only: a kernel that stores into it stops with the address.
 #[test]
 fn a_store_into_rodata_is_an_error() {

@@ -43,6 +43,7 @@ fn the_suite_has_the_kernels_users_bring() {
         "figure2",
         "bytepack",
         "blackscholes",
+        "crc32",
     ] {
         assert!(
             names.iter().any(|n| n == k),

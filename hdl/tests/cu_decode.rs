@@ -276,7 +276,12 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
                             );
                         }
                     }
-                    let src0_wide = sig.srcs.first() == Some(&Width::B64);
+                    // `s_getpc_b64` reads the 64-bit address of the next instruction.
+                    let getpc = inst.opcode == Opcode::SGetpcB64;
+                    if getpc {
+                        prop_assert_eq!(dec.ssrc0_kind_o.val(), SrcKind::Pc);
+                    }
+                    let src0_wide = sig.srcs.first() == Some(&Width::B64) || getpc;
                     let dst_wide = sig.dst == Some(Width::B64);
                     prop_assert_eq!(dec.wide_o.val(), src0_wide || dst_wide);
                     prop_assert_eq!(dec.src0_wide_o.val(), src0_wide);

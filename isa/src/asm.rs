@@ -575,13 +575,15 @@ impl Assembler<'_> {
                     match rest.strip_prefix(',') {
                         Some(r) => rest = r.trim_start(),
                         None if rest.is_empty() => return Ok(()),
-                        None => return Err(self.error(
-                            column,
-                            ErrorKind::Syntax,
-                            format!(
+                        None => {
+                            return Err(self.error(
+                                column,
+                                ErrorKind::Syntax,
+                                format!(
                                 "expected `,` or the end of the line after a string in `{name}`"
                             ),
-                        )),
+                            ))
+                        }
                     }
                 }
             }
@@ -2054,23 +2056,23 @@ fn f16_bits(f: f64) -> u16 {
 /// spills (pws has no scratch memory, so `-O0` code, which spills every value, cannot run),
 /// 16-bit arithmetic and doubles.
 fn unsupported_hint(mnemonic: &str) -> &'static str {
-    let spill = [
-        "v_readlane_b32",
-        "v_writelane_b32",
-        "buffer_load_dword",
-        "buffer_store_dword",
-    ];
     let base = mnemonic
         .strip_suffix("_e32")
         .or_else(|| mnemonic.strip_suffix("_e64"))
         .or_else(|| mnemonic.strip_suffix("_sdwa"))
         .unwrap_or(mnemonic);
-    if spill.iter().any(|s| mnemonic.starts_with(s)) {
-        " (clang emits it to spill registers to scratch memory, at -O0 or under register \
-         pressure; pws has no scratch memory: compile with -O1 or higher)"
+    if mnemonic.starts_with("buffer_") {
+        " (clang emits it for private (scratch) memory: at -O0, where every local variable \
+         lives there, for a private array indexed at run time, and to spill registers under \
+         pressure; pws has no scratch memory: compile with -O1 or higher, and index private \
+         arrays with constants or keep them in __local or __global memory)"
+    } else if base == "v_readlane_b32" || base == "v_writelane_b32" {
+        " (clang emits it to keep scalar registers in vector lanes, at -O0 and when it spills \
+         them; pws does not run the lane-select instructions: compile with -O1 or higher)"
     } else if base.ends_with("_f16") {
         " (a half-precision instruction: clang emits them for half arithmetic; pws runs float \
-         (f32) arithmetic only: compute in float and convert when storing)"
+         (f32) arithmetic only: compute in float, and load and store halves with vload_half \
+         and vstore_half)"
     } else if ["_u16", "_i16", "_b16"].iter().any(|w| base.ends_with(w)) {
         " (pws runs the 16-bit integer add, subtract, multiply, multiply-add, shift, min, max \
          and compares, not this one: compute in int or uint and convert when storing)"

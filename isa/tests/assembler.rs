@@ -235,14 +235,14 @@ const ERRORS: &[(&str, ErrorKind, u32, u32, &str)] = &[
         ErrorKind::Unsupported,
         1,
         1,
-        "unsupported instruction `v_writelane_b32`: not in the pws GCN3 subset (clang emits it to spill registers to scratch memory, at -O0 or under register pressure; pws has no scratch memory: compile with -O1 or higher)",
+        "unsupported instruction `v_writelane_b32`: not in the pws GCN3 subset (clang emits it to keep scalar registers in vector lanes, at -O0 and when it spills them; pws does not run the lane-select instructions: compile with -O1 or higher)",
     ),
     (
         "v_add_f16_e32 v1, 3, v1",
         ErrorKind::Unsupported,
         1,
         1,
-        "unsupported instruction `v_add_f16_e32`: not in the pws GCN3 subset (a half-precision instruction: clang emits them for half arithmetic; pws runs float (f32) arithmetic only: compute in float and convert when storing)",
+        "unsupported instruction `v_add_f16_e32`: not in the pws GCN3 subset (a half-precision instruction: clang emits them for half arithmetic; pws runs float (f32) arithmetic only: compute in float, and load and store halves with vload_half and vstore_half)",
     ),
     (
         "v_cmp_t_u16_e32 vcc, v1, v1",

@@ -11,6 +11,7 @@ import os
 import random
 import struct
 import sys
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
@@ -417,8 +418,27 @@ def blackscholes():
              comment="Black-Scholes call and put prices of 100 options (log, sqrt, exp, erfc).")
 
 
+def crc32():
+    n, grid = 100, 128
+    lens = [0, 1, 2, 3, 4, 5] + [rng.randrange(0, 24) for _ in range(n - 6)]
+    offsets, total = [], 0
+    for k in lens:
+        offsets.append(total)
+        total += k
+    blob = bytes(rng.getrandbits(8) for _ in range(total))
+    padded = blob + bytes(-len(blob) % 4)
+    words = [int.from_bytes(padded[k:k + 4], "little") for k in range(0, len(padded), 4)]
+    crcs = [zlib.crc32(blob[o:o + k]) for o, k in zip(offsets, lens)]
+    manifest("crc32", "crc32.cl", grid, 64, ["data", "offset", "len", "crc", n],
+             [dict(name="data", type="u32", data=words), dict(name="offset", data=offsets),
+              dict(name="len", data=lens), dict(name="crc", type="u32", len=n, expect=crcs)],
+             comment="zlib's CRC-32 of 100 byte strings of 0 to 23 bytes, from a __constant "
+                     "table in .rodata; expected values from Python's zlib.")
+
+
 if __name__ == "__main__":
     os.makedirs(os.path.join(HERE, "data"), exist_ok=True)
     for gen in (bfs, nw, pathfinder, bitonic, hotspot, mandelbrot, collatz, saxpy, kmeans,
-                nested6, figure2, bsearch, gaussian, nn, prefix, bytepack, intdiv, blackscholes):
+                nested6, figure2, bsearch, gaussian, nn, prefix, bytepack, intdiv, blackscholes,
+                crc32):
         gen()

@@ -175,6 +175,53 @@ PWS_OVERLOAD void mem_fence(cl_mem_fence_flags flags)
         __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "workgroup");
 }
 
+/* ---- Async copies between global and local memory (OpenCL 1.2 6.12.10) ------------------- */
+/* The work-items of the workgroup copy the elements between them, each every local-size-th one,
+ * when they reach the call (all of them must, with the same arguments, as the specification
+ * requires); wait_group_events is the barrier after which the copies are visible to the whole
+ * workgroup. The event is returned as given: there is nothing to wait for beyond the barrier. */
+#define PWS_ASYNC_COPY(T)                                                                      \
+    PWS_OVERLOAD event_t async_work_group_copy(__local T *dst, const __global T *src, size_t n, event_t e) \
+    {                                                                                          \
+        for (size_t i = get_local_linear_id(); i < n; i += get_local_size(0) * get_local_size(1) * get_local_size(2)) \
+            dst[i] = src[i];                                                                   \
+        return e;                                                                              \
+    }                                                                                          \
+    PWS_OVERLOAD event_t async_work_group_copy(__global T *dst, const __local T *src, size_t n, event_t e) \
+    {                                                                                          \
+        for (size_t i = get_local_linear_id(); i < n; i += get_local_size(0) * get_local_size(1) * get_local_size(2)) \
+            dst[i] = src[i];                                                                   \
+        return e;                                                                              \
+    }                                                                                          \
+    PWS_OVERLOAD event_t async_work_group_strided_copy(__local T *dst, const __global T *src, size_t n, \
+                                                       size_t stride, event_t e)               \
+    {                                                                                          \
+        for (size_t i = get_local_linear_id(); i < n; i += get_local_size(0) * get_local_size(1) * get_local_size(2)) \
+            dst[i] = src[i * stride];                                                          \
+        return e;                                                                              \
+    }                                                                                          \
+    PWS_OVERLOAD event_t async_work_group_strided_copy(__global T *dst, const __local T *src, size_t n, \
+                                                       size_t stride, event_t e)               \
+    {                                                                                          \
+        for (size_t i = get_local_linear_id(); i < n; i += get_local_size(0) * get_local_size(1) * get_local_size(2)) \
+            dst[i * stride] = src[i];                                                          \
+        return e;                                                                              \
+    }                                                                                          \
+    PWS_OVERLOAD void prefetch(const __global T *p, size_t n) {}
+#define PWS_ASYNC_COPY_VS(T)                                                                   \
+    PWS_ASYNC_COPY(T) PWS_ASYNC_COPY(T##2) PWS_ASYNC_COPY(T##3) PWS_ASYNC_COPY(T##4)           \
+    PWS_ASYNC_COPY(T##8) PWS_ASYNC_COPY(T##16)
+PWS_ASYNC_COPY_VS(char) PWS_ASYNC_COPY_VS(uchar) PWS_ASYNC_COPY_VS(short) PWS_ASYNC_COPY_VS(ushort)
+PWS_ASYNC_COPY_VS(int) PWS_ASYNC_COPY_VS(uint) PWS_ASYNC_COPY_VS(long) PWS_ASYNC_COPY_VS(ulong)
+PWS_ASYNC_COPY_VS(float)
+#undef PWS_ASYNC_COPY_VS
+#undef PWS_ASYNC_COPY
+
+PWS_OVERLOAD void wait_group_events(int num_events, event_t *events)
+{
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+}
+
 /* ---- Integer built-ins -------------------------------------------------------------------- */
 
 #define PWS_MINMAX(T)                                                                          \
@@ -1346,6 +1393,158 @@ PWS_VLOADSTORE(float)
 #undef PWS_VLOADSTORE
 #undef PWS_VSTORE
 #undef PWS_VLOAD
+
+/* ---- Half-precision loads and stores ----------------------------------------------------- */
+/* vload_half(n), vloada_half(n), vstore_half(n)[_rte|_rtz|_rtp|_rtn] and vstorea_half(n)[...]:
+ * `half` as a storage format (OpenCL 1.2 6.1.1.1, 6.12.7). pws runs f32 arithmetic only, so the
+ * conversions are integer code on the bits: half -> float is exact (a half denormal is a float
+ * normal; infinities stay, a NaN keeps its sign and payload); float -> half rounds in the mode
+ * the name says (round to nearest even by default), overflowing to infinity or to the largest
+ * half as that mode rounds, and producing half denormals. An f32 denormal input is zero, as f32
+ * denormals are flushed everywhere on pws (docs/float.md). */
+#define PWS_RTE 0
+#define PWS_RTZ 1
+#define PWS_RTP 2
+#define PWS_RTN 3
+static inline __attribute__((always_inline, const)) float pws_half_to_float(ushort h)
+{
+    uint s = (uint)(h & 0x8000u) << 16;
+    uint e = (h >> 10) & 0x1fu;
+    uint m = h & 0x3ffu;
+    if (e == 0x1fu)
+        return __builtin_bit_cast(float, s | 0x7f800000u | (m << 13));
+    if (e != 0u)
+        return __builtin_bit_cast(float, s | ((e + 112u) << 23) | (m << 13));
+    /* m * 2^-24: exact, and a normal float. */
+    return __builtin_bit_cast(float, s | __builtin_bit_cast(uint, (float)m * 0x1p-24f));
+}
+static inline __attribute__((always_inline, const)) ushort pws_float_to_half(float f, int mode)
+{
+    uint x = __builtin_bit_cast(uint, f);
+    uint s = (x >> 16) & 0x8000u;
+    uint a = x & 0x7fffffffu;
+    uint e = a >> 23;
+    /* Rounding away from zero: always at a tie or above for RTE (ties to even below), for any
+     * remainder towards the sign's infinity for RTP/RTN, never for RTZ. */
+    bool up_dir = mode == PWS_RTP ? s == 0u : mode == PWS_RTN ? s != 0u : false;
+    if (a > 0x7f800000u)
+        return (ushort)(s | 0x7e00u | ((a >> 13) & 0x3ffu));
+    if (a == 0x7f800000u)
+        return (ushort)(s | 0x7c00u);
+    if (e >= 143u)
+        return (ushort)(s | ((mode == PWS_RTE || up_dir) ? 0x7c00u : 0x7bffu));
+    if (e == 0u)
+        return (ushort)s;
+    uint h, rest, tie;
+    if (e >= 113u) {
+        h = ((e - 112u) << 10) | ((a >> 13) & 0x3ffu);
+        rest = a & 0x1fffu;
+        tie = 0x1000u;
+    } else {
+        /* 1.m * 2^(e - 127) in units of the half denormal 2^-24: M >> (126 - e). */
+        uint mant = (a & 0x7fffffu) | 0x800000u;
+        uint shift = 126u - e;
+        if (shift > 25u) {
+            h = 0u;
+            rest = 1u;
+            tie = 2u;
+        } else {
+            h = mant >> shift;
+            rest = mant & ((1u << shift) - 1u);
+            tie = 1u << (shift - 1u);
+        }
+    }
+    bool up = mode == PWS_RTE ? (rest > tie || (rest == tie && (h & 1u)))
+                              : (rest != 0u && up_dir);
+    return (ushort)(s | (h + (up ? 1u : 0u)));
+}
+#define PWS_VLOAD_HALF(AS)                                                                     \
+    PWS_PURE float vload_half(size_t i, const AS half *p)                                      \
+    {                                                                                          \
+        return pws_half_to_float(((const AS ushort *)p)[i]);                                   \
+    }                                                                                          \
+    PWS_PURE float2 vload_half2(size_t i, const AS half *p)                                    \
+    {                                                                                          \
+        return (float2)(vload_half(2 * i, p), vload_half(2 * i + 1, p));                       \
+    }                                                                                          \
+    PWS_PURE float3 vload_half3(size_t i, const AS half *p)                                    \
+    {                                                                                          \
+        return (float3)(vload_half(3 * i, p), vload_half(3 * i + 1, p), vload_half(3 * i + 2, p)); \
+    }                                                                                          \
+    PWS_PURE float4 vload_half4(size_t i, const AS half *p)                                    \
+    {                                                                                          \
+        return (float4)(vload_half2(2 * i, p), vload_half2(2 * i + 1, p));                     \
+    }                                                                                          \
+    PWS_PURE float8 vload_half8(size_t i, const AS half *p)                                    \
+    {                                                                                          \
+        return (float8)(vload_half4(2 * i, p), vload_half4(2 * i + 1, p));                     \
+    }                                                                                          \
+    PWS_PURE float16 vload_half16(size_t i, const AS half *p)                                  \
+    {                                                                                          \
+        return (float16)(vload_half8(2 * i, p), vload_half8(2 * i + 1, p));                    \
+    }                                                                                          \
+    PWS_PURE float vloada_half(size_t i, const AS half *p) { return vload_half(i, p); }        \
+    PWS_PURE float2 vloada_half2(size_t i, const AS half *p) { return vload_half2(i, p); }     \
+    PWS_PURE float3 vloada_half3(size_t i, const AS half *p)                                   \
+    {                                                                                          \
+        return (float3)(vload_half(4 * i, p), vload_half(4 * i + 1, p), vload_half(4 * i + 2, p)); \
+    }                                                                                          \
+    PWS_PURE float4 vloada_half4(size_t i, const AS half *p) { return vload_half4(i, p); }     \
+    PWS_PURE float8 vloada_half8(size_t i, const AS half *p) { return vload_half8(i, p); }     \
+    PWS_PURE float16 vloada_half16(size_t i, const AS half *p) { return vload_half16(i, p); }
+/* Stores of mode M (suffix R) through `AS half *`: vstore_half{,2,3,4,8,16}R and the aligned
+ * vstorea_half{,2,3,4,8,16}R (vstorea_half3 strides by 4 halves). */
+#define PWS_VSTORE_HALF(AS, R, M)                                                              \
+    PWS_OVERLOAD void vstore_half##R(float v, size_t i, AS half *p)                            \
+    {                                                                                          \
+        ((AS ushort *)p)[i] = pws_float_to_half(v, M);                                         \
+    }                                                                                          \
+    PWS_OVERLOAD void vstore_half2##R(float2 v, size_t i, AS half *p)                          \
+    {                                                                                          \
+        vstore_half##R(v.s0, 2 * i, p);                                                        \
+        vstore_half##R(v.s1, 2 * i + 1, p);                                                    \
+    }                                                                                          \
+    PWS_OVERLOAD void vstore_half3##R(float3 v, size_t i, AS half *p)                          \
+    {                                                                                          \
+        vstore_half##R(v.s0, 3 * i, p);                                                        \
+        vstore_half##R(v.s1, 3 * i + 1, p);                                                    \
+        vstore_half##R(v.s2, 3 * i + 2, p);                                                    \
+    }                                                                                          \
+    PWS_OVERLOAD void vstore_half4##R(float4 v, size_t i, AS half *p)                          \
+    {                                                                                          \
+        vstore_half2##R(v.lo, 2 * i, p);                                                       \
+        vstore_half2##R(v.hi, 2 * i + 1, p);                                                   \
+    }                                                                                          \
+    PWS_OVERLOAD void vstore_half8##R(float8 v, size_t i, AS half *p)                          \
+    {                                                                                          \
+        vstore_half4##R(v.lo, 2 * i, p);                                                       \
+        vstore_half4##R(v.hi, 2 * i + 1, p);                                                   \
+    }                                                                                          \
+    PWS_OVERLOAD void vstore_half16##R(float16 v, size_t i, AS half *p)                        \
+    {                                                                                          \
+        vstore_half8##R(v.lo, 2 * i, p);                                                       \
+        vstore_half8##R(v.hi, 2 * i + 1, p);                                                   \
+    }                                                                                          \
+    PWS_OVERLOAD void vstorea_half##R(float v, size_t i, AS half *p) { vstore_half##R(v, i, p); } \
+    PWS_OVERLOAD void vstorea_half2##R(float2 v, size_t i, AS half *p) { vstore_half2##R(v, i, p); } \
+    PWS_OVERLOAD void vstorea_half3##R(float3 v, size_t i, AS half *p)                         \
+    {                                                                                          \
+        vstore_half##R(v.s0, 4 * i, p);                                                        \
+        vstore_half##R(v.s1, 4 * i + 1, p);                                                    \
+        vstore_half##R(v.s2, 4 * i + 2, p);                                                    \
+    }                                                                                          \
+    PWS_OVERLOAD void vstorea_half4##R(float4 v, size_t i, AS half *p) { vstore_half4##R(v, i, p); } \
+    PWS_OVERLOAD void vstorea_half8##R(float8 v, size_t i, AS half *p) { vstore_half8##R(v, i, p); } \
+    PWS_OVERLOAD void vstorea_half16##R(float16 v, size_t i, AS half *p) { vstore_half16##R(v, i, p); }
+#define PWS_VSTORE_HALF_MODES(AS)                                                              \
+    PWS_VSTORE_HALF(AS, , PWS_RTE) PWS_VSTORE_HALF(AS, _rte, PWS_RTE)                          \
+    PWS_VSTORE_HALF(AS, _rtz, PWS_RTZ) PWS_VSTORE_HALF(AS, _rtp, PWS_RTP)                      \
+    PWS_VSTORE_HALF(AS, _rtn, PWS_RTN)
+PWS_VLOAD_HALF(__global) PWS_VLOAD_HALF(__local) PWS_VLOAD_HALF(__constant) PWS_VLOAD_HALF(__private)
+PWS_VSTORE_HALF_MODES(__global) PWS_VSTORE_HALF_MODES(__local) PWS_VSTORE_HALF_MODES(__private)
+#undef PWS_VSTORE_HALF_MODES
+#undef PWS_VSTORE_HALF
+#undef PWS_VLOAD_HALF
 
 /* ---- Atomic functions (OpenCL 1.2 atomic_* and the 1.0 atom_* names) ---------------------- */
 /* Relaxed read-modify-writes on 32-bit words of global and local memory: clang lowers them to
