@@ -101,6 +101,25 @@ fn token() -> impl Strategy<Value = String> {
                 "s_branch",
                 "x:",
                 "::",
+                ".rodata",
+                ".section .rodata",
+                ".section .data",
+                ".byte",
+                ".short",
+                ".quad",
+                ".ascii",
+                ".asciz",
+                ".zero",
+                ".p2align",
+                "\"a\\x4g\"",
+                "\"\\777",
+                "@",
+                "@rel32",
+                "@lo",
+                "label@rel32@lo+4",
+                "label@rel32@hi+12",
+                "x@gotpcrel32@lo",
+                "s_getpc_b64",
             ]
             .iter()
             .map(|s| s.to_string())
@@ -174,4 +193,61 @@ fn hostile_nesting_is_an_error() {
         assemble(&long, "long.s").unwrap().instructions.len(),
         100_000
     );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(proptest_cases(256)))]
+
+    /// Wherever the code and the data fall, `s_getpc_b64` plus the two relocated literals that
+    /// follow it is the symbol's address, the segment follows the code at its alignment, and
+    /// the data directives lay their bytes down in order.
+    #[test]
+    fn pc_relative_references_reach_their_symbols(
+        pad in 0usize..80,
+        tables in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 1..40), 1..5),
+        align in 0u32..4,
+        uses in proptest::collection::vec((0usize..5, -8i64..8), 1..6),
+    ) {
+        let mut src = String::from("k:\n");
+        src.push_str(&"\ts_nop 0\n".repeat(pad));
+        for (k, (t, addend)) in uses.iter().enumerate() {
+            let t = t % tables.len();
+            let r = 2 * (k % 8);
+            src.push_str(&format!(
+                "\ts_getpc_b64 s[{r}:{}]\n\ts_add_u32 s{r}, s{r}, t{t}@rel32@lo{:+}\n\ts_addc_u32 s{}, s{}, t{t}@rel32@hi{:+}\n",
+                r + 1, 4 + addend, r + 1, r + 1, 12 + addend
+            ));
+        }
+        src.push_str("\ts_endpgm\n\t.section\t.rodata,#alloc\n");
+        let mut bytes = Vec::new();
+        let mut offsets = Vec::new();
+        for (t, table) in tables.iter().enumerate() {
+            src.push_str(&format!("\t.p2align\t{align}\n"));
+            bytes.resize(bytes.len().next_multiple_of(1 << align), 0);
+            offsets.push(bytes.len() as u64);
+            src.push_str(&format!(
+                "t{t}:\n\t.byte\t{}\n",
+                table.iter().map(u8::to_string).collect::<Vec<_>>().join(", ")
+            ));
+            bytes.extend(table);
+        }
+        src.push_str("\t.text\n");
+        let p = assemble(&src, "k.s").unwrap();
+        prop_assert_eq!(&p.rodata.bytes, &bytes);
+        prop_assert_eq!(p.rodata.offset, p.size_bytes().next_multiple_of(pws_isa::Rodata::ALIGN));
+        for (k, (t, addend)) in uses.iter().enumerate() {
+            let t = t % tables.len();
+            let getpc = pad + 3 * k;
+            let next = u64::from(p.instructions[getpc + 1].pc);
+            let lo = u64::from(p.instructions[getpc + 1].words[1]);
+            let hi = u64::from(p.instructions[getpc + 2].words[1]);
+            // The 64-bit add of s_add_u32 / s_addc_u32, less the addends' bias.
+            let address = (next + lo + (hi << 32)) as i64 - addend;
+            prop_assert_eq!(
+                address as u64 & 0xffff_ffff_ffff,
+                u64::from(p.rodata.offset) + offsets[t],
+                "use {} of t{}", k, t
+            );
+        }
+    }
 }
