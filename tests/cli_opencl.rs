@@ -716,6 +716,110 @@ fn async_work_group_copies_stage_tiles() {
     golden_and_rtl_compute(&m, &["ds_write_b32", "s_barrier"], &expect);
 }
 
+/// The vector forms of the common, relational, native, pointer-result and integer built-ins
+/// (`degrees(float4)`, `isgreater(float4, float4)`, `fract(float4, float4 *)`,
+/// `mad24(int4, ...)`, ...) equal their scalar forms per component, the relational ones as -1
+/// or 0; `degrees`, `radians` and `smoothstep` compute what OpenCL specifies.
+#[test]
+fn vector_builtins_equal_their_scalar_forms() {
+    let dir = tempfile::tempdir().unwrap();
+    let kernel = r#"
+static int eqf(float4 a, float4 b) { return any(as_int4(a) != as_int4(b)); }
+static int eqi(int4 a, int4 b) { return any(a != b); }
+#define S1(f, v) ((float4)(f(v.x), f(v.y), f(v.z), f(v.w)))
+#define S2(f, a, b) ((float4)(f(a.x, b.x), f(a.y, b.y), f(a.z, b.z), f(a.w, b.w)))
+#define R2(f, a, b) ((int4)(-f(a.x, b.x), -f(a.y, b.y), -f(a.z, b.z), -f(a.w, b.w)))
+#define R1(f, a) ((int4)(-f(a.x), -f(a.y), -f(a.z), -f(a.w)))
+#define I2(f, a, b) ((int4)(f(a.x, b.x), f(a.y, b.y), f(a.z, b.z), f(a.w, b.w)))
+#define I3(f, a, b, c) ((int4)(f(a.x, b.x, c.x), f(a.y, b.y, c.y), f(a.z, b.z, c.z), f(a.w, b.w, c.w)))
+#define PTRF(f, bit) { float4 p, q; float4 r = f(x, &p); float c0, c1, c2, c3; \
+    float4 t = (float4)(f(x.x, &c0), f(x.y, &c1), f(x.z, &c2), f(x.w, &c3)); \
+    bad |= (eqf(r, t) | eqf(p, (float4)(c0, c1, c2, c3))) << bit; }
+#define PTRI(f, bit) { int4 p; float4 r = f(x, &p); int c0, c1, c2, c3; \
+    float4 t = (float4)(f(x.x, &c0), f(x.y, &c1), f(x.z, &c2), f(x.w, &c3)); \
+    bad |= (eqf(r, t) | eqi(p, (int4)(c0, c1, c2, c3))) << bit; }
+__kernel void k(__global const int *in, __global int *out) {
+  int i = get_global_id(0);
+  int4 n = (int4)(in[i], in[(i + 1) & 63], -in[(i + 2) & 63], in[(i + 3) & 63]);
+  float4 x = convert_float4(n) * 0.0625f - 2.0f;
+  float4 y = x.wzyx * 1.5f + 0.25f;
+  y.y = i == 5 ? sqrt(-1.0f) : y.y;
+  int bad = 0;
+  bad |= eqf(degrees(x), S1(degrees, x)) << 0;
+  bad |= eqf(radians(x), S1(radians, x)) << 1;
+  bad |= eqf(smoothstep(y, y + 3.0f, x), (float4)(smoothstep(y.x, y.x + 3.0f, x.x), smoothstep(y.y, y.y + 3.0f, x.y), smoothstep(y.z, y.z + 3.0f, x.z), smoothstep(y.w, y.w + 3.0f, x.w))) << 2;
+  bad |= eqf(smoothstep(-1.0f, 2.0f, x), (float4)(smoothstep(-1.0f, 2.0f, x.x), smoothstep(-1.0f, 2.0f, x.y), smoothstep(-1.0f, 2.0f, x.z), smoothstep(-1.0f, 2.0f, x.w))) << 3;
+  bad |= eqf(step(0.5f, x), (float4)(step(0.5f, x.x), step(0.5f, x.y), step(0.5f, x.z), step(0.5f, x.w))) << 4;
+  int4 g = isgreater(x, y), l = isless(x, y), e = isequal(x, x), u = isunordered(x, y);
+  int4 nn = isnan(y), sb = signbit(x), fi = isfinite(y);
+  bad |= (eqi(g, R2(isgreater, x, y)) | eqi(l, R2(isless, x, y)) | eqi(e, (int4)(-1)) | eqi(u, R2(isunordered, x, y))
+          | eqi(nn, R1(isnan, y)) | eqi(sb, R1(signbit, x)) | eqi(fi, R1(isfinite, y))
+          | any((g != 0) & (g != -1)) | (i == 5 && nn.y != -1)) << 5;
+  PTRF(fract, 6) PTRF(modf, 7) PTRF(sincos, 8) PTRI(frexp, 9) PTRI(lgamma_r, 11)
+  { int4 p; float4 r = remquo(x, y, &p); int c0, c1, c2, c3;
+    float4 t = (float4)(remquo(x.x, y.x, &c0), remquo(x.y, y.y, &c1), remquo(x.z, y.z, &c2), remquo(x.w, y.w, &c3));
+    bad |= (eqf(r, t) | eqi(p, (int4)(c0, c1, c2, c3))) << 10; }
+  bad |= eqf(native_divide(x, y), S2(native_divide, x, y)) << 12;
+  bad |= eqf(native_recip(x), S1(native_recip, x)) << 13;
+  bad |= eqf(half_exp(x), S1(half_exp, x)) << 14;
+  bad |= eqf(native_sqrt(y), S1(native_sqrt, y)) << 15;
+  int4 k = n & 7;
+  bad |= eqf(ldexp(x, k), (float4)(ldexp(x.x, k.x), ldexp(x.y, k.y), ldexp(x.z, k.z), ldexp(x.w, k.w))) << 16;
+  bad |= eqf(ldexp(x, 3), (float4)(ldexp(x.x, 3), ldexp(x.y, 3), ldexp(x.z, 3), ldexp(x.w, 3))) << 17;
+  bad |= eqi(ilogb(x), (int4)(ilogb(x.x), ilogb(x.y), ilogb(x.z), ilogb(x.w))) << 18;
+  bad |= eqf(nan(as_uint4(k)), (float4)(nan((uint)k.x), nan((uint)k.y), nan((uint)k.z), nan((uint)k.w))) << 19;
+  int4 a = n * 0x01234567, b = n.yzwx * -77777, c = n.zwxy << 20;
+  bad |= eqi(mad24(a, b, c), I3(mad24, a, b, c)) << 20;
+  bad |= eqi(mul24(a, b), I2(mul24, a, b)) << 21;
+  bad |= eqi(hadd(a, b), I2(hadd, a, b)) << 22;
+  bad |= eqi(rhadd(a, b), I2(rhadd, a, b)) << 23;
+  bad |= eqi(add_sat(a, c), I2(add_sat, a, c)) << 24;
+  bad |= eqi(sub_sat(a, c), I2(sub_sat, a, c)) << 25;
+  bad |= eqi(mad_sat(a, b, c), I3(mad_sat, a, b, c)) << 26;
+  bad |= eqi(mad_hi(a, b, c), I3(mad_hi, a, b, c)) << 27;
+  bad |= (as_uint(mad_hi(a.x, b.x, c.x)) != (uint)(((long)a.x * b.x) >> 32) + (uint)c.x) << 28;
+  out[i] = bad;
+}
+"#;
+    let m = launch(dir.path(), kernel, "");
+    golden_and_rtl_compute(&m, &[], &[0; 64]);
+
+    let m = launch(
+        dir.path(),
+        "__kernel void k(__global const int *in, __global int *out) {\n\
+           int i = get_global_id(0);\n\
+           float x = (float)in[i] * 0.125f - 6.0f;\n\
+           int k = i % 3;\n\
+           out[i] = as_int(k == 0 ? degrees(x) : k == 1 ? radians(x) : smoothstep(-2.0f, 5.0f, x));\n\
+         }\n",
+        "",
+    );
+    // degrees and radians are one rounded product; smoothstep's division and its polynomial
+    // (which clang may contract into fused multiply-adds) are within a few ulp of the exact
+    // value, computed here in f64.
+    for engine in ["golden", "run"] {
+        let out = buffer(&json(&[engine, &m, "--json"]), "out");
+        for (i, got) in out.iter().enumerate() {
+            let got = f32::from_bits(*got as u32);
+            let x = (i * 37 % 101) as f32 * 0.125 - 6.0;
+            match i % 3 {
+                0 => assert_eq!(got, x * 57.295_78, "{engine}: degrees({x})"),
+                1 => assert_eq!(got, x * 0.017_453_292, "{engine}: radians({x})"),
+                _ => {
+                    let t = ((f64::from(x) + 2.0) / 7.0).clamp(0.0, 1.0);
+                    let want = t * t * (3.0 - 2.0 * t);
+                    let ulp =
+                        f64::from(f32::EPSILON) * want.abs().max(f64::from(f32::MIN_POSITIVE));
+                    assert!(
+                        (f64::from(got) - want).abs() <= 4.0 * ulp,
+                        "{engine}: smoothstep(-2, 5, {x}) = {got}, exactly {want}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 /// The `.rodata` segment is read-only: a kernel that stores into it stops with the address.
 #[test]
 fn a_store_into_rodata_is_an_error() {

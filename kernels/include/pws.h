@@ -334,9 +334,24 @@ PWS_PURE uint rotate(uint x, uint n) { return (x << (n & 31u)) | (x >> ((32u - n
     PWS_PURE T##4 f(T##4 x, T##4 y) { return (T##4)(f(x.lo, y.lo), f(x.hi, y.hi)); }           \
     PWS_PURE T##8 f(T##8 x, T##8 y) { return (T##8)(f(x.lo, y.lo), f(x.hi, y.hi)); }           \
     PWS_PURE T##16 f(T##16 x, T##16 y) { return (T##16)(f(x.lo, y.lo), f(x.hi, y.hi)); }
+#define PWS_MAP3_V(T, f)                                                                       \
+    PWS_PURE T##2 f(T##2 x, T##2 y, T##2 z) { return (T##2)(f(x.s0, y.s0, z.s0), f(x.s1, y.s1, z.s1)); } \
+    PWS_PURE T##3 f(T##3 x, T##3 y, T##3 z)                                                    \
+    {                                                                                          \
+        return (T##3)(f(x.s0, y.s0, z.s0), f(x.s1, y.s1, z.s1), f(x.s2, y.s2, z.s2));          \
+    }                                                                                          \
+    PWS_PURE T##4 f(T##4 x, T##4 y, T##4 z) { return (T##4)(f(x.lo, y.lo, z.lo), f(x.hi, y.hi, z.hi)); } \
+    PWS_PURE T##8 f(T##8 x, T##8 y, T##8 z) { return (T##8)(f(x.lo, y.lo, z.lo), f(x.hi, y.hi, z.hi)); } \
+    PWS_PURE T##16 f(T##16 x, T##16 y, T##16 z)                                                \
+    {                                                                                          \
+        return (T##16)(f(x.lo, y.lo, z.lo), f(x.hi, y.hi, z.hi));                              \
+    }
+/* ... and of mul24, mad24, hadd, rhadd, add_sat, sub_sat, mad_sat and mad_hi. */
 #define PWS_INT_V(T)                                                                           \
     PWS_MAP_V(T, popcount) PWS_MAP_V(T, clz) PWS_MAP_V(T, ctz)                                 \
-    PWS_MAP2_V(T, rotate) PWS_MAP2_V(T, mul_hi)
+    PWS_MAP2_V(T, rotate) PWS_MAP2_V(T, mul_hi) PWS_MAP2_V(T, mul24) PWS_MAP2_V(T, hadd)       \
+    PWS_MAP2_V(T, rhadd) PWS_MAP2_V(T, add_sat) PWS_MAP2_V(T, sub_sat) PWS_MAP3_V(T, mad24)    \
+    PWS_MAP3_V(T, mad_sat) PWS_MAP3_V(T, mad_hi)
 #define PWS_SELECT_V(T, C, N)                                                                  \
     PWS_PURE T##N select(T##N a, T##N b, C##N c) { return as_int##N(c) < (int##N)0 ? b : a; }
 #define PWS_SELECT_VS(T, C)                                                                    \
@@ -358,6 +373,8 @@ PWS_PURE int mad_sat(int a, int b, int c) { long s = (long)a * b + c; return s >
 PWS_PURE uint mad_sat(uint a, uint b, uint c) { ulong p = (ulong)a * b; ulong s = p + c; return s < p || s > UINT_MAX ? UINT_MAX : (uint)s; }
 PWS_PURE int sub_sat(int a, int b) { long s = (long)a - b; return s > INT_MAX ? INT_MAX : s < INT_MIN ? INT_MIN : (int)s; }
 PWS_PURE uint sub_sat(uint a, uint b) { return a < b ? 0u : a - b; }
+PWS_PURE int mad_hi(int a, int b, int c) { return mul_hi(a, b) + c; }
+PWS_PURE uint mad_hi(uint a, uint b, uint c) { return mul_hi(a, b) + c; }
 PWS_PURE long upsample(int hi, uint lo) { return (long)((ulong)(uint)hi << 32 | lo); }
 PWS_PURE ulong upsample(uint hi, uint lo) { return (ulong)hi << 32 | lo; }
 
@@ -375,6 +392,7 @@ PWS_SELECT_VS(float, int) PWS_SELECT_VS(float, uint)
 #undef PWS_SELECT_VS
 #undef PWS_SELECT_V
 #undef PWS_INT_V
+#undef PWS_MAP3_V
 #undef PWS_MAP2_V
 #undef PWS_MAP_V
 #undef PWS_SELECT
@@ -415,6 +433,14 @@ PWS_F hypot(float a, float b) { return sqrt(a * a + b * b); }
 PWS_F step(float edge, float x) { return x < edge ? 0.0f : 1.0f; }
 PWS_F sign(float x) { return x > 0.0f ? 1.0f : x < 0.0f ? -1.0f : x; }
 PWS_F mix(float a, float b, float t) { return a + (b - a) * t; }
+/* OpenCL 1.2 6.12.4: t = clamp((x - e0) / (e1 - e0), 0, 1), then t * t * (3 - 2 t). */
+PWS_F smoothstep(float e0, float e1, float x)
+{
+    float t = clamp((x - e0) / (e1 - e0), 0.0f, 1.0f);
+    return t * t * (3.0f - 2.0f * t);
+}
+PWS_F degrees(float r) { return r * 57.295779513082320876798154814105f; }
+PWS_F radians(float d) { return d * 0.017453292519943295769236907684886f; }
 
 /* Float-to-integer conversions with a rounding mode, and saturating ones (NaN gives 0). */
 PWS_PURE int convert_int_rte(float x) { return (int)rint(x); }
@@ -1214,7 +1240,47 @@ PWS_VS(2) PWS_VS(3) PWS_VS(4)
     {                                                                                          \
         return (float4)(f(x.x, n.x), f(x.y, n.y), f(x.z, n.z), f(x.w, n.w));                   \
     }
-PWS_VN(pown) PWS_VN(rootn)
+PWS_VN(pown) PWS_VN(rootn) PWS_VN(ldexp)
+PWS_V1(degrees) PWS_V1(radians) PWS_V3(smoothstep)
+/* ldexp with one exponent, step and smoothstep with scalar edges. */
+#define PWS_VSE(N)                                                                             \
+    PWS_PURE float##N ldexp(float##N x, int n) { return ldexp(x, (int##N)(n)); }               \
+    PWS_PURE float##N step(float e, float##N x) { return step((float##N)(e), x); }             \
+    PWS_PURE float##N smoothstep(float e0, float e1, float##N x)                               \
+    {                                                                                          \
+        return smoothstep((float##N)(e0), (float##N)(e1), x);                                  \
+    }
+PWS_VSE(2) PWS_VSE(3) PWS_VSE(4)
+#undef PWS_VSE
+/* Functions of a float vector giving an int vector, and nan of a uint vector. */
+#define PWS_VI(f)                                                                              \
+    PWS_PURE int2 f(float2 x) { return (int2)(f(x.x), f(x.y)); }                               \
+    PWS_PURE int3 f(float3 x) { return (int3)(f(x.x), f(x.y), f(x.z)); }                       \
+    PWS_PURE int4 f(float4 x) { return (int4)(f(x.x), f(x.y), f(x.z), f(x.w)); }
+PWS_VI(ilogb)
+#undef PWS_VI
+PWS_PURE float2 nan(uint2 c) { return (float2)(nan(c.x), nan(c.y)); }
+PWS_PURE float3 nan(uint3 c) { return (float3)(nan(c.x), nan(c.y), nan(c.z)); }
+PWS_PURE float4 nan(uint4 c) { return (float4)(nan(c.x), nan(c.y), nan(c.z), nan(c.w)); }
+/* Relational functions of vectors: -1 (every bit set) where true, 0 where false (OpenCL 1.2
+ * 6.12.6), as the vector comparisons give. */
+#define PWS_REL1(f)                                                                            \
+    PWS_PURE int2 f(float2 x) { return (int2)(-f(x.x), -f(x.y)); }                             \
+    PWS_PURE int3 f(float3 x) { return (int3)(-f(x.x), -f(x.y), -f(x.z)); }                    \
+    PWS_PURE int4 f(float4 x) { return (int4)(-f(x.x), -f(x.y), -f(x.z), -f(x.w)); }
+#define PWS_REL2(f)                                                                            \
+    PWS_PURE int2 f(float2 a, float2 b) { return (int2)(-f(a.x, b.x), -f(a.y, b.y)); }         \
+    PWS_PURE int3 f(float3 a, float3 b) { return (int3)(-f(a.x, b.x), -f(a.y, b.y), -f(a.z, b.z)); } \
+    PWS_PURE int4 f(float4 a, float4 b)                                                        \
+    {                                                                                          \
+        return (int4)(-f(a.x, b.x), -f(a.y, b.y), -f(a.z, b.z), -f(a.w, b.w));                 \
+    }
+PWS_REL1(isnan) PWS_REL1(isinf) PWS_REL1(isfinite) PWS_REL1(isnormal) PWS_REL1(signbit)
+PWS_REL2(isequal) PWS_REL2(isnotequal) PWS_REL2(isgreater) PWS_REL2(isgreaterequal)
+PWS_REL2(isless) PWS_REL2(islessequal) PWS_REL2(islessgreater) PWS_REL2(isordered)
+PWS_REL2(isunordered)
+#undef PWS_REL1
+#undef PWS_REL2
 #undef PWS_V1
 #undef PWS_V2
 #undef PWS_V3
@@ -1287,6 +1353,105 @@ PWS_F native_divide(float a, float b) { return a * __builtin_amdgcn_rcpf(b); }
 PWS_F half_divide(float a, float b) { return a * __builtin_amdgcn_rcpf(b); }
 PWS_F native_powr(float x, float y) { return exp2(y * log2(x)); }
 PWS_F half_powr(float x, float y) { return exp2(y * log2(x)); }
+/* Their vector forms, component-wise. */
+#define PWS_NV1(f)                                                                             \
+    PWS_PURE float2 f(float2 x) { return (float2)(f(x.x), f(x.y)); }                           \
+    PWS_PURE float3 f(float3 x) { return (float3)(f(x.x), f(x.y), f(x.z)); }                   \
+    PWS_PURE float4 f(float4 x) { return (float4)(f(x.x), f(x.y), f(x.z), f(x.w)); }
+#define PWS_NV2(f)                                                                             \
+    PWS_PURE float2 f(float2 x, float2 y) { return (float2)(f(x.x, y.x), f(x.y, y.y)); }       \
+    PWS_PURE float3 f(float3 x, float3 y) { return (float3)(f(x.x, y.x), f(x.y, y.y), f(x.z, y.z)); } \
+    PWS_PURE float4 f(float4 x, float4 y)                                                      \
+    {                                                                                          \
+        return (float4)(f(x.x, y.x), f(x.y, y.y), f(x.z, y.z), f(x.w, y.w));                   \
+    }
+#define PWS_NATIVE_V(name) PWS_NV1(native_##name) PWS_NV1(half_##name)
+PWS_NATIVE_V(sqrt) PWS_NATIVE_V(rsqrt) PWS_NATIVE_V(exp) PWS_NATIVE_V(exp2) PWS_NATIVE_V(exp10)
+PWS_NATIVE_V(log) PWS_NATIVE_V(log2) PWS_NATIVE_V(log10) PWS_NATIVE_V(sin) PWS_NATIVE_V(cos)
+PWS_NATIVE_V(tan) PWS_NATIVE_V(recip)
+PWS_NV2(native_divide) PWS_NV2(half_divide) PWS_NV2(native_powr) PWS_NV2(half_powr)
+#undef PWS_NATIVE_V
+#undef PWS_NV2
+#undef PWS_NV1
+/* The forms that return a second result through a pointer, on float2/3/4, per address space:
+ * fract, modf and sincos (a float vector), frexp (an int vector), remquo and lgamma_r. */
+#define PWS_PTR_V(AS, N)                                                                       \
+    static inline __attribute__((overloadable, always_inline)) float##N fract(float##N x, AS float##N *ip) \
+    {                                                                                          \
+        float##N r;                                                                            \
+        float##N f;                                                                            \
+        for (int k = 0; k < N; k++) {                                                          \
+            float c;                                                                           \
+            r[k] = fract(x[k], &c);                                                            \
+            f[k] = c;                                                                          \
+        }                                                                                      \
+        *ip = f;                                                                               \
+        return r;                                                                              \
+    }                                                                                          \
+    PWS_OVERLOAD float##N modf(float##N x, AS float##N *ip)                                    \
+    {                                                                                          \
+        float##N r;                                                                            \
+        float##N f;                                                                            \
+        for (int k = 0; k < N; k++) {                                                          \
+            float c;                                                                           \
+            r[k] = modf(x[k], &c);                                                             \
+            f[k] = c;                                                                          \
+        }                                                                                      \
+        *ip = f;                                                                               \
+        return r;                                                                              \
+    }                                                                                          \
+    PWS_OVERLOAD float##N sincos(float##N x, AS float##N *cp)                                  \
+    {                                                                                          \
+        float##N r;                                                                            \
+        float##N f;                                                                            \
+        for (int k = 0; k < N; k++) {                                                          \
+            float c;                                                                           \
+            r[k] = sincos(x[k], &c);                                                           \
+            f[k] = c;                                                                          \
+        }                                                                                      \
+        *cp = f;                                                                               \
+        return r;                                                                              \
+    }                                                                                          \
+    static inline __attribute__((overloadable, always_inline)) float##N frexp(float##N x, AS int##N *ep) \
+    {                                                                                          \
+        float##N r;                                                                            \
+        int##N e;                                                                              \
+        for (int k = 0; k < N; k++) {                                                          \
+            int c;                                                                             \
+            r[k] = frexp(x[k], &c);                                                            \
+            e[k] = c;                                                                          \
+        }                                                                                      \
+        *ep = e;                                                                               \
+        return r;                                                                              \
+    }                                                                                          \
+    PWS_OVERLOAD float##N remquo(float##N x, float##N y, AS int##N *qp)                        \
+    {                                                                                          \
+        float##N r;                                                                            \
+        int##N q;                                                                              \
+        for (int k = 0; k < N; k++) {                                                          \
+            int c;                                                                             \
+            r[k] = remquo(x[k], y[k], &c);                                                     \
+            q[k] = c;                                                                          \
+        }                                                                                      \
+        *qp = q;                                                                               \
+        return r;                                                                              \
+    }                                                                                          \
+    PWS_OVERLOAD float##N lgamma_r(float##N x, AS int##N *sp)                                  \
+    {                                                                                          \
+        float##N r;                                                                            \
+        int##N q;                                                                              \
+        for (int k = 0; k < N; k++) {                                                          \
+            int c;                                                                             \
+            r[k] = lgamma_r(x[k], &c);                                                         \
+            q[k] = c;                                                                          \
+        }                                                                                      \
+        *sp = q;                                                                               \
+        return r;                                                                              \
+    }
+#define PWS_PTR_VS(AS) PWS_PTR_V(AS, 2) PWS_PTR_V(AS, 3) PWS_PTR_V(AS, 4)
+PWS_PTR_VS(__global) PWS_PTR_VS(__local) PWS_PTR_VS(__private)
+#undef PWS_PTR_VS
+#undef PWS_PTR_V
 #undef PWS_NATIVE1
 #undef PWS_FRACT
 #undef PWS_F
