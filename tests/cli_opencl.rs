@@ -820,6 +820,107 @@ __kernel void k(__global const int *in, __global int *out) {
     }
 }
 
+/// `shuffle`/`shuffle2` pick components by a mask (mod N, mod 2N), and the vector conversions
+/// round in the mode they name, `convert_float4_rtz` .. from integers as well.
+#[test]
+fn shuffles_and_vector_rounding_conversions() {
+    let dir = tempfile::tempdir().unwrap();
+    let kernel = r#"
+static int pick4(int4 v, int k) { return k == 0 ? v.x : k == 1 ? v.y : k == 2 ? v.z : v.w; }
+static float pickf(float4 v, int k) { return k == 0 ? v.x : k == 1 ? v.y : k == 2 ? v.z : v.w; }
+__kernel void k(__global const int *in, __global int *out) {
+  int i = get_global_id(0);
+  int4 a = (int4)(in[i], in[(i + 1) & 63], in[(i + 2) & 63], in[(i + 3) & 63]);
+  int4 b = a * 3 + 1;
+  uint4 m = (uint4)(i, i * 3, i * 5 + 1, i * 7 + 2);
+  int c = (i >> 3) & 3;
+  int8 t = shuffle2(a, b, (uint8)(m, m.wzyx + 1u));
+  float4 f = convert_float4(a) * 0.37f - 9.5f;
+  int4 big = a * 16777259 - 1000000007;
+  int r;
+  switch (i & 7) {
+  case 0: r = pick4(shuffle(a, m), c); break;
+  case 1: r = pick4(c < 2 ? t.lo : t.hi, c); break;
+  case 2: r = pick4(convert_int4_rtn(f), c) * 1000 + pick4(convert_int4_rtp(f), c) * 100 + pick4(convert_int4_rte(f), c) * 10 + pick4(convert_int4_rtz(f), c); break;
+  case 3: r = as_int(pickf(convert_float4_rtz(big), c)); break;
+  case 4: r = as_int(pickf(convert_float4_rtp(big), c)); break;
+  case 5: r = as_int(pickf(convert_float4_rtn(as_uint4(big)), c)); break;
+  case 6: r = pick4(convert_int4_sat_rte(f * 1e9f), c); break;
+  default: r = as_int(pickf(shuffle(f, m), c)); break;
+  }
+  out[i] = r;
+}
+"#;
+    let m = launch(dir.path(), kernel, "");
+    let input: Vec<i32> = (0..64).map(|v| v * 37 % 101).collect();
+    // f32 results of one rounding mode from the exact value (i64 fits every case here).
+    let round = |v: i64, mode: i32| -> f32 {
+        let near = v as f32;
+        let back = near as i64;
+        let step = |f: f32, up: bool| {
+            let b = f.to_bits();
+            f32::from_bits(if (f > 0.0) == up { b + 1 } else { b - 1 })
+        };
+        match mode {
+            // Towards zero is one step down in magnitude, whatever the sign.
+            0 if back.abs() > v.abs() => f32::from_bits(near.to_bits() - 1),
+            1 if back < v => step(near, true),
+            2 if back > v => step(near, false),
+            _ => near,
+        }
+    };
+    let expect: Vec<i64> = (0..64usize)
+        .map(|i| {
+            let a: Vec<i32> = (0..4).map(|k| input[(i + k) & 63]).collect();
+            let b: Vec<i32> = a.iter().map(|x| x * 3 + 1).collect();
+            let m = [i, i * 3, i * 5 + 1, i * 7 + 2];
+            let c = (i >> 3) & 3;
+            let mask8 = [
+                m[0],
+                m[1],
+                m[2],
+                m[3],
+                m[3] + 1,
+                m[2] + 1,
+                m[1] + 1,
+                m[0] + 1,
+            ];
+            let ab = |j: usize| if j < 4 { a[j] } else { b[j - 4] };
+            let f: Vec<f32> = a.iter().map(|&x| x as f32 * 0.37 - 9.5).collect();
+            let big: Vec<i32> = a
+                .iter()
+                .map(|&x| x.wrapping_mul(16_777_259).wrapping_sub(1_000_000_007))
+                .collect();
+            i64::from(match i & 7 {
+                0 => a[m[c] % 4],
+                1 => ab(mask8[if c < 2 { c } else { c + 4 }] % 8),
+                2 => {
+                    let x = f[c];
+                    x.floor() as i32 * 1000
+                        + x.ceil() as i32 * 100
+                        + x.round_ties_even() as i32 * 10
+                        + x.trunc() as i32
+                }
+                3 => round(i64::from(big[c]), 0).to_bits() as i32,
+                4 => round(i64::from(big[c]), 1).to_bits() as i32,
+                5 => round(i64::from(big[c] as u32), 2).to_bits() as i32,
+                6 => {
+                    let x = (f[c] * 1e9).round_ties_even();
+                    if x >= 2147483648.0 {
+                        i32::MAX
+                    } else if x < -2147483648.0 {
+                        i32::MIN
+                    } else {
+                        x as i32
+                    }
+                }
+                _ => f[m[c] % 4].to_bits() as i32,
+            })
+        })
+        .collect();
+    golden_and_rtl_compute(&m, &[], &expect);
+}
+
 /// The `.rodata` segment is read-only: a kernel that stores into it stops with the address.
 #[test]
 fn a_store_into_rodata_is_an_error() {

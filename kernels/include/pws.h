@@ -454,6 +454,68 @@ PWS_PURE int convert_int_sat(float x)
 PWS_PURE uint convert_uint_sat(float x) { return !(x > 0.0f) ? 0u : x >= 0x1p32f ? UINT_MAX : (uint)x; }
 PWS_PURE int convert_int_sat_rte(float x) { return convert_int_sat(rint(x)); }
 PWS_PURE uint convert_uint_sat_rte(float x) { return convert_uint_sat(rint(x)); }
+PWS_PURE uint convert_uint_rte(float x) { return (uint)rint(x); }
+PWS_PURE uint convert_uint_rtz(float x) { return (uint)x; }
+PWS_PURE uint convert_uint_rtp(float x) { return (uint)ceil(x); }
+PWS_PURE uint convert_uint_rtn(float x) { return (uint)floor(x); }
+/* int and uint to float in a rounding mode: C's conversion rounds to nearest even; the others
+ * step the result one float towards the named direction when it went past it (the integer
+ * and the float compare exactly in 64 bits; a result that went past is never zero, so the
+ * step is one unit of its bits, down in magnitude towards zero and up away from it). */
+#define PWS_CONV_FLOAT(S, W)                                                                   \
+    PWS_PURE float convert_float_rte(S x) { return (float)x; }                                 \
+    PWS_PURE float convert_float_rtz(S x)                                                      \
+    {                                                                                          \
+        float f = (float)x;                                                                    \
+        W v = (W)x, r = (W)f;                                                                  \
+        return (v >= 0 ? r > v : r < v) ? __builtin_bit_cast(float, __builtin_bit_cast(uint, f) - 1u) : f; \
+    }                                                                                          \
+    PWS_PURE float convert_float_rtp(S x)                                                      \
+    {                                                                                          \
+        float f = (float)x;                                                                    \
+        uint b = __builtin_bit_cast(uint, f);                                                  \
+        return (W)f < (W)x ? __builtin_bit_cast(float, f > 0.0f ? b + 1u : b - 1u) : f;        \
+    }                                                                                          \
+    PWS_PURE float convert_float_rtn(S x)                                                      \
+    {                                                                                          \
+        float f = (float)x;                                                                    \
+        uint b = __builtin_bit_cast(uint, f);                                                  \
+        return (W)f > (W)x ? __builtin_bit_cast(float, f > 0.0f ? b - 1u : b + 1u) : f;        \
+    }
+PWS_CONV_FLOAT(int, long)
+PWS_CONV_FLOAT(uint, long)
+#undef PWS_CONV_FLOAT
+/* Their vector forms, component-wise: convert_int4_rte(float4), convert_float4_rtz(int4) ... */
+#define PWS_CONV_RV(D, S, suffix)                                                              \
+    PWS_PURE D##2 convert_##D##2##suffix(S##2 x)                                               \
+    {                                                                                          \
+        return (D##2)(convert_##D##suffix(x.s0), convert_##D##suffix(x.s1));                   \
+    }                                                                                          \
+    PWS_PURE D##3 convert_##D##3##suffix(S##3 x)                                               \
+    {                                                                                          \
+        return (D##3)(convert_##D##suffix(x.s0), convert_##D##suffix(x.s1), convert_##D##suffix(x.s2)); \
+    }                                                                                          \
+    PWS_PURE D##4 convert_##D##4##suffix(S##4 x)                                               \
+    {                                                                                          \
+        return (D##4)(convert_##D##2##suffix(x.lo), convert_##D##2##suffix(x.hi));             \
+    }                                                                                          \
+    PWS_PURE D##8 convert_##D##8##suffix(S##8 x)                                               \
+    {                                                                                          \
+        return (D##8)(convert_##D##4##suffix(x.lo), convert_##D##4##suffix(x.hi));             \
+    }                                                                                          \
+    PWS_PURE D##16 convert_##D##16##suffix(S##16 x)                                            \
+    {                                                                                          \
+        return (D##16)(convert_##D##8##suffix(x.lo), convert_##D##8##suffix(x.hi));            \
+    }
+PWS_CONV_RV(int, float, _rte) PWS_CONV_RV(int, float, _rtz) PWS_CONV_RV(int, float, _rtp)
+PWS_CONV_RV(int, float, _rtn) PWS_CONV_RV(int, float, _sat) PWS_CONV_RV(int, float, _sat_rte)
+PWS_CONV_RV(uint, float, _rte) PWS_CONV_RV(uint, float, _rtz) PWS_CONV_RV(uint, float, _rtp)
+PWS_CONV_RV(uint, float, _rtn) PWS_CONV_RV(uint, float, _sat) PWS_CONV_RV(uint, float, _sat_rte)
+PWS_CONV_RV(float, int, _rte) PWS_CONV_RV(float, int, _rtz) PWS_CONV_RV(float, int, _rtp)
+PWS_CONV_RV(float, int, _rtn)
+PWS_CONV_RV(float, uint, _rte) PWS_CONV_RV(float, uint, _rtz) PWS_CONV_RV(float, uint, _rtp)
+PWS_CONV_RV(float, uint, _rtn)
+#undef PWS_CONV_RV
 
 /* Relational functions of scalars: 1 or 0. */
 PWS_PURE int isnan(float x) { return __builtin_isnan(x); }
@@ -1710,6 +1772,48 @@ PWS_VSTORE_HALF_MODES(__global) PWS_VSTORE_HALF_MODES(__local) PWS_VSTORE_HALF_M
 #undef PWS_VSTORE_HALF_MODES
 #undef PWS_VSTORE_HALF
 #undef PWS_VLOAD_HALF
+
+/* ---- shuffle and shuffle2 (OpenCL 1.2 6.12.12) ------------------------------------------- */
+/* Component j of the result is component mask[j] mod N of x (of x then y, mod 2N, for
+ * shuffle2), for N, M = 2, 4, 8, 16. The pick is a chain of selects (no private array, which
+ * would need scratch memory). */
+#define PWS_PICK(T, N)                                                                         \
+    PWS_PURE T pws_pick(T##N x, uint i)                                                        \
+    {                                                                                          \
+        T r = x[0];                                                                            \
+        for (uint k = 1; k < N; k++)                                                           \
+            r = i == k ? x[k] : r;                                                             \
+        return r;                                                                              \
+    }
+#define PWS_SHUFFLE(T, U, N, M)                                                                \
+    PWS_PURE T##M shuffle(T##N x, U##M mask)                                                   \
+    {                                                                                          \
+        T##M r;                                                                                \
+        for (int j = 0; j < M; j++)                                                            \
+            r[j] = pws_pick(x, (uint)mask[j] % N);                                             \
+        return r;                                                                              \
+    }                                                                                          \
+    PWS_PURE T##M shuffle2(T##N x, T##N y, U##M mask)                                          \
+    {                                                                                          \
+        T##M r;                                                                                \
+        for (int j = 0; j < M; j++) {                                                          \
+            uint i = (uint)mask[j] % (2 * N);                                                  \
+            r[j] = i < N ? pws_pick(x, i) : pws_pick(y, i - N);                                \
+        }                                                                                      \
+        return r;                                                                              \
+    }
+#define PWS_SHUFFLE_N(T, U, N)                                                                 \
+    PWS_PICK(T, N) PWS_SHUFFLE(T, U, N, 2) PWS_SHUFFLE(T, U, N, 4) PWS_SHUFFLE(T, U, N, 8)     \
+    PWS_SHUFFLE(T, U, N, 16)
+#define PWS_SHUFFLE_T(T, U)                                                                    \
+    PWS_SHUFFLE_N(T, U, 2) PWS_SHUFFLE_N(T, U, 4) PWS_SHUFFLE_N(T, U, 8) PWS_SHUFFLE_N(T, U, 16)
+PWS_SHUFFLE_T(char, uchar) PWS_SHUFFLE_T(uchar, uchar) PWS_SHUFFLE_T(short, ushort)
+PWS_SHUFFLE_T(ushort, ushort) PWS_SHUFFLE_T(int, uint) PWS_SHUFFLE_T(uint, uint)
+PWS_SHUFFLE_T(long, ulong) PWS_SHUFFLE_T(ulong, ulong) PWS_SHUFFLE_T(float, uint)
+#undef PWS_SHUFFLE_T
+#undef PWS_SHUFFLE_N
+#undef PWS_SHUFFLE
+#undef PWS_PICK
 
 /* ---- Atomic functions (OpenCL 1.2 atomic_* and the 1.0 atom_* names) ---------------------- */
 /* Relaxed read-modify-writes on 32-bit words of global and local memory: clang lowers them to
