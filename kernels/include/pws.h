@@ -1436,56 +1436,23 @@ PWS_NV2(native_divide) PWS_NV2(half_divide) PWS_NV2(native_powr) PWS_NV2(half_po
 #undef PWS_NV2
 #undef PWS_NV1
 /* The forms that return a second result through a pointer, on float2/3/4, per address space:
- * fract, modf and sincos (a float vector), frexp (an int vector), remquo and lgamma_r. */
+ * fract, modf and sincos (a float vector), frexp and lgamma_r (an int vector), and remquo. */
+#define PWS_PTR1(AS, N, f, P)                                                                  \
+    PWS_OVERLOAD float##N f(float##N x, AS P##N *out)                                          \
+    {                                                                                          \
+        float##N r;                                                                            \
+        P##N o;                                                                                \
+        for (int k = 0; k < N; k++) {                                                          \
+            P c;                                                                               \
+            r[k] = f(x[k], &c);                                                                \
+            o[k] = c;                                                                          \
+        }                                                                                      \
+        *out = o;                                                                              \
+        return r;                                                                              \
+    }
 #define PWS_PTR_V(AS, N)                                                                       \
-    static inline __attribute__((overloadable, always_inline)) float##N fract(float##N x, AS float##N *ip) \
-    {                                                                                          \
-        float##N r;                                                                            \
-        float##N f;                                                                            \
-        for (int k = 0; k < N; k++) {                                                          \
-            float c;                                                                           \
-            r[k] = fract(x[k], &c);                                                            \
-            f[k] = c;                                                                          \
-        }                                                                                      \
-        *ip = f;                                                                               \
-        return r;                                                                              \
-    }                                                                                          \
-    PWS_OVERLOAD float##N modf(float##N x, AS float##N *ip)                                    \
-    {                                                                                          \
-        float##N r;                                                                            \
-        float##N f;                                                                            \
-        for (int k = 0; k < N; k++) {                                                          \
-            float c;                                                                           \
-            r[k] = modf(x[k], &c);                                                             \
-            f[k] = c;                                                                          \
-        }                                                                                      \
-        *ip = f;                                                                               \
-        return r;                                                                              \
-    }                                                                                          \
-    PWS_OVERLOAD float##N sincos(float##N x, AS float##N *cp)                                  \
-    {                                                                                          \
-        float##N r;                                                                            \
-        float##N f;                                                                            \
-        for (int k = 0; k < N; k++) {                                                          \
-            float c;                                                                           \
-            r[k] = sincos(x[k], &c);                                                           \
-            f[k] = c;                                                                          \
-        }                                                                                      \
-        *cp = f;                                                                               \
-        return r;                                                                              \
-    }                                                                                          \
-    static inline __attribute__((overloadable, always_inline)) float##N frexp(float##N x, AS int##N *ep) \
-    {                                                                                          \
-        float##N r;                                                                            \
-        int##N e;                                                                              \
-        for (int k = 0; k < N; k++) {                                                          \
-            int c;                                                                             \
-            r[k] = frexp(x[k], &c);                                                            \
-            e[k] = c;                                                                          \
-        }                                                                                      \
-        *ep = e;                                                                               \
-        return r;                                                                              \
-    }                                                                                          \
+    PWS_PTR1(AS, N, fract, float) PWS_PTR1(AS, N, modf, float) PWS_PTR1(AS, N, sincos, float)  \
+    PWS_PTR1(AS, N, frexp, int) PWS_PTR1(AS, N, lgamma_r, int)                                 \
     PWS_OVERLOAD float##N remquo(float##N x, float##N y, AS int##N *qp)                        \
     {                                                                                          \
         float##N r;                                                                            \
@@ -1497,23 +1464,12 @@ PWS_NV2(native_divide) PWS_NV2(half_divide) PWS_NV2(native_powr) PWS_NV2(half_po
         }                                                                                      \
         *qp = q;                                                                               \
         return r;                                                                              \
-    }                                                                                          \
-    PWS_OVERLOAD float##N lgamma_r(float##N x, AS int##N *sp)                                  \
-    {                                                                                          \
-        float##N r;                                                                            \
-        int##N q;                                                                              \
-        for (int k = 0; k < N; k++) {                                                          \
-            int c;                                                                             \
-            r[k] = lgamma_r(x[k], &c);                                                         \
-            q[k] = c;                                                                          \
-        }                                                                                      \
-        *sp = q;                                                                               \
-        return r;                                                                              \
     }
 #define PWS_PTR_VS(AS) PWS_PTR_V(AS, 2) PWS_PTR_V(AS, 3) PWS_PTR_V(AS, 4)
 PWS_PTR_VS(__global) PWS_PTR_VS(__local) PWS_PTR_VS(__private)
 #undef PWS_PTR_VS
 #undef PWS_PTR_V
+#undef PWS_PTR1
 #undef PWS_NATIVE1
 #undef PWS_FRACT
 #undef PWS_F
