@@ -1676,38 +1676,29 @@ static inline __attribute__((always_inline, const)) ushort pws_float_to_half(flo
     PWS_PURE float8 vloada_half8(size_t i, const AS half *p) { return vload_half8(i, p); }     \
     PWS_PURE float16 vloada_half16(size_t i, const AS half *p) { return vload_half16(i, p); }
 /* Stores of mode M (suffix R) through `AS half *`: vstore_half{,2,3,4,8,16}R and the aligned
- * vstorea_half{,2,3,4,8,16}R (vstorea_half3 strides by 4 halves). */
+ * vstorea_half{,2,3,4,8,16}R (vstorea_half3 strides by 4 halves). An N-vector is its two
+ * halves (H components each) stored one after the other. */
+#define PWS_VSTORE_HALF_HALVES(AS, R, N, H)                                                    \
+    PWS_OVERLOAD void vstore_half##N##R(float##N v, size_t i, AS half *p)                      \
+    {                                                                                          \
+        vstore_half##H##R(v.lo, 2 * i, p);                                                     \
+        vstore_half##H##R(v.hi, 2 * i + 1, p);                                                 \
+    }
 #define PWS_VSTORE_HALF(AS, R, M)                                                              \
     PWS_OVERLOAD void vstore_half##R(float v, size_t i, AS half *p)                            \
     {                                                                                          \
         ((AS ushort *)p)[i] = pws_float_to_half(v, M);                                         \
     }                                                                                          \
-    PWS_OVERLOAD void vstore_half2##R(float2 v, size_t i, AS half *p)                          \
-    {                                                                                          \
-        vstore_half##R(v.s0, 2 * i, p);                                                        \
-        vstore_half##R(v.s1, 2 * i + 1, p);                                                    \
-    }                                                                                          \
+    PWS_VSTORE_HALF_HALVES(AS, R, 2, )                                                         \
     PWS_OVERLOAD void vstore_half3##R(float3 v, size_t i, AS half *p)                          \
     {                                                                                          \
         vstore_half##R(v.s0, 3 * i, p);                                                        \
         vstore_half##R(v.s1, 3 * i + 1, p);                                                    \
         vstore_half##R(v.s2, 3 * i + 2, p);                                                    \
     }                                                                                          \
-    PWS_OVERLOAD void vstore_half4##R(float4 v, size_t i, AS half *p)                          \
-    {                                                                                          \
-        vstore_half2##R(v.lo, 2 * i, p);                                                       \
-        vstore_half2##R(v.hi, 2 * i + 1, p);                                                   \
-    }                                                                                          \
-    PWS_OVERLOAD void vstore_half8##R(float8 v, size_t i, AS half *p)                          \
-    {                                                                                          \
-        vstore_half4##R(v.lo, 2 * i, p);                                                       \
-        vstore_half4##R(v.hi, 2 * i + 1, p);                                                   \
-    }                                                                                          \
-    PWS_OVERLOAD void vstore_half16##R(float16 v, size_t i, AS half *p)                        \
-    {                                                                                          \
-        vstore_half8##R(v.lo, 2 * i, p);                                                       \
-        vstore_half8##R(v.hi, 2 * i + 1, p);                                                   \
-    }                                                                                          \
+    PWS_VSTORE_HALF_HALVES(AS, R, 4, 2)                                                        \
+    PWS_VSTORE_HALF_HALVES(AS, R, 8, 4)                                                        \
+    PWS_VSTORE_HALF_HALVES(AS, R, 16, 8)                                                       \
     PWS_OVERLOAD void vstorea_half##R(float v, size_t i, AS half *p) { vstore_half##R(v, i, p); } \
     PWS_OVERLOAD void vstorea_half2##R(float2 v, size_t i, AS half *p) { vstore_half2##R(v, i, p); } \
     PWS_OVERLOAD void vstorea_half3##R(float3 v, size_t i, AS half *p)                         \
@@ -1727,6 +1718,7 @@ PWS_VLOAD_HALF(__global) PWS_VLOAD_HALF(__local) PWS_VLOAD_HALF(__constant) PWS_
 PWS_VSTORE_HALF_MODES(__global) PWS_VSTORE_HALF_MODES(__local) PWS_VSTORE_HALF_MODES(__private)
 #undef PWS_VSTORE_HALF_MODES
 #undef PWS_VSTORE_HALF
+#undef PWS_VSTORE_HALF_HALVES
 #undef PWS_VLOAD_HALF
 
 /* ---- shuffle and shuffle2 (OpenCL 1.2 6.12.12) ------------------------------------------- */
