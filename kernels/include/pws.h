@@ -1343,8 +1343,6 @@ PWS_REL2(isless) PWS_REL2(islessequal) PWS_REL2(islessgreater) PWS_REL2(isordere
 PWS_REL2(isunordered)
 #undef PWS_REL1
 #undef PWS_REL2
-#undef PWS_V1
-#undef PWS_V2
 #undef PWS_V3
 #undef PWS_VS
 #undef PWS_VN
@@ -1415,26 +1413,15 @@ PWS_F native_divide(float a, float b) { return a * __builtin_amdgcn_rcpf(b); }
 PWS_F half_divide(float a, float b) { return a * __builtin_amdgcn_rcpf(b); }
 PWS_F native_powr(float x, float y) { return exp2(y * log2(x)); }
 PWS_F half_powr(float x, float y) { return exp2(y * log2(x)); }
-/* Their vector forms, component-wise. */
-#define PWS_NV1(f)                                                                             \
-    PWS_PURE float2 f(float2 x) { return (float2)(f(x.x), f(x.y)); }                           \
-    PWS_PURE float3 f(float3 x) { return (float3)(f(x.x), f(x.y), f(x.z)); }                   \
-    PWS_PURE float4 f(float4 x) { return (float4)(f(x.x), f(x.y), f(x.z), f(x.w)); }
-#define PWS_NV2(f)                                                                             \
-    PWS_PURE float2 f(float2 x, float2 y) { return (float2)(f(x.x, y.x), f(x.y, y.y)); }       \
-    PWS_PURE float3 f(float3 x, float3 y) { return (float3)(f(x.x, y.x), f(x.y, y.y), f(x.z, y.z)); } \
-    PWS_PURE float4 f(float4 x, float4 y)                                                      \
-    {                                                                                          \
-        return (float4)(f(x.x, y.x), f(x.y, y.y), f(x.z, y.z), f(x.w, y.w));                   \
-    }
-#define PWS_NATIVE_V(name) PWS_NV1(native_##name) PWS_NV1(half_##name)
+/* Their vector forms, component-wise (PWS_V1 and PWS_V2 of the math library above). */
+#define PWS_NATIVE_V(name) PWS_V1(native_##name) PWS_V1(half_##name)
 PWS_NATIVE_V(sqrt) PWS_NATIVE_V(rsqrt) PWS_NATIVE_V(exp) PWS_NATIVE_V(exp2) PWS_NATIVE_V(exp10)
 PWS_NATIVE_V(log) PWS_NATIVE_V(log2) PWS_NATIVE_V(log10) PWS_NATIVE_V(sin) PWS_NATIVE_V(cos)
 PWS_NATIVE_V(tan) PWS_NATIVE_V(recip)
-PWS_NV2(native_divide) PWS_NV2(half_divide) PWS_NV2(native_powr) PWS_NV2(half_powr)
+PWS_V2(native_divide) PWS_V2(half_divide) PWS_V2(native_powr) PWS_V2(half_powr)
 #undef PWS_NATIVE_V
-#undef PWS_NV2
-#undef PWS_NV1
+#undef PWS_V2
+#undef PWS_V1
 /* The forms that return a second result through a pointer, on float2/3/4, per address space:
  * fract, modf and sincos (a float vector), frexp and lgamma_r (an int vector), and remquo. */
 #define PWS_PTR1(AS, N, f, P)                                                                  \
