@@ -1628,31 +1628,25 @@ static inline __attribute__((always_inline, const)) ushort pws_float_to_half(flo
                               : (rest != 0u && up_dir);
     return (ushort)(s | (h + (up ? 1u : 0u)));
 }
+/* An N-vector of halves is its two halves (H components each), one after the other. */
+#define PWS_VLOAD_HALF_HALVES(AS, N, H)                                                        \
+    PWS_PURE float##N vload_half##N(size_t i, const AS half *p)                                \
+    {                                                                                          \
+        return (float##N)(vload_half##H(2 * i, p), vload_half##H(2 * i + 1, p));               \
+    }
 #define PWS_VLOAD_HALF(AS)                                                                     \
     PWS_PURE float vload_half(size_t i, const AS half *p)                                      \
     {                                                                                          \
         return pws_half_to_float(((const AS ushort *)p)[i]);                                   \
     }                                                                                          \
-    PWS_PURE float2 vload_half2(size_t i, const AS half *p)                                    \
-    {                                                                                          \
-        return (float2)(vload_half(2 * i, p), vload_half(2 * i + 1, p));                       \
-    }                                                                                          \
+    PWS_VLOAD_HALF_HALVES(AS, 2, )                                                             \
     PWS_PURE float3 vload_half3(size_t i, const AS half *p)                                    \
     {                                                                                          \
         return (float3)(vload_half(3 * i, p), vload_half(3 * i + 1, p), vload_half(3 * i + 2, p)); \
     }                                                                                          \
-    PWS_PURE float4 vload_half4(size_t i, const AS half *p)                                    \
-    {                                                                                          \
-        return (float4)(vload_half2(2 * i, p), vload_half2(2 * i + 1, p));                     \
-    }                                                                                          \
-    PWS_PURE float8 vload_half8(size_t i, const AS half *p)                                    \
-    {                                                                                          \
-        return (float8)(vload_half4(2 * i, p), vload_half4(2 * i + 1, p));                     \
-    }                                                                                          \
-    PWS_PURE float16 vload_half16(size_t i, const AS half *p)                                  \
-    {                                                                                          \
-        return (float16)(vload_half8(2 * i, p), vload_half8(2 * i + 1, p));                    \
-    }                                                                                          \
+    PWS_VLOAD_HALF_HALVES(AS, 4, 2)                                                            \
+    PWS_VLOAD_HALF_HALVES(AS, 8, 4)                                                            \
+    PWS_VLOAD_HALF_HALVES(AS, 16, 8)                                                           \
     PWS_PURE float vloada_half(size_t i, const AS half *p) { return vload_half(i, p); }        \
     PWS_PURE float2 vloada_half2(size_t i, const AS half *p) { return vload_half2(i, p); }     \
     PWS_PURE float3 vloada_half3(size_t i, const AS half *p)                                   \
@@ -1707,6 +1701,7 @@ PWS_VSTORE_HALF_MODES(__global) PWS_VSTORE_HALF_MODES(__local) PWS_VSTORE_HALF_M
 #undef PWS_VSTORE_HALF
 #undef PWS_VSTORE_HALF_HALVES
 #undef PWS_VLOAD_HALF
+#undef PWS_VLOAD_HALF_HALVES
 
 /* ---- shuffle and shuffle2 (OpenCL 1.2 6.12.12) ------------------------------------------- */
 /* Component j of the result is component mask[j] mod N of x (of x then y, mod 2N, for
