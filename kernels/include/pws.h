@@ -180,33 +180,24 @@ PWS_OVERLOAD void mem_fence(cl_mem_fence_flags flags)
  * when they reach the call (all of them must, with the same arguments, as the specification
  * requires); wait_group_events is the barrier after which the copies are visible to the whole
  * workgroup. The event is returned as given: there is nothing to wait for beyond the barrier. */
+/* The body of a copy: element i of n goes from src[SI] to dst[DI]. */
+#define PWS_ASYNC_LOOP(DI, SI)                                                                 \
+    {                                                                                          \
+        for (size_t i = get_local_linear_id(); i < n; i += get_local_size(0) * get_local_size(1) * get_local_size(2)) \
+            dst[DI] = src[SI];                                                                 \
+        return e;                                                                              \
+    }
 #define PWS_ASYNC_COPY(T)                                                                      \
     PWS_OVERLOAD event_t async_work_group_copy(__local T *dst, const __global T *src, size_t n, event_t e) \
-    {                                                                                          \
-        for (size_t i = get_local_linear_id(); i < n; i += get_local_size(0) * get_local_size(1) * get_local_size(2)) \
-            dst[i] = src[i];                                                                   \
-        return e;                                                                              \
-    }                                                                                          \
+    PWS_ASYNC_LOOP(i, i)                                                                       \
     PWS_OVERLOAD event_t async_work_group_copy(__global T *dst, const __local T *src, size_t n, event_t e) \
-    {                                                                                          \
-        for (size_t i = get_local_linear_id(); i < n; i += get_local_size(0) * get_local_size(1) * get_local_size(2)) \
-            dst[i] = src[i];                                                                   \
-        return e;                                                                              \
-    }                                                                                          \
+    PWS_ASYNC_LOOP(i, i)                                                                       \
     PWS_OVERLOAD event_t async_work_group_strided_copy(__local T *dst, const __global T *src, size_t n, \
                                                        size_t stride, event_t e)               \
-    {                                                                                          \
-        for (size_t i = get_local_linear_id(); i < n; i += get_local_size(0) * get_local_size(1) * get_local_size(2)) \
-            dst[i] = src[i * stride];                                                          \
-        return e;                                                                              \
-    }                                                                                          \
+    PWS_ASYNC_LOOP(i, i * stride)                                                              \
     PWS_OVERLOAD event_t async_work_group_strided_copy(__global T *dst, const __local T *src, size_t n, \
                                                        size_t stride, event_t e)               \
-    {                                                                                          \
-        for (size_t i = get_local_linear_id(); i < n; i += get_local_size(0) * get_local_size(1) * get_local_size(2)) \
-            dst[i * stride] = src[i];                                                          \
-        return e;                                                                              \
-    }                                                                                          \
+    PWS_ASYNC_LOOP(i * stride, i)                                                              \
     PWS_OVERLOAD void prefetch(const __global T *p, size_t n) {}
 #define PWS_ASYNC_COPY_VS(T)                                                                   \
     PWS_ASYNC_COPY(T) PWS_ASYNC_COPY(T##2) PWS_ASYNC_COPY(T##3) PWS_ASYNC_COPY(T##4)           \
@@ -216,6 +207,7 @@ PWS_ASYNC_COPY_VS(int) PWS_ASYNC_COPY_VS(uint) PWS_ASYNC_COPY_VS(long) PWS_ASYNC
 PWS_ASYNC_COPY_VS(float)
 #undef PWS_ASYNC_COPY_VS
 #undef PWS_ASYNC_COPY
+#undef PWS_ASYNC_LOOP
 
 PWS_OVERLOAD void wait_group_events(int num_events, event_t *events)
 {
