@@ -192,6 +192,17 @@ fn check_half_constants(inst: &Instruction) -> Result<(), OperandError> {
 
 /// Checks every operand rule for `inst`.
 pub fn check(inst: &Instruction) -> Result<(), OperandError> {
+    check_with(inst, true)
+}
+
+/// [`check`] for an instruction decoded from a binary: a literal dword may hold a value an
+/// inline constant could (a linker's resolved `sym@rel32` leaves one), which the hardware
+/// reads as written; the assembler never writes one from text.
+pub(crate) fn check_decoded(inst: &Instruction) -> Result<(), OperandError> {
+    check_with(inst, false)
+}
+
+fn check_with(inst: &Instruction, canonical_literals: bool) -> Result<(), OperandError> {
     let op = inst.opcode;
     let info = op.info();
     let sig = info.signature;
@@ -310,7 +321,7 @@ pub fn check(inst: &Instruction) -> Result<(), OperandError> {
             // Literals print as unsigned hex; reading that text back must give the literal.
             let canonical = Operand::constant(*v as i64, w) == Some(Operand::Literal(*v));
             let always_literal = Some(i) == inst.opcode.literal_k() || sig.imm == ImmKind::Hwreg;
-            if !canonical && !always_literal {
+            if canonical_literals && !canonical && !always_literal {
                 return Err(OperandError::new(
                     Slot::Src(i),
                     ErrorKind::Literal,

@@ -2,8 +2,8 @@
 //! re-encodes to exactly the words it came from; words that are no instruction of the subset,
 //! or that set bits the canonical encoding leaves zero, are a [`DecodeError`].
 
-use crate::check::check;
-use crate::encode::encode;
+use crate::check::check_decoded;
+use crate::encode::encode_decoded;
 use crate::error::DecodeError;
 use crate::inst::{
     DstUnused, Instruction, Modifiers, Omod, Operand, Sdwa, SdwaSel, LITERAL_CODE, SDWA_CODE,
@@ -59,12 +59,12 @@ pub fn decode_one(words: &[u32], pc: u32) -> Result<(Instruction, usize), Decode
     if sdwa {
         sdwa_fields(&mut inst, w1.unwrap_or(0)).map_err(&fail)?;
     }
-    check(&inst).map_err(|e| fail(e.message))?;
+    check_decoded(&inst).map_err(|e| fail(e.message))?;
     let len = inst.size_dwords() as usize;
     if len > words.len() {
         return Err(fail("the literal dword is past the end".into()));
     }
-    let canonical = encode(&inst).map_err(|e| fail(e.message))?;
+    let canonical = encode_decoded(&inst).map_err(|e| fail(e.message))?;
     if canonical[..] != words[..len] {
         return Err(fail(format!(
             "non-canonical encoding of {inst} (fields outside the instruction are set)"

@@ -1,6 +1,6 @@
 //! Instruction -> machine words, bit-exact with llvm-mc's gfx8 encodings.
 
-use crate::check::check;
+use crate::check::{check, check_decoded};
 use crate::error::OperandError;
 use crate::inst::{Instruction, Operand, SDWA_CODE};
 use crate::opcode::{Format, ImmKind};
@@ -8,6 +8,12 @@ use crate::opcode::{Format, ImmKind};
 /// Encodes `inst` as 1..=3 little-endian dwords (a literal follows the instruction).
 pub fn encode(inst: &Instruction) -> Result<Vec<u32>, OperandError> {
     check(inst)?;
+    Ok(encode_checked(inst))
+}
+
+/// [`encode`] under [`check_decoded`]'s rules: what a decoded instruction's words must be.
+pub(crate) fn encode_decoded(inst: &Instruction) -> Result<Vec<u32>, OperandError> {
+    check_decoded(inst)?;
     Ok(encode_checked(inst))
 }
 

@@ -164,6 +164,16 @@ name:
         assert_eq!(p.instructions[getpc + 2].words.len(), 2);
     }
     assert_eq!(p.instructions[0].words, [0xBE84_1C00]);
+    // The image decodes back, its relocated literals included (the high halves are 0 in a
+    // literal dword, which text would write as an inline constant).
+    let back = pws_isa::Program::from_words(&p.words()).unwrap();
+    let items = |p: &pws_isa::Program| {
+        p.instructions
+            .iter()
+            .map(|l| l.item.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(items(&back), items(&p));
 }
 
 #[test]
@@ -449,8 +459,14 @@ fn decode_errors_name_offset_and_word() {
         "s_mov_b64 s[1:2], ... is misaligned"
     );
     assert!(Program::from_bytes(&[0, 0, 0x81, 0xbf, 1]).is_err());
-    // A literal that should have been an inline constant is not canonical.
-    assert!(decode(&[0xBE8000FF, 5]).is_err());
+    // A literal dword holding a value an inline constant could is what a linker leaves in a
+    // resolved `sym@rel32` reference: the hardware reads it, and so does the decoder.
+    let p = Program::from_words(&[0xBE8000FF, 5]).unwrap();
+    assert_eq!(
+        p.instructions[0].item.srcs[0],
+        Some(pws_isa::Operand::Literal(5))
+    );
+    assert_eq!(p.instructions[0].words.len(), 2);
 }
 
 #[test]
