@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use crate::abi::{DescriptorBuilder, KernelDescriptor};
 use crate::check::check;
 use crate::diag;
-use crate::encode::encode;
+use crate::encode::{encode, encode_decoded};
 use crate::error::{AsmError, ErrorKind, OperandError, Slot};
 use crate::inst::{DstUnused, InlineFloat, Instruction, Omod, Operand, Sdwa, SdwaSel};
 use crate::opcode::{hwreg_field, Format, ImmKind, Opcode, Width};
@@ -56,12 +56,9 @@ pub const IGNORED_DIRECTIVES: &[&str] = &[
     ".end_amdgpu_metadata",
 ];
 
-/// Directives that place data: taken in `.rodata` ([`DATA_SIZES`] and the strings and fills),
-/// rejected elsewhere.
-const DATA_DIRECTIVES: &[&str] = &[
-    ".byte", ".short", ".hword", ".2byte", ".long", ".int", ".4byte", ".quad", ".8byte", ".ascii",
-    ".asciz", ".string", ".zero", ".space", ".skip",
-];
+/// Directives that place data other than integers: strings and fills. With [`DATA_SIZES`]
+/// they are taken in `.rodata` and rejected elsewhere.
+const BYTES_DIRECTIVES: &[&str] = &[".ascii", ".asciz", ".string", ".zero", ".space", ".skip"];
 
 /// Bytes per value of the integer data directives.
 const DATA_SIZES: &[(&str, usize)] = &[
@@ -364,17 +361,19 @@ impl Assembler<'_> {
                 || self.data_symbols.contains_key(name)
                 || self.foreign_symbols.contains_key(name);
             match &self.section {
-                Section::Text => self.labels.insert(name.to_string(), self.pc),
-                Section::Rodata => self
-                    .data_symbols
-                    .insert(name.to_string(), self.rodata.len() as u32),
-                Section::Other(section) => {
-                    self.last_foreign = Some(name.to_string());
-                    self.foreign_symbols
-                        .insert(name.to_string(), section.clone())
-                        .map(|_| 0)
+                Section::Text => {
+                    self.labels.insert(name.to_string(), self.pc);
                 }
-            };
+                Section::Rodata => {
+                    let offset = self.rodata.len() as u32;
+                    self.data_symbols.insert(name.to_string(), offset);
+                }
+                Section::Other(section) => {
+                    let section = section.clone();
+                    self.foreign_symbols.insert(name.to_string(), section);
+                    self.last_foreign = Some(name.to_string());
+                }
+            }
             if defined {
                 return Err(self.error(
                     column,
@@ -476,7 +475,7 @@ impl Assembler<'_> {
         {
             return Ok(false);
         }
-        if DATA_DIRECTIVES.contains(&name) {
+        if BYTES_DIRECTIVES.contains(&name) || DATA_SIZES.iter().any(|(d, _)| *d == name) {
             if self.section == Section::Rodata {
                 self.data(name, args, column_of(text, name_end))?;
                 return Ok(false);
@@ -760,14 +759,18 @@ impl Assembler<'_> {
                 }
                 item.inst.imm = offset as u16 as u32;
             }
-            let mut words = encode(&item.inst).map_err(|e| self.error(1, e.kind, e.message))?;
-            if let Some(r) = &item.reloc {
-                let value = self.relocate(r, &rodata, item.pc + 4 * (words.len() as u32 - 1))?;
-                // The literal stays a literal whatever its value, as the linker's fix-up
-                // leaves it: the placeholder sized it.
-                *words.last_mut().expect("a literal dword") = value;
-                item.inst.srcs[r.src] = Some(Operand::Literal(value));
+            let words = match &item.reloc {
+                Some(r) => {
+                    // The literal is the instruction's last dword; it stays a literal whatever
+                    // its value, as a linker's fix-up leaves it, so it encodes as a decoded
+                    // instruction does.
+                    let at = item.pc + 4 * (item.inst.size_dwords() - 1);
+                    item.inst.srcs[r.src] = Some(Operand::Literal(self.relocate(r, &rodata, at)?));
+                    encode_decoded(&item.inst)
+                }
+                None => encode(&item.inst),
             }
+            .map_err(|e| self.error(1, e.kind, e.message))?;
             instructions.push(Located {
                 pc: item.pc,
                 words,
