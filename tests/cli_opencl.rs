@@ -1025,3 +1025,127 @@ fn sources_that_are_not_files_are_refused() {
         "{e}"
     );
 }
+
+/// Private arrays indexed at run time (a histogram, bytes, shorts) live in private memory:
+/// MUBUF dword, byte and short loads and stores through the dispatcher's scratch resource, on
+/// two workgroups of 96 work-items (a partial wavefront in each), so that every wavefront's
+/// offset into the private segment counts. Golden model and RTL compute what C says
+/// (`kernels/cl/median5` checks a private-memory kernel against its WCET bound).
+#[test]
+fn private_arrays_indexed_at_run_time_run() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("k.cl"),
+        "__kernel void k(__global const int *in, __global int *out) {\n\
+           int i = get_global_id(0);\n\
+           int h[16];\n\
+           uchar c[40];\n\
+           short s[20];\n\
+           for (int k = 0; k < 16; k++) h[k] = 0;\n\
+           for (int k = 0; k < 40; k++) c[k] = k;\n\
+           for (int k = 0; k < 20; k++) s[k] = -k;\n\
+           int x = in[i];\n\
+           for (int k = 0; k < 6; k++) {\n\
+             int j = (x >> (3 * k)) & 15;\n\
+             h[j] += k + 1;\n\
+             c[(x + k) % 40] ^= (uchar)j;\n\
+             s[(x ^ k) % 20] += (short)(j * 1000);\n\
+           }\n\
+           int r = 0;\n\
+           for (int k = 0; k < 16; k++) r = r * 31 + h[k];\n\
+           for (int k = 0; k < 40; k++) r = r * 7 + c[k];\n\
+           for (int k = 0; k < 20; k++) r = r * 3 + s[k];\n\
+           out[i] = r;\n\
+         }\n",
+    )
+    .unwrap();
+    let xs: Vec<i32> = (0..160u32)
+        .map(|i| (i.wrapping_mul(0x9E37_79B9) >> 2) as i32)
+        .collect();
+    let expect: Vec<i64> = xs
+        .iter()
+        .map(|&x| {
+            let (mut h, mut s) = ([0i32; 16], [0i16; 20]);
+            let mut c: Vec<u8> = (0..40).collect();
+            for k in 0..6 {
+                let j = (x >> (3 * k)) & 15;
+                h[j as usize] += k + 1;
+                c[((x + k) % 40) as usize] ^= j as u8;
+                let e = &mut s[((x ^ k) % 20) as usize];
+                *e = e.wrapping_add((j * 1000) as i16);
+            }
+            for (k, e) in s.iter_mut().enumerate() {
+                *e = e.wrapping_sub(k as i16);
+            }
+            let r = h
+                .iter()
+                .fold(0i32, |r, &v| r.wrapping_mul(31).wrapping_add(v));
+            let r = c
+                .iter()
+                .fold(r, |r, &v| r.wrapping_mul(7).wrapping_add(v.into()));
+            i64::from(
+                s.iter()
+                    .fold(r, |r, &v| r.wrapping_mul(3).wrapping_add(v.into())),
+            )
+        })
+        .collect();
+    let m = dir.path().join("k.toml");
+    std::fs::write(
+        &m,
+        format!(
+            "kernel = \"k.cl\"\ngrid = 160\nworkgroup = 96\nargs = [\"in\", \"out\"]\n\
+             [[buffer]]\nname = \"in\"\ntype = \"i32\"\ndata = {xs:?}\n\
+             [[buffer]]\nname = \"out\"\ntype = \"i32\"\nlen = 160\n"
+        ),
+    )
+    .unwrap();
+    let m = m.to_str().unwrap();
+    golden_and_rtl_compute(
+        m,
+        &[
+            "buffer_store_dword",
+            "buffer_load_dword",
+            "buffer_store_byte",
+            "buffer_load_ubyte",
+            "buffer_store_short",
+            "buffer_load_ushort",
+            "s_mov_b32 flat_scratch_lo",
+        ],
+        &expect,
+    );
+}
+
+/// A private segment that would reach the code object is refused before the run, naming the
+/// sizes.
+#[test]
+fn private_memory_past_the_address_space_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("k.cl"),
+        "__kernel void k(__global const int *in, __global int *out) {\n\
+           int big[16384];\n\
+           int i = get_global_id(0);\n\
+           for (int k = 0; k < 16384; k++) big[k] = k ^ i;\n\
+           out[i] = big[in[i] & 16383];\n\
+         }\n",
+    )
+    .unwrap();
+    let m = dir.path().join("k.toml");
+    std::fs::write(
+        &m,
+        "kernel = \"k.cl\"\ngrid = 65536\nworkgroup = 64\nargs = [\"in\", \"out\"]\n\
+         [[buffer]]\nname = \"in\"\ntype = \"i32\"\nlen = 65536\n\
+         [[buffer]]\nname = \"out\"\ntype = \"i32\"\nlen = 65536\n",
+    )
+    .unwrap();
+    let m = m.to_str().unwrap();
+    for cmd in ["golden", "run"] {
+        let e = pws_err(&[cmd, m]);
+        assert!(e.contains("the kernel's private memory (655"), "{cmd}: {e}");
+        assert!(
+            e.contains("bytes per work-item, 4.0 GiB for the launch"),
+            "{cmd}: {e}"
+        );
+        assert!(e.contains("past the code object"), "{cmd}: {e}");
+    }
+}

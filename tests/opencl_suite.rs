@@ -44,6 +44,7 @@ fn the_suite_has_the_kernels_users_bring() {
         "bytepack",
         "blackscholes",
         "crc32",
+        "median5",
     ] {
         assert!(
             names.iter().any(|n| n == k),

@@ -148,6 +148,10 @@ fn lsu_occupancy_equals_the_rtl_contract() {
                     let w = sig.dst.or(sig.srcs.get(1).copied()).unwrap();
                     rtl::lsu_vector_occupancy(&cfg, sig.dst.is_none(), w.dwords().into())
                 }
+                pws_isa::Format::Mubuf => {
+                    let w = sig.dst.or(sig.srcs.get(3).copied()).unwrap();
+                    rtl::lsu_vector_occupancy(&cfg, sig.dst.is_none(), w.dwords().into())
+                }
                 pws_isa::Format::Smem => {
                     rtl::lsu_scalar_occupancy(sig.dst.unwrap().dwords().into())
                 }
@@ -155,7 +159,9 @@ fn lsu_occupancy_equals_the_rtl_contract() {
             };
             let mut inst = inst;
             // A store has no destination; the host tells loads from stores by it.
-            if info.format == pws_isa::Format::Flat && sig.dst.is_some() {
+            if matches!(info.format, pws_isa::Format::Flat | pws_isa::Format::Mubuf)
+                && sig.dst.is_some()
+            {
                 inst.dst = Some(pws_isa::Operand::Vgpr(0));
             }
             assert_eq!(

@@ -70,6 +70,9 @@ fn expected_dst(op: Operand) -> Option<(DstKind, u64)> {
         Operand::ExecLo => (DstKind::ExecLo, 126),
         Operand::ExecHi => (DstKind::ExecHi, 127),
         Operand::M0 => (DstKind::M0, 124),
+        // Discarded.
+        Operand::FlatScratchLo => (DstKind::None, 102),
+        Operand::FlatScratchHi => (DstKind::None, 103),
         _ => return None,
     })
 }
@@ -174,17 +177,26 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
     let uop = micro_op(inst.opcode);
     let info = inst.opcode.info();
     let sig = info.signature;
+    // A SOP1/SOP2 may write flat_scratch (a discarded write); nothing else may name it.
+    let scratch_write = matches!(info.format, Format::Sop1 | Format::Sop2)
+        && matches!(
+            inst.dst,
+            Some(Operand::FlatScratchLo | Operand::FlatScratchHi)
+        );
     let unsupported_operand = inst
         .srcs
         .iter()
         .chain([&inst.dst, &inst.sdst])
         .flatten()
-        .any(|op| {
-            matches!(
-                op,
-                Operand::Ttmp(_) | Operand::FlatScratchLo | Operand::FlatScratchHi
-            )
-        });
+        .any(|op| match op {
+            Operand::Ttmp(_) => true,
+            Operand::FlatScratchLo | Operand::FlatScratchHi => !scratch_write,
+            _ => false,
+        })
+        || (scratch_write
+            && inst
+                .sources()
+                .any(|(op, _)| matches!(op, Operand::FlatScratchLo | Operand::FlatScratchHi)));
     // The RTL's SMEM base and offset registers must be SGPRs (not VCC or M0).
     let smem_special_offset = info.format == Format::Smem
         && (!matches!(inst.srcs[0], Some(Operand::Sgpr(_)))
@@ -490,8 +502,60 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
             );
             prop_assert_eq!(dec.ds_st64_o.val(), name.contains("st64"));
         }
+        InstClass::Flat if inst.opcode.format() == Format::Mubuf => {
+            // VADDR with OFFEN (the first word's bit 12, reaching the LSU in `ds_offset1_o`),
+            // VDATA, the resource's first SGPR, SOFFSET as source 2, the 12-bit OFFSET.
+            let store = inst.dst.is_none();
+            prop_assert!(dec.mubuf_o.val());
+            prop_assert_eq!(dec.mem_store_o.val(), store);
+            prop_assert_eq!(dec.mem_ret_o.val(), !store);
+            let offen = dec.ds_offset1_o.val().get_bit(4);
+            match inst.srcs[0] {
+                Some(Operand::Vgpr(a)) => {
+                    prop_assert!(offen);
+                    prop_assert_eq!(dec.addr_vgpr_o.val().to_u64(), u64::from(a));
+                }
+                _ => prop_assert!(!offen),
+            }
+            let (data, w, field) = if store {
+                (inst.srcs[3], sig.srcs[3], dec.data_vgpr_o.val())
+            } else {
+                (inst.dst, sig.dst.unwrap(), dec.vdst_o.val())
+            };
+            let Some(Operand::Vgpr(data)) = data else {
+                panic!("MUBUF data {inst:?}")
+            };
+            prop_assert_eq!(field.to_u64(), u64::from(data));
+            prop_assert_eq!(dec.mem_dwords_o.val().to_u64(), u64::from(w.dwords()));
+            let Some(Operand::Sgpr(rsrc)) = inst.srcs[1] else {
+                panic!("MUBUF resource {inst:?}")
+            };
+            prop_assert_eq!(dec.sbase_sgpr_o.val().to_u64(), u64::from(rsrc));
+            prop_assert_eq!(
+                Some(narrow(vector_src(dec, 2), Width::B32)),
+                expected_src(inst.srcs[2].unwrap(), Width::B32)
+            );
+            prop_assert_eq!(
+                (dec.ds_offset1_o.val().to_u64() & 0xF) << 8 | dec.ds_offset0_o.val().to_u64(),
+                u64::from(inst.imm)
+            );
+            let size = match inst.opcode.flat_bytes().unwrap() {
+                1 => 1,
+                2 => 2,
+                _ => 0,
+            };
+            prop_assert_eq!(dec.mem_size_o.val().to_u64(), size);
+            prop_assert_eq!(
+                dec.mem_signed_o.val(),
+                matches!(
+                    inst.opcode,
+                    Opcode::BufferLoadSbyte | Opcode::BufferLoadSshort
+                )
+            );
+        }
         InstClass::Flat => {
             let store = inst.dst.is_none();
+            prop_assert!(!dec.mubuf_o.val());
             prop_assert_eq!(dec.mem_store_o.val(), store);
             let Some(Operand::Vgpr(addr)) = inst.srcs[0] else {
                 panic!("FLAT address {inst:?}")

@@ -367,16 +367,19 @@ impl TimingTable {
             SLoadDwordx4 => InstClass::SmemX4,
             SLoadDwordx8 => InstClass::SmemX8,
             SLoadDwordx16 => InstClass::SmemX16,
-            FlatLoadUbyte | FlatLoadSbyte | FlatLoadUshort | FlatLoadSshort | FlatLoadDword => {
-                InstClass::FlatLoad
-            }
-            FlatLoadDwordx2 => InstClass::FlatLoadX2,
-            FlatLoadDwordx3 => InstClass::FlatLoadX3,
-            FlatLoadDwordx4 => InstClass::FlatLoadX4,
-            FlatStoreByte | FlatStoreShort | FlatStoreDword => InstClass::FlatStore,
-            FlatStoreDwordx2 => InstClass::FlatStoreX2,
-            FlatStoreDwordx3 => InstClass::FlatStoreX3,
-            FlatStoreDwordx4 => InstClass::FlatStoreX4,
+            // A MUBUF access is sequenced as the FLAT one of its size (its SGPR operands are
+            // read in the front end, [`TimingTable::sgpr_reads`]).
+            FlatLoadUbyte | FlatLoadSbyte | FlatLoadUshort | FlatLoadSshort | FlatLoadDword
+            | BufferLoadUbyte | BufferLoadSbyte | BufferLoadUshort | BufferLoadSshort
+            | BufferLoadDword => InstClass::FlatLoad,
+            FlatLoadDwordx2 | BufferLoadDwordx2 => InstClass::FlatLoadX2,
+            FlatLoadDwordx3 | BufferLoadDwordx3 => InstClass::FlatLoadX3,
+            FlatLoadDwordx4 | BufferLoadDwordx4 => InstClass::FlatLoadX4,
+            FlatStoreByte | FlatStoreShort | FlatStoreDword | BufferStoreByte
+            | BufferStoreShort | BufferStoreDword => InstClass::FlatStore,
+            FlatStoreDwordx2 | BufferStoreDwordx2 => InstClass::FlatStoreX2,
+            FlatStoreDwordx3 | BufferStoreDwordx3 => InstClass::FlatStoreX3,
+            FlatStoreDwordx4 | BufferStoreDwordx4 => InstClass::FlatStoreX4,
             FlatAtomicCmpswap => InstClass::FlatAtomicCmpswap,
             op if op.is_flat_atomic() => InstClass::FlatAtomic,
             op if op.format() == Format::Ds => InstClass::Ds,
@@ -386,8 +389,8 @@ impl TimingTable {
                     InstClass::Salu
                 }
                 Format::Smem => InstClass::Smem,
-                // Every FLAT and DS opcode is classed above.
-                Format::Flat | Format::Ds => {
+                // Every FLAT, MUBUF and DS opcode is classed above.
+                Format::Flat | Format::Mubuf | Format::Ds => {
                     unreachable!("{:?} has no timing class", inst.opcode)
                 }
                 Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 => InstClass::Valu,
@@ -396,8 +399,9 @@ impl TimingTable {
     }
 
     /// SGPR operands the issue unit reads for `inst`, one cycle each: scalar registers among
-    /// its sources (a 64-bit pair is one), and the destination that `s_addk_i32` /
-    /// `s_mulk_i32` also read. Classes that read none (branches, FLAT, no-ops) get 0.
+    /// its sources (a 64-bit pair is one; a MUBUF resource is read as its base pair), and the
+    /// destination that `s_addk_i32` / `s_mulk_i32` also read. Classes that read none
+    /// (branches, FLAT, no-ops) get 0.
     pub fn sgpr_reads(inst: &Instruction, mode: Mode) -> u64 {
         match Self::class(inst, mode) {
             InstClass::Salu
@@ -407,6 +411,7 @@ impl TimingTable {
             | InstClass::SmemX8
             | InstClass::SmemX16
             | InstClass::Split => {}
+            _ if inst.opcode.format() == Format::Mubuf => {}
             _ => return 0,
         }
         let sources = inst
@@ -503,7 +508,7 @@ pub fn lsu_occupancy(cu: &CuTiming, inst: &Instruction) -> u64 {
             let data = inst.opcode.signature().srcs[1].dwords();
             cu.passes * (2 + u64::from(data))
         }
-        Format::Flat => {
+        Format::Flat | Format::Mubuf => {
             let bytes = inst.opcode.flat_bytes().unwrap_or(4);
             let store = u64::from(inst.dst.is_none());
             cu.passes * (1 + u64::from(bytes.div_ceil(4)) + store)

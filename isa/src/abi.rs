@@ -282,7 +282,7 @@ impl KernelDescriptor {
 /// What the dispatcher writes into one SGPR. The `u8` of a multi-dword input is the dword.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SgprInit {
-    /// The private segment's buffer resource (4 dwords): 0, pws has no scratch memory.
+    /// The private segment's buffer resource (4 dwords, [`scratch_resource`]).
     PrivateSegmentBuffer(u8),
     /// Address of the HSA kernel dispatch packet ([`layout::DISPATCH_PACKET_BASE`]).
     DispatchPtr(u8),
@@ -292,7 +292,8 @@ pub enum SgprInit {
     KernargSegmentPtr(u8),
     /// 64-bit dispatch id: 0 (one dispatch per run).
     DispatchId(u8),
-    /// Flat scratch base offset and size: 0, no scratch memory.
+    /// Flat scratch base offset and size: 0 (pws addresses private memory through the
+    /// buffer resource only; `flat_scratch` is outside the executable subset).
     FlatScratchInit(u8),
     /// Bytes of private memory per work-item (the descriptor's fixed size).
     PrivateSegmentSize,
@@ -300,29 +301,40 @@ pub enum SgprInit {
     WorkgroupId(u8),
     /// `{first_wave[31], 0, ordered_append_term[16:6] = 0, wavefronts_in_workgroup[5:0]}`.
     WorkgroupInfo,
-    /// The wavefront's offset into scratch memory: 0.
+    /// The wavefront's byte offset into the private segment: its place in the launch
+    /// ([`Manifest::scratch_wave_index`]) times 64 lanes times the per-work-item size.
     PrivateSegmentWavefrontOffset,
     /// Between the enabled user SGPRs and a larger `.amdhsa_user_sgpr_count`: 0.
     Unused,
 }
 
 impl SgprInit {
-    /// The register's value in wavefront `wave` of workgroup `wg` of `manifest`'s launch.
-    pub fn value(self, manifest: &Manifest, wg: u32, wave: u32) -> u32 {
+    /// The register's value in wavefront `wave` of workgroup `wg` of `manifest`'s launch,
+    /// whose private segment starts at `scratch_base` and gives each work-item
+    /// `private_size` bytes.
+    pub fn value(
+        self,
+        manifest: &Manifest,
+        (scratch_base, private_size): (u64, u32),
+        wg: u32,
+        wave: u32,
+    ) -> u32 {
         let dword = |addr: u64, i: u8| (addr >> (32 * u32::from(i))) as u32;
         match self {
+            SgprInit::PrivateSegmentBuffer(i) => scratch_resource(scratch_base)[usize::from(i)],
+            SgprInit::PrivateSegmentSize => private_size,
+            SgprInit::PrivateSegmentWavefrontOffset => {
+                manifest.scratch_wave_index(wg, wave) * WAVEFRONT_SIZE * private_size
+            }
             SgprInit::DispatchPtr(i) => dword(layout::DISPATCH_PACKET_BASE, i),
             SgprInit::KernargSegmentPtr(i) => dword(layout::KERNARG_BASE, i),
             SgprInit::WorkgroupId(d) => manifest.workgroup_id(wg)[usize::from(d)],
             SgprInit::WorkgroupInfo => {
                 (u32::from(wave == 0) << 31) | (manifest.wavefronts_in(wg) & 0x3f)
             }
-            SgprInit::PrivateSegmentSize
-            | SgprInit::PrivateSegmentBuffer(_)
-            | SgprInit::QueuePtr(_)
+            SgprInit::QueuePtr(_)
             | SgprInit::DispatchId(_)
             | SgprInit::FlatScratchInit(_)
-            | SgprInit::PrivateSegmentWavefrontOffset
             | SgprInit::Unused => 0,
         }
     }
@@ -437,9 +449,13 @@ impl LaunchAbi {
 
     /// Initial values of s0 .. s(n-1) for wavefront `wave` of workgroup `wg`.
     pub fn sgpr_values(&self, manifest: &Manifest, wg: u32, wave: u32) -> Vec<u32> {
+        let scratch = manifest
+            .memory_image(self)
+            .scratch
+            .map_or(0, |region| region.base);
         self.sgprs
             .iter()
-            .map(|s| s.value(manifest, wg, wave))
+            .map(|s| s.value(manifest, (scratch, self.private_segment_size), wg, wave))
             .collect()
     }
 
@@ -478,6 +494,28 @@ impl LaunchAbi {
         p
     }
 }
+
+/// The buffer resource (V#) of the private segment at `base`, as the HSA runtime builds it for
+/// gfx8 and LLVM's `getScratchRsrcWords23` describes it: swizzled (word 1 bit 31), 4-byte
+/// elements, index stride 64, ADD_TID (word 3), no range check (`num_records` all ones). A
+/// lane's byte `o` of its private memory is at `base + SOFFSET + (o / 4) * 256 + lane * 4 +
+/// o % 4`: the lanes' dwords interleave, so a wavefront's access to one private variable is
+/// 64 consecutive dwords.
+pub fn scratch_resource(base: u64) -> [u32; 4] {
+    [
+        base as u32,
+        (base >> 32) as u32 & 0xffff | SCRATCH_SWIZZLE,
+        u32::MAX,
+        SCRATCH_WORD3,
+    ]
+}
+
+/// Word 1 of the private segment's V#: SWIZZLE_ENABLE.
+pub const SCRATCH_SWIZZLE: u32 = 1 << 31;
+/// Word 3 of the private segment's V#: DATA_FORMAT 32 (bits 15:12 all set, as LLVM's
+/// `RSRC_DATA_FORMAT`), ELEMENT_SIZE 4 bytes (20:19 = 1), INDEX_STRIDE 64 (22:21 = 3),
+/// ADD_TID_ENABLE (23).
+pub const SCRATCH_WORD3: u32 = 0xf << 12 | 1 << 19 | 3 << 21 | 1 << 23;
 
 /// VGPRs are given to wavefronts in blocks of this many registers (GCN3's VGPR granule, the
 /// unit of the descriptor's `GRANULATED_WORKITEM_VGPR_COUNT`).
@@ -581,6 +619,49 @@ mod tests {
         assert_eq!(abi.sgpr_of(SgprInit::KernargSegmentPtr(0)), Some(0));
         assert_eq!(abi.sgprs[2..6], [SgprInit::Unused; 4]);
         assert_eq!(abi.sgpr_of(SgprInit::WorkgroupId(0)), Some(6));
+    }
+
+    /// A kernel with private memory: the resource points at the segment after the buffers,
+    /// and each wavefront's offset is its slot (a whole workgroup's wavefronts per workgroup)
+    /// times 64 lanes' bytes.
+    #[test]
+    fn private_memory_is_a_swizzled_segment_after_the_buffers() {
+        let mut d = clang_o0();
+        d.private_segment_fixed_size = 48;
+        let abi = LaunchAbi::of(Some(&d));
+        let m = Manifest::parse(
+            "kernel = \"k.s\"\ngrid = 300\nworkgroup = 100\n\
+             [[buffer]]\nname = \"a\"\ntype = \"i32\"\nlen = 10\n",
+            "k.toml",
+        )
+        .unwrap();
+        let image = m.memory_image(&abi);
+        let scratch = image.scratch.clone().unwrap();
+        assert!(scratch.base >= image.end() + layout::GUARD_BYTES);
+        assert_eq!(scratch.base % layout::REGION_ALIGN, 0);
+        // 3 workgroups of 2 wavefront slots, 64 lanes of 48 bytes each.
+        assert_eq!(scratch.bytes, 3 * 2 * 64 * 48);
+        assert_eq!(m.check_scratch(&abi), Ok(()));
+        let s = abi.sgpr_values(&m, 2, 1);
+        assert_eq!(
+            s[..4],
+            [scratch.base as u32, SCRATCH_SWIZZLE, u32::MAX, 0x00E8_F000]
+        );
+        assert_eq!(s[17], (2 * 2 + 1) * 64 * 48);
+        // The last wavefront's private bytes end where the segment does.
+        assert_eq!(u64::from(s[17]) + 64 * 48, scratch.bytes);
+    }
+
+    #[test]
+    fn private_memory_past_the_code_object_is_an_error() {
+        let mut d = clang_o0();
+        d.private_segment_fixed_size = 1 << 20;
+        let abi = LaunchAbi::of(Some(&d));
+        let m =
+            Manifest::parse("kernel = \"k.s\"\ngrid = 65536\nworkgroup = 64\n", "k.toml").unwrap();
+        let e = m.check_scratch(&abi).unwrap_err();
+        assert!(e.contains("1048576 bytes per work-item"), "{e}");
+        assert!(e.contains("past the code object"), "{e}");
     }
 
     #[test]

@@ -869,6 +869,7 @@ impl Assembler<'_> {
             tokens,
             pos: 1,
             reloc: None,
+            offen: None,
         };
         let mut inst = Instruction::new(opcode);
         if sdwa_suffix {
@@ -892,6 +893,25 @@ impl Assembler<'_> {
                 .map_or(1, |c| c.1)
         };
         let to_error = |e: OperandError| self.error(col_of(e.slot), e.kind, e.message);
+        if opcode.format() == Format::Mubuf {
+            match (parser.offen, inst.srcs[0]) {
+                (Some(col), None) => {
+                    return Err(self.error(
+                        col,
+                        ErrorKind::Modifier,
+                        "`offen` takes its offset from a VGPR: write the VGPR instead of `off`",
+                    ))
+                }
+                (None, Some(_)) => {
+                    return Err(self.error(
+                        col_of(Slot::Src(0)),
+                        ErrorKind::Modifier,
+                        "a VGPR offset needs `offen` after the operands (or `off` for none)",
+                    ))
+                }
+                _ => {}
+            }
+        }
         if opcode.has_vop3_form() && inst.sdwa.is_none() {
             let needs_vop3 = inst.mods.clamp
                 || inst.mods.omod != Omod::None
@@ -1067,6 +1087,8 @@ struct Parser<'a, 'b> {
     pos: usize,
     /// The instruction's relocated literal, if it has one.
     reloc: Option<Reloc>,
+    /// Column of a MUBUF `offen`, if the instruction has one.
+    offen: Option<u32>,
 }
 
 const NAMED_REGISTERS: &[(&str, Operand, u8)] = &[
@@ -1192,8 +1214,13 @@ impl Parser<'_, '_> {
                 ));
             }
         }
+        let mubuf = inst.opcode.format() == Format::Mubuf;
         if let Some(w) = sig.dst.filter(|_| returns) {
             slots.push((Slot::Dst, Some(w)));
+        }
+        // MUBUF text: VDATA (a store's is its last source), VADDR or `off`, SRSRC, SOFFSET.
+        if mubuf && sig.dst.is_none() {
+            slots.push((Slot::Src(3), sig.srcs.get(3).copied()));
         }
         if let Some(w) = sig.sdst {
             slots.push((Slot::Sdst, Some(w)));
@@ -1202,13 +1229,17 @@ impl Parser<'_, '_> {
         if sig.imm == ImmKind::Hwreg {
             slots.push((Slot::Imm, None));
         }
-        for (i, w) in sig.srcs.iter().enumerate() {
+        for (i, w) in sig.srcs.iter().enumerate().take(if mubuf { 3 } else { 4 }) {
             slots.push((Slot::Src(i), Some(*w)));
         }
-        // DS offsets are written as modifiers (`offset:N`), parsed with them.
+        // DS and MUBUF offsets are written as modifiers (`offset:N`), parsed with them.
         if !matches!(
             sig.imm,
-            ImmKind::None | ImmKind::DsOffset | ImmKind::DsOffset2 | ImmKind::Hwreg
+            ImmKind::None
+                | ImmKind::DsOffset
+                | ImmKind::DsOffset2
+                | ImmKind::MubufOffset
+                | ImmKind::Hwreg
         ) {
             slots.push((Slot::Imm, None));
         }
@@ -1233,6 +1264,13 @@ impl Parser<'_, '_> {
             cols.push((*slot, self.col()));
             match (slot, width) {
                 (Slot::Imm, _) => target = self.immediate(inst)?,
+                (Slot::Src(0), Some(_))
+                    if mubuf
+                        && matches!(self.peek(), Some(Token { tok: Tok::Ident(n), .. })
+                            if n.eq_ignore_ascii_case("off")) =>
+                {
+                    self.pos += 1;
+                }
                 (_, Some(_)) if sig.imm == ImmKind::Hwreg => {
                     inst.srcs[0] = Some(self.setreg_value()?);
                 }
@@ -1296,6 +1334,21 @@ impl Parser<'_, '_> {
                 "glc" => std::mem::replace(&mut m.glc, true),
                 "slc" => std::mem::replace(&mut m.slc, true),
                 "gds" => std::mem::replace(&mut m.gds, true),
+                "offen" if inst.opcode.format() == Format::Mubuf => {
+                    self.offen.replace(t.col).is_some()
+                }
+                unmodelled @ ("idxen" | "addr64" | "lds" | "tfe")
+                    if inst.opcode.format() == Format::Mubuf =>
+                {
+                    return Err(self.err(
+                        t.col,
+                        ErrorKind::Unsupported,
+                        format!(
+                            "MUBUF `{unmodelled}` is not supported: pws runs the buffer \
+                             accesses clang emits for private memory (`off` or `offen`)"
+                        ),
+                    ));
+                }
                 "clamp" => std::mem::replace(&mut m.clamp, true),
                 field @ ("offset" | "offset0" | "offset1") => {
                     let kind = inst.opcode.signature().imm;
@@ -1303,6 +1356,7 @@ impl Parser<'_, '_> {
                         ("offset", ImmKind::DsOffset) => (0, 0xffff),
                         ("offset0", ImmKind::DsOffset2) => (0, 0xff),
                         ("offset1", ImmKind::DsOffset2) => (8, 0xff),
+                        ("offset", ImmKind::MubufOffset) => (0, 0xfff),
                         _ => {
                             return Err(self.err(
                                 t.col,
@@ -2055,9 +2109,9 @@ fn f16_bits(f: f64) -> u16 {
     sign | ((e + 15) as u16) << 10 | mantissa
 }
 
-/// Why clang's output holds an unsupported `mnemonic`, for the kinds users meet: register
-/// spills (pws has no scratch memory, so `-O0` code, which spills every value, cannot run),
-/// 16-bit arithmetic and doubles.
+/// Why clang's output holds an unsupported `mnemonic`, for the kinds users meet: scalar
+/// registers kept in vector lanes (`-O0` code and spills), buffer forms beyond private
+/// memory, 16-bit arithmetic and doubles.
 fn unsupported_hint(mnemonic: &str) -> &'static str {
     let base = mnemonic
         .strip_suffix("_e32")
@@ -2065,13 +2119,12 @@ fn unsupported_hint(mnemonic: &str) -> &'static str {
         .or_else(|| mnemonic.strip_suffix("_sdwa"))
         .unwrap_or(mnemonic);
     if mnemonic.starts_with("buffer_") {
-        " (clang emits it for private (scratch) memory: at -O0, where every local variable \
-         lives there, for a private array indexed at run time, and to spill registers under \
-         pressure; pws has no scratch memory: compile with -O1 or higher, and index private \
-         arrays with constants or keep them in __local or __global memory)"
+        " (pws runs the untyped dword, byte and short buffer loads and stores clang emits for \
+         private memory, not this one)"
     } else if base == "v_readlane_b32" || base == "v_writelane_b32" {
         " (clang emits it to keep scalar registers in vector lanes, at -O0 and when it spills \
-         them; pws does not run the lane-select instructions: compile with -O1 or higher)"
+         them; pws does not run the lane-select instructions: compile with -O1 or higher, and \
+         split a kernel that runs out of scalar registers)"
     } else if base.ends_with("_f16") {
         " (a half-precision instruction: clang emits them for half arithmetic; pws runs float \
          (f32) arithmetic only: compute in float, and load and store halves with vload_half \

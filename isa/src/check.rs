@@ -32,6 +32,10 @@ enum Class {
     LiteralK,
     /// A source of an SDWA instruction: gfx8 (VI) reads only VGPRs there.
     SdwaSrc,
+    /// MUBUF SRSRC: a buffer resource in four aligned scalar registers.
+    BufferResource,
+    /// MUBUF SOFFSET: a 32-bit scalar register or an inline constant (no literal dword).
+    BufferOffset,
 }
 
 fn bad(slot: Slot, message: impl Into<String>) -> OperandError {
@@ -152,6 +156,27 @@ fn check_class(slot: Slot, class: Class, op: Operand, w: Width) -> Result<(), Op
                 "the constant K (or the value of s_setreg_imm32_b32) is a literal dword",
             )),
         },
+        Class::BufferResource => match op {
+            Operand::Sgpr(_) | Operand::Ttmp(_) => check_scalar_reg(slot, op, w),
+            _ => Err(bad(
+                slot,
+                "expected a buffer resource: s[4n:4n+3] or ttmp[4n:4n+3]",
+            )),
+        },
+        Class::BufferOffset => match op {
+            Operand::Int(_) | Operand::Float(_) => Ok(()),
+            Operand::Vccz | Operand::Execz | Operand::Scc => Ok(()),
+            Operand::Literal(_) => Err(OperandError::new(
+                slot,
+                ErrorKind::Literal,
+                "MUBUF has no literal dword: SOFFSET is a scalar register or an inline constant",
+            )),
+            Operand::Vgpr(_) => Err(bad(
+                slot,
+                "SOFFSET is a scalar register or an inline constant",
+            )),
+            _ => check_scalar_reg(slot, op, w),
+        },
         Class::SdwaSrc => match op {
             Operand::Vgpr(n) => check_tuple(slot, "v", n, NUM_VGPRS, w, false),
             _ => Err(bad(
@@ -256,9 +281,10 @@ fn check_with(inst: &Instruction, canonical_literals: bool) -> Result<(), Operan
     let returns = !op.is_flat_atomic() || inst.mods.glc;
     check_presence(Slot::Dst, inst.dst, sig.dst.is_some() && returns)?;
     check_presence(Slot::Sdst, inst.sdst, sig.sdst.is_some())?;
-    for i in 0..3 {
-        let optional_smem_offset = format == Format::Smem && i == 1;
-        if !optional_smem_offset {
+    for i in 0..inst.srcs.len() {
+        // SMEM's offset may be an immediate instead; MUBUF's VADDR is absent for `off`.
+        let optional = (format == Format::Smem && i == 1) || (format == Format::Mubuf && i == 0);
+        if !optional {
             check_presence(Slot::Src(i), inst.srcs[i], i < sig.srcs.len())?;
         }
     }
@@ -294,6 +320,11 @@ fn check_with(inst: &Instruction, canonical_literals: bool) -> Result<(), Operan
             Format::Sopk => Class::ScalarReg,
             Format::Smem => Class::SmemBase,
             Format::Flat | Format::Ds => Class::Vgpr,
+            Format::Mubuf => match i {
+                1 => Class::BufferResource,
+                2 => Class::BufferOffset,
+                _ => Class::Vgpr,
+            },
             _ if Some(i) == op.literal_k() => Class::LiteralK,
             _ if op.literal_k().is_some() && i > 0 => Class::Vgpr,
             _ if i == 2 && format == Format::Vop2 => {
@@ -384,6 +415,7 @@ fn check_imm(inst: &Instruction) -> Result<(), OperandError> {
         ImmKind::None => 0,
         ImmKind::SmemOffset if inst.srcs[1].is_some() => 0,
         ImmKind::SmemOffset => 0xf_ffff,
+        ImmKind::MubufOffset => 0xfff,
         _ => 0xffff,
     };
     if inst.imm > max {
@@ -393,6 +425,7 @@ fn check_imm(inst: &Instruction) -> Result<(), OperandError> {
                 "an SGPR offset leaves no room for an immediate".to_string()
             }
             ImmKind::SmemOffset => "expected a 20-bit unsigned offset".to_string(),
+            ImmKind::MubufOffset => "expected a 12-bit unsigned offset (0..=4095)".to_string(),
             _ => "expected a 16-bit immediate".to_string(),
         };
         return Err(OperandError::new(
@@ -421,7 +454,7 @@ fn check_modifiers(inst: &Instruction) -> Result<(), OperandError> {
             format!("{} does not accept {name}{hint}", inst.opcode),
         ))
     };
-    if m.glc && !matches!(format, Format::Smem | Format::Flat) {
+    if m.glc && !matches!(format, Format::Smem | Format::Flat | Format::Mubuf) {
         return fail("glc");
     }
     if inst.sdwa.is_some() {
@@ -430,7 +463,7 @@ fn check_modifiers(inst: &Instruction) -> Result<(), OperandError> {
     if m.sext != 0 {
         return fail("sext (an SDWA modifier: use the _sdwa form)");
     }
-    if m.slc && format != Format::Flat {
+    if m.slc && !matches!(format, Format::Flat | Format::Mubuf) {
         return fail("slc");
     }
     if m.gds && format != Format::Ds {

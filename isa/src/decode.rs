@@ -41,7 +41,7 @@ pub fn decode_one(words: &[u32], pc: u32) -> Result<(Instruction, usize), Decode
     let wide = sdwa
         || matches!(
             format,
-            Format::Smem | Format::Vop3 | Format::Flat | Format::Ds
+            Format::Smem | Format::Vop3 | Format::Flat | Format::Mubuf | Format::Ds
         );
     let w1 = if wide {
         Some(*words.get(1).ok_or_else(|| {
@@ -86,6 +86,7 @@ fn format_of(w0: u32) -> Option<Format> {
             0x34 => Format::Vop3,
             0x36 => Format::Ds,
             0x37 => Format::Flat,
+            0x38 => Format::Mubuf,
             _ => match w0 >> 25 {
                 0x3F => Format::Vop1,
                 0x3E => Format::Vopc,
@@ -234,6 +235,32 @@ fn fields(format: Format, w0: u32, w1: u32, literal: Option<u32>) -> Result<Inst
             }
             if inst.opcode.signature().dst.is_none() || atomic {
                 inst.srcs[1] = Some(vgpr(w1 >> 8));
+            }
+        }
+        Format::Mubuf => {
+            inst = Instruction::new(lookup(w0 >> 18 & 0x7f)?);
+            // IDXEN, LDS and TFE select forms pws does not model; the canonical re-encoding
+            // would drop them, so name them.
+            for (bit, word, name) in [(13, w0, "idxen"), (16, w0, "lds"), (23, w1, "tfe")] {
+                if word >> bit & 1 != 0 {
+                    return Err(format!(
+                        "MUBUF `{name}` is not supported (pws runs clang's private-memory \
+                         accesses: `off` or `offen`)"
+                    ));
+                }
+            }
+            inst.mods.glc = w0 >> 14 & 1 != 0;
+            inst.mods.slc = w0 >> 17 & 1 != 0;
+            inst.imm = w0 & 0xfff;
+            if w0 >> 12 & 1 != 0 {
+                inst.srcs[0] = Some(vgpr(w1));
+            }
+            inst.srcs[1] = Some(operand((w1 >> 16 & 0x1f) << 2, None)?);
+            inst.srcs[2] = Some(operand(w1 >> 24, None)?);
+            if inst.opcode.signature().dst.is_some() {
+                inst.dst = Some(vgpr(w1 >> 8));
+            } else {
+                inst.srcs[3] = Some(vgpr(w1 >> 8));
             }
         }
         Format::Ds => {

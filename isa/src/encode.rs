@@ -36,7 +36,7 @@ fn vreg(op: Option<Operand>) -> u32 {
 
 fn encode_checked(inst: &Instruction) -> Vec<u32> {
     let op = inst.opcode.code() as u32;
-    let [s0, s1, s2] = inst.srcs;
+    let [s0, s1, s2, _] = inst.srcs;
     let m = &inst.mods;
     // SDWA moves SRC0 into its second dword and marks the SRC0 field with 0xF9.
     let src0 = if inst.sdwa.is_some() {
@@ -119,6 +119,22 @@ fn encode_checked(inst: &Instruction) -> Vec<u32> {
             vec![
                 0xDC00_0000 | op << 18 | (m.slc as u32) << 17 | (m.glc as u32) << 16,
                 vreg(inst.dst) << 24 | vreg(data) << 8 | vreg(addr),
+            ]
+        }
+        Format::Mubuf => {
+            let store = inst.dst.is_none();
+            let data = if store { inst.src(3) } else { inst.dst };
+            vec![
+                0xE000_0000
+                    | op << 18
+                    | (m.slc as u32) << 17
+                    | (m.glc as u32) << 14
+                    | (inst.src(0).is_some() as u32) << 12
+                    | (inst.imm & 0xfff),
+                scode(inst.src(2)) << 24
+                    | scode(inst.src(1)) >> 2 << 16
+                    | vreg(data) << 8
+                    | vreg(inst.src(0)),
             ]
         }
         Format::Ds => vec![

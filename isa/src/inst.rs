@@ -517,6 +517,9 @@ pub const SDWA_CODE: u16 = 0xF9;
 ///   `srcs = [address, data]` and `dst` = the returned pre-op value when `glc` is set.
 /// - DS: `srcs = [address, data0, data1]` as the signature has them, `dst` = VDST, `imm` = the
 ///   16-bit offset field (`offset1 << 8 | offset0` for the two-address forms).
+/// - MUBUF: `srcs = [VADDR, SRSRC, SOFFSET]` and a store's VDATA as `srcs[3]`, a load's as
+///   `dst`; VADDR is `None` for `off` (OFFEN clear) and the VGPR offset with `offen`; `imm` =
+///   the 12-bit byte offset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Instruction {
     pub opcode: Opcode,
@@ -524,7 +527,7 @@ pub struct Instruction {
     pub vop3: bool,
     pub dst: Option<Operand>,
     pub sdst: Option<Operand>,
-    pub srcs: [Option<Operand>; 3],
+    pub srcs: [Option<Operand>; 4],
     /// The immediate field: SOPK/SOPP 16 bits (raw, zero-extended), SMEM 20-bit byte offset.
     pub imm: u32,
     pub mods: Modifiers,
@@ -540,7 +543,7 @@ impl Instruction {
             vop3: opcode.format() == Format::Vop3,
             dst: None,
             sdst: None,
-            srcs: [None; 3],
+            srcs: [None; 4],
             imm: 0,
             mods: Modifiers::default(),
             sdwa: None,
@@ -609,19 +612,25 @@ impl Instruction {
         matches!(self.opcode, Opcode::SEndpgm | Opcode::SBranch)
     }
 
-    /// True for vector ALU, FLAT and DS instructions, which run under EXEC.
+    /// True for vector ALU, FLAT, MUBUF and DS instructions, which run under EXEC.
     pub fn is_vector(&self) -> bool {
         matches!(
             self.opcode.format(),
-            Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 | Format::Flat | Format::Ds
+            Format::Vop1
+                | Format::Vop2
+                | Format::Vopc
+                | Format::Vop3
+                | Format::Flat
+                | Format::Mubuf
+                | Format::Ds
         )
     }
 
-    /// True for memory instructions (SMEM, FLAT, DS).
+    /// True for memory instructions (SMEM, FLAT, MUBUF, DS).
     pub fn is_memory(&self) -> bool {
         matches!(
             self.opcode.format(),
-            Format::Smem | Format::Flat | Format::Ds
+            Format::Smem | Format::Flat | Format::Mubuf | Format::Ds
         )
     }
 
@@ -694,7 +703,7 @@ impl Instruction {
     /// SDWA dword).
     pub fn size_dwords(&self) -> u32 {
         let base = match self.encoding_format() {
-            Format::Smem | Format::Vop3 | Format::Flat | Format::Ds => 2,
+            Format::Smem | Format::Vop3 | Format::Flat | Format::Mubuf | Format::Ds => 2,
             _ if self.sdwa.is_some() => 2,
             _ => 1,
         };

@@ -333,6 +333,10 @@ pub struct MemoryImage {
     pub buffers: Vec<Region>,
     /// The program's `.rodata` (read-only) and its words, when it has any.
     pub rodata: Option<(Region, Vec<u32>)>,
+    /// The private segment (scratch memory, zero at launch) when the kernel asks for private
+    /// memory: every wavefront's lanes' private bytes after the buffers
+    /// ([`Manifest::scratch_bytes`]).
+    pub scratch: Option<Region>,
 }
 
 /// A manifest that could not be read or is invalid. The message names the file, the line and
@@ -1166,6 +1170,11 @@ impl Manifest {
             });
             next = (next + bytes + layout::GUARD_BYTES).next_multiple_of(layout::REGION_ALIGN);
         }
+        let scratch = (abi.private_segment_size > 0).then(|| Region {
+            name: "private segment".into(),
+            base: next,
+            bytes: self.scratch_bytes(abi.private_segment_size),
+        });
         let mut kernarg_words = Vec::new();
         let mut local_offsets = self
             .local_arg_offsets(abi.group_segment_fixed_size)
@@ -1214,13 +1223,56 @@ impl Manifest {
                     words.clone(),
                 )
             }),
+            scratch,
+        }
+    }
+
+    /// The wavefront slot of the private segment that wavefront `wave` of workgroup `wg`
+    /// uses: every workgroup has room for the wavefronts a whole one has.
+    pub fn scratch_wave_index(&self, wg: u32, wave: u32) -> u32 {
+        wg * self
+            .workgroup
+            .iter()
+            .product::<u32>()
+            .div_ceil(WAVEFRONT_SIZE)
+            + wave
+    }
+
+    /// Bytes of the private segment of a kernel with `private_size` bytes per work-item: 64
+    /// lanes' worth for every wavefront slot ([`Manifest::scratch_wave_index`]).
+    pub fn scratch_bytes(&self, private_size: u32) -> u64 {
+        u64::from(self.workgroups())
+            * u64::from(
+                self.workgroup
+                    .iter()
+                    .product::<u32>()
+                    .div_ceil(WAVEFRONT_SIZE),
+            )
+            * u64::from(WAVEFRONT_SIZE)
+            * u64::from(private_size)
+    }
+
+    /// Checks that the private segment of `abi`'s kernel fits below the code object, where
+    /// the memory port reaches (its bytes count against the memory budget with the buffers').
+    pub fn check_scratch(&self, abi: &LaunchAbi) -> Result<(), String> {
+        match self.memory_image(abi).scratch {
+            Some(r) if r.end() > layout::CODE_BASE => Err(format!(
+                "the kernel's private memory ({} bytes per work-item, {} for the launch) would \
+                 reach {:#x}, past the code object at {:#x}: use fewer work-items or less \
+                 private memory",
+                abi.private_segment_size,
+                diag::bytes(r.bytes),
+                r.end(),
+                layout::CODE_BASE
+            )),
+            _ => Ok(()),
         }
     }
 }
 
 impl MemoryImage {
-    /// One past the last byte of the kernarg segment and the buffers (the `.rodata` lies apart,
-    /// above them at `layout::CODE_BASE`).
+    /// One past the last byte of the kernarg segment and the buffers (the private segment
+    /// follows them, the `.rodata` lies apart at `layout::CODE_BASE`).
     pub fn end(&self) -> u64 {
         self.buffers
             .iter()

@@ -30,6 +30,10 @@ pub enum Format {
     Vop3,
     /// Flat memory (64 bits): `.. GLC@16 SLC@17 OP:7 0x37:6`, `ADDR:8 DATA:8 .. VDST:8`.
     Flat,
+    /// Untyped buffer memory (64 bits): `OFFSET:12 OFFEN@12 IDXEN@13 GLC@14 LDS@16 SLC@17 OP:7
+    /// 0x38:6`, `VADDR:8 VDATA:8 SRSRC:5 .. TFE@23 SOFFSET:8`. clang emits it for private
+    /// (scratch) memory only.
+    Mubuf,
     /// Local data share (64 bits): `OFFSET0:8 OFFSET1:8 GDS@16 OP:8 0x36:6`,
     /// `ADDR:8 DATA0:8 DATA1:8 VDST:8`.
     Ds,
@@ -50,6 +54,7 @@ impl Format {
             Format::Vopc => "VOPC",
             Format::Vop3 => "VOP3",
             Format::Flat => "FLAT",
+            Format::Mubuf => "MUBUF",
             Format::Ds => "DS",
         }
     }
@@ -132,6 +137,8 @@ pub enum ImmKind {
     /// DS two 8-bit offsets in elements of the access (`ds_read2_*`, `ds_write2_*`), written
     /// `offset0:A offset1:B`; the immediate holds `B << 8 | A`, as the encoding does.
     DsOffset2,
+    /// MUBUF 12-bit unsigned byte offset, written `offset:N` after the operands.
+    MubufOffset,
 }
 
 /// The operands an opcode takes: widths of the vector/scalar destination, of the second
@@ -222,6 +229,16 @@ const FL_ST4: Signature = sig(None, None, &[B64, B128], ImmKind::None);
 const FL_AT: Signature = sig(Some(B32), None, &[B64, B32], ImmKind::None);
 /// `flat_atomic_cmpswap`: data is `v[n:n+1]` = (new value, compare value).
 const FL_ATC: Signature = sig(Some(B32), None, &[B64, B64], ImmKind::None);
+// MUBUF: `srcs = [VADDR (absent for `off`), SRSRC, SOFFSET, VDATA of a store]`, `dst` the
+// loaded VDATA.
+const MB_LD1: Signature = sig(Some(B32), None, &[B32, B128, B32], ImmKind::MubufOffset);
+const MB_LD2: Signature = sig(Some(B64), None, &[B32, B128, B32], ImmKind::MubufOffset);
+const MB_LD3: Signature = sig(Some(B96), None, &[B32, B128, B32], ImmKind::MubufOffset);
+const MB_LD4: Signature = sig(Some(B128), None, &[B32, B128, B32], ImmKind::MubufOffset);
+const MB_ST1: Signature = sig(None, None, &[B32, B128, B32, B32], ImmKind::MubufOffset);
+const MB_ST2: Signature = sig(None, None, &[B32, B128, B32, B64], ImmKind::MubufOffset);
+const MB_ST3: Signature = sig(None, None, &[B32, B128, B32, B96], ImmKind::MubufOffset);
+const MB_ST4: Signature = sig(None, None, &[B32, B128, B32, B128], ImmKind::MubufOffset);
 // DS: `srcs[0]` is the address VGPR, `srcs[1]`/`srcs[2]` DATA0/DATA1, `dst` VDST.
 const DS_RD1: Signature = sig(Some(B32), None, &[B32], ImmKind::DsOffset);
 const DS_RD2: Signature = sig(Some(B64), None, &[B32], ImmKind::DsOffset);
@@ -685,6 +702,21 @@ opcodes! {
     FlatAtomicXor = "flat_atomic_xor", Flat, 0x4a, FL_AT;
     FlatAtomicInc = "flat_atomic_inc", Flat, 0x4b, FL_AT;
     FlatAtomicDec = "flat_atomic_dec", Flat, 0x4c, FL_AT;
+    // MUBUF (untyped buffer loads and stores: clang's private memory)
+    BufferLoadUbyte = "buffer_load_ubyte", Mubuf, 0x10, MB_LD1;
+    BufferLoadSbyte = "buffer_load_sbyte", Mubuf, 0x11, MB_LD1;
+    BufferLoadUshort = "buffer_load_ushort", Mubuf, 0x12, MB_LD1;
+    BufferLoadSshort = "buffer_load_sshort", Mubuf, 0x13, MB_LD1;
+    BufferLoadDword = "buffer_load_dword", Mubuf, 0x14, MB_LD1;
+    BufferLoadDwordx2 = "buffer_load_dwordx2", Mubuf, 0x15, MB_LD2;
+    BufferLoadDwordx3 = "buffer_load_dwordx3", Mubuf, 0x16, MB_LD3;
+    BufferLoadDwordx4 = "buffer_load_dwordx4", Mubuf, 0x17, MB_LD4;
+    BufferStoreByte = "buffer_store_byte", Mubuf, 0x18, MB_ST1;
+    BufferStoreShort = "buffer_store_short", Mubuf, 0x1a, MB_ST1;
+    BufferStoreDword = "buffer_store_dword", Mubuf, 0x1c, MB_ST1;
+    BufferStoreDwordx2 = "buffer_store_dwordx2", Mubuf, 0x1d, MB_ST2;
+    BufferStoreDwordx3 = "buffer_store_dwordx3", Mubuf, 0x1e, MB_ST3;
+    BufferStoreDwordx4 = "buffer_store_dwordx4", Mubuf, 0x1f, MB_ST4;
     // DS (LDS): atomics without return
     DsAddU32 = "ds_add_u32", Ds, 0x00, DS_WR1;
     DsSubU32 = "ds_sub_u32", Ds, 0x01, DS_WR1;
@@ -874,7 +906,7 @@ impl Opcode {
         self.format() == Format::Sop1 && (0x20..=0x27).contains(&self.code())
     }
 
-    /// The number of bytes a FLAT instruction moves per lane (1, 2, 4, 8, 12 or 16).
+    /// The number of bytes a FLAT or MUBUF instruction moves per lane (1, 2, 4, 8, 12 or 16).
     pub fn flat_bytes(self) -> Option<u32> {
         use Opcode::*;
         Some(match self {
@@ -884,6 +916,12 @@ impl Opcode {
             FlatLoadDwordx2 | FlatStoreDwordx2 => 8,
             FlatLoadDwordx3 | FlatStoreDwordx3 => 12,
             FlatLoadDwordx4 | FlatStoreDwordx4 => 16,
+            BufferLoadUbyte | BufferLoadSbyte | BufferStoreByte => 1,
+            BufferLoadUshort | BufferLoadSshort | BufferStoreShort => 2,
+            BufferLoadDword | BufferStoreDword => 4,
+            BufferLoadDwordx2 | BufferStoreDwordx2 => 8,
+            BufferLoadDwordx3 | BufferStoreDwordx3 => 12,
+            BufferLoadDwordx4 | BufferStoreDwordx4 => 16,
             _ if self.is_flat_atomic() => 4,
             _ => return None,
         })

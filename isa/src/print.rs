@@ -39,6 +39,45 @@ fn hwreg_text(imm: u32) -> String {
     }
 }
 
+/// `buffer_store_dword v1, v2, s[0:3], s4 offen offset:8 glc slc`: VDATA, VADDR (`off`
+/// without OFFEN), SRSRC and SOFFSET, then the modifiers in llvm-mc's order.
+fn write_mubuf(f: &mut fmt::Formatter<'_>, inst: &Instruction) -> fmt::Result {
+    let sig = inst.opcode.signature();
+    let data = match (inst.dst, sig.dst) {
+        (Some(d), Some(w)) => d.display(w).to_string(),
+        _ => inst
+            .src(3)
+            .zip(sig.srcs.get(3))
+            .map_or_else(String::new, |(d, w)| d.display(*w).to_string()),
+    };
+    let vaddr = inst
+        .src(0)
+        .map_or_else(|| "off".to_string(), |v| v.display(Width::B32).to_string());
+    let operand = |i: usize, w: Width| {
+        inst.src(i)
+            .map_or_else(String::new, |o| o.display(w).to_string())
+    };
+    write!(
+        f,
+        " {data}, {vaddr}, {}, {}",
+        operand(1, Width::B128),
+        operand(2, Width::B32)
+    )?;
+    if inst.src(0).is_some() {
+        f.write_str(" offen")?;
+    }
+    if inst.imm != 0 {
+        write!(f, " offset:{}", inst.imm)?;
+    }
+    if inst.mods.glc {
+        f.write_str(" glc")?;
+    }
+    if inst.mods.slc {
+        f.write_str(" slc")?;
+    }
+    Ok(())
+}
+
 /// Writes `inst` in llvm-mc syntax; a branch prints `target_label` instead of its offset when
 /// given.
 pub(crate) fn write_instruction(
@@ -56,6 +95,9 @@ pub(crate) fn write_instruction(
         }
     } else if op.has_vop3_form() {
         f.write_str(if inst.vop3 { "_e64" } else { "_e32" })?;
+    }
+    if op.format() == Format::Mubuf {
+        return write_mubuf(f, inst);
     }
     let mut operands: Vec<String> = Vec::new();
     if let (Some(d), Some(w)) = (inst.dst, sig.dst) {
@@ -95,8 +137,8 @@ pub(crate) fn write_instruction(
             Some(reg) => reg.display(Width::B32).to_string(),
             None => format!("0x{:x}", inst.imm),
         }),
-        // DS offsets print as modifiers after the operands (below).
-        ImmKind::DsOffset | ImmKind::DsOffset2 => {}
+        // DS offsets print as modifiers after the operands (below); MUBUF has its own writer.
+        ImmKind::DsOffset | ImmKind::DsOffset2 | ImmKind::MubufOffset => {}
     }
     if !operands.is_empty() {
         write!(f, " {}", operands.join(", "))?;

@@ -14,7 +14,9 @@
 //! - two SDWA forms of the 16-bit integer instructions: a sign-extended byte source of an
 //!   unsigned one, and a shift amount read from above bit 0 ([`sdwa_int16`]);
 //! - trap temporaries (`ttmp0`..`ttmp11`, `ttmp[..]`), which belong to a trap handler, and
-//!   `flat_scratch`, which belongs to scratch memory: pws has neither;
+//!   `flat_scratch` but as the destination of a scalar ALU instruction (clang's prologue
+//!   sets it for FLAT accesses through the private aperture, which pws's FLAT instructions
+//!   do not make: both executors discard the write);
 //! - an SMEM base or offset register other than an SGPR (`s_load_dword s0, exec, 0x0`): the
 //!   scalar memory unit addresses through s0..s101 only;
 //! - a kernel descriptor asking for another floating-point mode than clang-14's gfx803 default
@@ -110,6 +112,14 @@ pub fn executable(inst: &Instruction) -> Result<(), String> {
             "gds addresses the global data share, which pws does not have: it is outside the executable subset".into(),
         );
     }
+    // clang's prologue sets FLAT_SCRATCH (`s_mov_b32 flat_scratch_lo, s9`) in every kernel with
+    // private memory, for FLAT accesses through the private aperture; pws's FLAT instructions
+    // address global memory only, so both executors discard the write.
+    let scratch_write = matches!(inst.opcode.format(), Format::Sop1 | Format::Sop2)
+        && matches!(
+            inst.dst,
+            Some(Operand::FlatScratchLo | Operand::FlatScratchHi)
+        );
     for (op, _) in inst.operands() {
         match op {
             Operand::Ttmp(n) => {
@@ -117,9 +127,11 @@ pub fn executable(inst: &Instruction) -> Result<(), String> {
                     "ttmp{n} is a trap temporary, and pws has no trap handler: trap temporaries are outside the executable subset"
                 ))
             }
-            Operand::FlatScratchLo | Operand::FlatScratchHi => {
+            Operand::FlatScratchLo | Operand::FlatScratchHi
+                if !scratch_write || inst.sources().any(|(s, _)| s == op) =>
+            {
                 return Err(
-                    "flat_scratch addresses scratch memory, which pws does not have: it is outside the executable subset".into(),
+                    "flat_scratch configures FLAT's private aperture, which pws's FLAT instructions do not address: only a scalar ALU write to it (discarded) is in the executable subset".into(),
                 )
             }
             _ => {}

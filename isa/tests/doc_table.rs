@@ -43,6 +43,7 @@ fn table() -> String {
             ImmKind::SmemOffset => ops.push("offset20 or sgpr".into()),
             ImmKind::DsOffset => ops.push("offset:u16".into()),
             ImmKind::DsOffset2 => ops.push("offset0:u8 offset1:u8".into()),
+            ImmKind::MubufOffset => ops.push("offset:u12".into()),
             ImmKind::Hwreg => ops = vec!["hwreg".into(), "imm32".into()],
         }
         let mut mods = Vec::new();

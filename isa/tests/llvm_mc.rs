@@ -318,6 +318,28 @@ fn forms() -> Vec<String> {
                 }
             }
             Format::Ds => ds_forms(info, &mut out),
+            Format::Mubuf => {
+                let data = match sig.dst.or(sig.srcs.get(3).copied()).unwrap() {
+                    Width::B32 => ["v1", "v255"],
+                    Width::B64 => ["v[4:5]", "v[254:255]"],
+                    Width::B96 => ["v[4:6]", "v[253:255]"],
+                    _ => ["v[4:7]", "v[252:255]"],
+                };
+                let addrs = ["off", "v2 offen", "v255 offen"];
+                let rsrcs = ["s[0:3]", "s[96:99]", "ttmp[8:11]"];
+                let soffsets = ["0", "s11", "m0", "-16", "64", "vcc_hi", "ttmp3", "0.5"];
+                for (i, soffset) in soffsets.iter().enumerate() {
+                    let d = data[i % 2];
+                    let (addr, mods) = match addrs[i % 3].split_once(' ') {
+                        Some((v, m)) => (v, format!(" {m}")),
+                        None => (addrs[i % 3], String::new()),
+                    };
+                    let rsrc = rsrcs[i % 3];
+                    for extra in ["", " offset:4", " offset:4095 glc", " slc", " glc slc"] {
+                        out.push(format!("{m} {d}, {addr}, {rsrc}, {soffset}{mods}{extra}"));
+                    }
+                }
+            }
         }
     }
     out
@@ -715,7 +737,12 @@ const REJECTS: &[(&str, pws_isa::ErrorKind)] = {
 const STRICTER: &[(&str, pws_isa::ErrorKind)] = {
     use pws_isa::ErrorKind::*;
     &[
-        ("buffer_load_dword v1, off, s[0:3], 0", Unsupported),
+        // llvm-mc keeps the low 12 bits of a MUBUF offset up to 65535.
+        (
+            "buffer_load_dword v1, off, s[0:3], 0 offset:8187",
+            ImmediateOutOfRange,
+        ),
+        ("buffer_load_dword v1, v2, s[0:3], 0 idxen", Unsupported),
         ("s_mov_b32_e32 s0, s1", Unsupported),
         ("s_nop 0x10000", ImmediateOutOfRange),
         ("s_mov_b32 s0 s1", Syntax),

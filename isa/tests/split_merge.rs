@@ -45,7 +45,7 @@ fn split_merge_decode_and_print() {
 #[test]
 fn split_merge_model_round_trip() {
     let mut split = Instruction::new(Opcode::Split);
-    split.srcs = [Some(Operand::Sgpr(10)), Some(Operand::Sgpr(11)), None];
+    split.srcs = [Some(Operand::Sgpr(10)), Some(Operand::Sgpr(11)), None, None];
     assert_eq!(encode(&split).unwrap(), [0xBF14_0B0A]);
     assert_eq!(
         encode(&Instruction::new(Opcode::Merge)).unwrap(),

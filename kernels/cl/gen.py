@@ -436,9 +436,25 @@ def crc32():
                      "table in .rodata; expected values from Python's zlib.")
 
 
+def median5():
+    w, h = 16, 8
+    img = [rng.randrange(0, 256) for _ in range(w * h)]
+    img = [v if rng.random() < 0.9 else rng.choice([0, 255]) for v in img]
+    out = []
+    for y in range(h):
+        for x in range(w):
+            win = sorted(img[min(max(y + dy, 0), h - 1) * w + min(max(x + dx, 0), w - 1)]
+                         for dy in range(-2, 3) for dx in range(-2, 3))
+            out.append(win[12])
+    manifest("median5", "median5.cl", w * h, 64, ["img", "out", w, h],
+             [dict(name="img", data=img), dict(name="out", len=w * h, expect=out)],
+             comment="5x5 median filter of a 16x8 image with salt-and-pepper noise; the window "
+                     "is sorted in a private array (scratch memory).")
+
+
 if __name__ == "__main__":
     os.makedirs(os.path.join(HERE, "data"), exist_ok=True)
     for gen in (bfs, nw, pathfinder, bitonic, hotspot, mandelbrot, collatz, saxpy, kmeans,
                 nested6, figure2, bsearch, gaussian, nn, prefix, bytepack, intdiv, blackscholes,
-                crc32):
+                crc32, median5):
         gen()

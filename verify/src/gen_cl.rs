@@ -17,7 +17,8 @@
 //! Behind the knobs of [`ClFamilies`]: two `float` variables `f`, `g` (arithmetic, division,
 //! fmin/fmax/floor/ceil/trunc/sqrt/fabs, conversions, float compares as conditions, the transcendentals
 //! separately; stored as bits), a `__local` array with exchanges between two
-//! `barrier(CLK_LOCAL_MEM_FENCE)` at uniform places and local atomics, and global atomics.
+//! `barrier(CLK_LOCAL_MEM_FENCE)` at uniform places and local atomics, global atomics, and
+//! private `unsigned` and `uchar` arrays indexed at run time (private memory).
 //! Atomics on words several work-items share take one commutative operation per word and
 //! their returned values are not used; an atomic whose old value is used addresses the
 //! work-item's own output word; so the memory stays independent of the schedule. Float
@@ -33,6 +34,9 @@ pub const MAX_TRIPS: u32 = 7;
 const VARS: [&str; 3] = ["a", "b", "c"];
 const FVARS: [&str; 2] = ["f", "g"];
 const FCONSTS: [&str; 6] = ["0.5f", "-0.5f", "1.0f", "-2.0f", "2.0f", "4.0f"];
+/// Elements of the private arrays `pa` (unsigned) and `pb` (uchar): more than clang promotes to
+/// registers when they are indexed at run time.
+const PRIVATE_WORDS: u32 = 32;
 /// Shared words of the local array `lsum` and of the global `atom`, each with its operation.
 const SHARED_WORDS: u32 = 8;
 const SHARED_OPS: [&str; 8] = [
@@ -69,6 +73,9 @@ pub struct ClFamilies {
     pub local: bool,
     /// Global atomics.
     pub atomics: bool,
+    /// Private arrays indexed at run time (`unsigned pa[]`, `uchar pb[]`), which clang keeps
+    /// in private memory: MUBUF loads and stores of dwords and bytes.
+    pub private: bool,
 }
 
 impl ClFamilies {
@@ -77,6 +84,7 @@ impl ClFamilies {
         transcendentals: true,
         local: true,
         atomics: true,
+        private: true,
     };
 }
 
@@ -147,6 +155,18 @@ pub enum Stmt {
     GlobalAtomic(usize, usize),
     /// `v ^= OWN_OPS[op](&out[own], w)`.
     OwnAtomic(usize, usize, usize),
+    /// `pa[v & 31] = w` (`pb[..] = (uchar)w` with `bytes`): a private store at a run-time index.
+    PrivateStore {
+        bytes: bool,
+        index: usize,
+        value: usize,
+    },
+    /// `v += pa[w & 31]` (`v ^= pb[..]` with `bytes`): a private load at a run-time index.
+    PrivateLoad {
+        bytes: bool,
+        dst: usize,
+        index: usize,
+    },
 }
 
 /// One generated kernel and its launch.
@@ -256,6 +276,24 @@ fn block(depth: u32, fam: ClFamilies, uniform: bool) -> BoxedStrategy<Vec<Stmt>>
                     .boxed(),
             ));
         }
+    }
+    if fam.private {
+        simple.push((
+            2,
+            (any::<bool>(), 0..3usize, 0..3usize)
+                .prop_map(|(bytes, index, value)| Stmt::PrivateStore {
+                    bytes,
+                    index,
+                    value,
+                })
+                .boxed(),
+        ));
+        simple.push((
+            2,
+            (any::<bool>(), 0..3usize, 0..3usize)
+                .prop_map(|(bytes, dst, index)| Stmt::PrivateLoad { bytes, dst, index })
+                .boxed(),
+        ));
     }
     if fam.atomics {
         simple.push((
@@ -533,6 +571,34 @@ impl ClKernel {
                     };
                     let _ = writeln!(out, "{pad}{} ^= {call};", VARS[*v]);
                 }
+                Stmt::PrivateStore {
+                    bytes,
+                    index,
+                    value,
+                } => {
+                    let (array, cast) = if *bytes {
+                        ("pb", "(uchar)")
+                    } else {
+                        ("pa", "")
+                    };
+                    let _ = writeln!(
+                        out,
+                        "{pad}{array}[{} & {}u] = {cast}{};",
+                        VARS[*index],
+                        PRIVATE_WORDS - 1,
+                        VARS[*value]
+                    );
+                }
+                Stmt::PrivateLoad { bytes, dst, index } => {
+                    let (array, op) = if *bytes { ("pb", "^=") } else { ("pa", "+=") };
+                    let _ = writeln!(
+                        out,
+                        "{pad}{} {op} {array}[{} & {}u];",
+                        VARS[*dst],
+                        VARS[*index],
+                        PRIVATE_WORDS - 1
+                    );
+                }
                 Stmt::UniformLoop(n, body) => {
                     *loops += 1;
                     let t = format!("t{loops}");
@@ -578,6 +644,12 @@ impl ClKernel {
                 SHARED_WORDS - 1
             );
         }
+        if fam.private {
+            let _ = writeln!(
+                out,
+                "  unsigned pa[{PRIVATE_WORDS}];\n  uchar pb[{PRIVATE_WORDS}];\n  for (unsigned k = 0; k < {PRIVATE_WORDS}u; k++) {{\n    PWS_LOOP_BOUND({PRIVATE_WORDS});\n    pa[k] = a + k;\n    pb[k] = (uchar)(b >> (k & 7u));\n  }}"
+            );
+        }
         let mut loops = 0;
         match self.guard {
             Some(_) => {
@@ -592,6 +664,13 @@ impl ClKernel {
                 out,
                 "  barrier(CLK_LOCAL_MEM_FENCE);\n  a ^= lsum[lid & {}u];",
                 SHARED_WORDS - 1
+            );
+        }
+        if fam.private {
+            let _ = writeln!(
+                out,
+                "  b ^= pa[c & {0}u] + pb[a & {0}u];",
+                PRIVATE_WORDS - 1
             );
         }
         let k = self.outs();

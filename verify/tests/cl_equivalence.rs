@@ -160,6 +160,10 @@ fn rtl_cl_families() -> ClFamilies {
         transcendentals: floats && runs(Family::Transcendentals),
         local: runs(Family::Lds),
         atomics: runs(Family::Atomics),
+        private: pws_isa::OPCODES
+            .iter()
+            .filter(|i| i.format == pws_isa::Format::Mubuf)
+            .all(|i| !pws_isa::subset::golden_only(i.opcode)),
     }
 }
 

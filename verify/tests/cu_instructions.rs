@@ -1,6 +1,7 @@
 //! Every instruction the compute unit executes, on the RTL against the golden model: random
 //! straight-line programs of scalar and vector ALU operations, scalar loads of 1 to 16 dwords and
-//! FLAT loads and stores of bytes, halves and 1 to 4 dwords, FLAT atomics with and without
+//! FLAT and MUBUF (private memory) loads and stores of bytes, halves and 1 to 4 dwords, FLAT
+//! atomics with and without
 //! `glc` (on the lane's own dword or on one dword every lane shares, so lane order shows), with
 //! random registers, constants,
 //! literals and lane masks (saveexec and `v_cmpx` leave lanes off for the instructions after
@@ -34,6 +35,8 @@ const IN_DWORDS: u32 = 32;
 const OUT_DWORDS: u32 = 80;
 const SCRATCH_DWORDS: u32 = 16;
 const SDATA_DWORDS: u32 = 64;
+/// Private memory per lane (the kernel descriptor's private segment).
+const PRIVATE_BYTES: u32 = 256;
 
 /// The opcodes the body draws from: the ALU operations and memory instructions the RTL
 /// implements (program control and split/merge are not straight-line ALU work).
@@ -236,6 +239,29 @@ fn instruction(op: Opcode, words: &[u32]) -> Option<Instruction> {
                 inst.dst = Some(vgpr(c, Width::B32));
             }
         }
+        Format::Mubuf => {
+            // Private memory: 256 bytes per lane through s[0:3], SOFFSET the wavefront's
+            // offset s7 or 0, OFFSET up to what leaves room for v1 (4 · (lane % 16)) and the
+            // access; dwords aligned, bytes and halves anywhere.
+            let bytes = op.flat_bytes().unwrap();
+            let w = sig.dst.or(sig.srcs.get(3).copied()).unwrap();
+            let offen = c.take(2) == 0;
+            let room = PRIVATE_BYTES - bytes - if offen { 60 } else { 0 };
+            let align = bytes.min(4);
+            inst.imm = c.take(room / align + 1) * align;
+            inst.srcs[0] = offen.then_some(Operand::Vgpr(1));
+            inst.srcs[1] = Some(Operand::Sgpr(0));
+            inst.srcs[2] = Some(if c.take(2) == 0 {
+                Operand::Int(0)
+            } else {
+                Operand::Sgpr(7)
+            });
+            inst.mods.glc = c.take(4) == 0;
+            match sig.dst {
+                Some(_) => inst.dst = Some(vgpr(c, w)),
+                None => inst.srcs[3] = Some(vgpr(c, w)),
+            }
+        }
         Format::Flat => {
             let bytes = op.flat_bytes().unwrap();
             let w = sig.dst.or(sig.srcs.get(1).copied()).unwrap();
@@ -301,6 +327,8 @@ fn kernel(body: &[Instruction]) -> String {
     s_mov_b64 s[50:51], s[18:19]
     s_mov_b64 s[52:53], s[20:21]
     s_mov_b64 vcc, s[22:23]
+    v_and_b32_e32 v1, 15, v0
+    v_lshlrev_b32_e32 v1, 2, v1                ; a private-memory offset per lane
     s_mov_b64 exec, s[54:55]
     s_waitcnt vmcnt(0) lgkmcnt(0)
 ";
@@ -333,7 +361,16 @@ fn kernel(body: &[Instruction]) -> String {
         }
         s += &format!("    flat_store_dwordx4 v[2:3], v[4:7]\n{advance}");
     }
-    s + "    flat_store_dwordx4 v[2:3], v[44:47]\n    s_endpgm\n"
+    // The legacy ABI's registers, with private memory and the wavefront's offset into it (s7).
+    s + &format!(
+        "    flat_store_dwordx4 v[2:3], v[44:47]\n    s_endpgm\n\
+         .rodata\n.p2align 6\n.amdhsa_kernel k\n\
+         .amdhsa_private_segment_fixed_size {PRIVATE_BYTES}\n\
+         .amdhsa_user_sgpr_private_segment_buffer 1\n\
+         .amdhsa_user_sgpr_kernarg_segment_ptr 1\n\
+         .amdhsa_system_sgpr_private_segment_wavefront_offset 1\n\
+         .amdhsa_next_free_vgpr 48\n.amdhsa_next_free_sgpr 64\n.end_amdhsa_kernel\n"
+    )
 }
 
 /// Mixes the ALU result `inst` writes into the checksum v44 right after it, so that a wrong

@@ -94,6 +94,10 @@ fn random_instruction(rng: &mut Rng, opcode: Opcode) -> Instruction {
     for (i, &w) in sig.srcs.iter().enumerate() {
         inst.srcs[i] = Some(match format {
             Format::Flat | Format::Ds => vgpr(rng, w),
+            // The legacy ABI's resource in s[0:3]; VADDR (`offen`), SOFFSET and VDATA.
+            Format::Mubuf if i == 1 => Operand::Sgpr(0),
+            Format::Mubuf if i == 2 => scalar_src(rng, w),
+            Format::Mubuf => vgpr(rng, w),
             Format::Smem if i == 0 => Operand::Sgpr(if rng.below(2) == 0 {
                 4
             } else {
@@ -112,7 +116,7 @@ fn random_instruction(rng: &mut Rng, opcode: Opcode) -> Instruction {
         ImmKind::Branch => (rng.below(11) as i16 - 4) as u16 as u32,
         ImmKind::Waitcnt => 0,
         ImmKind::SmemOffset => (rng.below(8) * 4) as u32,
-        ImmKind::DsOffset | ImmKind::DsOffset2 => (rng.below(16) * 4) as u32,
+        ImmKind::DsOffset | ImmKind::DsOffset2 | ImmKind::MubufOffset => (rng.below(16) * 4) as u32,
         ImmKind::Hwreg => pws_isa::subset::FP_DENORM_F32,
     };
     if sig.imm == ImmKind::Hwreg {

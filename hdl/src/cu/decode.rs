@@ -28,7 +28,9 @@
 //! with an error naming the PC instead of computing something else: VOP3 modifiers and
 //! `clamp` on integer instructions (but `abs`/`neg` on `v_cndmask_b32`, [`flags::SIGN_MODS`],
 //! and `clamp` on the unsigned add and subtracts, [`flags::SAT_CLAMP`]), trap temporaries,
-//! `flat_scratch`, `xnack_mask` and LDS-direct operands.
+//! `flat_scratch` but as the destination of SOP1/SOP2 (a discarded write, [`DstDecoder`]),
+//! `xnack_mask`, LDS-direct operands, and the MUBUF forms beyond clang's private-memory
+//! accesses (`idxen`, `lds`, `tfe`).
 
 use std::collections::BTreeMap;
 
@@ -280,10 +282,13 @@ pub mod flags {
     pub const H16_SHIFT: u64 = 1 << 41;
     /// `s_getpc_b64`: `ssrc0` is the next instruction's address ([`super::SrcKind::Pc`]).
     pub const PC_SRC: u64 = 1 << 42;
+    /// A MUBUF access (`buffer_load_*`, `buffer_store_*`): class `Flat`, addressed through
+    /// the private segment's swizzled resource ([`super::Decoder`]'s `mubuf_o`).
+    pub const MUBUF: u64 = 1 << 43;
 }
 
 /// Width of the decode ROM's flag word.
-pub const FLAG_BITS: usize = 43;
+pub const FLAG_BITS: usize = 44;
 
 /// One row of the decode ROM.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -683,6 +688,20 @@ pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
         FlatAtomicXor => other(InstClass::Flat, at(rmw::XOR)),
         FlatAtomicInc => other(InstClass::Flat, at(rmw::INC)),
         FlatAtomicDec => other(InstClass::Flat, at(rmw::DEC)),
+        BufferLoadUbyte => other(InstClass::Flat, MUBUF | BYTE),
+        BufferLoadSbyte => other(InstClass::Flat, MUBUF | BYTE | SIGNED),
+        BufferLoadUshort => other(InstClass::Flat, MUBUF | SHORT),
+        BufferLoadSshort => other(InstClass::Flat, MUBUF | SHORT | SIGNED),
+        BufferLoadDword => other(InstClass::Flat, MUBUF),
+        BufferLoadDwordx2 => other(InstClass::Flat, MUBUF | DW2),
+        BufferLoadDwordx3 => other(InstClass::Flat, MUBUF | DW3),
+        BufferLoadDwordx4 => other(InstClass::Flat, MUBUF | DW4),
+        BufferStoreByte => other(InstClass::Flat, MUBUF | STORE | BYTE),
+        BufferStoreShort => other(InstClass::Flat, MUBUF | STORE | SHORT),
+        BufferStoreDword => other(InstClass::Flat, MUBUF | STORE),
+        BufferStoreDwordx2 => other(InstClass::Flat, MUBUF | STORE | DW2),
+        BufferStoreDwordx3 => other(InstClass::Flat, MUBUF | STORE | DW3),
+        BufferStoreDwordx4 => other(InstClass::Flat, MUBUF | STORE | DW4),
         VCvtF32I32 => valu(ValuOp::CvtF32I32, VF),
         VCvtF32U32 => valu(ValuOp::CvtF32U32, VF),
         VCvtU32F32 => valu(ValuOp::CvtU32F32, VF),
@@ -781,6 +800,7 @@ pub fn format_id(format: Format) -> u64 {
         Format::Vop3 => 10,
         Format::Flat => 11,
         Format::Ds => 12,
+        Format::Mubuf => 13,
     }
 }
 
@@ -977,6 +997,10 @@ pub struct DstDecoder {
     pub kind_o: Signal<Out, DstKind>,
     pub sgpr_o: Signal<Out, Bits<SGPR_ADDR_BITS>>,
     pub legal_o: Signal<Out, Bit>,
+    /// `flat_scratch_lo`/`_hi` (kind `None`: the write is discarded). FLAT_SCRATCH configures
+    /// FLAT's private aperture, which pws's FLAT instructions do not address; clang's
+    /// prologue writes it in every kernel with private memory.
+    pub flat_scratch_o: Signal<Out, Bit>,
 }
 
 impl Logic for DstDecoder {
@@ -985,10 +1009,13 @@ impl Logic for DstDecoder {
         self.sgpr_o.next = self.code_i.val();
         self.kind_o.next = DstKind::None;
         self.legal_o.next = true;
+        self.flat_scratch_o.next = false;
         if self.code_i.val() <= 101 {
             self.kind_o.next = DstKind::Sgpr;
         } else {
             match self.code_i.val().index() {
+                102 => self.flat_scratch_o.next = true,
+                103 => self.flat_scratch_o.next = true,
                 106 => self.kind_o.next = DstKind::VccLo,
                 107 => self.kind_o.next = DstKind::VccHi,
                 124 => self.kind_o.next = DstKind::M0,
@@ -1082,6 +1109,10 @@ pub struct Decoder {
     /// DS `offset0` and `offset1` (one 16-bit offset `offset1:offset0` for single-address forms).
     pub ds_offset0_o: Signal<Out, Bits<8>>,
     pub ds_offset1_o: Signal<Out, Bits<8>>,
+    /// A MUBUF access: SRSRC's base pair is `sbase_sgpr_o` (read as the SMEM base), SOFFSET
+    /// source 2 (`vsrc*_o[2]`), VADDR `addr_vgpr_o`; its OFFSET and OFFEN are the low bits
+    /// of `ds_offset0_o`/`ds_offset1_o` (the first word's bits 12:0, where DS has its offsets).
+    pub mubuf_o: Signal<Out, Bit>,
     /// `ds_read2*` / `ds_write2*`, and their `st64` forms.
     pub ds_two_o: Signal<Out, Bit>,
     pub ds_st64_o: Signal<Out, Bit>,
@@ -1180,6 +1211,7 @@ impl Default for Decoder {
             mem_ret_o: Default::default(),
             ds_offset0_o: Default::default(),
             ds_offset1_o: Default::default(),
+            mubuf_o: Default::default(),
             ds_two_o: Default::default(),
             ds_st64_o: Default::default(),
             fmod_o: Default::default(),
@@ -1255,6 +1287,9 @@ impl Logic for Decoder {
         } else if self.word0_i.val().get_bits::<6>(26) == 0x37 {
             self.fmt.next = 11.into();
             self.key.next = bit_cast::<KEY_BITS, 7>(self.word0_i.val().get_bits::<7>(18)) + 11264;
+        } else if self.word0_i.val().get_bits::<6>(26) == 0x38 {
+            self.fmt.next = 13.into();
+            self.key.next = bit_cast::<KEY_BITS, 7>(self.word0_i.val().get_bits::<7>(18)) + 13312;
         } else if !self.word0_i.val().get_bit(31) {
             self.fmt.next = 8.into();
             self.key.next = bit_cast::<KEY_BITS, 6>(self.word0_i.val().get_bits::<6>(25)) + 8192;
@@ -1305,13 +1340,14 @@ impl Logic for Decoder {
         }
         self.mem_signed_o.next = self.fl.val().get_bit(24);
         self.mem_rmw_o.next = self.fl.val().get_bits::<4>(28);
+        self.mubuf_o.next = self.fl.val().get_bit(43);
         self.ds_two_o.next = self.fl.val().get_bit(32);
         self.ds_st64_o.next = self.fl.val().get_bit(33);
         self.ds_offset0_o.next = self.word0_i.val().get_bits::<8>(0);
         self.ds_offset1_o.next = self.word0_i.val().get_bits::<8>(8);
         // A FLAT atomic returns the old value only with `glc` (bit 16); loads always return.
         self.mem_ret_o.next = self.fl.val().get_bit(4);
-        if self.fmt.val() == 11 {
+        if (self.fmt.val() == 11) | (self.fmt.val() == 13) {
             self.mem_ret_o.next = !self.fl.val().get_bit(9);
             if self.fl.val().get_bits::<4>(28).any() {
                 self.mem_ret_o.next = self.word0_i.val().get_bit(16);
@@ -1471,6 +1507,25 @@ impl Logic for Decoder {
                 self.vdst_o.next = self.word1_i.val().get_bits::<8>(24);
                 // `gds` (bit 16) addresses the global data share, which pws does not have.
                 self.bad_fields.next = self.word0_i.val().get_bit(16);
+            }
+            13 => {
+                // VDATA is the load's destination or the store's data; SRSRC counts SGPR
+                // quads (x + x + x + x: shifts simulate through BigUint); SOFFSET is an 8-bit
+                // scalar source without a literal.
+                self.vdst_o.next = self.word1_i.val().get_bits::<8>(8);
+                self.sbase_sgpr_o.next =
+                    bit_cast::<SGPR_ADDR_BITS, 5>(self.word1_i.val().get_bits::<5>(16))
+                        + bit_cast::<SGPR_ADDR_BITS, 5>(self.word1_i.val().get_bits::<5>(16))
+                        + bit_cast::<SGPR_ADDR_BITS, 5>(self.word1_i.val().get_bits::<5>(16))
+                        + bit_cast::<SGPR_ADDR_BITS, 5>(self.word1_i.val().get_bits::<5>(16));
+                self.src[2].code_i.next = bit_cast::<9, 8>(self.word1_i.val().get_bits::<8>(24));
+                // IDXEN, LDS and TFE; a resource past s[96:99] (ttmp, or no registers); a
+                // literal SOFFSET.
+                self.bad_fields.next = self.word0_i.val().get_bit(13)
+                    | self.word0_i.val().get_bit(16)
+                    | self.word1_i.val().get_bit(23)
+                    | (self.word1_i.val().get_bits::<5>(16) > 24)
+                    | self.src[2].literal_o.val();
             }
             _ => {}
         }
@@ -1703,7 +1758,12 @@ impl Logic for Decoder {
         self.legal_o.next = (self.class_rom.data.val() != InstClass::Illegal)
             & self.ops_legal.val()
             & !self.bad_fields.val()
-            & (self.sdst.legal_o.val() | !self.has_sdst.val())
-            & (self.mask_dst.legal_o.val() | !self.fl.val().get_bit(5));
+            & ((self.sdst.legal_o.val()
+                & !(self.sdst.flat_scratch_o.val()
+                    & (self.fmt.val() != 1)
+                    & (self.fmt.val() != 2)))
+                | !self.has_sdst.val())
+            & ((self.mask_dst.legal_o.val() & !self.mask_dst.flat_scratch_o.val())
+                | !self.fl.val().get_bit(5));
     }
 }

@@ -353,6 +353,8 @@ impl IssueUnit {
     }
 }
 
+// hdl_gen has no match guards, so MUBUF's operand slots stay an `if` inside the FLAT arm.
+#[allow(clippy::collapsible_match)]
 impl Logic for IssueUnit {
     #[hdl_gen]
     fn update(&mut self) {
@@ -477,6 +479,18 @@ impl Logic for IssueUnit {
                 self.s_used[2].next = self.decoder.smem_offset_is_sgpr_o.val();
                 self.s_used[3].next = true;
             }
+            InstClass::Flat => {
+                // MUBUF: the resource's base pair in slot 3, SOFFSET (any scalar source) in
+                // slot 2.
+                if self.decoder.mubuf_o.val() {
+                    self.s_kind[2].next = self.decoder.vsrc_kind_o[2].val();
+                    self.s_sgpr[2].next = self.decoder.vsrc_sgpr_o[2].val();
+                    self.s_const_lo[2].next = self.decoder.vsrc_const_o[2].val();
+                    self.s_const_hi[2].next = self.decoder.vsrc_const_hi_o[2].val();
+                    self.s_used[2].next = true;
+                    self.s_used[3].next = true;
+                }
+            }
             _ => {}
         }
         // SGPR operands need a read cycle each; the others are read now.
@@ -583,7 +597,7 @@ impl Logic for IssueUnit {
         self.valu_mask_sgpr_o.next = self.decoder.mask_dst_sgpr_o.val();
         self.valu_writes_exec_o.next = self.decoder.writes_exec_o.val();
         self.smem_addr.next = self.opnd_lo[3].q.val() + self.decoder.smem_offset_o.val();
-        if self.decoder.smem_offset_is_sgpr_o.val() {
+        if self.decoder.smem_offset_is_sgpr_o.val() | self.decoder.mubuf_o.val() {
             self.smem_addr.next = self.opnd_lo[3].q.val() + self.opnd_lo[2].q.val();
         }
         self.mem_valid_o.next = false;
@@ -612,8 +626,16 @@ impl Logic for IssueUnit {
         if self.decoder.ds_st64_o.val() {
             self.mem_ext_o.next = self.mem_ext_o.val() | 0x80_u64;
         }
+        if self.decoder.mubuf_o.val() {
+            self.mem_ext_o.next = self.mem_ext_o.val() | 0x100_0000_u64;
+        }
         self.mem_sdst_o.next = self.decoder.sdst_sgpr_o.val();
+        // A scalar load's address is dword-aligned; a MUBUF base (resource + SOFFSET) is not
+        // cut.
         self.mem_saddr_o.next = self.smem_addr.val() & self.addr_mask.val();
+        if self.decoder.mubuf_o.val() {
+            self.mem_saddr_o.next = self.smem_addr.val();
+        }
         self.sm_valid_o.next = false;
         self.sm_split_o.next = self.decoder.class_o.val() == InstClass::Split;
         self.sm_mask_lo_o.next = self.opnd_lo[0].q.val();

@@ -298,6 +298,14 @@ pub struct LoadStoreUnit {
     d_two: Signal<Local, Bit>,
     d_needs_a: Signal<Local, Bit>,
     d_needs_b: Signal<Local, Bit>,
+    /// MUBUF: the access goes through the private segment's swizzled resource; each lane's
+    /// byte offset (OFFSET, plus its VGPR under OFFEN); the lane's first address; the step
+    /// from one dword of a lane to the next (4, or 256 across the swizzle); pass · 64.
+    m_on: Signal<Local, Bit>,
+    m_off: Vec<Signal<Local, Bits<32>>>,
+    v_first: Vec<Signal<Local, Bits<32>>>,
+    a_step: Signal<Local, Bits<32>>,
+    lane4: Signal<Local, Bits<32>>,
     d_last_acc: Signal<Local, Bits<3>>,
     d_second: Signal<Local, Bit>,
     d_i: Signal<Local, Bits<3>>,
@@ -353,6 +361,11 @@ impl LoadStoreUnit {
             d_two: Default::default(),
             d_needs_a: Default::default(),
             d_needs_b: Default::default(),
+            m_on: Default::default(),
+            m_off: many(16),
+            v_first: many(16),
+            a_step: Default::default(),
+            lane4: Default::default(),
             d_last_acc: Default::default(),
             d_second: Default::default(),
             d_i: Default::default(),
@@ -625,6 +638,31 @@ impl Logic for LoadStoreUnit {
                 self.data1_q[j].d.next = self.vu_rdata_i[j].val();
             }
         }
+        // A lane's first address: the address VGPR (FLAT), or (MUBUF) the resource base plus
+        // SOFFSET (`c_saddr`) and the swizzle of the lane's byte offset o: dword o / 4 of
+        // every lane lies 256 bytes after the one before, the lanes' dwords side by side
+        // (`pws_isa::abi::scratch_resource`).
+        self.m_on.next = self.c_ext.q.val().get_bit(24);
+        self.a_step.next = 4.into();
+        if self.m_on.val() {
+            self.a_step.next = 256.into();
+        }
+        self.lane4.next = bit_cast::<32, 3>(self.pass.q.val()) << 6;
+        for j in 0..16 {
+            self.m_off[j].next = bit_cast::<32, 12>(self.c_ext.q.val().get_bits::<12>(8));
+            if self.c_ext.q.val().get_bit(20) {
+                self.m_off[j].next = self.vu_rdata_i[j].val()
+                    + bit_cast::<32, 12>(self.c_ext.q.val().get_bits::<12>(8));
+            }
+            self.v_first[j].next = self.vu_rdata_i[j].val();
+            if self.m_on.val() {
+                self.v_first[j].next = self.c_saddr.q.val()
+                    + ((self.m_off[j].val() & 0xFFFF_FFFC_u64) << 6)
+                    + self.lane4.val()
+                    + (4 * j).to_bits()
+                    + (self.m_off[j].val() & 3_u64);
+            }
+        }
         // DS access `acc` of a pass: dword `acc` of the single address, or of `read2`/`write2`
         // dword d_i of element 0 or (d_second) 1, whose data is DATA1.
         self.d_two.next = self.c_ext.q.val().get_bit(6);
@@ -725,15 +763,16 @@ impl Logic for LoadStoreUnit {
                     } else {
                         self.send.next = true;
                         self.send_dword.next = self.step.q.val() - 1;
-                        // Dword d goes to address + 4·d: the address register steps by 4.
+                        // Dword d goes to address + 4·d (MUBUF: + 256·d): the address register
+                        // steps.
                         if self.step.q.val() == 1 {
                             for j in 0..16 {
-                                self.addr_q[j].d.next = self.vu_rdata_i[j].val() + 4;
-                                self.mem_addr_o[j].next = self.vu_rdata_i[j].val();
+                                self.addr_q[j].d.next = self.v_first[j].val() + self.a_step.val();
+                                self.mem_addr_o[j].next = self.v_first[j].val();
                             }
                         } else {
                             for j in 0..16 {
-                                self.addr_q[j].d.next = self.addr_q[j].q.val() + 4;
+                                self.addr_q[j].d.next = self.addr_q[j].q.val() + self.a_step.val();
                             }
                         }
                     }
@@ -745,14 +784,14 @@ impl Logic for LoadStoreUnit {
                         self.vu_rd_o.next = true;
                         self.vu_rd_addr_o.next = self.c_dvgpr.q.val();
                         for j in 0..16 {
-                            self.addr_q[j].d.next = self.vu_rdata_i[j].val();
+                            self.addr_q[j].d.next = self.v_first[j].val();
                         }
                     } else {
                         self.send.next = true;
                         self.mem_we_o.next = true;
                         self.send_dword.next = self.step.q.val() - 2;
                         for j in 0..16 {
-                            self.addr_q[j].d.next = self.addr_q[j].q.val() + 4;
+                            self.addr_q[j].d.next = self.addr_q[j].q.val() + self.a_step.val();
                         }
                         // Read the next dword's data while this one is sent.
                         if self.step.q.val() != self.last_step.val() {

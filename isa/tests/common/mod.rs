@@ -116,7 +116,9 @@ pub fn candidate(op: Opcode) -> BoxedStrategy<Instruction> {
     };
     let dst: BoxedStrategy<Option<Operand>> = match sig.dst {
         None => Just(None).boxed(),
-        Some(w) if valu || format == Format::Flat => vgpr(w).prop_map(Some).boxed(),
+        Some(w) if valu || matches!(format, Format::Flat | Format::Mubuf) => {
+            vgpr(w).prop_map(Some).boxed()
+        }
         // DS takes VGPRs only; now and then another operand for the checker to reject.
         Some(w) if format == Format::Ds => prop_oneof![6 => vgpr(w), 1 => any_source(w)]
             .prop_map(Some)
@@ -133,6 +135,16 @@ pub fn candidate(op: Opcode) -> BoxedStrategy<Instruction> {
         };
         match format {
             Format::Flat => vgpr(w).prop_map(Some).boxed(),
+            // VADDR is absent for `off`; SOFFSET is a register or an inline constant (a
+            // literal now and then, which the checker refuses).
+            Format::Mubuf if i == 0 => prop_oneof![Just(None), vgpr(w).prop_map(Some)].boxed(),
+            Format::Mubuf if i == 1 => scalar_reg(w).prop_map(Some).boxed(),
+            Format::Mubuf if i == 2 => {
+                prop_oneof![3 => scalar_reg(w), 2 => constant(w), 1 => any_source(w)]
+                    .prop_map(Some)
+                    .boxed()
+            }
+            Format::Mubuf => vgpr(w).prop_map(Some).boxed(),
             Format::Ds => prop_oneof![6 => vgpr(w), 1 => any_source(w)]
                 .prop_map(Some)
                 .boxed(),
@@ -164,6 +176,8 @@ pub fn candidate(op: Opcode) -> BoxedStrategy<Instruction> {
     let imm: BoxedStrategy<u32> = match sig.imm {
         ImmKind::None => Just(0).boxed(),
         ImmKind::SmemOffset => (0u32..=0xf_ffff).boxed(),
+        // llvm-mc truncates a larger MUBUF offset silently (STRICTER in tests/llvm_mc.rs).
+        ImmKind::MubufOffset => (0u32..=0xfff).boxed(),
         ImmKind::Waitcnt => {
             prop_oneof![3 => (0u32..=0xf7f).prop_map(|v| v & 0xf7f), 1 => 0u32..=0xffff].boxed()
         }
@@ -181,8 +195,8 @@ pub fn candidate(op: Opcode) -> BoxedStrategy<Instruction> {
         .prop_map(move |(glc, slc, clamp, omod, neg, abs)| {
             let vop_mods = |bit: u8| allowed & bit != 0;
             Modifiers {
-                glc: glc && matches!(format, Format::Smem | Format::Flat),
-                slc: slc && format == Format::Flat,
+                glc: glc && matches!(format, Format::Smem | Format::Flat | Format::Mubuf),
+                slc: slc && matches!(format, Format::Flat | Format::Mubuf),
                 // `gds` rides on the `slc` draw: the two never meet in one format.
                 gds: slc && format == Format::Ds,
                 clamp: clamp && vop_mods(MOD_CLAMP),
@@ -206,88 +220,91 @@ pub fn candidate(op: Opcode) -> BoxedStrategy<Instruction> {
         src(0),
         smem_offset,
         src(2),
+        src(3),
         imm,
         mods,
         sdwa,
     )
-        .prop_map(move |(vop3, dst, sdst, s0, s1, s2, imm, mut mods, sdwa)| {
-            let sdwa = (sdwa.0 == 0 && op.has_sdwa_form()).then(|| {
-                let sel = |b| SdwaSel::from_bits(b).unwrap();
-                let mut f = Sdwa {
-                    dst_sel: sel(sdwa.1),
-                    dst_unused: DstUnused::from_bits(sdwa.2).unwrap(),
-                    src0_sel: sel(sdwa.3),
-                    src1_sel: sel(sdwa.4),
+        .prop_map(
+            move |(vop3, dst, sdst, s0, s1, s2, s3, imm, mut mods, sdwa)| {
+                let sdwa = (sdwa.0 == 0 && op.has_sdwa_form()).then(|| {
+                    let sel = |b| SdwaSel::from_bits(b).unwrap();
+                    let mut f = Sdwa {
+                        dst_sel: sel(sdwa.1),
+                        dst_unused: DstUnused::from_bits(sdwa.2).unwrap(),
+                        src0_sel: sel(sdwa.3),
+                        src1_sel: sel(sdwa.4),
+                    };
+                    if format == Format::Vopc {
+                        f.dst_sel = SdwaSel::Dword;
+                        f.dst_unused = DstUnused::Preserve;
+                    }
+                    if format == Format::Vop1 {
+                        f.src1_sel = SdwaSel::Dword;
+                    }
+                    if op == Opcode::VMacF32 {
+                        f.dst_sel = SdwaSel::Dword;
+                    }
+                    let nsrc = sig.srcs.len().min(2);
+                    let float: u8 = (0..nsrc)
+                        .filter(|&i| op.sdwa_float_src(i))
+                        .map(|i| 1 << i)
+                        .sum();
+                    let int = ((1u8 << nsrc) - 1) & !float;
+                    (f, sdwa.5 & int, float)
+                });
+                let vop3 = vop3 && sdwa.is_none();
+                let drawn = mods;
+                if !vop3 {
+                    mods = Modifiers {
+                        glc: mods.glc,
+                        slc: mods.slc,
+                        gds: mods.gds,
+                        ..Modifiers::default()
+                    };
+                }
+                let mut inst = Instruction::new(op);
+                inst.vop3 = vop3;
+                // A FLAT atomic names a destination only with `glc`: half the candidates break it.
+                inst.dst = dst;
+                inst.sdst = if vop3 || sdst.is_none() {
+                    sdst
+                } else {
+                    Some(Operand::VccLo)
                 };
-                if format == Format::Vopc {
-                    f.dst_sel = SdwaSel::Dword;
-                    f.dst_unused = DstUnused::Preserve;
-                }
-                if format == Format::Vop1 {
-                    f.src1_sel = SdwaSel::Dword;
-                }
-                if op == Opcode::VMacF32 {
-                    f.dst_sel = SdwaSel::Dword;
-                }
-                let nsrc = sig.srcs.len().min(2);
-                let float: u8 = (0..nsrc)
-                    .filter(|&i| op.sdwa_float_src(i))
-                    .map(|i| 1 << i)
-                    .sum();
-                let int = ((1u8 << nsrc) - 1) & !float;
-                (f, sdwa.5 & int, float)
-            });
-            let vop3 = vop3 && sdwa.is_none();
-            let drawn = mods;
-            if !vop3 {
-                mods = Modifiers {
-                    glc: mods.glc,
-                    slc: mods.slc,
-                    gds: mods.gds,
-                    ..Modifiers::default()
-                };
-            }
-            let mut inst = Instruction::new(op);
-            inst.vop3 = vop3;
-            // A FLAT atomic names a destination only with `glc`: half the candidates break it.
-            inst.dst = dst;
-            inst.sdst = if vop3 || sdst.is_none() {
-                sdst
-            } else {
-                Some(Operand::VccLo)
-            };
-            inst.srcs = [s0, s1, s2];
-            if let Some(k) = op.literal_k() {
-                // v_madmk/madak_f32: K is a literal dword, the other source a VGPR.
-                inst.vop3 = false;
-                inst.mods = Modifiers::default();
-                inst.srcs[k] = Some(Operand::Literal(imm.wrapping_mul(0x9E37_79B9)));
-                inst.srcs[3 - k] = Some(Operand::Vgpr((imm & 0xff) as u8));
-            } else if !vop3 && format == Format::Vop2 && s2.is_some() {
-                inst.srcs[2] = Some(Operand::VccLo);
-            }
-            inst.imm = if s1.is_some() && format == Format::Smem {
-                0
-            } else {
-                imm
-            };
-            inst.mods = mods;
-            if let Some((f, sext, float)) = sdwa {
-                inst.sdwa = Some(f);
-                inst.mods.sext = sext;
-                inst.mods.neg = drawn.neg & float;
-                inst.mods.abs = drawn.abs & float;
-                inst.mods.clamp = drawn.neg & 4 != 0;
-                inst.mods.omod = Omod::None;
-                if inst.sdst.is_some() {
-                    inst.sdst = Some(Operand::VccLo);
-                }
-                if format == Format::Vop2 && s2.is_some() {
+                inst.srcs = [s0, s1, s2, s3];
+                if let Some(k) = op.literal_k() {
+                    // v_madmk/madak_f32: K is a literal dword, the other source a VGPR.
+                    inst.vop3 = false;
+                    inst.mods = Modifiers::default();
+                    inst.srcs[k] = Some(Operand::Literal(imm.wrapping_mul(0x9E37_79B9)));
+                    inst.srcs[3 - k] = Some(Operand::Vgpr((imm & 0xff) as u8));
+                } else if !vop3 && format == Format::Vop2 && s2.is_some() {
                     inst.srcs[2] = Some(Operand::VccLo);
                 }
-            }
-            inst
-        })
+                inst.imm = if s1.is_some() && format == Format::Smem {
+                    0
+                } else {
+                    imm
+                };
+                inst.mods = mods;
+                if let Some((f, sext, float)) = sdwa {
+                    inst.sdwa = Some(f);
+                    inst.mods.sext = sext;
+                    inst.mods.neg = drawn.neg & float;
+                    inst.mods.abs = drawn.abs & float;
+                    inst.mods.clamp = drawn.neg & 4 != 0;
+                    inst.mods.omod = Omod::None;
+                    if inst.sdst.is_some() {
+                        inst.sdst = Some(Operand::VccLo);
+                    }
+                    if format == Format::Vop2 && s2.is_some() {
+                        inst.srcs[2] = Some(Operand::VccLo);
+                    }
+                }
+                inst
+            },
+        )
         .boxed()
 }
 

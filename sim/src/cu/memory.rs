@@ -23,7 +23,7 @@ pub const PORT_LANES: usize = 16;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MemFault {
     #[error(
-        "address {addr:#x} is outside the dispatch packet, the kernarg segment and every buffer"
+        "address {addr:#x} is outside the dispatch packet, the kernarg segment, every buffer and the private segment"
     )]
     Unmapped { addr: u64 },
     #[error("address {addr:#x} is not aligned to the access size")]
@@ -46,8 +46,11 @@ pub enum MemFault {
 #[derive(Clone, Debug)]
 struct Segment {
     region: Region,
+    /// A buffer's element type (`None`: not one of the manifest's buffers).
     ty: Option<ElemType>,
     words: Vec<u32>,
+    /// The buffers and the private segment.
+    writable: bool,
 }
 
 /// Final contents of one buffer.
@@ -62,7 +65,7 @@ pub struct BufferWords {
 #[derive(Clone, Debug)]
 pub struct DataMemory {
     /// Sorted by base; regions never overlap. The dispatch packet, the kernarg segment and the
-    /// program's `.rodata` have no element type and are the read-only ones.
+    /// program's `.rodata` are read-only; the buffers and the private segment writable.
     segments: Vec<Segment>,
 }
 
@@ -76,11 +79,13 @@ impl DataMemory {
                 region: image.dispatch_packet,
                 ty: None,
                 words: image.dispatch_packet_words,
+                writable: false,
             },
             Segment {
                 region: image.kernarg,
                 ty: None,
                 words: image.kernarg_words,
+                writable: false,
             },
         ];
         segments.extend(
@@ -92,12 +97,20 @@ impl DataMemory {
                     region,
                     ty: Some(b.ty),
                     words: b.init.clone(),
+                    writable: true,
                 }),
         );
         segments.extend(image.rodata.map(|(region, words)| Segment {
             region,
             ty: None,
             words,
+            writable: false,
+        }));
+        segments.extend(image.scratch.map(|region| Segment {
+            words: vec![0; (region.bytes / 4) as usize],
+            region,
+            ty: None,
+            writable: true,
         }));
         segments.sort_by_key(|s| s.region.base);
         DataMemory { segments }
@@ -132,10 +145,10 @@ impl DataMemory {
         Ok(())
     }
 
-    /// [`Self::locate`] for a write: the dword must lie in a buffer.
+    /// [`Self::locate`] for a write: the dword must lie in a buffer or the private segment.
     fn locate_writable(&self, addr: u64) -> Result<(usize, usize), MemFault> {
         let (s, w) = self.locate(addr)?;
-        if self.segments[s].ty.is_none() {
+        if !self.segments[s].writable {
             return Err(MemFault::ReadOnly {
                 addr,
                 region: self.segments[s].region.name.clone(),

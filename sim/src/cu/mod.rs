@@ -341,14 +341,20 @@ fn check_fit(program: &Program, hw: &HwConfig) -> Result<(u32, u32), RunError> {
 }
 
 /// Checks the run's memory against the launch budget before anything is allocated: the data
-/// memory's copy of the buffers and kernarg segment, and one residency record per wavefront.
-fn check_budget(manifest: &Manifest) -> Result<(), RunError> {
+/// memory's copy of the buffers and kernarg segment, the private segment, and one residency
+/// record per wavefront.
+fn check_budget(manifest: &Manifest, abi: &LaunchAbi) -> Result<(), RunError> {
+    manifest.check_scratch(abi).map_err(RunError::Config)?;
     let wavefronts: u64 = (0..manifest.workgroups())
         .map(|wg| u64::from(manifest.wavefronts_in(wg)))
         .sum();
     let records = wavefronts * std::mem::size_of::<WavefrontRecord>() as u64;
-    pws_isa::manifest::check_budget(manifest.memory_bytes() + records, || {
-        format!("buffers and kernarg, and the residency records of {wavefronts} wavefront(s)")
+    let scratch = manifest.scratch_bytes(abi.private_segment_size);
+    pws_isa::manifest::check_budget(manifest.memory_bytes() + scratch + records, || {
+        format!(
+            "buffers and kernarg, private memory, and the residency records of {wavefronts} \
+             wavefront(s)"
+        )
     })?;
     Ok(())
 }
@@ -767,9 +773,9 @@ pub fn run_on(
     // implements (`pws_isa::subset`).
     pws_isa::subset::check_rtl(program, &manifest.kernel.display().to_string())?;
     let (sgprs, vgprs) = check_fit(program, hw)?;
-    check_budget(manifest)?;
-    let per_slot = hw.spsimds_per_simd + 1;
     let abi = LaunchAbi::for_launch(program, manifest);
+    check_budget(manifest, &abi)?;
+    let per_slot = hw.spsimds_per_simd + 1;
     let dispatcher = Dispatcher::new(
         manifest,
         abi.clone(),

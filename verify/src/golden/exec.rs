@@ -61,6 +61,7 @@ pub(crate) fn execute(
         Format::Vopc => vopc(inst, c, vgprs),
         Format::Flat if inst.opcode.is_flat_atomic() => flat_atomic(inst, c, vgprs, mem),
         Format::Flat => flat(inst, c, vgprs, mem),
+        Format::Mubuf => mubuf(inst, c, vgprs, mem),
         Format::Ds => ds(inst, c, vgprs, lds),
     }
 }
@@ -114,6 +115,11 @@ fn read_s64(c: &Context, op: Operand) -> Result<u64, Fault> {
 }
 
 fn write_s(c: &mut Context, op: Operand, dwords: &[u32]) -> Result<(), Fault> {
+    // FLAT_SCRATCH only configures the FLAT private aperture, which pws's FLAT does not
+    // address (`pws_isa::subset`): the write is discarded.
+    if matches!(op, Operand::FlatScratchLo | Operand::FlatScratchHi) {
+        return Ok(());
+    }
     if !op.is_scalar_register() {
         return not_executable(format!("{op:?} is not a writable scalar register"));
     }
@@ -1179,6 +1185,69 @@ fn flat(
                 let i = i as usize;
                 let a = addr[l].wrapping_add(4 * i as u64);
                 mem.write_sized(a, size, vgprs[n + i][l])
+                    .map_err(|f| fault(l, f))?;
+            }
+        }
+    }
+    Ok(Flow::Next)
+}
+
+/// A MUBUF load or store through the buffer resource (V#) in its SRSRC registers. The compute
+/// unit addresses every resource as the private segment's the dispatcher writes
+/// (`pws_isa::abi::scratch_resource`): swizzled with 4-byte elements and an index stride of
+/// 64, ADD_TID, no range check, so only the base counts. By the GCN3 manual's "Buffer
+/// addressing" lane `l` (the record index, ADD_TID) reaches byte `o` (OFFSET, plus its VGPR
+/// under `offen`) at `base + SOFFSET + (o / 4 · 4) · 64 + l · 4 + o % 4`, computed on 32 bits
+/// as the memory port carries them (every region of the layout lies below 4 GiB).
+fn mubuf(
+    inst: &Instruction,
+    c: &Context,
+    vgprs: &mut [[u32; LANES]],
+    mem: &mut GlobalMemory,
+) -> Result<Flow, Fault> {
+    use Opcode::*;
+    const ELEMENT: u32 = 4;
+    const INDEX_STRIDE: u32 = 64;
+    let base = register(c, src(inst, 1)?.code())?;
+    let soffset = read_s32(c, src(inst, 2)?)?;
+    let voffset = match inst.src(0) {
+        Some(v) => read_v32(c, vgprs, v)?,
+        None => [0; LANES],
+    };
+    let Some(bytes) = inst.opcode.flat_bytes() else {
+        return not_executable(format!("{} is not a buffer access", inst.opcode.mnemonic()));
+    };
+    let address = |lane: usize, o: u32| {
+        let swizzled = (o / ELEMENT * ELEMENT)
+            .wrapping_mul(INDEX_STRIDE)
+            .wrapping_add(lane as u32 * ELEMENT + o % ELEMENT);
+        u64::from(base.wrapping_add(soffset).wrapping_add(swizzled))
+    };
+    let fault = |lane, fault| Fault::Memory {
+        lane: Some(lane),
+        fault,
+    };
+    let size = bytes.min(4);
+    let dwords = bytes.div_ceil(4) as u8;
+    let offset = |l: usize, i: u32| inst.imm.wrapping_add(voffset[l]).wrapping_add(4 * i);
+    match inst.dst {
+        Some(d) => {
+            let n = vgpr_index(d, dwords, vgprs.len())?;
+            for (i, l) in port_order(c.active(), u32::from(dwords)) {
+                let v = mem
+                    .read_sized(address(l, offset(l, i)), size)
+                    .map_err(|f| fault(l, f))?;
+                vgprs[n + i as usize][l] = match inst.opcode {
+                    BufferLoadSbyte => v as u8 as i8 as i32 as u32,
+                    BufferLoadSshort => v as u16 as i16 as i32 as u32,
+                    _ => v,
+                };
+            }
+        }
+        None => {
+            let n = vgpr_index(src(inst, 3)?, dwords, vgprs.len())?;
+            for (i, l) in port_order(c.active(), u32::from(dwords)) {
+                mem.write_sized(address(l, offset(l, i)), size, vgprs[n + i as usize][l])
                     .map_err(|f| fault(l, f))?;
             }
         }

@@ -10,7 +10,7 @@ use pws_isa::manifest::{Manifest, Region};
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MemFault {
     #[error(
-        "address {addr:#x} is outside the dispatch packet, the kernarg segment and every buffer"
+        "address {addr:#x} is outside the dispatch packet, the kernarg segment, every buffer and the private segment"
     )]
     Unmapped { addr: u64 },
     #[error("address {addr:#x} is not aligned to the access size")]
@@ -34,6 +34,8 @@ struct Segment {
     region: Region,
     words: Vec<u32>,
     writable: bool,
+    /// One of the manifest's buffers (the private segment is writable too).
+    buffer: bool,
 }
 
 /// The global memory of one launch.
@@ -53,11 +55,13 @@ impl GlobalMemory {
                 region: image.dispatch_packet,
                 words: image.dispatch_packet_words,
                 writable: false,
+                buffer: false,
             },
             Segment {
                 region: image.kernarg,
                 words: image.kernarg_words,
                 writable: false,
+                buffer: false,
             },
         ];
         segments.extend(
@@ -69,12 +73,20 @@ impl GlobalMemory {
                     region,
                     words: b.init.clone(),
                     writable: true,
+                    buffer: true,
                 }),
         );
         segments.extend(image.rodata.map(|(region, words)| Segment {
             region,
             words,
             writable: false,
+            buffer: false,
+        }));
+        segments.extend(image.scratch.map(|region| Segment {
+            words: vec![0; (region.bytes / 4) as usize],
+            region,
+            writable: true,
+            buffer: false,
         }));
         segments.sort_by_key(|s| s.region.base);
         GlobalMemory { segments }
@@ -176,7 +188,7 @@ impl GlobalMemory {
     pub fn into_buffers(self) -> Vec<(Region, Vec<u32>)> {
         self.segments
             .into_iter()
-            .filter(|s| s.writable)
+            .filter(|s| s.buffer)
             .map(|s| (s.region, s.words))
             .collect()
     }

@@ -107,8 +107,9 @@ pub fn run(program: &Program, manifest: &Manifest, config: &Config) -> Result<Re
             lds::LDS_BYTES
         )));
     }
+    manifest.check_scratch(&abi).map_err(GoldenError::Config)?;
     let used = UsedRegisters::of(program, &abi);
-    check_budget(manifest, config, &used)?;
+    check_budget(manifest, &abi, config, &used)?;
     let mut engine = Engine::new(program, manifest, &abi, config);
     let mut wavefronts = Vec::new();
     let mut global = 0;
@@ -154,10 +155,11 @@ pub fn run(program: &Program, manifest: &Manifest, config: &Config) -> Result<Re
 }
 
 /// Checks the launch's memory against the budget before anything is allocated: the buffers
-/// and kernarg segment the model's memory copies, the trace at its cap, and, if kept, the
-/// final registers of every wavefront.
+/// and kernarg segment the model's memory copies, the private segment, the trace at its cap,
+/// and, if kept, the final registers of every wavefront.
 fn check_budget(
     manifest: &Manifest,
+    abi: &LaunchAbi,
     config: &Config,
     used: &UsedRegisters,
 ) -> Result<(), GoldenError> {
@@ -173,15 +175,19 @@ fn check_budget(
     };
     let registers = wavefronts * per_wavefront;
     let trace = (MAX_TRACE_EVENTS * std::mem::size_of::<PwsEvent>()) as u64;
-    pws_isa::manifest::check_budget(manifest.memory_bytes() + registers + trace, || {
-        if config.final_registers {
-            format!(
-                "buffers and kernarg, the split/merge trace, and the final registers of {wavefronts} wavefront(s) at {per_wavefront} bytes each; `pws golden` without --json keeps no registers"
+    let scratch = manifest.scratch_bytes(abi.private_segment_size);
+    pws_isa::manifest::check_budget(
+        manifest.memory_bytes() + scratch + registers + trace,
+        || {
+            if config.final_registers {
+                format!(
+                "buffers and kernarg, private memory, the split/merge trace, and the final registers of {wavefronts} wavefront(s) at {per_wavefront} bytes each; `pws golden` without --json keeps no registers"
             )
-        } else {
-            "buffers and kernarg, and the split/merge trace".into()
-        }
-    })?;
+            } else {
+                "buffers and kernarg, private memory, and the split/merge trace".into()
+            }
+        },
+    )?;
     Ok(())
 }
 
