@@ -1196,16 +1196,20 @@ pub fn tightness_table(rows: &[Tightness]) -> String {
     s
 }
 
-/// The human-readable report.
-pub fn text(r: &LaunchReport) -> String {
+/// The human-readable report of the kernel the manifest names `label` (its `.cl` source when
+/// it has one; the analysed assembly is named below the header then).
+pub fn text(r: &LaunchReport, label: &str) -> String {
     let mut s = String::new();
     let m = &r.machine;
     let k = &r.rounds;
     let _ = writeln!(
         s,
-        "launch of {}: {} workgroups of up to {} wavefronts ({} wavefronts); N_SIMD = {}, N_WFC = {} (for {} VGPRs per wavefront of a {}-register VRF), S = {}, {} passes, memory latency {}",
-        r.kernel, k.workgroups, k.wavefronts_per_workgroup, k.wavefronts, m.n_simd, m.n_wfc, r.vgprs, m.vgprs_per_simd, m.cu.spsimds, m.cu.passes, m.cu.mem_latency
+        "launch of {label}: {} workgroups of up to {} wavefronts ({} wavefronts); N_SIMD = {}, N_WFC = {} (for {} VGPRs per wavefront of a {}-register VRF), S = {}, {} passes, memory latency {}",
+        k.workgroups, k.wavefronts_per_workgroup, k.wavefronts, m.n_simd, m.n_wfc, r.vgprs, m.vgprs_per_simd, m.cu.spsimds, m.cu.passes, m.cu.mem_latency
     );
+    if !r.kernel.ends_with(label) {
+        let _ = writeln!(s, "assembly {}", r.kernel);
+    }
     let _ = writeln!(
         s,
         "{} workgroups per round, {} rounds, at most {} wavefronts resident; dispatch {} cycles per wavefront",

@@ -67,11 +67,11 @@ pub fn run(args: Args) -> CmdResult {
         Ok::<_, Box<dyn std::error::Error>>((report, contents))
     })?;
     let last = ran.last();
-    if sequence.single().is_some() {
+    if let Some(manifest) = sequence.single() {
         if args.json {
             println!("{}", serde_json::to_string_pretty(last)?);
         } else {
-            print!("{}", last.to_text());
+            print!("{}", last.to_text(&manifest.kernel_label()));
         }
     } else if args.json {
         let steps = super::steps_json(&ran.steps);
@@ -92,7 +92,14 @@ pub fn run(args: Args) -> CmdResult {
             "
 the last launch's report:"
         );
-        print!("{}", last.to_text());
+        let (step, _) = ran
+            .steps
+            .last()
+            .expect("a sequence runs at least one launch");
+        print!(
+            "{}",
+            last.to_text(&sequence.launches[step.launch].kernel_label())
+        );
     }
     check_expected(sequence.buffers(), &last.buffers)
 }

@@ -121,7 +121,7 @@ pub fn run(args: Args) -> CmdResult {
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        print!("{}", text(&report, kernel));
+        print!("{}", text(&report, kernel, &manifest.kernel_label()));
         if let Some(path) = &args.vcd {
             println!("\nwaveform: {} (gtkwave {0})", path.display());
         }
@@ -205,7 +205,14 @@ fn run_sequence(
             steps.len(),
             last.pass + 1
         );
-        print!("{}", text(report, &kernels[last.launch]));
+        print!(
+            "{}",
+            text(
+                report,
+                &kernels[last.launch],
+                &sequence.launches[last.launch].kernel_label()
+            )
+        );
         if let Some(first) = vcds.first() {
             println!(
                 "\nwaveforms: {} files, {} to {} (gtkwave FILE)",
@@ -292,13 +299,13 @@ fn run_launch(
 const VALUES_PER_LINE: usize = 16;
 const MAX_LINES: usize = 8;
 
-/// The human-readable report.
-fn text(r: &RunReport, kernel: &LaunchKernel) -> String {
+/// The human-readable report of the kernel the manifest names `label` (its `.cl` source when
+/// it has one; the report's `kernel` is the assembly that ran, named below the header then).
+fn text(r: &RunReport, kernel: &LaunchKernel, label: &str) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "kernel {} ({}, S = {}, compaction {}, {}): {} cycles, {} wavefront(s), {} instructions retired",
-        r.kernel,
+        "kernel {label} ({}, S = {}, compaction {}, {}): {} cycles, {} wavefront(s), {} instructions retired",
         r.mode,
         r.s,
         r.compaction,
@@ -307,6 +314,9 @@ fn text(r: &RunReport, kernel: &LaunchKernel) -> String {
         r.wavefronts.len(),
         r.retired
     );
+    if !r.kernel.ends_with(label) {
+        let _ = writeln!(out, "assembly {}", r.kernel);
+    }
     out.push_str("\nbuffers\n");
     let width = r.buffers.0.iter().map(|b| b.name.len()).max().unwrap_or(0);
     for b in &r.buffers.0 {

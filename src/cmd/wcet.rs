@@ -333,7 +333,7 @@ fn run_launch(args: Args) -> CmdResult {
         v["observed"] = serde_json::to_value(&observed)?;
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
-        print!("{}", pws_host::launch::text(&r));
+        print!("{}", pws_host::launch::text(&r, &manifest.kernel_label()));
         if !observed.is_empty() {
             let rows: Vec<Tightness> = observed.iter().map(|c| c.tightness.clone()).collect();
             print!("{}", tightness_table(&rows));
@@ -413,7 +413,10 @@ fn sequence_bound(
     }
     for (k, r) in reports.iter().enumerate() {
         println!("launch {k}: {}", sequence.launches[k].kernel_label());
-        print!("{}", pws_host::launch::text(r));
+        print!(
+            "{}",
+            pws_host::launch::text(r, &sequence.launches[k].kernel_label())
+        );
         println!();
     }
     println!(

@@ -190,8 +190,10 @@ const VALUES_PER_LINE: usize = 16;
 const MAX_LINES: usize = 16;
 
 impl Report {
-    /// The human-readable report of `pws golden`.
-    pub fn to_text(&self) -> String {
+    /// The human-readable report of `pws golden` for the kernel the manifest names `label`
+    /// (its `.cl` source when it has one; the assembly that ran is named below the header
+    /// then).
+    pub fn to_text(&self, label: &str) -> String {
         let mut out = String::new();
         let mode = match self.s {
             Some(s) => format!("pws, S = {s}"),
@@ -199,13 +201,15 @@ impl Report {
         };
         let _ = writeln!(
             out,
-            "kernel {} ({mode}): grid {}, workgroup {}: {} workgroup(s), {} wavefront(s)",
-            self.kernel,
+            "kernel {label} ({mode}): grid {}, workgroup {}: {} workgroup(s), {} wavefront(s)",
             extent(&self.grid),
             extent(&self.workgroup),
             self.stats.workgroups,
             self.stats.wavefronts
         );
+        if !self.kernel.ends_with(label) {
+            let _ = writeln!(out, "assembly {}", self.kernel);
+        }
         out.push_str("\nbuffers\n");
         let width = self
             .buffers
