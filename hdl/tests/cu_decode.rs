@@ -539,19 +539,7 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
                 (dec.ds_offset1_o.val().to_u64() & 0xF) << 8 | dec.ds_offset0_o.val().to_u64(),
                 u64::from(inst.imm)
             );
-            let size = match inst.opcode.flat_bytes().unwrap() {
-                1 => 1,
-                2 => 2,
-                _ => 0,
-            };
-            prop_assert_eq!(dec.mem_size_o.val().to_u64(), size);
-            prop_assert_eq!(
-                dec.mem_signed_o.val(),
-                matches!(
-                    inst.opcode,
-                    Opcode::BufferLoadSbyte | Opcode::BufferLoadSshort
-                )
-            );
+            check_access_size(dec, inst)?;
         }
         InstClass::Flat => {
             let store = inst.dst.is_none();
@@ -576,17 +564,7 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
             };
             prop_assert_eq!(field.to_u64(), u64::from(data));
             prop_assert_eq!(dec.mem_dwords_o.val().to_u64(), u64::from(w.dwords()));
-            let bytes = inst.opcode.flat_bytes().unwrap();
-            let size = match bytes {
-                1 => 1,
-                2 => 2,
-                _ => 0,
-            };
-            prop_assert_eq!(dec.mem_size_o.val().to_u64(), size);
-            prop_assert_eq!(
-                dec.mem_signed_o.val(),
-                matches!(inst.opcode, Opcode::FlatLoadSbyte | Opcode::FlatLoadSshort)
-            );
+            check_access_size(dec, inst)?;
         }
         InstClass::Branch => {
             let cond = match inst.opcode {
@@ -612,6 +590,23 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
         }
         _ => prop_assert_eq!(dec.sdst_kind_o.val(), DstKind::None),
     }
+    Ok(())
+}
+
+/// A FLAT or MUBUF access's size code (0 dwords, 1 a byte, 2 a half) and sign extension
+/// (`_sbyte`, `_sshort` loads).
+fn check_access_size(dec: &Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
+    let size = match inst.opcode.flat_bytes().unwrap() {
+        1 => 1,
+        2 => 2,
+        _ => 0,
+    };
+    prop_assert_eq!(dec.mem_size_o.val().to_u64(), size);
+    let name = inst.opcode.mnemonic();
+    prop_assert_eq!(
+        dec.mem_signed_o.val(),
+        name.ends_with("_sbyte") || name.ends_with("_sshort")
+    );
     Ok(())
 }
 

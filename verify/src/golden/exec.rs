@@ -1149,47 +1149,10 @@ fn flat(
     vgprs: &mut [[u32; LANES]],
     mem: &mut GlobalMemory,
 ) -> Result<Flow, Fault> {
-    use Opcode::*;
     let addr = read_v64(c, vgprs, src(inst, 0)?)?;
-    let active = c.active();
-    let fault = |lane, fault| Fault::Memory {
-        lane: Some(lane),
-        fault,
-    };
-    let Some(bytes) = inst.opcode.flat_bytes() else {
-        return not_executable(format!(
-            "{} is not a flat memory operation",
-            inst.opcode.mnemonic()
-        ));
-    };
-    // Sub-dword accesses move one value of `size` bytes; wider ones whole dwords.
-    let size = bytes.min(4);
-    let dwords = bytes.div_ceil(4) as u8;
-    match inst.dst {
-        Some(d) => {
-            let n = vgpr_index(d, dwords, vgprs.len())?;
-            for (i, l) in port_order(active, u32::from(dwords)) {
-                let i = i as usize;
-                let a = addr[l].wrapping_add(4 * i as u64);
-                let v = mem.read_sized(a, size).map_err(|f| fault(l, f))?;
-                vgprs[n + i][l] = match inst.opcode {
-                    FlatLoadSbyte => v as u8 as i8 as i32 as u32,
-                    FlatLoadSshort => v as u16 as i16 as i32 as u32,
-                    _ => v,
-                };
-            }
-        }
-        None => {
-            let n = vgpr_index(src(inst, 1)?, dwords, vgprs.len())?;
-            for (i, l) in port_order(active, u32::from(dwords)) {
-                let i = i as usize;
-                let a = addr[l].wrapping_add(4 * i as u64);
-                mem.write_sized(a, size, vgprs[n + i][l])
-                    .map_err(|f| fault(l, f))?;
-            }
-        }
-    }
-    Ok(Flow::Next)
+    lane_accesses(inst, c, vgprs, mem, inst.src(1), |l, i| {
+        addr[l].wrapping_add(4 * u64::from(i))
+    })
 }
 
 /// A MUBUF load or store through the buffer resource (V#) in its SRSRC registers. The compute
@@ -1205,7 +1168,6 @@ fn mubuf(
     vgprs: &mut [[u32; LANES]],
     mem: &mut GlobalMemory,
 ) -> Result<Flow, Fault> {
-    use Opcode::*;
     const ELEMENT: u32 = 4;
     const INDEX_STRIDE: u32 = 64;
     let base = register(c, src(inst, 1)?.code())?;
@@ -1214,40 +1176,58 @@ fn mubuf(
         Some(v) => read_v32(c, vgprs, v)?,
         None => [0; LANES],
     };
-    let Some(bytes) = inst.opcode.flat_bytes() else {
-        return not_executable(format!("{} is not a buffer access", inst.opcode.mnemonic()));
-    };
-    let address = |lane: usize, o: u32| {
+    lane_accesses(inst, c, vgprs, mem, inst.src(3), |l, i| {
+        let o = inst.imm.wrapping_add(voffset[l]).wrapping_add(4 * i);
         let swizzled = (o / ELEMENT * ELEMENT)
             .wrapping_mul(INDEX_STRIDE)
-            .wrapping_add(lane as u32 * ELEMENT + o % ELEMENT);
+            .wrapping_add(l as u32 * ELEMENT + o % ELEMENT);
         u64::from(base.wrapping_add(soffset).wrapping_add(swizzled))
+    })
+}
+
+/// The active lanes' accesses of a FLAT or MUBUF load or store, in the port's order: dword `i`
+/// of lane `l` (or its one byte or half) at `address(l, i)`; a load into the destination,
+/// `_sbyte`/`_sshort` sign-extended, a store from `data`.
+fn lane_accesses(
+    inst: &Instruction,
+    c: &Context,
+    vgprs: &mut [[u32; LANES]],
+    mem: &mut GlobalMemory,
+    data: Option<Operand>,
+    address: impl Fn(usize, u32) -> u64,
+) -> Result<Flow, Fault> {
+    use Opcode::*;
+    let Some(bytes) = inst.opcode.flat_bytes() else {
+        return not_executable(format!("{} is not a memory access", inst.opcode.mnemonic()));
     };
     let fault = |lane, fault| Fault::Memory {
         lane: Some(lane),
         fault,
     };
+    // Sub-dword accesses move one value of `size` bytes; wider ones whole dwords.
     let size = bytes.min(4);
     let dwords = bytes.div_ceil(4) as u8;
-    let offset = |l: usize, i: u32| inst.imm.wrapping_add(voffset[l]).wrapping_add(4 * i);
     match inst.dst {
         Some(d) => {
             let n = vgpr_index(d, dwords, vgprs.len())?;
             for (i, l) in port_order(c.active(), u32::from(dwords)) {
                 let v = mem
-                    .read_sized(address(l, offset(l, i)), size)
+                    .read_sized(address(l, i), size)
                     .map_err(|f| fault(l, f))?;
                 vgprs[n + i as usize][l] = match inst.opcode {
-                    BufferLoadSbyte => v as u8 as i8 as i32 as u32,
-                    BufferLoadSshort => v as u16 as i16 as i32 as u32,
+                    FlatLoadSbyte | BufferLoadSbyte => v as u8 as i8 as i32 as u32,
+                    FlatLoadSshort | BufferLoadSshort => v as u16 as i16 as i32 as u32,
                     _ => v,
                 };
             }
         }
         None => {
-            let n = vgpr_index(src(inst, 3)?, dwords, vgprs.len())?;
+            let Some(data) = data else {
+                return not_executable("the store's data is missing");
+            };
+            let n = vgpr_index(data, dwords, vgprs.len())?;
             for (i, l) in port_order(c.active(), u32::from(dwords)) {
-                mem.write_sized(address(l, offset(l, i)), size, vgprs[n + i as usize][l])
+                mem.write_sized(address(l, i), size, vgprs[n + i as usize][l])
                     .map_err(|f| fault(l, f))?;
             }
         }
@@ -1635,6 +1615,8 @@ mod tests {
             for (i, &w) in sig.srcs.iter().enumerate() {
                 inst.srcs[i] = Some(match (op.format(), w) {
                     (Format::Smem, _) => Operand::Sgpr(0),
+                    // MUBUF's resource and SOFFSET are scalar.
+                    (Format::Mubuf, _) if i == 1 || i == 2 => Operand::Sgpr(0),
                     // A 64-bit third source is a lane mask, except DS's DATA1.
                     (f, Width::B64) if i == 2 && f != Format::Ds => Operand::VccLo,
                     _ => reg(w),
