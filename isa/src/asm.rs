@@ -13,7 +13,7 @@
 use std::collections::BTreeMap;
 
 use crate::abi::{DescriptorBuilder, KernelDescriptor};
-use crate::check::check;
+use crate::check::{check, check_decoded};
 use crate::diag;
 use crate::encode::{encode, encode_decoded};
 use crate::error::{AsmError, ErrorKind, OperandError, Slot};
@@ -167,6 +167,8 @@ struct Item {
     inst: Instruction,
     target: Option<(String, u32)>,
     reloc: Option<Reloc>,
+    /// A source is a `lit(..)`: encoded under the decoder's literal rule.
+    forced_literal: bool,
     pc: u32,
 }
 
@@ -403,7 +405,7 @@ impl Assembler<'_> {
             ));
         }
         let tokens = lex(text, start).map_err(|(col, kind, msg)| self.error(col, kind, msg))?;
-        let (inst, target, reloc) = self.instruction(&tokens)?;
+        let (inst, target, reloc, forced_literal) = self.instruction(&tokens)?;
         let pc = self.pc;
         self.pc += 4 * inst.size_dwords();
         self.items.push(Item {
@@ -411,6 +413,7 @@ impl Assembler<'_> {
             inst,
             target,
             reloc,
+            forced_literal,
             pc,
         });
         Ok(false)
@@ -768,6 +771,7 @@ impl Assembler<'_> {
                     item.inst.srcs[r.src] = Some(Operand::Literal(self.relocate(r, &rodata, at)?));
                     encode_decoded(&item.inst)
                 }
+                None if item.forced_literal => encode_decoded(&item.inst),
                 None => encode(&item.inst),
             }
             .map_err(|e| self.error(1, e.kind, e.message))?;
@@ -809,13 +813,14 @@ impl Assembler<'_> {
         })
     }
 
-    /// Parses one instruction line (already lexed); returns the instruction and, for a branch
-    /// to a label, the label and its column.
+    /// Parses one instruction line (already lexed); returns the instruction, for a branch to a
+    /// label the label and its column, its relocated literal, and whether a source is a
+    /// `lit(..)`.
     #[allow(clippy::type_complexity)]
     fn instruction(
         &self,
         tokens: &[Token],
-    ) -> Result<(Instruction, Option<(String, u32)>, Option<Reloc>), AsmError> {
+    ) -> Result<(Instruction, Option<(String, u32)>, Option<Reloc>, bool), AsmError> {
         let first = &tokens[0];
         let Tok::Ident(word) = &first.tok else {
             return Err(self.error(first.col, ErrorKind::Syntax, "expected a mnemonic"));
@@ -870,6 +875,7 @@ impl Assembler<'_> {
             pos: 1,
             reloc: None,
             offen: None,
+            forced_literal: false,
         };
         let mut inst = Instruction::new(opcode);
         if sdwa_suffix {
@@ -912,6 +918,14 @@ impl Assembler<'_> {
                 _ => {}
             }
         }
+        // A `lit(..)` source is a literal dword whatever its value, as the decoder reads one.
+        let verify = |inst: &Instruction| {
+            if parser.forced_literal {
+                check_decoded(inst)
+            } else {
+                check(inst)
+            }
+        };
         if opcode.has_vop3_form() && inst.sdwa.is_none() {
             let needs_vop3 = inst.mods.clamp
                 || inst.mods.omod != Omod::None
@@ -922,15 +936,15 @@ impl Assembler<'_> {
                 None if needs_vop3 => inst.vop3 = true,
                 None => {
                     // llvm-mc picks the 32-bit encoding when the operands allow it.
-                    if check(&inst).is_err() {
+                    if verify(&inst).is_err() {
                         inst.vop3 = true;
                     }
                 }
             }
         }
         // A label is resolved later; check with a placeholder offset.
-        check(&inst).map_err(to_error)?;
-        Ok((inst, target, parser.reloc))
+        verify(&inst).map_err(to_error)?;
+        Ok((inst, target, parser.reloc, parser.forced_literal))
     }
 }
 
@@ -1078,6 +1092,9 @@ struct ParsedOperand {
     abs: bool,
     /// `sext(..)`: the SDWA sign extension of an integer source.
     sext: bool,
+    /// `lit(..)`: a literal dword even where an inline constant holds the value (LLVM's
+    /// syntax since LLVM 18; what `pws disasm` prints for such a literal in a linked image).
+    lit: bool,
     col: u32,
 }
 
@@ -1089,6 +1106,8 @@ struct Parser<'a, 'b> {
     reloc: Option<Reloc>,
     /// Column of a MUBUF `offen`, if the instruction has one.
     offen: Option<u32>,
+    /// A source is a `lit(..)`: the instruction is checked under the decoder's literal rule.
+    forced_literal: bool,
 }
 
 const NAMED_REGISTERS: &[(&str, Operand, u8)] = &[
@@ -1558,6 +1577,21 @@ impl Parser<'_, '_> {
                     ..
                 })
             );
+            if is_call && func == "lit" {
+                self.pos += 2;
+                let mut op = self.decorated_operand(depth + 1)?;
+                self.expect_punct(')')?;
+                if op.neg || op.abs || op.sext || op.lit {
+                    return Err(self.err(
+                        col,
+                        ErrorKind::BadOperand,
+                        "lit(..) takes a number, without modifiers",
+                    ));
+                }
+                op.lit = true;
+                op.col = col;
+                return Ok(op);
+            }
             if is_call && (func == "neg" || func == "abs" || func == "sext") {
                 self.pos += 2;
                 let mut op = self.decorated_operand(depth + 1)?;
@@ -1598,6 +1632,7 @@ impl Parser<'_, '_> {
             neg: false,
             abs: false,
             sext: false,
+            lit: false,
             col,
         })
     }
@@ -1734,13 +1769,32 @@ impl Parser<'_, '_> {
 
     /// Fits a parsed operand into `slot` of `inst` with the signature's `width`.
     fn place(
-        &self,
+        &mut self,
         inst: &mut Instruction,
         slot: Slot,
         width: Width,
         op: ParsedOperand,
     ) -> Result<(), AsmError> {
         let col = op.col;
+        if op.lit {
+            let bits = match op.value {
+                Value::Int(v) if (-(1i128 << 31)..1i128 << 32).contains(&v) => v as u32,
+                Value::Float(f) => (f as f32).to_bits(),
+                _ => {
+                    return Err(self.err(
+                        col,
+                        ErrorKind::BadOperand,
+                        "lit(..) takes a 32-bit number",
+                    ))
+                }
+            };
+            let Slot::Src(i) = slot else {
+                return Err(self.err(col, ErrorKind::BadOperand, "lit(..) is a source"));
+            };
+            inst.srcs[i] = Some(Operand::Literal(bits));
+            self.forced_literal = true;
+            return Ok(());
+        }
         if slot == Slot::Src(inst.opcode.literal_k().unwrap_or(usize::MAX)) {
             // K is a literal dword whatever its value (llvm-mc prints it in hex).
             let bits = match op.value {

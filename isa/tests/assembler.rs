@@ -165,7 +165,8 @@ name:
     }
     assert_eq!(p.instructions[0].words, [0xBE84_1C00]);
     // The image decodes back, its relocated literals included (the high halves are 0 in a
-    // literal dword, which text would write as an inline constant).
+    // literal dword, which text would write as an inline constant), and its listing writes
+    // those as `lit(0x0)`, so that it assembles to the same words.
     let back = pws_isa::Program::from_words(&p.words()).unwrap();
     let items = |p: &pws_isa::Program| {
         p.instructions
@@ -174,6 +175,44 @@ name:
             .collect::<Vec<_>>()
     };
     assert_eq!(items(&back), items(&p));
+    let listing = back.listing();
+    assert!(listing.contains("lit(0x0)"), "{listing}");
+    let again = assemble(&listing, "listing.s").unwrap();
+    assert_eq!(again.words(), back.words());
+}
+
+/// `lit(..)` forces a literal dword where an inline constant would hold the value (LLVM 18's
+/// syntax), and the printer writes such a literal that way: text and words round-trip.
+#[test]
+fn forced_literals_round_trip() {
+    for (line, words) in [
+        ("s_mov_b32 s1, lit(0x0)", vec![0xBE81_00FF, 0]),
+        (
+            "v_add_u32_e32 v1, vcc, lit(0x40), v2",
+            vec![0x3202_04FF, 0x40],
+        ),
+        ("s_add_u32 s2, s3, lit(-1)", vec![0x8002_FF03, 0xFFFF_FFFF]),
+    ] {
+        let p = assemble(line, "k.s").unwrap();
+        assert_eq!(p.words(), words, "{line}");
+        let text = p.instructions[0].item.to_string();
+        assert!(text.contains("lit(0x"), "{line}: {text}");
+        assert_eq!(assemble(&text, "k.s").unwrap().words(), words, "{text}");
+    }
+    // A value no inline constant holds prints as a plain literal.
+    let p = assemble("s_mov_b32 s1, lit(0x1234)", "k.s").unwrap();
+    assert_eq!(p.instructions[0].item.to_string(), "s_mov_b32 s1, 0x1234");
+    for (line, message) in [
+        ("s_mov_b32 s1, lit(s2)", "lit(..) takes a 32-bit number"),
+        (
+            "s_mov_b32 s1, lit(|1|)",
+            "lit(..) takes a number, without modifiers",
+        ),
+        ("s_mov_b32 lit(1), s2", "lit(..) is a source"),
+    ] {
+        let e = assemble(line, "k.s").unwrap_err();
+        assert!(e.to_string().contains(message), "{line}: {e}");
+    }
 }
 
 #[test]
