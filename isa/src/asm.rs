@@ -1768,6 +1768,16 @@ impl Parser<'_, '_> {
     }
 
     /// Fits a parsed operand into `slot` of `inst` with the signature's `width`.
+    /// The dword of a literal written as a number (an integer in -2^31..2^32, or a float as
+    /// its f32 bits); `what` is the error otherwise.
+    fn literal_bits(&self, op: &ParsedOperand, what: &str) -> Result<u32, AsmError> {
+        match op.value {
+            Value::Int(v) if (-(1i128 << 31)..1i128 << 32).contains(&v) => Ok(v as u32),
+            Value::Float(f) => Ok((f as f32).to_bits()),
+            _ => Err(self.err(op.col, ErrorKind::BadOperand, what)),
+        }
+    }
+
     fn place(
         &mut self,
         inst: &mut Instruction,
@@ -1777,17 +1787,7 @@ impl Parser<'_, '_> {
     ) -> Result<(), AsmError> {
         let col = op.col;
         if op.lit {
-            let bits = match op.value {
-                Value::Int(v) if (-(1i128 << 31)..1i128 << 32).contains(&v) => v as u32,
-                Value::Float(f) => (f as f32).to_bits(),
-                _ => {
-                    return Err(self.err(
-                        col,
-                        ErrorKind::BadOperand,
-                        "lit(..) takes a 32-bit number",
-                    ))
-                }
-            };
+            let bits = self.literal_bits(&op, "lit(..) takes a 32-bit number")?;
             let Slot::Src(i) = slot else {
                 return Err(self.err(col, ErrorKind::BadOperand, "lit(..) is a source"));
             };
@@ -1797,17 +1797,7 @@ impl Parser<'_, '_> {
         }
         if slot == Slot::Src(inst.opcode.literal_k().unwrap_or(usize::MAX)) {
             // K is a literal dword whatever its value (llvm-mc prints it in hex).
-            let bits = match op.value {
-                Value::Int(v) if (-(1i128 << 31)..1i128 << 32).contains(&v) => v as u32,
-                Value::Float(f) => (f as f32).to_bits(),
-                _ => {
-                    return Err(self.err(
-                        col,
-                        ErrorKind::BadOperand,
-                        "expected a 32-bit constant K",
-                    ))
-                }
-            };
+            let bits = self.literal_bits(&op, "expected a 32-bit constant K")?;
             if op.neg || op.abs || op.sext {
                 return Err(self.err(col, ErrorKind::Modifier, "modifiers on the constant K"));
             }
