@@ -450,8 +450,7 @@ impl LaunchAbi {
     /// Initial values of s0 .. s(n-1) for wavefront `wave` of workgroup `wg`.
     pub fn sgpr_values(&self, manifest: &Manifest, wg: u32, wave: u32) -> Vec<u32> {
         let scratch = manifest
-            .memory_image(self)
-            .scratch
+            .scratch_region(self)
             .map_or(0, |region| region.base);
         self.sgprs
             .iter()

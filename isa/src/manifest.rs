@@ -1155,26 +1155,7 @@ impl Manifest {
     /// alignment (three dwords at 0x18 of a 36-byte segment load as `s_load_dwordx4`). The buffers start at [`layout::BUFFER_BASE`], or after the kernarg segment and a guard
     /// gap when the segment is larger: the two never overlap.
     pub fn memory_image(&self, abi: &LaunchAbi) -> MemoryImage {
-        let kernarg_bytes = (4 * self.kernarg_words() as u64)
-            .max(u64::from(abi.kernarg_size).next_multiple_of(layout::KERNARG_ALIGN));
-        let kernarg_end = layout::KERNARG_BASE + kernarg_bytes;
-        let mut buffers = Vec::with_capacity(self.buffers.len());
-        let mut next = layout::BUFFER_BASE
-            .max((kernarg_end + layout::GUARD_BYTES).next_multiple_of(layout::REGION_ALIGN));
-        for b in &self.buffers {
-            let bytes = 4 * b.init.len() as u64;
-            buffers.push(Region {
-                name: b.name.clone(),
-                base: next,
-                bytes,
-            });
-            next = (next + bytes + layout::GUARD_BYTES).next_multiple_of(layout::REGION_ALIGN);
-        }
-        let scratch = (abi.private_segment_size > 0).then(|| Region {
-            name: "private segment".into(),
-            base: next,
-            bytes: self.scratch_bytes(abi.private_segment_size),
-        });
+        let (kernarg_bytes, buffers, scratch) = self.data_regions(abi);
         let mut kernarg_words = Vec::new();
         let mut local_offsets = self
             .local_arg_offsets(abi.group_segment_fixed_size)
@@ -1227,27 +1208,58 @@ impl Manifest {
         }
     }
 
-    /// The wavefront slot of the private segment that wavefront `wave` of workgroup `wg`
-    /// uses: every workgroup has room for the wavefronts a whole one has.
-    pub fn scratch_wave_index(&self, wg: u32, wave: u32) -> u32 {
-        wg * self
-            .workgroup
+    /// The kernarg segment's size and where the buffers and the private segment lie for a
+    /// kernel with launch ABI `abi` ([`Manifest::memory_image`]'s layout).
+    fn data_regions(&self, abi: &LaunchAbi) -> (u64, Vec<Region>, Option<Region>) {
+        let kernarg_bytes = (4 * self.kernarg_words() as u64)
+            .max(u64::from(abi.kernarg_size).next_multiple_of(layout::KERNARG_ALIGN));
+        let kernarg_end = layout::KERNARG_BASE + kernarg_bytes;
+        let mut buffers = Vec::with_capacity(self.buffers.len());
+        let mut next = layout::BUFFER_BASE
+            .max((kernarg_end + layout::GUARD_BYTES).next_multiple_of(layout::REGION_ALIGN));
+        for b in &self.buffers {
+            let bytes = 4 * b.init.len() as u64;
+            buffers.push(Region {
+                name: b.name.clone(),
+                base: next,
+                bytes,
+            });
+            next = (next + bytes + layout::GUARD_BYTES).next_multiple_of(layout::REGION_ALIGN);
+        }
+        let scratch = (abi.private_segment_size > 0).then(|| Region {
+            name: "private segment".into(),
+            base: next,
+            bytes: self.scratch_bytes(abi.private_segment_size),
+        });
+        (kernarg_bytes, buffers, scratch)
+    }
+
+    /// The private segment of a kernel with launch ABI `abi`, if it asks for private memory
+    /// (without building the rest of the memory image: the dispatcher asks per wavefront).
+    pub fn scratch_region(&self, abi: &LaunchAbi) -> Option<Region> {
+        self.data_regions(abi).2
+    }
+
+    /// Wavefront slots every workgroup has in the private segment: as many as a whole
+    /// workgroup has wavefronts.
+    fn scratch_waves_per_workgroup(&self) -> u32 {
+        self.workgroup
             .iter()
             .product::<u32>()
             .div_ceil(WAVEFRONT_SIZE)
-            + wave
+    }
+
+    /// The wavefront slot of the private segment that wavefront `wave` of workgroup `wg`
+    /// uses.
+    pub fn scratch_wave_index(&self, wg: u32, wave: u32) -> u32 {
+        wg * self.scratch_waves_per_workgroup() + wave
     }
 
     /// Bytes of the private segment of a kernel with `private_size` bytes per work-item: 64
     /// lanes' worth for every wavefront slot ([`Manifest::scratch_wave_index`]).
     pub fn scratch_bytes(&self, private_size: u32) -> u64 {
         u64::from(self.workgroups())
-            * u64::from(
-                self.workgroup
-                    .iter()
-                    .product::<u32>()
-                    .div_ceil(WAVEFRONT_SIZE),
-            )
+            * u64::from(self.scratch_waves_per_workgroup())
             * u64::from(WAVEFRONT_SIZE)
             * u64::from(private_size)
     }
@@ -1255,7 +1267,7 @@ impl Manifest {
     /// Checks that the private segment of `abi`'s kernel fits below the code object, where
     /// the memory port reaches (its bytes count against the memory budget with the buffers').
     pub fn check_scratch(&self, abi: &LaunchAbi) -> Result<(), String> {
-        match self.memory_image(abi).scratch {
+        match self.scratch_region(abi) {
             Some(r) if r.end() > layout::CODE_BASE => Err(format!(
                 "the kernel's private memory ({} bytes per work-item, {} for the launch) would \
                  reach {:#x}, past the code object at {:#x}: use fewer work-items or less \
