@@ -350,9 +350,8 @@ fn check_with(inst: &Instruction, canonical_literals: bool) -> Result<(), Operan
     for (i, src) in inst.srcs.iter().enumerate() {
         if let (Some(Operand::Literal(v)), Some(&w)) = (src, sig.srcs.get(i)) {
             // Literals print as unsigned hex; reading that text back must give the literal.
-            let canonical = Operand::constant(*v as i64, w) == Some(Operand::Literal(*v));
             let always_literal = Some(i) == inst.opcode.literal_k() || sig.imm == ImmKind::Hwreg;
-            if canonical_literals && !canonical && !always_literal {
+            if canonical_literals && Operand::Literal(*v).is_forced_literal(w) && !always_literal {
                 return Err(OperandError::new(
                     Slot::Src(i),
                     ErrorKind::Literal,

@@ -244,6 +244,17 @@ impl Operand {
         }
     }
 
+    /// True for a literal dword holding a value that an inline constant read with `width`
+    /// encodes: the assembler never writes one from a number (its hex text reads back as the
+    /// inline constant), a linker's resolved reference can leave one, and the printer writes it
+    /// `lit(..)`.
+    pub fn is_forced_literal(self, width: Width) -> bool {
+        match self {
+            Operand::Literal(v) => Operand::constant(i64::from(v), width) != Some(self),
+            _ => false,
+        }
+    }
+
     /// True for the registers that can be written by scalar instructions.
     pub fn is_scalar_register(self) -> bool {
         matches!(

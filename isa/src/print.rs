@@ -202,10 +202,7 @@ fn src_with_mods(inst: &Instruction, i: usize, src: Option<Operand>, w: Width) -
         Operand::Literal(v) if inst.opcode.is_int16() => format!("0x{:x}", v & 0xffff),
         // A literal holding a value an inline constant would encode (a linker's resolved
         // `sym@rel32@hi`): `lit(..)` keeps it a literal when the text is assembled again.
-        Operand::Literal(v)
-            if Operand::constant(i64::from(v), w) != Some(s)
-                && Some(i) != inst.opcode.literal_k() =>
-        {
+        Operand::Literal(v) if s.is_forced_literal(w) && Some(i) != inst.opcode.literal_k() => {
             format!("lit(0x{v:x})")
         }
         _ => s.display(w).to_string(),
