@@ -1149,3 +1149,53 @@ fn private_memory_past_the_address_space_is_an_error() {
         assert!(e.contains("past the code object"), "{cmd}: {e}");
     }
 }
+
+/// `-O0` code keeps every scalar in a vector lane (`v_writelane_b32`, `v_readlane_b32`) and
+/// every variable in private memory: both executors run it, and `--split-all` leaves the
+/// divergent regions holding lane accesses serialized (a split half could write the other
+/// half's lanes) and still computes the same.
+#[test]
+fn kernels_compiled_at_o0_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let kernel = "__kernel void k(__global const int *in, __global int *out) {\n\
+      int i = get_global_id(0);\n\
+      int x = in[i];\n\
+      int acc = 0;\n\
+      if (x & 1) {\n\
+        for (int k = 0; k < (x & 7); k++) {\n\
+          PWS_LOOP_BOUND(7);\n\
+          acc += k * x;\n\
+        }\n\
+      } else {\n\
+        acc = x / 3 - i;\n\
+      }\n\
+      out[i] = acc;\n\
+    }\n";
+    let m = launch(dir.path(), kernel, "cflags = [\"-O0\"]");
+    let expect: Vec<i64> = (0..64i64)
+        .map(|i| {
+            let x = i * 37 % 101;
+            if x & 1 == 1 {
+                (0..(x & 7)).map(|k| k * x).sum()
+            } else {
+                x / 3 - i
+            }
+        })
+        .collect();
+    golden_and_rtl_compute(&m, &["v_writelane_b32", "v_readlane_b32"], &expect);
+    let pws = json(&["run", &m, "--mode", "pws", "--split-all", "--json"]);
+    assert_eq!(buffer(&pws, "out"), expect, "RTL, pws --split-all");
+    // A helper function stays a call at -O0; the error says why.
+    let m = launch(
+        dir.path(),
+        "int twice(int x) { return 2 * x; }
+         __kernel void k(__global const int *in, __global int *out) {
+           out[get_global_id(0)] = twice(in[get_global_id(0)]);
+         }
+",
+        "cflags = [\"-O0\"]",
+    );
+    let e = pws_err(&["golden", &m]);
+    assert!(e.contains("the kernel calls `twice`"), "{e}");
+    assert!(e.contains("clang inlines no function at -O0"), "{e}");
+}

@@ -218,7 +218,11 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
         && (float || !has_mods(inst) || (sign_mods && sign_only) || saturating)
         && !(inst.opcode.is_int16() && pws_isa::subset::executable(inst).is_err())
         && !unsupported_operand
-        && !smem_special_offset;
+        && !smem_special_offset
+        // A read lane access writes an SGPR (pws_isa::subset).
+        && !(inst.opcode.is_lane_access()
+            && inst.sdst.is_some()
+            && !matches!(inst.sdst, Some(Operand::Sgpr(_))));
     prop_assert_eq!(dec.legal_o.val(), legal, "legal of {:?} {:x?}", inst, words);
     prop_assert_eq!(
         dec.size_o.val().to_u64(),
@@ -404,6 +408,16 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
                 None => prop_assert_eq!(dec.mask_dst_kind_o.val(), DstKind::None),
             }
             prop_assert_eq!(dec.writes_exec_o.val(), info.mnemonic.starts_with("v_cmpx"));
+            // A lane access enables one lane: source 1's, or the first active one.
+            prop_assert_eq!(dec.lane_o.val(), inst.opcode.is_lane_access());
+            prop_assert_eq!(
+                dec.lane_first_o.val(),
+                inst.opcode == pws_isa::Opcode::VReadfirstlaneB32
+            );
+            prop_assert_eq!(
+                dec.mask_dst32_o.val(),
+                inst.opcode.is_lane_access() && inst.sdst.is_some()
+            );
             // v_div_fmas_f32 reads VCC besides its three values.
             let vcc_in = uop.flags & pws_hdl::cu::decode::flags::VCC_IN != 0;
             prop_assert_eq!(

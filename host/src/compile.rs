@@ -8,7 +8,8 @@
 //! The result is checked by re-assembling it.
 //!
 //! A split must not change what the kernel computes ([`IfBranch::unsplittable`]): a branch
-//! inside a divergent loop, one whose region holds an `s_barrier`, and one where the split
+//! inside a divergent loop, one whose region holds an `s_barrier` or a lane access
+//! (`v_readlane_b32`, `v_writelane_b32`), and one where the split
 //! would lose a scalar value (liveness, [`crate::liveness`]) cannot split. A split the source
 //! already has there, or a marker, is an error naming the reason and the lines; a branch the
 //! policy adds (DWS's every branch, or the cost model's) stays serialized instead and is listed
@@ -81,6 +82,8 @@ pub enum SkipReason {
     OneSided,
     DivergentLoop,
     Barrier,
+    /// A `v_readlane_b32`/`v_writelane_b32` in the region addresses lanes of either half.
+    LaneAccess,
     /// Splitting would lose or stale a scalar value.
     LiveScalar,
     /// [`SplitPolicy::Auto`]: the shorter path is over before the split and merge pay off.
@@ -210,6 +213,8 @@ fn decide(
                 match why {
                     Unsplittable::DivergentLoop { .. } => "the branch is outside the divergent loop",
                     Unsplittable::Barrier { .. } => "the barrier is outside the if/else",
+                    Unsplittable::LaneAccess { .. } =>
+                        "no lane access is between the branch and the join (at -O0 clang keeps scalars in vector lanes: compile with -O1 or higher)",
                     Unsplittable::Hazards(_) => "the value is recomputed after the join",
                 }
             )));
@@ -217,6 +222,7 @@ fn decide(
         let reason = match why {
             Unsplittable::DivergentLoop { .. } => SkipReason::DivergentLoop,
             Unsplittable::Barrier { .. } => SkipReason::Barrier,
+            Unsplittable::LaneAccess { .. } => SkipReason::LaneAccess,
             Unsplittable::Hazards(_) => SkipReason::LiveScalar,
         };
         return Ok(Some(Decision::Skip(reason, why.to_string())));

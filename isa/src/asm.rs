@@ -836,13 +836,26 @@ impl Assembler<'_> {
         } else {
             (mnemonic.as_str(), None)
         };
-        let opcode = Opcode::from_mnemonic(base)
-            .or_else(|| {
-                MNEMONIC_ALIASES
-                    .iter()
-                    .find(|(alias, _)| *alias == base)
-                    .map(|&(_, op)| op)
-            })
+        let named = Opcode::from_mnemonic(base).or_else(|| {
+            MNEMONIC_ALIASES
+                .iter()
+                .find(|(alias, _)| *alias == base)
+                .map(|&(_, op)| op)
+        });
+        // llvm-mc takes `_e32` on the lane accesses (v_readlane_b32 is still VOP3) and
+        // refuses `_e64`.
+        let suffix = match (named, suffix) {
+            (Some(op), Some(true)) if op.is_lane_access() => {
+                return Err(self.error(
+                    first.col,
+                    ErrorKind::Unsupported,
+                    format!("`{mnemonic}`: {op} has no e64 encoding on gfx8"),
+                ));
+            }
+            (Some(op), Some(false)) if op.is_lane_access() => None,
+            _ => suffix,
+        };
+        let opcode = named
             .filter(|op| match suffix {
                 None => true,
                 // llvm-mc also takes `_e64` on the VOP3-only instructions.
@@ -2153,9 +2166,8 @@ fn f16_bits(f: f64) -> u16 {
     sign | ((e + 15) as u16) << 10 | mantissa
 }
 
-/// Why clang's output holds an unsupported `mnemonic`, for the kinds users meet: scalar
-/// registers kept in vector lanes (`-O0` code and spills), buffer forms beyond private
-/// memory, 16-bit arithmetic and doubles.
+/// Why clang's output holds an unsupported `mnemonic`, for the kinds users meet: buffer forms
+/// beyond private memory, 16-bit arithmetic and doubles.
 fn unsupported_hint(mnemonic: &str) -> &'static str {
     let base = mnemonic
         .strip_suffix("_e32")
@@ -2165,10 +2177,6 @@ fn unsupported_hint(mnemonic: &str) -> &'static str {
     if mnemonic.starts_with("buffer_") {
         " (pws runs the untyped dword, byte and short buffer loads and stores clang emits for \
          private memory, not this one)"
-    } else if base == "v_readlane_b32" || base == "v_writelane_b32" {
-        " (clang emits it to keep scalar registers in vector lanes, at -O0 and when it spills \
-         them; pws does not run the lane-select instructions: compile with -O1 or higher, and \
-         split a kernel that runs out of scalar registers)"
     } else if base.ends_with("_f16") {
         " (a half-precision instruction: clang emits them for half arithmetic; pws runs float \
          (f32) arithmetic only: compute in float, and load and store halves with vload_half \

@@ -36,6 +36,9 @@ enum Class {
     BufferResource,
     /// MUBUF SOFFSET: a 32-bit scalar register or an inline constant (no literal dword).
     BufferOffset,
+    /// The lane number and `v_writelane_b32`'s value: a 32-bit scalar register or an inline
+    /// constant (no literal dword on gfx8, no VGPR).
+    LaneScalar,
 }
 
 fn bad(slot: Slot, message: impl Into<String>) -> OperandError {
@@ -177,6 +180,22 @@ fn check_class(slot: Slot, class: Class, op: Operand, w: Width) -> Result<(), Op
             )),
             _ => check_scalar_reg(slot, op, w),
         },
+        Class::LaneScalar => match op {
+            Operand::Int(_) | Operand::Float(_) => Ok(()),
+            Operand::Vccz | Operand::Execz | Operand::Scc => Ok(()),
+            Operand::Literal(_) => Err(OperandError::new(
+                slot,
+                ErrorKind::Literal,
+                "a lane access takes no literal dword on gfx8: a scalar register or an inline \
+                 constant",
+            )),
+            Operand::Vgpr(_) => Err(bad(
+                slot,
+                "the lane and the value written are scalar: a scalar register or an inline \
+                 constant",
+            )),
+            _ => check_scalar_reg(slot, op, w),
+        },
         Class::SdwaSrc => match op {
             Operand::Vgpr(n) => check_tuple(slot, "v", n, NUM_VGPRS, w, false),
             _ => Err(bad(
@@ -303,7 +322,9 @@ fn check_with(inst: &Instruction, canonical_literals: bool) -> Result<(), Operan
         check_class(Slot::Dst, dst_class, d, w)?;
     }
     if let (Some(d), Some(w)) = (inst.sdst, sig.sdst) {
-        let class = if inst.vop3 {
+        let class = if op.is_lane_access() {
+            Class::ScalarReg
+        } else if inst.vop3 {
             Class::ScalarMask
         } else {
             Class::Vcc
@@ -325,6 +346,9 @@ fn check_with(inst: &Instruction, canonical_literals: bool) -> Result<(), Operan
                 2 => Class::BufferOffset,
                 _ => Class::Vgpr,
             },
+            // The lane is read from a VGPR; the lane number and a written value are scalar.
+            _ if op.is_lane_access() && i == 0 && op != Opcode::VWritelaneB32 => Class::Vgpr,
+            _ if op.is_lane_access() => Class::LaneScalar,
             _ if Some(i) == op.literal_k() => Class::LiteralK,
             _ if op.literal_k().is_some() && i > 0 => Class::Vgpr,
             _ if i == 2 && format == Format::Vop2 => {

@@ -174,7 +174,11 @@ fn fields(format: Format, w0: u32, w1: u32, literal: Option<u32>) -> Result<Inst
         }
         Format::Vop1 => {
             inst = Instruction::new(lookup(w0 >> 9 & 0xff)?);
-            inst.dst = Some(vgpr(w0 >> 17));
+            if inst.opcode.is_lane_access() {
+                inst.sdst = Some(sop(w0 >> 17 & 0xff)?);
+            } else {
+                inst.dst = Some(vgpr(w0 >> 17));
+            }
             inst.srcs[0] = Some(vsrc0(w0)?);
         }
         Format::Vop2 => {
@@ -203,7 +207,7 @@ fn fields(format: Format, w0: u32, w1: u32, literal: Option<u32>) -> Result<Inst
             inst.vop3 = true;
             let sig = inst.opcode.signature();
             let native = inst.opcode.format();
-            if native == Format::Vopc {
+            if native == Format::Vopc || (inst.opcode.is_lane_access() && sig.sdst.is_some()) {
                 inst.sdst = Some(sop(w0 & 0xff)?);
                 inst.mods.abs = (w0 >> 8 & 7) as u8;
             } else {

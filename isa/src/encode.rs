@@ -76,6 +76,10 @@ fn encode_checked(inst: &Instruction) -> Vec<u32> {
                 offset,
             ]
         }
+        // v_readfirstlane_b32 writes its scalar destination from the VDST field.
+        Format::Vop1 if inst.opcode.is_lane_access() => {
+            vec![0x7E00_0000 | scode(inst.sdst) << 17 | op << 9 | src0]
+        }
         Format::Vop1 => vec![0x7E00_0000 | vreg(inst.dst) << 17 | op << 9 | src0],
         Format::Vop2 => {
             // v_madmk_f32 keeps its VGPR source in VSRC1 and K in the literal.
@@ -90,9 +94,13 @@ fn encode_checked(inst: &Instruction) -> Vec<u32> {
         Format::Vop3 => {
             let vop3_op = inst.opcode.vop3_code().unwrap_or(0) as u32;
             let native = inst.opcode.format();
-            // VOP3b: the carry-out takes the ABS field; VOPC e64: the mask takes VDST.
+            // VOP3b: the carry-out takes the ABS field; VOPC e64 and v_readlane_b32: the
+            // scalar destination takes VDST.
             let (vdst, field8) = match (native, inst.sdst) {
                 (Format::Vopc, sdst) => (scode(sdst), m.abs as u32 & 7),
+                (_, sdst) if inst.opcode.is_lane_access() && sdst.is_some() => {
+                    (scode(sdst), m.abs as u32 & 7)
+                }
                 (_, Some(sdst)) => (vreg(inst.dst), scode(Some(sdst))),
                 (_, None) => (vreg(inst.dst), m.abs as u32 & 7),
             };

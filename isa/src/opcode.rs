@@ -216,6 +216,13 @@ const V3_SH64: Signature = sig(Some(B64), None, &[B32, B64], ImmKind::None);
 const V3_SCALE: Signature = sig(Some(B32), Some(B64), &[B32, B32, B32], ImmKind::None);
 const V3_MAD64: Signature = sig(Some(B64), Some(B64), &[B32, B32, B64], ImmKind::None);
 const VC: Signature = sig(None, Some(B64), &[B32, B32], ImmKind::None);
+// Lane access: the scalar destination takes the VDST field (`Opcode::is_lane_access`).
+/// `v_readfirstlane_b32 sD, vS`.
+const V1_RFL: Signature = sig(None, Some(B32), &[B32], ImmKind::None);
+/// `v_readlane_b32 sD, vS, lane`.
+const V3_RL: Signature = sig(None, Some(B32), &[B32, B32], ImmKind::None);
+/// `v_writelane_b32 vD, value, lane`.
+const V3_WL: Signature = sig(Some(B32), None, &[B32, B32], ImmKind::None);
 const VC64: Signature = sig(None, Some(B64), &[B64, B64], ImmKind::None);
 const FL_LD1: Signature = sig(Some(B32), None, &[B64], ImmKind::None);
 const FL_LD2: Signature = sig(Some(B64), None, &[B64], ImmKind::None);
@@ -449,6 +456,8 @@ opcodes! {
     SLoadDwordx16 = "s_load_dwordx16", Smem, 0x04, SM_16;
     // VOP1
     VMovB32 = "v_mov_b32", Vop1, 0x01, V1;
+    // VOP1 only (llvm-mc has no e64 or SDWA form on gfx8).
+    VReadfirstlaneB32 = "v_readfirstlane_b32", Vop1, 0x02, V1_RFL;
     VCvtF32I32 = "v_cvt_f32_i32", Vop1, 0x05, V1, CVT;
     VCvtF32U32 = "v_cvt_f32_u32", Vop1, 0x06, V1, CVT;
     VCvtU32F32 = "v_cvt_u32_f32", Vop1, 0x07, V1, FP;
@@ -559,6 +568,9 @@ opcodes! {
     VMulHiU32 = "v_mul_hi_u32", Vop3, 0x286, V3_2;
     VMulHiI32 = "v_mul_hi_i32", Vop3, 0x287, V3_2;
     VLdexpF32 = "v_ldexp_f32", Vop3, 0x288, V3_2, FP;
+    // Lane access: read one lane into a scalar register, write one lane, whatever EXEC is.
+    VReadlaneB32 = "v_readlane_b32", Vop3, 0x289, V3_RL;
+    VWritelaneB32 = "v_writelane_b32", Vop3, 0x28a, V3_WL;
     VBcntU32B32 = "v_bcnt_u32_b32", Vop3, 0x28b, V3_2;
     VLshlrevB64 = "v_lshlrev_b64", Vop3, 0x28f, V3_SH64;
     VLshrrevB64 = "v_lshrrev_b64", Vop3, 0x290, V3_SH64;
@@ -796,19 +808,29 @@ impl Opcode {
         self.info().code
     }
 
-    /// Opcode number in the VOP3 encoding, for vector ALU instructions.
+    /// Opcode number in the VOP3 encoding, for the vector ALU instructions that have one.
     pub fn vop3_code(self) -> Option<u16> {
         let info = self.info();
-        if self.literal_k().is_some() {
+        if info.format != Format::Vop3 && !self.has_vop3_form() {
             return None;
         }
         info.format.vop3_base().map(|base| base + info.code)
     }
 
     /// True for the VOP1/VOP2/VOPC instructions that also have a VOP3 (`_e64`) encoding (all
-    /// but `v_madmk_f32` and `v_madak_f32`).
+    /// but `v_madmk_f32`, `v_madak_f32` and `v_readfirstlane_b32`, as llvm-mc's gfx8 tables).
     pub fn has_vop3_form(self) -> bool {
-        self.format().has_vop3_form() && self.literal_k().is_none()
+        self.format().has_vop3_form() && self.literal_k().is_none() && !self.is_lane_access()
+    }
+
+    /// The lane-access instructions (`v_readfirstlane_b32`, `v_readlane_b32`,
+    /// `v_writelane_b32`): they address one lane of a VGPR whatever EXEC is, and the read
+    /// ones write a 32-bit scalar register from the VDST field.
+    pub fn is_lane_access(self) -> bool {
+        matches!(
+            self,
+            Opcode::VReadfirstlaneB32 | Opcode::VReadlaneB32 | Opcode::VWritelaneB32
+        )
     }
 
     /// The source that is the instruction's constant K, always a literal dword:

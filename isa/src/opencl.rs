@@ -74,11 +74,17 @@ pub enum ClError {
     Entry { path: PathBuf, message: String },
     #[error(
         "{}: the kernel calls {} ({}:{line}), which pws.h does not define; pws runs no \
-         function calls: define it in the kernel's source, or see docs/opencl.md for the \
-         built-ins pws.h provides",
+         function calls: {}",
         path.display(),
         functions.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", "),
-        asm.display()
+        asm.display(),
+        if *unoptimized {
+            "clang inlines no function at -O0 (but those marked \
+             `__attribute__((always_inline))`): compile with -O1 or higher"
+        } else {
+            "define it in the kernel's source, or see docs/opencl.md for the built-ins pws.h \
+             provides"
+        }
     )]
     Calls {
         path: PathBuf,
@@ -87,7 +93,38 @@ pub enum ClError {
         functions: Vec<String>,
         /// The assembly line of the first call.
         line: usize,
+        /// Compiled with `-O0`, where clang leaves the source's own helpers as calls.
+        unoptimized: bool,
     },
+}
+
+impl ClError {
+    /// Marks a [`ClError::Calls`] of a compilation whose last `-O` flag (after
+    /// [`DEFAULT_FLAGS`]) is `-O0`.
+    fn at_opt_level(self, flags: &[String]) -> ClError {
+        let o0 = DEFAULT_FLAGS
+            .iter()
+            .copied()
+            .chain(flags.iter().map(String::as_str))
+            .rfind(|f| f.starts_with("-O"))
+            == Some("-O0");
+        match self {
+            ClError::Calls {
+                path,
+                asm,
+                functions,
+                line,
+                ..
+            } => ClError::Calls {
+                path,
+                asm,
+                functions,
+                line,
+                unoptimized: o0,
+            },
+            e => e,
+        }
+    }
 }
 
 fn clang() -> String {
@@ -192,7 +229,9 @@ pub fn compile(source: &Path, opts: &ClOptions) -> Result<PathBuf, ClError> {
     let out = cache.join("cl").join(format!("{stem}-{digest}.s"));
     if out.is_file() {
         let asm = std::fs::read_to_string(&out).map_err(cache_err(&out))?;
-        return no_calls(&asm, source, &out).map(|()| out);
+        return no_calls(&asm, source, &out)
+            .map(|()| out)
+            .map_err(|e| e.at_opt_level(&opts.flags));
     }
     let raw = cache.join("cl").join(format!(
         ".{stem}-{digest}.{}.s",
@@ -236,7 +275,9 @@ pub fn compile(source: &Path, opts: &ClOptions) -> Result<PathBuf, ClError> {
     );
     let text = format!("{header_line}{kept}");
     write_atomic(&out, &text)?;
-    no_calls(&text, source, &out).map(|()| out)
+    no_calls(&text, source, &out)
+        .map(|()| out)
+        .map_err(|e| e.at_opt_level(&opts.flags))
 }
 
 /// Without a device library clang turns a built-in that pws.h lacks into a call
@@ -276,6 +317,7 @@ fn no_calls(asm: &str, source: &Path, out: &Path) -> Result<(), ClError> {
             asm: out.to_path_buf(),
             functions,
             line,
+            unoptimized: false,
         }),
     }
 }

@@ -23,6 +23,7 @@
 //!   (`.amdhsa_float_denorm_mode_32 0`, `.amdhsa_ieee_mode 1`, `.amdhsa_dx10_clamp 1`), the one
 //!   the f32 contract (docs/float.md) defines;
 //! - DS instructions with `gds`: pws has no global data share;
+//! - `v_readlane_b32` and `v_readfirstlane_b32` into anything but an SGPR (vcc, exec, m0);
 //! - `s_setreg_imm32_b32` of any field but `hwreg(HW_REG_MODE, 4, 2)`, the f32 denormal mode
 //!   that clang switches on and off around its exact division's core: both executors run
 //!   that write as a no-op (f32 denormals stay flushed, docs/float.md, "Mode writes");
@@ -105,6 +106,17 @@ pub fn executable(inst: &Instruction) -> Result<(), String> {
     if inst.opcode == Opcode::SSetregImm32B32 && inst.imm != FP_DENORM_F32 {
         return Err(format!(
             "{inst} is outside the executable subset: pws has one hardware register field, hwreg(HW_REG_MODE, 4, 2) (the f32 denormal mode, written as a no-op: f32 denormals stay flushed)"
+        ));
+    }
+    // The read lane goes through the vector unit's SGPR-write path, which writes SGPRs.
+    if matches!(
+        inst.opcode,
+        Opcode::VReadlaneB32 | Opcode::VReadfirstlaneB32
+    ) && !matches!(inst.sdst, Some(Operand::Sgpr(_)))
+    {
+        return Err(format!(
+            "{} writes an SGPR (s0..s101) in the executable subset, not vcc, exec or m0",
+            inst.opcode
         ));
     }
     if inst.mods.gds {

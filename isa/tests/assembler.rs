@@ -280,11 +280,25 @@ const ERRORS: &[(&str, ErrorKind, u32, u32, &str)] = &[
         "unsupported instruction `v_mac_legacy_f32`: not in the pws GCN3 subset",
     ),
     (
-        "v_writelane_b32 v40, s0, 0",
-        ErrorKind::Unsupported,
+        "v_writelane_b32 v40, v0, 0",
+        ErrorKind::BadOperand,
         1,
+        22,
+        "the lane and the value written are scalar: a scalar register or an inline constant",
+    ),
+    (
+        "v_readlane_b32 s4, v1, 0x100",
+        ErrorKind::Literal,
         1,
-        "unsupported instruction `v_writelane_b32`: not in the pws GCN3 subset (clang emits it to keep scalar registers in vector lanes, at -O0 and when it spills them; pws does not run the lane-select instructions: compile with -O1 or higher, and split a kernel that runs out of scalar registers)",
+        24,
+        "a lane access takes no literal dword on gfx8: a scalar register or an inline constant",
+    ),
+    (
+        "v_readfirstlane_b32 v4, v1",
+        ErrorKind::BadOperand,
+        1,
+        21,
+        "expected a 32-bit scalar register",
     ),
     (
         "v_add_f16_e32 v1, 3, v1",

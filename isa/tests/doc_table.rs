@@ -57,9 +57,11 @@ fn table() -> String {
             mods.push("omod");
         }
         let vop3 = match info.format {
-            Format::Vop1 | Format::Vop2 | Format::Vopc => {
-                format!("0x{:03x}", info.opcode.vop3_code().unwrap_or(0))
-            }
+            Format::Vop1 | Format::Vop2 | Format::Vopc => info
+                .opcode
+                .vop3_code()
+                .map(|c| format!("0x{c:03x}"))
+                .unwrap_or_default(),
             _ => "".into(),
         };
         out.push_str(&format!(

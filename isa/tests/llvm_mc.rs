@@ -380,6 +380,10 @@ fn ds_forms(info: &pws_isa::OpInfo, out: &mut Vec<String>) {
 
 fn valu_forms(info: &pws_isa::OpInfo, out: &mut Vec<String>) {
     let m = info.mnemonic;
+    if info.opcode.is_lane_access() {
+        lane_forms(info.opcode, m, out);
+        return;
+    }
     if let Some(k) = info.opcode.literal_k() {
         // v_madmk/madak_f32: K is a literal dword however it is written.
         for s0 in vsrc0(Width::B32) {
@@ -1069,6 +1073,72 @@ fn decoder_matches_llvm_mc_disassembler() {
         "only {} of {tried} mutants decode",
         cases.len()
     );
+}
+
+/// `v_readfirstlane_b32`, `v_readlane_b32`, `v_writelane_b32`: scalar destinations and lane
+/// numbers of every kind, the constant bus, and what gfx8 refuses (a VGPR lane or value, a
+/// literal, modifiers, the e64 suffix).
+fn lane_forms(op: Opcode, m: &str, out: &mut Vec<String>) {
+    let lines: &[&str] = match op {
+        Opcode::VReadfirstlaneB32 => &[
+            "s5, v1",
+            "s101, v255",
+            "vcc_lo, v3",
+            "m0, v1",
+            "exec_hi, v2",
+            "ttmp3, v4",
+            "flat_scratch_hi, v1",
+            "s5, s1",
+            "s5, 1",
+            "s5, 0x1234",
+            "v5, v1",
+            "s[4:5], v1",
+        ],
+        Opcode::VReadlaneB32 => &[
+            "s5, v1, s2",
+            "s101, v255, 63",
+            "s5, v1, 64",
+            "s5, v1, -1",
+            "m0, v1, 0",
+            "s5, v1, m0",
+            "s5, v1, vcc_lo",
+            "s5, v1, exec_hi",
+            "s5, v1, scc",
+            "s5, v1, 0.5",
+            "flat_scratch_lo, v1, 0",
+            "ttmp3, v1, s2",
+            "vcc_hi, v7, s9",
+            "s5, v1, v2",
+            "s5, 1, 3",
+            "s5, s1, 3",
+            "s5, v1, 0x1234",
+            "s5, v1, s2 clamp",
+            "s5, -v1, s2",
+            "v5, v1, 0",
+        ],
+        _ => &[
+            "v1, s5, 0",
+            "v255, s101, 63",
+            "v1, m0, 3",
+            "v1, 1.0, 3",
+            "v1, s5, 0.5",
+            "v1, -16, s2",
+            "v1, exec_lo, 3",
+            "v1, s5, -1",
+            "v1, s5, s2",
+            "v1, s5, m0",
+            "v1, v2, 3",
+            "v1, 0x1234, 3",
+            "v1, s5, v2",
+            "s1, s5, 3",
+            "v1, s5, 3 clamp",
+        ],
+    };
+    for l in lines {
+        out.push(format!("{m} {l}"));
+    }
+    out.push(format!("{m}_e32 {}", lines[0]));
+    out.push(format!("{m}_e64 {}", lines[0]));
 }
 
 /// SDWA lines for `info`'s opcode: the default form, each select and `dst_unused` value, the

@@ -12,7 +12,9 @@
 //! writes only its own three output words, so the final memory does not depend on the mode, S
 //! or the schedule. Unsigned arithmetic keeps clang from exploiting undefined behaviour.
 //! [`ClKernel::render`] writes the C source and the launch manifest; compiler flags are part
-//! of the case (`-O1` .. `-O3`, with or without LLVM's skip-branch threshold).
+//! of the case (`-O0` .. `-O3`, with or without LLVM's skip-branch threshold; an `-O0` case
+//! marks no split, since clang's `-O0` code keeps scalars in vector lanes in every divergent
+//! region).
 //!
 //! Behind the knobs of [`ClFamilies`]: two `float` variables `f`, `g` (arithmetic, division,
 //! fmin/fmax/floor/ceil/trunc/sqrt/fabs, conversions, float compares as conditions, the transcendentals
@@ -354,6 +356,7 @@ pub fn cl_kernel() -> impl Strategy<Value = ClKernel> {
 /// The proptest strategy of kernels with the families `fam`.
 pub fn cl_kernel_with(fam: ClFamilies) -> impl Strategy<Value = ClKernel> {
     let flags = prop_oneof![
+        Just(vec!["-O0".to_string()]),
         Just(vec!["-O1".to_string()]),
         Just(vec!["-O2".to_string()]),
         Just(vec!["-O3".to_string()]),
@@ -504,6 +507,12 @@ impl ClKernel {
         };
     }
 
+    /// `-O0` code keeps scalars in vector lanes (`v_writelane_b32`) inside every divergent
+    /// region, which no split may hold, so an `-O0` case marks no split.
+    fn marks_splits(&self) -> bool {
+        !self.cflags.iter().any(|f| f == "-O0")
+    }
+
     fn block(&self, out: &mut String, stmts: &[Stmt], indent: usize, loops: &mut usize) {
         let pad = "  ".repeat(indent);
         for s in stmts {
@@ -519,7 +528,7 @@ impl ClKernel {
                     els,
                     split,
                 } => {
-                    if *split {
+                    if *split && self.marks_splits() {
                         let _ = writeln!(out, "{pad}PWS_SPLIT();");
                     }
                     let _ = write!(out, "{pad}if (");

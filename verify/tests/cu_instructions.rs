@@ -1,13 +1,14 @@
 //! Every instruction the compute unit executes, on the RTL against the golden model: random
-//! straight-line programs of scalar and vector ALU operations, scalar loads of 1 to 16 dwords and
-//! FLAT and MUBUF (private memory) loads and stores of bytes, halves and 1 to 4 dwords, FLAT
-//! atomics with and without
-//! `glc` (on the lane's own dword or on one dword every lane shares, so lane order shows), with
-//! random registers, constants,
-//! literals and lane masks (saveexec and `v_cmpx` leave lanes off for the instructions after
-//! them), over random data and a possibly partial wavefront. Every register the program can
-//! write is stored at the end, so the final memories compare the whole architectural state. The
-//! RTL must also take exactly the timing contract's cycles for each instruction (docs/timing.md).
+//! straight-line programs of scalar and vector ALU operations, the lane accesses
+//! (`v_readlane_b32`, `v_writelane_b32`, `v_readfirstlane_b32`, of any lane, active or not),
+//! scalar loads of 1 to 16 dwords and FLAT and MUBUF (private memory) loads and stores of
+//! bytes, halves and 1 to 4 dwords, FLAT atomics with and without `glc` (on the lane's own
+//! dword or on one dword every lane shares, so lane order shows), with random registers,
+//! constants, literals and lane masks (saveexec and `v_cmpx` leave lanes off for the
+//! instructions after them), over random data and a possibly partial wavefront. Every register
+//! the program can write is stored at the end, so the final memories compare the whole
+//! architectural state. The RTL must also take exactly the timing contract's cycles for each
+//! instruction (docs/timing.md).
 //!
 //! The program is a list of (opcode, operand choices) that proptest shrinks to the few
 //! instructions that matter; a failure prints the program.
@@ -183,6 +184,29 @@ fn instruction(op: Opcode, words: &[u32]) -> Option<Instruction> {
         });
         inst.srcs[k] = Some(Operand::Literal(c.word()));
         inst.srcs[3 - k] = Some(vgpr(c, Width::B32));
+        return check(&inst).ok().map(|()| inst);
+    }
+    if op.is_lane_access() {
+        // A data VGPR or SGPR, the lane a scalar or an inline constant (past 63 too), the
+        // value written a scalar or an inline constant.
+        let scalar = |c: &mut Choices| match c.take(3) {
+            0 => Operand::Int(c.take(81) as i8 - 16),
+            _ => sgpr(c, Width::B32),
+        };
+        inst.vop3 = info.format == Format::Vop3;
+        match op {
+            Opcode::VWritelaneB32 => {
+                inst.dst = Some(vgpr(c, Width::B32));
+                inst.srcs[0] = Some(scalar(c));
+            }
+            _ => {
+                inst.sdst = Some(sgpr(c, Width::B32));
+                inst.srcs[0] = Some(vgpr(c, Width::B32));
+            }
+        }
+        if op != Opcode::VReadfirstlaneB32 {
+            inst.srcs[1] = Some(scalar(c));
+        }
         return check(&inst).ok().map(|()| inst);
     }
     match info.format {
@@ -381,9 +405,11 @@ fn checksum(inst: &Instruction) -> String {
         inst.opcode.format(),
         Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 | Format::Sop1 | Format::Sop2
     );
-    let (reg, n) = match (inst.dst, inst.opcode.signature().dst) {
-        (Some(Operand::Vgpr(v)), Some(w)) if alu => ('v', (v, w.dwords())),
-        (Some(Operand::Sgpr(r)), Some(w)) if alu => ('s', (r, w.dwords())),
+    let (reg, n) = match (inst.dst, inst.opcode.signature().dst, inst.sdst) {
+        (Some(Operand::Vgpr(v)), Some(w), _) if alu => ('v', (v, w.dwords())),
+        (Some(Operand::Sgpr(r)), Some(w), _) if alu => ('s', (r, w.dwords())),
+        // A read lane access's scalar result.
+        (None, None, Some(Operand::Sgpr(r))) if inst.opcode.is_lane_access() => ('s', (r, 1)),
         _ => return String::new(),
     };
     let (first, dwords) = n;

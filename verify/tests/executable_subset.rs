@@ -119,7 +119,8 @@ fn the_subset_is_what_the_rtl_decodes() {
     for info in OPCODES {
         // A plain instance: no modifiers (nor DS's `gds`, which the subset refuses), no trap
         // temporaries or flat_scratch, no M0 or VCC (which the subset refuses as a scalar
-        // load's base or offset, an operand rule, not the opcode's), and no SDWA form of a
+        // load's base or offset, an operand rule, not the opcode's; nor anything but an SGPR
+        // as a read lane access's destination), and no SDWA form of a
         // 16-bit op (whose selects have rules of their own, `subset::executable`); an
         // `s_setreg_imm32_b32` writes the one field the subset runs (a rule on its operand).
         let plain = (0..10_000)
@@ -154,6 +155,9 @@ fn the_subset_is_what_the_rtl_decodes() {
                             .iter()
                             .flatten()
                             .all(|o| matches!(o, Operand::Sgpr(_))))
+                    // A read lane access writes an SGPR (an operand rule).
+                    && (!i.opcode.is_lane_access()
+                        || matches!(i.sdst, None | Some(Operand::Sgpr(_))))
             })
             .unwrap_or_else(|| panic!("no plain instance of {}", info.mnemonic));
         assert_eq!(

@@ -285,10 +285,19 @@ pub mod flags {
     /// A MUBUF access (`buffer_load_*`, `buffer_store_*`): class `Flat`, addressed through
     /// the private segment's swizzled resource ([`super::Decoder`]'s `mubuf_o`).
     pub const MUBUF: u64 = 1 << 43;
+    /// A lane access (`v_readlane_b32`, `v_writelane_b32`, `v_readfirstlane_b32`): the op
+    /// runs on one lane whatever EXEC is, the lane number in source 1 (a scalar the issue
+    /// unit reads) ...
+    pub const LANE: u64 = 1 << 44;
+    /// ... or, for `v_readfirstlane_b32`, the lowest lane of EXEC & SpM (lane 0 if none).
+    pub const LANE_FIRST: u64 = 1 << 45;
+    /// The mask destination is one 32-bit SGPR named by the VDST field (the read lane
+    /// accesses' scalar result).
+    pub const SDST32: u64 = 1 << 46;
 }
 
 /// Width of the decode ROM's flag word.
-pub const FLAG_BITS: usize = 44;
+pub const FLAG_BITS: usize = 47;
 
 /// One row of the decode ROM.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -532,6 +541,9 @@ pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
         SLoadDwordx8 => other(InstClass::Smem, DW8),
         SLoadDwordx16 => other(InstClass::Smem, DW16),
         VMovB32 => valu(ValuOp::Mov, V),
+        VReadfirstlaneB32 => valu(ValuOp::ReadLane, MASK_DST | SDST32 | LANE | LANE_FIRST),
+        VReadlaneB32 => valu(ValuOp::ReadLane, MASK_DST | SDST32 | LANE),
+        VWritelaneB32 => valu(ValuOp::Mov, V | LANE),
         VNotB32 => valu(ValuOp::Not, V),
         VBfrevB32 => valu(ValuOp::Bfrev, V),
         VFfbhU32 => valu(ValuOp::Ffbh, V),
@@ -1078,6 +1090,12 @@ pub struct Decoder {
     pub writes_vgpr_o: Signal<Out, Bit>,
     pub mask_dst_kind_o: Signal<Out, DstKind>,
     pub mask_dst_sgpr_o: Signal<Out, Bits<SGPR_ADDR_BITS>>,
+    /// The mask destination is one 32-bit SGPR (a read lane access's result).
+    pub mask_dst32_o: Signal<Out, Bit>,
+    /// A lane access (`flags::LANE`): enable one lane, source 1's or (`lane_first_o`) the
+    /// lowest active one.
+    pub lane_o: Signal<Out, Bit>,
+    pub lane_first_o: Signal<Out, Bit>,
     pub writes_exec_o: Signal<Out, Bit>,
     /// Carry-in / select mask: `None`-like `Const` when the op reads none.
     pub reads_mask_o: Signal<Out, Bit>,
@@ -1193,6 +1211,9 @@ impl Default for Decoder {
             writes_vgpr_o: Default::default(),
             mask_dst_kind_o: Default::default(),
             mask_dst_sgpr_o: Default::default(),
+            mask_dst32_o: Default::default(),
+            lane_o: Default::default(),
+            lane_first_o: Default::default(),
             writes_exec_o: Default::default(),
             reads_mask_o: Default::default(),
             mask_src_kind_o: Default::default(),
@@ -1341,6 +1362,9 @@ impl Logic for Decoder {
         self.mem_signed_o.next = self.fl.val().get_bit(24);
         self.mem_rmw_o.next = self.fl.val().get_bits::<4>(28);
         self.mubuf_o.next = self.fl.val().get_bit(43);
+        self.lane_o.next = self.fl.val().get_bit(44);
+        self.lane_first_o.next = self.fl.val().get_bit(45);
+        self.mask_dst32_o.next = self.fl.val().get_bit(46);
         self.ds_two_o.next = self.fl.val().get_bit(32);
         self.ds_st64_o.next = self.fl.val().get_bit(33);
         self.ds_offset0_o.next = self.word0_i.val().get_bits::<8>(0);
@@ -1425,6 +1449,11 @@ impl Logic for Decoder {
             7 => {
                 self.src[0].code_i.next = self.word0_i.val().get_bits::<9>(0);
                 self.has_literal.next = self.src[0].literal_o.val();
+                // v_readfirstlane_b32: the scalar destination is in VDST (bits 24:17).
+                if self.fl.val().get_bit(46) {
+                    self.mask_dst.code_i.next = self.word0_i.val().get_bits::<7>(17);
+                    self.bad_fields.next = self.word0_i.val().get_bit(24);
+                }
             }
             8 => {
                 self.src[0].code_i.next = self.word0_i.val().get_bits::<9>(0);
@@ -1764,6 +1793,8 @@ impl Logic for Decoder {
                     & (self.fmt.val() != 2)))
                 | !self.has_sdst.val())
             & ((self.mask_dst.legal_o.val() & !self.mask_dst.flat_scratch_o.val())
-                | !self.fl.val().get_bit(5));
+                | !self.fl.val().get_bit(5))
+            // A read lane access writes an SGPR (`pws_isa::subset`).
+            & ((self.mask_dst.kind_o.val() == DstKind::Sgpr) | !self.fl.val().get_bit(46));
     }
 }

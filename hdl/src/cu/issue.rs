@@ -130,6 +130,8 @@ pub struct IssueUnit {
     /// Where the op's lane-mask result goes when it completes.
     pub valu_mask_dst_o: Signal<Out, DstKind>,
     pub valu_mask_sgpr_o: Signal<Out, Bits<SGPR_ADDR_BITS>>,
+    /// The mask result is a 32-bit scalar for one SGPR (a read lane access's value).
+    pub valu_mask_d32_o: Signal<Out, Bit>,
     pub valu_writes_exec_o: Signal<Out, Bit>,
     /// Memory instruction for the LSU.
     pub mem_valid_o: Signal<Out, Bit>,
@@ -185,6 +187,12 @@ pub struct IssueUnit {
     c_scc: Signal<Local, Bit>,
     act_lo: Signal<Local, Bits<32>>,
     act_hi: Signal<Local, Bits<32>>,
+    /// A lane access's one enabled lane: source 1's low 6 bits, or the lowest active lane
+    /// (`act & -act`, lane 0 when no lane is active).
+    act64: Signal<Local, Bits<64>>,
+    lane_en: Signal<Local, Bits<64>>,
+    /// The last SGPR a VALU op's mask result writes.
+    mask_top: Signal<Local, Bits<8>>,
     // Operand slot n: kind, register, constant, used by this instruction.
     s_kind: Vec<Signal<Local, SrcKind>>,
     s_sgpr: Vec<Signal<Local, Bits<SGPR_ADDR_BITS>>>,
@@ -208,6 +216,7 @@ pub struct IssueUnit {
     smem_addr: Signal<Local, Bits<32>>,
     dst_top: Signal<Local, Bits<8>>,
     addr_mask: Constant<Bits<32>>,
+    one64: Constant<Bits<64>>,
     /// Where the loader places the code (`layout::CODE_BASE`): `s_getpc_b64` reads it plus
     /// the next instruction's offset.
     code_base: Constant<Bits<32>>,
@@ -280,6 +289,7 @@ impl IssueUnit {
             valu_en_hi_o: Default::default(),
             valu_mask_dst_o: Default::default(),
             valu_mask_sgpr_o: Default::default(),
+            valu_mask_d32_o: Default::default(),
             valu_writes_exec_o: Default::default(),
             mem_valid_o: Default::default(),
             mem_store_o: Default::default(),
@@ -326,6 +336,9 @@ impl IssueUnit {
             c_scc: Default::default(),
             act_lo: Default::default(),
             act_hi: Default::default(),
+            act64: Default::default(),
+            lane_en: Default::default(),
+            mask_top: Default::default(),
             s_kind: many(SLOTS),
             s_sgpr: many(SLOTS),
             s_const_lo: many(SLOTS),
@@ -348,6 +361,7 @@ impl IssueUnit {
             smem_addr: Default::default(),
             dst_top: Default::default(),
             addr_mask: Constant::new(0xFFFF_FFFCu64.to_bits()),
+            one64: Constant::new(1u64.to_bits()),
             code_base: Constant::new(pws_isa::manifest::layout::CODE_BASE.to_bits()),
         }
     }
@@ -471,6 +485,10 @@ impl Logic for IssueUnit {
                     self.s_used[n].next =
                         !self.decoder.vsrc_is_vgpr_o[n].val() & (self.nsrc.val().index() > n);
                 }
+                // A lane access's lane number is source 1, a scalar.
+                if self.decoder.lane_o.val() & !self.decoder.lane_first_o.val() {
+                    self.s_used[1].next = true;
+                }
                 self.s_kind[3].next = self.decoder.mask_src_kind_o.val();
                 self.s_sgpr[3].next = self.decoder.mask_src_sgpr_o.val();
                 self.s_used[3].next = self.decoder.reads_mask_o.val();
@@ -529,10 +547,14 @@ impl Logic for IssueUnit {
         {
             self.bad_sgpr.next = true;
         }
+        self.mask_top.next = bit_cast::<8, SGPR_ADDR_BITS>(self.decoder.mask_dst_sgpr_o.val());
+        if !self.decoder.mask_dst32_o.val() {
+            self.mask_top.next =
+                bit_cast::<8, SGPR_ADDR_BITS>(self.decoder.mask_dst_sgpr_o.val()) + 1;
+        }
         if (self.decoder.class_o.val() == InstClass::Valu)
             & (self.decoder.mask_dst_kind_o.val() == DstKind::Sgpr)
-            & (bit_cast::<8, SGPR_ADDR_BITS>(self.decoder.mask_dst_sgpr_o.val()) + 1
-                >= self.n_sgprs_i.val())
+            & (self.mask_top.val() >= self.n_sgprs_i.val())
         {
             self.bad_sgpr.next = true;
         }
@@ -593,8 +615,22 @@ impl Logic for IssueUnit {
         self.valu_mask_in_hi_o.next = self.opnd_hi[3].q.val();
         self.valu_en_lo_o.next = self.act_lo.val();
         self.valu_en_hi_o.next = self.act_hi.val();
+        self.act64.next =
+            (bit_cast::<64, 32>(self.act_hi.val()) << 32) | bit_cast::<64, 32>(self.act_lo.val());
+        self.lane_en.next = self.one64.val() << self.opnd_lo[1].q.val().get_bits::<6>(0);
+        if self.decoder.lane_first_o.val() {
+            self.lane_en.next = self.act64.val() & (!self.act64.val() + 1);
+            if !self.act64.val().any() {
+                self.lane_en.next = self.one64.val();
+            }
+        }
+        if self.decoder.lane_o.val() {
+            self.valu_en_lo_o.next = self.lane_en.val().get_bits::<32>(0);
+            self.valu_en_hi_o.next = self.lane_en.val().get_bits::<32>(32);
+        }
         self.valu_mask_dst_o.next = self.decoder.mask_dst_kind_o.val();
         self.valu_mask_sgpr_o.next = self.decoder.mask_dst_sgpr_o.val();
+        self.valu_mask_d32_o.next = self.decoder.mask_dst32_o.val();
         self.valu_writes_exec_o.next = self.decoder.writes_exec_o.val();
         self.smem_addr.next = self.opnd_lo[3].q.val() + self.decoder.smem_offset_o.val();
         if self.decoder.smem_offset_is_sgpr_o.val() | self.decoder.mubuf_o.val() {

@@ -87,6 +87,8 @@ pub struct WavefrontSlot {
     pub iu_valu_go_i: Vec<Signal<In, Bit>>,
     pub iu_valu_mask_dst_i: Vec<Signal<In, DstKind>>,
     pub iu_valu_mask_sgpr_i: Vec<Signal<In, Bits<SGPR_ADDR_BITS>>>,
+    /// The mask result is one 32-bit SGPR (a read lane access), not a pair.
+    pub iu_valu_mask_d32_i: Vec<Signal<In, Bit>>,
     pub iu_valu_writes_exec_i: Vec<Signal<In, Bit>>,
     /// Issue unit kk works on a context of this slot; its SGPR read data.
     pub iu_here_o: Vec<Signal<Out, Bit>>,
@@ -164,6 +166,7 @@ pub struct WavefrontSlot {
     sm_pc: Vec<DFF<Bits<32>>>,
     v_mdst: Vec<DFF<DstKind>>,
     v_msgpr: Vec<DFF<Bits<SGPR_ADDR_BITS>>>,
+    v_md32: Vec<DFF<Bit>>,
     v_wexec: Vec<DFF<Bit>>,
     // Per slot.
     live: DFF<Bit>,
@@ -262,6 +265,7 @@ impl WavefrontSlot {
             iu_valu_go_i: many(n),
             iu_valu_mask_dst_i: many(n),
             iu_valu_mask_sgpr_i: many(n),
+            iu_valu_mask_d32_i: many(n),
             iu_valu_writes_exec_i: many(n),
             iu_here_o: many(n),
             iu_srf_rdata_lo_o: many(n),
@@ -327,6 +331,7 @@ impl WavefrontSlot {
             sm_pc: many(n),
             v_mdst: many(n),
             v_msgpr: many(n),
+            v_md32: many(n),
             v_wexec: many(n),
             live: Default::default(),
             wg: Default::default(),
@@ -381,6 +386,7 @@ impl Logic for WavefrontSlot {
             self.sm_pc[k].clock.next = self.clock.val();
             self.v_mdst[k].clock.next = self.clock.val();
             self.v_msgpr[k].clock.next = self.clock.val();
+            self.v_md32[k].clock.next = self.clock.val();
             self.v_wexec[k].clock.next = self.clock.val();
             self.busy[k].d.next = self.busy[k].q.val();
             self.ended[k].d.next = self.ended[k].q.val();
@@ -397,6 +403,7 @@ impl Logic for WavefrontSlot {
             self.sm_pc[k].d.next = self.sm_pc[k].q.val();
             self.v_mdst[k].d.next = self.v_mdst[k].q.val();
             self.v_msgpr[k].d.next = self.v_msgpr[k].q.val();
+            self.v_md32[k].d.next = self.v_md32[k].q.val();
             self.v_wexec[k].d.next = self.v_wexec[k].q.val();
             self.retire[k].next = false;
             self.issue_o[k].next = false;
@@ -541,6 +548,7 @@ impl Logic for WavefrontSlot {
                         if self.iu_valu_go_i[kk].val() {
                             self.v_mdst[k].d.next = self.iu_valu_mask_dst_i[kk].val();
                             self.v_msgpr[k].d.next = self.iu_valu_mask_sgpr_i[kk].val();
+                            self.v_md32[k].d.next = self.iu_valu_mask_d32_i[kk].val();
                             self.v_wexec[k].d.next = self.iu_valu_writes_exec_i[kk].val();
                         }
                     }
@@ -548,8 +556,8 @@ impl Logic for WavefrontSlot {
             }
         }
 
-        // VALU completion: the mask result goes to VCC, an SGPR pair or EXEC, and the context
-        // retires. Port p runs issue unit p's ops, so it owns the same contexts.
+        // VALU completion: the mask result goes to VCC, an SGPR pair or EXEC (a read lane
+        // access's value to one SGPR), and the context retires. Port p runs issue unit p's ops, so it owns the same contexts.
         for p in 0..self.busy.len() {
             self.vu_rel[p].next = self.vu_owner_i[p].val() - self.cand_base_i.val();
             for k in 0..self.busy.len() {
@@ -563,7 +571,7 @@ impl Logic for WavefrontSlot {
                             }
                             DstKind::Sgpr => {
                                 self.smu.cx_srf_we_lo[k].next = true;
-                                self.smu.cx_srf_we_hi[k].next = true;
+                                self.smu.cx_srf_we_hi[k].next = !self.v_md32[k].q.val();
                                 self.smu.cx_srf_waddr[k].next = self.v_msgpr[k].q.val();
                                 self.smu.cx_srf_wdata_lo[k].next = self.vu_mask_lo_i[p].val();
                                 self.smu.cx_srf_wdata_hi[k].next = self.vu_mask_hi_i[p].val();

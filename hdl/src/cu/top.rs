@@ -694,6 +694,8 @@ impl Logic for ComputeUnit {
                         self.ius[m * self._per_slot + kk].valu_mask_dst_o.val();
                     self.slots[m * self._slots_per_simd + js].iu_valu_mask_sgpr_i[kk].next =
                         self.ius[m * self._per_slot + kk].valu_mask_sgpr_o.val();
+                    self.slots[m * self._slots_per_simd + js].iu_valu_mask_d32_i[kk].next =
+                        self.ius[m * self._per_slot + kk].valu_mask_d32_o.val();
                     self.slots[m * self._slots_per_simd + js].iu_valu_writes_exec_i[kk].next =
                         self.ius[m * self._per_slot + kk].valu_writes_exec_o.val();
                     self.slots[m * self._slots_per_simd + js].iu_valu_go_i[kk].next =

@@ -21,6 +21,10 @@ use super::perm::BytePermute;
 pub enum ValuOp {
     /// d = a (v_mov_b32)
     Mov,
+    /// d = a, written to no VGPR: the (Sp)SIMD returns the one enabled lane's d as its
+    /// scalar result (`v_readlane_b32`, `v_readfirstlane_b32`; the issue unit enables that
+    /// lane alone).
+    ReadLane,
     /// d = !a
     Not,
     /// d = a + b, carry-out to the mask result
@@ -222,8 +226,9 @@ pub enum ValuOp {
 
 impl ValuOp {
     /// Every operation, in encoding order (declaration order, as rust-hdl encodes the enum).
-    pub const ALL: [ValuOp; 127] = [
+    pub const ALL: [ValuOp; 128] = [
         ValuOp::Mov,
+        ValuOp::ReadLane,
         ValuOp::Not,
         ValuOp::Add,
         ValuOp::Addc,
@@ -472,8 +477,8 @@ impl ValuOp {
     pub fn sources(self) -> usize {
         use ValuOp::*;
         match self {
-            Mov | Not | Bfrev | Ffbh | Ffbl | FfbhI | CvtF32I32 | CvtF32U32 | CvtI32F32
-            | CvtU32F32 | CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3
+            Mov | ReadLane | Not | Bfrev | Ffbh | Ffbl | FfbhI | CvtF32I32 | CvtF32U32
+            | CvtI32F32 | CvtU32F32 | CvtF32Ubyte0 | CvtF32Ubyte1 | CvtF32Ubyte2 | CvtF32Ubyte3
             | CvtRpiI32F32 | CvtFlrI32F32 | FloorF | CeilF | TruncF | RndneF | FractF
             | FrexpMantF | FrexpExpF | RcpF | SqrtF | RsqF | ExpF | LogF | SinF | CosF => 1,
             MadU24 | MadI24 | BfeU | BfeI | Bfi | Alignbit | Alignbyte | Perm | Min3I | Min3U
@@ -917,6 +922,7 @@ impl Logic for LaneAlu {
 
         match self.op.val() {
             ValuOp::Mov => self.result.next = self.a.val(),
+            ValuOp::ReadLane => self.result.next = self.a.val(),
             ValuOp::Not => self.result.next = !self.a.val(),
             ValuOp::Add => {
                 self.result.next = self.sum.val();

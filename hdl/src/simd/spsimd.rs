@@ -93,6 +93,9 @@ pub struct SpSimd {
     /// simulate, so the output words are not rebuilt every cycle).
     mask_lo: DFF<Bits<32>>,
     mask_hi: DFF<Bits<32>>,
+    /// `ValuOp::ReadLane`: the value of the one lane it runs, returned as its mask result.
+    lane_val: DFF<Bits<32>>,
+    lv: Signal<Local, Bits<32>>,
     // The op is accepted now; its 64-bit operands as decoded from `op_i`; the enabled lanes
     // of each group.
     accept: Signal<Local, Bit>,
@@ -189,6 +192,8 @@ impl SpSimd {
             mask_in: many(4),
             mask_out: many(4),
             mask_lo: Default::default(),
+            lane_val: Default::default(),
+            lv: Default::default(),
             mask_hi: Default::default(),
             accept: Default::default(),
             wide_in: Default::default(),
@@ -226,7 +231,7 @@ impl Logic for SpSimd {
         self.mo_hi.next = 0.into();
         dff_setup!(
             self, clock, busy, done, op, dst, fmod, sdwa, is_vgpr, wide_a, wide_b, wide_c, pair,
-            writes, mask_lo, mask_hi
+            writes, mask_lo, mask_hi, lane_val
         );
         self.done.d.next = false;
         for n in 0..3 {
@@ -338,6 +343,7 @@ impl Logic for SpSimd {
                 | (self.op_i.val() == ValuOp::CmpNltF)
                 | (self.op_i.val() == ValuOp::CmpTrueF)
                 | (self.op_i.val() == ValuOp::CmpClassF)
+                | (self.op_i.val() == ValuOp::ReadLane)
                 | self.wide_b_in.val());
             for n in 0..3 {
                 self.is_vgpr_in.next = self
@@ -526,9 +532,20 @@ impl Logic for SpSimd {
         }
         // Write-back, directly or through the inverse crossbar: each lane that executed gets
         // its position's flag and, if the op writes a VGPR, its result words.
+        self.lv.next = self.lane_val.q.val();
+        if self.accept.val() {
+            self.lv.next = 0.into();
+        }
         if self.direct.val() {
             for g in 0..self._groups {
                 if self.schedule.group_o.val().index() == g {
+                    if self.op.q.val() == ValuOp::ReadLane {
+                        for p in 0..16 {
+                            if self.schedule.active_o.val().get_bit(p) {
+                                self.lv.next = self.sdwas[p].d_o.val();
+                            }
+                        }
+                    }
                     self.mo[g].next = (self.mo[g].val() & !self.schedule.active_o.val())
                         | (self.flags.val() & self.schedule.active_o.val());
                     if self.writes.q.val() {
@@ -547,6 +564,13 @@ impl Logic for SpSimd {
         for g in 0..self._groups {
             self.mo[g].next =
                 (self.mo[g].val() & !self.xbars[g].we_o.val()) | self.xbars[g].flag_o.val();
+            if (self.op.q.val() == ValuOp::ReadLane) & self.xbars[g].we_o.val().any() {
+                for j in 0..16 {
+                    if self.xbars[g].we_o.val().get_bit(j) {
+                        self.lv.next = self.xbars[g].wd_o[j].val();
+                    }
+                }
+            }
             if self.writes.q.val() & self.xbars[g].we_o.val().any() {
                 for j in 0..16 {
                     if self.xbars[g].we_o.val().get_bit(j) {
@@ -570,6 +594,7 @@ impl Logic for SpSimd {
         for g in 0..4 {
             self.mask_out[g].d.next = self.mo[g].val();
         }
+        self.lane_val.d.next = self.lv.val();
 
         // The last pass (or the empty schedule) retires the op.
         if self.busy.q.val() & self.schedule.done_o.val() {
@@ -584,6 +609,10 @@ impl Logic for SpSimd {
             self.mo_hi.next = self.mo[3].val();
             self.mask_hi.d.next =
                 (bit_cast::<32, 16>(self.mo_hi.val()) << 16) | bit_cast::<32, 16>(self.mo_lo.val());
+            if self.op.q.val() == ValuOp::ReadLane {
+                self.mask_lo.d.next = self.lv.val();
+                self.mask_hi.d.next = 0.into();
+            }
         }
     }
 }
@@ -702,6 +731,45 @@ mod tests {
         let bcc = add(SwizzleMode::Bcc, en);
         assert_eq!(bcc.writes, expected(en));
         assert_eq!((bcc.passes, bcc.skipped), (2, 2));
+    }
+
+    /// `ReadLane` on one enabled lane: no VGPR write, the lane's value as the mask result, in
+    /// place and through SCC's crossbar alike.
+    #[test]
+    fn read_lane_returns_its_one_lane_and_writes_nothing() {
+        for mode in [SwizzleMode::None, SwizzleMode::Bcc, SwizzleMode::Scc] {
+            for lane in [0usize, 21, 37, 63] {
+                let mut u = SpSimd::new(64).unwrap();
+                u.connect_all();
+                u.compaction_i.next = mode;
+                for l in 0..64 {
+                    u.rd0_i[l].next = (100 + l as u64).to_bits();
+                }
+                u.op_i.next = ValuOp::ReadLane;
+                u.src_is_vgpr_i[0].next = true;
+                u.src_vgpr_i[0].next = 5u64.to_bits();
+                let en = 1u64 << lane;
+                u.en_lo_i.next = (en & 0xFFFF_FFFF).to_bits();
+                u.en_hi_i.next = (en >> 32).to_bits();
+                u.issue_i.next = true;
+                assert!(simulate(&mut u, 1000));
+                edge(&mut u);
+                u.issue_i.next = false;
+                let mut done = false;
+                for _ in 0..8 {
+                    assert!(simulate(&mut u, 1000));
+                    assert!((0..64).all(|l| !u.we_o[l].val()), "{mode:?}: a VGPR write");
+                    if u.done_o.val() {
+                        done = true;
+                        break;
+                    }
+                    edge(&mut u);
+                }
+                assert!(done, "{mode:?} lane {lane}: no done_o");
+                assert_eq!(u.mask_lo_o.val().to_u64(), 100 + lane as u64, "{mode:?}");
+                assert_eq!(u.mask_hi_o.val().to_u64(), 0, "{mode:?}");
+            }
+        }
     }
 
     #[test]

@@ -110,6 +110,10 @@ pub enum Unsplittable {
     DivergentLoop { header_line: u32 },
     /// An `s_barrier` between the split and the merge.
     Barrier { line: u32 },
+    /// A `v_readlane_b32` or `v_writelane_b32` between the split and the merge: it addresses
+    /// a lane whatever the split mask is, so it could read or write the other half's lanes
+    /// while that half runs.
+    LaneAccess { line: u32, opcode: pws_isa::Opcode },
     /// The split would lose or stale a scalar value.
     Hazards(Vec<Hazard>),
 }
@@ -124,6 +128,10 @@ impl std::fmt::Display for Unsplittable {
             Unsplittable::Barrier { line } => write!(
                 f,
                 "its divergent region holds `s_barrier` (line {line}): the split contexts would wait for each other at the barrier and the merge forever"
+            ),
+            Unsplittable::LaneAccess { line, opcode } => write!(
+                f,
+                "its divergent region holds `{opcode}` (line {line}), which addresses a lane whatever the split mask is: run in parallel, one half could read or write the other half's lanes"
             ),
             Unsplittable::Hazards(h) => {
                 let all: Vec<String> = h.iter().map(ToString::to_string).collect();

@@ -189,6 +189,16 @@ pub(super) fn find(
             .flat_map(|&x| flow.blocks[x].clone())
             .chain(prefix.clone())
             .find(|&i| insts[i].item.opcode == Opcode::SBarrier);
+        let lane_access = region_blocks
+            .iter()
+            .flat_map(|&x| flow.blocks[x].clone())
+            .chain(prefix.clone())
+            .find(|&i| {
+                matches!(
+                    insts[i].item.opcode,
+                    Opcode::VReadlaneB32 | Opcode::VWritelaneB32
+                )
+            });
         let divergent_loop = flow
             .loops_around(b)
             .find(|&l| divergent[l])
@@ -197,6 +207,11 @@ pub(super) fn find(
             Some(Unsplittable::DivergentLoop { header_line })
         } else if let Some(i) = barrier {
             Some(Unsplittable::Barrier { line: line_of(i) })
+        } else if let Some(i) = lane_access {
+            Some(Unsplittable::LaneAccess {
+                line: line_of(i),
+                opcode: insts[i].item.opcode,
+            })
         } else {
             let hazards = split_hazards(
                 program,

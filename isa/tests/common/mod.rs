@@ -127,6 +127,8 @@ pub fn candidate(op: Opcode) -> BoxedStrategy<Instruction> {
     };
     let sdst: BoxedStrategy<Option<Operand>> = match sig.sdst {
         None => Just(None).boxed(),
+        // A read lane access writes one scalar register.
+        Some(w) if op.is_lane_access() => scalar_reg(w).prop_map(Some).boxed(),
         Some(_) => mask().prop_map(Some).boxed(),
     };
     let src = |i: usize| -> BoxedStrategy<Option<Operand>> {
@@ -267,7 +269,7 @@ pub fn candidate(op: Opcode) -> BoxedStrategy<Instruction> {
                 inst.vop3 = vop3;
                 // A FLAT atomic names a destination only with `glc`: half the candidates break it.
                 inst.dst = dst;
-                inst.sdst = if vop3 || sdst.is_none() {
+                inst.sdst = if vop3 || sdst.is_none() || op.is_lane_access() {
                     sdst
                 } else {
                     Some(Operand::VccLo)

@@ -756,6 +756,35 @@ fn vopc_f32(inst: &Instruction, c: &mut Context, vgprs: &[[u32; LANES]]) -> Resu
     Ok(Flow::Next)
 }
 
+/// `v_readlane_b32 sD, vS, lane`, `v_writelane_b32 vD, value, lane` and
+/// `v_readfirstlane_b32 sD, vS`: one lane of a VGPR whatever EXEC is, lane `lane & 63`; the
+/// first lane is the lowest of EXEC & SpM, lane 0 when there is none.
+fn lane_access(
+    inst: &Instruction,
+    c: &mut Context,
+    vgprs: &mut [[u32; LANES]],
+) -> Result<Flow, Fault> {
+    let lane = |c: &Context| -> Result<usize, Fault> {
+        Ok(match inst.opcode {
+            Opcode::VReadfirstlaneB32 => (c.active().trailing_zeros() % 64) as usize,
+            _ => (read_s32(c, src(inst, 1)?)? & 63) as usize,
+        })
+    };
+    if inst.opcode == Opcode::VWritelaneB32 {
+        let v = read_s32(c, src(inst, 0)?)?;
+        let n = vgpr_index(dst(inst)?, 1, vgprs.len())?;
+        vgprs[n][lane(c)?] = v;
+    } else {
+        let n = vgpr_index(src(inst, 0)?, 1, vgprs.len())?;
+        let sd = inst
+            .sdst
+            .ok_or_else(|| Fault::NotExecutable("destination is missing".into()))?;
+        let v = vgprs[n][lane(c)?];
+        write_s32(c, sd, v)?;
+    }
+    Ok(Flow::Next)
+}
+
 fn valu(inst: &Instruction, c: &mut Context, vgprs: &mut [[u32; LANES]]) -> Result<Flow, Fault> {
     use Opcode::*;
     if inst.opcode.is_f32() {
@@ -764,6 +793,9 @@ fn valu(inst: &Instruction, c: &mut Context, vgprs: &mut [[u32; LANES]]) -> Resu
     check_integer_modifiers(inst)?;
     if inst.opcode.is_int16() {
         return valu_int16(inst, c, vgprs);
+    }
+    if inst.opcode.is_lane_access() {
+        return lane_access(inst, c, vgprs);
     }
     let active = c.active();
     let d = dst(inst)?;
@@ -1617,6 +1649,10 @@ mod tests {
                     (Format::Smem, _) => Operand::Sgpr(0),
                     // MUBUF's resource and SOFFSET are scalar.
                     (Format::Mubuf, _) if i == 1 || i == 2 => Operand::Sgpr(0),
+                    // A lane number and a value written to a lane are scalar.
+                    _ if op.is_lane_access() && (i == 1 || op == Opcode::VWritelaneB32) => {
+                        Operand::Sgpr(0)
+                    }
                     // A 64-bit third source is a lane mask, except DS's DATA1.
                     (f, Width::B64) if i == 2 && f != Format::Ds => Operand::VccLo,
                     _ => reg(w),
@@ -1643,6 +1679,40 @@ mod tests {
                 info.mnemonic
             );
         }
+    }
+
+    /// The lane accesses address their lane whatever EXEC and SpM are, the lane number taken
+    /// mod 64; `v_readfirstlane_b32` reads the lowest lane of EXEC & SpM, lane 0 if none.
+    #[test]
+    fn lane_accesses_address_one_lane_whatever_exec_is() {
+        let line = |text: &str| pws_isa::assemble(text, "l.s").unwrap().instructions[0].item;
+        let mut c = Context {
+            id: ContextId::WF,
+            scalar: ScalarFile::default(),
+            pc: 0,
+            spm: 0xFF00,
+            parent: None,
+            stack: ChildStack::new(0),
+            status: Status::Ready,
+            wait_pc: 0,
+            watch: Default::default(),
+        };
+        c.scalar.set_exec(0x0FF0);
+        let mut vgprs = vec![[0; LANES]; 2];
+        for (l, v) in vgprs[1].iter_mut().enumerate() {
+            *v = 100 + l as u32;
+        }
+        let mut run = |text: &str, c: &mut Context| {
+            lane_access(&line(text), c, &mut vgprs).unwrap();
+        };
+        run("v_writelane_b32 v1, 7, 64", &mut c);
+        run("v_readlane_b32 s4, v1, 0", &mut c);
+        run("v_readlane_b32 s5, v1, -1", &mut c);
+        run("v_readfirstlane_b32 s6, v1", &mut c);
+        c.scalar.set_exec(0);
+        run("v_readfirstlane_b32 s7, v1", &mut c);
+        let s = |n| c.scalar.get(n).unwrap();
+        assert_eq!([s(4), s(5), s(6), s(7)], [7, 163, 108, 7]);
     }
 
     #[test]
