@@ -1199,3 +1199,66 @@ fn kernels_compiled_at_o0_run() {
     assert!(e.contains("the kernel calls `twice`"), "{e}");
     assert!(e.contains("clang inlines no function at -O0"), "{e}");
 }
+
+/// A kernel with more live uniform values than SGPRs: clang-14 spills scalars into vector
+/// lanes at -O2 too (`v_writelane_b32`, `v_readlane_b32`), and both executors compute it.
+#[test]
+fn scalar_register_spills_at_o2_run() {
+    const N: usize = 110;
+    let dir = tempfile::tempdir().unwrap();
+    let params: Vec<String> = (0..N).map(|i| format!("int a{i}")).collect();
+    let terms: Vec<String> = (0..N)
+        .map(|i| format!("    acc += (x & {}) ? a{i} * x : a{i};\n", 1 << (i % 16)))
+        .collect();
+    std::fs::write(
+        dir.path().join("k.cl"),
+        format!(
+            "__kernel void k(__global const int *in, __global int *out, {}) {{\n\
+               int x = in[get_global_id(0)];\n\
+               int acc = 0;\n\
+               for (int t = 0; t < (x & 1); t++) {{\n\
+                 PWS_LOOP_BOUND(1);\n{}\
+                 x = x * 3 + 2;\n\
+               }}\n\
+               out[get_global_id(0)] = acc;\n\
+             }}\n",
+            params.join(", "),
+            terms.concat()
+        ),
+    )
+    .unwrap();
+    let a: Vec<i32> = (0..N as i32).map(|i| i * 37 % 101 - 50).collect();
+    let xs: Vec<i32> = (0..64).map(|i| i * 7919 % 1000).collect();
+    let expect: Vec<i64> = xs
+        .iter()
+        .map(|&x| {
+            if x & 1 == 0 {
+                return 0;
+            }
+            let acc = a.iter().enumerate().fold(0i32, |acc, (i, &ai)| {
+                acc.wrapping_add(if x & 1 << (i % 16) != 0 {
+                    ai.wrapping_mul(x)
+                } else {
+                    ai
+                })
+            });
+            i64::from(acc)
+        })
+        .collect();
+    let m = dir.path().join("k.toml");
+    std::fs::write(
+        &m,
+        format!(
+            "kernel = \"k.cl\"\ngrid = 64\nworkgroup = 64\nargs = [\"in\", \"out\", {}]\n\
+             [[buffer]]\nname = \"in\"\ntype = \"i32\"\ndata = {xs:?}\n\
+             [[buffer]]\nname = \"out\"\ntype = \"i32\"\nlen = 64\n",
+            a.iter().map(i32::to_string).collect::<Vec<_>>().join(", ")
+        ),
+    )
+    .unwrap();
+    golden_and_rtl_compute(
+        m.to_str().unwrap(),
+        &["v_writelane_b32", "v_readlane_b32"],
+        &expect,
+    );
+}

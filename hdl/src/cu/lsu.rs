@@ -298,14 +298,16 @@ pub struct LoadStoreUnit {
     d_two: Signal<Local, Bit>,
     d_needs_a: Signal<Local, Bit>,
     d_needs_b: Signal<Local, Bit>,
-    /// MUBUF: the access goes through the private segment's swizzled resource; each lane's
+    /// MUBUF: the access goes through the private segment's swizzled resource; its OFFSET;
+    /// the resource base plus SOFFSET plus the pass's first lane · 4 (pass · 64); each lane's
     /// byte offset (OFFSET, plus its VGPR under OFFEN); the lane's first address; the step
-    /// from one dword of a lane to the next (4, or 256 across the swizzle); pass · 64.
+    /// from one dword of a lane to the next (4, or 256 across the swizzle).
     m_on: Signal<Local, Bit>,
+    m_offset: Signal<Local, Bits<32>>,
+    m_base: Signal<Local, Bits<32>>,
     m_off: Vec<Signal<Local, Bits<32>>>,
     v_first: Vec<Signal<Local, Bits<32>>>,
     a_step: Signal<Local, Bits<32>>,
-    lane4: Signal<Local, Bits<32>>,
     d_last_acc: Signal<Local, Bits<3>>,
     d_second: Signal<Local, Bit>,
     d_i: Signal<Local, Bits<3>>,
@@ -362,10 +364,11 @@ impl LoadStoreUnit {
             d_needs_a: Default::default(),
             d_needs_b: Default::default(),
             m_on: Default::default(),
+            m_offset: Default::default(),
+            m_base: Default::default(),
             m_off: many(16),
             v_first: many(16),
             a_step: Default::default(),
-            lane4: Default::default(),
             d_last_acc: Default::default(),
             d_second: Default::default(),
             d_i: Default::default(),
@@ -647,18 +650,17 @@ impl Logic for LoadStoreUnit {
         if self.m_on.val() {
             self.a_step.next = 256.into();
         }
-        self.lane4.next = bit_cast::<32, 3>(self.pass.q.val()) << 6;
+        self.m_offset.next = bit_cast::<32, 12>(self.c_ext.q.val().get_bits::<12>(8));
+        self.m_base.next = self.c_saddr.q.val() + (bit_cast::<32, 3>(self.pass.q.val()) << 6);
         for j in 0..16 {
-            self.m_off[j].next = bit_cast::<32, 12>(self.c_ext.q.val().get_bits::<12>(8));
+            self.m_off[j].next = self.m_offset.val();
             if self.c_ext.q.val().get_bit(20) {
-                self.m_off[j].next = self.vu_rdata_i[j].val()
-                    + bit_cast::<32, 12>(self.c_ext.q.val().get_bits::<12>(8));
+                self.m_off[j].next = self.vu_rdata_i[j].val() + self.m_offset.val();
             }
             self.v_first[j].next = self.vu_rdata_i[j].val();
             if self.m_on.val() {
-                self.v_first[j].next = self.c_saddr.q.val()
+                self.v_first[j].next = self.m_base.val()
                     + ((self.m_off[j].val() & 0xFFFF_FFFC_u64) << 6)
-                    + self.lane4.val()
                     + (4 * j).to_bits()
                     + (self.m_off[j].val() & 3_u64);
             }
