@@ -299,19 +299,16 @@ fn bad_kernels_are_clear_errors() {
         .contains("irreducible control flow"));
 }
 
-/// Figure 2 with an `s_barrier` on the inner then-path (BB3): inside the divergent regions of
-/// BB1 and BB2, not of BB7.
-fn figure2_with_barrier() -> String {
+/// Figure 2 with `inst` on the inner then-path (BB3), inside the divergent regions of BB1 and
+/// BB2, not of BB7: `--split-all` leaves BB2 and BB1 serialized for `reason` and splits BB7,
+/// and the splits the kernel asks for are refused, naming the split's line and `inst`'s
+/// (`holds`: how the error names it). Returns that error.
+fn region_holding(inst: &str, reason: SkipReason, holds: &str) -> String {
     let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../kernels/figure2.s"))
         .unwrap();
     let at = src.find("BB3:").unwrap();
     let eol = at + src[at..].find('\n').unwrap() + 1;
-    format!("{}    s_barrier\n{}", &src[..eol], &src[eol..])
-}
-
-#[test]
-fn a_barrier_in_a_divergent_region_keeps_it_from_splitting() {
-    let src = figure2_with_barrier();
+    let src = format!("{}    {inst}\n{}", &src[..eol], &src[eol..]);
     let unmarked: String = src
         .lines()
         .filter(|l| !l.trim_start().starts_with("split"))
@@ -321,64 +318,39 @@ fn a_barrier_in_a_divergent_region_keeps_it_from_splitting() {
     let skipped: Vec<&str> = c
         .skipped
         .iter()
-        .filter(|s| s.reason == SkipReason::Barrier)
+        .filter(|s| s.reason == reason)
         .map(|s| s.branch.as_str())
         .collect();
     assert_eq!(skipped, ["BB2", "BB1"]);
     assert_eq!(c.split_points, ["BB7"]);
     assert_eq!(c.inserted_splits, 1);
-    // Splits the kernel asks for are refused, naming the split's and the barrier's lines.
     let line_of = |needle: &str| src.lines().position(|l| l.contains(needle)).unwrap() + 1;
     let e = compile(&src, "f2.s", SplitPolicy::Marked)
         .unwrap_err()
         .to_string();
-    let (branch, barrier) = (line_of("s_cbranch_execz BSB2"), line_of("s_barrier"));
+    let (branch, at) = (line_of("s_cbranch_execz BSB2"), line_of(inst));
     assert!(
         e.starts_with(&format!(
-            "f2.s:{branch}: the split at BB2 changes what the kernel computes: its divergent region holds `s_barrier` (line {barrier})"
+            "f2.s:{branch}: the split at BB2 changes what the kernel computes: its divergent region holds `{holds}` (line {at})"
         )),
         "{e}"
     );
+    e
+}
+
+#[test]
+fn a_barrier_in_a_divergent_region_keeps_it_from_splitting() {
+    region_holding("s_barrier", SkipReason::Barrier, "s_barrier");
 }
 
 /// A lane access addresses a lane whatever the split mask is (at -O0 clang keeps scalars in
-/// vector lanes with them): on BB3, inside the divergent regions of BB1 and BB2, it keeps them
-/// from splitting, and a split the kernel asks for there is refused naming both lines.
+/// vector lanes with them), so it keeps its regions from splitting as a barrier does.
 #[test]
 fn a_lane_access_in_a_divergent_region_keeps_it_from_splitting() {
-    let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../kernels/figure2.s"))
-        .unwrap();
-    let at = src.find("BB3:").unwrap();
-    let eol = at + src[at..].find('\n').unwrap() + 1;
-    let src = format!(
-        "{}    v_writelane_b32 v9, s0, 3\n{}",
-        &src[..eol],
-        &src[eol..]
-    );
-    let unmarked: String = src
-        .lines()
-        .filter(|l| !l.trim_start().starts_with("split"))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    let c = compile(&unmarked, "f2.s", SplitPolicy::All).unwrap();
-    let skipped: Vec<&str> = c
-        .skipped
-        .iter()
-        .filter(|s| s.reason == SkipReason::LaneAccess)
-        .map(|s| s.branch.as_str())
-        .collect();
-    assert_eq!(skipped, ["BB2", "BB1"]);
-    assert_eq!(c.split_points, ["BB7"]);
-    let line_of = |needle: &str| src.lines().position(|l| l.contains(needle)).unwrap() + 1;
-    let e = compile(&src, "f2.s", SplitPolicy::Marked)
-        .unwrap_err()
-        .to_string();
-    let (branch, lane) = (line_of("s_cbranch_execz BSB2"), line_of("v_writelane_b32"));
-    assert!(
-        e.starts_with(&format!(
-            "f2.s:{branch}: the split at BB2 changes what the kernel computes: its divergent region holds `v_writelane_b32` (line {lane})"
-        )),
-        "{e}"
+    let e = region_holding(
+        "v_writelane_b32 v9, s0, 3",
+        SkipReason::LaneAccess,
+        "v_writelane_b32",
     );
     assert!(e.contains("compile with -O1 or higher"), "{e}");
 }

@@ -105,6 +105,24 @@ fn check_scalar_reg(slot: Slot, op: Operand, w: Width) -> Result<(), OperandErro
     }
 }
 
+/// A scalar register or an inline constant, neither a literal dword (`literal` says why) nor a
+/// VGPR (`vgpr` says why).
+fn scalar_or_inline(
+    slot: Slot,
+    op: Operand,
+    w: Width,
+    literal: &str,
+    vgpr: &str,
+) -> Result<(), OperandError> {
+    match op {
+        Operand::Int(_) | Operand::Float(_) => Ok(()),
+        Operand::Vccz | Operand::Execz | Operand::Scc => Ok(()),
+        Operand::Literal(_) => Err(OperandError::new(slot, ErrorKind::Literal, literal)),
+        Operand::Vgpr(_) => Err(bad(slot, vgpr)),
+        _ => check_scalar_reg(slot, op, w),
+    }
+}
+
 fn check_class(slot: Slot, class: Class, op: Operand, w: Width) -> Result<(), OperandError> {
     if let Operand::Int(v) = op {
         if !(-16..=64).contains(&v) {
@@ -166,36 +184,21 @@ fn check_class(slot: Slot, class: Class, op: Operand, w: Width) -> Result<(), Op
                 "expected a buffer resource: s[4n:4n+3] or ttmp[4n:4n+3]",
             )),
         },
-        Class::BufferOffset => match op {
-            Operand::Int(_) | Operand::Float(_) => Ok(()),
-            Operand::Vccz | Operand::Execz | Operand::Scc => Ok(()),
-            Operand::Literal(_) => Err(OperandError::new(
-                slot,
-                ErrorKind::Literal,
-                "MUBUF has no literal dword: SOFFSET is a scalar register or an inline constant",
-            )),
-            Operand::Vgpr(_) => Err(bad(
-                slot,
-                "SOFFSET is a scalar register or an inline constant",
-            )),
-            _ => check_scalar_reg(slot, op, w),
-        },
-        Class::LaneScalar => match op {
-            Operand::Int(_) | Operand::Float(_) => Ok(()),
-            Operand::Vccz | Operand::Execz | Operand::Scc => Ok(()),
-            Operand::Literal(_) => Err(OperandError::new(
-                slot,
-                ErrorKind::Literal,
-                "a lane access takes no literal dword on gfx8: a scalar register or an inline \
-                 constant",
-            )),
-            Operand::Vgpr(_) => Err(bad(
-                slot,
-                "the lane and the value written are scalar: a scalar register or an inline \
-                 constant",
-            )),
-            _ => check_scalar_reg(slot, op, w),
-        },
+        Class::BufferOffset => scalar_or_inline(
+            slot,
+            op,
+            w,
+            "MUBUF has no literal dword: SOFFSET is a scalar register or an inline constant",
+            "SOFFSET is a scalar register or an inline constant",
+        ),
+        Class::LaneScalar => scalar_or_inline(
+            slot,
+            op,
+            w,
+            "a lane access takes no literal dword on gfx8: a scalar register or an inline \
+             constant",
+            "the lane and the value written are scalar: a scalar register or an inline constant",
+        ),
         Class::SdwaSrc => match op {
             Operand::Vgpr(n) => check_tuple(slot, "v", n, NUM_VGPRS, w, false),
             _ => Err(bad(

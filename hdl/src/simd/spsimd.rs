@@ -641,23 +641,29 @@ mod tests {
         skipped: u64,
     }
 
-    /// Issues `v_add_u32 v7, v5, 1000` on the lanes of `en` of a wave64 (the test plays the
-    /// banks: lane l's v5 is 100 + l) and records every write.
-    fn add(mode: SwizzleMode, en: u64) -> Run {
+    /// A wave64 (Sp)SIMD offered `op` on source a = v5 and the lanes of `en` (the test plays
+    /// the banks: lane l's v5 is 100 + l).
+    fn offered(mode: SwizzleMode, op: ValuOp, en: u64) -> SpSimd {
         let mut u = SpSimd::new(64).unwrap();
         u.connect_all();
         u.compaction_i.next = mode;
         for l in 0..64 {
             u.rd0_i[l].next = (100 + l as u64).to_bits();
         }
-        u.op_i.next = ValuOp::Add;
-        u.dst_i.next = 7u64.to_bits();
+        u.op_i.next = op;
         u.src_is_vgpr_i[0].next = true;
         u.src_vgpr_i[0].next = 5u64.to_bits();
-        u.src_value_i[1].next = 1000u64.to_bits();
         u.en_lo_i.next = (en & 0xFFFF_FFFF).to_bits();
         u.en_hi_i.next = (en >> 32).to_bits();
         u.issue_i.next = true;
+        u
+    }
+
+    /// Issues `v_add_u32 v7, v5, 1000` on the lanes of `en` and records every write.
+    fn add(mode: SwizzleMode, en: u64) -> Run {
+        let mut u = offered(mode, ValuOp::Add, en);
+        u.dst_i.next = 7u64.to_bits();
+        u.src_value_i[1].next = 1000u64.to_bits();
         assert!(simulate(&mut u, 1000));
         assert!(u.ready_o.val());
         assert_eq!(
@@ -739,19 +745,7 @@ mod tests {
     fn read_lane_returns_its_one_lane_and_writes_nothing() {
         for mode in [SwizzleMode::None, SwizzleMode::Bcc, SwizzleMode::Scc] {
             for lane in [0usize, 21, 37, 63] {
-                let mut u = SpSimd::new(64).unwrap();
-                u.connect_all();
-                u.compaction_i.next = mode;
-                for l in 0..64 {
-                    u.rd0_i[l].next = (100 + l as u64).to_bits();
-                }
-                u.op_i.next = ValuOp::ReadLane;
-                u.src_is_vgpr_i[0].next = true;
-                u.src_vgpr_i[0].next = 5u64.to_bits();
-                let en = 1u64 << lane;
-                u.en_lo_i.next = (en & 0xFFFF_FFFF).to_bits();
-                u.en_hi_i.next = (en >> 32).to_bits();
-                u.issue_i.next = true;
+                let mut u = offered(mode, ValuOp::ReadLane, 1 << lane);
                 assert!(simulate(&mut u, 1000));
                 edge(&mut u);
                 u.issue_i.next = false;
