@@ -557,7 +557,8 @@ impl Logic for WavefrontSlot {
         }
 
         // VALU completion: the mask result goes to VCC, an SGPR pair or EXEC (a read lane
-        // access's value to one SGPR), and the context retires. Port p runs issue unit p's ops, so it owns the same contexts.
+        // access's value to one SGPR), and the context retires. Port p runs issue unit p's
+        // ops, so it owns the same contexts.
         for p in 0..self.busy.len() {
             self.vu_rel[p].next = self.vu_owner_i[p].val() - self.cand_base_i.val();
             for k in 0..self.busy.len() {

@@ -184,21 +184,17 @@ pub(super) fn find(
             None => MergeAt::Before(flow.blocks[join].start),
         };
         let prefix = flow.blocks[join].start..merge_at.gap().min(flow.blocks[join].end);
-        let barrier = region_blocks
-            .iter()
-            .flat_map(|&x| flow.blocks[x].clone())
-            .chain(prefix.clone())
-            .find(|&i| insts[i].item.opcode == Opcode::SBarrier);
-        let lane_access = region_blocks
-            .iter()
-            .flat_map(|&x| flow.blocks[x].clone())
-            .chain(prefix.clone())
-            .find(|&i| {
-                matches!(
-                    insts[i].item.opcode,
-                    Opcode::VReadlaneB32 | Opcode::VWritelaneB32
-                )
-            });
+        // The region's first instruction of a kind that keeps it from splitting.
+        let first_in_region = |kind: fn(Opcode) -> bool| {
+            region_blocks
+                .iter()
+                .flat_map(|&x| flow.blocks[x].clone())
+                .chain(prefix.clone())
+                .find(|&i| kind(insts[i].item.opcode))
+        };
+        let barrier = first_in_region(|op| op == Opcode::SBarrier);
+        let lane_access =
+            first_in_region(|op| matches!(op, Opcode::VReadlaneB32 | Opcode::VWritelaneB32));
         let divergent_loop = flow
             .loops_around(b)
             .find(|&l| divergent[l])
