@@ -33,8 +33,7 @@ class Suite:
             lines.append(f'entry = "{entry}"')
         lines += [f"grid = {grid}", f"workgroup = {workgroup}"]
         if args_line:
-            lines.append("args = [" + ", ".join(f'"{a}"' if isinstance(a, str) else str(a)
-                                                for a in args) + "]")
+            lines.append("args = [" + ", ".join(map(toml_value, args)) + "]")
         if extra:
             lines.append(extra.rstrip())
         for b in buffers:
@@ -53,3 +52,15 @@ class Suite:
             lines.append(tables.rstrip())
         with open(os.path.join(self.here, name + ".toml"), "w") as f:
             f.write("\n".join(lines) + "\n")
+
+
+def toml_value(v):
+    """A launch argument in TOML: a buffer name, a number, a list (vector or struct words) or
+    a table (`{ local = bytes }`)."""
+    if isinstance(v, str):
+        return f'"{v}"'
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{k} = {toml_value(x)}" for k, x in v.items()) + " }"
+    if isinstance(v, list):
+        return "[" + ", ".join(map(toml_value, v)) + "]"
+    return str(v)

@@ -7,7 +7,7 @@ mod common;
 use common::{buffer, command, json, pws_err, pws_ok};
 
 const TWO_KERNELS: &str = r#"
-__kernel void first(__global int *out) {
+__kernel void first(__global const int *in, __global int *out) {
   out[__builtin_amdgcn_workitem_id_x()] = 1;
 }
 __kernel void second(__global const int *in, __global int *out) {
@@ -263,6 +263,72 @@ fn pws_h_builtins_compute_what_opencl_specifies() {
         })
         .collect();
     golden_and_rtl_compute(&m, &[], &expect);
+}
+
+/// Arguments are laid out and checked as clang's metadata says: a launch that does not match
+/// the kernel's parameters, or a workgroup the code was not compiled for, is refused with the
+/// parameter or the limit named; one that matches runs with every value where the kernel
+/// loads it (kernels/cl/kargs.cl passes one of each kind on the RTL, in the suite).
+#[test]
+fn arguments_and_workgroups_follow_the_kernels_metadata() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("k.cl"),
+        "__kernel void k(global int *o, char c, long n, float4 v, local float *t) {\n\
+           t[get_local_id(0)] = v.w;\n\
+           barrier(CLK_LOCAL_MEM_FENCE);\n\
+           o[get_global_id(0)] = c + (int)(n >> 32) + (int)t[63 - get_local_id(0)];\n\
+         }\n\
+         __kernel __attribute__((reqd_work_group_size(16, 4, 1))) void r(global int *o) {\n\
+           o[get_global_id(1) * get_global_size(0) + get_global_id(0)] =\n\
+               get_local_size(0) * 100 + get_local_size(1);\n\
+         }\n",
+    )
+    .unwrap();
+    let manifest = |entry: &str, grid: &str, workgroup: &str, args: &str| {
+        let path = dir.path().join("k.toml");
+        std::fs::write(
+            &path,
+            format!(
+                "kernel = \"k.cl\"\nentry = \"{entry}\"\ngrid = {grid}\nworkgroup = {workgroup}\n\
+                 args = {args}\n[[buffer]]\nname = \"o\"\ntype = \"i32\"\nlen = 256\n"
+            ),
+        )
+        .unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let good = r#"["o", -3, 0x500000000, [1, 2, 3, 40.5], { local = 256 }]"#;
+    let report = json(&["golden", &manifest("k", "64", "64", good), "--json"]);
+    assert_eq!(buffer(&report, "o")[..64], vec![-3 + 5 + 40; 64][..]);
+    for (entry, grid, workgroup, args, message) in [
+        ("k", "64", "64", r#"["o", 1, 2, [1, 2, 3, 4]]"#,
+         "key `args`: the kernel takes 5 arguments, `k(int* o, char c, long n, float4 v, float* t)`; `args` gives 4"),
+        ("k", "64", "64", r#"["o", 1, 2, 1.0, { local = 4 }]"#,
+         "key `args[3]`: `float4 v` is a vector: give its 4 elements as a list"),
+        ("k", "64", "64", r#"["o", 300, 2, [1, 2, 3, 4], { local = 4 }]"#,
+         "key `args[1]`: 300 is out of range for char"),
+        ("k", "64", "64", r#"["o", 1, 2.5, [1, 2, 3, 4], { local = 4 }]"#,
+         "key `args[2]`: 2.5 is a float, for an integer parameter (long)"),
+        ("k", "64", "64", r#"[{ local = 4 }, 1, 2, [1, 2, 3, 4], { local = 4 }]"#,
+         "key `args[0]`: `int* o` is a global pointer: give a buffer's name"),
+        ("k", "64", "64", r#"["o", 1, 2, [1, 2, 3, 4], 4]"#,
+         "key `args[4]`: `float* t` is a __local pointer: give { local = bytes }"),
+        ("k", "512", "512", good,
+         "key `workgroup`: 512 work-items per workgroup, but the kernel was compiled for at most 256"),
+        ("r", "[32, 8]", "[16, 2]", r#"["o"]"#,
+         "key `workgroup`: the kernel requires workgroups of 16x4x1 (`reqd_work_group_size`), not 16x2x1"),
+        ("r", "[32, 6]", "[16, 4]", r#"["o"]"#,
+         "the grid's 6 in dimension 1 must be a multiple of 4"),
+    ] {
+        let e = pws_err(&["golden", &manifest(entry, grid, workgroup, args)]);
+        assert!(e.contains("k.toml:") && e.contains(message), "{e}");
+    }
+    let report = json(&[
+        "golden",
+        &manifest("r", "[32, 8]", "[16, 4]", r#"["o"]"#),
+        "--json",
+    ]);
+    assert_eq!(buffer(&report, "o"), vec![1604; 256]);
 }
 
 /// `{ local = bytes }` in `args` is a `__local` pointer argument: LDS after the kernel's own

@@ -236,6 +236,9 @@ const MANIFEST: &[&str] = &[
     "name = ",
     "type = \"i32\"",
     "type = \"u32\"",
+    "type = \"u8\"",
+    "type = \"f16\"",
+    "type = \"i64\"",
     "data = ",
     "file = ",
     "len = ",
@@ -259,6 +262,11 @@ const MANIFEST: &[&str] = &[
     "-2147483649",
     "[1, 1, 1]",
     "[64, 2]",
+    "\"meta.s\"",
+    "[1.5, -2, 3, 4]",
+    "{ local = 64 }",
+    "-129",
+    "0x7fffffffffffffff",
     "[]",
     "[[[[[[[[[[",
     "]]]]]]]]]]",
@@ -516,6 +524,18 @@ fn dot_cfgs() {
     check_memory();
 }
 
+/// A kernel with clang's argument metadata (`k(int* o, char c, long n, float4 v, float* t)`,
+/// at most 256 work-items per workgroup), whose launches the manifest checks against it.
+const META_KERNEL: &str = "k:\n\ts_endpgm\n\t.amdhsa_kernel k\n\t.end_amdhsa_kernel\n\
+    \t.amdgpu_metadata\n---\namdhsa.kernels:\n  - .args:\n\
+    \x20     - { .name: o, .offset: 0, .size: 8, .type_name: 'int*', .value_kind: global_buffer }\n\
+    \x20     - { .name: c, .offset: 8, .size: 1, .type_name: char, .value_kind: by_value }\n\
+    \x20     - { .name: n, .offset: 16, .size: 8, .type_name: long, .value_kind: by_value }\n\
+    \x20     - { .name: v, .offset: 32, .size: 16, .type_name: float4, .value_kind: by_value }\n\
+    \x20     - { .name: t, .offset: 48, .size: 4, .type_name: 'float*', .value_kind: dynamic_shared_pointer }\n\
+    \x20     - { .offset: 56, .size: 8, .value_kind: hidden_global_offset_x }\n\
+    \x20   .max_flat_workgroup_size: 256\n    .name: k\n...\n\t.end_amdgpu_metadata\n";
+
 /// A directory for manifests to name files in: the shipped data files, and the hostile
 /// neighbours a manifest might point at (a FIFO, a link to /dev/zero, a directory).
 fn manifest_dir() -> tempfile::TempDir {
@@ -526,6 +546,7 @@ fn manifest_dir() -> tempfile::TempDir {
             std::fs::copy(&p, dir.path().join(p.file_name().unwrap())).unwrap();
         }
     }
+    std::fs::write(dir.path().join("meta.s"), META_KERNEL).unwrap();
     common::mkfifo(&dir.path().join("fifo"));
     std::os::unix::fs::symlink("/dev/zero", dir.path().join("zero")).unwrap();
     std::fs::create_dir(dir.path().join("dir")).unwrap();
@@ -542,6 +563,12 @@ fn launch_manifests() {
     let tokens: &'static [&str] = Box::leak(tokens.into_boxed_slice());
     // The shipped manifests, and one of them as a launch sequence (docs/manifest.md).
     let mut corpus = seeds("kernels", "toml");
+    corpus.push(
+        b"kernel = \"meta.s\"\ngrid = 128\nworkgroup = 64\n\
+          args = [\"o\", -3, 0x500000000, [1, 2, 3, 40.5], { local = 256 }]\n\
+          [[buffer]]\nname = \"o\"\ntype = \"i32\"\nlen = 128\n"
+            .to_vec(),
+    );
     let vecadd = std::fs::read_to_string(repo("kernels/vecadd.toml")).unwrap();
     corpus.push(
         format!("{vecadd}\n[[launch]]\n\n[[launch]]\ngrid = 64\nargs = [\"c\", \"b\", \"a\"]\n\n[repeat]\nuntil_zero = \"c\"\nreset = [\"a\"]\nmax = 3\n")

@@ -11,7 +11,8 @@
 mod common;
 
 use common::{compare_one_mode_in_rotation, json, pws_ok, soak};
-use pws_isa::manifest::Manifest;
+use pws_isa::kernarg::Number;
+use pws_isa::manifest::{Buffer, Manifest};
 
 fn suite() -> Vec<String> {
     common::manifests_in("cl")
@@ -45,6 +46,8 @@ fn the_suite_has_the_kernels_users_bring() {
         "blackscholes",
         "crc32",
         "median5",
+        "kargs",
+        "elemtypes",
     ] {
         assert!(
             names.iter().any(|n| n == k),
@@ -63,23 +66,26 @@ fn every_kernel_equals_its_expected_output_on_the_rtl_in_every_mode_within_its_b
     }
 }
 
-/// The final buffers of a `pws run --json` or `pws golden --json` report, as raw words.
-/// The final bits of buffer `name` in a report: integers as printed, `f32` buffers from the
-/// floats (and `"inf"`, `"-inf"`, `"nan"`) that read back to their bits.
-fn words(report: &serde_json::Value, name: &str) -> Vec<u32> {
-    report["buffers"][name]
+/// The final memory words of buffer `b` in a `pws run --json` or `pws golden --json` report:
+/// each element read back from the value JSON prints (a number, or `"inf"`, `"-inf"`, `"nan"`,
+/// `"nan:0x..."` for a float), packed as the buffer's type lays it out.
+fn words(report: &serde_json::Value, b: &Buffer) -> Vec<u32> {
+    let elements: Vec<u64> = report["buffers"][&b.name]
         .as_array()
-        .unwrap_or_else(|| panic!("no buffer {name} in {report}"))
+        .unwrap_or_else(|| panic!("no buffer {} in {report}", b.name))
         .iter()
-        .map(|v| match (v.as_i64(), v.as_f64(), v.as_str()) {
-            (Some(i), _, _) => i as u32,
-            (None, Some(f), _) => (f as f32).to_bits(),
-            (_, _, Some("inf")) => f32::INFINITY.to_bits(),
-            (_, _, Some("-inf")) => f32::NEG_INFINITY.to_bits(),
-            (_, _, Some("nan")) => f32::NAN.to_bits(),
-            _ => panic!("buffer {name}: {v} is no word"),
+        .map(|v| {
+            let bits = match (v.as_i64(), v.as_u64(), v.as_f64(), v.as_str()) {
+                (Some(i), ..) => b.ty.element(Number::Int(i)),
+                (None, Some(u), ..) => b.ty.int_element(i128::from(u)),
+                (None, None, Some(f), _) => b.ty.element(Number::Float(f)),
+                (.., Some(s)) => b.ty.parse(s.strip_prefix("nan:").unwrap_or(s)),
+                _ => None,
+            };
+            bits.unwrap_or_else(|| panic!("buffer {}: {v} is no {}", b.name, b.ty))
         })
-        .collect()
+        .collect();
+    b.ty.pack(&elements)
 }
 
 /// Every kernel with every branch that can split safely split (`--split-all`), on the golden
@@ -114,7 +120,7 @@ fn split_all_and_wcet_take_every_kernel() {
         for b in manifest.buffers.iter().filter(|b| b.expect.is_some()) {
             for (who, report) in [("golden", Some(&golden)), ("RTL", rtl.as_ref())] {
                 if let Some(report) = report {
-                    let got = words(report, &b.name);
+                    let got = words(report, b);
                     let at = b.first_mismatch(&got);
                     assert!(
                         at.is_none(),

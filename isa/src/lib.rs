@@ -5,7 +5,9 @@
 //! - [`Instruction`], [`Operand`], [`Opcode`] (with its table [`OPCODES`]): the model.
 //! - [`assemble`]: text -> [`Program`]; [`encode`] / [`decode`]: instruction <-> words.
 //! - `Display` for [`Instruction`] and [`Program::listing`]: llvm-mc syntax.
-//! - [`manifest`]: launches; [`opencl`]: OpenCL C kernels compiled by clang-14 for them.
+//! - [`manifest`]: launches; [`opencl`]: OpenCL C kernels compiled by clang-14 for them;
+//!   [`metadata`]: the argument layout clang records with a kernel, which [`kernarg`] follows
+//!   to place a launch's arguments.
 //! - [`input`]: the bounded reader every command reads its files through; [`output`]: atomic
 //!   writes that never replace an input; [`diag`]: how messages show values and positions.
 //! - [`manifest::Manifest`] (a launch) and [`abi::LaunchAbi`] (a kernel's initial registers
@@ -16,11 +18,14 @@ pub mod asm;
 pub mod check;
 pub mod decode;
 pub mod diag;
+pub mod elem;
 pub mod encode;
 pub mod error;
 pub mod input;
 pub mod inst;
+pub mod kernarg;
 pub mod manifest;
+pub mod metadata;
 pub mod opcode;
 pub mod opencl;
 pub mod output;

@@ -14,7 +14,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::abi::LaunchAbi;
 use crate::diag;
+pub use crate::elem::{ElemType, Value};
 use crate::input::{self, InputError};
+pub use crate::kernarg::{KernelArg, MAX_LOCAL_ARG_BYTES};
+use crate::kernarg::{Number, RawArg};
+use crate::metadata::{KernelMetadata, MetadataError};
 use crate::sequence::Repeat;
 
 /// Work-items per wavefront (GCN3 wave64).
@@ -25,7 +29,7 @@ pub const WAVEFRONT_SIZE: u32 = 64;
 pub const MAX_GRID: u64 = 1 << 24;
 /// Largest workgroup (GCN3's flat workgroup limit).
 pub const MAX_WORKGROUP: u64 = 1024;
-/// Largest buffer, in 32-bit elements (64 MiB).
+/// Largest buffer, in elements (64 MiB of 32-bit ones).
 pub const MAX_BUFFER_ELEMENTS: u64 = 1 << 24;
 /// Most launches a sequence may list (`[[launch]]`).
 pub const MAX_LAUNCHES: usize = 64;
@@ -103,176 +107,62 @@ pub fn check_budget(needed: u64, what: impl FnOnce() -> String) -> Result<(), Bu
     })
 }
 
-/// Bytes a buffer of `elements` words named `name` takes, with its bookkeeping.
-fn buffer_bytes(elements: u64, name: &str) -> u64 {
-    4 * elements + name.len() as u64 + 64
+/// Bytes a buffer of `words` 32-bit words named `name` takes, with its bookkeeping.
+fn buffer_bytes(words: u64, name: &str) -> u64 {
+    4 * words + name.len() as u64 + 64
 }
 
-/// Element type of a buffer; the report prints values with it. Memory itself holds 32-bit
-/// words, the kernel decides how to interpret them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ElemType {
-    #[default]
-    I32,
-    U32,
-    /// IEEE binary32; values are printed as floats and compared bit-exactly unless the
-    /// buffer gives a `tolerance_ulp`.
-    F32,
-}
-
-/// A number as the manifest writes it: TOML integers and floats (`inf`, `nan` included).
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(untagged)]
-enum Number {
-    Int(i64),
-    Float(f64),
-}
-
-impl ElemType {
-    /// Checks that `value` fits the type and returns its 32-bit word: two's complement for
-    /// the integers, binary32 bits (rounded to nearest) for f32, which takes integers only
-    /// where they are exact.
-    fn word(self, value: Number) -> Option<u32> {
-        match (self, value) {
-            (ElemType::I32, Number::Int(v)) => i32::try_from(v).ok().map(|v| v as u32),
-            (ElemType::U32, Number::Int(v)) => u32::try_from(v).ok(),
-            (ElemType::F32, Number::Int(v)) => {
-                let f = v as f32;
-                (f as i64 == v && f.is_finite()).then(|| f.to_bits())
-            }
-            (ElemType::F32, Number::Float(f)) => {
-                let x = f as f32;
-                // A finite value that overflows f32 is out of range, not infinity.
-                (x.is_finite() || !f.is_finite()).then(|| {
-                    if f.is_nan() {
-                        0x7FC0_0000
-                    } else {
-                        x.to_bits()
-                    }
-                })
-            }
-            (_, Number::Float(_)) => None,
-        }
-    }
-
-    /// One word as the type reads it: `-3`, `4000000000`, or an f32 printed so that it reads
-    /// back to the same bits (`1.5`, `-0`, `inf`, `nan`; a NaN other than 0x7fc00000 shows
-    /// its bits: `nan:0xffc00000`).
-    pub fn show(self, w: u32) -> String {
-        match self {
-            ElemType::I32 => (w as i32).to_string(),
-            ElemType::U32 => w.to_string(),
-            ElemType::F32 => {
-                let f = f32::from_bits(w);
-                if f.is_nan() {
-                    if w == 0x7FC0_0000 {
-                        "nan".to_string()
-                    } else {
-                        format!("nan:{w:#010x}")
-                    }
-                } else if f.is_infinite() {
-                    if f < 0.0 { "-inf" } else { "inf" }.to_string()
-                } else {
-                    format!("{f:?}")
-                }
-            }
-        }
-    }
-}
-
-/// An f32 word as JSON writes it: a number when finite, else the string `inf`, `-inf`, `nan`
-/// (or `nan:0x...` with a payload), which JSON numbers cannot express.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct F32Word(pub u32);
-
-impl Serialize for F32Word {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let f = f32::from_bits(self.0);
-        if f.is_finite() {
-            s.serialize_f32(f)
-        } else {
-            s.serialize_str(&ElemType::F32.show(self.0))
-        }
-    }
-}
-
-/// Distance in units in the last place between two f32 words: both NaN -> 0, +0 and -0 -> 0,
-/// one NaN -> u32::MAX (a NaN never matches a number).
-pub fn ulp_distance(a: u32, b: u32) -> u32 {
-    let nan = |w: u32| w & 0x7FFF_FFFF > 0x7F80_0000;
-    match (nan(a), nan(b)) {
-        (true, true) => return 0,
-        (true, false) | (false, true) => return u32::MAX,
-        _ => {}
-    }
-    // Order the bit patterns on one line: -0 and +0 meet at 0.
-    let key = |w: u32| {
-        if w & 0x8000_0000 != 0 {
-            -i64::from(w & 0x7FFF_FFFF)
-        } else {
-            i64::from(w)
-        }
-    };
-    (key(a) - key(b)).unsigned_abs().min(u64::from(u32::MAX)) as u32
-}
-
-impl fmt::Display for ElemType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            ElemType::I32 => "i32",
-            ElemType::U32 => "u32",
-            ElemType::F32 => "f32",
-        })
-    }
-}
-
-/// A buffer of the launch with its initial contents (32-bit words).
+/// A buffer of the launch with its initial contents.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Buffer {
     pub name: String,
     pub ty: ElemType,
+    /// Elements (`init` holds them packed: [`ElemType::pack`]).
+    pub len: usize,
+    /// The initial contents as memory holds them: 32-bit words, little-endian.
     pub init: Vec<u32>,
     /// The contents the kernel must leave, when the manifest gives them (`expect`): computed
-    /// outside pws, they check every executor, the golden model included.
+    /// outside pws, they check every executor, the golden model included. Packed as `init`.
     pub expect: Option<Vec<u32>>,
-    /// f32 only: the ulp distance within which a final value equals its `expect` value (NaN
-    /// equals any NaN, +0 equals -0); `None`: bit-exact.
+    /// Float types only: the ulp distance within which a final value equals its `expect`
+    /// value (NaN equals any NaN, +0 equals -0); `None`: bit-exact.
     pub tolerance_ulp: Option<u32>,
 }
 
 impl Buffer {
-    /// The first index where `words` differs from `expect` under the buffer's comparison.
-    pub fn first_mismatch(&self, words: &[u32]) -> Option<usize> {
-        let expect = self.expect.as_deref()?;
-        if words.len() != expect.len() {
-            return Some(words.len().min(expect.len()));
+    /// A buffer of 32-bit elements holding `init`.
+    pub fn of_words(name: &str, ty: ElemType, init: Vec<u32>) -> Buffer {
+        debug_assert_eq!(ty.bytes(), 4);
+        Buffer {
+            name: name.into(),
+            ty,
+            len: init.len(),
+            init,
+            expect: None,
+            tolerance_ulp: None,
         }
-        words
-            .iter()
-            .zip(expect)
-            .position(|(&w, &e)| match self.tolerance_ulp {
-                Some(t) => ulp_distance(w, e) > t,
-                None => w != e,
+    }
+
+    /// The final values of the buffer, read from its memory `words`.
+    pub fn values(&self, words: &[u32]) -> Vec<Value> {
+        self.ty.values(words, self.len)
+    }
+
+    /// The first element where `words` differs from `expect` under the buffer's comparison.
+    pub fn first_mismatch(&self, words: &[u32]) -> Option<usize> {
+        let expect = self.ty.unpack(self.expect.as_deref()?, self.len);
+        let got = self.ty.unpack(words, self.len);
+        if got.len() != expect.len() {
+            return Some(got.len().min(expect.len()));
+        }
+        got.iter()
+            .zip(&expect)
+            .position(|(&g, &e)| match self.tolerance_ulp {
+                Some(t) => self.ty.ulp_distance(g, e) > u64::from(t),
+                None => g != e,
             })
     }
 }
-
-/// One kernel argument, in kernarg order.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum KernelArg {
-    /// The 64-bit base address of the named buffer (8 bytes, 8-byte aligned).
-    Buffer(String),
-    /// A 32-bit integer (4 bytes, 4-byte aligned), given as i32 or u32.
-    Value(u32),
-    /// A `__local` pointer: `bytes` of LDS per workgroup, after the kernel's own `__local`
-    /// variables; the kernarg holds its 32-bit LDS offset (4 bytes).
-    Local(u32),
-}
-
-/// Largest `__local` pointer argument: GCN3's 64 KiB of LDS per compute unit (each run
-/// checks the whole group segment against the LDS it configures).
-pub const MAX_LOCAL_ARG_BYTES: u32 = 64 * 1024;
 
 /// Alignment of each `__local` pointer argument's LDS region (a float4's, as runtimes give).
 pub const LOCAL_ARG_ALIGN: u32 = 16;
@@ -303,6 +193,10 @@ pub struct Manifest {
     pub dims: u32,
     pub buffers: Vec<Buffer>,
     pub args: Vec<KernelArg>,
+    /// Each argument's byte offset in the kernarg segment, as the kernel's code object
+    /// metadata places it; `None` for a kernel without metadata, whose arguments are packed in
+    /// order ([`crate::kernarg::packed_offsets`]).
+    pub arg_offsets: Option<Vec<u32>>,
 }
 
 /// A byte range of global memory.
@@ -396,6 +290,12 @@ pub enum ManifestErrorKind {
     Invalid { key: String, message: String },
     #[error("key `kernel`: {0}")]
     OpenCl(crate::opencl::ClError),
+    /// The kernel's `.amdgpu_metadata`, which lays out its arguments, does not read.
+    #[error("key `kernel`: {}:{}: {}", diag::path(asm), error.line, error.message)]
+    Metadata {
+        asm: PathBuf,
+        error: Box<MetadataError>,
+    },
     #[error(transparent)]
     Budget(#[from] BudgetError),
 }
@@ -519,59 +419,6 @@ impl<'de> Deserialize<'de> for Dim {
     }
 }
 
-/// A kernel argument as written: a buffer name or an integer.
-#[derive(Clone)]
-enum RawArg {
-    Buffer(String),
-    Value(i64),
-    /// A TOML float: a `float` argument, passed as its binary32 bits.
-    Float(f64),
-    /// `{ local = bytes }`: a `__local` pointer argument.
-    Local(i64),
-}
-
-impl<'de> Deserialize<'de> for RawArg {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct ArgVisitor;
-        impl<'v> Visitor<'v> for ArgVisitor {
-            type Value = RawArg;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str(
-                    "a buffer name (string), a 32-bit integer, a float or { local = bytes }",
-                )
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<RawArg, E> {
-                Ok(RawArg::Buffer(v.to_string()))
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<RawArg, E> {
-                Ok(RawArg::Value(v))
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<RawArg, E> {
-                i64::try_from(v)
-                    .map(RawArg::Value)
-                    .map_err(|_| E::custom(format!("{v} does not fit 32 bits")))
-            }
-            fn visit_f64<E: de::Error>(self, v: f64) -> Result<RawArg, E> {
-                Ok(RawArg::Float(v))
-            }
-            fn visit_map<A: de::MapAccess<'v>>(self, mut map: A) -> Result<RawArg, A::Error> {
-                let mut bytes = None;
-                while let Some(key) = map.next_key::<String>()? {
-                    match key.as_str() {
-                        "local" if bytes.is_none() => bytes = Some(map.next_value::<i64>()?),
-                        "local" => return Err(de::Error::duplicate_field("local")),
-                        other => return Err(de::Error::unknown_field(other, &["local"])),
-                    }
-                }
-                bytes
-                    .map(RawArg::Local)
-                    .ok_or_else(|| de::Error::missing_field("local"))
-            }
-        }
-        d.deserialize_any(ArgVisitor)
-    }
-}
-
 impl Manifest {
     /// Reads and checks the manifest at `path` (and the data files it names), through the
     /// bounded reader ([`input`]).
@@ -661,7 +508,10 @@ impl Manifest {
                     .len
                     .unwrap_or(0)
                     .max(b.data.as_ref().map_or(0, |d| d.len() as u64));
-                buffer_bytes(n.min(MAX_BUFFER_ELEMENTS), &b.name)
+                buffer_bytes(
+                    b.ty.words_for(n.min(MAX_BUFFER_ELEMENTS) as usize) as u64,
+                    &b.name,
+                )
             })
             .sum();
         check_budget(declared, || {
@@ -691,30 +541,29 @@ impl Manifest {
             }
             // Initial and expected values are given the same two ways: inline under `key`
             // (each value named `key[j]`) or in a data file named by `key`.
-            let inline = |values: &[Number], key: &str| -> Result<Vec<u32>, ManifestError> {
+            let inline = |values: &[Number], key: &str| -> Result<Vec<u64>, ManifestError> {
                 values
                     .iter()
                     .enumerate()
                     .map(|(j, &v)| {
-                        b.ty.word(v).ok_or_else(|| {
-                            let shown = match v {
-                                Number::Int(i) => i.to_string(),
-                                Number::Float(f) => f.to_string(),
-                            };
+                        b.ty.element(v).ok_or_else(|| {
                             let why = match (b.ty, v) {
+                                (ElemType::F16, _) => "is not exactly an f16 (integers up to 2^11, finite floats up to 65504)",
                                 (ElemType::F32, _) => "is not exactly an f32 (integers up to 2^24, finite floats up to 3.4e38)",
+                                (ElemType::F64, _) => "is not exactly an f64 (integers up to 2^53)",
                                 (_, Number::Float(_)) => "is not an integer",
                                 _ => "is out of range",
                             };
-                            invalid(&format!("{key}[{j}]"), format!("{shown} {why} for {}", b.ty))
+                            invalid(&format!("{key}[{j}]"), format!("{v} {why} for {}", b.ty))
                         })
                     })
                     .collect()
             };
-            if b.tolerance_ulp.is_some() && (b.ty != ElemType::F32 || b.expect.is_none()) {
+            if b.tolerance_ulp.is_some() && (!b.ty.is_float() || b.expect.is_none()) {
                 return Err(invalid(
                     &format!("{key}.tolerance_ulp"),
-                    "tolerance_ulp applies to the expected values of an f32 buffer".into(),
+                    "tolerance_ulp applies to the expected values of a float (f16, f32, f64) buffer"
+                        .into(),
                 ));
             }
             let from_file = |file: &String, key: String| {
@@ -730,7 +579,7 @@ impl Manifest {
                     }),
                 })
             };
-            let mut init: Vec<u32> = match (&b.data, &b.file) {
+            let mut init: Vec<u64> = match (&b.data, &b.file) {
                 (Some(_), Some(_)) => {
                     return Err(invalid(&key, "give `data` or `file`, not both".into()))
                 }
@@ -754,7 +603,7 @@ impl Manifest {
                     format!("{} initial values do not fit len = {len}", init.len()),
                 ));
             }
-            allocated += buffer_bytes(len, &b.name);
+            allocated += buffer_bytes(b.ty.words_for(len as usize) as u64, &b.name);
             check_budget(allocated, || {
                 format!("buffers up to `{}`", diag::value(&b.name))
             })
@@ -764,23 +613,24 @@ impl Manifest {
                 None => None,
                 Some(e) => {
                     let ekey = format!("{key}.expect");
-                    let words = match e {
+                    let values = match e {
                         RawExpect::Data(d) => inline(d, &ekey)?,
                         RawExpect::File(f) => from_file(f, ekey.clone())?,
                     };
-                    if words.len() as u64 != len {
+                    if values.len() as u64 != len {
                         return Err(invalid(
                             &ekey,
-                            format!("{} expected values for a buffer of {len}", words.len()),
+                            format!("{} expected values for a buffer of {len}", values.len()),
                         ));
                     }
-                    Some(words)
+                    Some(b.ty.pack(&values))
                 }
             };
             buffers.push(Buffer {
                 name: b.name,
                 ty: b.ty,
-                init,
+                len: len as usize,
+                init: b.ty.pack(&init),
                 expect,
                 tolerance_ulp: b.tolerance_ulp,
             });
@@ -900,46 +750,18 @@ impl Manifest {
             ));
         }
         let raw_args = raw.args.unwrap_or_default();
+        for (i, a) in raw_args.iter().enumerate() {
+            if let RawArg::Buffer(name) = a {
+                if !by_name.contains_key(name) {
+                    return Err(invalid(
+                        &format!("args[{i}]"),
+                        format!("unknown buffer `{name}`"),
+                    ));
+                }
+            }
+        }
         let cflags = raw.cflags.unwrap_or_default();
         let loop_bounds = raw.loop_bounds.unwrap_or_default();
-        let mut args = Vec::with_capacity(raw_args.len());
-        for (i, a) in raw_args.into_iter().enumerate() {
-            let key = format!("args[{i}]");
-            args.push(match a {
-                RawArg::Buffer(name) if by_name.contains_key(&name) => KernelArg::Buffer(name),
-                RawArg::Buffer(name) => {
-                    return Err(invalid(&key, format!("unknown buffer `{name}`")))
-                }
-                RawArg::Value(v) => KernelArg::Value(
-                    i32::try_from(v)
-                        .map(|v| v as u32)
-                        .or_else(|_| u32::try_from(v))
-                        .map_err(|_| invalid(&key, format!("{v} does not fit 32 bits")))?,
-                ),
-                RawArg::Float(v) => {
-                    let f = v as f32;
-                    if v.is_finite() && !f.is_finite() {
-                        return Err(invalid(&key, format!("{v} overflows a 32-bit float")));
-                    }
-                    KernelArg::Value(f.to_bits())
-                }
-                RawArg::Local(bytes) => KernelArg::Local(
-                    u32::try_from(bytes)
-                        .ok()
-                        .filter(|b| (1..=MAX_LOCAL_ARG_BYTES).contains(b))
-                        .ok_or_else(|| {
-                            invalid(
-                                &key,
-                                format!(
-                                    "a __local argument of {bytes} bytes: give 1 to \
-                                     {MAX_LOCAL_ARG_BYTES} (the LDS's size)"
-                                ),
-                            )
-                        })?,
-                ),
-            });
-        }
-
         if let Some((label, _)) = loop_bounds.iter().find(|(_, &b)| b == 0) {
             return Err(invalid(
                 &format!("loop_bounds.{label}"),
@@ -965,6 +787,33 @@ impl Manifest {
             (source, None)
         };
 
+        let metadata = kernel_metadata(&kernel, raw.entry.as_deref()).map_err(|error| {
+            fail(ManifestErrorKind::Metadata {
+                asm: kernel.clone(),
+                error: Box::new(error),
+            })
+        })?;
+        let (args, arg_offsets) = match &metadata {
+            Some(meta) => {
+                check_workgroup(meta, grid, workgroup).map_err(|m| invalid("workgroup", m))?;
+                let (args, offsets) =
+                    crate::kernarg::lay_out(raw_args, meta).map_err(|e| match e.index {
+                        Some(i) => invalid(&format!("args[{i}]"), e.message),
+                        None => invalid("args", e.message),
+                    })?;
+                (args, Some(offsets))
+            }
+            None => {
+                let args = raw_args
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, a)| {
+                        crate::kernarg::packed(a).map_err(|m| invalid(&format!("args[{i}]"), m))
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                (args, None)
+            }
+        };
         let manifest = Manifest {
             path: path.to_path_buf(),
             kernel,
@@ -977,6 +826,7 @@ impl Manifest {
             dims,
             buffers: buffers.to_vec(),
             args,
+            arg_offsets,
         };
         // Checked with the arguments' kernarg segment: a descriptor's `.amdhsa_kernarg_size`
         // (hidden arguments, at most a few hundred bytes in clang's output) moves the buffers
@@ -1042,12 +892,21 @@ impl Manifest {
             + 4 * self.kernarg_words() as u64
     }
 
-    /// Number of 32-bit words of the kernarg segment (pointers 8-byte aligned).
+    /// Each argument's byte offset in the kernarg segment: the metadata's, or packed in order.
+    pub fn arg_layout(&self) -> Vec<u32> {
+        self.arg_offsets
+            .clone()
+            .unwrap_or_else(|| crate::kernarg::packed_offsets(&self.args))
+    }
+
+    /// Number of 32-bit words the arguments take in the kernarg segment.
     fn kernarg_words(&self) -> usize {
-        self.args.iter().fold(0, |n, a| match a {
-            KernelArg::Buffer(_) => n.next_multiple_of(2) + 2,
-            KernelArg::Value(_) | KernelArg::Local(_) => n + 1,
-        })
+        self.arg_layout()
+            .iter()
+            .zip(&self.args)
+            .map(|(at, a)| (at + a.bytes()).div_ceil(4) as usize)
+            .max()
+            .unwrap_or(0)
     }
 
     /// The LDS region (offset, end) of each `__local` pointer argument, in argument order, for
@@ -1156,29 +1015,27 @@ impl Manifest {
     /// gap when the segment is larger: the two never overlap.
     pub fn memory_image(&self, abi: &LaunchAbi) -> MemoryImage {
         let (kernarg_bytes, buffers, scratch) = self.data_regions(abi);
-        let mut kernarg_words = Vec::new();
+        let mut kernarg = vec![0u8; 4 * self.kernarg_words().max(kernarg_bytes as usize / 4)];
         let mut local_offsets = self
             .local_arg_offsets(abi.group_segment_fixed_size)
             .into_iter();
-        for a in &self.args {
-            match a {
-                KernelArg::Buffer(name) => {
-                    // 64-bit pointers are 8-byte aligned, as in the HSA kernarg layout.
-                    if kernarg_words.len() % 2 == 1 {
-                        kernarg_words.push(0);
-                    }
-                    let base = buffers
-                        .iter()
-                        .find(|r| &r.name == name)
-                        .map_or(0, |r| r.base);
-                    kernarg_words.push(base as u32);
-                    kernarg_words.push((base >> 32) as u32);
-                }
-                KernelArg::Value(v) => kernarg_words.push(*v),
-                KernelArg::Local(_) => kernarg_words.push(local_offsets.next().unwrap_or(0)),
-            }
+        for (a, at) in self.args.iter().zip(self.arg_layout()) {
+            let bytes = match a {
+                KernelArg::Buffer(name) => buffers
+                    .iter()
+                    .find(|r| &r.name == name)
+                    .map_or(0, |r| r.base)
+                    .to_le_bytes()
+                    .to_vec(),
+                KernelArg::Value(v) => v.clone(),
+                KernelArg::Local(_) => local_offsets.next().unwrap_or(0).to_le_bytes().to_vec(),
+            };
+            kernarg[at as usize..at as usize + bytes.len()].copy_from_slice(&bytes);
         }
-        kernarg_words.resize(kernarg_words.len().max(kernarg_bytes as usize / 4), 0);
+        let kernarg_words: Vec<u32> = kernarg
+            .chunks_exact(4)
+            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+            .collect();
         let dispatch_packet_words = abi.dispatch_packet(self).to_vec();
         MemoryImage {
             dispatch_packet: Region {
@@ -1290,6 +1147,60 @@ impl MemoryImage {
             .iter()
             .map(Region::end)
             .fold(self.kernarg.end(), u64::max)
+    }
+}
+
+/// The code object metadata of the kernel in assembly file `asm` (`entry`, or its only
+/// kernel), `None` when it has none. A file that cannot be read is the assembler's to report.
+fn kernel_metadata(
+    asm: &Path,
+    entry: Option<&str>,
+) -> Result<Option<KernelMetadata>, MetadataError> {
+    let Ok(text) = input::read_text(asm, input::Kind::Assembly) else {
+        return Ok(None);
+    };
+    let kernels = crate::opencl::kernels_in(&text);
+    let name = match (entry, kernels.as_slice()) {
+        (Some(e), _) => e,
+        (None, [one]) => one.as_str(),
+        (None, _) => return Ok(None),
+    };
+    crate::metadata::kernel_metadata(&text, name)
+}
+
+/// The launch's workgroup against the sizes the kernel was compiled for, as a runtime checks
+/// them (`CL_INVALID_WORK_GROUP_SIZE`): clang's code may rely on them, for instance folding
+/// `get_local_size()` to a required size.
+fn check_workgroup(
+    meta: &KernelMetadata,
+    grid: [u32; 3],
+    workgroup: [u32; 3],
+) -> Result<(), String> {
+    let items: u32 = workgroup.iter().product();
+    if let Some(req) = meta.reqd_workgroup_size {
+        if req != workgroup {
+            return Err(format!(
+                "the kernel requires workgroups of {}x{}x{} (`reqd_work_group_size`), not {}x{}x{}",
+                req[0], req[1], req[2], workgroup[0], workgroup[1], workgroup[2]
+            ));
+        }
+        if let Some(d) = (0..3).find(|&d| grid[d] % req[d] != 0) {
+            return Err(format!(
+                "the kernel requires workgroups of {}x{}x{} (`reqd_work_group_size`), and clang \
+                 folds get_local_size() to it: the grid's {} in dimension {d} must be a multiple \
+                 of {}",
+                req[0], req[1], req[2], grid[d], req[d]
+            ));
+        }
+    }
+    match meta.max_flat_workgroup_size {
+        Some(max) if items > max => Err(format!(
+            "{items} work-items per workgroup, but the kernel was compiled for at most {max} \
+             (`.max_flat_workgroup_size`; clang assumes 256 for OpenCL unless the kernel has \
+             `__attribute__((reqd_work_group_size(x, y, z)))` or \
+             `__attribute__((amdgpu_flat_work_group_size(1, n)))`)"
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -1462,9 +1373,9 @@ enum DataError {
 /// separated by whitespace, each fitting `ty`; `#` starts a comment that runs to the end of
 /// the line. A bad value is reported by its position only: the file may be anything the
 /// manifest names (`/etc/passwd`), and its contents are not the message's to show.
-fn read_data_file(file: &Path, ty: ElemType) -> Result<Vec<u32>, DataError> {
+fn read_data_file(file: &Path, ty: ElemType) -> Result<Vec<u64>, DataError> {
     let text = input::read_text(file, input::Kind::BufferData).map_err(DataError::Read)?;
-    let mut words = Vec::new();
+    let mut values = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("");
         let mut rest = line;
@@ -1472,66 +1383,22 @@ fn read_data_file(file: &Path, ty: ElemType) -> Result<Vec<u32>, DataError> {
             let tail = &rest[start..];
             let end = tail.find(char::is_whitespace).unwrap_or(tail.len());
             let tok = &tail[..end];
-            let at = || {
+            let value = ty.parse(tok).ok_or_else(|| {
                 let column = line[..line.len() - tail.len()].chars().count() + 1;
-                format!("{}:{}:{column}", diag::path(file), n + 1)
-            };
-            let word = if ty == ElemType::F32 {
-                parse_f32(tok).ok_or_else(|| {
-                    DataError::Value(format!(
-                        "{}: not an f32 (decimal or exponent float, inf, nan, or 0x bits)",
-                        at()
-                    ))
-                })?
-            } else {
-                let v = parse_int(tok).ok_or_else(|| {
-                    DataError::Value(format!(
-                        "{}: not an integer (decimal or 0x hexadecimal)",
-                        at()
-                    ))
-                })?;
-                ty.word(Number::Int(v)).ok_or_else(|| {
-                    DataError::Value(format!("{}: value out of range for {ty}", at()))
-                })?
-            };
-            words.push(word);
+                let what = if ty.is_float() {
+                    format!("not an {ty} (decimal or exponent float, inf, nan, or 0x bits)")
+                } else if crate::elem::is_integer(tok) {
+                    format!("value out of range for {ty}")
+                } else {
+                    "not an integer (decimal or 0x hexadecimal)".to_string()
+                };
+                DataError::Value(format!("{}:{}:{column}: {what}", diag::path(file), n + 1))
+            })?;
+            values.push(value);
             rest = &tail[end..];
         }
     }
-    Ok(words)
-}
-
-/// An f32 data-file value as its word: the bits in hex (`0x7fc00001`, which keeps a NaN's
-/// payload), or a decimal or exponent float, `inf`, `-inf`, `nan`.
-fn parse_f32(tok: &str) -> Option<u32> {
-    if let Some(hex) = tok.strip_prefix("0x").or_else(|| tok.strip_prefix("0X")) {
-        return u32::from_str_radix(hex, 16).ok();
-    }
-    let lower = tok.to_ascii_lowercase();
-    let body = lower.trim_start_matches(['+', '-']);
-    let numeric = body
-        .bytes()
-        .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'-' | b'+'));
-    if !numeric && !matches!(body, "inf" | "nan") {
-        return None;
-    }
-    ElemType::F32.word(Number::Float(lower.parse::<f64>().ok()?))
-}
-
-fn parse_int(tok: &str) -> Option<i64> {
-    let (neg, digits) = match tok.strip_prefix('-') {
-        Some(d) => (true, d),
-        None => (false, tok.strip_prefix('+').unwrap_or(tok)),
-    };
-    let magnitude = match digits
-        .strip_prefix("0x")
-        .or_else(|| digits.strip_prefix("0X"))
-    {
-        Some(hex) => i64::from_str_radix(hex, 16).ok()?,
-        None if digits.bytes().all(|b| b.is_ascii_digit()) => digits.parse().ok()?,
-        None => return None,
-    };
-    Some(if neg { -magnitude } else { magnitude })
+    Ok(values)
 }
 
 #[cfg(test)]
@@ -1600,7 +1467,7 @@ len = 4
             ]
         );
         assert_eq!(b.tolerance_ulp, Some(2));
-        let shown: Vec<String> = b.init.iter().map(|&w| ElemType::F32.show(w)).collect();
+        let shown: Vec<String> = b.values(&b.init).iter().map(Value::to_string).collect();
         assert_eq!(
             shown,
             ["1.5", "-2.0", "inf", "-inf", "nan", "-0.0", "1e-45"]
@@ -1630,21 +1497,17 @@ len = 4
         .unwrap_err()
         .to_string();
         assert!(
-            e.contains("tolerance_ulp applies to the expected values of an f32"),
+            e.contains("tolerance_ulp applies to the expected values of a float"),
             "{e}"
         );
     }
 
     #[test]
     fn ulp_tolerance_compares_nan_zero_and_neighbours() {
-        assert_eq!(ulp_distance(0x8000_0000, 0), 0);
-        assert_eq!(ulp_distance(0x7FC0_0000, 0xFF80_0001), 0);
-        assert_eq!(ulp_distance(0x7FC0_0000, 0), u32::MAX);
-        assert_eq!(ulp_distance(0x3F80_0000, 0x3F80_0002), 2);
-        assert_eq!(ulp_distance(1, 0x8000_0001), 2, "across zero");
         let b = Buffer {
             name: "x".into(),
             ty: ElemType::F32,
+            len: 2,
             init: vec![],
             expect: Some(vec![0x3F80_0000, 0x7FC0_0000]),
             tolerance_ulp: Some(1),
@@ -1827,9 +1690,9 @@ len = 4
             "{e}"
         );
         let e = error(
-            "kernel = \"k.s\"\ngrid = 4\nworkgroup = 4\n[[buffer]]\nname = \"a\"\ntype = \"f64\"\nlen = 1\n",
+            "kernel = \"k.s\"\ngrid = 4\nworkgroup = 4\n[[buffer]]\nname = \"a\"\ntype = \"f128\"\nlen = 1\n",
         );
-        assert!(e.contains("f64"), "{e}");
+        assert!(e.contains("f128"), "{e}");
         let e = error(
             "kernel = \"k.s\"\ngrid = 4\nworkgroup = 4\n[[buffer]]\nname = \"a\"\ntype = \"u32\"\n",
         );
@@ -1932,6 +1795,58 @@ len = 4
             "\u{1b}".repeat(10) + &"k".repeat(10_000)
         ));
         assert!(e.len() < 300 && !e.contains('\u{1b}'), "{e}");
+    }
+
+    /// A kernel with metadata gets each argument at clang's offset, in clang's size; one
+    /// without keeps the packed layout.
+    #[test]
+    fn arguments_go_where_the_kernels_metadata_puts_them() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("k.s"),
+            "k:\n\ts_endpgm\n\t.amdhsa_kernel k\n\t.end_amdhsa_kernel\n\t.amdgpu_metadata\n\
+             amdhsa.kernels:\n  - .args:\n\
+             \x20     - { .offset: 0, .size: 1, .type_name: char, .value_kind: by_value }\n\
+             \x20     - { .offset: 8, .size: 8, .type_name: 'int*', .value_kind: global_buffer }\n\
+             \x20     - { .offset: 16, .size: 6, .type_name: ushort3, .value_kind: by_value }\n\
+             \x20     - { .offset: 24, .size: 8, .value_kind: hidden_global_offset_x }\n\
+             \x20   .name: k\n\t.end_amdgpu_metadata\n",
+        )
+        .unwrap();
+        let text = "kernel = \"k.s\"\ngrid = 1\nworkgroup = 1\nargs = [-1, \"b\", [1, 2, 65535]]\n\
+                    [[buffer]]\nname = \"b\"\ntype = \"i32\"\nlen = 1\n";
+        // A size that is not its type's makes the value raw bytes, which a list cannot fill.
+        let e = Manifest::parse(text, dir.path().join("m.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("key `args[2]`: `ushort3` (6 bytes) is not an OpenCL C scalar"),
+            "{e}"
+        );
+        std::fs::write(
+            dir.path().join("k.s"),
+            std::fs::read_to_string(dir.path().join("k.s"))
+                .unwrap()
+                .replace(".size: 6", ".size: 8"),
+        )
+        .unwrap();
+        let m = Manifest::parse(text, dir.path().join("m.toml")).unwrap();
+        assert_eq!(m.arg_layout(), vec![0, 8, 16]);
+        let abi = LaunchAbi {
+            kernarg_size: 32,
+            ..LaunchAbi::legacy()
+        };
+        assert_eq!(
+            m.memory_image(&abi).kernarg_words,
+            vec![0xFF, 0, 0x1_0000, 0, 0x2_0001, 0xFFFF, 0, 0]
+        );
+        let e = Manifest::parse(&text.replace("[-1, ", "["), dir.path().join("m.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("key `args`: the kernel takes 3 arguments, `k(char, int*, ushort3)`"),
+            "{e}"
+        );
     }
 
     #[test]

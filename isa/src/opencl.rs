@@ -36,6 +36,9 @@ pub const DEFAULT_FLAGS: &[&str] = &[
     "-mcpu=fiji",
     "-nogpulib",
     "-O2",
+    // Parameter names in the metadata, for messages about a launch's arguments; the code is
+    // the same.
+    "-cl-kernel-arg-info",
 ];
 
 /// What to compile.
@@ -166,10 +169,10 @@ fn write_atomic(path: &Path, text: &str) -> Result<(), ClError> {
     })
 }
 
-/// The version of what a cached `.s` holds beyond clang's output (the header line and
-/// [`select_kernel`]'s choice of code), part of the cache key: raise it when either changes, or
-/// the cache keeps serving files written by the old rule.
-const CACHE_FORMAT: u32 = 3;
+/// The version of what a cached `.s` holds beyond clang's output (the header line,
+/// [`DEFAULT_FLAGS`] and [`select_kernel`]'s choice of code), part of the cache key: raise it
+/// when one changes, or the cache keeps serving files written by the old rule.
+const CACHE_FORMAT: u32 = 4;
 
 /// Compiles the OpenCL C kernel at `source` (or finds it in the cache) and returns the path
 /// of its assembly.
@@ -373,7 +376,7 @@ pub fn kernels_in(asm: &str) -> Vec<String> {
 /// functions, which clang emits (with external linkage) even where it has inlined every call;
 /// a call that remains is refused by [`no_calls`]. Program-scope variables (`.type
 /// name,@object`) stay, so that [`no_calls`] can tell a table from a function. The metadata
-/// goes too.
+/// stays whole: it lays out the kept kernel's arguments ([`crate::metadata`]).
 pub fn select_kernel(asm: &str, entry: Option<&str>) -> Result<String, String> {
     let kernels = kernels_in(asm);
     let entry = match (entry, kernels.as_slice()) {
@@ -411,6 +414,8 @@ pub fn select_kernel(asm: &str, entry: Option<&str>) -> Result<String, String> {
             if t == ".end_amdgpu_metadata" {
                 in_metadata = false;
             }
+            out.push_str(line);
+            out.push('\n');
             continue;
         }
         // A function's code starts at `.globl name` (or `.protected` / `.hidden name` before
@@ -448,7 +453,10 @@ mod tests {
         assert!(b.contains("b:\n\ts_nop 0"), "{b}");
         assert!(!b.contains("a:\n"), "{b}");
         assert!(b.contains(".amdhsa_kernel b") && !b.contains(".amdhsa_kernel a"));
-        assert!(!b.contains("amdgpu_metadata"));
+        assert!(
+            b.contains("\t.amdgpu_metadata\nx: 1\n\t.end_amdgpu_metadata\n"),
+            "{b}"
+        );
         let e = select_kernel(TWO, None).unwrap_err();
         assert!(e.contains("2 kernels (a, b)"), "{e}");
         let e = select_kernel(TWO, Some("c")).unwrap_err();

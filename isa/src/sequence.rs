@@ -234,6 +234,7 @@ impl Manifest {
             .map(|(b, words)| Buffer {
                 name: b.name.clone(),
                 ty: b.ty,
+                len: b.len,
                 init: words.clone(),
                 expect: None,
                 tolerance_ulp: None,
@@ -251,6 +252,7 @@ impl Manifest {
             dims: self.dims,
             buffers,
             args: self.args.clone(),
+            arg_offsets: self.arg_offsets.clone(),
         }
     }
 }

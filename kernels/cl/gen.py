@@ -452,9 +452,71 @@ def median5():
                      "is sorted in a private array (scratch memory).")
 
 
+def kargs():
+    n, grid, wg = 100, 128, 64
+    c, uc, s, us = -5, 200, -300, 60000
+    l, ul = -(3 << 40) - 12345, (0x7BCDEF << 40) | 77
+    f, i2, f3, u4 = 2.75, [3, -4], [1.5, 2.0, -3.25], [7, 200, 33, 101]
+    p = [1000, 1.25, -9]                        # Params { int a; float b; short c; }
+    table = [11, -22, 33, -44]
+    out = [0] * (16 * n)
+    for i in range(n):
+        lid, base = i % wg, i - i % wg
+        nxt = base + (lid + 1) % wg
+        o = out[16 * i:16 * i + 16]
+        o[0] = c * (i + 1)
+        o[1] = uc + i
+        o[2] = s * 2 - i
+        o[3] = us + i
+        o[4] = (l >> 33) + i
+        o[5] = i32(l)
+        o[6] = i32(ul >> 40)
+        o[7] = int(f * (i + 1))
+        o[8] = i2[0] * i + i2[1]
+        o[9] = int(f3[0] + f3[1] * f3[2]) + i
+        o[10] = i32(u4[0] + u4[1] * 256 + u4[2] * 65536 + u4[3] * 16777216)
+        o[11] = p[0] + i
+        o[12] = int(p[1] * 4) + i
+        o[13] = p[2] - i
+        o[14] = table[nxt % 4] * nxt
+        o[15] = table[i % 4]
+        out[16 * i:16 * i + 16] = o
+    manifest("kargs", "kargs.cl", grid, wg,
+             ["out", c, uc, s, us, l, ul, f, i2, f3, u4, p, {"local": 4 * wg}, "table", n],
+             [dict(name="out", len=16 * n, expect=out), dict(name="table", data=table)],
+             comment="Arguments of every kind but images: char to ulong, float, int2, float3 (a "
+                     "float4's room), uchar4,\na struct by value (its words), a __local and a "
+                     "__constant pointer, each where clang's metadata places it.")
+
+
+def f16(x):
+    return struct.unpack("<e", struct.pack("<e", x))[0]
+
+
+def elemtypes():
+    n, grid = 100, 128
+    px = [rng.randrange(256) for _ in range(n)]
+    big = [rng.randrange(-2**40, 2**40) for _ in range(n)]
+    h = [f16(rng.choice([0.5, 1.25, -3.0, 1000.0, 0.1, 65504.0 / 4, -0.0]) * rng.choice([1, 0.5]))
+         for _ in range(n)]
+    manifest("elemtypes", "elemtypes.cl", grid, 64,
+             ["px", "wide", "big", "sum", "h", "hf", "hout", "neg", n],
+             [dict(name="px", type="u8", data=px),
+              dict(name="wide", type="u16", len=n, expect=[p * 257 for p in px]),
+              dict(name="big", type="i64", data=big),
+              dict(name="sum", type="i64", len=n,
+                   expect=[big[i] + big[n - 1 - i] * 3 for i in range(n)]),
+              dict(name="h", type="f16", data=h),
+              dict(name="hf", type="f32", len=n, expect=[x * 2 for x in h]),
+              dict(name="hout", type="f16", len=n, expect=[f16(x + 0.5) for x in h]),
+              dict(name="neg", type="i16", len=n, expect=[-p for p in px])],
+             comment="Buffers of u8, u16, i16, i64 and f16 elements (vload_half/vstore_half), "
+                     "packed into memory's words\nas the kernel's pointers address them.")
+
+
 if __name__ == "__main__":
     os.makedirs(os.path.join(HERE, "data"), exist_ok=True)
     for gen in (bfs, nw, pathfinder, bitonic, hotspot, mandelbrot, collatz, saxpy, kmeans,
                 nested6, figure2, bsearch, gaussian, nn, prefix, bytepack, intdiv, blackscholes,
-                crc32, median5):
+                crc32, median5, kargs, elemtypes):
         gen()

@@ -320,16 +320,17 @@ fn text(r: &RunReport, kernel: &LaunchKernel, label: &str) -> String {
     out.push_str("\nbuffers\n");
     let width = r.buffers.0.iter().map(|b| b.name.len()).max().unwrap_or(0);
     for b in &r.buffers.0 {
-        let _ = write!(out, "  {:<width$} {}[{}]:", b.name, b.ty, b.words.len());
-        let shown = b.words.len().min(VALUES_PER_LINE * MAX_LINES);
-        for (i, &w) in b.words[..shown].iter().enumerate() {
+        let values = b.ty.values(&b.words, b.len);
+        let _ = write!(out, "  {:<width$} {}[{}]:", b.name, b.ty, values.len());
+        let shown = values.len().min(VALUES_PER_LINE * MAX_LINES);
+        for (i, v) in values[..shown].iter().enumerate() {
             if i > 0 && i % VALUES_PER_LINE == 0 {
                 let _ = write!(out, "\n  {:width$}       ", "");
             }
-            let _ = write!(out, " {}", b.ty.show(w));
+            let _ = write!(out, " {v}");
         }
-        if shown < b.words.len() {
-            let _ = write!(out, " ... ({} more; --json has all)", b.words.len() - shown);
+        if shown < values.len() {
+            let _ = write!(out, " ... ({} more; --json has all)", values.len() - shown);
         }
         out.push('\n');
     }

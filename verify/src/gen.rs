@@ -960,7 +960,12 @@ impl Generated {
             .iter()
             .map(|a| match a {
                 KernelArg::Buffer(n) => format!("\"{n}\""),
-                KernelArg::Value(v) => v.to_string(),
+                KernelArg::Value(v) => u32::from_le_bytes(
+                    v.as_slice()
+                        .try_into()
+                        .expect("generated values are 32-bit words"),
+                )
+                .to_string(),
                 KernelArg::Local(bytes) => format!("{{ local = {bytes} }}"),
             })
             .collect();
@@ -971,20 +976,15 @@ impl Generated {
             args.join(", ")
         );
         for b in &m.buffers {
-            let ty = match b.ty {
-                ElemType::I32 => "i32",
-                ElemType::U32 => "u32",
-                ElemType::F32 => "f32",
-            };
             let _ = write!(
                 out,
-                "\n[[buffer]]\nname = \"{}\"\ntype = \"{ty}\"\n",
-                b.name
+                "\n[[buffer]]\nname = \"{}\"\ntype = \"{}\"\n",
+                b.name, b.ty
             );
             if b.init.iter().all(|&w| w == 0) {
-                let _ = writeln!(out, "len = {}", b.init.len());
+                let _ = writeln!(out, "len = {}", b.len);
             } else {
-                let values: Vec<String> = b.init.iter().map(|&w| b.ty.show(w)).collect();
+                let values: Vec<String> = b.values(&b.init).iter().map(|v| v.to_string()).collect();
                 let _ = writeln!(out, "data = [{}]", values.join(", "));
             }
         }
@@ -2023,46 +2023,28 @@ impl KernelSpec {
             );
         }
         let mut buffers = vec![
-            Buffer {
-                name: "in".into(),
-                ty: ElemType::I32,
-                init: self.input.iter().map(|&v| v as u32).collect(),
-                ..Buffer::default()
-            },
-            Buffer {
-                name: "out".into(),
-                ty: ElemType::I32,
-                init: vec![0; (self.grid * SLOTS) as usize],
-                ..Buffer::default()
-            },
-            Buffer {
-                name: "xch".into(),
-                ty: ElemType::U32,
-                init: vec![0; self.grid as usize],
-                ..Buffer::default()
-            },
+            Buffer::of_words(
+                "in",
+                ElemType::I32,
+                self.input.iter().map(|&v| v as u32).collect(),
+            ),
+            Buffer::of_words("out", ElemType::I32, vec![0; (self.grid * SLOTS) as usize]),
+            Buffer::of_words("xch", ElemType::U32, vec![0; self.grid as usize]),
         ];
         if f.floats {
-            buffers.push(Buffer {
-                name: "fin".into(),
-                ty: ElemType::F32,
-                init: self.finput.clone(),
-                ..Buffer::default()
-            });
-            buffers.push(Buffer {
-                name: "fout".into(),
-                ty: ElemType::F32,
-                init: vec![0; (self.grid * u32::from(FACCS)) as usize],
-                ..Buffer::default()
-            });
+            buffers.push(Buffer::of_words("fin", ElemType::F32, self.finput.clone()));
+            buffers.push(Buffer::of_words(
+                "fout",
+                ElemType::F32,
+                vec![0; (self.grid * u32::from(FACCS)) as usize],
+            ));
         }
         if f.atomics {
-            buffers.push(Buffer {
-                name: "atom".into(),
-                ty: ElemType::U32,
-                init: self.atom_init.clone(),
-                ..Buffer::default()
-            });
+            buffers.push(Buffer::of_words(
+                "atom",
+                ElemType::U32,
+                self.atom_init.clone(),
+            ));
         }
         let manifest = Manifest {
             path: PathBuf::from("gen.toml"),

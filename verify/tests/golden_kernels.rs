@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use pws_isa::manifest::Manifest;
+use pws_isa::manifest::{ElemType, Manifest};
 use pws_verify::golden::{self, BufferValues, Config, EventKind, Mode, Report};
 
 fn kernel(name: &str) -> PathBuf {
@@ -55,7 +55,11 @@ fn figure2_output_in_every_mode() {
         let r = run("figure2.toml", mode, s);
         assert_eq!(
             r.buffers.get("out"),
-            Some(&BufferValues::I32(vec![-15, 1025, 1090, 1204])),
+            Some(&BufferValues::new(
+                ElemType::I32,
+                4,
+                [-15i32, 1025, 1090, 1204].map(|v| v as u32).to_vec()
+            )),
             "{mode:?} S = {s}"
         );
     }

@@ -46,8 +46,8 @@ pub enum MemFault {
 #[derive(Clone, Debug)]
 struct Segment {
     region: Region,
-    /// A buffer's element type (`None`: not one of the manifest's buffers).
-    ty: Option<ElemType>,
+    /// A buffer's element type and length (`None`: not one of the manifest's buffers).
+    elems: Option<(ElemType, usize)>,
     words: Vec<u32>,
     /// The buffers and the private segment.
     writable: bool,
@@ -58,6 +58,8 @@ struct Segment {
 pub struct BufferWords {
     pub name: String,
     pub ty: ElemType,
+    /// Elements of `ty` the words hold.
+    pub len: usize,
     pub words: Vec<u32>,
 }
 
@@ -77,13 +79,13 @@ impl DataMemory {
         let mut segments = vec![
             Segment {
                 region: image.dispatch_packet,
-                ty: None,
+                elems: None,
                 words: image.dispatch_packet_words,
                 writable: false,
             },
             Segment {
                 region: image.kernarg,
-                ty: None,
+                elems: None,
                 words: image.kernarg_words,
                 writable: false,
             },
@@ -95,21 +97,21 @@ impl DataMemory {
                 .zip(&manifest.buffers)
                 .map(|(region, b)| Segment {
                     region,
-                    ty: Some(b.ty),
+                    elems: Some((b.ty, b.len)),
                     words: b.init.clone(),
                     writable: true,
                 }),
         );
         segments.extend(image.rodata.map(|(region, words)| Segment {
             region,
-            ty: None,
+            elems: None,
             words,
             writable: false,
         }));
         segments.extend(image.scratch.map(|region| Segment {
             words: vec![0; (region.bytes / 4) as usize],
             region,
-            ty: None,
+            elems: None,
             writable: true,
         }));
         segments.sort_by_key(|s| s.region.base);
@@ -246,8 +248,10 @@ impl DataMemory {
         self.segments
             .into_iter()
             .filter_map(|s| {
+                let (ty, len) = s.elems?;
                 Some(BufferWords {
-                    ty: s.ty?,
+                    ty,
+                    len,
                     name: s.region.name,
                     words: s.words,
                 })

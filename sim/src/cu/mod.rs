@@ -28,7 +28,7 @@ use pws_hdl::context::ContextState;
 use pws_hdl::cu::{ComputeUnit, CuError, CuMode};
 use pws_hdl::swizzle::SwizzleMode;
 use pws_isa::abi::{registers_used, LaunchAbi};
-use pws_isa::manifest::{ElemType, F32Word, Manifest, WAVEFRONT_SIZE};
+use pws_isa::manifest::{Manifest, WAVEFRONT_SIZE};
 use pws_isa::Program;
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
@@ -143,17 +143,7 @@ impl Serialize for Buffers {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut map = s.serialize_map(Some(self.0.len()))?;
         for b in &self.0 {
-            match b.ty {
-                ElemType::I32 => {
-                    let v: Vec<i32> = b.words.iter().map(|&w| w as i32).collect();
-                    map.serialize_entry(&b.name, &v)?;
-                }
-                ElemType::U32 => map.serialize_entry(&b.name, &b.words)?,
-                ElemType::F32 => {
-                    let v: Vec<F32Word> = b.words.iter().map(|&w| F32Word(w)).collect();
-                    map.serialize_entry(&b.name, &v)?;
-                }
-            }
+            map.serialize_entry(&b.name, &b.ty.values(&b.words, b.len))?;
         }
         map.end()
     }

@@ -139,7 +139,7 @@ pub fn run(program: &Program, manifest: &Manifest, config: &Config) -> Result<Re
         .into_buffers()
         .into_iter()
         .zip(&manifest.buffers)
-        .map(|((_, words), b)| (b.name.clone(), BufferValues::new(b.ty, words)))
+        .map(|((_, words), b)| (b.name.clone(), BufferValues::new(b.ty, b.len, words)))
         .collect();
     Ok(Report {
         kernel: manifest.kernel.display().to_string(),

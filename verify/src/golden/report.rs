@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use pws_isa::manifest::{ElemType, F32Word};
+use pws_isa::manifest::{ElemType, Value};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
@@ -29,47 +29,34 @@ impl std::fmt::Display for Mask {
     }
 }
 
-/// Final contents of one buffer, typed as the manifest declares it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(untagged)]
-pub enum BufferValues {
-    I32(Vec<i32>),
-    U32(Vec<u32>),
-    F32(Vec<F32Word>),
+/// Final contents of one buffer, typed as the manifest declares it; JSON writes its values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BufferValues {
+    pub ty: ElemType,
+    /// Elements of `ty` the words hold.
+    pub len: usize,
+    words: Vec<u32>,
 }
 
 impl BufferValues {
-    pub fn new(ty: ElemType, words: Vec<u32>) -> BufferValues {
-        match ty {
-            ElemType::I32 => BufferValues::I32(words.into_iter().map(|w| w as i32).collect()),
-            ElemType::U32 => BufferValues::U32(words),
-            ElemType::F32 => BufferValues::F32(words.into_iter().map(F32Word).collect()),
-        }
+    pub fn new(ty: ElemType, len: usize, words: Vec<u32>) -> BufferValues {
+        BufferValues { ty, len, words }
     }
 
     /// The raw 32-bit words (what memory holds).
     pub fn words(&self) -> Vec<u32> {
-        match self {
-            BufferValues::I32(v) => v.iter().map(|&x| x as u32).collect(),
-            BufferValues::U32(v) => v.clone(),
-            BufferValues::F32(v) => v.iter().map(|w| w.0).collect(),
-        }
+        self.words.clone()
     }
 
-    fn len(&self) -> usize {
-        match self {
-            BufferValues::I32(v) => v.len(),
-            BufferValues::U32(v) => v.len(),
-            BufferValues::F32(v) => v.len(),
-        }
+    /// The elements, as the type reads them.
+    pub fn values(&self) -> Vec<Value> {
+        self.ty.values(&self.words, self.len)
     }
+}
 
-    fn text(&self, i: usize) -> String {
-        match self {
-            BufferValues::I32(v) => v[i].to_string(),
-            BufferValues::U32(v) => v[i].to_string(),
-            BufferValues::F32(v) => ElemType::F32.show(v[i].0),
-        }
+impl Serialize for BufferValues {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.values().serialize(s)
     }
 }
 
@@ -218,19 +205,15 @@ impl Report {
             .map(|(n, _)| n.len())
             .max()
             .unwrap_or(0);
-        for (name, values) in &self.buffers.0 {
-            let ty = match values {
-                BufferValues::I32(_) => "i32",
-                BufferValues::U32(_) => "u32",
-                BufferValues::F32(_) => "f32",
-            };
-            let _ = write!(out, "  {name:<width$} {ty}[{}]:", values.len());
+        for (name, buffer) in &self.buffers.0 {
+            let values = buffer.values();
+            let _ = write!(out, "  {name:<width$} {}[{}]:", buffer.ty, values.len());
             let shown = values.len().min(VALUES_PER_LINE * MAX_LINES);
-            for i in 0..shown {
+            for (i, v) in values[..shown].iter().enumerate() {
                 if i > 0 && i % VALUES_PER_LINE == 0 {
                     let _ = write!(out, "\n  {:width$}       ", "");
                 }
-                let _ = write!(out, " {}", values.text(i));
+                let _ = write!(out, " {v}");
             }
             if shown < values.len() {
                 let _ = write!(out, " ... ({} more; --json has all)", values.len() - shown);
