@@ -265,6 +265,25 @@ fn pws_h_builtins_compute_what_opencl_specifies() {
     golden_and_rtl_compute(&m, &[], &expect);
 }
 
+/// A 64-bit atomic is refused by clang with pws.h's reason, not as an ambiguous call.
+#[test]
+fn sixty_four_bit_atomics_say_they_are_unavailable() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = launch(
+        dir.path(),
+        "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n\
+         __kernel void k(__global const int *in, __global long *out) {\n\
+           atom_add(out, (long)in[get_global_id(0)]);\n\
+         }\n",
+        "",
+    );
+    let e = pws_err(&["golden", &m]);
+    assert!(
+        e.contains("'atom_add' is unavailable: pws runs 32-bit atomics only"),
+        "{e}"
+    );
+}
+
 /// Arguments are laid out and checked as clang's metadata says: a launch that does not match
 /// the kernel's parameters, or a workgroup the code was not compiled for, is refused with the
 /// parameter or the limit named; one that matches runs with every value where the kernel

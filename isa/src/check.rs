@@ -350,7 +350,7 @@ fn check_with(inst: &Instruction, canonical_literals: bool) -> Result<(), Operan
                 _ => Class::Vgpr,
             },
             // The lane is read from a VGPR; the lane number and a written value are scalar.
-            _ if op.is_lane_access() && i == 0 && op != Opcode::VWritelaneB32 => Class::Vgpr,
+            _ if op.is_lane_read() && i == 0 => Class::Vgpr,
             _ if op.is_lane_access() => Class::LaneScalar,
             _ if Some(i) == op.literal_k() => Class::LiteralK,
             _ if op.literal_k().is_some() && i > 0 => Class::Vgpr,

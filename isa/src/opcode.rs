@@ -833,6 +833,12 @@ impl Opcode {
         )
     }
 
+    /// The lane accesses that read a VGPR lane into a scalar register (`v_readfirstlane_b32`,
+    /// `v_readlane_b32`), as opposed to `v_writelane_b32`, which writes one.
+    pub fn is_lane_read(self) -> bool {
+        matches!(self, Opcode::VReadfirstlaneB32 | Opcode::VReadlaneB32)
+    }
+
     /// The source that is the instruction's constant K, always a literal dword:
     /// `v_madmk_f32 vD, s0, K, v1` (1) and `v_madak_f32 vD, s0, v1, K` (2).
     pub fn literal_k(self) -> Option<usize> {

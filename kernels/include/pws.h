@@ -1780,6 +1780,40 @@ PWS_OVERLOAD float atomic_xchg(volatile __local float *p, float v)
     return __builtin_bit_cast(float, atomic_xchg((volatile __local uint *)p, __builtin_bit_cast(uint, v)));
 }
 #undef PWS_ATOMIC_RMW
+/* 64-bit atomics (cl_khr_int64_base_atomics, cl_khr_int64_extended_atomics): the LSU and the
+ * LDS run 32-bit read-modify-writes only. Declared unavailable so that a call says so, rather
+ * than clang reporting an ambiguous call among the 32-bit overloads. */
+#define PWS_NO_ATOMIC64 \
+    __attribute__((overloadable, unavailable("pws runs 32-bit atomics only (int, uint; atomic_xchg on float); keep the counter in an int or uint, or combine partial results without atomics")))
+#define PWS_ATOMIC64(AS, T)                                                                    \
+    T PWS_NO_ATOMIC64 atomic_add(volatile AS T *p, T v);                                       \
+    T PWS_NO_ATOMIC64 atomic_sub(volatile AS T *p, T v);                                       \
+    T PWS_NO_ATOMIC64 atomic_inc(volatile AS T *p);                                            \
+    T PWS_NO_ATOMIC64 atomic_dec(volatile AS T *p);                                            \
+    T PWS_NO_ATOMIC64 atomic_min(volatile AS T *p, T v);                                       \
+    T PWS_NO_ATOMIC64 atomic_max(volatile AS T *p, T v);                                       \
+    T PWS_NO_ATOMIC64 atomic_and(volatile AS T *p, T v);                                       \
+    T PWS_NO_ATOMIC64 atomic_or(volatile AS T *p, T v);                                        \
+    T PWS_NO_ATOMIC64 atomic_xor(volatile AS T *p, T v);                                       \
+    T PWS_NO_ATOMIC64 atomic_xchg(volatile AS T *p, T v);                                      \
+    T PWS_NO_ATOMIC64 atomic_cmpxchg(volatile AS T *p, T cmp, T v);                            \
+    T PWS_NO_ATOMIC64 atom_add(volatile AS T *p, T v);                                         \
+    T PWS_NO_ATOMIC64 atom_sub(volatile AS T *p, T v);                                         \
+    T PWS_NO_ATOMIC64 atom_inc(volatile AS T *p);                                              \
+    T PWS_NO_ATOMIC64 atom_dec(volatile AS T *p);                                              \
+    T PWS_NO_ATOMIC64 atom_min(volatile AS T *p, T v);                                         \
+    T PWS_NO_ATOMIC64 atom_max(volatile AS T *p, T v);                                         \
+    T PWS_NO_ATOMIC64 atom_and(volatile AS T *p, T v);                                         \
+    T PWS_NO_ATOMIC64 atom_or(volatile AS T *p, T v);                                          \
+    T PWS_NO_ATOMIC64 atom_xor(volatile AS T *p, T v);                                         \
+    T PWS_NO_ATOMIC64 atom_xchg(volatile AS T *p, T v);                                        \
+    T PWS_NO_ATOMIC64 atom_cmpxchg(volatile AS T *p, T cmp, T v);
+PWS_ATOMIC64(__global, long)
+PWS_ATOMIC64(__global, ulong)
+PWS_ATOMIC64(__local, long)
+PWS_ATOMIC64(__local, ulong)
+#undef PWS_ATOMIC64
+#undef PWS_NO_ATOMIC64
 
 #undef PWS_OVERLOAD
 #undef PWS_PURE

@@ -770,7 +770,7 @@ fn lane_access(
             _ => (read_s32(c, src(inst, 1)?)? & 63) as usize,
         })
     };
-    if inst.opcode == Opcode::VWritelaneB32 {
+    if !inst.opcode.is_lane_read() {
         let v = read_s32(c, src(inst, 0)?)?;
         let n = vgpr_index(dst(inst)?, 1, vgprs.len())?;
         vgprs[n][lane(c)?] = v;
@@ -1650,9 +1650,7 @@ mod tests {
                     // MUBUF's resource and SOFFSET are scalar.
                     (Format::Mubuf, _) if i == 1 || i == 2 => Operand::Sgpr(0),
                     // A lane number and a value written to a lane are scalar.
-                    _ if op.is_lane_access() && (i == 1 || op == Opcode::VWritelaneB32) => {
-                        Operand::Sgpr(0)
-                    }
+                    _ if op.is_lane_access() && (i == 1 || !op.is_lane_read()) => Operand::Sgpr(0),
                     // A 64-bit third source is a lane mask, except DS's DATA1.
                     (f, Width::B64) if i == 2 && f != Format::Ds => Operand::VccLo,
                     _ => reg(w),
