@@ -70,6 +70,8 @@ enum Command {
     Bench(cmd::bench::Args),
     /// Write the PWS paper's synthetic benchmark with the given knobs (kernel and manifest).
     Synthetic(cmd::synthetic::Args),
+    /// Write a launch manifest for a kernel from its argument metadata, to fill in with data.
+    Manifest(cmd::manifest::Args),
 }
 
 /// Restores the default SIGPIPE action, which Rust's runtime sets to ignore: `pws ... | head`
@@ -103,6 +105,7 @@ fn main() -> ExitCode {
         Command::Eval(a) => cmd::eval::run(a),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Synthetic(a) => cmd::synthetic::run(a),
+        Command::Manifest(a) => cmd::manifest::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -265,6 +265,52 @@ fn pws_h_builtins_compute_what_opencl_specifies() {
     golden_and_rtl_compute(&m, &[], &expect);
 }
 
+/// `pws manifest` writes a manifest from the kernel's metadata that runs as it is, for a `.cl`
+/// and for clang's `.s`; a hand-written `.s` has no metadata to write one from.
+#[test]
+fn a_manifest_written_from_the_metadata_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for k in ["kargs", "elemtypes"] {
+        std::fs::copy(
+            repo.join(format!("kernels/cl/{k}.cl")),
+            dir.path().join(format!("{k}.cl")),
+        )
+        .unwrap();
+        let m = dir.path().join(format!("{k}.toml"));
+        let cl = dir.path().join(format!("{k}.cl"));
+        pws_ok(&[
+            "manifest",
+            cl.to_str().unwrap(),
+            "--grid",
+            "128",
+            "-o",
+            m.to_str().unwrap(),
+        ]);
+        let text = std::fs::read_to_string(&m).unwrap();
+        assert!(text.contains(&format!("kernel = \"{k}.cl\"")), "{text}");
+        pws_ok(&["golden", m.to_str().unwrap()]);
+    }
+    let text = std::fs::read_to_string(dir.path().join("elemtypes.toml")).unwrap();
+    for line in [
+        "name = \"px\"  # uchar* px\ntype = \"u8\"\nlen = 128",
+        "name = \"h\"  # half* h\ntype = \"f16\"",
+        "name = \"big\"  # long* big\ntype = \"i64\"",
+        "    0,  # int n",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+    let asm = std::fs::read_to_string(
+        pws_isa::opencl::compile(&dir.path().join("kargs.cl"), &Default::default()).unwrap(),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("clang.s"), asm).unwrap();
+    let out = pws_ok(&["manifest", dir.path().join("clang.s").to_str().unwrap()]);
+    assert!(out.contains("{ local = 256 },  # int* scratch"), "{out}");
+    let e = pws_err(&["manifest", repo.join("kernels/figure2.s").to_str().unwrap()]);
+    assert!(e.contains("defines no kernel"), "{e}");
+}
+
 /// A 64-bit atomic is refused by clang with pws.h's reason, not as an ambiguous call.
 #[test]
 fn sixty_four_bit_atomics_say_they_are_unavailable() {

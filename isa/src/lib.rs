@@ -32,6 +32,7 @@ pub mod output;
 pub mod print;
 pub mod program;
 pub mod sequence;
+pub mod skeleton;
 pub mod subset;
 pub mod testing;
 

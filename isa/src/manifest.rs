@@ -291,7 +291,7 @@ pub enum ManifestErrorKind {
     #[error("key `kernel`: {0}")]
     OpenCl(crate::opencl::ClError),
     /// The kernel's `.amdgpu_metadata`, which lays out its arguments, does not read.
-    #[error("key `kernel`: {}:{}: {}", diag::path(asm), error.line, error.message)]
+    #[error("key `kernel`: {}:{}: {}", diag::path(asm), error.line, diag::message(&error.message))]
     Metadata {
         asm: PathBuf,
         error: Box<MetadataError>,

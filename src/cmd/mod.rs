@@ -8,6 +8,7 @@ pub mod disasm;
 pub mod eval;
 pub mod export;
 pub mod golden;
+pub mod manifest;
 pub mod measure;
 pub mod run;
 pub mod synthetic;
