@@ -11,7 +11,8 @@ use std::fmt;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
 
-use crate::metadata::{ArgMetadata, KernelMetadata, Scalar, ValueKind};
+use crate::elem::ElemType;
+use crate::metadata::{opencl_name, ArgMetadata, KernelMetadata, ValueKind};
 
 /// One kernel argument, ready for the kernarg segment.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -165,7 +166,7 @@ pub fn packed(raw: RawArg) -> Result<KernelArg, String> {
             .map(KernelArg::word)
             .map_err(|_| format!("{v} does not fit 32 bits")),
         RawArg::Number(Number::Float(v)) => {
-            scalar_bytes(Scalar::F32, Number::Float(v)).map(KernelArg::Value)
+            scalar_bytes(ElemType::F32, Number::Float(v)).map(KernelArg::Value)
         }
         RawArg::List(_) => Err("a list is a vector or struct argument, which needs the \
                                 kernel's argument layout from clang's `.amdgpu_metadata`; \
@@ -252,8 +253,8 @@ fn raw_words(raw: RawArg, param: &ArgMetadata) -> Result<Vec<u8>, String> {
             .enumerate()
             .map(|(i, n)| {
                 let word = match n {
-                    Number::Int(_) => Scalar::U32,
-                    Number::Float(_) => Scalar::F32,
+                    Number::Int(_) => ElemType::U32,
+                    Number::Float(_) => ElemType::F32,
                 };
                 scalar_bytes(word, n).map_err(|m| format!("word {i}: {m}"))
             })
@@ -271,12 +272,13 @@ fn raw_words(raw: RawArg, param: &ArgMetadata) -> Result<Vec<u8>, String> {
     }
 }
 
-/// The little-endian bytes of `n` as a `scalar`. Integers must fit the type's signed or
-/// unsigned range; floats are rounded to nearest even and must not overflow; an integer for
-/// a float type must be exact in it.
-pub fn scalar_bytes(scalar: Scalar, n: Number) -> Result<Vec<u8>, String> {
+/// The little-endian bytes of `n` as a `scalar`: an integer in the type's signed or unsigned
+/// range (`-1` for a `uint` is `0xffffffff`, as the 32-bit words of a kernel without metadata
+/// are); a float as [`ElemType::element`] rounds it (nearest even, no overflow, an integer
+/// exact in the type).
+pub fn scalar_bytes(scalar: ElemType, n: Number) -> Result<Vec<u8>, String> {
     let ty = opencl_name(scalar);
-    let bytes = scalar.bytes() as usize;
+    let bytes = scalar.bytes();
     match n {
         Number::Int(v) if !scalar.is_float() => {
             int_bytes(v, bytes).ok_or_else(|| format!("{v} is out of range for {ty}"))
@@ -284,15 +286,13 @@ pub fn scalar_bytes(scalar: Scalar, n: Number) -> Result<Vec<u8>, String> {
         Number::Float(v) if !scalar.is_float() => {
             Err(format!("{v:?} is a float, for an integer parameter ({ty})"))
         }
-        Number::Int(v) => {
-            let f = v as f64;
-            let exact = f as i64 == v;
-            match float_bytes(scalar, f) {
-                Some(b) if exact && float_back(scalar, &b) == f => Ok(b),
-                _ => Err(format!("{v} is not exactly a {ty}")),
-            }
-        }
-        Number::Float(v) => float_bytes(scalar, v).ok_or_else(|| format!("{v:?} overflows {ty}")),
+        _ => scalar
+            .element(n)
+            .map(|bits| bits.to_le_bytes()[..bytes].to_vec())
+            .ok_or_else(|| match n {
+                Number::Int(v) => format!("{v} is not exactly a {ty}"),
+                Number::Float(v) => format!("{v:?} overflows {ty}"),
+            }),
     }
 }
 
@@ -302,48 +302,6 @@ fn int_bytes(v: i64, bytes: usize) -> Option<Vec<u8>> {
     let bits = 8 * bytes as u32;
     let fits = bits == 64 || (v >= -(1i64 << (bits - 1)) && v < (1i64 << bits));
     fits.then(|| v.to_le_bytes()[..bytes].to_vec())
-}
-
-/// OpenCL C's name of a scalar type.
-fn opencl_name(s: Scalar) -> &'static str {
-    match s {
-        Scalar::I8 => "char",
-        Scalar::U8 => "uchar",
-        Scalar::I16 => "short",
-        Scalar::U16 => "ushort",
-        Scalar::I32 => "int",
-        Scalar::U32 => "uint",
-        Scalar::I64 => "long",
-        Scalar::U64 => "ulong",
-        Scalar::F16 => "half",
-        Scalar::F32 => "float",
-        Scalar::F64 => "double",
-    }
-}
-
-/// `v` rounded to the float type, `None` when a finite value overflows it.
-fn float_bytes(scalar: Scalar, v: f64) -> Option<Vec<u8>> {
-    let (bytes, finite) = match scalar {
-        Scalar::F16 => {
-            let h = half::f16::from_f64(v);
-            (h.to_bits().to_le_bytes().to_vec(), h.is_finite())
-        }
-        Scalar::F32 => {
-            let f = v as f32;
-            let bits = if v.is_nan() { 0x7FC0_0000 } else { f.to_bits() };
-            (bits.to_le_bytes().to_vec(), f.is_finite())
-        }
-        _ => (v.to_bits().to_le_bytes().to_vec(), v.is_finite()),
-    };
-    (finite || !v.is_finite()).then_some(bytes)
-}
-
-fn float_back(scalar: Scalar, b: &[u8]) -> f64 {
-    match scalar {
-        Scalar::F16 => half::f16::from_bits(u16::from_le_bytes([b[0], b[1]])).to_f64(),
-        Scalar::F32 => f32::from_le_bytes(b[..4].try_into().expect("4 bytes")).into(),
-        _ => f64::from_le_bytes(b[..8].try_into().expect("8 bytes")),
-    }
 }
 
 /// A launch's arguments that do not fit the kernel's parameters.

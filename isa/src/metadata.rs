@@ -10,6 +10,8 @@ use std::fmt;
 
 use yaml_rust2::{Yaml, YamlLoader};
 
+use crate::elem::ElemType;
+
 /// What the metadata says about one kernel.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KernelMetadata {
@@ -87,58 +89,45 @@ pub enum ValueKind {
     Unsupported(String),
 }
 
-/// OpenCL C's scalar types as kernel arguments.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scalar {
-    I8,
-    U8,
-    I16,
-    U16,
-    I32,
-    U32,
-    I64,
-    U64,
-    F16,
-    F32,
-    F64,
+/// The element type of an OpenCL C scalar type name (`uchar`, `size_t`, `half`).
+fn scalar(name: &str) -> Option<ElemType> {
+    Some(match name {
+        "char" | "signed char" => ElemType::I8,
+        "uchar" | "unsigned char" => ElemType::U8,
+        "short" => ElemType::I16,
+        "ushort" | "unsigned short" => ElemType::U16,
+        "int" => ElemType::I32,
+        "uint" | "unsigned int" => ElemType::U32,
+        "long" | "ptrdiff_t" | "intptr_t" => ElemType::I64,
+        "ulong" | "unsigned long" | "size_t" | "uintptr_t" => ElemType::U64,
+        "half" => ElemType::F16,
+        "float" => ElemType::F32,
+        "double" => ElemType::F64,
+        _ => return None,
+    })
 }
 
-impl Scalar {
-    fn parse(name: &str) -> Option<Scalar> {
-        Some(match name {
-            "char" | "signed char" => Scalar::I8,
-            "uchar" | "unsigned char" => Scalar::U8,
-            "short" => Scalar::I16,
-            "ushort" | "unsigned short" => Scalar::U16,
-            "int" => Scalar::I32,
-            "uint" | "unsigned int" => Scalar::U32,
-            "long" | "ptrdiff_t" | "intptr_t" => Scalar::I64,
-            "ulong" | "unsigned long" | "size_t" | "uintptr_t" => Scalar::U64,
-            "half" => Scalar::F16,
-            "float" => Scalar::F32,
-            "double" => Scalar::F64,
-            _ => return None,
-        })
-    }
-
-    pub fn bytes(self) -> u32 {
-        match self {
-            Scalar::I8 | Scalar::U8 => 1,
-            Scalar::I16 | Scalar::U16 | Scalar::F16 => 2,
-            Scalar::I32 | Scalar::U32 | Scalar::F32 => 4,
-            Scalar::I64 | Scalar::U64 | Scalar::F64 => 8,
-        }
-    }
-
-    pub fn is_float(self) -> bool {
-        matches!(self, Scalar::F16 | Scalar::F32 | Scalar::F64)
+/// OpenCL C's name of a scalar type.
+pub fn opencl_name(ty: ElemType) -> &'static str {
+    match ty {
+        ElemType::I8 => "char",
+        ElemType::U8 => "uchar",
+        ElemType::I16 => "short",
+        ElemType::U16 => "ushort",
+        ElemType::I32 => "int",
+        ElemType::U32 => "uint",
+        ElemType::I64 => "long",
+        ElemType::U64 => "ulong",
+        ElemType::F16 => "half",
+        ElemType::F32 => "float",
+        ElemType::F64 => "double",
     }
 }
 
 /// A scalar or vector argument type: `float`, `uchar4`, `long2`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ValueType {
-    pub scalar: Scalar,
+    pub scalar: ElemType,
     /// 1 for a scalar; 2, 3, 4, 8 or 16 for a vector.
     pub lanes: u32,
 }
@@ -146,21 +135,21 @@ pub struct ValueType {
 impl ValueType {
     pub fn parse(name: &str) -> Option<ValueType> {
         let name = name.trim();
-        if let Some(scalar) = Scalar::parse(name) {
+        if let Some(scalar) = scalar(name) {
             return Some(ValueType { scalar, lanes: 1 });
         }
         let digits = name.len() - name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
         let (base, n) = name.split_at(name.len() - digits);
         let lanes = n.parse().ok().filter(|n| [2, 3, 4, 8, 16].contains(n))?;
         Some(ValueType {
-            scalar: Scalar::parse(base)?,
+            scalar: scalar(base)?,
             lanes,
         })
     }
 
     /// Bytes in the kernarg segment: a 3-vector takes the room of a 4-vector.
     pub fn bytes(self) -> u32 {
-        self.scalar.bytes() * if self.lanes == 3 { 4 } else { self.lanes }
+        self.scalar.bytes() as u32 * if self.lanes == 3 { 4 } else { self.lanes }
     }
 }
 
@@ -399,17 +388,17 @@ amdhsa.version:
         assert_eq!(m.max_flat_workgroup_size, Some(256));
         assert_eq!(m.reqd_workgroup_size, None);
         let v = m.args[3].value_type().unwrap();
-        assert_eq!((v.scalar, v.lanes), (Scalar::F32, 4));
+        assert_eq!((v.scalar, v.lanes), (ElemType::F32, 4));
     }
 
     #[test]
     fn value_types_follow_opencl_c() {
         let t = |s: &str| ValueType::parse(s).map(|v| (v.scalar, v.lanes, v.bytes()));
-        assert_eq!(t("uchar"), Some((Scalar::U8, 1, 1)));
-        assert_eq!(t("short2"), Some((Scalar::I16, 2, 4)));
-        assert_eq!(t("float3"), Some((Scalar::F32, 3, 16)));
-        assert_eq!(t("ulong16"), Some((Scalar::U64, 16, 128)));
-        assert_eq!(t("half8"), Some((Scalar::F16, 8, 16)));
+        assert_eq!(t("uchar"), Some((ElemType::U8, 1, 1)));
+        assert_eq!(t("short2"), Some((ElemType::I16, 2, 4)));
+        assert_eq!(t("float3"), Some((ElemType::F32, 3, 16)));
+        assert_eq!(t("ulong16"), Some((ElemType::U64, 16, 128)));
+        assert_eq!(t("half8"), Some((ElemType::F16, 8, 16)));
         assert_eq!(t("int5"), None);
         assert_eq!(t("struct P"), None);
         assert_eq!(t("4"), None);

@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 
 use crate::elem::ElemType;
-use crate::metadata::{ArgMetadata, KernelMetadata, Scalar, ValueKind, ValueType};
+use crate::metadata::{ArgMetadata, KernelMetadata, ValueKind, ValueType};
 
 /// The element type of a buffer a pointer parameter of type `type_name` (`uchar*`,
 /// `float4*`) reads: the pointee's scalar, and how many of them one pointee holds; `None` for
@@ -19,26 +19,7 @@ fn pointee(type_name: &str) -> Option<(ElemType, u32)> {
         .or_else(|| base.strip_prefix("volatile "))
         .unwrap_or(base);
     let ty = ValueType::parse(base)?;
-    Some((ElemType::of(ty.scalar), ty.bytes() / ty.scalar.bytes()))
-}
-
-impl ElemType {
-    /// The buffer element type of an OpenCL C scalar.
-    pub fn of(scalar: Scalar) -> ElemType {
-        match scalar {
-            Scalar::I8 => ElemType::I8,
-            Scalar::U8 => ElemType::U8,
-            Scalar::I16 => ElemType::I16,
-            Scalar::U16 => ElemType::U16,
-            Scalar::I32 => ElemType::I32,
-            Scalar::U32 => ElemType::U32,
-            Scalar::I64 => ElemType::I64,
-            Scalar::U64 => ElemType::U64,
-            Scalar::F16 => ElemType::F16,
-            Scalar::F32 => ElemType::F32,
-            Scalar::F64 => ElemType::F64,
-        }
-    }
+    Some((ty.scalar, ty.bytes() / ty.scalar.bytes() as u32))
 }
 
 /// A TOML basic string holding `s`.
@@ -60,7 +41,7 @@ fn quoted(s: &str) -> String {
 
 /// The value a by-value parameter gets: a zero of its shape.
 fn zero(param: &ArgMetadata) -> String {
-    let zero = |s: Scalar| if s.is_float() { "0.0" } else { "0" };
+    let zero = |s: ElemType| if s.is_float() { "0.0" } else { "0" };
     match param.value_type() {
         Some(t) if t.lanes == 1 => zero(t.scalar).to_string(),
         Some(t) => format!("[{}]", vec![zero(t.scalar); t.lanes as usize].join(", ")),
@@ -71,15 +52,44 @@ fn zero(param: &ArgMetadata) -> String {
     }
 }
 
+/// The launch a manifest for `meta`'s kernel proposes: `grid` work-items in x, in workgroups
+/// of `workgroup` work-items (default 64, or fewer if the kernel allows fewer); a kernel with
+/// a required workgroup size gets it, and one workgroup's extent in y and z.
+pub fn shape(meta: &KernelMetadata, grid: u32, workgroup: Option<u32>) -> ([u32; 3], [u32; 3]) {
+    match meta.reqd_workgroup_size {
+        Some(req) => ([grid.max(1).next_multiple_of(req[0]), req[1], req[2]], req),
+        None => {
+            let max = meta.max_flat_workgroup_size.unwrap_or(1024).max(1);
+            let wg = workgroup.unwrap_or(64.min(max));
+            ([grid, 1, 1], [wg, 1, 1])
+        }
+    }
+}
+
+/// `[x, y, z]` as a manifest writes an extent over `dims` dimensions: `x` or `[x, y]`.
+fn extent(e: [u32; 3], dims: usize) -> String {
+    match dims {
+        1 => e[0].to_string(),
+        _ => format!(
+            "[{}]",
+            e[..dims]
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
 /// The manifest text for `meta`'s kernel in file `kernel` (as the manifest names it), launched
-/// on `grid` work-items in workgroups of `workgroup`; each buffer holds one pointee per
-/// work-item.
+/// on `grid` work-items in workgroups of `workgroup` (x, y, z); each buffer holds one pointee
+/// per work-item.
 pub fn manifest(
     kernel: &str,
     entry: Option<&str>,
     meta: &KernelMetadata,
-    grid: u32,
-    workgroup: u32,
+    grid: [u32; 3],
+    workgroup: [u32; 3],
 ) -> String {
     let mut out = format!(
         "# {}\n# Written by `pws manifest` from the kernel's metadata: give the buffers their \
@@ -91,7 +101,18 @@ pub fn manifest(
     if let Some(e) = entry {
         let _ = writeln!(out, "entry = {}", quoted(e));
     }
-    let _ = writeln!(out, "grid = {grid}\nworkgroup = {workgroup}\nargs = [");
+    let dims = (1..=3)
+        .rev()
+        .find(|&d| grid[d - 1] > 1 || workgroup[d - 1] > 1)
+        .unwrap_or(1);
+    let items: u64 = grid.iter().map(|&g| u64::from(g)).product();
+    let group: u32 = workgroup.iter().product();
+    let _ = writeln!(
+        out,
+        "grid = {}\nworkgroup = {}\nargs = [",
+        extent(grid, dims),
+        extent(workgroup, dims)
+    );
     let mut buffers = String::new();
     let mut names: Vec<String> = Vec::new();
     for (i, p) in meta.explicit_args().enumerate() {
@@ -115,7 +136,7 @@ pub fn manifest(
                     "\n[[buffer]]\nname = {}{}\ntype = \"{ty}\"\nlen = {}\n",
                     quoted(&name),
                     format_args!("  # {}{note}", p.describe()),
-                    u64::from(grid) * u64::from(per_item)
+                    items * u64::from(per_item)
                 );
                 quoted(&name)
             }
@@ -125,7 +146,7 @@ pub fn manifest(
                     .as_deref()
                     .and_then(pointee)
                     .map_or(4, |(ty, n)| ty.bytes() as u32 * n);
-                format!("{{ local = {} }}", bytes * workgroup)
+                format!("{{ local = {} }}", bytes * group)
             }
             _ => zero(p),
         };
@@ -168,7 +189,10 @@ mod tests {
             max_flat_workgroup_size: Some(256),
             reqd_workgroup_size: None,
         };
-        let text = manifest("dir/k \"x\".cl", Some("k"), &meta, 128, 64);
+        let (grid, workgroup) = shape(&meta, 128, None);
+        assert_eq!((grid, workgroup), ([128, 1, 1], [64, 1, 1]));
+        let text = manifest("dir/k \"x\".cl", Some("k"), &meta, grid, workgroup);
+        assert!(text.contains("grid = 128\nworkgroup = 64\n"), "{text}");
         assert!(
             text.contains("kernel = \"dir/k \\\"x\\\".cl\"\nentry = \"k\"\n"),
             "{text}"
@@ -185,5 +209,28 @@ mod tests {
         ] {
             assert!(text.contains(line), "{line}\n{text}");
         }
+    }
+
+    #[test]
+    fn a_required_workgroup_size_shapes_the_launch() {
+        let meta = KernelMetadata {
+            name: "r".into(),
+            args: vec![arg("o", "int*", 8, ValueKind::GlobalBuffer)],
+            max_flat_workgroup_size: Some(256),
+            reqd_workgroup_size: Some([16, 4, 1]),
+        };
+        let (grid, workgroup) = shape(&meta, 100, Some(8));
+        assert_eq!((grid, workgroup), ([112, 4, 1], [16, 4, 1]));
+        let text = manifest("r.cl", None, &meta, grid, workgroup);
+        assert!(
+            text.contains("grid = [112, 4]\nworkgroup = [16, 4]\n") && text.contains("len = 448"),
+            "{text}"
+        );
+        let small = KernelMetadata {
+            reqd_workgroup_size: None,
+            max_flat_workgroup_size: Some(32),
+            ..meta
+        };
+        assert_eq!(shape(&small, 100, None), ([100, 1, 1], [32, 1, 1]));
     }
 }

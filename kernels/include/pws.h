@@ -1785,34 +1785,25 @@ PWS_OVERLOAD float atomic_xchg(volatile __local float *p, float v)
  * than clang reporting an ambiguous call among the 32-bit overloads. */
 #define PWS_NO_ATOMIC64 \
     __attribute__((overloadable, unavailable("pws runs 32-bit atomics only (int, uint; atomic_xchg on float); keep the counter in an int or uint, or combine partial results without atomics")))
-#define PWS_ATOMIC64(AS, T)                                                                    \
-    T PWS_NO_ATOMIC64 atomic_add(volatile AS T *p, T v);                                       \
-    T PWS_NO_ATOMIC64 atomic_sub(volatile AS T *p, T v);                                       \
-    T PWS_NO_ATOMIC64 atomic_inc(volatile AS T *p);                                            \
-    T PWS_NO_ATOMIC64 atomic_dec(volatile AS T *p);                                            \
-    T PWS_NO_ATOMIC64 atomic_min(volatile AS T *p, T v);                                       \
-    T PWS_NO_ATOMIC64 atomic_max(volatile AS T *p, T v);                                       \
-    T PWS_NO_ATOMIC64 atomic_and(volatile AS T *p, T v);                                       \
-    T PWS_NO_ATOMIC64 atomic_or(volatile AS T *p, T v);                                        \
-    T PWS_NO_ATOMIC64 atomic_xor(volatile AS T *p, T v);                                       \
-    T PWS_NO_ATOMIC64 atomic_xchg(volatile AS T *p, T v);                                      \
-    T PWS_NO_ATOMIC64 atomic_cmpxchg(volatile AS T *p, T cmp, T v);                            \
-    T PWS_NO_ATOMIC64 atom_add(volatile AS T *p, T v);                                         \
-    T PWS_NO_ATOMIC64 atom_sub(volatile AS T *p, T v);                                         \
-    T PWS_NO_ATOMIC64 atom_inc(volatile AS T *p);                                              \
-    T PWS_NO_ATOMIC64 atom_dec(volatile AS T *p);                                              \
-    T PWS_NO_ATOMIC64 atom_min(volatile AS T *p, T v);                                         \
-    T PWS_NO_ATOMIC64 atom_max(volatile AS T *p, T v);                                         \
-    T PWS_NO_ATOMIC64 atom_and(volatile AS T *p, T v);                                         \
-    T PWS_NO_ATOMIC64 atom_or(volatile AS T *p, T v);                                          \
-    T PWS_NO_ATOMIC64 atom_xor(volatile AS T *p, T v);                                         \
-    T PWS_NO_ATOMIC64 atom_xchg(volatile AS T *p, T v);                                        \
-    T PWS_NO_ATOMIC64 atom_cmpxchg(volatile AS T *p, T cmp, T v);
+#define PWS_ATOMIC64_AS(AS, T, NAME)                                                           \
+    T PWS_NO_ATOMIC64 NAME##add(volatile AS T *p, T v);                                        \
+    T PWS_NO_ATOMIC64 NAME##sub(volatile AS T *p, T v);                                        \
+    T PWS_NO_ATOMIC64 NAME##inc(volatile AS T *p);                                             \
+    T PWS_NO_ATOMIC64 NAME##dec(volatile AS T *p);                                             \
+    T PWS_NO_ATOMIC64 NAME##min(volatile AS T *p, T v);                                        \
+    T PWS_NO_ATOMIC64 NAME##max(volatile AS T *p, T v);                                        \
+    T PWS_NO_ATOMIC64 NAME##and(volatile AS T *p, T v);                                        \
+    T PWS_NO_ATOMIC64 NAME##or(volatile AS T *p, T v);                                         \
+    T PWS_NO_ATOMIC64 NAME##xor(volatile AS T *p, T v);                                        \
+    T PWS_NO_ATOMIC64 NAME##xchg(volatile AS T *p, T v);                                       \
+    T PWS_NO_ATOMIC64 NAME##cmpxchg(volatile AS T *p, T cmp, T v);
+#define PWS_ATOMIC64(AS, T) PWS_ATOMIC64_AS(AS, T, atomic_) PWS_ATOMIC64_AS(AS, T, atom_)
 PWS_ATOMIC64(__global, long)
 PWS_ATOMIC64(__global, ulong)
 PWS_ATOMIC64(__local, long)
 PWS_ATOMIC64(__local, ulong)
 #undef PWS_ATOMIC64
+#undef PWS_ATOMIC64_AS
 #undef PWS_NO_ATOMIC64
 
 #undef PWS_OVERLOAD

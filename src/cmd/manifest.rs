@@ -19,7 +19,8 @@ pub struct Args {
     /// Work-items of the launch (each buffer gets one element per work-item).
     #[arg(long, default_value_t = 64)]
     pub grid: u32,
-    /// Work-items per workgroup (default: the kernel's required size, else 64).
+    /// Work-items per workgroup (default 64, or the kernel's maximum if lower; a kernel with a
+    /// required workgroup size gets that size, and the grid rounded up to it).
     #[arg(long)]
     pub workgroup: Option<u32>,
     /// Output file (default: standard output). The manifest names the kernel relative to it.
@@ -58,15 +59,7 @@ pub fn run(args: Args) -> CmdResult {
                 asm.display()
             )
         })?;
-    let workgroup = args
-        .workgroup
-        .or(meta.reqd_workgroup_size.map(|r| r[0]))
-        .unwrap_or(64);
-    let grid = if meta.reqd_workgroup_size.is_some() {
-        args.grid.next_multiple_of(workgroup)
-    } else {
-        args.grid
-    };
+    let (grid, workgroup) = pws_isa::skeleton::shape(&meta, args.grid, args.workgroup);
     let kernel = relative_to(&args.file, args.output.as_deref());
     let entry = (kernels.len() > 1 || args.cl.entry.is_some()).then_some(name.as_str());
     let manifest = pws_isa::skeleton::manifest(&kernel, entry, &meta, grid, workgroup);
