@@ -149,6 +149,23 @@ fn rotated_loop_with_bound_annotation() {
     );
 }
 
+/// clang -O0 tests the loop condition at the top and leaves the body a block with no label,
+/// only `; %bb.2:   ;   in Loop: ...`: `PWS_LOOP_BOUND(32)` there counts body runs, and the
+/// header runs once more, when every lane has failed the test (CI found the bound 150 cycles
+/// short when the comment was taken for part of the header).
+#[test]
+fn loop_bound_in_an_unlabelled_body_block_bounds_the_header_once_more() {
+    let src = data("loop_o0.s");
+    let k = extract(&src, "loop_o0.s", &TimingTable::GCN3).unwrap();
+    assert!(k.notes.is_empty(), "{:?}", k.notes);
+    let g = BsbCfg::new(k.cfg).unwrap();
+    assert_eq!(g.loops().len(), 1);
+    let lp = &g.loops()[0];
+    assert_eq!((g.name(lp.header), lp.bound), (".LBB0_1", 33));
+    let a = analyse(&g, &all_branches(&g), &params()).unwrap();
+    assert_eq!(a.pws_solution.block_counts[lp.header], 33);
+}
+
 const IF_ELSE: &str = "\
 k:
     v_cmp_gt_i32_e32 vcc, 26, v3

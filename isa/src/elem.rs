@@ -257,6 +257,35 @@ impl ElemType {
     }
 }
 
+/// Values a line in a buffer's [`listing`].
+const VALUES_PER_LINE: usize = 16;
+
+/// A buffer as text reports list it: `name type[len]:` with the name padded to `width`, then
+/// its values, [`VALUES_PER_LINE`] a line and at most `max_lines` lines; the rest are counted
+/// (JSON reports carry every value).
+pub fn listing(
+    name: &str,
+    width: usize,
+    ty: ElemType,
+    values: &[Value],
+    max_lines: usize,
+) -> String {
+    use fmt::Write;
+    let mut out = format!("  {name:<width$} {ty}[{}]:", values.len());
+    let shown = values.len().min(VALUES_PER_LINE * max_lines);
+    for (i, v) in values[..shown].iter().enumerate() {
+        if i > 0 && i % VALUES_PER_LINE == 0 {
+            let _ = write!(out, "\n  {:width$}       ", "");
+        }
+        let _ = write!(out, " {v}");
+    }
+    if shown < values.len() {
+        let _ = write!(out, " ... ({} more; --json has all)", values.len() - shown);
+    }
+    out.push('\n');
+    out
+}
+
 impl fmt::Display for ElemType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {

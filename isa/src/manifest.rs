@@ -1159,13 +1159,11 @@ fn kernel_metadata(
     let Ok(text) = input::read_text(asm, input::Kind::Assembly) else {
         return Ok(None);
     };
-    let kernels = crate::opencl::kernels_in(&text);
-    let name = match (entry, kernels.as_slice()) {
-        (Some(e), _) => e,
-        (None, [one]) => one.as_str(),
-        (None, _) => return Ok(None),
+    // A wrong or missing `entry` is the compiler's error to report (opencl::select_kernel).
+    let Ok(Some(name)) = crate::opencl::entry_kernel(&text, entry, "`entry`") else {
+        return Ok(None);
     };
-    crate::metadata::kernel_metadata(&text, name)
+    crate::metadata::kernel_metadata(&text, &name)
 }
 
 /// The launch's workgroup against the sizes the kernel was compiled for, as a runtime checks

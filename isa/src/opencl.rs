@@ -370,6 +370,35 @@ pub fn kernels_in(asm: &str) -> Vec<String> {
         .collect()
 }
 
+/// The kernel of `asm` a launch means: `entry`, which must be one of them, or else the only
+/// one; `None` when the assembly defines none (hand-written code without descriptors). An
+/// error names the kernels there are and `option`, the way to choose one.
+pub fn entry_kernel(
+    asm: &str,
+    entry: Option<&str>,
+    option: &str,
+) -> Result<Option<String>, String> {
+    let kernels = kernels_in(asm);
+    match (entry, kernels.as_slice()) {
+        (Some(e), ks) if ks.iter().any(|k| k == e) => Ok(Some(e.to_string())),
+        (Some(e), ks) => Err(format!(
+            "no kernel `{e}` (the source defines {})",
+            if ks.is_empty() {
+                "none".to_string()
+            } else {
+                ks.join(", ")
+            }
+        )),
+        (None, []) => Ok(None),
+        (None, [one]) => Ok(Some(one.clone())),
+        (None, ks) => Err(format!(
+            "the source defines {} kernels ({}); say which with {option}",
+            ks.len(),
+            ks.join(", ")
+        )),
+    }
+}
+
 /// Keeps the code of one kernel: `entry`, or the only one. The text before the first function
 /// (section and target directives) stays; every other function's code, from its `.globl` to
 /// its `.Lfunc_end`, goes: other kernels, with their descriptors, and the source's helper
@@ -378,28 +407,8 @@ pub fn kernels_in(asm: &str) -> Vec<String> {
 /// name,@object`) stay, so that [`no_calls`] can tell a table from a function. The metadata
 /// stays whole: it lays out the kept kernel's arguments ([`crate::metadata`]).
 pub fn select_kernel(asm: &str, entry: Option<&str>) -> Result<String, String> {
-    let kernels = kernels_in(asm);
-    let entry = match (entry, kernels.as_slice()) {
-        (Some(e), ks) if ks.iter().any(|k| k == e) => e.to_string(),
-        (Some(e), ks) => {
-            return Err(format!(
-                "no kernel `{e}` (the source defines {})",
-                if ks.is_empty() {
-                    "none".to_string()
-                } else {
-                    ks.join(", ")
-                }
-            ))
-        }
-        (None, []) => return Ok(asm.to_string()),
-        (None, [one]) => one.clone(),
-        (None, ks) => {
-            return Err(format!(
-                "the source defines {} kernels ({}); say which with `entry`",
-                ks.len(),
-                ks.join(", ")
-            ))
-        }
+    let Some(entry) = entry_kernel(asm, entry, "`entry`")? else {
+        return Ok(asm.to_string());
     };
     let objects = objects_in(asm);
     let mut out = String::with_capacity(asm.len());

@@ -31,25 +31,9 @@ pub struct Args {
 pub fn run(args: Args) -> CmdResult {
     let asm = args.cl.assembly(&args.file, "manifest")?;
     let text = read_text(&asm, Kind::Assembly)?;
-    let kernels = opencl::kernels_in(&text);
-    let name = match (args.cl.entry.as_deref(), kernels.as_slice()) {
-        (Some(e), _) => e.to_string(),
-        (None, [one]) => one.clone(),
-        (None, []) => {
-            return Err(
-                format!("{}: defines no kernel (no `.amdhsa_kernel`)", asm.display()).into(),
-            )
-        }
-        (None, ks) => {
-            return Err(format!(
-                "{}: defines {} kernels ({}); say which with --entry",
-                args.file.display(),
-                ks.len(),
-                ks.join(", ")
-            )
-            .into())
-        }
-    };
+    let name = opencl::entry_kernel(&text, args.cl.entry.as_deref(), "--entry")
+        .map_err(|e| format!("{}: {e}", args.file.display()))?
+        .ok_or_else(|| format!("{}: defines no kernel (no `.amdhsa_kernel`)", asm.display()))?;
     let meta = metadata::kernel_metadata(&text, &name)
         .map_err(|e| format!("{}:{}: {}", asm.display(), e.line, e.message))?
         .ok_or_else(|| {
@@ -61,7 +45,8 @@ pub fn run(args: Args) -> CmdResult {
         })?;
     let (grid, workgroup) = pws_isa::skeleton::shape(&meta, args.grid, args.workgroup);
     let kernel = relative_to(&args.file, args.output.as_deref());
-    let entry = (kernels.len() > 1 || args.cl.entry.is_some()).then_some(name.as_str());
+    let entry =
+        (opencl::kernels_in(&text).len() > 1 || args.cl.entry.is_some()).then_some(name.as_str());
     let manifest = pws_isa::skeleton::manifest(&kernel, entry, &meta, grid, workgroup);
     match &args.output {
         Some(path) => {

@@ -14,6 +14,7 @@ use pws_hdl::cu::CuMode;
 use pws_hdl::swizzle::SwizzleMode;
 use pws_host::launch::LaunchKernel;
 use pws_host::timing::Mode;
+use pws_isa::elem::listing;
 use pws_isa::manifest::Manifest;
 use pws_isa::sequence::LaunchSequence;
 use pws_sim::cu::{RunError, RunOptions, RunReport};
@@ -295,8 +296,7 @@ fn run_launch(
     }
 }
 
-/// Values per line, and lines per buffer, of the human report.
-const VALUES_PER_LINE: usize = 16;
+/// Lines of values per buffer in the human report.
 const MAX_LINES: usize = 8;
 
 /// The human-readable report of the kernel the manifest names `label` (its `.cl` source when
@@ -321,18 +321,7 @@ fn text(r: &RunReport, kernel: &LaunchKernel, label: &str) -> String {
     let width = r.buffers.0.iter().map(|b| b.name.len()).max().unwrap_or(0);
     for b in &r.buffers.0 {
         let values = b.ty.values(&b.words, b.len);
-        let _ = write!(out, "  {:<width$} {}[{}]:", b.name, b.ty, values.len());
-        let shown = values.len().min(VALUES_PER_LINE * MAX_LINES);
-        for (i, v) in values[..shown].iter().enumerate() {
-            if i > 0 && i % VALUES_PER_LINE == 0 {
-                let _ = write!(out, "\n  {:width$}       ", "");
-            }
-            let _ = write!(out, " {v}");
-        }
-        if shown < values.len() {
-            let _ = write!(out, " ... ({} more; --json has all)", values.len() - shown);
-        }
-        out.push('\n');
+        out.push_str(&listing(&b.name, width, b.ty, &values, MAX_LINES));
     }
     out.push_str("\nwavefronts\n  wg  wave  slot   start     end\n");
     for w in &r.wavefronts {

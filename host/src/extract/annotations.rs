@@ -126,8 +126,9 @@ impl Anchors {
             let is_label =
                 code.ends_with(':') && !code[..code.len() - 1].contains(char::is_whitespace);
             // LLVM names a basic block it gives no label (one entered by falling through a
-            // conditional branch) in a comment, `; %bb.N:`: it opens a block all the same.
-            let is_unlabelled_block = t.starts_with("; %bb.") && t.ends_with(':');
+            // conditional branch) in a comment, `; %bb.N:`, followed inside a loop by
+            // `;   in Loop: Header=...`: it opens a block all the same.
+            let is_unlabelled_block = is_unlabelled_block(t);
             if line_kind[k + 1] == LineKind::Other && (is_label || is_unlabelled_block) {
                 line_kind[k + 1] = LineKind::Label;
             }
@@ -166,6 +167,14 @@ impl Anchors {
         }
         after
     }
+}
+
+/// LLVM's comment for a block without a label: `; %bb.N:`, perhaps with more comment after it.
+fn is_unlabelled_block(line: &str) -> bool {
+    line.strip_prefix("; %bb.")
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|w| w.strip_suffix(':'))
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The tag pws.h's markers end with: a decimal number.

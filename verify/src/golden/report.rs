@@ -5,6 +5,7 @@
 
 use std::fmt::Write;
 
+use pws_isa::elem::listing;
 use pws_isa::manifest::{ElemType, Value};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
@@ -172,8 +173,7 @@ fn extent(e: &[u32]) -> String {
     e.iter().map(u32::to_string).collect::<Vec<_>>().join("x")
 }
 
-/// Values per line, and lines per buffer, of the human report.
-const VALUES_PER_LINE: usize = 16;
+/// Lines of values per buffer in the human report.
 const MAX_LINES: usize = 16;
 
 impl Report {
@@ -206,19 +206,13 @@ impl Report {
             .max()
             .unwrap_or(0);
         for (name, buffer) in &self.buffers.0 {
-            let values = buffer.values();
-            let _ = write!(out, "  {name:<width$} {}[{}]:", buffer.ty, values.len());
-            let shown = values.len().min(VALUES_PER_LINE * MAX_LINES);
-            for (i, v) in values[..shown].iter().enumerate() {
-                if i > 0 && i % VALUES_PER_LINE == 0 {
-                    let _ = write!(out, "\n  {:width$}       ", "");
-                }
-                let _ = write!(out, " {v}");
-            }
-            if shown < values.len() {
-                let _ = write!(out, " ... ({} more; --json has all)", values.len() - shown);
-            }
-            out.push('\n');
+            out.push_str(&listing(
+                name,
+                width,
+                buffer.ty,
+                &buffer.values(),
+                MAX_LINES,
+            ));
         }
         out.push_str("\nsplit/merge trace\n");
         if self.trace.is_empty() {
