@@ -712,8 +712,8 @@ fn narrow_saturating_differences_compute_what_opencl_specifies() {
 /// and one that LLVM rewrites without its OpenCL precision metadata (`a == b ? 1.0f : a / b`;
 /// the fast `v_rcp_f32` form needs the metadata). clang emits the sequence `v_div_scale_f32` ..
 /// `v_div_fixup_f32` with two writes of the f32 denormal mode (`s_setreg_imm32_b32
-/// hwreg(HW_REG_MODE, 4, 2)`), which both executors run: the quotients are the correctly
-/// rounded ones (docs/float.md, "Division").
+/// hwreg(HW_REG_MODE, 4, 2)`, or `s_setreg_b32` from an SGPR at -O0), which both executors run:
+/// the quotients are the correctly rounded ones (docs/float.md, "Division").
 #[test]
 fn divisions_clang_rounds_correctly_run() {
     let dir = tempfile::tempdir().unwrap();
@@ -756,6 +756,26 @@ fn divisions_clang_rounds_correctly_run() {
         .map(|i| i64::from((ins[i] as f32 / (ins[63 - i] | 1) as f32).to_bits() as i32))
         .collect();
     golden_and_rtl_compute(&m, &["s_setreg_imm32_b32", "v_div_scale_f32"], &expect);
+
+    // At -O0 every `a / b` is the exact sequence, and clang writes the mode from an SGPR.
+    let m = launch_with(
+        dir.path(),
+        "__kernel void k(__global const int *in, __global int *out) {\n\
+           int i = __builtin_amdgcn_workitem_id_x();\n\
+           out[i] = as_int((float)in[i] / (float)(in[63 - i] | 1));\n\
+         }\n",
+        "cflags = [\"-O0\"]",
+        "i32",
+        &ins,
+    );
+    golden_and_rtl_compute(
+        &m,
+        &[
+            "s_setreg_b32 hwreg(HW_REG_MODE, 4, 2), s",
+            "v_div_fixup_f32",
+        ],
+        &expect,
+    );
 }
 
 /// Program-scope `__constant` tables indexed at run time: clang places them in `.rodata` and

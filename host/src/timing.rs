@@ -362,7 +362,7 @@ impl TimingTable {
             Split | Merge if mode == Mode::NoSplit => InstClass::Nop,
             Split => InstClass::Split,
             Merge => InstClass::Merge,
-            SWaitcnt | SNop | SEndpgm | SSetregImm32B32 => InstClass::Nop,
+            SWaitcnt | SNop | SEndpgm | SSetregB32 | SSetregImm32B32 => InstClass::Nop,
             SBarrier => InstClass::Barrier,
             SLoadDwordx4 => InstClass::SmemX4,
             SLoadDwordx8 => InstClass::SmemX8,

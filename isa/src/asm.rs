@@ -1303,7 +1303,7 @@ impl Parser<'_, '_> {
                 {
                     self.pos += 1;
                 }
-                (_, Some(_)) if sig.imm == ImmKind::Hwreg => {
+                (_, Some(_)) if inst.opcode.setreg_from_literal() => {
                     inst.srcs[0] = Some(self.setreg_value()?);
                 }
                 (_, Some(w)) => {

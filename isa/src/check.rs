@@ -340,7 +340,7 @@ fn check_with(inst: &Instruction, canonical_literals: bool) -> Result<(), Operan
             Format::Sop1 | Format::Sop2 => Class::ScalarSrc,
             Format::Sopc if op == Opcode::Split => Class::ScalarReg,
             Format::Sopc => Class::ScalarSrc,
-            Format::Sopk if sig.imm == ImmKind::Hwreg => Class::LiteralK,
+            Format::Sopk if op.setreg_from_literal() => Class::LiteralK,
             Format::Sopk => Class::ScalarReg,
             Format::Smem => Class::SmemBase,
             Format::Flat | Format::Ds => Class::Vgpr,
@@ -377,7 +377,8 @@ fn check_with(inst: &Instruction, canonical_literals: bool) -> Result<(), Operan
     for (i, src) in inst.srcs.iter().enumerate() {
         if let (Some(Operand::Literal(v)), Some(&w)) = (src, sig.srcs.get(i)) {
             // Literals print as unsigned hex; reading that text back must give the literal.
-            let always_literal = Some(i) == inst.opcode.literal_k() || sig.imm == ImmKind::Hwreg;
+            let always_literal =
+                Some(i) == inst.opcode.literal_k() || inst.opcode.setreg_from_literal();
             if canonical_literals && Operand::Literal(*v).is_forced_literal(w) && !always_literal {
                 return Err(OperandError::new(
                     Slot::Src(i),

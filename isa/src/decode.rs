@@ -8,7 +8,7 @@ use crate::error::DecodeError;
 use crate::inst::{
     DstUnused, Instruction, Modifiers, Omod, Operand, Sdwa, SdwaSel, LITERAL_CODE, SDWA_CODE,
 };
-use crate::opcode::{Format, ImmKind, Opcode};
+use crate::opcode::{Format, Opcode};
 
 /// Decodes a whole program image: `(byte pc, instruction)` for each instruction in order.
 pub fn decode(words: &[u32]) -> Result<Vec<(u32, Instruction)>, DecodeError> {
@@ -138,7 +138,7 @@ fn fields(format: Format, w0: u32, w1: u32, literal: Option<u32>) -> Result<Inst
         Format::Sopk => {
             inst = Instruction::new(lookup(w0 >> 23 & 0x1f)?);
             let reg = Some(sop(w0 >> 16 & 0x7f)?);
-            if inst.opcode.signature().imm == ImmKind::Hwreg {
+            if inst.opcode.setreg_from_literal() {
                 // The SDST field is unused (canonical: 0); the value is the literal dword.
                 inst.srcs[0] = Some(Operand::Literal(
                     literal.ok_or("the value's literal dword is past the end")?,

@@ -3,7 +3,7 @@
 use crate::check::{check, check_decoded};
 use crate::error::OperandError;
 use crate::inst::{Instruction, Operand, SDWA_CODE};
-use crate::opcode::{Format, ImmKind};
+use crate::opcode::Format;
 
 /// Encodes `inst` as 1..=3 little-endian dwords (a literal follows the instruction).
 pub fn encode(inst: &Instruction) -> Result<Vec<u32>, OperandError> {
@@ -50,11 +50,12 @@ fn encode_checked(inst: &Instruction) -> Vec<u32> {
             vec![0x8000_0000 | op << 23 | scode(inst.dst) << 16 | scode(s1) << 8 | scode(s0)]
         }
         Format::Sopk => {
-            // s_cmpk_* keep their register operand in the SDST field; s_setreg_imm32_b32 has
-            // none (its value is the literal).
-            let reg = match inst.opcode.signature().imm {
-                ImmKind::Hwreg => None,
-                _ => inst.dst.or(s0),
+            // s_cmpk_* and s_setreg_b32 keep their register operand in the SDST field;
+            // s_setreg_imm32_b32 has none (its value is the literal).
+            let reg = if inst.opcode.setreg_from_literal() {
+                None
+            } else {
+                inst.dst.or(s0)
             };
             vec![0xB000_0000 | op << 23 | scode(reg) << 16 | (inst.imm & 0xffff)]
         }

@@ -689,7 +689,10 @@ impl Instruction {
                 SCselectB32 | SCselectB64 | SMulI32 | SBfmB32 | SBfmB64
             ),
             Format::Sopc => !matches!(self.opcode, Split | Merge),
-            Format::Sopk => !matches!(self.opcode, SMovkI32 | SMulkI32 | SSetregImm32B32),
+            Format::Sopk => !matches!(
+                self.opcode,
+                SMovkI32 | SMulkI32 | SSetregB32 | SSetregImm32B32
+            ),
             _ => false,
         }
     }

@@ -122,9 +122,10 @@ pub enum ImmKind {
     Uimm16,
     /// SOPP `s_nop`: the number of wait states minus one, printed in decimal when small.
     Nop,
-    /// `s_setreg_imm32_b32`'s hardware-register field: register id (bits 5:0), the field's
-    /// offset (10:6) and size - 1 (15:11), written `hwreg(HW_REG_MODE, 4, 2)` before the
-    /// operand (the value, always a literal dword).
+    /// `s_setreg_b32`'s and `s_setreg_imm32_b32`'s hardware-register field: register id
+    /// (bits 5:0), the field's offset (10:6) and size - 1 (15:11), written
+    /// `hwreg(HW_REG_MODE, 4, 2)` before the operand (the value: an SGPR in the SDST field, or
+    /// a literal dword for the `imm32` form, [`Opcode::setreg_from_literal`]).
     Hwreg,
     /// SOPP branch: signed dword offset from the next instruction.
     Branch,
@@ -435,6 +436,7 @@ opcodes! {
     SCmpkLeU32 = "s_cmpk_le_u32", Sopk, 0x0d, SK_CMPU;
     SAddkI32 = "s_addk_i32", Sopk, 0x0e, SK_DST;
     SMulkI32 = "s_mulk_i32", Sopk, 0x0f, SK_DST;
+    SSetregB32 = "s_setreg_b32", Sopk, 0x12, SK_SETREG;
     SSetregImm32B32 = "s_setreg_imm32_b32", Sopk, 0x14, SK_SETREG;
     // SOPP
     SNop = "s_nop", Sopp, 0x00, SP_NOP;
@@ -837,6 +839,12 @@ impl Opcode {
     /// `v_readlane_b32`), as opposed to `v_writelane_b32`, which writes one.
     pub fn is_lane_read(self) -> bool {
         matches!(self, Opcode::VReadfirstlaneB32 | Opcode::VReadlaneB32)
+    }
+
+    /// `s_setreg_imm32_b32`: the value written to the hardware register is a literal dword
+    /// (`s_setreg_b32` takes it from an SGPR).
+    pub fn setreg_from_literal(self) -> bool {
+        self == Opcode::SSetregImm32B32
     }
 
     /// The source that is the instruction's constant K, always a literal dword:

@@ -107,14 +107,16 @@ pub(crate) fn write_instruction(
         operands.push(d.display(w).to_string());
     }
     // `s_setreg_imm32_b32 hwreg(...), value`: llvm-mc prints the value in decimal where it
-    // would be an inline integer, else in hex.
+    // would be an inline integer, else in hex; `s_setreg_b32 hwreg(...), sN`.
     if sig.imm == ImmKind::Hwreg {
         operands.push(hwreg_text(inst.imm));
-        if let Some(Operand::Literal(v)) = inst.srcs[0] {
-            operands.push(match v as i32 {
+        match inst.srcs[0] {
+            Some(Operand::Literal(v)) => operands.push(match v as i32 {
                 k @ -16..=64 => k.to_string(),
                 _ => format!("0x{v:x}"),
-            });
+            }),
+            Some(r) => operands.push(r.display(Width::B32).to_string()),
+            None => {}
         }
         return write!(f, " {}", operands.join(", "));
     }

@@ -18,15 +18,17 @@
 //!   sets it for FLAT accesses through the private aperture, which pws's FLAT instructions
 //!   do not make: both executors discard the write);
 //! - an SMEM base or offset register other than an SGPR (`s_load_dword s0, exec, 0x0`): the
-//!   scalar memory unit addresses through s0..s101 only;
+//!   scalar memory unit addresses through s0..s101 only; and an SMEM destination other than
+//!   SGPRs (`s_load_dwordx2 vcc, s[4:5], 0x0`): it writes back through the SGPR file only;
 //! - a kernel descriptor asking for another floating-point mode than clang-14's gfx803 default
 //!   (`.amdhsa_float_denorm_mode_32 0`, `.amdhsa_ieee_mode 1`, `.amdhsa_dx10_clamp 1`), the one
 //!   the f32 contract (docs/float.md) defines;
 //! - DS instructions with `gds`: pws has no global data share;
 //! - `v_readlane_b32` and `v_readfirstlane_b32` into anything but an SGPR (vcc, exec, m0);
-//! - `s_setreg_imm32_b32` of any field but `hwreg(HW_REG_MODE, 4, 2)`, the f32 denormal mode
-//!   that clang switches on and off around its exact division's core: both executors run
-//!   that write as a no-op (f32 denormals stay flushed, docs/float.md, "Mode writes");
+//! - `s_setreg_imm32_b32` and `s_setreg_b32` (clang -O0's form, the value in an SGPR) of any
+//!   field but `hwreg(HW_REG_MODE, 4, 2)`, the f32 denormal mode that clang switches on and
+//!   off around its exact division's core: both executors run that write as a no-op (f32
+//!   denormals stay flushed, docs/float.md, "Mode writes");
 //! - a branch whose target is no instruction of the program (before its start, past its end,
 //!   or inside an instruction with a literal): control could only leave the program there.
 //!
@@ -42,8 +44,8 @@ use crate::inst::{Instruction, Operand, Sdwa, SdwaSel};
 use crate::opcode::{hwreg_field, Format, Opcode};
 use crate::program::Program;
 
-/// `hwreg(HW_REG_MODE, 4, 2)`: MODE.FP_DENORM's f32 bits, the one field `s_setreg_imm32_b32`
-/// may write.
+/// `hwreg(HW_REG_MODE, 4, 2)`: MODE.FP_DENORM's f32 bits, the one field `s_setreg_b32` and
+/// `s_setreg_imm32_b32` may write.
 pub const FP_DENORM_F32: u32 = hwreg_field(1, 4, 2);
 
 /// The integer instructions whose `clamp` bit both executors run: `v_add_u32`, `v_sub_u32`
@@ -103,7 +105,15 @@ pub fn executable(inst: &Instruction) -> Result<(), String> {
             "the base and offset registers of a scalar load must be SGPRs (s0..s101) in the executable subset".into(),
         );
     }
-    if inst.opcode == Opcode::SSetregImm32B32 && inst.imm != FP_DENORM_F32 {
+    if inst.opcode.format() == Format::Smem && !matches!(inst.dst, None | Some(Operand::Sgpr(_))) {
+        return Err(
+            "a scalar load writes SGPRs (s0..s101) in the executable subset, not vcc, m0 or exec"
+                .into(),
+        );
+    }
+    if matches!(inst.opcode, Opcode::SSetregB32 | Opcode::SSetregImm32B32)
+        && inst.imm != FP_DENORM_F32
+    {
         return Err(format!(
             "{inst} is outside the executable subset: pws has one hardware register field, hwreg(HW_REG_MODE, 4, 2) (the f32 denormal mode, written as a no-op: f32 denormals stay flushed)"
         ));
@@ -369,6 +379,11 @@ mod tests {
             why("s_load_dword s8, s[4:5], s9\ns_load_dword s8, s[4:5], 0x4"),
             None
         );
+        let e = why("s_load_dwordx2 vcc, s[4:5], 0x0").unwrap();
+        assert!(e.contains("a scalar load writes SGPRs"), "{e}");
+        assert_eq!(why("s_setreg_b32 hwreg(HW_REG_MODE, 4, 2), s6"), None);
+        let e = why("s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s6").unwrap();
+        assert!(e.contains("one hardware register field"), "{e}");
     }
 
     #[test]

@@ -44,7 +44,10 @@ fn table() -> String {
             ImmKind::DsOffset => ops.push("offset:u16".into()),
             ImmKind::DsOffset2 => ops.push("offset0:u8 offset1:u8".into()),
             ImmKind::MubufOffset => ops.push("offset:u12".into()),
-            ImmKind::Hwreg => ops = vec!["hwreg".into(), "imm32".into()],
+            ImmKind::Hwreg if info.opcode.setreg_from_literal() => {
+                ops = vec!["hwreg".into(), "imm32".into()]
+            }
+            ImmKind::Hwreg => ops.insert(0, "hwreg".into()),
         }
         let mut mods = Vec::new();
         if info.mods & MOD_INPUT != 0 {

@@ -208,6 +208,20 @@ fn forms() -> Vec<String> {
                     out.push(format!("{m} {x}, {}", b[(i + 3) % b.len()]));
                 }
             }
+            Format::Sopk if sig.imm == ImmKind::Hwreg && !info.opcode.setreg_from_literal() => {
+                for (reg, value) in [
+                    ("hwreg(HW_REG_MODE, 4, 2)", "s6"),
+                    ("hwreg(HW_REG_MODE)", "s101"),
+                    ("hwreg(HW_REG_STATUS, 0, 1)", "vcc_lo"),
+                    ("hwreg(63, 0, 32)", "m0"),
+                    ("0x901", "exec_hi"),
+                    // Rejected by both: the value is a register.
+                    ("hwreg(HW_REG_MODE, 4, 2)", "3"),
+                    ("hwreg(HW_REG_MODE, 4, 2)", "v1"),
+                ] {
+                    out.push(format!("{m} {reg}, {value}"));
+                }
+            }
             Format::Sopk if sig.imm == ImmKind::Hwreg => {
                 for (reg, value) in [
                     ("hwreg(HW_REG_MODE, 4, 2)", "3"),

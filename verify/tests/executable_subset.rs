@@ -119,17 +119,21 @@ fn the_subset_is_what_the_rtl_decodes() {
     for info in OPCODES {
         // A plain instance: no modifiers (nor DS's `gds`, which the subset refuses), no trap
         // temporaries or flat_scratch, no M0 or VCC (which the subset refuses as a scalar
-        // load's base or offset, an operand rule, not the opcode's; nor anything but an SGPR
+        // load's base, offset or destination, an operand rule, not the opcode's; nor anything but an SGPR
         // as a read lane access's destination), and no SDWA form of a
         // 16-bit op (whose selects have rules of their own, `subset::executable`); an
-        // `s_setreg_imm32_b32` writes the one field the subset runs (a rule on its operand).
+        // `s_setreg_b32` or `s_setreg_imm32_b32` writes the one field the subset runs (a rule
+        // on its operand).
         let plain = (0..10_000)
             .map(|_| {
                 let mut i = isa_common::instruction_of(info.opcode)
                     .new_tree(&mut runner)
                     .unwrap()
                     .current();
-                if i.opcode == pws_isa::Opcode::SSetregImm32B32 {
+                if matches!(
+                    i.opcode,
+                    pws_isa::Opcode::SSetregB32 | pws_isa::Opcode::SSetregImm32B32
+                ) {
                     i.imm = subset::FP_DENORM_F32;
                 }
                 i
@@ -154,6 +158,7 @@ fn the_subset_is_what_the_rtl_decodes() {
                         || i.srcs
                             .iter()
                             .flatten()
+                            .chain(&i.dst)
                             .all(|o| matches!(o, Operand::Sgpr(_))))
                     // A read lane access writes an SGPR (an operand rule).
                     && (!i.opcode.is_lane_access()

@@ -529,7 +529,7 @@ pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
         SAddkI32 => salu(SaluOp::AddI, K_READS_DST),
         SMulkI32 => salu(SaluOp::Mul, K_READS_DST),
         // Writes the f32 denormal mode, which pws keeps flushed (subset: no other field).
-        SNop | SSetregImm32B32 => other(InstClass::Nop, NO_SDST),
+        SNop | SSetregB32 | SSetregImm32B32 => other(InstClass::Nop, NO_SDST),
         SEndpgm => other(InstClass::EndPgm, NO_SDST),
         SBranch | SCbranchScc0 | SCbranchScc1 | SCbranchVccz | SCbranchVccnz | SCbranchExecz
         | SCbranchExecnz => other(InstClass::Branch, NO_SDST),

@@ -152,7 +152,7 @@ pub fn candidate(op: Opcode) -> BoxedStrategy<Instruction> {
                 .boxed(),
             Format::Smem => scalar_reg(w).prop_map(Some).boxed(),
             // s_setreg_imm32_b32's value is always a literal dword.
-            Format::Sopk if sig.imm == ImmKind::Hwreg => {
+            Format::Sopk if op.setreg_from_literal() => {
                 any::<u32>().prop_map(|v| Some(Operand::Literal(v))).boxed()
             }
             Format::Sopk => scalar_reg(w).prop_map(Some).boxed(),

@@ -423,7 +423,7 @@ fn sopk(inst: &Instruction, c: &mut Context) -> Result<Flow, Fault> {
     let uimm = inst.imm & 0xffff;
     match inst.opcode {
         // The f32 denormal mode (the only field the subset lets it write) stays flushed.
-        SSetregImm32B32 => {}
+        SSetregB32 | SSetregImm32B32 => {}
         SMovkI32 => write_s32(c, dst(inst)?, simm as u32)?,
         SAddkI32 => {
             let d = dst(inst)?;
