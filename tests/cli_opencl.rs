@@ -778,6 +778,60 @@ fn divisions_clang_rounds_correctly_run() {
     );
 }
 
+/// Integer built-ins as OpenCL defines them, on both executors:
+/// - `mad_sat(uint)`: clang-14 compares the 64-bit product with `s_mov_b64 s[0:1],
+///   0xfffffff9`, a literal the hardware zero-extends for a `b64` operand (it was read
+///   sign-extended, and every product saturated to nothing);
+/// - on `uchar`, `char`, `short`: in their own width (they went through the int versions:
+///   `clz((uchar)1)` gave 31, `add_sat` did not saturate, `upsample(ushort, ushort)` kept the
+///   low half).
+#[test]
+fn integer_built_ins_compute_in_their_operands_width() {
+    let dir = tempfile::tempdir().unwrap();
+    let ins: Vec<i64> = (0..64i64)
+        .map(|v| (v * 2_654_435_761 + 12_345) % (1 << 32))
+        .collect();
+    let kernel = "__kernel void k(__global const uint *in, __global int *out) {\n\
+      int i = get_global_id(0);\n\
+      uint x = in[i], y = in[63 - i];\n\
+      out[i] = mad_sat(x, y, 7u) ^ mad_sat(x & 0xffffu, y & 0xffffu, 7u);\n\
+    }\n";
+    let m = launch_with(dir.path(), kernel, "", "u32", &ins);
+    let mad_sat = |a: u64, b: u64| (a * b + 7).min(u64::from(u32::MAX));
+    let expect: Vec<i64> = (0..64)
+        .map(|i| {
+            let (x, y) = (ins[i] as u64, ins[63 - i] as u64);
+            i64::from((mad_sat(x, y) ^ mad_sat(x & 0xffff, y & 0xffff)) as u32 as i32)
+        })
+        .collect();
+    golden_and_rtl_compute(&m, &["0xfffffff9"], &expect);
+
+    let kernel = "__kernel void k(__global const uint *in, __global int *out) {\n\
+      int i = get_global_id(0);\n\
+      uint x = in[i], y = in[63 - i];\n\
+      uchar a = x, b = y; char c = x, d = y; short g = x, h = y;\n\
+      out[i] = clz(a) ^ popcount(c) << 4 ^ (uchar)add_sat(a, b) << 8 ^ (uchar)sub_sat(c, d) << 16\n\
+        ^ (uchar)rotate(a, b) << 24 ^ (ushort)mul_hi(g, h) ^ upsample((ushort)x, (ushort)y);\n\
+    }\n";
+    let m = launch_with(dir.path(), kernel, "", "u32", &ins);
+    let expect: Vec<i64> = (0..64)
+        .map(|i| {
+            let (x, y) = (ins[i] as u32, ins[63 - i] as u32);
+            let (a, b, c, d) = (x as u8, y as u8, x as i8, y as i8);
+            let (g, h) = (x as i16, y as i16);
+            let v = a.leading_zeros()
+                ^ c.count_ones() << 4
+                ^ u32::from(a.saturating_add(b)) << 8
+                ^ u32::from(c.saturating_sub(d) as u8) << 16
+                ^ u32::from(a.rotate_left(u32::from(b) % 8)) << 24
+                ^ u32::from(((i32::from(g) * i32::from(h)) >> 16) as u16)
+                ^ (x << 16 | y & 0xffff);
+            i64::from(v as i32)
+        })
+        .collect();
+    golden_and_rtl_compute(&m, &[], &expect);
+}
+
 /// Program-scope `__constant` tables indexed at run time: clang places them in `.rodata` and
 /// addresses them from `s_getpc_b64` with `sym@rel32` literals; the loader puts the segment
 /// after the code at `layout::CODE_BASE`, and both executors read it there (per lane through

@@ -38,7 +38,8 @@ enum Src {
     Const(u64, u64),
 }
 
-fn expected_src(op: Operand, width: Width) -> Option<Src> {
+/// What the decoder gives for source `op` of `opcode` read with `width`.
+fn expected_src(op: Operand, width: Width, opcode: Opcode) -> Option<Src> {
     Some(match op {
         Operand::Sgpr(n) => Src::Sgpr(n.into()),
         Operand::Vgpr(n) => Src::Vgpr(n.into()),
@@ -54,7 +55,9 @@ fn expected_src(op: Operand, width: Width) -> Option<Src> {
             if width == Width::B32 {
                 Src::Const(op.constant_value32().unwrap().into(), 0)
             } else {
-                let v = op.constant_value64().unwrap();
+                let v = op
+                    .constant_value64(opcode.sign_extends_literal64())
+                    .unwrap();
                 Src::Const(v & 0xFFFF_FFFF, v >> 32)
             }
         }
@@ -262,7 +265,7 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
                     (Some(d), None) => {
                         prop_assert_eq!(
                             Some(narrow(scalar_src(dec, 0), Width::B32)),
-                            expected_src(d, Width::B32)
+                            expected_src(d, Width::B32, inst.opcode)
                         );
                         prop_assert_eq!(scalar_src(dec, 1), k(inst.imm));
                         prop_assert_eq!(
@@ -273,7 +276,7 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
                     (None, Some(s)) => {
                         prop_assert_eq!(
                             Some(narrow(scalar_src(dec, 0), Width::B32)),
-                            expected_src(s, Width::B32)
+                            expected_src(s, Width::B32, inst.opcode)
                         );
                         prop_assert_eq!(scalar_src(dec, 1), k(inst.imm));
                         prop_assert_eq!(dec.sdst_kind_o.val(), DstKind::None);
@@ -285,7 +288,7 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
                         if let Some(src) = src {
                             prop_assert_eq!(
                                 Some(narrow(scalar_src(dec, i), width(i))),
-                                expected_src(*src, width(i)),
+                                expected_src(*src, width(i), inst.opcode),
                                 "ssrc{} of {:?}",
                                 i,
                                 inst
@@ -335,7 +338,7 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
                 let src = inst.srcs[i].expect("VALU sources are present");
                 prop_assert_eq!(
                     Some(narrow(vector_src(dec, alu), width(i))),
-                    expected_src(src, width(i)),
+                    expected_src(src, width(i), inst.opcode),
                     "vsrc{} (text {}) of {:?}",
                     alu,
                     i,
@@ -428,7 +431,7 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
                 prop_assert_eq!(dec.mask_src_kind_o.val(), SrcKind::VccLo);
             }
             if n_value_srcs < sig.srcs.len() {
-                match expected_src(inst.srcs[2].unwrap(), Width::B64).unwrap() {
+                match expected_src(inst.srcs[2].unwrap(), Width::B64, inst.opcode).unwrap() {
                     Src::Sgpr(n) => {
                         prop_assert_eq!(dec.mask_src_kind_o.val(), SrcKind::Sgpr);
                         prop_assert_eq!(dec.mask_src_sgpr_o.val().to_u64(), n);
@@ -547,7 +550,7 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
             prop_assert_eq!(dec.sbase_sgpr_o.val().to_u64(), u64::from(rsrc));
             prop_assert_eq!(
                 Some(narrow(vector_src(dec, 2), Width::B32)),
-                expected_src(inst.srcs[2].unwrap(), Width::B32)
+                expected_src(inst.srcs[2].unwrap(), Width::B32, inst.opcode)
             );
             prop_assert_eq!(
                 (dec.ds_offset1_o.val().to_u64() & 0xF) << 8 | dec.ds_offset0_o.val().to_u64(),
@@ -598,7 +601,7 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
             for i in 0..2 {
                 prop_assert_eq!(
                     Some(narrow(scalar_src(dec, i), Width::B32)),
-                    expected_src(inst.srcs[i].unwrap(), Width::B32)
+                    expected_src(inst.srcs[i].unwrap(), Width::B32, inst.opcode)
                 );
             }
         }

@@ -1853,9 +1853,10 @@ impl Parser<'_, '_> {
                     return Err(self.err(col, ErrorKind::BadOperand, "expected a register"));
                 }
                 // 64-bit patterns above i64::MAX (negative doubles) wrap like llvm-mc's parser.
-                i64::try_from(v)
+                let value = i64::try_from(v)
                     .ok()
-                    .or_else(|| u64::try_from(v).ok().map(|u| u as i64))
+                    .or_else(|| u64::try_from(v).ok().map(|u| u as i64));
+                let operand = value
                     .and_then(|v| Operand::constant(v, width))
                     .ok_or_else(|| {
                         self.err(
@@ -1863,7 +1864,24 @@ impl Parser<'_, '_> {
                             ErrorKind::ImmediateOutOfRange,
                             format!("immediate {v} does not fit in a 32-bit literal"),
                         )
-                    })?
+                    })?;
+                // llvm-mc takes `s_mov_b64 s[0:1], -17` and encodes 0xffffffef, which the
+                // hardware zero-extends for a b64 or u64 operand: refused, rather than read
+                // as 4294967279.
+                if let (Operand::Literal(bits), Some(value @ ..0)) = (operand, value) {
+                    if width == Width::B64 && !inst.opcode.sign_extends_literal64() {
+                        return Err(self.err(
+                            col,
+                            ErrorKind::ImmediateOutOfRange,
+                            format!(
+                                "{value} is not a 64-bit literal of {}: the hardware zero-extends a 32-bit literal in an unsigned 64-bit operand, so it would read {} ({bits:#x}); write that if it is meant",
+                                inst.opcode,
+                                u64::from(bits)
+                            ),
+                        ));
+                    }
+                }
+                operand
             }
             Value::Float(f) => {
                 if !matches!(slot, Slot::Src(_)) {

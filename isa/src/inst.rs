@@ -135,8 +135,8 @@ pub enum Operand {
     Int(i8),
     /// Inline floating-point constant.
     Float(InlineFloat),
-    /// 32-bit literal dword following the instruction (zero/sign handling per hardware: a
-    /// 64-bit operand reads it sign-extended for integer ops).
+    /// 32-bit literal dword following the instruction (a 64-bit operand reads it sign-extended
+    /// when signed, else zero-extended: [`Operand::constant_value64`]).
     Literal(u32),
 }
 
@@ -298,13 +298,17 @@ impl Operand {
         }
     }
 
-    /// The 64-bit value a 64-bit operand reads from an inline constant or literal (integer
-    /// literals are sign-extended, as llvm-mc assumes for `s_mov_b64 s[0:1], -17`).
-    pub fn constant_value64(self) -> Option<u64> {
+    /// The 64-bit value a 64-bit operand reads from an inline constant or literal. Inline
+    /// integers are 64-bit values (-16..=64); a 32-bit literal is sign-extended for a signed
+    /// operand (`signed_literal`, [`crate::Opcode::sign_extends_literal64`]) and zero-extended
+    /// for a `b64` or `u64` one, as the hardware reads it: clang-14 writes
+    /// `s_mov_b64 s[0:1], 0xfffffff9` for 4294967289.
+    pub fn constant_value64(self, signed_literal: bool) -> Option<u64> {
         match self {
             Operand::Int(v) => Some(v as i64 as u64),
             Operand::Float(f) => Some(f.f64_bits()),
-            Operand::Literal(v) => Some(v as i32 as i64 as u64),
+            Operand::Literal(v) if signed_literal => Some(v as i32 as i64 as u64),
+            Operand::Literal(v) => Some(u64::from(v)),
             _ => None,
         }
     }

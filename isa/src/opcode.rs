@@ -841,6 +841,34 @@ impl Opcode {
         matches!(self, Opcode::VReadfirstlaneB32 | Opcode::VReadlaneB32)
     }
 
+    /// The 64-bit source is a signed integer (`i64`): a 32-bit literal there is sign-extended.
+    /// Every other 64-bit integer source (`b64`, `u64`) zero-extends it (LLVM's
+    /// `OPERAND_REG_IMM_I64`/`_U64` split; on gfx8 only SALU and VOPC e32 sources take a
+    /// literal).
+    pub fn sign_extends_literal64(self) -> bool {
+        use Opcode::*;
+        matches!(
+            self,
+            SAshrI64
+                | SBfeI64
+                | SFlbitI32I64
+                | VAshrrevI64
+                | VMadI64I32
+                | VCmpLtI64
+                | VCmpEqI64
+                | VCmpLeI64
+                | VCmpGtI64
+                | VCmpNeI64
+                | VCmpGeI64
+                | VCmpxLtI64
+                | VCmpxEqI64
+                | VCmpxLeI64
+                | VCmpxGtI64
+                | VCmpxNeI64
+                | VCmpxGeI64
+        )
+    }
+
     /// `s_setreg_imm32_b32`: the value written to the hardware register is a literal dword
     /// (`s_setreg_b32` takes it from an SGPR).
     pub fn setreg_from_literal(self) -> bool {
@@ -930,6 +958,17 @@ impl Opcode {
     /// (`v_max_i16`, `v_ashrrev_i16`, `v_cmp_lt_i16`, ...).
     pub fn is_signed16(self) -> bool {
         self.is_int16() && self.mnemonic().ends_with("_i16")
+    }
+
+    /// True for the 16-bit integer instructions whose result is their sources' low halves
+    /// combined modulo 2^16 (add, subtracts, multiply, shift left): how a source is extended
+    /// above bit 15 does not change it.
+    pub fn is_modular16(self) -> bool {
+        use Opcode::*;
+        matches!(
+            self,
+            VAddU16 | VSubU16 | VSubrevU16 | VMulLoU16 | VLshlrevB16
+        )
     }
 
     /// True for `v_cmpx_*`, which write EXEC as well as their mask destination.

@@ -12,7 +12,8 @@
 //!   `usub.sat`), and SDWA's `clamp` on them (SDWA's selects, `sext` and `dst_unused` run on
 //!   both executors);
 //! - two SDWA forms of the 16-bit integer instructions: a sign-extended byte source of an
-//!   unsigned one, and a shift amount read from above bit 0 ([`sdwa_int16`]);
+//!   unsigned one that compares, shifts right or saturates, and a shift amount read from above
+//!   bit 0 ([`sdwa_int16`]);
 //! - trap temporaries (`ttmp0`..`ttmp11`, `ttmp[..]`), which belong to a trap handler, and
 //!   `flat_scratch` but as the destination of a scalar ALU instruction (clang's prologue
 //!   sets it for FLAT accesses through the private aperture, which pws's FLAT instructions
@@ -93,7 +94,7 @@ pub fn executable(inst: &Instruction) -> Result<(), String> {
         );
     }
     if let (true, Some(sdwa)) = (inst.opcode.is_int16(), inst.sdwa) {
-        sdwa_int16(inst.opcode, sdwa, inst.mods.sext)?;
+        sdwa_int16(inst.opcode, sdwa, inst.mods.sext, inst.mods.clamp)?;
     }
     if inst.opcode.format() == Format::Smem
         && inst.srcs[..2]
@@ -166,8 +167,10 @@ pub fn executable(inst: &Instruction) -> Result<(), String> {
 /// unit runs them as the 32-bit operation on halves extended by the SDWA selects (zero-extended
 /// for the unsigned ones, sign-extended for the `_i16` ones), and a shift amount's low 4 bits
 /// through a select at bit 0. A sign-extended byte of an unsigned instruction (0xFFxx as a
-/// half) and a shift amount in a higher byte or word have no such form.
-fn sdwa_int16(opcode: Opcode, sdwa: Sdwa, sext: u8) -> Result<(), String> {
+/// half) has no such form but where the result is taken modulo 2^16
+/// ([`Opcode::is_modular16`], without `clamp`); a shift amount in a higher byte or word has
+/// none.
+fn sdwa_int16(opcode: Opcode, sdwa: Sdwa, sext: u8, clamp: bool) -> Result<(), String> {
     let shift = matches!(
         opcode,
         Opcode::VLshlrevB16 | Opcode::VLshrrevB16 | Opcode::VAshrrevI16
@@ -185,9 +188,11 @@ fn sdwa_int16(opcode: Opcode, sdwa: Sdwa, sext: u8) -> Result<(), String> {
     let byte = |sel: SdwaSel| sel.field().1 == 8;
     let sext_byte =
         (byte(sdwa.src0_sel) && sext & 1 != 0 && !shift) || (byte(sdwa.src1_sel) && sext & 2 != 0);
-    if sext_byte && !opcode.is_signed16() {
+    // Clang emits `v_sub_u16_sdwa v0, sext(v1), sext(v2)` for the difference of two chars:
+    // modulo 2^16 the extension does not matter (but to a saturating `clamp`).
+    if sext_byte && !opcode.is_signed16() && !(opcode.is_modular16() && !clamp) {
         return Err(format!(
-            "a sign-extended byte source of the unsigned {opcode} is outside the executable subset (read it zero-extended, or use the _i16 form)"
+            "a sign-extended byte source of the unsigned {opcode} is outside the executable subset, but for add, subtract, multiply and shift left without clamp (read it zero-extended, or use the _i16 form)"
         ));
     }
     Ok(())
@@ -379,6 +384,12 @@ mod tests {
             why("s_load_dword s8, s[4:5], s9\ns_load_dword s8, s[4:5], 0x4"),
             None
         );
+        assert_eq!(
+            why("v_sub_u16_sdwa v11, sext(v4), sext(v0) dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:BYTE_0"),
+            None
+        );
+        let e = why("v_sub_u16_sdwa v1, sext(v4), v0 clamp src0_sel:BYTE_0").unwrap();
+        assert!(e.contains("without clamp"), "{e}");
         let e = why("s_load_dwordx2 vcc, s[4:5], 0x0").unwrap();
         assert!(e.contains("a scalar load writes SGPRs"), "{e}");
         assert_eq!(why("s_setreg_b32 hwreg(HW_REG_MODE, 4, 2), s6"), None);

@@ -67,8 +67,10 @@ fn normalize(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// Scalar source operands of each kind, for 32- and 64-bit reads.
-fn scalar_srcs(w: Width) -> Vec<&'static str> {
+/// Scalar source operands of each kind, for 32- and 64-bit reads, for an instruction that reads
+/// a 64-bit literal sign-extended (`signed`) or zero-extended: a negative literal means what it
+/// says only in the first.
+fn scalar_srcs(w: Width, signed: bool) -> Vec<&'static str> {
     match w {
         Width::B32 => vec![
             "s7",
@@ -109,14 +111,20 @@ fn scalar_srcs(w: Width) -> Vec<&'static str> {
             "33",
             "2.0",
             "0x12345",
-            "-100",
             "src_scc",
             "0xffffffff",
             "0x3ff0000000000000",
             "0x40",
-            "-2147483648",
             "0.15915494309189532",
-        ],
+        ]
+        .into_iter()
+        .chain(
+            signed
+                .then_some(["-100", "-2147483648"])
+                .into_iter()
+                .flatten(),
+        )
+        .collect(),
     }
 }
 
@@ -180,17 +188,20 @@ fn forms() -> Vec<String> {
                 }
             }
             Format::Sop1 => {
-                for s in scalar_srcs(sig.srcs[0]) {
+                for s in scalar_srcs(sig.srcs[0], op.sign_extends_literal64()) {
                     out.push(format!("{m} {}, {s}", scalar_dsts(sig.dst.unwrap())[0]));
                 }
                 for d in scalar_dsts(sig.dst.unwrap()) {
-                    out.push(format!("{m} {d}, {}", scalar_srcs(sig.srcs[0])[0]));
+                    out.push(format!(
+                        "{m} {d}, {}",
+                        scalar_srcs(sig.srcs[0], op.sign_extends_literal64())[0]
+                    ));
                 }
             }
             Format::Sop2 => {
                 let d = scalar_dsts(sig.dst.unwrap());
-                let a = scalar_srcs(sig.srcs[0]);
-                let b = scalar_srcs(sig.srcs[1]);
+                let a = scalar_srcs(sig.srcs[0], op.sign_extends_literal64());
+                let b = scalar_srcs(sig.srcs[1], op.sign_extends_literal64());
                 for (i, x) in a.iter().enumerate() {
                     out.push(format!(
                         "{m} {}, {x}, {}",
@@ -202,8 +213,8 @@ fn forms() -> Vec<String> {
             }
             Format::Sopc if op == Opcode::Split || op == Opcode::Merge => {}
             Format::Sopc => {
-                let a = scalar_srcs(sig.srcs[0]);
-                let b = scalar_srcs(sig.srcs[1]);
+                let a = scalar_srcs(sig.srcs[0], op.sign_extends_literal64());
+                let b = scalar_srcs(sig.srcs[1], op.sign_extends_literal64());
                 for (i, x) in a.iter().enumerate() {
                     out.push(format!("{m} {x}, {}", b[(i + 3) % b.len()]));
                 }
@@ -768,6 +779,13 @@ const STRICTER: &[(&str, pws_isa::ErrorKind)] = {
         // llvm-mc takes `|x|` on the second and third source of VOP3b and drops it (VOP3b has
         // no ABS field); only src0 gets its "ABS not allowed" error.
         ("v_div_scale_f32 v1, vcc, v2, -|v3|, v4", Modifier),
+        // llvm-mc encodes -100 as the literal 0xffffff9c, which the hardware zero-extends in
+        // a b64 operand: 4294967196.
+        ("s_mov_b64 s[10:11], -100", ImmediateOutOfRange),
+        (
+            "s_and_b64 s[10:11], -2147483648, s[6:7]",
+            ImmediateOutOfRange,
+        ),
         // llvm-mc takes a literal src0 that differs from K and encodes K for both.
         ("v_madmk_f32 v5, 0xdeadbeef, 1.0, v200", Literal),
     ]

@@ -18,7 +18,8 @@
  * manifest's `workgroup` in the last workgroup of a dimension the grid does not divide (OpenCL
  * 2.0 non-uniform workgroups, as ROCm's device library computes it).
  *
- * Integer built-ins are given for int, uint, long and ulong (shorter types promote to int).
+ * Integer built-ins are given for char, short and int and their unsigned forms, each in its
+ * own width (min, max, clamp, abs and upsample for long and ulong too).
  */
 #ifndef PWS_H
 #define PWS_H
@@ -369,6 +370,39 @@ PWS_PURE int mad_hi(int a, int b, int c) { return mul_hi(a, b) + c; }
 PWS_PURE uint mad_hi(uint a, uint b, uint c) { return mul_hi(a, b) + c; }
 PWS_PURE long upsample(int hi, uint lo) { return (long)((ulong)(uint)hi << 32 | lo); }
 PWS_PURE ulong upsample(uint hi, uint lo) { return (ulong)hi << 32 | lo; }
+PWS_PURE short upsample(char hi, uchar lo) { return (short)((ushort)(uchar)hi << 8 | lo); }
+PWS_PURE ushort upsample(uchar hi, uchar lo) { return (ushort)((ushort)hi << 8 | lo); }
+PWS_PURE int upsample(short hi, ushort lo) { return (int)((uint)(ushort)hi << 16 | lo); }
+PWS_PURE uint upsample(ushort hi, ushort lo) { return (uint)hi << 16 | lo; }
+
+/* The built-ins on char, short and their unsigned forms, in their own width: through the int
+ * versions they would count, rotate, take the high half of and saturate 32 bits (clz((uchar)1)
+ * is 7, add_sat((uchar)200, (uchar)100) is 255). U is T's unsigned form, B its width. */
+#define PWS_INT_NARROW(T, U, B, MIN, MAX)                                                      \
+    PWS_PURE T clz(T x) { return (T)(clz((uint)(U)x) - (32 - B)); }                           \
+    PWS_PURE T ctz(T x) { return x ? (T)ctz((uint)(U)x) : (T)B; }                              \
+    PWS_PURE T popcount(T x) { return (T)popcount((uint)(U)x); }                               \
+    PWS_PURE T rotate(T x, T n)                                                                \
+    {                                                                                          \
+        uint u = (U)x, k = (uint)(U)n & (B - 1);                                               \
+        return (T)(U)(u << k | u >> ((B - k) & (B - 1)));                                      \
+    }                                                                                          \
+    PWS_PURE T mul_hi(T a, T b) { return (T)(((long)a * (long)b) >> B); }                      \
+    PWS_PURE T mad_hi(T a, T b, T c) { return (T)(mul_hi(a, b) + c); }                         \
+    PWS_PURE T add_sat(T a, T b) { int s = (int)a + (int)b; return (T)(s > MAX ? MAX : s < MIN ? MIN : s); } \
+    PWS_PURE T sub_sat(T a, T b) { int s = (int)a - (int)b; return (T)(s > MAX ? MAX : s < MIN ? MIN : s); } \
+    PWS_PURE T mad_sat(T a, T b, T c)                                                          \
+    {                                                                                          \
+        long s = (long)a * (long)b + (long)c;                                                  \
+        return (T)(s > MAX ? MAX : s < MIN ? MIN : s);                                         \
+    }                                                                                          \
+    PWS_PURE T hadd(T x, T y) { return (T)(((int)x + (int)y) >> 1); }                          \
+    PWS_PURE T rhadd(T x, T y) { return (T)(((int)x + (int)y + 1) >> 1); }
+PWS_INT_NARROW(char, uchar, 8, CHAR_MIN, CHAR_MAX)
+PWS_INT_NARROW(uchar, uchar, 8, 0, UCHAR_MAX)
+PWS_INT_NARROW(short, ushort, 16, SHRT_MIN, SHRT_MAX)
+PWS_INT_NARROW(ushort, ushort, 16, 0, USHRT_MAX)
+#undef PWS_INT_NARROW
 
 /* select(a, b, c) of scalars: c ? b : a. */
 #define PWS_SELECT(T)                                                                          \
@@ -379,6 +413,12 @@ PWS_SELECT(uint)
 PWS_SELECT(float)
 PWS_INT_V(int)
 PWS_INT_V(uint)
+#define PWS_INT_NARROW_V(T)                                                                    \
+    PWS_MAP_V(T, popcount) PWS_MAP_V(T, clz) PWS_MAP_V(T, ctz) PWS_MAP2_V(T, rotate)            \
+    PWS_MAP2_V(T, mul_hi) PWS_MAP2_V(T, hadd) PWS_MAP2_V(T, rhadd) PWS_MAP2_V(T, add_sat)      \
+    PWS_MAP2_V(T, sub_sat) PWS_MAP3_V(T, mad_sat) PWS_MAP3_V(T, mad_hi)
+PWS_INT_NARROW_V(char) PWS_INT_NARROW_V(uchar) PWS_INT_NARROW_V(short) PWS_INT_NARROW_V(ushort)
+#undef PWS_INT_NARROW_V
 PWS_SELECT_VS(int, int) PWS_SELECT_VS(int, uint) PWS_SELECT_VS(uint, int) PWS_SELECT_VS(uint, uint)
 PWS_SELECT_VS(float, int) PWS_SELECT_VS(float, uint)
 #undef PWS_SELECT_VS

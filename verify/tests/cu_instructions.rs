@@ -145,7 +145,8 @@ fn sdwa(c: &mut Choices, inst: &mut Instruction) {
     }
     inst.mods.clamp = (op.is_f32() || pws_isa::subset::sdwa_clamp_saturates(op)) && c.take(4) == 0;
     // The 16-bit ops' two SDWA forms outside the executable subset (`pws_isa::subset`): a
-    // shift amount read from above bit 0, and a sign-extended byte of an unsigned op.
+    // shift amount read from above bit 0, and a sign-extended byte of an unsigned op that is
+    // not modulo 2^16 or saturates.
     if op.is_int16() {
         let f = inst.sdwa.as_mut().expect("just set");
         let shift = matches!(
@@ -156,7 +157,7 @@ fn sdwa(c: &mut Choices, inst: &mut Instruction) {
             f.src0_sel = SdwaSel::Dword;
         }
         for (i, sel) in [f.src0_sel, f.src1_sel].into_iter().enumerate() {
-            if sel.field().1 == 8 && !op.is_signed16() {
+            if sel.field().1 == 8 && !op.is_signed16() && !(op.is_modular16() && !inst.mods.clamp) {
                 inst.mods.sext &= !(1 << i);
             }
         }

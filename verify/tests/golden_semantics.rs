@@ -70,6 +70,37 @@ fn scalar_64_bit_shifts_logic_and_sopk() {
     );
 }
 
+/// A 32-bit literal read as 64 bits is sign-extended for a signed operand and zero-extended
+/// for a `b64`/`u64` one: clang-14 writes `s_mov_b64 s[0:1], 0xfffffff9` for 4294967289 (the
+/// bound of `mad_sat(uint)`) and compares with it as u64. Inline constants are 64-bit values.
+#[test]
+fn literals_read_as_64_bits_extend_by_the_operands_sign() {
+    let (s, scc) = sgprs(
+        "s_mov_b64 s[10:11], 0xfffffff9\n s_ashr_i64 s[12:13], 0xfffffff9, 0\n\
+         s_or_b64 s[14:15], 0x80000000, 0\n s_mov_b64 s[16:17], -7\n\
+         s_mov_b32 s20, 0x280000\n s_bfe_i64 s[18:19], 0xfffffff9, s20\n\
+         s_cmp_lg_u64 s[10:11], s[12:13]\n s_endpgm",
+    );
+    assert_eq!((s[10], s[11]), (0xFFFF_FFF9, 0), "b64: zero-extended");
+    assert_eq!(
+        (s[12], s[13]),
+        (0xFFFF_FFF9, u32::MAX),
+        "i64: sign-extended"
+    );
+    assert_eq!((s[14], s[15]), (0x8000_0000, 0));
+    assert_eq!(
+        (s[16], s[17]),
+        (0xFFFF_FFF9, u32::MAX),
+        "an inline -7 is 64-bit"
+    );
+    assert_eq!(
+        (s[18], s[19]),
+        (0xFFFF_FFF9, u32::MAX),
+        "i64: 40 bits, sign-extended"
+    );
+    assert!(scc);
+}
+
 #[test]
 fn saveexec_family() {
     let (s, _) = sgprs(

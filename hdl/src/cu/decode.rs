@@ -15,7 +15,8 @@
 //! 3. **Operands** from the format's fields by three [`OperandDecoder`]s (source positions 0, 1
 //!    and 2): register class, register number, and for constants the value as the operand's
 //!    width reads it (integer inline constants sign-extended, float inline constants as f32 or
-//!    f64 bits, a literal sign-extended to 64 bits as `pws-isa` defines it).
+//!    f64 bits, a literal sign-extended to 64 bits for a signed 64-bit operand and
+//!    zero-extended for any other, as `pws-isa` defines it).
 //!
 //! The scalar outputs (`ssrc*`) and the vector outputs (`vsrc*`) come from the same three
 //! operand decoders; for `*rev` operations and 64-bit shifts the vector outputs are swapped so
@@ -294,10 +295,17 @@ pub mod flags {
     /// The mask destination is one 32-bit SGPR named by the VDST field (the read lane
     /// accesses' scalar result).
     pub const SDST32: u64 = 1 << 46;
+    /// A 64-bit source is a signed integer: a literal there is sign-extended, elsewhere
+    /// zero-extended ([`pws_isa::Opcode::sign_extends_literal64`]).
+    pub const LIT_SEXT: u64 = 1 << 47;
+    /// With `H16`: the result is the sources' low halves combined modulo 2^16
+    /// ([`pws_isa::Opcode::is_modular16`]), so a sign-extended byte source is taken as it is
+    /// (without `clamp`).
+    pub const H16_MOD: u64 = 1 << 48;
 }
 
 /// Width of the decode ROM's flag word.
-pub const FLAG_BITS: usize = 47;
+pub const FLAG_BITS: usize = 49;
 
 /// One row of the decode ROM.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -422,7 +430,7 @@ pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
     if let Some(f) = ds_flags(opcode) {
         return Some(other(InstClass::Ds, f));
     }
-    Some(match opcode {
+    let mut op = match opcode {
         SMovB32 => salu(SaluOp::Mov, 0),
         SMovB64 => salu(SaluOp::Mov, W),
         SGetpcB64 => salu(SaluOp::Mov, W | PC_SRC),
@@ -528,8 +536,11 @@ pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
         SCmpkLeU32 => salu(SaluOp::CmpLeU, CMPKU),
         SAddkI32 => salu(SaluOp::AddI, K_READS_DST),
         SMulkI32 => salu(SaluOp::Mul, K_READS_DST),
-        // Writes the f32 denormal mode, which pws keeps flushed (subset: no other field).
-        SNop | SSetregB32 | SSetregImm32B32 => other(InstClass::Nop, NO_SDST),
+        // Writes the f32 denormal mode, which pws keeps flushed (subset: no other field);
+        // s_setreg_b32's value register is decoded like any SOPK register, so that one the
+        // RTL lacks (a trap temporary) is illegal.
+        SNop | SSetregImm32B32 => other(InstClass::Nop, NO_SDST),
+        SSetregB32 => other(InstClass::Nop, NO_SDST | K_READS_DST),
         SEndpgm => other(InstClass::EndPgm, NO_SDST),
         SBranch | SCbranchScc0 | SCbranchScc1 | SCbranchVccz | SCbranchVccnz | SCbranchExecz
         | SCbranchExecnz => other(InstClass::Branch, NO_SDST),
@@ -791,7 +802,14 @@ pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
         VSinF32 => valu(ValuOp::SinF, VF),
         VCosF32 => valu(ValuOp::CosF, VF),
         _ => return None,
-    })
+    };
+    if opcode.sign_extends_literal64() {
+        op.flags |= LIT_SEXT;
+    }
+    if opcode.is_modular16() {
+        op.flags |= H16_MOD;
+    }
+    Some(op)
 }
 
 /// Width of a decode-ROM address: a 4-bit format id and a 10-bit opcode.
@@ -852,6 +870,8 @@ pub struct OperandDecoder {
     pub code_i: Signal<In, Bits<9>>,
     /// The operand is read as 64 bits.
     pub wide_i: Signal<In, Bit>,
+    /// A 64-bit operand is a signed integer: a literal is sign-extended (else zero-extended).
+    pub sext_literal_i: Signal<In, Bit>,
     /// The operand is a half of a 16-bit integer op: an inline float constant is its f16
     /// value (0.5 is 0x3800), as gfx8 reads it for 16-bit instructions.
     pub half_i: Signal<In, Bit>,
@@ -992,7 +1012,7 @@ impl Logic for OperandDecoder {
                 255 => {
                     self.literal_o.next = true;
                     self.const_o.next = self.literal_i.val();
-                    if self.literal_i.val().get_bit(31) {
+                    if self.sext_literal_i.val() & self.literal_i.val().get_bit(31) {
                         self.const_hi_o.next = 0xFFFF_FFFF_u64.into();
                     }
                 }
@@ -1390,6 +1410,7 @@ impl Logic for Decoder {
             self.src[n].code_i.next = 0.into();
             self.src[n].wide_i.next = false;
             self.src[n].half_i.next = self.fl.val().get_bit(39);
+            self.src[n].sext_literal_i.next = self.fl.val().get_bit(47);
         }
         self.src[0].wide_i.next =
             (self.fl.val().get_bit(0) & !self.fl.val().get_bit(16)) | self.fl.val().get_bit(17);
@@ -1619,7 +1640,8 @@ impl Logic for Decoder {
         // 16-bit integer ops: the 32-bit op on halves. A DWORD source is read as WORD_0, and
         // a word is zero- or (signed ops) sign-extended, so that the 32-bit op orders and
         // combines the halves as the 16-bit op does; a byte keeps its extension (a sign-
-        // extended byte of an unsigned op is refused below, having no such form). A DWORD
+        // extended byte of an unsigned op is refused below, having no such form, but where
+        // the op is modulo 2^16 and does not saturate, `H16_MOD`). A DWORD
         // destination is written WORD_0 zero-extended (gfx8 zeroes the high half). A shift
         // amount goes through select 7, the low 4 bits, which no encoding can name.
         if self.fl.val().get_bit(39) {
@@ -1640,6 +1662,7 @@ impl Logic for Decoder {
                 self.sd_b.next = self.sd_b.val().replace_bit(3, self.fl.val().get_bit(40));
             }
             if !self.fl.val().get_bit(40)
+                & !(self.fl.val().get_bit(48) & !self.word1_i.val().get_bit(13))
                 & ((!self.sd_a.val().get_bit(2) & self.sd_a.val().get_bit(3))
                     | (!self.sd_b.val().get_bit(2)
                         & self.sd_b.val().get_bit(3)

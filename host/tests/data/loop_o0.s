@@ -1,5 +1,5 @@
 ; Test fixture: clang-14 -x cl -cl-std=CL1.2 -target amdgcn-amd-amdhsa -mcpu=fiji -nogpulib -O0 -include kernels/include/pws.h -S
-; of: for (k = 0; k < 32u; k++) { PWS_LOOP_BOUND(32); acc += k ^ lid; } (the test at the top, the body a block LLVM leaves unlabelled).
+; of: for (k = 0; k < 32u; k++) { PWS_LOOP_BOUND(32); acc += k ^ lid; } (the test at the top, the body a block LLVM leaves unlabelled). The kernel descriptor is left out.
 	.text
 	.amdgcn_target "amdgcn-amd-amdhsa--gfx803"
 	.protected	loop_o0                 ; -- Begin function loop_o0
@@ -133,43 +133,6 @@ loop_o0:                                ; @loop_o0
 	v_mov_b32_e32 v1, v3
 	flat_store_dword v[0:1], v2
 	s_endpgm
-	.section	.rodata,#alloc
-	.p2align	6
-	.amdhsa_kernel loop_o0
-		.amdhsa_group_segment_fixed_size 0
-		.amdhsa_private_segment_fixed_size 32
-		.amdhsa_kernarg_size 72
-		.amdhsa_user_sgpr_count 14
-		.amdhsa_user_sgpr_private_segment_buffer 1
-		.amdhsa_user_sgpr_dispatch_ptr 1
-		.amdhsa_user_sgpr_queue_ptr 1
-		.amdhsa_user_sgpr_kernarg_segment_ptr 1
-		.amdhsa_user_sgpr_dispatch_id 1
-		.amdhsa_user_sgpr_flat_scratch_init 1
-		.amdhsa_user_sgpr_private_segment_size 0
-		.amdhsa_system_sgpr_private_segment_wavefront_offset 1
-		.amdhsa_system_sgpr_workgroup_id_x 1
-		.amdhsa_system_sgpr_workgroup_id_y 1
-		.amdhsa_system_sgpr_workgroup_id_z 1
-		.amdhsa_system_sgpr_workgroup_info 0
-		.amdhsa_system_vgpr_workitem_id 2
-		.amdhsa_next_free_vgpr 10
-		.amdhsa_next_free_sgpr 34
-		.amdhsa_reserve_vcc 0
-		.amdhsa_float_round_mode_32 0
-		.amdhsa_float_round_mode_16_64 0
-		.amdhsa_float_denorm_mode_32 0
-		.amdhsa_float_denorm_mode_16_64 3
-		.amdhsa_dx10_clamp 1
-		.amdhsa_ieee_mode 1
-		.amdhsa_exception_fp_ieee_invalid_op 0
-		.amdhsa_exception_fp_denorm_src 0
-		.amdhsa_exception_fp_ieee_div_zero 0
-		.amdhsa_exception_fp_ieee_overflow 0
-		.amdhsa_exception_fp_ieee_underflow 0
-		.amdhsa_exception_fp_ieee_inexact 0
-		.amdhsa_exception_int_div_zero 0
-	.end_amdhsa_kernel
 	.text
 .Lfunc_end0:
 	.size	loop_o0, .Lfunc_end0-loop_o0

@@ -98,12 +98,13 @@ fn register(c: &Context, code: u16) -> Result<u32, Fault> {
     })
 }
 
-/// Reads a 64-bit scalar source: a register pair, or a constant read as 64 bits.
-fn read_s64(c: &Context, op: Operand) -> Result<u64, Fault> {
+/// Reads a 64-bit scalar source of `opcode`: a register pair, or a constant read as 64 bits
+/// (a literal sign- or zero-extended as the operand's type says).
+fn read_s64(c: &Context, opcode: Opcode, op: Operand) -> Result<u64, Fault> {
     match op {
         Operand::Vccz | Operand::Execz | Operand::Scc => read_s32(c, op).map(u64::from),
         Operand::Vgpr(n) => not_executable(format!("v{n} is not a scalar source")),
-        _ => match op.constant_value64() {
+        _ => match op.constant_value64(opcode.sign_extends_literal64()) {
             Some(v) => Ok(v),
             None => {
                 let lo = register(c, op.code())?;
@@ -157,7 +158,7 @@ fn sop1(inst: &Instruction, pc: u32, c: &mut Context) -> Result<Flow, Fault> {
             write_s32(c, d, v)?;
         }
         SMovB64 => {
-            let v = read_s64(c, s0)?;
+            let v = read_s64(c, inst.opcode, s0)?;
             write_s64(c, d, v)?;
         }
         SNotB32 => {
@@ -166,7 +167,7 @@ fn sop1(inst: &Instruction, pc: u32, c: &mut Context) -> Result<Flow, Fault> {
             write_s32(c, d, v)?;
         }
         SNotB64 => {
-            let v = !read_s64(c, s0)?;
+            let v = !read_s64(c, inst.opcode, s0)?;
             c.scalar.scc = v != 0;
             write_s64(c, d, v)?;
         }
@@ -175,15 +176,15 @@ fn sop1(inst: &Instruction, pc: u32, c: &mut Context) -> Result<Flow, Fault> {
             write_s32(c, d, v)?;
         }
         SBrevB64 => {
-            let v = read_s64(c, s0)?.reverse_bits();
+            let v = read_s64(c, inst.opcode, s0)?.reverse_bits();
             write_s64(c, d, v)?;
         }
         SBcnt0I32B32 | SBcnt1I32B32 | SBcnt0I32B64 | SBcnt1I32B64 => {
             let v = match inst.opcode {
                 SBcnt0I32B32 => read_s32(c, s0)?.count_zeros(),
                 SBcnt1I32B32 => read_s32(c, s0)?.count_ones(),
-                SBcnt0I32B64 => read_s64(c, s0)?.count_zeros(),
-                _ => read_s64(c, s0)?.count_ones(),
+                SBcnt0I32B64 => read_s64(c, inst.opcode, s0)?.count_zeros(),
+                _ => read_s64(c, inst.opcode, s0)?.count_ones(),
             };
             c.scalar.scc = v != 0;
             write_s32(c, d, v)?;
@@ -198,11 +199,11 @@ fn sop1(inst: &Instruction, pc: u32, c: &mut Context) -> Result<Flow, Fault> {
             write_s32(c, d, v)?;
         }
         SFf0I32B64 => {
-            let v = first_set(!read_s64(c, s0)?);
+            let v = first_set(!read_s64(c, inst.opcode, s0)?);
             write_s32(c, d, v)?;
         }
         SFf1I32B64 => {
-            let v = first_set(read_s64(c, s0)?);
+            let v = first_set(read_s64(c, inst.opcode, s0)?);
             write_s32(c, d, v)?;
         }
         SFlbitI32B32 => {
@@ -210,7 +211,7 @@ fn sop1(inst: &Instruction, pc: u32, c: &mut Context) -> Result<Flow, Fault> {
             write_s32(c, d, v)?;
         }
         SFlbitI32B64 => {
-            let v = leading_zeros_or_none(read_s64(c, s0)?);
+            let v = leading_zeros_or_none(read_s64(c, inst.opcode, s0)?);
             write_s32(c, d, v)?;
         }
         SFlbitI32 => {
@@ -218,7 +219,7 @@ fn sop1(inst: &Instruction, pc: u32, c: &mut Context) -> Result<Flow, Fault> {
             write_s32(c, d, v)?;
         }
         SFlbitI32I64 => {
-            let v = leading_sign_bits(read_s64(c, s0)? as i64);
+            let v = leading_sign_bits(read_s64(c, inst.opcode, s0)? as i64);
             write_s32(c, d, v)?;
         }
         SSextI32I8 => {
@@ -237,7 +238,7 @@ fn sop1(inst: &Instruction, pc: u32, c: &mut Context) -> Result<Flow, Fault> {
         SAndSaveexecB64 | SOrSaveexecB64 | SXorSaveexecB64 | SAndn2SaveexecB64
         | SOrn2SaveexecB64 | SNandSaveexecB64 | SNorSaveexecB64 | SXnorSaveexecB64 => {
             // The source is read before the saved EXEC lands in the destination.
-            let s = read_s64(c, s0)?;
+            let s = read_s64(c, inst.opcode, s0)?;
             let old = c.scalar.exec();
             write_s64(c, d, old)?;
             let exec = match inst.opcode {
@@ -271,9 +272,16 @@ fn sop2(inst: &Instruction, c: &mut Context) -> Result<Flow, Fault> {
         return Ok(Flow::Next);
     }
     if wide {
-        let a = read_s64(c, s0)?;
+        let a = read_s64(c, inst.opcode, s0)?;
         let (v, scc) = match inst.opcode {
-            SCselectB64 => (if c.scalar.scc { a } else { read_s64(c, s1)? }, None),
+            SCselectB64 => (
+                if c.scalar.scc {
+                    a
+                } else {
+                    read_s64(c, inst.opcode, s1)?
+                },
+                None,
+            ),
             SBfeU64 | SBfeI64 => {
                 let field = read_s32(c, s1)?;
                 let v = scalar_bfe64(a, field & 63, field >> 16 & 0x7f, inst.opcode == SBfeI64);
@@ -289,7 +297,7 @@ fn sop2(inst: &Instruction, c: &mut Context) -> Result<Flow, Fault> {
                 (v, Some(v != 0))
             }
             op => {
-                let b = read_s64(c, s1)?;
+                let b = read_s64(c, inst.opcode, s1)?;
                 let v = match op {
                     SAndB64 => a & b,
                     SOrB64 => a | b,
@@ -383,13 +391,13 @@ fn sopc(inst: &Instruction, c: &mut Context) -> Result<Flow, Fault> {
             return Ok(Flow::Split(lo as u64 | (hi as u64) << 32));
         }
         SCmpEqU64 | SCmpLgU64 => {
-            let a = read_s64(c, src(inst, 0)?)?;
-            let b = read_s64(c, src(inst, 1)?)?;
+            let a = read_s64(c, inst.opcode, src(inst, 0)?)?;
+            let b = read_s64(c, inst.opcode, src(inst, 1)?)?;
             c.scalar.scc = (a == b) == (inst.opcode == SCmpEqU64);
             return Ok(Flow::Next);
         }
         SBitcmp0B64 | SBitcmp1B64 => {
-            let a = read_s64(c, src(inst, 0)?)?;
+            let a = read_s64(c, inst.opcode, src(inst, 0)?)?;
             let bit = a >> (read_s32(c, src(inst, 1)?)? & 63) & 1;
             c.scalar.scc = bit == u64::from(inst.opcode == SBitcmp1B64);
             return Ok(Flow::Next);
@@ -487,7 +495,7 @@ fn sopp(inst: &Instruction, pc: u32, c: &Context) -> Result<Flow, Fault> {
 
 fn smem(inst: &Instruction, c: &mut Context, mem: &GlobalMemory) -> Result<Flow, Fault> {
     let d = dst(inst)?;
-    let base = read_s64(c, src(inst, 0)?)?;
+    let base = read_s64(c, inst.opcode, src(inst, 0)?)?;
     let offset = match inst.src(1) {
         Some(op) => read_s32(c, op)? as u64,
         None => inst.imm as u64,
@@ -529,7 +537,12 @@ fn read_v32(c: &Context, vgprs: &[[u32; LANES]], op: Operand) -> Result<[u32; LA
 }
 
 /// A 64-bit vector source for every lane.
-fn read_v64(c: &Context, vgprs: &[[u32; LANES]], op: Operand) -> Result<[u64; LANES], Fault> {
+fn read_v64(
+    c: &Context,
+    vgprs: &[[u32; LANES]],
+    opcode: Opcode,
+    op: Operand,
+) -> Result<[u64; LANES], Fault> {
     match op {
         Operand::Vgpr(_) => {
             let n = vgpr_index(op, 2, vgprs.len())?;
@@ -537,7 +550,7 @@ fn read_v64(c: &Context, vgprs: &[[u32; LANES]], op: Operand) -> Result<[u64; LA
                 vgprs[n][l] as u64 | (vgprs[n + 1][l] as u64) << 32
             }))
         }
-        _ => Ok([read_s64(c, op)?; LANES]),
+        _ => Ok([read_s64(c, opcode, op)?; LANES]),
     }
 }
 
@@ -801,7 +814,7 @@ fn valu(inst: &Instruction, c: &mut Context, vgprs: &mut [[u32; LANES]]) -> Resu
     let d = dst(inst)?;
     if let VLshlrevB64 | VLshrrevB64 | VAshrrevI64 = inst.opcode {
         let shift = read_v32(c, vgprs, src(inst, 0)?)?;
-        let value = read_v64(c, vgprs, src(inst, 1)?)?;
+        let value = read_v64(c, vgprs, inst.opcode, src(inst, 1)?)?;
         let n = vgpr_index(d, 2, vgprs.len())?;
         for l in lanes(active) {
             let s = shift[l] & 63;
@@ -819,7 +832,7 @@ fn valu(inst: &Instruction, c: &mut Context, vgprs: &mut [[u32; LANES]]) -> Resu
         // {carry, D} = S0 * S1 + S2 as a 65-bit (unsigned or two's complement) sum.
         let x = read_v32(c, vgprs, src(inst, 0)?)?;
         let y = read_v32(c, vgprs, src(inst, 1)?)?;
-        let z = read_v64(c, vgprs, src(inst, 2)?)?;
+        let z = read_v64(c, vgprs, inst.opcode, src(inst, 2)?)?;
         let n = vgpr_index(d, 2, vgprs.len())?;
         let mut carry_out = 0u64;
         for l in lanes(active) {
@@ -844,7 +857,7 @@ fn valu(inst: &Instruction, c: &mut Context, vgprs: &mut [[u32; LANES]]) -> Resu
     };
     let (c32, mask) = match (inst.opcode, inst.src(2)) {
         (VCndmaskB32 | VAddcU32 | VSubbU32 | VSubbrevU32, Some(op)) => {
-            ([0; LANES], read_s64(c, op)?)
+            ([0; LANES], read_s64(c, inst.opcode, op)?)
         }
         (_, Some(op)) => (read_v32(c, vgprs, op)?, 0),
         (_, None) => ([0; LANES], 0),
@@ -1086,8 +1099,8 @@ fn vopc(inst: &Instruction, c: &mut Context, vgprs: &[[u32; LANES]]) -> Result<F
     let wide = inst.opcode.signature().srcs[0] == Width::B64;
     let (a, b) = if wide {
         (
-            read_v64(c, vgprs, src(inst, 0)?)?,
-            read_v64(c, vgprs, src(inst, 1)?)?,
+            read_v64(c, vgprs, inst.opcode, src(inst, 0)?)?,
+            read_v64(c, vgprs, inst.opcode, src(inst, 1)?)?,
         )
     } else {
         (
@@ -1181,7 +1194,7 @@ fn flat(
     vgprs: &mut [[u32; LANES]],
     mem: &mut GlobalMemory,
 ) -> Result<Flow, Fault> {
-    let addr = read_v64(c, vgprs, src(inst, 0)?)?;
+    let addr = read_v64(c, vgprs, inst.opcode, src(inst, 0)?)?;
     lane_accesses(inst, c, vgprs, mem, inst.src(1), |l, i| {
         addr[l].wrapping_add(4 * u64::from(i))
     })
@@ -1358,7 +1371,7 @@ fn flat_atomic(
         FlatAtomicDec => Rmw::Dec,
         op => return not_executable(format!("{} is not a flat atomic", op.mnemonic())),
     };
-    let addr = read_v64(c, vgprs, src(inst, 0)?)?;
+    let addr = read_v64(c, vgprs, inst.opcode, src(inst, 0)?)?;
     let data_width = inst.opcode.signature().srcs[1].dwords();
     let d = vgpr_index(src(inst, 1)?, data_width, vgprs.len())?;
     // cmpswap's data is (new value, compare value); `Rmw::CmpSwap` takes (compare, new).
