@@ -1025,6 +1025,49 @@ __kernel void k(__global const int *in, __global int *out) {
     }
 }
 
+/// Conversions from float to the narrow types in every rounding mode, saturated or not, and
+/// the saturated ones to int and uint in the directed modes, scalar and vector.
+#[test]
+fn narrow_conversions_round_in_every_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let kernel = "__kernel void k(__global const int *in, __global int *out) {\n\
+      int i = get_global_id(0);\n\
+      float f = (float)in[i] * 0.37f - 9.5f;\n\
+      float4 v = (float4)(f, f * 11.0f, -f * 23.0f, f * 2000.0f);\n\
+      char4 a = convert_char4_sat_rtp(v);\n\
+      uchar4 b = convert_uchar4_sat_rtn(v);\n\
+      short4 c = convert_short4_rte(v);\n\
+      int d = convert_char_rtz(f) + convert_uchar_rtp(f) + convert_ushort_rtn(f);\n\
+      out[i] = as_int(a) ^ as_int(b) * 3 ^ (c.x + c.y * 5 + c.w * 7) ^ d << 20\n\
+        ^ convert_int_sat_rtp(f * 1e9f) ^ (int)convert_uint_sat_rtn(f * 1e9f);\n\
+    }\n";
+    let m = launch(dir.path(), kernel, "");
+    let input: Vec<i32> = (0..64).map(|v| v * 37 % 101).collect();
+    // Rust's `as` from f32 saturates and takes NaN to 0, as the _sat conversions do.
+    let expect: Vec<i64> = input
+        .iter()
+        .map(|&x| {
+            let f = x as f32 * 0.37 - 9.5;
+            let v = [f, f * 11.0, -f * 23.0, f * 2000.0];
+            let pack = |b: [u8; 4]| i32::from_le_bytes(b);
+            let a = pack(v.map(|x| x.ceil() as i8 as u8));
+            let b = pack(v.map(|x| x.floor() as u8));
+            let c = v.map(|x| x.round_ties_even() as i32 as i16 as i32);
+            let d = f.trunc() as i32 as i8 as i32
+                + f.ceil() as i32 as u8 as i32
+                + f.floor() as i32 as u16 as i32;
+            let r = a
+                ^ b.wrapping_mul(3)
+                ^ (c[0] + c[1] * 5 + c[3] * 7)
+                ^ d << 20
+                ^ (f * 1e9).ceil() as i32
+                ^ (f * 1e9).floor() as u32 as i32;
+            i64::from(r)
+        })
+        .collect();
+    golden_and_rtl_compute(&m, &[], &expect);
+}
+
 /// `shuffle`/`shuffle2` pick components by a mask (mod N, mod 2N), and the vector conversions
 /// round in the mode they name, `convert_float4_rtz` .. from integers as well.
 #[test]

@@ -547,7 +547,6 @@ PWS_CONV_RV(float, int, _rte) PWS_CONV_RV(float, int, _rtz) PWS_CONV_RV(float, i
 PWS_CONV_RV(float, int, _rtn)
 PWS_CONV_RV(float, uint, _rte) PWS_CONV_RV(float, uint, _rtz) PWS_CONV_RV(float, uint, _rtp)
 PWS_CONV_RV(float, uint, _rtn)
-#undef PWS_CONV_RV
 
 /* Relational functions of scalars: 1 or 0. */
 PWS_PURE int isnan(float x) { return __builtin_isnan(x); }
@@ -1546,6 +1545,26 @@ PWS_SAT_VS(char) PWS_SAT_VS(uchar) PWS_SAT_VS(short) PWS_SAT_VS(ushort)
 #undef PWS_SAT_VS
 #undef PWS_SAT_V
 #undef PWS_SAT
+
+/* The other rounding modes from float: to char .. uint, saturated or not (out of range, the
+ * unsaturated ones are undefined in OpenCL; here they wrap), and their vector forms. */
+#define PWS_SAT_ROUND(D)                                                                       \
+    PWS_PURE D convert_##D##_sat_rtz(float x) { return convert_##D##_sat(x); }                 \
+    PWS_PURE D convert_##D##_sat_rtp(float x) { return convert_##D##_sat(ceil(x)); }           \
+    PWS_PURE D convert_##D##_sat_rtn(float x) { return convert_##D##_sat(floor(x)); }          \
+    PWS_CONV_RV(D, float, _sat_rtz) PWS_CONV_RV(D, float, _sat_rtp) PWS_CONV_RV(D, float, _sat_rtn)
+#define PWS_ROUND_NARROW(D)                                                                    \
+    PWS_PURE D convert_##D##_rte(float x) { return (D)convert_int_rte(x); }                    \
+    PWS_PURE D convert_##D##_rtz(float x) { return (D)convert_int_rtz(x); }                    \
+    PWS_PURE D convert_##D##_rtp(float x) { return (D)convert_int_rtp(x); }                    \
+    PWS_PURE D convert_##D##_rtn(float x) { return (D)convert_int_rtn(x); }                    \
+    PWS_CONV_RV(D, float, _rte) PWS_CONV_RV(D, float, _rtz) PWS_CONV_RV(D, float, _rtp)       \
+    PWS_CONV_RV(D, float, _rtn) PWS_CONV_RV(D, float, _sat_rte) PWS_SAT_ROUND(D)
+PWS_SAT_ROUND(int) PWS_SAT_ROUND(uint)
+PWS_ROUND_NARROW(char) PWS_ROUND_NARROW(uchar) PWS_ROUND_NARROW(short) PWS_ROUND_NARROW(ushort)
+#undef PWS_ROUND_NARROW
+#undef PWS_SAT_ROUND
+#undef PWS_CONV_RV
 
 /* vloadn(i, p) reads p[n*i .. n*i + n - 1]; vstoren(v, i, p) writes them. */
 #define PWS_VLOAD(T, AS)                                                                       \
