@@ -190,7 +190,8 @@ fn sdwa_int16(opcode: Opcode, sdwa: Sdwa, sext: u8, clamp: bool) -> Result<(), S
         (byte(sdwa.src0_sel) && sext & 1 != 0 && !shift) || (byte(sdwa.src1_sel) && sext & 2 != 0);
     // Clang emits `v_sub_u16_sdwa v0, sext(v1), sext(v2)` for the difference of two chars:
     // modulo 2^16 the extension does not matter (but to a saturating `clamp`).
-    if sext_byte && !opcode.is_signed16() && !(opcode.is_modular16() && !clamp) {
+    let taken_as_is = opcode.is_signed16() || (opcode.is_modular16() && !clamp);
+    if sext_byte && !taken_as_is {
         return Err(format!(
             "a sign-extended byte source of the unsigned {opcode} is outside the executable subset, but for add, subtract, multiply and shift left without clamp (read it zero-extended, or use the _i16 form)"
         ));
