@@ -1160,7 +1160,8 @@ fn kernel_metadata(
         return Ok(None);
     };
     // A wrong or missing `entry` is the compiler's error to report (opencl::select_kernel).
-    let Ok(Some(name)) = crate::opencl::entry_kernel(&text, entry, "`entry`") else {
+    let kernels = crate::opencl::kernels_in(&text);
+    let Ok(Some(name)) = crate::opencl::entry_kernel(&kernels, entry, "`entry`") else {
         return Ok(None);
     };
     crate::metadata::kernel_metadata(&text, &name)

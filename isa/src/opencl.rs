@@ -370,16 +370,16 @@ pub fn kernels_in(asm: &str) -> Vec<String> {
         .collect()
 }
 
-/// The kernel of `asm` a launch means: `entry`, which must be one of them, or else the only
-/// one; `None` when the assembly defines none (hand-written code without descriptors). An
-/// error names the kernels there are and `option`, the way to choose one.
+/// The kernel a launch means among the `kernels` an assembly defines ([`kernels_in`]):
+/// `entry`, which must be one of them, or else the only one; `None` when there are none
+/// (hand-written code without descriptors). An error names the kernels there are and
+/// `option`, the way to choose one.
 pub fn entry_kernel(
-    asm: &str,
+    kernels: &[String],
     entry: Option<&str>,
     option: &str,
 ) -> Result<Option<String>, String> {
-    let kernels = kernels_in(asm);
-    match (entry, kernels.as_slice()) {
+    match (entry, kernels) {
         (Some(e), ks) if ks.iter().any(|k| k == e) => Ok(Some(e.to_string())),
         (Some(e), ks) => Err(format!(
             "no kernel `{e}` (the source defines {})",
@@ -407,7 +407,7 @@ pub fn entry_kernel(
 /// name,@object`) stay, so that [`no_calls`] can tell a table from a function. The metadata
 /// stays whole: it lays out the kept kernel's arguments ([`crate::metadata`]).
 pub fn select_kernel(asm: &str, entry: Option<&str>) -> Result<String, String> {
-    let Some(entry) = entry_kernel(asm, entry, "`entry`")? else {
+    let Some(entry) = entry_kernel(&kernels_in(asm), entry, "`entry`")? else {
         return Ok(asm.to_string());
     };
     let objects = objects_in(asm);

@@ -31,7 +31,8 @@ pub struct Args {
 pub fn run(args: Args) -> CmdResult {
     let asm = args.cl.assembly(&args.file, "manifest")?;
     let text = read_text(&asm, Kind::Assembly)?;
-    let name = opencl::entry_kernel(&text, args.cl.entry.as_deref(), "--entry")
+    let kernels = opencl::kernels_in(&text);
+    let name = opencl::entry_kernel(&kernels, args.cl.entry.as_deref(), "--entry")
         .map_err(|e| format!("{}: {e}", args.file.display()))?
         .ok_or_else(|| format!("{}: defines no kernel (no `.amdhsa_kernel`)", asm.display()))?;
     let meta = metadata::kernel_metadata(&text, &name)
@@ -45,8 +46,7 @@ pub fn run(args: Args) -> CmdResult {
         })?;
     let (grid, workgroup) = pws_isa::skeleton::shape(&meta, args.grid, args.workgroup);
     let kernel = relative_to(&args.file, args.output.as_deref());
-    let entry =
-        (opencl::kernels_in(&text).len() > 1 || args.cl.entry.is_some()).then_some(name.as_str());
+    let entry = (kernels.len() > 1 || args.cl.entry.is_some()).then_some(name.as_str());
     let manifest = pws_isa::skeleton::manifest(&kernel, entry, &meta, grid, workgroup);
     match &args.output {
         Some(path) => {
