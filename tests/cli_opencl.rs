@@ -1510,3 +1510,372 @@ fn scalar_register_spills_at_o2_run() {
         &expect,
     );
 }
+
+/// 64 `long`s for the 64-bit built-ins: the edges of every integer type, then a mixing
+/// sequence.
+fn longs() -> Vec<i64> {
+    let edges = [
+        0,
+        1,
+        -1,
+        i64::MIN,
+        i64::MAX,
+        i64::from(i32::MIN),
+        i64::from(i32::MAX),
+        i64::from(u32::MAX),
+        1 << 32,
+        (1 << 24) + 1,
+        (1 << 53) + 1,
+        -(1 << 40) - 3,
+        i64::MAX - 511,
+        i64::MIN + 1,
+        255,
+        -129,
+    ];
+    let mut v = edges.to_vec();
+    let mut s: u64 = 0x9e37_79b9_7f4a_7c15;
+    while v.len() < 64 {
+        s = s
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        v.push((s ^ s >> 29) as i64 >> (s % 40));
+    }
+    v
+}
+
+/// `k.cl` on 64 work-items: `in` holds [`longs`], `out` `width` `i32`s per work-item.
+fn launch_longs(dir: &std::path::Path, kernel: &str, width: usize) -> String {
+    std::fs::write(dir.join("k.cl"), kernel).unwrap();
+    let data = longs()
+        .iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    let m = format!(
+        "kernel = \"k.cl\"\ngrid = 64\nworkgroup = 64\nargs = [\"in\", \"out\"]\n\n\
+         [[buffer]]\nname = \"in\"\ntype = \"i64\"\ndata = [{data}]\n\n\
+         [[buffer]]\nname = \"out\"\ntype = \"i32\"\nlen = {}\n",
+        64 * width
+    );
+    let path = dir.join("k.toml");
+    std::fs::write(&path, m).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// A 64-bit result folded into the 32 bits a kernel writes: `(int)(r ^ r >> 32)`.
+fn fold(r: u64) -> i64 {
+    i64::from((r ^ r >> 32) as u32 as i32)
+}
+
+/// The integer built-ins on `long` and `ulong` (they were ambiguous calls: pws.h had only the
+/// 32-bit and narrower ones), `rotate` on `int` (it called itself: its `uint` overload was
+/// declared after it, and LLVM deleted the infinite recursion and every path to it), `abs_diff` on every width, and `min`/`max`/`clamp` on the
+/// narrow scalars (ambiguous once their vector forms with a scalar bound existed): golden
+/// model and RTL against Rust's 128-bit arithmetic.
+#[test]
+fn long_integer_built_ins_compute_what_opencl_specifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let kernel = r#"
+#define F(r) ((int)((ulong)(r) ^ (ulong)(r) >> 32))
+__kernel void k(__global const long *in, __global int *out) {
+  int i = get_global_id(0);
+  long x = in[i], y = in[63 - i], z = in[(i + 7) & 63];
+  ulong ux = x, uy = y, uz = z;
+  __global int *o = out + 16 * i;
+  o[0] = F(mul_hi(x, y)); o[1] = F(mul_hi(ux, uy));
+  o[2] = F(mad_hi(x, y, z)); o[3] = F(mad_sat(x, y, z)); o[4] = F(mad_sat(ux, uy, uz));
+  o[5] = F(add_sat(x, y)); o[6] = F(sub_sat(x, y)); o[7] = F(add_sat(ux, uy));
+  o[8] = F(sub_sat(ux, uy)); o[9] = F(hadd(x, y) ^ rhadd(ux, uy) << 1);
+  o[10] = F(clz(x) | ctz(uy) << 8 | popcount(z) << 16);
+  o[11] = F(rotate(x, y) ^ rotate(ux, (ulong)i)) ^ rotate((int)z, (int)y) ^ rotate((int2)((int)x), (int2)(i)).y;
+  o[12] = F(abs_diff(x, y) ^ abs_diff(ux, uz) << 3);
+  o[13] = abs_diff((char)x, (char)y) | abs_diff((ushort)x, (ushort)y) << 8;
+  o[14] = (uchar)min((char)x, (char)y) | (uchar)max((uchar)x, (uchar)y) << 8
+        | (ushort)clamp((short)x, (short)-300, (short)300) << 16;
+  o[15] = F(abs(x) ^ abs(ux) << 1) ^ (abs((char)y) | abs((short)z) << 8);
+}
+"#;
+    let m = launch_longs(dir.path(), kernel, 16);
+    let v = longs();
+    let mut expect = Vec::new();
+    for i in 0..64 {
+        let (x, y, z) = (v[i], v[63 - i], v[(i + 7) & 63]);
+        let (ux, uy, uz) = (x as u64, y as u64, z as u64);
+        let wide = |a: i64, b: i64| i128::from(a) * i128::from(b);
+        let uwide = |a: u64, b: u64| u128::from(a) * u128::from(b);
+        let sat = |r: i128| r.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as u64;
+        let usat = |r: u128| r.min(u128::from(u64::MAX)) as u64;
+        let hadd = (i128::from(x) + i128::from(y)) >> 1;
+        let rhadd = (u128::from(ux) + u128::from(uy) + 1) >> 1;
+        let rot = |a: u64, n: u64| a.rotate_left((n % 64) as u32);
+        let clz = u64::from(x.leading_zeros()) | u64::from(uy.trailing_zeros()) << 8;
+        let r = [
+            (wide(x, y) >> 64) as u64,
+            (uwide(ux, uy) >> 64) as u64,
+            ((wide(x, y) >> 64) as u64).wrapping_add(uz),
+            sat(wide(x, y) + i128::from(z)),
+            usat(uwide(ux, uy) + u128::from(uz)),
+            sat(i128::from(x) + i128::from(y)),
+            sat(i128::from(x) - i128::from(y)),
+            ux.saturating_add(uy),
+            ux.saturating_sub(uy),
+            hadd as u64 ^ (rhadd as u64) << 1,
+            clz | u64::from(z.count_ones()) << 16,
+            rot(ux, uy) ^ rot(ux, i as u64),
+            x.abs_diff(y) ^ ux.abs_diff(uz) << 3,
+        ];
+        expect.extend(r.iter().map(|&r| fold(r)));
+        let rot32 = (z as u32).rotate_left(y as u32 % 32) ^ (x as u32).rotate_left(i as u32);
+        expect[16 * i + 11] ^= i64::from(rot32 as i32);
+        let (cx, cy) = (x as i8, y as i8);
+        let (sx, sy) = (x as u16, y as u16);
+        expect.push(i64::from(
+            u32::from(cx.abs_diff(cy)) | u32::from(sx.abs_diff(sy)) << 8,
+        ));
+        expect.push(i64::from(
+            (u32::from(cx.min(cy) as u8)
+                | u32::from((x as u8).max(y as u8)) << 8
+                | u32::from((x as i16).clamp(-300, 300) as u16) << 16) as i32,
+        ));
+        let abs = x.unsigned_abs() ^ ux << 1;
+        let narrow =
+            u32::from((y as i8).unsigned_abs()) | u32::from((z as i16).unsigned_abs()) << 8;
+        expect.push(fold(abs) ^ i64::from(narrow as i32));
+    }
+    golden_and_rtl_compute(&m, &[], &expect);
+}
+
+/// The float a work-item of [`conversions_from_every_type_round_and_saturate`] converts: x's
+/// sign and mantissa bits with an exponent from 2^-27 to 2^68 (no denormals, which pws
+/// flushes), or a special value.
+fn float_of(x: i64, i: usize) -> f32 {
+    match i {
+        0 => f32::NAN,
+        1 => f32::INFINITY,
+        2 => f32::NEG_INFINITY,
+        3 => -0.0,
+        4 => 9.223_372e18,   // 2^63
+        5 => 1.844_674_4e19, // 2^64
+        6 => -9.223_372e18,
+        7 => 2.5,
+        8 => -3.5,
+        _ => {
+            let e = 100 + ((x >> 40) & 0x5f) as u32;
+            f32::from_bits(x as u32 & 0x807f_ffff | e << 23)
+        }
+    }
+}
+
+/// Integer to float in a directed mode: `(float)x` stepped one float towards the mode when
+/// it went past x (compared exactly in i128).
+fn to_float_mode(x: i128, mode: u8) -> u32 {
+    let f = x as f64 as f32; // x below 2^64: exact in f64 only below 2^53
+    let f = if (x.abs() as u128) < 1 << 53 {
+        f
+    } else {
+        nearest_even_f32(x)
+    };
+    let fx = f as i128;
+    let above = f.is_infinite() || fx > x;
+    let below = !f.is_infinite() && fx < x;
+    let step = |up: bool| {
+        f32::from_bits(if (f > 0.0) == up {
+            f.to_bits() + 1
+        } else {
+            f.to_bits() - 1
+        })
+    };
+    let r = match mode {
+        b'z' if (f > 0.0 && above) || (f < 0.0 && below) => step(f < 0.0),
+        b'p' if below => step(true),
+        b'n' if above => step(false),
+        _ => f,
+    };
+    r.to_bits()
+}
+
+/// x rounded to the nearest f32, ties to even, from its bits (Rust's `as` from a wide
+/// integer does this too, but goes through no intermediate here).
+fn nearest_even_f32(x: i128) -> f32 {
+    let m = x.unsigned_abs();
+    let shift = 128 - m.leading_zeros() as i32 - 24;
+    let (mut q, rem) = (m >> shift, m & ((1u128 << shift) - 1));
+    let half = 1u128 << (shift - 1);
+    if rem > half || (rem == half && q & 1 == 1) {
+        q += 1;
+    }
+    let f = q as f32 * 2f32.powi(shift);
+    if x < 0 {
+        -f
+    } else {
+        f
+    }
+}
+
+/// Conversions from every integer type, in every rounding mode and saturated (before, every
+/// integer source but `int`/`uint` to float went through the float overload or did not
+/// compile: `convert_int_sat(16777217u)` gave 16777216, `convert_int_rte(int)` lost the low
+/// bits above 2^24, `convert_long_sat(float)` was an undefined call), and float to `long` and
+/// `ulong` saturated in every mode. Golden model and RTL against Rust.
+#[test]
+fn conversions_from_every_type_round_and_saturate() {
+    let dir = tempfile::tempdir().unwrap();
+    let kernel = r#"
+#define F(r) ((int)((ulong)(r) ^ (ulong)(r) >> 32))
+__kernel void k(__global const long *in, __global int *out) {
+  int i = get_global_id(0);
+  long x = in[i];
+  ulong ux = x;
+  int xi = (int)x;
+  uint e = 100 + ((x >> 40) & 0x5f);
+  float f = i == 0 ? as_float(0x7fc00000u) : i == 1 ? INFINITY : i == 2 ? -INFINITY : i == 3 ? -0.0f
+          : i == 4 ? 0x1p63f : i == 5 ? 0x1p64f : i == 6 ? -0x1p63f : i == 7 ? 2.5f : i == 8 ? -3.5f
+          : as_float(((uint)x & 0x807fffffu) | e << 23);
+  __global int *o = out + 12 * i;
+  o[0] = convert_int_rte(xi) ^ convert_int_sat_rtn((uint)x);
+  o[1] = convert_int_sat(x) ^ (int)convert_uint_sat(x) * 3 ^ (int)convert_uint_sat_rtz(xi) * 5;
+  o[2] = convert_char_sat(x) & 0xff | convert_ushort_sat(ux) << 8 | convert_uchar_sat_rtp(x) << 24;
+  o[3] = F(convert_long_sat(ux)) ^ F(convert_ulong_sat(x)) * 3 ^ F(convert_long_rte(ux)) * 5;
+  o[4] = as_int(convert_float_rtz(x)) ^ as_int(convert_float_rtp(x)) * 3 ^ as_int(convert_float_rtn(x)) * 5;
+  o[5] = as_int(convert_float_rtz(ux)) ^ as_int(convert_float_rtp(ux)) * 3 ^ as_int(convert_float_rtn(ux)) * 5;
+  o[6] = as_int(convert_float_rte(x)) ^ as_int(convert_float_rte(ux)) * 3 ^ as_int(convert_float_rtp(xi)) * 5;
+  o[7] = F(convert_long_sat(f)) ^ F(convert_long_sat_rte(f)) * 3;
+  o[8] = F(convert_long_sat_rtp(f)) ^ F(convert_long_sat_rtn(f)) * 3;
+  o[9] = F(convert_ulong_sat(f)) ^ F(convert_ulong_sat_rte(f)) * 3 ^ F(convert_ulong_sat_rtn(f)) * 5;
+  long2 v = (long2)(x, ~x);
+  int2 s = convert_int2_sat(v);
+  float2 g = convert_float2_rtp(v);
+  o[10] = s.x ^ s.y * 3 ^ as_int(g.x) * 5 ^ as_int(g.y) * 7;
+  o[11] = as_int(convert_float_rtz(f)) ^ convert_short_sat((short)x) ^ convert_int_sat_rte((ushort)x) << 3;
+}
+"#;
+    let m = launch_longs(dir.path(), kernel, 12);
+    let v = longs();
+    let sat = |r: i128, lo: i128, hi: i128| r.clamp(lo, hi);
+    let (i32r, u32r) = (
+        (i128::from(i32::MIN), i128::from(i32::MAX)),
+        (0, i128::from(u32::MAX)),
+    );
+    let mut expect = Vec::new();
+    for i in 0..64 {
+        let (x, ux) = (v[i], v[i] as u64);
+        let (xw, uxw) = (i128::from(x), i128::from(ux));
+        let xi = x as i32;
+        let f = float_of(x, i);
+        let w = |r: i128| r as i32 as i64;
+        let tf = |x: i128, m: u8| to_float_mode(x, m) as i32;
+        let l = |r: f32| r as i64 as u64; // Rust's float-to-int casts saturate, NaN to 0
+        let ul = |r: f32| r as u64;
+        expect.push(i64::from(
+            xi ^ sat(uxw & 0xffff_ffff, i32r.0, i32r.1) as i32,
+        ));
+        expect.push(w(sat(xw, i32r.0, i32r.1)
+            ^ (sat(xw, u32r.0, u32r.1) as i32).wrapping_mul(3) as i128
+            ^ (sat(i128::from(xi), u32r.0, u32r.1) as i32).wrapping_mul(5)
+                as i128));
+        expect.push(i64::from(
+            (sat(xw, -128, 127) as i32 & 0xff)
+                | (sat(uxw, 0, 0xffff) as i32) << 8
+                | (sat(xw, 0, 255) as i32) << 24,
+        ));
+        let lsat = sat(uxw, 0, i128::from(i64::MAX)) as u64;
+        let ulsat = sat(xw, 0, i128::from(u64::MAX)) as u64;
+        expect.push(i64::from(
+            fold(lsat) as i32
+                ^ (fold(ulsat) as i32).wrapping_mul(3)
+                ^ (fold(ux) as i32).wrapping_mul(5),
+        ));
+        for src in [xw, uxw] {
+            expect.push(i64::from(
+                tf(src, b'z') ^ tf(src, b'p').wrapping_mul(3) ^ tf(src, b'n').wrapping_mul(5),
+            ));
+        }
+        expect.push(i64::from(
+            tf(xw, b'e') ^ tf(uxw, b'e').wrapping_mul(3) ^ tf(i128::from(xi), b'p').wrapping_mul(5),
+        ));
+        expect.push(fold(l(f)) ^ i64::from((fold(l(f.round_ties_even())) as i32).wrapping_mul(3)));
+        expect.push(i64::from(
+            fold(l(f.ceil())) as i32 ^ (fold(l(f.floor())) as i32).wrapping_mul(3),
+        ));
+        expect.push(i64::from(
+            fold(ul(f)) as i32
+                ^ (fold(ul(f.round_ties_even())) as i32).wrapping_mul(3)
+                ^ (fold(ul(f.floor())) as i32).wrapping_mul(5),
+        ));
+        let (s0, s1) = (
+            sat(xw, i32r.0, i32r.1) as i32,
+            sat(!xw, i32r.0, i32r.1) as i32,
+        );
+        expect.push(i64::from(
+            s0 ^ s1.wrapping_mul(3) ^ tf(xw, b'p').wrapping_mul(5) ^ tf(!xw, b'p').wrapping_mul(7),
+        ));
+        expect.push(i64::from(
+            f.to_bits() as i32 ^ i32::from(x as i16) ^ i32::from(x as u16) << 3,
+        ));
+    }
+    golden_and_rtl_compute(&m, &[], &expect);
+}
+
+/// The forms pws.h lacked on the other vector types: `any`/`all` on `char`, `short` and
+/// `long` vectors (`any(long)` went through `any(int)`, the low word), `select` and
+/// `bitselect` on every integer type, `abs`, `abs_diff` and `upsample` vectors, and the math,
+/// relational and pointer-result functions on `float8` and `float16`: each against its
+/// scalar form per component (0 where all agree, a bit per function otherwise).
+#[test]
+fn vector_forms_of_every_type_equal_their_scalar_forms() {
+    let dir = tempfile::tempdir().unwrap();
+    let kernel = r#"
+__kernel void k(__global const long *in, __global int *out) {
+  int i = get_global_id(0);
+  long x = in[i], y = in[63 - i], z = in[(i + 7) & 63];
+  long4 l = (long4)(x, y, z, x ^ y);
+  char4 c = as_char4((int)x), d = as_char4((int)y);
+  short2 s = as_short2((int)z);
+  int bad = 0;
+  bad |= (any(l) != (x < 0 || y < 0 || z < 0 || (x ^ y) < 0)) << 0;
+  bad |= (all(l) != (x < 0 && y < 0 && z < 0 && (x ^ y) < 0)) << 1;
+  bad |= (any(c) != (c.x < 0 || c.y < 0 || c.z < 0 || c.w < 0) | all(s) != (s.x < 0 && s.y < 0)) << 2;
+  bad |= (any(x) != (x < 0) | all((char)y) != ((char)y < 0)) << 3;
+  long4 m = select(l, l.wzyx, as_long4(l.yzwx));
+  bad |= (select(x, y, z) != (z ? y : x) | select((uchar)x, (uchar)y, (char)z) != ((char)z ? (uchar)y : (uchar)x)) << 4;
+  bad |= any(m != (long4)(l.y < 0 ? l.w : l.x, l.z < 0 ? l.z : l.y, l.w < 0 ? l.y : l.z, l.x < 0 ? l.x : l.w)) << 5;
+  char4 sc = select(c, d, c);
+  bad |= any(sc != (char4)(c.x < 0 ? d.x : c.x, c.y < 0 ? d.y : c.y, c.z < 0 ? d.z : c.z, c.w < 0 ? d.w : c.w)) << 6;
+  bad |= (bitselect(x, y, z) != ((x & ~z) | (y & z))) << 7;
+  bad |= any(bitselect(c, d, c.wzyx) != ((c & ~c.wzyx) | (d & c.wzyx))) << 8;
+  uchar4 ad = abs_diff(c, d);
+  bad |= any(ad != (uchar4)(abs_diff(c.x, d.x), abs_diff(c.y, d.y), abs_diff(c.z, d.z), abs_diff(c.w, d.w))) << 9;
+  bad |= (abs_diff(c.x, d.x) != (uchar)(c.x < d.x ? d.x - c.x : c.x - d.x)) << 10;
+  ulong2 al = abs(l.xy);
+  bad |= any(al != (ulong2)(abs(l.x), abs(l.y))) << 11;
+  long2 up = upsample(as_int2(l.x), as_uint2(l.y));
+  bad |= any(up != (long2)(upsample(as_int2(l.x).x, as_uint2(l.y).x), upsample(as_int2(l.x).y, as_uint2(l.y).y))) << 12;
+  short4 us = upsample(c, as_uchar4(d));
+  bad |= any(us != (short4)(upsample(c.x, (uchar)d.x), upsample(c.y, (uchar)d.y), upsample(c.z, (uchar)d.z), upsample(c.w, (uchar)d.w))) << 13;
+  bad |= (upsample(c.x, (uchar)d.x) != (short)(((uchar)c.x << 8) | (uchar)d.x)) << 14;
+  float8 f = convert_float8(as_char8(x)) * 0.375f + convert_float8(as_char8(y)) * 0.0625f;
+  float8 g = f.s70615243 * -1.5f + 0.25f;
+  float8 r = sqrt(fabs(f)) + fma(f, g, 1.0f) * fmax(f, g) - exp(g * 0.01f);
+  float8 t;
+  for (int k = 0; k < 8; k++)
+    t[k] = sqrt(fabs(f[k])) + fma(f[k], g[k], 1.0f) * fmax(f[k], g[k]) - exp(g[k] * 0.01f);
+  bad |= any(as_int8(r) != as_int8(t)) << 15;
+  int8 gt = isgreater(f, g);
+  int8 gts;
+  for (int k = 0; k < 8; k++) gts[k] = -isgreater(f[k], g[k]);
+  bad |= any(gt != gts) << 16;
+  float8 ip, fr = fract(f, &ip);
+  for (int k = 0; k < 8; k++) { float p; float q = fract(f[k], &p); bad |= (as_int(q) != as_int(fr[k]) || as_int(p) != as_int(ip[k])) << 17; }
+  float16 h = (float16)(f, g);
+  float16 hr = clamp(sin(h), -0.5f, 0.5f);
+  for (int k = 0; k < 16; k++) bad |= (as_int(hr[k]) != as_int(clamp(sin(h[k]), -0.5f, 0.5f))) << 18;
+  int16 il = ilogb(h);
+  for (int k = 0; k < 16; k++) bad |= (il[k] != ilogb(h[k])) << 19;
+  long2 mh = mul_hi(l.xy, l.zw);
+  bad |= any(mh != (long2)(mul_hi(l.x, l.z), mul_hi(l.y, l.w))) << 20;
+  out[i] = bad;
+}
+"#;
+    let m = launch_longs(dir.path(), kernel, 1);
+    golden_and_rtl_compute(&m, &[], &[0; 64]);
+}

@@ -1,6 +1,6 @@
 /* pws.h: what an OpenCL C kernel needs to run on pws without a device library: the work-item
  * functions, barrier, atomics, the integer, conversion, relational, geometric and math
- * built-ins (scalar, and float2/3/4 component-wise), vector loads and stores, defined on
+ * built-ins (scalar and vector), vector loads and stores, defined on
  * clang's AMDGPU builtins, and the PWS annotations. pws compiles `kernel = "k.cl"` with
  *
  *     clang-14 -x cl -cl-std=CL1.2 -target amdgcn-amd-amdhsa -mcpu=fiji -nogpulib -O2 -S \
@@ -18,8 +18,10 @@
  * manifest's `workgroup` in the last workgroup of a dimension the grid does not divide (OpenCL
  * 2.0 non-uniform workgroups, as ROCm's device library computes it).
  *
- * Integer built-ins are given for char, short and int and their unsigned forms, each in its
- * own width (min, max, clamp, abs and upsample for long and ulong too).
+ * Every overload of the OpenCL 1.2 built-ins that clang-14's opencl-c.h declares is defined,
+ * but for half, double, images and OpenCL 2.0's (isa/tests/pws_h_overloads.rs checks that each
+ * call reaches its own definition): the integer ones on char .. ulong in their own width, the
+ * float ones on float .. float16.
  */
 #ifndef PWS_H
 #define PWS_H
@@ -221,6 +223,10 @@ PWS_OVERLOAD void wait_group_events(int num_events, event_t *events)
     PWS_PURE T min(T a, T b) { return b < a ? b : a; }                                         \
     PWS_PURE T max(T a, T b) { return a < b ? b : a; }                                         \
     PWS_PURE T clamp(T x, T lo, T hi) { return min(max(x, lo), hi); }
+PWS_MINMAX(char)
+PWS_MINMAX(uchar)
+PWS_MINMAX(short)
+PWS_MINMAX(ushort)
 PWS_MINMAX(int)
 PWS_MINMAX(uint)
 PWS_MINMAX(long)
@@ -264,20 +270,48 @@ PWS_PURE int any(int8 x) { return any(x.lo | x.hi); }
 PWS_PURE int all(int8 x) { return all(x.lo & x.hi); }
 PWS_PURE int any(int16 x) { return any(x.lo | x.hi); }
 PWS_PURE int all(int16 x) { return all(x.lo & x.hi); }
+/* char and short components sign-extend to ints; a long's top bit is its high word's. */
+#define PWS_ANY_ALL(T, N, WORDS)                                                               \
+    PWS_PURE int any(T##N x) { return any(__builtin_convertvector(WORDS, int##N)); }           \
+    PWS_PURE int all(T##N x) { return all(__builtin_convertvector(WORDS, int##N)); }
+#define PWS_ANY_ALL_VS(T, WORDS)                                                               \
+    PWS_PURE int any(T x) { return x < 0; }                                                    \
+    PWS_PURE int all(T x) { return x < 0; }                                                    \
+    PWS_ANY_ALL(T, 2, WORDS) PWS_ANY_ALL(T, 3, WORDS) PWS_ANY_ALL(T, 4, WORDS)                 \
+    PWS_ANY_ALL(T, 8, WORDS) PWS_ANY_ALL(T, 16, WORDS)
+PWS_ANY_ALL_VS(char, x) PWS_ANY_ALL_VS(short, x) PWS_ANY_ALL_VS(long, x >> 32)
+#undef PWS_ANY_ALL_VS
+#undef PWS_ANY_ALL
 
-/* bitselect(a, b, c): each bit from b where c has a one, else from a. */
-PWS_PURE int bitselect(int a, int b, int c) { return (a & ~c) | (b & c); }
-PWS_PURE uint bitselect(uint a, uint b, uint c) { return (a & ~c) | (b & c); }
-PWS_PURE float bitselect(float a, float b, float c)
-{
-    return __builtin_bit_cast(float, bitselect(__builtin_bit_cast(uint, a), __builtin_bit_cast(uint, b),
-                                               __builtin_bit_cast(uint, c)));
-}
+/* bitselect(a, b, c): each bit from b where c has a one, else from a; a float's bits as a uint's. */
+#define PWS_BITSELECT(T)                                                                       \
+    PWS_PURE T bitselect(T a, T b, T c) { return (a & ~c) | (b & c); }
+#define PWS_BITSELECT_F(N)                                                                     \
+    PWS_PURE float##N bitselect(float##N a, float##N b, float##N c)                            \
+    {                                                                                          \
+        return __builtin_bit_cast(float##N, bitselect(__builtin_bit_cast(uint##N, a),          \
+                                                      __builtin_bit_cast(uint##N, b),          \
+                                                      __builtin_bit_cast(uint##N, c)));        \
+    }
+#define PWS_BITSELECT_VS(T)                                                                    \
+    PWS_BITSELECT(T) PWS_BITSELECT(T##2) PWS_BITSELECT(T##3) PWS_BITSELECT(T##4)               \
+    PWS_BITSELECT(T##8) PWS_BITSELECT(T##16)
+PWS_BITSELECT_VS(char) PWS_BITSELECT_VS(uchar) PWS_BITSELECT_VS(short) PWS_BITSELECT_VS(ushort)
+PWS_BITSELECT_VS(int) PWS_BITSELECT_VS(uint) PWS_BITSELECT_VS(long) PWS_BITSELECT_VS(ulong)
+PWS_BITSELECT_F() PWS_BITSELECT_F(2) PWS_BITSELECT_F(3) PWS_BITSELECT_F(4) PWS_BITSELECT_F(8)
+PWS_BITSELECT_F(16)
+#undef PWS_BITSELECT_VS
+#undef PWS_BITSELECT_F
+#undef PWS_BITSELECT
 
 PWS_PURE uint abs(int x) { return x < 0 ? 0u - (uint)x : (uint)x; }
 PWS_PURE uint abs(uint x) { return x; }
 PWS_PURE ulong abs(long x) { return x < 0 ? 0ul - (ulong)x : (ulong)x; }
 PWS_PURE ulong abs(ulong x) { return x; }
+PWS_PURE uchar abs(char x) { return x < 0 ? (uchar)-x : (uchar)x; }
+PWS_PURE uchar abs(uchar x) { return x; }
+PWS_PURE ushort abs(short x) { return x < 0 ? (ushort)-x : (ushort)x; }
+PWS_PURE ushort abs(ushort x) { return x; }
 #define PWS_ABS_V(S, U, N)                                                                     \
     PWS_PURE U##N abs(S##N x) { return as_##U##N(x < (S##N)0 ? -x : x); }                     \
     PWS_PURE U##N abs(U##N x) { return x; }
@@ -286,11 +320,28 @@ PWS_PURE ulong abs(ulong x) { return x; }
 PWS_ABS_VS(char, uchar)
 PWS_ABS_VS(short, ushort)
 PWS_ABS_VS(int, uint)
+PWS_ABS_VS(long, ulong)
 #undef PWS_ABS_VS
 #undef PWS_ABS_V
 
-PWS_PURE uint abs_diff(int a, int b) { return a < b ? (uint)b - (uint)a : (uint)a - (uint)b; }
-PWS_PURE uint abs_diff(uint a, uint b) { return a < b ? b - a : a - b; }
+/* abs_diff(a, b) = |a - b| in the unsigned type of a's width, without the difference's overflow. */
+#define PWS_ABS_DIFF(T, U)                                                                     \
+    PWS_PURE U abs_diff(T a, T b) { return a < b ? (U)((U)b - (U)a) : (U)((U)a - (U)b); }
+#define PWS_ABS_DIFF_V(T, U, N)                                                                \
+    PWS_PURE U##N abs_diff(T##N a, T##N b)                                                     \
+    {                                                                                          \
+        return a < b ? __builtin_bit_cast(U##N, b) - __builtin_bit_cast(U##N, a)               \
+                     : __builtin_bit_cast(U##N, a) - __builtin_bit_cast(U##N, b);              \
+    }
+#define PWS_ABS_DIFF_VS(T, U)                                                                  \
+    PWS_ABS_DIFF(T, U) PWS_ABS_DIFF_V(T, U, 2) PWS_ABS_DIFF_V(T, U, 3) PWS_ABS_DIFF_V(T, U, 4) \
+    PWS_ABS_DIFF_V(T, U, 8) PWS_ABS_DIFF_V(T, U, 16)
+PWS_ABS_DIFF_VS(char, uchar) PWS_ABS_DIFF_VS(uchar, uchar) PWS_ABS_DIFF_VS(short, ushort)
+PWS_ABS_DIFF_VS(ushort, ushort) PWS_ABS_DIFF_VS(int, uint) PWS_ABS_DIFF_VS(uint, uint)
+PWS_ABS_DIFF_VS(long, ulong) PWS_ABS_DIFF_VS(ulong, ulong)
+#undef PWS_ABS_DIFF_VS
+#undef PWS_ABS_DIFF_V
+#undef PWS_ABS_DIFF
 
 /* 24-bit multiplies: the operands' low 24 bits (v_mul_i32_i24, v_mad_u32_u24, ...). */
 PWS_PURE int mul24(int a, int b) { return ((a << 8) >> 8) * ((b << 8) >> 8); }
@@ -307,8 +358,8 @@ PWS_PURE int clz(int x) { return x ? __builtin_clz((uint)x) : 32; }
 PWS_PURE uint clz(uint x) { return x ? __builtin_clz(x) : 32u; }
 PWS_PURE int ctz(int x) { return x ? __builtin_ctz((uint)x) : 32; }
 PWS_PURE uint ctz(uint x) { return x ? __builtin_ctz(x) : 32u; }
-PWS_PURE int rotate(int x, int n) { return (int)rotate((uint)x, (uint)n); }
 PWS_PURE uint rotate(uint x, uint n) { return (x << (n & 31u)) | (x >> ((32u - n) & 31u)); }
+PWS_PURE int rotate(int x, int n) { return (int)rotate((uint)x, (uint)n); }
 
 /* The vector forms of popcount, clz, ctz, rotate and mul_hi on int and uint vectors, and
  * select(a, b, c) on int, uint and float vectors: b where c's component has its top bit set. */
@@ -339,17 +390,24 @@ PWS_PURE uint rotate(uint x, uint n) { return (x << (n & 31u)) | (x >> ((32u - n
     {                                                                                          \
         return (T##16)(f(x.lo, y.lo, z.lo), f(x.hi, y.hi, z.hi));                              \
     }
-/* ... and of mul24, mad24, hadd, rhadd, add_sat, sub_sat, mad_sat and mad_hi. */
+/* ... and of mul24, mad24, hadd, rhadd, add_sat, sub_sat, mad_sat and mad_hi on int and uint
+ * vectors. */
 #define PWS_INT_V(T)                                                                           \
     PWS_MAP_V(T, popcount) PWS_MAP_V(T, clz) PWS_MAP_V(T, ctz)                                 \
     PWS_MAP2_V(T, rotate) PWS_MAP2_V(T, mul_hi) PWS_MAP2_V(T, mul24) PWS_MAP2_V(T, hadd)       \
     PWS_MAP2_V(T, rhadd) PWS_MAP2_V(T, add_sat) PWS_MAP2_V(T, sub_sat) PWS_MAP3_V(T, mad24)    \
     PWS_MAP3_V(T, mad_sat) PWS_MAP3_V(T, mad_hi)
-#define PWS_SELECT_V(T, C, N)                                                                  \
-    PWS_PURE T##N select(T##N a, T##N b, C##N c) { return as_int##N(c) < (int##N)0 ? b : a; }
-#define PWS_SELECT_VS(T, C)                                                                    \
-    PWS_SELECT_V(T, C, 2) PWS_SELECT_V(T, C, 3) PWS_SELECT_V(T, C, 4) PWS_SELECT_V(T, C, 8)     \
-    PWS_SELECT_V(T, C, 16)
+#define PWS_SELECT_V(T, C, S, N)                                                               \
+    PWS_PURE T##N select(T##N a, T##N b, C##N c)                                               \
+    {                                                                                          \
+        return __builtin_bit_cast(S##N, c) < (S##N)0 ? b : a;                                  \
+    }
+/* T's vectors, selected by the vectors of the signed (S) and unsigned (U) type of its width. */
+#define PWS_SELECT_VS(T, S, U)                                                                 \
+    PWS_SELECT_V(T, S, S, 2) PWS_SELECT_V(T, S, S, 3) PWS_SELECT_V(T, S, S, 4)                 \
+    PWS_SELECT_V(T, S, S, 8) PWS_SELECT_V(T, S, S, 16) PWS_SELECT_V(T, U, S, 2)                \
+    PWS_SELECT_V(T, U, S, 3) PWS_SELECT_V(T, U, S, 4) PWS_SELECT_V(T, U, S, 8)                 \
+    PWS_SELECT_V(T, U, S, 16)
 
 /* (x + y) >> 1 and (x + y + 1) >> 1 without the sum's overflow. */
 #define PWS_HADD(T)                                                                            \
@@ -374,6 +432,25 @@ PWS_PURE short upsample(char hi, uchar lo) { return (short)((ushort)(uchar)hi <<
 PWS_PURE ushort upsample(uchar hi, uchar lo) { return (ushort)((ushort)hi << 8 | lo); }
 PWS_PURE int upsample(short hi, ushort lo) { return (int)((uint)(ushort)hi << 16 | lo); }
 PWS_PURE uint upsample(ushort hi, ushort lo) { return (uint)hi << 16 | lo; }
+/* Their vector forms: hi's bits (H, unsigned form HU) above lo's (L) in D (unsigned form DU). */
+#define PWS_UPSAMPLE_V(D, DU, H, HU, L, B, N)                                                  \
+    PWS_PURE D##N upsample(H##N hi, L##N lo)                                                   \
+    {                                                                                          \
+        return __builtin_bit_cast(D##N, __builtin_convertvector(__builtin_bit_cast(HU##N, hi), DU##N) << B \
+                                            | __builtin_convertvector(lo, DU##N));             \
+    }
+#define PWS_UPSAMPLE_VS(D, DU, H, HU, L, B)                                                    \
+    PWS_UPSAMPLE_V(D, DU, H, HU, L, B, 2) PWS_UPSAMPLE_V(D, DU, H, HU, L, B, 3)                \
+    PWS_UPSAMPLE_V(D, DU, H, HU, L, B, 4) PWS_UPSAMPLE_V(D, DU, H, HU, L, B, 8)                \
+    PWS_UPSAMPLE_V(D, DU, H, HU, L, B, 16)
+PWS_UPSAMPLE_VS(short, ushort, char, uchar, uchar, 8)
+PWS_UPSAMPLE_VS(ushort, ushort, uchar, uchar, uchar, 8)
+PWS_UPSAMPLE_VS(int, uint, short, ushort, ushort, 16)
+PWS_UPSAMPLE_VS(uint, uint, ushort, ushort, ushort, 16)
+PWS_UPSAMPLE_VS(long, ulong, int, uint, uint, 32)
+PWS_UPSAMPLE_VS(ulong, ulong, uint, uint, uint, 32)
+#undef PWS_UPSAMPLE_VS
+#undef PWS_UPSAMPLE_V
 
 /* The built-ins on char, short and their unsigned forms, in their own width: through the int
  * versions they would count, rotate, take the high half of and saturate 32 bits (clz((uchar)1)
@@ -404,23 +481,85 @@ PWS_INT_NARROW(short, ushort, 16, SHRT_MIN, SHRT_MAX)
 PWS_INT_NARROW(ushort, ushort, 16, 0, USHRT_MAX)
 #undef PWS_INT_NARROW
 
+/* The same on long and ulong. The high half of a 64 x 64-bit product from four 32 x 32-bit
+ * ones; the signed one from the unsigned one less b for a negative a and a for a negative b. */
+PWS_PURE ulong mul_hi(ulong a, ulong b)
+{
+    ulong a0 = a & 0xffffffffu, a1 = a >> 32, b0 = b & 0xffffffffu, b1 = b >> 32;
+    ulong p01 = a0 * b1, p10 = a1 * b0;
+    ulong mid = (a0 * b0 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+    return a1 * b1 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+}
+PWS_PURE long mul_hi(long a, long b)
+{
+    return (long)(mul_hi((ulong)a, (ulong)b) - (a < 0 ? (ulong)b : 0) - (b < 0 ? (ulong)a : 0));
+}
+PWS_PURE long mad_hi(long a, long b, long c) { return (long)((ulong)mul_hi(a, b) + (ulong)c); }
+PWS_PURE ulong mad_hi(ulong a, ulong b, ulong c) { return mul_hi(a, b) + c; }
+PWS_PURE long clz(long x) { return x ? __builtin_clzl((ulong)x) : 64; }
+PWS_PURE ulong clz(ulong x) { return x ? __builtin_clzl(x) : 64; }
+PWS_PURE long ctz(long x) { return x ? __builtin_ctzl((ulong)x) : 64; }
+PWS_PURE ulong ctz(ulong x) { return x ? __builtin_ctzl(x) : 64; }
+PWS_PURE long popcount(long x) { return __builtin_popcountl((ulong)x); }
+PWS_PURE ulong popcount(ulong x) { return __builtin_popcountl(x); }
+PWS_PURE ulong rotate(ulong x, ulong n) { return x << (n & 63) | x >> ((64 - n) & 63); }
+PWS_PURE long rotate(long x, long n) { return (long)rotate((ulong)x, (ulong)n); }
+PWS_PURE long hadd(long x, long y) { return (x >> 1) + (y >> 1) + (x & y & 1); }
+PWS_PURE ulong hadd(ulong x, ulong y) { return (x >> 1) + (y >> 1) + (x & y & 1); }
+PWS_PURE long rhadd(long x, long y) { return (x >> 1) + (y >> 1) + ((x | y) & 1); }
+PWS_PURE ulong rhadd(ulong x, ulong y) { return (x >> 1) + (y >> 1) + ((x | y) & 1); }
+/* A signed sum overflows when both operands have the sign the result does not. */
+PWS_PURE long add_sat(long a, long b)
+{
+    long s = (long)((ulong)a + (ulong)b);
+    return (a < 0) == (b < 0) && (s < 0) != (a < 0) ? (a < 0 ? LONG_MIN : LONG_MAX) : s;
+}
+PWS_PURE long sub_sat(long a, long b)
+{
+    long s = (long)((ulong)a - (ulong)b);
+    return (a < 0) != (b < 0) && (s < 0) != (a < 0) ? (a < 0 ? LONG_MIN : LONG_MAX) : s;
+}
+PWS_PURE ulong add_sat(ulong a, ulong b) { return a + b < a ? ULONG_MAX : a + b; }
+PWS_PURE ulong sub_sat(ulong a, ulong b) { return a < b ? 0 : a - b; }
+/* a b + c in 128 bits (hi, lo), saturated when hi is not lo's sign extension (unsigned: not 0). */
+PWS_PURE ulong mad_sat(ulong a, ulong b, ulong c)
+{
+    ulong lo = a * b, s = lo + c;
+    return mul_hi(a, b) != 0 || s < lo ? ULONG_MAX : s;
+}
+PWS_PURE long mad_sat(long a, long b, long c)
+{
+    ulong lo = (ulong)a * (ulong)b, s = lo + (ulong)c;
+    long hi = mul_hi(a, b) + (c < 0 ? -1 : 0) + (s < lo ? 1 : 0);
+    return hi == ((long)s >> 63) ? (long)s : hi < 0 ? LONG_MIN : LONG_MAX;
+}
+
 /* select(a, b, c) of scalars: c ? b : a. */
-#define PWS_SELECT(T)                                                                          \
-    PWS_PURE T select(T a, T b, int c) { return c ? b : a; }                                   \
-    PWS_PURE T select(T a, T b, uint c) { return c ? b : a; }
-PWS_SELECT(int)
-PWS_SELECT(uint)
-PWS_SELECT(float)
+#define PWS_SELECT(T, S, U)                                                                    \
+    PWS_PURE T select(T a, T b, S c) { return c ? b : a; }                                     \
+    PWS_PURE T select(T a, T b, U c) { return c ? b : a; }
+PWS_SELECT(char, char, uchar)
+PWS_SELECT(uchar, char, uchar)
+PWS_SELECT(short, short, ushort)
+PWS_SELECT(ushort, short, ushort)
+PWS_SELECT(int, int, uint)
+PWS_SELECT(uint, int, uint)
+PWS_SELECT(long, long, ulong)
+PWS_SELECT(ulong, long, ulong)
+PWS_SELECT(float, int, uint)
 PWS_INT_V(int)
 PWS_INT_V(uint)
-#define PWS_INT_NARROW_V(T)                                                                    \
+/* The vector forms of the built-ins on char .. ushort, long and ulong. */
+#define PWS_INT_WIDTH_V(T)                                                                     \
     PWS_MAP_V(T, popcount) PWS_MAP_V(T, clz) PWS_MAP_V(T, ctz) PWS_MAP2_V(T, rotate)            \
     PWS_MAP2_V(T, mul_hi) PWS_MAP2_V(T, hadd) PWS_MAP2_V(T, rhadd) PWS_MAP2_V(T, add_sat)      \
     PWS_MAP2_V(T, sub_sat) PWS_MAP3_V(T, mad_sat) PWS_MAP3_V(T, mad_hi)
-PWS_INT_NARROW_V(char) PWS_INT_NARROW_V(uchar) PWS_INT_NARROW_V(short) PWS_INT_NARROW_V(ushort)
-#undef PWS_INT_NARROW_V
-PWS_SELECT_VS(int, int) PWS_SELECT_VS(int, uint) PWS_SELECT_VS(uint, int) PWS_SELECT_VS(uint, uint)
-PWS_SELECT_VS(float, int) PWS_SELECT_VS(float, uint)
+PWS_INT_WIDTH_V(char) PWS_INT_WIDTH_V(uchar) PWS_INT_WIDTH_V(short) PWS_INT_WIDTH_V(ushort)
+PWS_INT_WIDTH_V(long) PWS_INT_WIDTH_V(ulong)
+#undef PWS_INT_WIDTH_V
+PWS_SELECT_VS(char, char, uchar) PWS_SELECT_VS(uchar, char, uchar) PWS_SELECT_VS(short, short, ushort)
+PWS_SELECT_VS(ushort, short, ushort) PWS_SELECT_VS(int, int, uint) PWS_SELECT_VS(uint, int, uint)
+PWS_SELECT_VS(long, long, ulong) PWS_SELECT_VS(ulong, long, ulong) PWS_SELECT_VS(float, int, uint)
 #undef PWS_SELECT_VS
 #undef PWS_SELECT_V
 #undef PWS_INT_V
@@ -473,80 +612,6 @@ PWS_F smoothstep(float e0, float e1, float x)
 }
 PWS_F degrees(float r) { return r * 57.295779513082320876798154814105f; }
 PWS_F radians(float d) { return d * 0.017453292519943295769236907684886f; }
-
-/* Float-to-integer conversions with a rounding mode, and saturating ones (NaN gives 0). */
-PWS_PURE int convert_int_rte(float x) { return (int)rint(x); }
-PWS_PURE int convert_int_rtz(float x) { return (int)x; }
-PWS_PURE int convert_int_rtp(float x) { return (int)ceil(x); }
-PWS_PURE int convert_int_rtn(float x) { return (int)floor(x); }
-PWS_PURE int convert_int_sat(float x)
-{
-    return x != x ? 0 : x >= 0x1p31f ? INT_MAX : x < -0x1p31f ? INT_MIN : (int)x;
-}
-PWS_PURE uint convert_uint_sat(float x) { return !(x > 0.0f) ? 0u : x >= 0x1p32f ? UINT_MAX : (uint)x; }
-PWS_PURE int convert_int_sat_rte(float x) { return convert_int_sat(rint(x)); }
-PWS_PURE uint convert_uint_sat_rte(float x) { return convert_uint_sat(rint(x)); }
-PWS_PURE uint convert_uint_rte(float x) { return (uint)rint(x); }
-PWS_PURE uint convert_uint_rtz(float x) { return (uint)x; }
-PWS_PURE uint convert_uint_rtp(float x) { return (uint)ceil(x); }
-PWS_PURE uint convert_uint_rtn(float x) { return (uint)floor(x); }
-/* int and uint to float in a rounding mode: C's conversion rounds to nearest even; the others
- * step the result one float towards the named direction when it went past it (the integer
- * and the float compare exactly in 64 bits; a result that went past is never zero, so the
- * step is one unit of its bits, down in magnitude towards zero and up away from it). */
-#define PWS_CONV_FLOAT(S, W)                                                                   \
-    PWS_PURE float convert_float_rte(S x) { return (float)x; }                                 \
-    PWS_PURE float convert_float_rtz(S x)                                                      \
-    {                                                                                          \
-        float f = (float)x;                                                                    \
-        W v = (W)x, r = (W)f;                                                                  \
-        return (v >= 0 ? r > v : r < v) ? __builtin_bit_cast(float, __builtin_bit_cast(uint, f) - 1u) : f; \
-    }                                                                                          \
-    PWS_PURE float convert_float_rtp(S x)                                                      \
-    {                                                                                          \
-        float f = (float)x;                                                                    \
-        uint b = __builtin_bit_cast(uint, f);                                                  \
-        return (W)f < (W)x ? __builtin_bit_cast(float, f > 0.0f ? b + 1u : b - 1u) : f;        \
-    }                                                                                          \
-    PWS_PURE float convert_float_rtn(S x)                                                      \
-    {                                                                                          \
-        float f = (float)x;                                                                    \
-        uint b = __builtin_bit_cast(uint, f);                                                  \
-        return (W)f > (W)x ? __builtin_bit_cast(float, f > 0.0f ? b - 1u : b + 1u) : f;        \
-    }
-PWS_CONV_FLOAT(int, long)
-PWS_CONV_FLOAT(uint, long)
-#undef PWS_CONV_FLOAT
-/* Their vector forms, component-wise: convert_int4_rte(float4), convert_float4_rtz(int4) ... */
-#define PWS_CONV_RV(D, S, suffix)                                                              \
-    PWS_PURE D##2 convert_##D##2##suffix(S##2 x)                                               \
-    {                                                                                          \
-        return (D##2)(convert_##D##suffix(x.s0), convert_##D##suffix(x.s1));                   \
-    }                                                                                          \
-    PWS_PURE D##3 convert_##D##3##suffix(S##3 x)                                               \
-    {                                                                                          \
-        return (D##3)(convert_##D##suffix(x.s0), convert_##D##suffix(x.s1), convert_##D##suffix(x.s2)); \
-    }                                                                                          \
-    PWS_PURE D##4 convert_##D##4##suffix(S##4 x)                                               \
-    {                                                                                          \
-        return (D##4)(convert_##D##2##suffix(x.lo), convert_##D##2##suffix(x.hi));             \
-    }                                                                                          \
-    PWS_PURE D##8 convert_##D##8##suffix(S##8 x)                                               \
-    {                                                                                          \
-        return (D##8)(convert_##D##4##suffix(x.lo), convert_##D##4##suffix(x.hi));             \
-    }                                                                                          \
-    PWS_PURE D##16 convert_##D##16##suffix(S##16 x)                                            \
-    {                                                                                          \
-        return (D##16)(convert_##D##8##suffix(x.lo), convert_##D##8##suffix(x.hi));            \
-    }
-PWS_CONV_RV(int, float, _rte) PWS_CONV_RV(int, float, _rtz) PWS_CONV_RV(int, float, _rtp)
-PWS_CONV_RV(int, float, _rtn) PWS_CONV_RV(int, float, _sat) PWS_CONV_RV(int, float, _sat_rte)
-PWS_CONV_RV(uint, float, _rte) PWS_CONV_RV(uint, float, _rtz) PWS_CONV_RV(uint, float, _rtp)
-PWS_CONV_RV(uint, float, _rtn) PWS_CONV_RV(uint, float, _sat) PWS_CONV_RV(uint, float, _sat_rte)
-PWS_CONV_RV(float, int, _rte) PWS_CONV_RV(float, int, _rtz) PWS_CONV_RV(float, int, _rtp)
-PWS_CONV_RV(float, int, _rtn)
-PWS_CONV_RV(float, uint, _rte) PWS_CONV_RV(float, uint, _rtz) PWS_CONV_RV(float, uint, _rtp)
-PWS_CONV_RV(float, uint, _rtn)
 
 /* Relational functions of scalars: 1 or 0. */
 PWS_PURE int isnan(float x) { return __builtin_isnan(x); }
@@ -1281,18 +1346,23 @@ PWS_GAMMA_PTR(__private)
 #undef PWS_INF
 #undef PWS_NAN
 
-/* Component-wise math on float2, float3 and float4: the scalar function per component. */
+/* Component-wise math on float2 .. float16: the scalar function per component (an 8- or
+ * 16-vector as its two halves). */
 #define PWS_V1(f)                                                                              \
     PWS_PURE float2 f(float2 x) { return (float2)(f(x.x), f(x.y)); }                           \
     PWS_PURE float3 f(float3 x) { return (float3)(f(x.x), f(x.y), f(x.z)); }                   \
-    PWS_PURE float4 f(float4 x) { return (float4)(f(x.x), f(x.y), f(x.z), f(x.w)); }
+    PWS_PURE float4 f(float4 x) { return (float4)(f(x.x), f(x.y), f(x.z), f(x.w)); }           \
+    PWS_PURE float8 f(float8 x) { return (float8)(f(x.lo), f(x.hi)); }                         \
+    PWS_PURE float16 f(float16 x) { return (float16)(f(x.lo), f(x.hi)); }
 #define PWS_V2(f)                                                                              \
     PWS_PURE float2 f(float2 x, float2 y) { return (float2)(f(x.x, y.x), f(x.y, y.y)); }       \
     PWS_PURE float3 f(float3 x, float3 y) { return (float3)(f(x.x, y.x), f(x.y, y.y), f(x.z, y.z)); } \
     PWS_PURE float4 f(float4 x, float4 y)                                                      \
     {                                                                                          \
         return (float4)(f(x.x, y.x), f(x.y, y.y), f(x.z, y.z), f(x.w, y.w));                   \
-    }
+    }                                                                                          \
+    PWS_PURE float8 f(float8 x, float8 y) { return (float8)(f(x.lo, y.lo), f(x.hi, y.hi)); }   \
+    PWS_PURE float16 f(float16 x, float16 y) { return (float16)(f(x.lo, y.lo), f(x.hi, y.hi)); }
 #define PWS_V3(f)                                                                              \
     PWS_PURE float2 f(float2 x, float2 y, float2 z) { return (float2)(f(x.x, y.x, z.x), f(x.y, y.y, z.y)); } \
     PWS_PURE float3 f(float3 x, float3 y, float3 z)                                            \
@@ -1302,6 +1372,14 @@ PWS_GAMMA_PTR(__private)
     PWS_PURE float4 f(float4 x, float4 y, float4 z)                                            \
     {                                                                                          \
         return (float4)(f(x.x, y.x, z.x), f(x.y, y.y, z.y), f(x.z, y.z, z.z), f(x.w, y.w, z.w)); \
+    }                                                                                          \
+    PWS_PURE float8 f(float8 x, float8 y, float8 z)                                            \
+    {                                                                                          \
+        return (float8)(f(x.lo, y.lo, z.lo), f(x.hi, y.hi, z.hi));                             \
+    }                                                                                          \
+    PWS_PURE float16 f(float16 x, float16 y, float16 z)                                        \
+    {                                                                                          \
+        return (float16)(f(x.lo, y.lo, z.lo), f(x.hi, y.hi, z.hi));                            \
     }
 /* The forms with a scalar second (and third) operand: min(v, 0.0f), clamp(v, 0.0f, 1.0f). */
 #define PWS_VS(N)                                                                              \
@@ -1324,7 +1402,7 @@ PWS_V2(fmin) PWS_V2(fmax) PWS_V2(min) PWS_V2(max) PWS_V2(copysign) PWS_V2(fdim) 
 PWS_V2(hypot) PWS_V2(powr) PWS_V2(pow) PWS_V2(fmod) PWS_V2(remainder) PWS_V2(atan2)
 PWS_V2(atan2pi) PWS_V2(maxmag) PWS_V2(minmag) PWS_V2(nextafter)
 PWS_V3(fma) PWS_V3(mad) PWS_V3(clamp) PWS_V3(mix)
-PWS_VS(2) PWS_VS(3) PWS_VS(4)
+PWS_VS(2) PWS_VS(3) PWS_VS(4) PWS_VS(8) PWS_VS(16)
 /* pown and rootn take an int vector. */
 #define PWS_VN(f)                                                                              \
     PWS_PURE float2 f(float2 x, int2 n) { return (float2)(f(x.x, n.x), f(x.y, n.y)); }         \
@@ -1332,7 +1410,9 @@ PWS_VS(2) PWS_VS(3) PWS_VS(4)
     PWS_PURE float4 f(float4 x, int4 n)                                                        \
     {                                                                                          \
         return (float4)(f(x.x, n.x), f(x.y, n.y), f(x.z, n.z), f(x.w, n.w));                   \
-    }
+    }                                                                                          \
+    PWS_PURE float8 f(float8 x, int8 n) { return (float8)(f(x.lo, n.lo), f(x.hi, n.hi)); }     \
+    PWS_PURE float16 f(float16 x, int16 n) { return (float16)(f(x.lo, n.lo), f(x.hi, n.hi)); }
 PWS_VN(pown) PWS_VN(rootn) PWS_VN(ldexp)
 PWS_V1(degrees) PWS_V1(radians) PWS_V3(smoothstep)
 /* ldexp with one exponent, step and smoothstep with scalar edges. */
@@ -1343,31 +1423,39 @@ PWS_V1(degrees) PWS_V1(radians) PWS_V3(smoothstep)
     {                                                                                          \
         return smoothstep((float##N)(e0), (float##N)(e1), x);                                  \
     }
-PWS_VSE(2) PWS_VSE(3) PWS_VSE(4)
+PWS_VSE(2) PWS_VSE(3) PWS_VSE(4) PWS_VSE(8) PWS_VSE(16)
 #undef PWS_VSE
 /* Functions of a float vector giving an int vector, and nan of a uint vector. */
 #define PWS_VI(f)                                                                              \
     PWS_PURE int2 f(float2 x) { return (int2)(f(x.x), f(x.y)); }                               \
     PWS_PURE int3 f(float3 x) { return (int3)(f(x.x), f(x.y), f(x.z)); }                       \
-    PWS_PURE int4 f(float4 x) { return (int4)(f(x.x), f(x.y), f(x.z), f(x.w)); }
+    PWS_PURE int4 f(float4 x) { return (int4)(f(x.x), f(x.y), f(x.z), f(x.w)); }           \
+    PWS_PURE int8 f(float8 x) { return (int8)(f(x.lo), f(x.hi)); }                             \
+    PWS_PURE int16 f(float16 x) { return (int16)(f(x.lo), f(x.hi)); }
 PWS_VI(ilogb)
 #undef PWS_VI
 PWS_PURE float2 nan(uint2 c) { return (float2)(nan(c.x), nan(c.y)); }
 PWS_PURE float3 nan(uint3 c) { return (float3)(nan(c.x), nan(c.y), nan(c.z)); }
 PWS_PURE float4 nan(uint4 c) { return (float4)(nan(c.x), nan(c.y), nan(c.z), nan(c.w)); }
+PWS_PURE float8 nan(uint8 c) { return (float8)(nan(c.lo), nan(c.hi)); }
+PWS_PURE float16 nan(uint16 c) { return (float16)(nan(c.lo), nan(c.hi)); }
 /* Relational functions of vectors: -1 (every bit set) where true, 0 where false (OpenCL 1.2
  * 6.12.6), as the vector comparisons give. */
 #define PWS_REL1(f)                                                                            \
     PWS_PURE int2 f(float2 x) { return (int2)(-f(x.x), -f(x.y)); }                             \
     PWS_PURE int3 f(float3 x) { return (int3)(-f(x.x), -f(x.y), -f(x.z)); }                    \
-    PWS_PURE int4 f(float4 x) { return (int4)(-f(x.x), -f(x.y), -f(x.z), -f(x.w)); }
+    PWS_PURE int4 f(float4 x) { return (int4)(-f(x.x), -f(x.y), -f(x.z), -f(x.w)); }        \
+    PWS_PURE int8 f(float8 x) { return (int8)(f(x.lo), f(x.hi)); }                             \
+    PWS_PURE int16 f(float16 x) { return (int16)(f(x.lo), f(x.hi)); }
 #define PWS_REL2(f)                                                                            \
     PWS_PURE int2 f(float2 a, float2 b) { return (int2)(-f(a.x, b.x), -f(a.y, b.y)); }         \
     PWS_PURE int3 f(float3 a, float3 b) { return (int3)(-f(a.x, b.x), -f(a.y, b.y), -f(a.z, b.z)); } \
     PWS_PURE int4 f(float4 a, float4 b)                                                        \
     {                                                                                          \
         return (int4)(-f(a.x, b.x), -f(a.y, b.y), -f(a.z, b.z), -f(a.w, b.w));                 \
-    }
+    }                                                                                          \
+    PWS_PURE int8 f(float8 a, float8 b) { return (int8)(f(a.lo, b.lo), f(a.hi, b.hi)); }       \
+    PWS_PURE int16 f(float16 a, float16 b) { return (int16)(f(a.lo, b.lo), f(a.hi, b.hi)); }
 PWS_REL1(isnan) PWS_REL1(isinf) PWS_REL1(isfinite) PWS_REL1(isnormal) PWS_REL1(signbit)
 PWS_REL2(isequal) PWS_REL2(isnotequal) PWS_REL2(isgreater) PWS_REL2(isgreaterequal)
 PWS_REL2(isless) PWS_REL2(islessequal) PWS_REL2(islessgreater) PWS_REL2(isordered)
@@ -1453,7 +1541,7 @@ PWS_V2(native_divide) PWS_V2(half_divide) PWS_V2(native_powr) PWS_V2(half_powr)
 #undef PWS_NATIVE_V
 #undef PWS_V2
 #undef PWS_V1
-/* The forms that return a second result through a pointer, on float2/3/4, per address space:
+/* The forms that return a second result through a pointer, on float2 .. float16, per address space:
  * fract, modf and sincos (a float vector), frexp and lgamma_r (an int vector), and remquo. */
 #define PWS_PTR1(AS, N, f, P)                                                                  \
     PWS_OVERLOAD float##N f(float##N x, AS P##N *out)                                          \
@@ -1483,9 +1571,35 @@ PWS_V2(native_divide) PWS_V2(half_divide) PWS_V2(native_powr) PWS_V2(half_powr)
         *qp = q;                                                                               \
         return r;                                                                              \
     }
-#define PWS_PTR_VS(AS) PWS_PTR_V(AS, 2) PWS_PTR_V(AS, 3) PWS_PTR_V(AS, 4)
-PWS_PTR_VS(__global) PWS_PTR_VS(__local) PWS_PTR_VS(__private)
+/* An 8- or 16-vector as its two halves (H components each), through the private forms: a loop
+ * over 16 components of lgamma_r or remquo is not unrolled, and its indexed accesses would be
+ * v_movrels_b32 / v_movreld_b32, which pws does not run. */
+#define PWS_PTR1_HALVES(AS, N, H, f, P)                                                        \
+    PWS_OVERLOAD float##N f(float##N x, AS P##N *out)                                          \
+    {                                                                                          \
+        P##H lo, hi;                                                                           \
+        float##N r = (float##N)(f(x.lo, &lo), f(x.hi, &hi));                                   \
+        *out = (P##N)(lo, hi);                                                                 \
+        return r;                                                                              \
+    }
+#define PWS_PTR_HALVES(AS, N, H)                                                               \
+    PWS_PTR1_HALVES(AS, N, H, fract, float) PWS_PTR1_HALVES(AS, N, H, modf, float)             \
+    PWS_PTR1_HALVES(AS, N, H, sincos, float) PWS_PTR1_HALVES(AS, N, H, frexp, int)             \
+    PWS_PTR1_HALVES(AS, N, H, lgamma_r, int)                                                   \
+    PWS_OVERLOAD float##N remquo(float##N x, float##N y, AS int##N *qp)                        \
+    {                                                                                          \
+        int##H lo, hi;                                                                         \
+        float##N r = (float##N)(remquo(x.lo, y.lo, &lo), remquo(x.hi, y.hi, &hi));             \
+        *qp = (int##N)(lo, hi);                                                                \
+        return r;                                                                              \
+    }
+#define PWS_PTR_VS(AS)                                                                         \
+    PWS_PTR_V(AS, 2) PWS_PTR_V(AS, 3) PWS_PTR_V(AS, 4) PWS_PTR_HALVES(AS, 8, 4)                \
+    PWS_PTR_HALVES(AS, 16, 8)
+PWS_PTR_VS(__private) PWS_PTR_VS(__global) PWS_PTR_VS(__local)
 #undef PWS_PTR_VS
+#undef PWS_PTR_HALVES
+#undef PWS_PTR1_HALVES
 #undef PWS_PTR_V
 #undef PWS_PTR1
 #undef PWS_NATIVE1
@@ -1493,9 +1607,15 @@ PWS_PTR_VS(__global) PWS_PTR_VS(__local) PWS_PTR_VS(__private)
 #undef PWS_F
 
 /* ---- Conversions and vector loads and stores ---------------------------------------------- */
-/* convert_T(x) and convert_Tn(x) between the scalar and 2/3/4/8/16-vector types: C's
- * conversion, which is OpenCL's default rounding (to zero for float to integer, to nearest
- * even for integer to float). The _sat and rounding forms for float to int are above. */
+/* convert_D[n][_sat][_rte|_rtz|_rtp|_rtn](S[n]) for every D and S among char .. ulong and
+ * float and n = 1, 2, 3, 4, 8, 16 (OpenCL 1.2 6.2.3): x's value in D where D holds it.
+ * Otherwise an integer D wraps (undefined in OpenCL), and with _sat clamps to D's range (NaN
+ * gives 0); a float is rounded to an integer in the named mode (by default toward zero) and
+ * an integer to a float in it (by default to nearest even). Between integers the modes
+ * change nothing. Every form is declared, so that no call reaches another overload through an
+ * implicit conversion: convert_int_rte(int) through the float one would make 16777217 16777216. */
+
+/* C's conversion, which is the default rounding. */
 #define PWS_CONV(D, S)                                                                         \
     PWS_PURE D convert_##D(S x) { return (D)x; }                                               \
     PWS_PURE D##2 convert_##D##2(S##2 x) { return __builtin_convertvector(x, D##2); }          \
@@ -1511,59 +1631,136 @@ PWS_CONV_TO(uint) PWS_CONV_TO(long) PWS_CONV_TO(ulong) PWS_CONV_TO(float)
 #undef PWS_CONV_TO
 #undef PWS_CONV
 
-/* convert_T_sat and convert_Tn_sat to the narrow integer types: clamped to the type's range,
- * NaN to 0, a float rounded toward zero (_sat_rte: to nearest even); the vector forms
- * component by component. A char, short or their unsigned forms converts through int. */
-#define PWS_SAT(D, LO, HI)                                                                     \
-    PWS_PURE D convert_##D##_sat(int x) { return (D)(x < LO ? LO : x > HI ? HI : x); }         \
-    PWS_PURE D convert_##D##_sat(uint x) { return (D)(x > (uint)HI ? HI : x); }                \
-    PWS_PURE D convert_##D##_sat(float x)                                                      \
+/* An integer clamped to integer type D ([LO, HI]): pws_sat_D((long)x) for a signed x,
+ * pws_sat_D((ulong)x) for an unsigned one. */
+#define PWS_SAT_INT(D, LO, HI)                                                                 \
+    PWS_PURE D pws_sat_##D(long x)                                                             \
     {                                                                                          \
-        return (D)(x != x ? 0 : x <= (float)LO ? LO : x >= (float)HI ? HI : (int)x);           \
+        return x < 0 ? (LO == 0 ? (D)0 : x < (long)LO ? (D)LO : (D)x)                           \
+                     : (ulong)x > (ulong)HI ? (D)HI : (D)x;                                     \
     }                                                                                          \
-    PWS_PURE D convert_##D##_sat_rte(float x) { return convert_##D##_sat(rint(x)); }
-#define PWS_SAT_V(D, S)                                                                        \
-    PWS_PURE D##2 convert_##D##2_sat(S##2 x)                                                   \
+    PWS_PURE D pws_sat_##D(ulong x) { return x > (ulong)HI ? (D)HI : (D)x; }                   \
+    PWS_PURE D pws_sat_##D(float x)                                                            \
     {                                                                                          \
-        return (D##2)(convert_##D##_sat(x.s0), convert_##D##_sat(x.s1));                       \
-    }                                                                                          \
-    PWS_PURE D##3 convert_##D##3_sat(S##3 x)                                                   \
-    {                                                                                          \
-        return (D##3)(convert_##D##_sat(x.s0), convert_##D##_sat(x.s1), convert_##D##_sat(x.s2)); \
-    }                                                                                          \
-    PWS_PURE D##4 convert_##D##4_sat(S##4 x) { return (D##4)(convert_##D##2_sat(x.lo), convert_##D##2_sat(x.hi)); } \
-    PWS_PURE D##8 convert_##D##8_sat(S##8 x) { return (D##8)(convert_##D##4_sat(x.lo), convert_##D##4_sat(x.hi)); } \
-    PWS_PURE D##16 convert_##D##16_sat(S##16 x) { return (D##16)(convert_##D##8_sat(x.lo), convert_##D##8_sat(x.hi)); }
-#define PWS_SAT_VS(D)                                                                          \
-    PWS_SAT_V(D, char) PWS_SAT_V(D, uchar) PWS_SAT_V(D, short) PWS_SAT_V(D, ushort)            \
-    PWS_SAT_V(D, int) PWS_SAT_V(D, uint) PWS_SAT_V(D, float)
-PWS_SAT(char, CHAR_MIN, CHAR_MAX)
-PWS_SAT(uchar, 0, UCHAR_MAX)
-PWS_SAT(short, SHRT_MIN, SHRT_MAX)
-PWS_SAT(ushort, 0, USHRT_MAX)
-PWS_SAT_VS(char) PWS_SAT_VS(uchar) PWS_SAT_VS(short) PWS_SAT_VS(ushort)
-#undef PWS_SAT_VS
-#undef PWS_SAT_V
-#undef PWS_SAT
+        return x != x ? (D)0 : x <= (float)LO ? (D)LO : x >= (float)HI ? (D)HI : (D)x;          \
+    }
+PWS_SAT_INT(char, CHAR_MIN, CHAR_MAX) PWS_SAT_INT(uchar, 0, UCHAR_MAX)
+PWS_SAT_INT(short, SHRT_MIN, SHRT_MAX) PWS_SAT_INT(ushort, 0, USHRT_MAX)
+PWS_SAT_INT(int, INT_MIN, INT_MAX) PWS_SAT_INT(uint, 0, UINT_MAX)
+PWS_SAT_INT(long, LONG_MIN, LONG_MAX) PWS_SAT_INT(ulong, 0, ULONG_MAX)
+#undef PWS_SAT_INT
 
-/* The other rounding modes from float: to char .. uint, saturated or not (out of range, the
- * unsaturated ones are undefined in OpenCL; here they wrap), and their vector forms. */
-#define PWS_SAT_ROUND(D)                                                                       \
-    PWS_PURE D convert_##D##_sat_rtz(float x) { return convert_##D##_sat(x); }                 \
-    PWS_PURE D convert_##D##_sat_rtp(float x) { return convert_##D##_sat(ceil(x)); }           \
-    PWS_PURE D convert_##D##_sat_rtn(float x) { return convert_##D##_sat(floor(x)); }          \
-    PWS_CONV_RV(D, float, _sat_rtz) PWS_CONV_RV(D, float, _sat_rtp) PWS_CONV_RV(D, float, _sat_rtn)
-#define PWS_ROUND_NARROW(D)                                                                    \
-    PWS_PURE D convert_##D##_rte(float x) { return (D)convert_int_rte(x); }                    \
-    PWS_PURE D convert_##D##_rtz(float x) { return (D)convert_int_rtz(x); }                    \
-    PWS_PURE D convert_##D##_rtp(float x) { return (D)convert_int_rtp(x); }                    \
-    PWS_PURE D convert_##D##_rtn(float x) { return (D)convert_int_rtn(x); }                    \
-    PWS_CONV_RV(D, float, _rte) PWS_CONV_RV(D, float, _rtz) PWS_CONV_RV(D, float, _rtp)       \
-    PWS_CONV_RV(D, float, _rtn) PWS_CONV_RV(D, float, _sat_rte) PWS_SAT_ROUND(D)
-PWS_SAT_ROUND(int) PWS_SAT_ROUND(uint)
-PWS_ROUND_NARROW(char) PWS_ROUND_NARROW(uchar) PWS_ROUND_NARROW(short) PWS_ROUND_NARROW(ushort)
-#undef PWS_ROUND_NARROW
-#undef PWS_SAT_ROUND
+/* Integer to integer D, through W (long for a signed S, ulong for an unsigned one). */
+#define PWS_CVT_II(D, S, W)                                                                    \
+    PWS_PURE D convert_##D##_rte(S x) { return (D)x; }                                         \
+    PWS_PURE D convert_##D##_rtz(S x) { return (D)x; }                                         \
+    PWS_PURE D convert_##D##_rtp(S x) { return (D)x; }                                         \
+    PWS_PURE D convert_##D##_rtn(S x) { return (D)x; }                                         \
+    PWS_PURE D convert_##D##_sat(S x) { return pws_sat_##D((W)x); }                            \
+    PWS_PURE D convert_##D##_sat_rte(S x) { return pws_sat_##D((W)x); }                        \
+    PWS_PURE D convert_##D##_sat_rtz(S x) { return pws_sat_##D((W)x); }                        \
+    PWS_PURE D convert_##D##_sat_rtp(S x) { return pws_sat_##D((W)x); }                        \
+    PWS_PURE D convert_##D##_sat_rtn(S x) { return pws_sat_##D((W)x); }
+/* Float to integer D: rounded to an integer in the mode, then converted through V (int for
+ * the narrow types, so that they wrap, D for the others) or clamped. */
+#define PWS_CVT_FI(D, V)                                                                       \
+    PWS_PURE D convert_##D##_rte(float x) { return (D)(V)rint(x); }                            \
+    PWS_PURE D convert_##D##_rtz(float x) { return (D)(V)x; }                                  \
+    PWS_PURE D convert_##D##_rtp(float x) { return (D)(V)ceil(x); }                            \
+    PWS_PURE D convert_##D##_rtn(float x) { return (D)(V)floor(x); }                           \
+    PWS_PURE D convert_##D##_sat(float x) { return pws_sat_##D(x); }                           \
+    PWS_PURE D convert_##D##_sat_rte(float x) { return pws_sat_##D(rint(x)); }                 \
+    PWS_PURE D convert_##D##_sat_rtz(float x) { return pws_sat_##D(x); }                       \
+    PWS_PURE D convert_##D##_sat_rtp(float x) { return pws_sat_##D(ceil(x)); }                 \
+    PWS_PURE D convert_##D##_sat_rtn(float x) { return pws_sat_##D(floor(x)); }
+#define PWS_CVT_TO_INT(D, V)                                                                   \
+    PWS_CVT_II(D, char, long) PWS_CVT_II(D, uchar, ulong) PWS_CVT_II(D, short, long)           \
+    PWS_CVT_II(D, ushort, ulong) PWS_CVT_II(D, int, long) PWS_CVT_II(D, uint, ulong)           \
+    PWS_CVT_II(D, long, long) PWS_CVT_II(D, ulong, ulong) PWS_CVT_FI(D, V)
+PWS_CVT_TO_INT(char, int) PWS_CVT_TO_INT(uchar, int) PWS_CVT_TO_INT(short, int)
+PWS_CVT_TO_INT(ushort, int) PWS_CVT_TO_INT(int, int) PWS_CVT_TO_INT(uint, uint)
+PWS_CVT_TO_INT(long, long) PWS_CVT_TO_INT(ulong, ulong)
+#undef PWS_CVT_TO_INT
+#undef PWS_CVT_FI
+#undef PWS_CVT_II
+
+/* Integer to float: C's conversion rounds to nearest even; the other modes step its result
+ * one float towards the named direction when it went past x. f = (float)x is an integer (exact
+ * below 2^24, and every float from 2^23 up is one), so it compares with x exactly as a long
+ * or ulong below 2^63 or 2^64; a result that went past is never zero, so the step is one unit
+ * of its bits, down in magnitude towards zero and up away from it. */
+PWS_PURE int pws_above(float f, long x) { return f >= 0x1p63f || (long)f > x; }
+PWS_PURE int pws_below(float f, long x) { return f < 0x1p63f && (long)f < x; }
+PWS_PURE int pws_above(float f, ulong x) { return f >= 0x1p64f || (ulong)f > x; }
+PWS_PURE int pws_below(float f, ulong x) { return f < 0x1p64f && (ulong)f < x; }
+PWS_PURE float pws_step(float f, int up)
+{
+    uint b = __builtin_bit_cast(uint, f);
+    return __builtin_bit_cast(float, (f > 0.0f) == (up != 0) ? b + 1u : b - 1u);
+}
+#define PWS_CVT_IF(S, W)                                                                       \
+    PWS_PURE float convert_float_rte(S x) { return (float)x; }                                 \
+    PWS_PURE float convert_float_rtz(S x)                                                      \
+    {                                                                                          \
+        float f = (float)x;                                                                    \
+        return (f > 0.0f ? pws_above(f, (W)x) : pws_below(f, (W)x)) ? pws_step(f, f < 0.0f) : f; \
+    }                                                                                          \
+    PWS_PURE float convert_float_rtp(S x)                                                      \
+    {                                                                                          \
+        float f = (float)x;                                                                    \
+        return pws_below(f, (W)x) ? pws_step(f, 1) : f;                                        \
+    }                                                                                          \
+    PWS_PURE float convert_float_rtn(S x)                                                      \
+    {                                                                                          \
+        float f = (float)x;                                                                    \
+        return pws_above(f, (W)x) ? pws_step(f, 0) : f;                                        \
+    }
+PWS_CVT_IF(char, long) PWS_CVT_IF(uchar, ulong) PWS_CVT_IF(short, long) PWS_CVT_IF(ushort, ulong)
+PWS_CVT_IF(int, long) PWS_CVT_IF(uint, ulong) PWS_CVT_IF(long, long) PWS_CVT_IF(ulong, ulong)
+#undef PWS_CVT_IF
+PWS_PURE float convert_float_rte(float x) { return x; }
+PWS_PURE float convert_float_rtz(float x) { return x; }
+PWS_PURE float convert_float_rtp(float x) { return x; }
+PWS_PURE float convert_float_rtn(float x) { return x; }
+
+/* The vector forms of the rounding and saturating conversions, component by component. */
+#define PWS_CONV_RV(D, S, suffix)                                                              \
+    PWS_PURE D##2 convert_##D##2##suffix(S##2 x)                                               \
+    {                                                                                          \
+        return (D##2)(convert_##D##suffix(x.s0), convert_##D##suffix(x.s1));                   \
+    }                                                                                          \
+    PWS_PURE D##3 convert_##D##3##suffix(S##3 x)                                               \
+    {                                                                                          \
+        return (D##3)(convert_##D##suffix(x.s0), convert_##D##suffix(x.s1), convert_##D##suffix(x.s2)); \
+    }                                                                                          \
+    PWS_PURE D##4 convert_##D##4##suffix(S##4 x)                                               \
+    {                                                                                          \
+        return (D##4)(convert_##D##2##suffix(x.lo), convert_##D##2##suffix(x.hi));             \
+    }                                                                                          \
+    PWS_PURE D##8 convert_##D##8##suffix(S##8 x)                                               \
+    {                                                                                          \
+        return (D##8)(convert_##D##4##suffix(x.lo), convert_##D##4##suffix(x.hi));             \
+    }                                                                                          \
+    PWS_PURE D##16 convert_##D##16##suffix(S##16 x)                                            \
+    {                                                                                          \
+        return (D##16)(convert_##D##8##suffix(x.lo), convert_##D##8##suffix(x.hi));            \
+    }
+#define PWS_CONV_RV_MODES(D, S)                                                                \
+    PWS_CONV_RV(D, S, _rte) PWS_CONV_RV(D, S, _rtz) PWS_CONV_RV(D, S, _rtp) PWS_CONV_RV(D, S, _rtn)
+#define PWS_CONV_RV_SAT(D, S)                                                                  \
+    PWS_CONV_RV_MODES(D, S) PWS_CONV_RV(D, S, _sat) PWS_CONV_RV(D, S, _sat_rte)                \
+    PWS_CONV_RV(D, S, _sat_rtz) PWS_CONV_RV(D, S, _sat_rtp) PWS_CONV_RV(D, S, _sat_rtn)
+#define PWS_CONV_RV_FROM(M, D)                                                                 \
+    M(D, char) M(D, uchar) M(D, short) M(D, ushort) M(D, int) M(D, uint) M(D, long)            \
+    M(D, ulong) M(D, float)
+PWS_CONV_RV_FROM(PWS_CONV_RV_SAT, char) PWS_CONV_RV_FROM(PWS_CONV_RV_SAT, uchar)
+PWS_CONV_RV_FROM(PWS_CONV_RV_SAT, short) PWS_CONV_RV_FROM(PWS_CONV_RV_SAT, ushort)
+PWS_CONV_RV_FROM(PWS_CONV_RV_SAT, int) PWS_CONV_RV_FROM(PWS_CONV_RV_SAT, uint)
+PWS_CONV_RV_FROM(PWS_CONV_RV_SAT, long) PWS_CONV_RV_FROM(PWS_CONV_RV_SAT, ulong)
+PWS_CONV_RV_FROM(PWS_CONV_RV_MODES, float)
+#undef PWS_CONV_RV_FROM
+#undef PWS_CONV_RV_SAT
+#undef PWS_CONV_RV_MODES
 #undef PWS_CONV_RV
 
 /* vloadn(i, p) reads p[n*i .. n*i + n - 1]; vstoren(v, i, p) writes them. */
@@ -1756,16 +1953,14 @@ PWS_VSTORE_HALF_MODES(__global) PWS_VSTORE_HALF_MODES(__local) PWS_VSTORE_HALF_M
 
 /* ---- shuffle and shuffle2 (OpenCL 1.2 6.12.12) ------------------------------------------- */
 /* Component j of the result is component mask[j] mod N of x (of x then y, mod 2N, for
- * shuffle2), for N, M = 2, 4, 8, 16. The pick is a chain of selects (no private array, which
- * would need scratch memory). */
-#define PWS_PICK(T, N)                                                                         \
-    PWS_PURE T pws_pick(T##N x, uint i)                                                        \
-    {                                                                                          \
-        T r = x[0];                                                                            \
-        for (uint k = 1; k < N; k++)                                                           \
-            r = i == k ? x[k] : r;                                                             \
-        return r;                                                                              \
-    }
+ * shuffle2), for N, M = 2, 4, 8, 16. The pick selects the half that holds component i, then
+ * the half of that, by i's bits: no private array (scratch memory), and no chain of selects
+ * on i, which LLVM turns into an indexed read (v_movrels_b32, which pws does not run). */
+#define PWS_PICK(T)                                                                            \
+    PWS_PURE T pws_pick(T##2 x, uint i) { return i & 1 ? x.s1 : x.s0; }                        \
+    PWS_PURE T pws_pick(T##4 x, uint i) { return pws_pick(i & 2 ? x.hi : x.lo, i); }           \
+    PWS_PURE T pws_pick(T##8 x, uint i) { return pws_pick(i & 4 ? x.hi : x.lo, i); }           \
+    PWS_PURE T pws_pick(T##16 x, uint i) { return pws_pick(i & 8 ? x.hi : x.lo, i); }
 #define PWS_SHUFFLE(T, U, N, M)                                                                \
     PWS_PURE T##M shuffle(T##N x, U##M mask)                                                   \
     {                                                                                          \
@@ -1784,10 +1979,10 @@ PWS_VSTORE_HALF_MODES(__global) PWS_VSTORE_HALF_MODES(__local) PWS_VSTORE_HALF_M
         return r;                                                                              \
     }
 #define PWS_SHUFFLE_N(T, U, N)                                                                 \
-    PWS_PICK(T, N) PWS_SHUFFLE(T, U, N, 2) PWS_SHUFFLE(T, U, N, 4) PWS_SHUFFLE(T, U, N, 8)     \
+    PWS_SHUFFLE(T, U, N, 2) PWS_SHUFFLE(T, U, N, 4) PWS_SHUFFLE(T, U, N, 8)                    \
     PWS_SHUFFLE(T, U, N, 16)
 #define PWS_SHUFFLE_T(T, U)                                                                    \
-    PWS_SHUFFLE_N(T, U, 2) PWS_SHUFFLE_N(T, U, 4) PWS_SHUFFLE_N(T, U, 8) PWS_SHUFFLE_N(T, U, 16)
+    PWS_PICK(T) PWS_SHUFFLE_N(T, U, 2) PWS_SHUFFLE_N(T, U, 4) PWS_SHUFFLE_N(T, U, 8) PWS_SHUFFLE_N(T, U, 16)
 PWS_SHUFFLE_T(char, uchar) PWS_SHUFFLE_T(uchar, uchar) PWS_SHUFFLE_T(short, ushort)
 PWS_SHUFFLE_T(ushort, ushort) PWS_SHUFFLE_T(int, uint) PWS_SHUFFLE_T(uint, uint)
 PWS_SHUFFLE_T(long, ulong) PWS_SHUFFLE_T(ulong, ulong) PWS_SHUFFLE_T(float, uint)

@@ -1,0 +1,366 @@
+//! pws.h against the OpenCL 1.2 built-in declarations clang-14 ships (`opencl-c.h`): every
+//! overload a kernel can call must compile with pws.h and reach pws.h's definition of that same
+//! overload. A missing one is a compile error (or, for `convert_*`, which clang declares
+//! itself, a call pws refuses); worse, a call can bind silently to another overload through an
+//! implicit conversion: `convert_int_sat(uint)` took the `float` one and rounded 16777217 to
+//! 16777216, `any(long)` the `int` one and dropped the high word.
+//!
+//! The test preprocesses `opencl-c.h` for gfx803, writes one kernel per declaration calling it
+//! with arguments of exactly its parameter types, and compiles them twice to LLVM IR: against
+//! the declarations themselves (the mangled name of the overload meant) and against a copy of
+//! pws.h whose functions are not inlined (the mangled name of the overload reached, which must
+//! be defined there), and checks that no pws.h function reaches itself through its calls.
+//! Fails (never skips) when clang-14 is missing.
+//!
+//! Not checked, with the reason: `half` and `double` (pws runs neither), images, samplers and
+//! pipes (no such hardware), the atomics, work-item, synchronisation, async-copy and
+//! `vload_half`/`vstore_half` functions (pws.h defines them on clang's builtins, and
+//! `tests/cli_opencl.rs` and `tests/cli_half.rs` run them), OpenCL 2.0's work-group,
+//! sub-group, enqueue and generic-address-space functions (pws compiles OpenCL 1.2), and the
+//! `amd_*` media operations of `cl_amd_media_ops` (an AMD extension pws.h does not offer).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::process::Command;
+
+fn clang() -> String {
+    std::env::var("PWS_CLANG").unwrap_or_else(|_| "clang-14".to_string())
+}
+
+const TARGET: &[&str] = &[
+    "-x",
+    "cl",
+    "-cl-std=CL1.2",
+    "-target",
+    "amdgcn-amd-amdhsa",
+    "-mcpu=fiji",
+    "-nogpulib",
+];
+
+fn run(cmd: &mut Command) -> String {
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("{cmd:?}: {e}; `make deps` installs clang-14"));
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .take(40)
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// One overloaded declaration: `ret name(params)`.
+struct Decl {
+    ret: String,
+    name: String,
+    params: Vec<String>,
+}
+
+const SKIPPED_TYPES: &[&str] = &[
+    "half",
+    "double",
+    "image",
+    "sampler",
+    "event_t",
+    "queue",
+    "ndrange",
+    "clk_event",
+    "reserve_id",
+    "pipe",
+    "atomic_",
+    "memory_order",
+    "memory_scope",
+    "cl_mem_fence_flags",
+];
+const SKIPPED_NAMES: &[&str] = &[
+    "amd_",
+    "atom",
+    "get_",
+    "barrier",
+    "mem_fence",
+    "read_mem_fence",
+    "write_mem_fence",
+    "async_",
+    "wait_group",
+    "prefetch",
+    "vload_half",
+    "vloada_half",
+    "vstore_half",
+    "vstorea_half",
+    "work_group",
+    "sub_group",
+    "enqueue",
+    "to_global",
+    "to_local",
+    "to_private",
+    "printf",
+    "read_image",
+    "write_image",
+];
+
+fn type_word(w: &str) -> bool {
+    let base = w.trim_end_matches(|c: char| c.is_ascii_digit());
+    matches!(
+        base,
+        "char"
+            | "uchar"
+            | "short"
+            | "ushort"
+            | "int"
+            | "uint"
+            | "long"
+            | "ulong"
+            | "float"
+            | "size_t"
+            | "void"
+    )
+}
+
+/// A parameter's type without its name (`const __global float *p` -> `const __global float *`).
+fn param_type(p: &str) -> String {
+    let spaced = p.replace('*', " * ");
+    let mut words: Vec<&str> = spaced.split_whitespace().collect();
+    if words.len() >= 2 && *words.last().unwrap() != "*" && !type_word(words.last().unwrap()) {
+        words.pop();
+    }
+    words.join(" ")
+}
+
+fn declarations(header: &str) -> Vec<Decl> {
+    let mut decls = Vec::new();
+    for line in header.lines().map(str::trim) {
+        let Some((ret, rest)) = line.split_once("__attribute__((overloadable))") else {
+            continue;
+        };
+        if !line.ends_with(");") || SKIPPED_TYPES.iter().any(|t| line.contains(t)) {
+            continue;
+        }
+        let mut rest = rest.trim().trim_end_matches(");");
+        while let Some(after) = rest.strip_prefix("__attribute__((") {
+            rest = after.split_once("))").unwrap().1.trim_start();
+        }
+        let (head, params) = rest.split_once('(').unwrap();
+        let name = head.split_whitespace().last().unwrap().to_string();
+        if SKIPPED_NAMES.iter().any(|s| name.starts_with(s)) {
+            continue;
+        }
+        let params = params.trim();
+        let params = if params.is_empty() || params == "void" {
+            Vec::new()
+        } else {
+            params.split(',').map(param_type).collect()
+        };
+        decls.push(Decl {
+            ret: ret.trim().trim_start_matches("const ").to_string(),
+            name,
+            params,
+        });
+    }
+    decls
+}
+
+fn without_const(t: &str) -> String {
+    t.split_whitespace()
+        .filter(|w| *w != "const")
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// One kernel per declaration, `k<i>`, calling it with arguments of its parameter types:
+/// kernel parameters for values and global/local/constant pointers, locals for private ones.
+fn probe(decls: &[Decl]) -> String {
+    let mut src = String::new();
+    for (i, d) in decls.iter().enumerate() {
+        let mut params = Vec::new();
+        let mut locals = String::new();
+        let mut args = Vec::new();
+        if d.ret != "void" {
+            params.push(format!("__global {} *o", d.ret));
+        }
+        for (j, p) in d.params.iter().enumerate() {
+            if let Some(base) = p.strip_suffix('*') {
+                let base = without_const(base);
+                let base = base.as_str();
+                if let Some(t) = base.strip_prefix("__private") {
+                    locals.push_str(&format!("{} t{j}; ", t.trim()));
+                    args.push(format!("&t{j}"));
+                } else {
+                    params.push(format!("{base} *a{j}"));
+                    args.push(format!("a{j}"));
+                }
+            } else {
+                let t = without_const(p);
+                let t = t.as_str();
+                if t == "size_t" {
+                    // size_t is not a kernel parameter type.
+                    params.push(format!("uint a{j}"));
+                    args.push(format!("(size_t)a{j}"));
+                } else {
+                    params.push(format!("{t} a{j}"));
+                    args.push(format!("a{j}"));
+                }
+            }
+        }
+        let call = format!("{}({})", d.name, args.join(", "));
+        let body = if d.ret == "void" {
+            format!("{call};")
+        } else {
+            format!("*o = {call};")
+        };
+        src.push_str(&format!(
+            "__kernel void k{i}({}) {{ {locals}{body} }}\n",
+            params.join(", ")
+        ));
+    }
+    src
+}
+
+/// A mangled name as if external: pws.h's functions are `static` (`_ZL` + the name).
+fn external(mangled: &str) -> String {
+    match mangled.strip_prefix("_ZL") {
+        Some(rest) => format!("_Z{rest}"),
+        None => mangled.to_string(),
+    }
+}
+
+/// Every function the module defines -> the (mangled) functions it calls.
+fn call_graph(ir: &str) -> BTreeMap<String, Vec<String>> {
+    let mut graph = BTreeMap::new();
+    let mut current: Option<String> = None;
+    for line in ir.lines() {
+        if let Some(rest) = line.strip_prefix("define ") {
+            let name = rest.split('@').nth(1).unwrap().split('(').next().unwrap();
+            current = Some(external(name));
+            graph.insert(external(name), Vec::new());
+            continue;
+        }
+        if line.starts_with('}') {
+            current = None;
+        }
+        if let Some(f) = &current {
+            for part in line.split("call ").skip(1) {
+                if let Some(callee) = part.split('@').nth(1) {
+                    let callee: String = callee
+                        .chars()
+                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                        .collect();
+                    graph.get_mut(f).unwrap().push(external(&callee));
+                }
+            }
+        }
+    }
+    graph
+}
+
+/// A function of `graph` that reaches itself through its calls, if any: in pws.h that is a
+/// definition calling an overload declared after it, which binds to itself instead (infinite
+/// recursion, which LLVM deletes as undefined behaviour together with the path to it).
+fn recursive(graph: &BTreeMap<String, Vec<String>>) -> Option<String> {
+    fn visit<'a>(
+        f: &'a str,
+        graph: &'a BTreeMap<String, Vec<String>>,
+        on_path: &mut BTreeSet<&'a str>,
+        done: &mut BTreeSet<&'a str>,
+    ) -> Option<String> {
+        if on_path.contains(f) {
+            return Some(f.to_string());
+        }
+        if !done.insert(f) {
+            return None;
+        }
+        on_path.insert(f);
+        for g in graph.get(f).into_iter().flatten() {
+            if let Some(cycle) = visit(g, graph, on_path, done) {
+                return Some(cycle);
+            }
+        }
+        on_path.remove(f);
+        None
+    }
+    let mut done = BTreeSet::new();
+    graph
+        .keys()
+        .find_map(|f| visit(f, graph, &mut BTreeSet::new(), &mut done))
+}
+
+/// The callee of kernel `k` that is `name` (mangled `_Z<len><name>`).
+fn callee_named<'a>(calls: &'a [String], name: &str) -> Option<&'a String> {
+    let prefix = format!("_Z{}{name}", name.len());
+    calls.iter().find(|c| c.starts_with(&prefix))
+}
+
+#[test]
+fn every_opencl_built_in_reaches_its_own_overload_in_pws_h() {
+    let dir = tempfile::tempdir().unwrap();
+    let resources = run(Command::new(clang()).arg("-print-resource-dir"));
+    let opencl_c = Path::new(resources.trim()).join("include/opencl-c.h");
+    let header = run(Command::new(clang())
+        .args(["-E", "-P"])
+        .args(TARGET)
+        .arg(&opencl_c));
+    let decls = declarations(&header);
+    assert!(
+        decls.len() > 6000,
+        "only {} declarations parsed from {}",
+        decls.len(),
+        opencl_c.display()
+    );
+    let probe_cl = dir.path().join("probe.cl");
+    std::fs::write(&probe_cl, probe(&decls)).unwrap();
+
+    // The overload meant: the kernels against the declarations themselves.
+    let declared = dir.path().join("opencl-c.i");
+    std::fs::write(&declared, &header).unwrap();
+    let compile = |include: &Path| {
+        let ir = dir.path().join("probe.ll");
+        run(Command::new(clang())
+            .args(TARGET)
+            .args(["-O0", "-emit-llvm", "-S", "-ferror-limit=0", "-include"])
+            .arg(include)
+            .arg(&probe_cl)
+            .arg("-o")
+            .arg(&ir));
+        call_graph(&std::fs::read_to_string(ir).unwrap())
+    };
+    let meant = compile(&declared);
+
+    // The overload reached: the kernels against pws.h, with nothing inlined.
+    let pws_h = dir.path().join("pws.h");
+    std::fs::write(
+        &pws_h,
+        pws_isa::opencl::PWS_H.replace("always_inline", "noinline"),
+    )
+    .unwrap();
+    let reached = compile(&pws_h);
+    assert_eq!(recursive(&reached), None, "a pws.h function calls itself");
+
+    let mut wrong = Vec::new();
+    for (i, d) in decls.iter().enumerate() {
+        let signature = format!("{} {}({})", d.ret, d.name, d.params.join(", "));
+        let kernel = format!("k{i}");
+        let want = callee_named(&meant[&kernel], &d.name)
+            .unwrap_or_else(|| panic!("{kernel} does not call {signature}"));
+        match callee_named(&reached[&kernel], &d.name) {
+            Some(got) if got == want && reached.contains_key(got) => {}
+            Some(got) if got == want => wrong.push(format!("{signature}: not defined by pws.h")),
+            Some(got) => wrong.push(format!("{signature}: reaches {got}, not {want}")),
+            None => wrong.push(format!("{signature}: no call to it")),
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} of {} OpenCL 1.2 overloads are wrong in pws.h:\n{}",
+        wrong.len(),
+        decls.len(),
+        wrong
+            .iter()
+            .take(60)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
