@@ -1669,9 +1669,8 @@ fn float_of(x: i64, i: usize) -> f32 {
 /// Integer to float in a directed mode: `(float)x` stepped one float towards the mode when
 /// it went past x (compared exactly in i128).
 fn to_float_mode(x: i128, mode: u8) -> u32 {
-    let f = x as f64 as f32; // x below 2^64: exact in f64 only below 2^53
-    let f = if (x.abs() as u128) < 1 << 53 {
-        f
+    let f = if x.unsigned_abs() < 1 << 24 {
+        x as f32
     } else {
         nearest_even_f32(x)
     };
@@ -1694,8 +1693,7 @@ fn to_float_mode(x: i128, mode: u8) -> u32 {
     r.to_bits()
 }
 
-/// x rounded to the nearest f32, ties to even, from its bits (Rust's `as` from a wide
-/// integer does this too, but goes through no intermediate here).
+/// x (at least 2^24 in magnitude) rounded to the nearest f32, ties to even, from its bits.
 fn nearest_even_f32(x: i128) -> f32 {
     let m = x.unsigned_abs();
     let shift = 128 - m.leading_zeros() as i32 - 24;
@@ -1757,8 +1755,8 @@ __kernel void k(__global const long *in, __global int *out) {
         (0, i128::from(u32::MAX)),
     );
     let mut expect = Vec::new();
-    for i in 0..64 {
-        let (x, ux) = (v[i], v[i] as u64);
+    for (i, &x) in v.iter().enumerate() {
+        let ux = x as u64;
         let (xw, uxw) = (i128::from(x), i128::from(ux));
         let xi = x as i32;
         let f = float_of(x, i);
@@ -1878,4 +1876,76 @@ __kernel void k(__global const long *in, __global int *out) {
 "#;
     let m = launch_longs(dir.path(), kernel, 1);
     golden_and_rtl_compute(&m, &[], &[0; 64]);
+}
+
+/// `fabs` and `-fabs` of a uniform float that is stored as it is: clang clears or sets the
+/// sign bit in its SGPR with `s_bitset0_b32` / `s_bitset1_b32` (which read the destination
+/// register and were not in the ISA: "unsupported instruction"). Both executors.
+#[test]
+fn fabs_of_a_uniform_float_runs_as_s_bitset() {
+    let dir = tempfile::tempdir().unwrap();
+    for (body, op, expect) in [
+        ("out[0] = fabs(a);", "s_bitset0_b32", [1.5f32, 0.0]),
+        ("out[1] = -fabs(b);", "s_bitset1_b32", [0.0, -2.25]),
+    ] {
+        std::fs::write(
+            dir.path().join("k.cl"),
+            format!("__kernel void k(__global float *out, float a, float b) {{ {body} }}\n"),
+        )
+        .unwrap();
+        let m = dir.path().join("k.toml");
+        std::fs::write(
+            &m,
+            "kernel = \"k.cl\"\ngrid = 64\nworkgroup = 64\nargs = [\"out\", -1.5, 2.25]\n\n\
+             [[buffer]]\nname = \"out\"\ntype = \"i32\"\nlen = 2\n",
+        )
+        .unwrap();
+        let m = m.to_str().unwrap();
+        let report = json(&["golden", m, "--json"]);
+        let asm = std::fs::read_to_string(report["kernel"].as_str().unwrap()).unwrap();
+        assert!(
+            asm.contains(op),
+            "clang-14 no longer emits {op} here:\n{asm}"
+        );
+        let want: Vec<i64> = expect
+            .iter()
+            .map(|f| i64::from(f.to_bits() as i32))
+            .collect();
+        assert_eq!(buffer(&report, "out"), want, "golden, {body}");
+        let rtl = json(&["run", m, "--mode", "nosplit", "--json"]);
+        assert_eq!(buffer(&rtl, "out"), want, "RTL, {body}");
+    }
+}
+
+/// A loop clang leaves counted by a uniform SGPR (`for (int j = 0; j < 24; j++)`, not
+/// unrolled) needs no `PWS_LOOP_BOUND`: the host infers its 24 iterations from the counter
+/// (`host::extract::trip_count`), and the bound holds, tightly, on the RTL in every mode.
+#[test]
+fn a_counted_loop_is_bounded_without_an_annotation() {
+    let dir = tempfile::tempdir().unwrap();
+    let kernel = "__kernel void k(__global const int *in, __global int *out) {\n\
+      int i = get_global_id(0);\n\
+      int acc = 0;\n\
+      #pragma clang loop unroll(disable)\n\
+      for (int j = 0; j < 24; j++)\n\
+        acc += in[j] * (i + j);\n\
+      out[i] = acc;\n\
+    }\n";
+    let m = launch(dir.path(), kernel, "");
+    let rows = json(&[
+        "compare", &m, "--mode", "nosplit", "--mode", "pws", "--json",
+    ]);
+    for row in rows.as_array().unwrap() {
+        let cycles = row["cycles"].as_u64().unwrap();
+        let bound = row["bound"]
+            .as_u64()
+            .unwrap_or_else(|| panic!("no bound: {row}"));
+        assert!(cycles <= bound && bound <= cycles + cycles / 50, "{row}");
+        assert_eq!(row["golden_equal"], true, "{row}");
+    }
+    let data: Vec<i64> = (0..64).map(|v| v * 37 % 101).collect();
+    let expect: Vec<i64> = (0..64)
+        .map(|i| (0..24).map(|j| data[j as usize] * (i + j)).sum())
+        .collect();
+    golden_and_rtl_compute(&m, &["s_cbranch_scc0"], &expect);
 }

@@ -156,6 +156,11 @@ pub fn effects(inst: &Instruction) -> Effects {
             uses.insert(r);
         }
     }
+    if let (true, Some(op), Some(w)) = (inst.opcode.reads_dst(), inst.dst, sig.dst) {
+        for r in registers(op, w.dwords()) {
+            uses.insert(r);
+        }
+    }
     if inst.writes_scc() {
         defs.insert(SCC);
     }
@@ -213,5 +218,13 @@ mod tests {
         assert_eq!(describe(e.uses), "s[4:5], exec_lo, exec_hi");
         let e = effects(&one("s_load_dwordx4 s[8:11], s[4:5], 0x0"));
         assert_eq!(describe(e.defs), "s[8:11]");
+        // Read-modify-write of the destination.
+        let e = effects(&one("s_bitset0_b32 s2, 31"));
+        assert_eq!(
+            (describe(e.defs), describe(e.uses)),
+            ("s2".into(), "s2".into())
+        );
+        let e = effects(&one("s_addk_i32 s5, 0x10"));
+        assert_eq!(describe(e.uses), "s5");
     }
 }

@@ -400,7 +400,8 @@ impl TimingTable {
 
     /// SGPR operands the issue unit reads for `inst`, one cycle each: scalar registers among
     /// its sources (a 64-bit pair is one; a MUBUF resource is read as its base pair), and the
-    /// destination that `s_addk_i32` / `s_mulk_i32` also read. Classes that read none
+    /// destination that `s_addk_i32`, `s_mulk_i32` and `s_bitset*` also read
+    /// ([`Opcode::reads_dst`]). Classes that read none
     /// (branches, FLAT, no-ops) get 0.
     pub fn sgpr_reads(inst: &Instruction, mode: Mode) -> u64 {
         match Self::class(inst, mode) {
@@ -418,8 +419,7 @@ impl TimingTable {
             .sources()
             .filter(|(op, _)| matches!(op, Operand::Sgpr(_) | Operand::Ttmp(_)))
             .count() as u64;
-        let read_dst = matches!(inst.opcode, Opcode::SAddkI32 | Opcode::SMulkI32)
-            && matches!(inst.dst, Some(Operand::Sgpr(_)));
+        let read_dst = inst.opcode.reads_dst() && matches!(inst.dst, Some(Operand::Sgpr(_)));
         // `split sN, sN+1` (a compare's SGPR pair) reads both halves in one cycle.
         let pair = match (inst.opcode, inst.src(0), inst.src(1)) {
             (Opcode::Split, Some(Operand::Sgpr(a)), Some(Operand::Sgpr(b))) => {

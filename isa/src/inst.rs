@@ -687,6 +687,8 @@ impl Instruction {
                     | SFlbitI32I64
                     | SSextI32I8
                     | SSextI32I16
+                    | SBitset0B32
+                    | SBitset1B32
             ),
             Format::Sop2 => !matches!(
                 self.opcode,

@@ -345,6 +345,8 @@ opcodes! {
     SFlbitI32I64 = "s_flbit_i32_i64", Sop1, 0x15, S1_32_64;
     SSextI32I8 = "s_sext_i32_i8", Sop1, 0x16, S1_32;
     SSextI32I16 = "s_sext_i32_i16", Sop1, 0x17, S1_32;
+    SBitset0B32 = "s_bitset0_b32", Sop1, 0x18, S1_32;
+    SBitset1B32 = "s_bitset1_b32", Sop1, 0x1a, S1_32;
     SGetpcB64 = "s_getpc_b64", Sop1, 0x1c, S1_D64;
     SAndSaveexecB64 = "s_and_saveexec_b64", Sop1, 0x20, S1_64;
     SOrSaveexecB64 = "s_or_saveexec_b64", Sop1, 0x21, S1_64;
@@ -866,6 +868,16 @@ impl Opcode {
                 | VCmpxGtI64
                 | VCmpxNeI64
                 | VCmpxGeI64
+        )
+    }
+
+    /// The instruction reads its destination register too: `s_addk_i32` and `s_mulk_i32`
+    /// (D = D op K), and `s_bitset0_b32` / `s_bitset1_b32` (D with bit S0[4:0] cleared or
+    /// set; clang's `fabs` and `-fabs` of a uniform float).
+    pub fn reads_dst(self) -> bool {
+        matches!(
+            self,
+            Opcode::SAddkI32 | Opcode::SMulkI32 | Opcode::SBitset0B32 | Opcode::SBitset1B32
         )
     }
 

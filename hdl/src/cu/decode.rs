@@ -114,6 +114,10 @@ pub enum SaluOp {
     /// SCC = bit `S1` of S0 is 0 / 1.
     Bitcmp0,
     Bitcmp1,
+    /// S0 with bit `S1[4:0]` cleared / set (`s_bitset0_b32` / `s_bitset1_b32`: S0 is the
+    /// destination register, S1 the SSRC0 field).
+    Bitset0,
+    Bitset1,
     AddU,
     SubU,
     AddI,
@@ -223,8 +227,9 @@ pub mod flags {
     pub const DW4: u64 = 1 << 11;
     /// SOPK: the 16-bit constant is zero-extended (unsigned compares), not sign-extended.
     pub const K_UNSIGNED: u64 = 1 << 12;
-    /// SOPK: the register in the SDST field is read as `ssrc0` (`s_cmpk_*`, `s_addk_i32`,
-    /// `s_mulk_i32`); otherwise the constant is `ssrc0` (`s_movk_i32`).
+    /// The register in the SDST field is read as `ssrc0`: SOPK `s_cmpk_*`, `s_addk_i32`,
+    /// `s_mulk_i32` (otherwise the constant is `ssrc0`, `s_movk_i32`), and SOP1 `s_bitset*`,
+    /// whose SSRC0 field is then `ssrc1`.
     pub const K_READS_DST: u64 = 1 << 13;
     /// The op writes no scalar destination (compares).
     pub const NO_SDST: u64 = 1 << 14;
@@ -480,6 +485,8 @@ pub fn micro_op(opcode: Opcode) -> Option<MicroOp> {
         SBitcmp1B32 => salu(SaluOp::Bitcmp1, CMP),
         SBitcmp0B64 => salu(SaluOp::Bitcmp0, CMP | W),
         SBitcmp1B64 => salu(SaluOp::Bitcmp1, CMP | W),
+        SBitset0B32 => salu(SaluOp::Bitset0, K_READS_DST),
+        SBitset1B32 => salu(SaluOp::Bitset1, K_READS_DST),
         SAddU32 => salu(SaluOp::AddU, 0),
         SSubU32 => salu(SaluOp::SubU, 0),
         SAddI32 => salu(SaluOp::AddI, 0),
@@ -1441,6 +1448,13 @@ impl Logic for Decoder {
             1 => {
                 self.src[0].code_i.next = bit_cast::<9, 8>(self.word0_i.val().get_bits::<8>(0));
                 self.has_literal.next = self.src[0].literal_o.val();
+                // s_bitset*: the destination register is read too, as ssrc0.
+                if self.fl.val().get_bit(13) {
+                    self.src[0].code_i.next =
+                        bit_cast::<9, 7>(self.word0_i.val().get_bits::<7>(16));
+                    self.src[1].code_i.next = bit_cast::<9, 8>(self.word0_i.val().get_bits::<8>(0));
+                    self.has_literal.next = self.src[1].literal_o.val();
+                }
             }
             2 => {
                 self.src[0].code_i.next = bit_cast::<9, 8>(self.word0_i.val().get_bits::<8>(0));

@@ -3,7 +3,7 @@
 //! carry/borrow of the unsigned adds and subtracts, signed overflow of the signed ones, "S0
 //! selected" for min/max, result != 0 for logic ops, shifts, bit counts, `s_abs`, `s_absdiff`
 //! and bit-field extracts, the tested bit for `s_bitcmp*`; moves, `s_cselect`, `s_mul`, bit
-//! reverse and scans, sign extensions and `s_bfm` leave SCC alone. The saveexec ops produce the
+//! reverse and scans, sign extensions, `s_bfm` and `s_bitset*` leave SCC alone. The saveexec ops produce the
 //! old EXEC as their result and the new EXEC beside it. Combinational: the issue unit latches
 //! operands and writes the outputs back in its execute stage.
 
@@ -69,6 +69,8 @@ pub struct ScalarAlu {
     top_bit: Signal<Local, Bit>,
     /// S0 - S1 for `s_absdiff_i32`.
     adiff: Signal<Local, Bits<32>>,
+    /// Bit `S1[4:0]` alone, for `s_bitset*`.
+    bit_at: Signal<Local, Bits<32>>,
     sign_bit: Constant<Bits<32>>,
     ones: Constant<Bits<32>>,
 }
@@ -121,6 +123,7 @@ impl Default for ScalarAlu {
             mask_hi: Default::default(),
             top_bit: Default::default(),
             adiff: Default::default(),
+            bit_at: Default::default(),
             sign_bit: Constant::new(0x8000_0000u64.to_bits()),
             ones: Constant::new(0xFFFF_FFFFu64.to_bits()),
         }
@@ -143,6 +146,7 @@ impl Logic for ScalarAlu {
         self.sh_big.next = self.wide_i.val() & self.b_lo_i.val().get_bit(5);
         self.sh_zero.next = self.sh.val() == 0;
         self.sh_inv.next = (!self.sh.val()) + 1;
+        self.bit_at.next = (!(self.ones.val() << 1)) << self.sh.val();
         self.sign_fill.next = 0.into();
         if (self.wide_i.val() & self.a_hi_i.val().get_bit(31))
             | (!self.wide_i.val() & self.a_lo_i.val().get_bit(31))
@@ -519,6 +523,12 @@ impl Logic for ScalarAlu {
                     self.scc_o.next = self.a_hi_i.val().get_bit(self.sh.val().index());
                 }
                 self.scc_we_o.next = true;
+            }
+            SaluOp::Bitset0 => {
+                self.d_lo_o.next = self.a_lo_i.val() & !self.bit_at.val();
+            }
+            SaluOp::Bitset1 => {
+                self.d_lo_o.next = self.a_lo_i.val() | self.bit_at.val();
             }
             SaluOp::AddU => {
                 self.d_lo_o.next = self.sum.val();

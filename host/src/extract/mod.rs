@@ -40,6 +40,7 @@ mod annotations;
 mod bsb;
 mod regions;
 pub mod skips;
+pub mod trip_count;
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -157,6 +158,8 @@ pub struct KernelLoop {
     pub line: u32,
     /// Its exit or back edge is an EXEC branch: lanes leave it at different iterations.
     pub divergent: bool,
+    /// Its bound was proved from its counter ([`trip_count`]), not annotated.
+    pub inferred: bool,
 }
 
 /// Something the user should know that does not stop the analysis.
@@ -347,6 +350,7 @@ fn extract_program(
             header: bsb.node_of(l.header),
             line: insts[flow.blocks[l.header].start].line,
             divergent,
+            inferred: false,
         })
         .collect();
     let first: Vec<usize> = (0..flow.blocks.len()).map(|b| bsb.node_of(b)).collect();
@@ -360,6 +364,23 @@ fn extract_program(
         &mut ifs,
         &mut notes,
     )?;
+    let mut loops = loops;
+    for (l, kl) in loops.iter_mut().enumerate() {
+        if bsb.blocks[kl.header].loop_bound.is_some() {
+            continue;
+        }
+        if let Some(c) = trip_count::counted_loop(&program, &flow, l) {
+            bsb.blocks[kl.header].loop_bound = Some(c.trips);
+            kl.inferred = true;
+            notes.push(Note {
+                line: kl.line,
+                message: format!(
+                    "loop bound {} inferred: s{} counts from {} by {} to the exit test",
+                    c.trips, c.sgpr, c.init as i32, c.step as i32
+                ),
+            });
+        }
+    }
     for b in &ifs {
         bsb.blocks[b.node].split = b.unsplittable.is_none() && (b.split.is_some() || b.marker);
     }
@@ -389,12 +410,15 @@ fn extract_program(
 }
 
 impl Kernel {
-    /// Applies bounds given outside the source to the loops that have none.
+    /// Applies bounds given outside the source: a bound by label to a loop that has no
+    /// annotation (it replaces an inferred one: the user's word), the default to a loop that
+    /// has no bound at all.
     pub fn bound_loops(&mut self, bounds: &LoopBounds) {
         for l in &self.loops {
             let block = &mut self.cfg.blocks[l.header];
-            if block.loop_bound.is_none() {
-                block.loop_bound = bounds.by_label.get(&block.name).copied().or(bounds.default);
+            let by_label = bounds.by_label.get(&block.name).copied();
+            if block.loop_bound.is_none() || (l.inferred && by_label.is_some()) {
+                block.loop_bound = by_label.or(block.loop_bound).or(bounds.default);
             }
         }
     }

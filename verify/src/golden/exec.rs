@@ -230,6 +230,16 @@ fn sop1(inst: &Instruction, pc: u32, c: &mut Context) -> Result<Flow, Fault> {
             let v = read_s32(c, s0)? as u16 as i16 as i32 as u32;
             write_s32(c, d, v)?;
         }
+        SBitset0B32 | SBitset1B32 => {
+            let bit = 1u32 << (read_s32(c, s0)? & 31);
+            let v = read_s32(c, d)?;
+            let v = if inst.opcode == SBitset0B32 {
+                v & !bit
+            } else {
+                v | bit
+            };
+            write_s32(c, d, v)?;
+        }
         SAbsI32 => {
             let v = (read_s32(c, s0)? as i32).wrapping_abs() as u32;
             c.scalar.scc = v != 0;
