@@ -128,7 +128,18 @@ fn rotated_loop_with_bound_annotation() {
         a.report.split_merge.pws,
         u128::from(8 * (gpu.e_s + gpu.e_m))
     );
-    let unbounded = src.replace("; pws: loop_bound 8\n", "");
+    // Without the annotation the bound comes from the counter s2 (0, 1, .. 8 at the exit
+    // test in the latch): the same 8 header runs.
+    let bare = src.replace("; pws: loop_bound 8\n", "");
+    let k = extract(&bare, "loop.s", &TimingTable::GCN3).unwrap();
+    assert!(k.loops[0].inferred);
+    assert_eq!(
+        k.notes[0].message,
+        "loop bound 8 inferred: s2 counts from 0 by 1 to the exit test"
+    );
+    assert_eq!(BsbCfg::new(k.cfg).unwrap().loops()[0].bound, 8);
+    // Compared with a register instead, the count is unknown: the loop needs its bound.
+    let unbounded = bare.replace("s_cmp_eq_u32 s2, 8", "s_cmp_eq_u32 s2, s3");
     let e = BsbCfg::new(
         extract(&unbounded, "loop.s", &TimingTable::GCN3)
             .unwrap()
