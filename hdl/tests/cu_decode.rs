@@ -180,8 +180,10 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
     let uop = micro_op(inst.opcode);
     let info = inst.opcode.info();
     let sig = info.signature;
-    // A SOP1/SOP2 may write flat_scratch (a discarded write); nothing else may name it.
+    // A SOP1/SOP2 may write flat_scratch (a discarded write) unless it reads its destination
+    // too; nothing else may name it.
     let scratch_write = matches!(info.format, Format::Sop1 | Format::Sop2)
+        && !inst.opcode.reads_dst()
         && matches!(
             inst.dst,
             Some(Operand::FlatScratchLo | Operand::FlatScratchHi)
@@ -283,6 +285,26 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
                     }
                     other => panic!("SOPK operands {other:?}"),
                 },
+                // `s_bitset*`: the destination is ssrc0, the SSRC0 field ssrc1.
+                Format::Sop1 if inst.opcode.reads_dst() => {
+                    let (d, s) = (inst.dst.unwrap(), inst.srcs[0].unwrap());
+                    prop_assert_eq!(
+                        Some(narrow(scalar_src(dec, 0), Width::B32)),
+                        expected_src(d, Width::B32, inst.opcode),
+                        "ssrc0 of {:?}",
+                        inst
+                    );
+                    prop_assert_eq!(
+                        Some(narrow(scalar_src(dec, 1), Width::B32)),
+                        expected_src(s, Width::B32, inst.opcode),
+                        "ssrc1 of {:?}",
+                        inst
+                    );
+                    prop_assert_eq!(
+                        (dec.sdst_kind_o.val(), dec.sdst_sgpr_o.val().to_u64()),
+                        expected_dst(d).unwrap()
+                    );
+                }
                 _ => {
                     for (i, src) in inst.srcs.iter().enumerate().take(2) {
                         if let Some(src) = src {

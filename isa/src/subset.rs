@@ -137,8 +137,10 @@ pub fn executable(inst: &Instruction) -> Result<(), String> {
     }
     // clang's prologue sets FLAT_SCRATCH (`s_mov_b32 flat_scratch_lo, s9`) in every kernel with
     // private memory, for FLAT accesses through the private aperture; pws's FLAT instructions
-    // address global memory only, so both executors discard the write.
+    // address global memory only, so both executors discard the write. An instruction that
+    // reads its destination (`s_bitset*`) would read it too.
     let scratch_write = matches!(inst.opcode.format(), Format::Sop1 | Format::Sop2)
+        && !inst.opcode.reads_dst()
         && matches!(
             inst.dst,
             Some(Operand::FlatScratchLo | Operand::FlatScratchHi)

@@ -23,19 +23,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::Command;
 
+use pws_isa::opencl::DEFAULT_FLAGS as TARGET;
+
 fn clang() -> String {
     std::env::var("PWS_CLANG").unwrap_or_else(|_| "clang-14".to_string())
 }
-
-const TARGET: &[&str] = &[
-    "-x",
-    "cl",
-    "-cl-std=CL1.2",
-    "-target",
-    "amdgcn-amd-amdhsa",
-    "-mcpu=fiji",
-    "-nogpulib",
-];
 
 fn run(cmd: &mut Command) -> String {
     let out = cmd
@@ -319,6 +311,7 @@ fn every_opencl_built_in_reaches_its_own_overload_in_pws_h() {
         let ir = dir.path().join("probe.ll");
         run(Command::new(clang())
             .args(TARGET)
+            // After the defaults' -O2: the last -O counts.
             .args(["-O0", "-emit-llvm", "-S", "-ferror-limit=0", "-include"])
             .arg(include)
             .arg(&probe_cl)
