@@ -365,11 +365,12 @@ fn extract_program(
         &mut notes,
     )?;
     let mut loops = loops;
+    let mut budget = trip_count::Budget::default();
     for (l, kl) in loops.iter_mut().enumerate() {
         if bsb.blocks[kl.header].loop_bound.is_some() {
             continue;
         }
-        if let Some(c) = trip_count::counted_loop(&program, &flow, l) {
+        if let Some(c) = trip_count::counted_loop(&program, &flow, l, &mut budget) {
             bsb.blocks[kl.header].loop_bound = Some(c.trips);
             kl.inferred = true;
             notes.push(Note {

@@ -18,9 +18,10 @@
 //!   the kernel's entry first.
 //!
 //! The count is then found by running the counter (32-bit wrap-around arithmetic, the compare
-//! as the scalar ALU does it) until the test leaves the loop, up to [`MAX_TRIPS`] iterations:
-//! the header's bound is the number of iterations that start, the same thing `loop_bound`
-//! means. Other exits (a `break`) only end the loop sooner.
+//! as the scalar ALU does it) until the test leaves the loop, up to [`MAX_TRIPS`] iterations
+//! and within a kernel's [`Budget`] (so that a hostile kernel of many loops that never leave
+//! costs milliseconds, not minutes): the header's bound is the number of iterations that
+//! start, the same thing `loop_bound` means. Other exits (a `break`) only end the loop sooner.
 
 use pws_isa::{Instruction, Opcode, Operand, Program};
 
@@ -29,6 +30,16 @@ use crate::scalar::effects;
 
 /// The longest loop simulated; a loop that runs longer keeps asking for an annotation.
 pub const MAX_TRIPS: u64 = 1 << 20;
+
+/// Counter steps left for one kernel's loops (16 of the longest loops).
+#[derive(Debug, Clone, Copy)]
+pub struct Budget(pub u64);
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget(16 * MAX_TRIPS)
+    }
+}
 
 /// How the counter is found and stepped, for the note that reports an inferred bound.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,7 +53,12 @@ pub struct Counter {
 }
 
 /// The counted loop `l` of `flow`, if it has the shape of the module documentation.
-pub fn counted_loop(program: &Program, flow: &Flow, l: usize) -> Option<Counter> {
+pub fn counted_loop(
+    program: &Program,
+    flow: &Flow,
+    l: usize,
+    budget: &mut Budget,
+) -> Option<Counter> {
     let lp = &flow.loops[l];
     let insts = &program.instructions;
     let in_loop = |b: usize| lp.body.binary_search(&b).is_ok();
@@ -97,6 +113,7 @@ pub fn counted_loop(program: &Program, flow: &Flow, l: usize) -> Option<Counter>
     let init = initial_value(program, flow, l, sgpr)?;
     let mut v = init;
     for trips in 1..=MAX_TRIPS {
+        budget.0 = budget.0.checked_sub(1)?;
         if step_first {
             v = v.wrapping_add(step);
         }
@@ -292,7 +309,21 @@ mod tests {
         let program = pws_isa::assemble(src, "t.s").unwrap();
         let flow = Flow::new(&program, "t.s").unwrap();
         assert_eq!(flow.loops.len(), 1, "one loop in\n{src}");
-        counted_loop(&program, &flow, 0)
+        counted_loop(&program, &flow, 0, &mut Budget::default())
+    }
+
+    #[test]
+    fn the_budget_ends_the_search() {
+        let src = "s_mov_b32 s4, 0\n.L1:\ns_add_i32 s4, s4, 1\ns_cmp_lt_u32 s4, 100\ns_cbranch_scc1 .L1\ns_endpgm\n";
+        let program = pws_isa::assemble(src, "t.s").unwrap();
+        let flow = Flow::new(&program, "t.s").unwrap();
+        assert_eq!(counted_loop(&program, &flow, 0, &mut Budget(99)), None);
+        let mut budget = Budget(100);
+        assert_eq!(
+            counted_loop(&program, &flow, 0, &mut budget).unwrap().trips,
+            100
+        );
+        assert_eq!(budget.0, 0);
     }
 
     /// clang's `for (int j = 0; j < 64; j++)` over a 16-byte stride: a 64-bit pointer
