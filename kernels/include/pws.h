@@ -178,6 +178,19 @@ PWS_OVERLOAD void mem_fence(cl_mem_fence_flags flags)
         __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "workgroup");
 }
 
+/* The read and write fences: acquire and release at workgroup scope. */
+PWS_OVERLOAD void read_mem_fence(cl_mem_fence_flags flags)
+{
+    if (flags)
+        __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");
+}
+
+PWS_OVERLOAD void write_mem_fence(cl_mem_fence_flags flags)
+{
+    if (flags)
+        __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup");
+}
+
 /* ---- Async copies between global and local memory (OpenCL 1.2 6.12.10) ------------------- */
 /* The work-items of the workgroup copy the elements between them, each every local-size-th one,
  * when they reach the call (all of them must, with the same arguments, as the specification
