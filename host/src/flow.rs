@@ -51,6 +51,13 @@ pub struct NaturalLoop {
     pub parent: Option<usize>,
 }
 
+impl NaturalLoop {
+    /// Block `b` is in the loop (in it or in a loop inside it).
+    pub fn contains(&self, b: usize) -> bool {
+        self.body.binary_search(&b).is_ok()
+    }
+}
+
 /// Blocks, edges and the dominance structure of a program.
 #[derive(Debug, Clone)]
 pub struct Flow {
@@ -483,7 +490,7 @@ impl Flow {
                 .iter()
                 .copied()
                 .filter(|&o| o != l && loops[o].body.len() > loops[l].body.len())
-                .find(|&o| loops[o].body.binary_search(&h).is_ok());
+                .find(|&o| loops[o].contains(h));
         }
         self.loops = loops;
     }

@@ -151,12 +151,7 @@ pub fn effects(inst: &Instruction) -> Effects {
             }
         }
     }
-    for (op, w) in inst.sources() {
-        for r in registers(op, w.dwords()) {
-            uses.insert(r);
-        }
-    }
-    if let (true, Some(op), Some(w)) = (inst.opcode.reads_dst(), inst.dst, sig.dst) {
+    for (op, w) in inst.reads() {
         for r in registers(op, w.dwords()) {
             uses.insert(r);
         }

@@ -399,10 +399,9 @@ impl TimingTable {
     }
 
     /// SGPR operands the issue unit reads for `inst`, one cycle each: scalar registers among
-    /// its sources (a 64-bit pair is one; a MUBUF resource is read as its base pair), and the
-    /// destination that `s_addk_i32`, `s_mulk_i32` and `s_bitset*` also read
-    /// ([`Opcode::reads_dst`]). Classes that read none
-    /// (branches, FLAT, no-ops) get 0.
+    /// what it reads (a 64-bit pair is one; a MUBUF resource is read as its base pair; the
+    /// destination of `s_addk_i32`, `s_mulk_i32` and `s_bitset*`, [`Instruction::reads`]).
+    /// Classes that read none (branches, FLAT, no-ops) get 0.
     pub fn sgpr_reads(inst: &Instruction, mode: Mode) -> u64 {
         match Self::class(inst, mode) {
             InstClass::Salu
@@ -416,10 +415,9 @@ impl TimingTable {
             _ => return 0,
         }
         let sources = inst
-            .sources()
+            .reads()
             .filter(|(op, _)| matches!(op, Operand::Sgpr(_) | Operand::Ttmp(_)))
             .count() as u64;
-        let read_dst = inst.opcode.reads_dst() && matches!(inst.dst, Some(Operand::Sgpr(_)));
         // `split sN, sN+1` (a compare's SGPR pair) reads both halves in one cycle.
         let pair = match (inst.opcode, inst.src(0), inst.src(1)) {
             (Opcode::Split, Some(Operand::Sgpr(a)), Some(Operand::Sgpr(b))) => {
@@ -427,7 +425,7 @@ impl TimingTable {
             }
             _ => 0,
         };
-        sources + u64::from(read_dst) - pair
+        sources - pair
     }
 
     /// Cycles `inst` holds its issue unit's front end, which a context waiting to be picked

@@ -589,6 +589,16 @@ impl Instruction {
             .filter_map(|(w, s)| s.map(|s| (s, *w)))
     }
 
+    /// What the instruction reads, with its width: its sources, and its destination for the
+    /// opcodes that also read it ([`Opcode::reads_dst`]: `s_addk_i32`, `s_bitset0_b32`, ...).
+    pub fn reads(&self) -> impl Iterator<Item = (Operand, Width)> + '_ {
+        let dst = self
+            .dst
+            .zip(self.opcode.signature().dst)
+            .filter(|_| self.opcode.reads_dst());
+        self.sources().chain(dst)
+    }
+
     /// Every present operand, destinations first, with its width.
     pub fn operands(&self) -> impl Iterator<Item = (Operand, Width)> + '_ {
         let sig = self.opcode.signature();

@@ -137,10 +137,9 @@ pub fn executable(inst: &Instruction) -> Result<(), String> {
     }
     // clang's prologue sets FLAT_SCRATCH (`s_mov_b32 flat_scratch_lo, s9`) in every kernel with
     // private memory, for FLAT accesses through the private aperture; pws's FLAT instructions
-    // address global memory only, so both executors discard the write. An instruction that
-    // reads its destination (`s_bitset*`) would read it too.
+    // address global memory only, so both executors discard the write (but not a read of it:
+    // `s_bitset*` reads its destination).
     let scratch_write = matches!(inst.opcode.format(), Format::Sop1 | Format::Sop2)
-        && !inst.opcode.reads_dst()
         && matches!(
             inst.dst,
             Some(Operand::FlatScratchLo | Operand::FlatScratchHi)
@@ -153,7 +152,7 @@ pub fn executable(inst: &Instruction) -> Result<(), String> {
                 ))
             }
             Operand::FlatScratchLo | Operand::FlatScratchHi
-                if !scratch_write || inst.sources().any(|(s, _)| s == op) =>
+                if !scratch_write || inst.reads().any(|(s, _)| s == op) =>
             {
                 return Err(
                     "flat_scratch configures FLAT's private aperture, which pws's FLAT instructions do not address: only a scalar ALU write to it (discarded) is in the executable subset".into(),

@@ -215,10 +215,7 @@ pub(super) fn header_bound(flow: &Flow, l: usize, at: usize, n: u64) -> Option<u
             continue;
         }
         exits_first |= lp.exits.iter().any(|&(from, _)| from == x);
-        work.extend(
-            flow.forward_succ(x)
-                .filter(|t| lp.body.binary_search(t).is_ok()),
-        );
+        work.extend(flow.forward_succ(x).filter(|&t| lp.contains(t)));
     }
     Some(n + u64::from(exits_first))
 }

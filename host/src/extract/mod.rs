@@ -342,7 +342,7 @@ fn extract_program(
         }
     }
 
-    let loops: Vec<KernelLoop> = flow
+    let mut loops: Vec<KernelLoop> = flow
         .loops
         .iter()
         .zip(&divergent)
@@ -364,7 +364,6 @@ fn extract_program(
         &mut ifs,
         &mut notes,
     )?;
-    let mut loops = loops;
     let mut budget = trip_count::Budget::default();
     for (l, kl) in loops.iter_mut().enumerate() {
         if bsb.blocks[kl.header].loop_bound.is_some() {

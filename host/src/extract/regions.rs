@@ -104,10 +104,7 @@ pub(super) fn find(
         };
         // A branch that leaves its loop or jumps back is loop control, not an if.
         let in_loop = |x: usize| {
-            !flow.is_back_edge(b, x)
-                && flow
-                    .loop_of(b)
-                    .is_none_or(|l| flow.loops[l].body.binary_search(&x).is_ok())
+            !flow.is_back_edge(b, x) && flow.loop_of(b).is_none_or(|l| flow.loops[l].contains(x))
         };
         if !(in_loop(then_succ) && in_loop(t)) {
             continue;

@@ -61,7 +61,6 @@ pub fn counted_loop(
 ) -> Option<Counter> {
     let lp = &flow.loops[l];
     let insts = &program.instructions;
-    let in_loop = |b: usize| lp.body.binary_search(&b).is_ok();
     let once_per_iteration =
         |b: usize| flow.loop_of(b) == Some(l) && lp.latches.iter().all(|&t| flow.dominates(b, t));
 
@@ -75,12 +74,12 @@ pub fn counted_loop(
         {
             return None;
         }
-        let inside = flow.succ[b].iter().filter(|e| in_loop(e.to)).count();
+        let inside = flow.succ[b].iter().filter(|e| lp.contains(e.to)).count();
         (inside == 1).then_some((b, i))
     })?;
     let taken_stays = flow.succ[test_block]
         .iter()
-        .any(|e| e.kind == EdgeKind::Taken && in_loop(e.to));
+        .any(|e| e.kind == EdgeKind::Taken && lp.contains(e.to));
     let continue_on_scc = (insts[branch].item.opcode == Opcode::SCbranchScc1) == taken_stays;
 
     // The compare that sets SCC for it.
@@ -258,13 +257,13 @@ fn initial_value(program: &Program, flow: &Flow, l: usize, s: u8) -> Option<u32>
     let mut work: Vec<usize> = flow.pred[lp.header]
         .iter()
         .copied()
-        .filter(|p| lp.body.binary_search(p).is_err())
+        .filter(|&p| !lp.contains(p))
         .collect();
     while let Some(b) = work.pop() {
         if std::mem::replace(&mut seen[b], true) {
             continue;
         }
-        if lp.body.binary_search(&b).is_ok() {
+        if lp.contains(b) {
             return None;
         }
         let def = flow.blocks[b]
