@@ -50,7 +50,7 @@ pub(crate) fn effects(inst: &Instruction) -> (RegSet, RegSet) {
     let sig = inst.opcode.signature();
     let mut uses = 0;
     let mut defs = 0;
-    for (op, w) in inst.sources() {
+    for (op, w) in inst.reads() {
         uses |= bits(op, w.dwords());
     }
     for (op, w) in [(inst.dst, sig.dst), (inst.sdst, sig.sdst)] {
@@ -186,6 +186,9 @@ mod tests {
         let (u, d) = effects(&inst("s_and_saveexec_b64 s[2:3], s[4:5]"));
         assert_eq!(u, 0b11 << 4);
         assert_eq!(d, (0b11 << 2) | (1 << SCC_BIT));
+        // A read-modify-write reads the value a merge may have dropped.
+        let (u, d) = effects(&inst("s_bitset0_b32 s7, 31"));
+        assert_eq!((u, d), (1 << 7, 1 << 7));
     }
 
     #[test]
