@@ -1543,9 +1543,14 @@ fn longs() -> Vec<i64> {
     v
 }
 
-/// `k.cl` on 64 work-items: `in` holds [`longs`], `out` `width` `i32`s per work-item.
+/// `F(r)`, which [`launch_longs`] defines for its kernels: a 64-bit result folded into the 32
+/// bits they write, as [`fold`] does.
+const FOLD_C: &str = "#define F(r) ((int)((ulong)(r) ^ (ulong)(r) >> 32))\n";
+
+/// `k.cl` on 64 work-items: `in` holds [`longs`], `out` `width` `i32`s per work-item; the
+/// kernel can use `F` ([`FOLD_C`]).
 fn launch_longs(dir: &std::path::Path, kernel: &str, width: usize) -> String {
-    std::fs::write(dir.join("k.cl"), kernel).unwrap();
+    std::fs::write(dir.join("k.cl"), format!("{FOLD_C}{kernel}")).unwrap();
     let data = longs()
         .iter()
         .map(i64::to_string)
@@ -1562,21 +1567,21 @@ fn launch_longs(dir: &std::path::Path, kernel: &str, width: usize) -> String {
     path.to_str().unwrap().to_string()
 }
 
-/// A 64-bit result folded into the 32 bits a kernel writes: `(int)(r ^ r >> 32)`.
+/// A 64-bit result folded into the 32 bits a kernel writes: `(int)(r ^ r >> 32)`, `F`.
 fn fold(r: u64) -> i64 {
     i64::from((r ^ r >> 32) as u32 as i32)
 }
 
 /// The integer built-ins on `long` and `ulong` (they were ambiguous calls: pws.h had only the
 /// 32-bit and narrower ones), `rotate` on `int` (it called itself: its `uint` overload was
-/// declared after it, and LLVM deleted the infinite recursion and every path to it), `abs_diff` on every width, and `min`/`max`/`clamp` on the
-/// narrow scalars (ambiguous once their vector forms with a scalar bound existed): golden
-/// model and RTL against Rust's 128-bit arithmetic.
+/// declared after it, and LLVM deleted the infinite recursion and every path to it),
+/// `abs_diff` on every width, and `min`/`max`/`clamp` on the narrow scalars (ambiguous once
+/// their vector forms with a scalar bound existed): golden model and RTL against Rust's
+/// 128-bit arithmetic.
 #[test]
 fn long_integer_built_ins_compute_what_opencl_specifies() {
     let dir = tempfile::tempdir().unwrap();
     let kernel = r#"
-#define F(r) ((int)((ulong)(r) ^ (ulong)(r) >> 32))
 __kernel void k(__global const long *in, __global int *out) {
   int i = get_global_id(0);
   long x = in[i], y = in[63 - i], z = in[(i + 7) & 63];
@@ -1719,7 +1724,6 @@ fn nearest_even_f32(x: i128) -> f32 {
 fn conversions_from_every_type_round_and_saturate() {
     let dir = tempfile::tempdir().unwrap();
     let kernel = r#"
-#define F(r) ((int)((ulong)(r) ^ (ulong)(r) >> 32))
 __kernel void k(__global const long *in, __global int *out) {
   int i = get_global_id(0);
   long x = in[i];

@@ -180,10 +180,9 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
     let uop = micro_op(inst.opcode);
     let info = inst.opcode.info();
     let sig = info.signature;
-    // A SOP1/SOP2 may write flat_scratch (a discarded write) unless it reads its destination
-    // too; nothing else may name it.
+    // A SOP1/SOP2 may write flat_scratch (a discarded write) but not read it (`s_bitset*`
+    // reads its destination); nothing else may name it.
     let scratch_write = matches!(info.format, Format::Sop1 | Format::Sop2)
-        && !inst.opcode.reads_dst()
         && matches!(
             inst.dst,
             Some(Operand::FlatScratchLo | Operand::FlatScratchHi)
@@ -200,7 +199,7 @@ fn check(dec: &mut Decoder, inst: &Instruction) -> Result<(), TestCaseError> {
         })
         || (scratch_write
             && inst
-                .sources()
+                .reads()
                 .any(|(op, _)| matches!(op, Operand::FlatScratchLo | Operand::FlatScratchHi)));
     // The RTL's SMEM base and offset registers must be SGPRs (not VCC or M0).
     let smem_special_offset = info.format == Format::Smem

@@ -130,7 +130,8 @@ impl ClError {
     }
 }
 
-fn clang() -> String {
+/// The compiler pws runs: `PWS_CLANG`, or `clang-14`.
+pub fn clang() -> String {
     std::env::var("PWS_CLANG").unwrap_or_else(|_| "clang-14".to_string())
 }
 

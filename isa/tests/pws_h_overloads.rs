@@ -27,11 +27,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::Command;
 
-use pws_isa::opencl::DEFAULT_FLAGS as TARGET;
-
-fn clang() -> String {
-    std::env::var("PWS_CLANG").unwrap_or_else(|_| "clang-14".to_string())
-}
+use pws_isa::opencl::{clang, DEFAULT_FLAGS as TARGET};
 
 fn run(cmd: &mut Command) -> String {
     let out = cmd
@@ -72,6 +68,17 @@ struct Decl {
     ret: String,
     name: String,
     params: Vec<String>,
+}
+
+impl Decl {
+    fn signature(&self) -> String {
+        format!("{} {}({})", self.ret, self.name, self.params.join(", "))
+    }
+}
+
+/// The first `n` of `wrong`, one per line.
+fn first(wrong: &[String], n: usize) -> String {
+    wrong[..wrong.len().min(n)].join("\n")
 }
 
 const SKIPPED_TYPES: &[&str] = &[
@@ -355,7 +362,7 @@ fn every_opencl_built_in_reaches_its_own_overload_in_pws_h() {
 
     let mut wrong = Vec::new();
     for (i, d) in decls.iter().enumerate() {
-        let signature = format!("{} {}({})", d.ret, d.name, d.params.join(", "));
+        let signature = d.signature();
         let kernel = format!("k{i}");
         let want = callee_named(&meant[&kernel], &d.name)
             .unwrap_or_else(|| panic!("{kernel} does not call {signature}"));
@@ -371,12 +378,7 @@ fn every_opencl_built_in_reaches_its_own_overload_in_pws_h() {
         "{} of {} OpenCL 1.2 overloads are wrong in pws.h:\n{}",
         wrong.len(),
         decls.len(),
-        wrong
-            .iter()
-            .take(60)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n")
+        first(&wrong, 60)
     );
 }
 
@@ -420,8 +422,7 @@ fn every_opencl_built_in_compiles_to_instructions_pws_runs() {
             continue;
         };
         if t.starts_with(".Lfunc_end") {
-            let d = &sample[*k];
-            let signature = format!("{} {}({})", d.ret, d.name, d.params.join(", "));
+            let signature = sample[*k].signature();
             match pws_isa::assemble(body, "probe.s") {
                 Err(e) => wrong.push(format!("{signature}: {e}")),
                 Ok(program) => {
@@ -439,8 +440,7 @@ fn every_opencl_built_in_compiles_to_instructions_pws_runs() {
             }
             checked += 1;
             current = None;
-        } else if !t.is_empty() && !t.starts_with(';') && (!t.starts_with('.') || t.ends_with(':'))
-        {
+        } else if !t.is_empty() && (!t.starts_with('.') || t.ends_with(':')) {
             body.push_str(t);
             body.push('\n');
         }
@@ -451,11 +451,6 @@ fn every_opencl_built_in_compiles_to_instructions_pws_runs() {
         "{} of {} OpenCL 1.2 overloads compile to instructions pws does not run:\n{}",
         wrong.len(),
         sample.len(),
-        wrong
-            .iter()
-            .take(40)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n")
+        first(&wrong, 40)
     );
 }
