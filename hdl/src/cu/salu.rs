@@ -3,9 +3,9 @@
 //! carry/borrow of the unsigned adds and subtracts, signed overflow of the signed ones, "S0
 //! selected" for min/max, result != 0 for logic ops, shifts, bit counts, `s_abs`, `s_absdiff`
 //! and bit-field extracts, the tested bit for `s_bitcmp*`; moves, `s_cselect`, `s_mul`, bit
-//! reverse and scans, sign extensions, `s_bfm` and `s_bitset*` leave SCC alone. The saveexec ops produce the
-//! old EXEC as their result and the new EXEC beside it. Combinational: the issue unit latches
-//! operands and writes the outputs back in its execute stage.
+//! reverse and scans, sign extensions, `s_bfm` and `s_bitset*` leave SCC alone. The saveexec
+//! ops produce the old EXEC as their result and the new EXEC beside it. Combinational: the
+//! issue unit latches operands and writes the outputs back in its execute stage.
 
 use rust_hdl::prelude::*;
 
