@@ -7,7 +7,9 @@
 //! `/` and `%`, which clang expands around `v_rcp_iflag_f32`, and `add_sat`/`sub_sat`, which
 //! it selects as `v_add_u32`/`v_sub_u32` with `clamp`), if/else and `if` without else
 //! (some marked `PWS_SPLIT()`), divergent loops whose trip count is the lane's data masked to
-//! at most [`MAX_TRIPS`] (with `PWS_LOOP_BOUND`), uniform loops, loads from the input at
+//! at most [`MAX_TRIPS`] (with `PWS_LOOP_BOUND`), counted loops that a lane leaves early by
+//! `break` (without: the analysis infers their bound from the counter, or takes the manifest's
+//! default where it cannot), uniform loops, loads from the input at
 //! another lane's index, and an optional guard `if (i < n)` around everything. Each work-item
 //! writes only its own three output words, so the final memory does not depend on the mode, S
 //! or the schedule. Unsigned arithmetic keeps clang from exploiting undefined behaviour.
@@ -33,6 +35,8 @@ use proptest::prelude::*;
 
 /// Largest trip count of a generated loop.
 pub const MAX_TRIPS: u32 = 7;
+/// Largest trip count of a counted loop with a `break`.
+pub const BREAK_TRIPS: u32 = 24;
 const VARS: [&str; 3] = ["a", "b", "c"];
 const FVARS: [&str; 2] = ["f", "g"];
 const FCONSTS: [&str; 6] = ["0.5f", "-0.5f", "1.0f", "-2.0f", "2.0f", "4.0f"];
@@ -147,6 +151,9 @@ pub enum Stmt {
     DivergentLoop(usize, Vec<Stmt>),
     /// `for (t = 0; t < n; t++)` with n the same for every lane.
     UniformLoop(u32, Vec<Stmt>),
+    /// `for (t = 0; t < n; t++) { if (cond) break; ... }` without `PWS_LOOP_BOUND`: the
+    /// analysis infers n from the counter, or takes the manifest's default bound.
+    CountedBreak(u32, Cond, Vec<Stmt>),
     /// `fv = e`.
     FAssign(usize, FExpr),
     /// `lds[lid] = v; barrier; v ^= lds[(lid ^ k) & 63]; barrier` (uniform places only).
@@ -345,6 +352,17 @@ fn block(depth: u32, fam: ClFamilies, uniform: bool) -> BoxedStrategy<Vec<Stmt>>
             .prop_map(|(n, b)| Stmt::UniformLoop(n, b))
             .boxed(),
     ));
+    // Trip counts clang unrolls fully, and ones it keeps as loops.
+    choices.push((
+        1,
+        (
+            prop::sample::select(vec![3u32, 6, 13, BREAK_TRIPS]),
+            cond(fam),
+            block(depth - 1, fam, false),
+        )
+            .prop_map(|(n, c, b)| Stmt::CountedBreak(n, c, b))
+            .boxed(),
+    ));
     prop::collection::vec(proptest::strategy::Union::new_weighted(choices), 1..4).boxed()
 }
 
@@ -515,7 +533,17 @@ impl ClKernel {
         !self.cflags.iter().any(|f| f == "-O0")
     }
 
-    fn block(&self, out: &mut String, stmts: &[Stmt], indent: usize, loops: &mut usize) {
+    /// The C of `stmts`. An `if` carries its `PWS_SPLIT()` only where `marks`: not in a loop
+    /// with a `break`, whose exit LLVM routes through the regions of the branches inside it
+    /// (pws refuses such a split: its wavefronts would leave the loop separately).
+    fn block(
+        &self,
+        out: &mut String,
+        stmts: &[Stmt],
+        indent: usize,
+        loops: &mut usize,
+        marks: bool,
+    ) {
         let pad = "  ".repeat(indent);
         for s in stmts {
             match s {
@@ -530,16 +558,16 @@ impl ClKernel {
                     els,
                     split,
                 } => {
-                    if *split && self.marks_splits() {
+                    if *split && marks && self.marks_splits() {
                         let _ = writeln!(out, "{pad}PWS_SPLIT();");
                     }
                     let _ = write!(out, "{pad}if (");
                     Self::cond(out, cond);
                     out.push_str(") {\n");
-                    self.block(out, then, indent + 1, loops);
+                    self.block(out, then, indent + 1, loops, marks);
                     if let Some(els) = els {
                         let _ = writeln!(out, "{pad}}} else {{");
-                        self.block(out, els, indent + 1, loops);
+                        self.block(out, els, indent + 1, loops, marks);
                     }
                     let _ = writeln!(out, "{pad}}}");
                 }
@@ -551,7 +579,7 @@ impl ClKernel {
                         "{pad}for (unsigned {t} = 0; {t} < ({} & {MAX_TRIPS}u); {t}++) {{\n{pad}  PWS_LOOP_BOUND({MAX_TRIPS});",
                         VARS[*v]
                     );
-                    self.block(out, body, indent + 1, loops);
+                    self.block(out, body, indent + 1, loops, marks);
                     let _ = writeln!(out, "{pad}}}");
                 }
                 Stmt::FAssign(v, e) => {
@@ -610,6 +638,17 @@ impl ClKernel {
                         PRIVATE_WORDS - 1
                     );
                 }
+                Stmt::CountedBreak(n, cond, body) => {
+                    *loops += 1;
+                    let _ = write!(
+                        out,
+                        "{pad}for (unsigned t{loops} = 0; t{loops} < {n}u; t{loops}++) {{\n{pad}  if ("
+                    );
+                    Self::cond(out, cond);
+                    out.push_str(") break;\n");
+                    self.block(out, body, indent + 1, loops, false);
+                    let _ = writeln!(out, "{pad}}}");
+                }
                 Stmt::UniformLoop(n, body) => {
                     *loops += 1;
                     let t = format!("t{loops}");
@@ -617,7 +656,7 @@ impl ClKernel {
                         out,
                         "{pad}for (unsigned {t} = 0; {t} < {n}u; {t}++) {{\n{pad}  PWS_LOOP_BOUND({n});"
                     );
-                    self.block(out, body, indent + 1, loops);
+                    self.block(out, body, indent + 1, loops, marks);
                     let _ = writeln!(out, "{pad}}}");
                 }
             }
@@ -665,10 +704,10 @@ impl ClKernel {
         match self.guard {
             Some(_) => {
                 out.push_str("  if (i < n) {\n");
-                self.block(&mut out, &self.body, 2, &mut loops);
+                self.block(&mut out, &self.body, 2, &mut loops, true);
                 out.push_str("  }\n");
             }
-            None => self.block(&mut out, &self.body, 1, &mut loops),
+            None => self.block(&mut out, &self.body, 1, &mut loops, true),
         }
         if fam.local {
             let _ = writeln!(
@@ -737,6 +776,22 @@ impl ClKernel {
                 words.join(", ")
             );
         }
+        if Self::has_counted_break(&self.body) {
+            // For the loops with a break whose counter the analysis does not follow (-O0
+            // keeps it in scratch): a top-tested loop runs its header once more than its body.
+            let _ = write!(m, "\n[loop_bounds]\ndefault = {}\n", BREAK_TRIPS + 1);
+        }
         m
+    }
+
+    fn has_counted_break(block: &[Stmt]) -> bool {
+        block.iter().any(|st| match st {
+            Stmt::CountedBreak(..) => true,
+            Stmt::If { then, els, .. } => {
+                Self::has_counted_break(then) || els.as_deref().is_some_and(Self::has_counted_break)
+            }
+            Stmt::DivergentLoop(_, b) | Stmt::UniformLoop(_, b) => Self::has_counted_break(b),
+            _ => false,
+        })
     }
 }

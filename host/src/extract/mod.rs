@@ -38,6 +38,7 @@
 
 mod annotations;
 mod bsb;
+mod exit_mask;
 mod regions;
 pub mod skips;
 pub mod trip_count;
@@ -364,22 +365,28 @@ fn extract_program(
         &mut ifs,
         &mut notes,
     )?;
+    // Every loop, annotated or not: an annotation counts the source's iterations, which a
+    // header clang unrolled runs fewer times, and both bound the loop.
     let mut budget = trip_count::Budget::default();
     for (l, kl) in loops.iter_mut().enumerate() {
-        if bsb.blocks[kl.header].loop_bound.is_some() {
+        let Some(c) = trip_count::counted_loop(&program, &flow, l, &mut budget) else {
             continue;
-        }
-        if let Some(c) = trip_count::counted_loop(&program, &flow, l, &mut budget) {
-            bsb.blocks[kl.header].loop_bound = Some(c.trips);
-            kl.inferred = true;
-            notes.push(Note {
-                line: kl.line,
-                message: format!(
-                    "loop bound {} inferred: s{} counts from {} by {} to the exit test",
-                    c.trips, c.sgpr, c.init as i32, c.step as i32
-                ),
-            });
-        }
+        };
+        let bound = &mut bsb.blocks[kl.header].loop_bound;
+        let below = match *bound {
+            Some(annotated) if annotated <= c.trips => continue,
+            Some(annotated) => format!(", below the annotation's {annotated}"),
+            None => String::new(),
+        };
+        *bound = Some(c.trips);
+        kl.inferred = true;
+        notes.push(Note {
+            line: kl.line,
+            message: format!(
+                "loop bound {} inferred{below}: s{} counts from {} by {} to the exit test",
+                c.trips, c.sgpr, c.init as i32, c.step as i32
+            ),
+        });
     }
     for b in &ifs {
         bsb.blocks[b.node].split = b.unsplittable.is_none() && (b.split.is_some() || b.marker);
@@ -411,15 +418,17 @@ fn extract_program(
 
 impl Kernel {
     /// Applies bounds given outside the source: a bound by label to a loop that has no
-    /// annotation (it replaces an inferred one: the user's word), the default to a loop that
-    /// has no bound at all.
+    /// annotation (the smaller of it and an inferred one: both bound the loop), the default to
+    /// a loop that has no bound at all.
     pub fn bound_loops(&mut self, bounds: &LoopBounds) {
         for l in &self.loops {
             let block = &mut self.cfg.blocks[l.header];
             let by_label = bounds.by_label.get(&block.name).copied();
-            if block.loop_bound.is_none() || (l.inferred && by_label.is_some()) {
-                block.loop_bound = by_label.or(block.loop_bound).or(bounds.default);
-            }
+            block.loop_bound = match (block.loop_bound, by_label) {
+                (None, _) => by_label.or(bounds.default),
+                (Some(inferred), Some(b)) if l.inferred => Some(b.min(inferred)),
+                (bound, _) => bound,
+            };
         }
     }
 

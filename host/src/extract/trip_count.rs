@@ -1,17 +1,19 @@
-//! Loop bounds the assembly proves: a uniform counted loop, as clang emits `for (int j = 0;
-//! j < 64; j++)` when it does not unroll it, needs no `PWS_LOOP_BOUND`.
+//! Loop bounds the assembly proves: a counted loop, as clang emits `for (int j = 0; j < 64;
+//! j++)` when it does not unroll it, needs no `PWS_LOOP_BOUND`, whether every lane runs it to
+//! the end or some leave early (`if (x[j] == key) break;`).
 //!
 //! The shape recognised (and nothing else; any doubt leaves the loop unbounded, and the
 //! analysis asks for an annotation as before):
-//! - the loop's exit test is a block T of the loop itself (not of a loop inside it) that
-//!   dominates every latch, so every iteration runs it once, and ends in `s_cbranch_scc0/1`
-//!   with one successor inside the loop and one outside;
-//! - the last SCC write before that branch is `s_cmp_*_{i,u}32` / `s_cmpk_*` of one SGPR s and
-//!   a constant;
-//! - s has exactly one definition in the loop (nested loops included): `s_add_{u,i}32 s, s, C`,
-//!   `s_sub_{u,i}32 s, s, C` or `s_addk_i32 s, C`, in a block U of the loop itself that
-//!   dominates every latch (so it runs once per iteration, before or after the test as U and
-//!   T lie in the dominator tree);
+//! - an exit test: a block T of the loop itself (not of a loop inside it) that dominates every
+//!   latch, so every iteration runs it once, ending in a conditional branch with one successor
+//!   inside the loop and one outside, and in T an `s_cmp_*_{i,u}32` / `s_cmpk_*` of one SGPR
+//!   and a constant, one of whose results takes the exit whatever the lanes' data: as SCC
+//!   itself, or through the lane masks of a divergent loop ([`exit_mask`]);
+//! - a counter s with exactly one definition in the loop (nested loops included), in a block U
+//!   of the loop itself that dominates every latch (so it runs once per iteration, before or
+//!   after the test as U and T lie in the dominator tree): `s_add_{u,i}32 s, s, C`,
+//!   `s_sub_{u,i}32 s, s, C` or `s_addk_i32 s, C`; or `s_mov_b32 s, t` after `t = s + C`
+//!   earlier in U. The compare reads s, or that t before it is copied back;
 //! - on every entry into the loop s holds the same constant: walking back from the header's
 //!   predecessors outside the loop, every path meets an `s_mov_b32 s, K`, `s_movk_i32 s, K` or
 //!   `s_mov_b64 s[s:s+1], K` before anything else writes s, and none reaches the loop again or
@@ -21,11 +23,15 @@
 //! as the scalar ALU does it) until the test leaves the loop, up to [`MAX_TRIPS`] iterations
 //! and within a kernel's [`Budget`] (so that a hostile kernel of many loops that never leave
 //! costs milliseconds, not minutes): the header's bound is the number of iterations that
-//! start, the same thing `loop_bound` means. Other exits (a `break`) only end the loop sooner.
+//! start, the same thing `loop_bound` means. Other exits (a `break`, lanes whose data ends
+//! the loop) only end it sooner.
+
+use std::collections::HashMap;
 
 use pws_isa::{Instruction, Opcode, Operand, Program};
 
-use crate::flow::{EdgeKind, Flow};
+use super::exit_mask;
+use crate::flow::Flow;
 use crate::scalar::effects;
 
 /// The longest loop simulated; a loop that runs longer keeps asking for an annotation.
@@ -52,83 +58,255 @@ pub struct Counter {
     pub trips: u64,
 }
 
-/// The counted loop `l` of `flow`, if it has the shape of the module documentation.
+/// The counted loop `l` of `flow`, if it has the shape of the module documentation. Of several
+/// exit tests that prove a bound, the tightest.
 pub fn counted_loop(
     program: &Program,
     flow: &Flow,
     l: usize,
     budget: &mut Budget,
 ) -> Option<Counter> {
-    let lp = &flow.loops[l];
+    let scan = LoopScan::new(program, flow, l, budget)?;
     let insts = &program.instructions;
-    let once_per_iteration =
-        |b: usize| flow.loop_of(b) == Some(l) && lp.latches.iter().all(|&t| flow.dominates(b, t));
+    let mut inits: HashMap<u8, Option<u32>> = HashMap::new();
+    let mut best: Option<Counter> = None;
+    for &test_block in scan.own_blocks() {
+        for cmp_at in flow.blocks[test_block].clone() {
+            if budget.0 == 0 {
+                return best;
+            }
+            let Some((sgpr, compare)) = Compare::of(&insts[cmp_at].item) else {
+                continue;
+            };
+            let Some((step, ahead)) = scan.counter_at(test_block, cmp_at, sgpr, budget) else {
+                continue;
+            };
+            let init = *inits
+                .entry(step.sgpr)
+                .or_insert_with(|| initial_value(program, flow, l, step.sgpr, budget));
+            let Some(init) = init else {
+                continue;
+            };
+            for exit_when in [true, false] {
+                if !exit_mask::leaves_when(program, flow, l, cmp_at, exit_when, &mut budget.0) {
+                    continue;
+                }
+                let test = ExitTest {
+                    compare,
+                    exit_when,
+                    init,
+                    ahead,
+                };
+                if let Some(c) = test.run(&step, budget) {
+                    if best.as_ref().is_none_or(|b| c.trips < b.trips) {
+                        best = Some(c);
+                    }
+                }
+            }
+        }
+    }
+    best
+}
 
-    // The exit test: a conditional SCC branch with one way out.
-    let (test_block, branch) = lp.body.iter().find_map(|&b| {
-        let i = flow.last(b);
-        let inst = &insts[i].item;
-        if !matches!(inst.opcode, Opcode::SCbranchScc0 | Opcode::SCbranchScc1)
-            || !once_per_iteration(b)
-            || flow.succ[b].len() != 2
-        {
+/// A compare of the counter whose result, when it is `exit_when`, ends the loop.
+struct ExitTest {
+    compare: Compare,
+    exit_when: bool,
+    init: u32,
+    /// The compare sees the counter after this iteration's step.
+    ahead: bool,
+}
+
+impl ExitTest {
+    /// Runs the counter until the test ends the loop.
+    fn run(&self, step: &Step, budget: &mut Budget) -> Option<Counter> {
+        let mut v = self.init;
+        for trips in 1..=MAX_TRIPS {
+            budget.0 = budget.0.checked_sub(1)?;
+            if self.ahead {
+                v = v.wrapping_add(step.step);
+            }
+            if self.compare.holds(v) == self.exit_when {
+                return Some(Counter {
+                    sgpr: step.sgpr,
+                    init: self.init,
+                    step: step.step,
+                    trips,
+                });
+            }
+            if !self.ahead {
+                v = v.wrapping_add(step.step);
+            }
+        }
+        None
+    }
+}
+
+/// The counter's one change per iteration.
+struct Step {
+    sgpr: u8,
+    step: u32,
+    /// The instruction that writes the counter.
+    at: usize,
+    /// The add into another register that it copies, if it is `s_mov_b32 s, t`.
+    via: Option<usize>,
+}
+
+/// Loop `l` with the SGPR definitions in it, found once (a loop of many compares asks for
+/// them many times).
+struct LoopScan<'a> {
+    program: &'a Program,
+    flow: &'a Flow,
+    l: usize,
+    /// For each SGPR, the instructions of the loop (nested loops included) that write it, in
+    /// program order.
+    defs: HashMap<u8, Vec<usize>>,
+}
+
+impl<'a> LoopScan<'a> {
+    fn new(program: &'a Program, flow: &'a Flow, l: usize, budget: &mut Budget) -> Option<Self> {
+        let mut defs: HashMap<u8, Vec<usize>> = HashMap::new();
+        for &b in &flow.loops[l].body {
+            budget.0 = budget.0.checked_sub(flow.blocks[b].len() as u64)?;
+            for i in flow.blocks[b].clone() {
+                for r in effects(&program.instructions[i].item).defs.iter() {
+                    defs.entry(r).or_default().push(i);
+                }
+            }
+        }
+        Some(LoopScan {
+            program,
+            flow,
+            l,
+            defs,
+        })
+    }
+
+    /// The blocks of the loop itself, not of a loop inside it.
+    fn own_blocks(&self) -> impl Iterator<Item = &usize> + '_ {
+        self.flow.loops[self.l]
+            .body
+            .iter()
+            .filter(|&&b| self.flow.loop_of(b) == Some(self.l))
+    }
+
+    fn defs_of(&self, s: u8) -> &[usize] {
+        self.defs.get(&s).map_or(&[], Vec::as_slice)
+    }
+
+    /// The last write of `s` before instruction `at` in `at`'s block.
+    fn last_def_before(&self, s: u8, at: usize) -> Option<usize> {
+        let defs = self.defs_of(s);
+        let before = defs[..defs.partition_point(|&i| i < at)].last().copied()?;
+        (self.flow.block_of(before) == self.flow.block_of(at)).then_some(before)
+    }
+
+    /// The counter the compare at `cmp_at` (in `test_block`) reads, and whether the compared
+    /// value is one step ahead of the counter's value at the iteration's start.
+    fn counter_at(
+        &self,
+        test_block: usize,
+        cmp_at: usize,
+        sgpr: u8,
+        budget: &mut Budget,
+    ) -> Option<(Step, bool)> {
+        let flow = self.flow;
+        match self.step(sgpr, test_block, budget) {
+            Some(step) => {
+                let b = flow.block_of(step.at);
+                let ahead = if b == test_block {
+                    step.at < cmp_at
+                } else if flow.dominates(b, test_block) {
+                    true
+                } else if !self.reaches(b, test_block, budget)? {
+                    false
+                } else {
+                    return None;
+                };
+                Some((step, ahead))
+            }
+            None => {
+                // The compare reads the incremented copy t = s + C, before it is moved back
+                // to s.
+                let add = self.last_def_before(sgpr, cmp_at)?;
+                let step = added_to(&self.program.instructions[add].item, sgpr)
+                    .and_then(|s| self.step(s, test_block, budget))
+                    .filter(|step| step.via == Some(add))?;
+                Some((step, true))
+            }
+        }
+    }
+
+    /// SGPR `s`'s one definition in the loop: `s += C`, or `s = t` after `t = s + C` earlier
+    /// in the same block (clang keeps the old value for the loop's exit that way) or in the
+    /// test's block before it; in a block every iteration runs once, or in the test's block
+    /// (every iteration that goes on runs that: [`exit_mask::leaves_when`]).
+    fn step(&self, s: u8, test_block: usize, budget: &mut Budget) -> Option<Step> {
+        let flow = self.flow;
+        let lp = &flow.loops[self.l];
+        let insts = &self.program.instructions;
+        let [at] = *self.defs_of(s) else {
+            return None;
+        };
+        let block = flow.block_of(at);
+        let once = block == test_block || lp.latches.iter().all(|&t| flow.dominates(block, t));
+        if flow.loop_of(block) != Some(self.l) || !once {
             return None;
         }
-        let inside = flow.succ[b].iter().filter(|e| lp.contains(e.to)).count();
-        (inside == 1).then_some((b, i))
-    })?;
-    let taken_stays = flow.succ[test_block]
-        .iter()
-        .any(|e| e.kind == EdgeKind::Taken && lp.contains(e.to));
-    let continue_on_scc = (insts[branch].item.opcode == Opcode::SCbranchScc1) == taken_stays;
-
-    // The compare that sets SCC for it.
-    let cmp_at = (flow.blocks[test_block].start..branch)
-        .rev()
-        .find(|&i| insts[i].item.writes_scc())?;
-    let (sgpr, compare) = Compare::of(&insts[cmp_at].item)?;
-
-    // The counter's one step in the loop.
-    let defs: Vec<usize> = lp
-        .body
-        .iter()
-        .flat_map(|&b| flow.blocks[b].clone())
-        .filter(|&i| effects(&insts[i].item).defs.contains(sgpr))
-        .collect();
-    let [step_at] = defs[..] else {
-        return None;
-    };
-    let step = step_of(&insts[step_at].item, sgpr)?;
-    let step_block = flow.block_of(step_at);
-    if !once_per_iteration(step_block) {
-        return None;
-    }
-    let step_first = if step_block == test_block {
-        step_at < cmp_at
-    } else {
-        flow.dominates(step_block, test_block)
-    };
-
-    let init = initial_value(program, flow, l, sgpr)?;
-    let mut v = init;
-    for trips in 1..=MAX_TRIPS {
-        budget.0 = budget.0.checked_sub(1)?;
-        if step_first {
-            v = v.wrapping_add(step);
-        }
-        if compare.holds(v) != continue_on_scc {
-            return Some(Counter {
-                sgpr,
-                init,
+        let inst = &insts[at].item;
+        if let Some(step) = step_of(inst, s, s) {
+            return Some(Step {
+                sgpr: s,
                 step,
-                trips,
+                at,
+                via: None,
             });
         }
-        if !step_first {
-            v = v.wrapping_add(step);
-        }
+        let (Opcode::SMovB32, Some(Operand::Sgpr(t))) = (inst.opcode, inst.src(0)) else {
+            return None;
+        };
+        let add = match self.last_def_before(t, at) {
+            Some(add) => add,
+            None => {
+                // t's one definition in the loop, in the test's block, which every iteration
+                // that goes on runs before this one (clang's unrolled loops step there).
+                let [add] = *self.defs_of(t) else {
+                    return None;
+                };
+                let before =
+                    flow.block_of(add) == test_block && !self.reaches(block, test_block, budget)?;
+                before.then_some(add)?
+            }
+        };
+        Some(Step {
+            sgpr: s,
+            step: step_of(&insts[add].item, t, s)?,
+            at,
+            via: Some(add),
+        })
     }
-    None
+
+    /// Whether block `to` follows block `from` on some path through one iteration.
+    fn reaches(&self, from: usize, to: usize, budget: &mut Budget) -> Option<bool> {
+        let flow = self.flow;
+        let lp = &flow.loops[self.l];
+        let mut seen = vec![false; flow.blocks.len()];
+        let mut work = vec![from];
+        while let Some(b) = work.pop() {
+            if b == to {
+                return Some(true);
+            }
+            if std::mem::replace(&mut seen[b], true) {
+                continue;
+            }
+            budget.0 = budget.0.checked_sub(1)?;
+            work.extend(
+                flow.forward_succ(b)
+                    .filter(|&n| lp.contains(n) && n != lp.header),
+            );
+        }
+        Some(false)
+    }
 }
 
 /// `s_cmp_*` of the counter against a constant, as SCC = `holds(counter)`.
@@ -229,27 +407,43 @@ impl Compare {
     }
 }
 
-/// What `inst`, the counter's one definition in the loop, adds to it each iteration.
-fn step_of(inst: &Instruction, s: u8) -> Option<u32> {
+/// C, if `inst` is `dst = src + C` (a subtraction adds the negated constant).
+fn step_of(inst: &Instruction, dst: u8, src: u8) -> Option<u32> {
     use Opcode::*;
-    let dst_is_s = inst.dst == Some(Operand::Sgpr(s));
-    let me = Some(Operand::Sgpr(s));
+    if inst.dst != Some(Operand::Sgpr(dst)) {
+        return None;
+    }
+    let me = Some(Operand::Sgpr(src));
     match inst.opcode {
-        SAddkI32 if dst_is_s => Some(inst.simm16() as i32 as u32),
-        SAddU32 | SAddI32 if dst_is_s => match (inst.src(0), inst.src(1)) {
+        SAddkI32 if dst == src => Some(inst.simm16() as i32 as u32),
+        SAddU32 | SAddI32 => match (inst.src(0), inst.src(1)) {
             (a, Some(k)) if a == me => k.constant_value32(),
             (Some(k), b) if b == me => k.constant_value32(),
             _ => None,
         },
-        SSubU32 | SSubI32 if dst_is_s && inst.src(0) == me => {
+        SSubU32 | SSubI32 if inst.src(0) == me => {
             Some(inst.src(1)?.constant_value32()?.wrapping_neg())
         }
         _ => None,
     }
 }
 
+/// The register `inst` adds a constant to, writing `dst`, if another than `dst`.
+fn added_to(inst: &Instruction, dst: u8) -> Option<u8> {
+    (0..2).find_map(|k| match inst.src(k) {
+        Some(Operand::Sgpr(s)) if s != dst && step_of(inst, dst, s).is_some() => Some(s),
+        _ => None,
+    })
+}
+
 /// The constant SGPR `s` holds whenever loop `l` is entered, if there is one.
-fn initial_value(program: &Program, flow: &Flow, l: usize, s: u8) -> Option<u32> {
+fn initial_value(
+    program: &Program,
+    flow: &Flow,
+    l: usize,
+    s: u8,
+    budget: &mut Budget,
+) -> Option<u32> {
     let lp = &flow.loops[l];
     let insts = &program.instructions;
     let mut found: Option<u32> = None;
@@ -266,6 +460,7 @@ fn initial_value(program: &Program, flow: &Flow, l: usize, s: u8) -> Option<u32>
         if lp.contains(b) {
             return None;
         }
+        budget.0 = budget.0.checked_sub(flow.blocks[b].len() as u64)?;
         let def = flow.blocks[b]
             .clone()
             .rev()
@@ -316,13 +511,19 @@ mod tests {
         let src = "s_mov_b32 s4, 0\n.L1:\ns_add_i32 s4, s4, 1\ns_cmp_lt_u32 s4, 100\ns_cbranch_scc1 .L1\ns_endpgm\n";
         let program = pws_isa::assemble(src, "t.s").unwrap();
         let flow = Flow::new(&program, "t.s").unwrap();
-        assert_eq!(counted_loop(&program, &flow, 0, &mut Budget(99)), None);
-        let mut budget = Budget(100);
+        // Following the iteration's paths costs an instruction each, running the counter a
+        // step each.
+        let mut budget = Budget(1000);
         assert_eq!(
             counted_loop(&program, &flow, 0, &mut budget).unwrap().trips,
             100
         );
-        assert_eq!(budget.0, 0);
+        let used = 1000 - budget.0;
+        assert!(used >= 100, "{used}");
+        assert_eq!(
+            counted_loop(&program, &flow, 0, &mut Budget(used - 1)),
+            None
+        );
     }
 
     /// clang's `for (int j = 0; j < 64; j++)` over a 16-byte stride: a 64-bit pointer
@@ -374,6 +575,113 @@ mod tests {
         assert_eq!(c.trips, 8);
     }
 
+    /// clang-14 -O2 on `for (i = 0; i < 100; i++) { if (x < eps) break; x = ...; }`: the
+    /// counter's test ORed into the mask of lanes that leave, the old value kept in s6.
+    #[test]
+    fn a_loop_lanes_leave_by_break_is_bounded_by_its_counter() {
+        let c = counter(
+            "s_mov_b32 s6, 0\n\
+             s_mov_b64 s[4:5], 0\n\
+             .LBB0_2:\n\
+             v_mov_b32_e32 v4, v2\n\
+             s_add_i32 s10, s6, 1\n\
+             s_cmpk_gt_u32 s6, 0x62\n\
+             s_cselect_b64 s[8:9], -1, 0\n\
+             v_mac_f32_e32 v2, 0.5, v4\n\
+             v_cmp_gt_f32_e32 vcc, s7, v2\n\
+             s_or_b64 s[8:9], s[8:9], vcc\n\
+             s_and_b64 s[8:9], exec, s[8:9]\n\
+             v_mov_b32_e32 v3, s10\n\
+             s_or_b64 s[4:5], s[8:9], s[4:5]\n\
+             s_mov_b32 s6, s10\n\
+             s_andn2_b64 exec, exec, s[4:5]\n\
+             s_cbranch_execnz .LBB0_2\n\
+             s_or_b64 exec, exec, s[4:5]\n\
+             s_endpgm\n",
+        )
+        .expect("a counted loop");
+        assert_eq!((c.sgpr, c.init, c.step, c.trips), (6, 0, 1, 100));
+    }
+
+    /// `while (x != 1 && steps < 200)`: the test in the latch, leaving on an empty EXEC, the
+    /// header a divergent if/else.
+    #[test]
+    fn a_latch_that_leaves_on_an_empty_exec() {
+        let c = counter(
+            "s_mov_b32 s8, 0\n\
+             s_mov_b64 s[4:5], 0\n\
+             s_branch .LBB1_3\n\
+             .LBB1_2:\n\
+             s_or_b64 exec, exec, s[6:7]\n\
+             s_add_i32 s9, s8, 1\n\
+             s_cmpk_gt_u32 s8, 0xc6\n\
+             v_cmp_eq_u32_e32 vcc, 1, v2\n\
+             s_cselect_b64 s[6:7], -1, 0\n\
+             s_or_b64 s[6:7], vcc, s[6:7]\n\
+             s_and_b64 s[6:7], exec, s[6:7]\n\
+             s_or_b64 s[4:5], s[6:7], s[4:5]\n\
+             v_mov_b32_e32 v3, s9\n\
+             s_mov_b32 s8, s9\n\
+             s_andn2_b64 exec, exec, s[4:5]\n\
+             s_cbranch_execz .LBB1_7\n\
+             .LBB1_3:\n\
+             v_and_b32_e32 v3, 1, v2\n\
+             v_cmp_eq_u32_e32 vcc, 1, v3\n\
+             s_and_saveexec_b64 s[6:7], vcc\n\
+             s_xor_b64 s[6:7], exec, s[6:7]\n\
+             v_mul_lo_u32 v2, v2, 3\n\
+             s_or_saveexec_b64 s[6:7], s[6:7]\n\
+             s_xor_b64 exec, exec, s[6:7]\n\
+             s_cbranch_execz .LBB1_2\n\
+             v_lshrrev_b32_e32 v2, 1, v2\n\
+             s_branch .LBB1_2\n\
+             .LBB1_7:\n\
+             s_endpgm\n",
+        )
+        .expect("a counted loop");
+        assert_eq!((c.sgpr, c.trips), (8, 200));
+    }
+
+    /// `while (lo < hi && it < 11)` with uniform `lo`/`hi` kept in VGPRs: the counter's test
+    /// ANDed into VCC.
+    #[test]
+    fn a_uniform_loop_leaving_on_vcc() {
+        let c = counter(
+            "s_mov_b32 s7, 0\n\
+             .LBB1_1:\n\
+             v_add_u32_e32 v3, vcc, v2, v1\n\
+             s_load_dword s9, s[10:11], 0x0\n\
+             s_waitcnt lgkmcnt(0)\n\
+             s_add_i32 s9, s7, 1\n\
+             s_cmp_lt_u32 s7, 10\n\
+             v_cmp_lt_i32_e32 vcc, v1, v2\n\
+             s_cselect_b64 s[10:11], -1, 0\n\
+             s_and_b64 s[10:11], vcc, s[10:11]\n\
+             s_mov_b32 s7, s9\n\
+             s_and_b64 vcc, exec, s[10:11]\n\
+             s_cbranch_vccnz .LBB1_1\n\
+             s_endpgm\n",
+        )
+        .expect("a counted loop");
+        assert_eq!((c.sgpr, c.trips), (7, 11));
+    }
+
+    /// The compare reads the incremented copy before it is moved back.
+    #[test]
+    fn the_compare_may_read_the_incremented_copy() {
+        let c = counter(
+            "s_mov_b32 s6, 0\n\
+             .L1:\n\
+             s_add_i32 s10, s6, 4\n\
+             s_cmp_lt_u32 s10, 40\n\
+             s_mov_b32 s6, s10\n\
+             s_cbranch_scc1 .L1\n\
+             s_endpgm\n",
+        )
+        .expect("a counted loop");
+        assert_eq!((c.sgpr, c.step, c.trips), (6, 4, 10));
+    }
+
     #[test]
     fn anything_else_is_not_inferred() {
         let cases = [
@@ -387,6 +695,12 @@ mod tests {
             "s_mov_b32 s4, 0\n.L1:\ns_add_i32 s4, s4, 1\ns_cmp_lt_i32 s4, s5\ns_cbranch_scc1 .L1\ns_endpgm\n",
             // A divergent loop: its exit is an EXEC branch.
             "s_mov_b32 s4, 0\n.L1:\ns_add_i32 s4, s4, 1\nv_cmp_gt_i32_e32 vcc, 5, v0\ns_and_b64 exec, exec, vcc\ns_cbranch_execnz .L1\ns_endpgm\n",
+            // The counter's test ANDed with the data's: lanes may stay.
+            "s_mov_b32 s6, 0\ns_mov_b64 s[4:5], 0\n.L1:\ns_add_i32 s6, s6, 1\ns_cmp_gt_u32 s6, 10\ns_cselect_b64 s[8:9], -1, 0\ns_and_b64 s[8:9], s[8:9], vcc\ns_and_b64 s[8:9], exec, s[8:9]\ns_or_b64 s[4:5], s[8:9], s[4:5]\ns_andn2_b64 exec, exec, s[4:5]\ns_cbranch_execnz .L1\ns_endpgm\n",
+            // The copy back is not of the add (another value reaches the move).
+            "s_mov_b32 s6, 0\n.L1:\ns_add_i32 s10, s6, 1\ns_mov_b32 s10, s11\ns_cmp_lt_u32 s6, 40\ns_mov_b32 s6, s10\ns_cbranch_scc1 .L1\ns_endpgm\n",
+            // The compared copy is stepped from another register than the counter.
+            "s_mov_b32 s6, 0\n.L1:\ns_add_i32 s10, s7, 1\ns_cmp_lt_u32 s10, 40\ns_mov_b32 s6, s10\ns_cbranch_scc1 .L1\ns_endpgm\n",
             // Never leaves within MAX_TRIPS (the step skips the exit value).
             "s_mov_b32 s4, 1\n.L1:\ns_add_i32 s4, s4, 2\ns_cmp_lg_u32 s4, 10\ns_cbranch_scc1 .L1\ns_endpgm\n",
         ];

@@ -1,0 +1,705 @@
+//! Whether a loop ends once a compare has given one result, whatever the lanes' data: the
+//! uniform half of an exit test, through the lane masks LLVM builds for a divergent loop.
+//!
+//! clang lowers `for (i = 0; i < 100; i++) { if (x < eps) break; ... }` to a loop whose exit
+//! is an EXEC branch, with the counter's test folded into the mask of lanes that leave:
+//!
+//! ```text
+//! s_cmpk_gt_u32 s6, 0x62           ; the counter's test
+//! s_cselect_b64 s[8:9], -1, 0      ; ... as a mask of all lanes
+//! v_cmp_gt_f32_e32 vcc, s7, v2     ; the data's test
+//! s_or_b64 s[8:9], s[8:9], vcc     ; either one ends a lane's loop
+//! s_and_b64 s[8:9], exec, s[8:9]
+//! s_or_b64 s[4:5], s[8:9], s[4:5]  ; the lanes that have left so far
+//! s_andn2_b64 exec, exec, s[4:5]
+//! s_cbranch_execnz .LBB0_2
+//! ```
+//!
+//! When the test `break`s before the counter steps, the step and the compare sit in a block
+//! only the lanes that go on reach, skipped when none does, and the mask of leaving lanes is
+//! built across blocks. [`leaves_when`] follows every path through one iteration (nested loops
+//! excluded) from the header back to it, and shows that none can be taken once the compare has
+//! given the result: the loop leaves on that iteration or before. A loop nested in it is not
+//! followed: past it, whatever it writes may hold anything.
+//!
+//! The masks are followed for one lane, any lane: each 64-bit mask is that lane's bit, a
+//! Boolean function (a decision diagram, [`Bdd`]) of variables that stand for what is not
+//! known (the lane's
+//! bits at the iteration's start, a vector compare's result, a mask written by an instruction
+//! not modelled here). A uniform branch on a mask says something of every lane: taking
+//! `s_cbranch_execz` means this lane's EXEC bit is 0, which constrains the variables; going on
+//! at `s_cbranch_execnz` needs some lane's bit to be 1, impossible if this lane's is 0 under
+//! the constraints, as it then is for every lane. A path is refuted when a branch it takes is
+//! impossible so.
+
+use std::collections::HashMap;
+
+use pws_isa::{Instruction, Opcode, Operand, Program};
+
+use crate::flow::{EdgeKind, Flow};
+use crate::scalar::{effects, registers, ScalarReg, ScalarSet, EXEC_LO, SCC};
+
+/// Paths through one iteration followed per question.
+const MAX_PATHS: usize = 256;
+/// Decision-diagram nodes per question.
+const MAX_NODES: usize = 1 << 16;
+
+/// A lane's bit of a mask: a node of the [`Bdd`].
+type Bit = u32;
+const FALSE: Bit = 0;
+const TRUE: Bit = 1;
+
+/// Too much to follow: the question is left open.
+struct GiveUp;
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Op {
+    And,
+    Or,
+    Xor,
+}
+
+/// A reduced ordered binary decision diagram of the lane's bits: node `n` is `if var then hi
+/// else lo`, shared and unique, so that a function is zero exactly when it is [`FALSE`].
+struct Bdd {
+    nodes: Vec<(u32, Bit, Bit)>,
+    unique: HashMap<(u32, Bit, Bit), Bit>,
+    memo: HashMap<(Op, Bit, Bit), Bit>,
+    vars: u32,
+    /// Operations computed since the walk last charged its budget for them.
+    steps: u64,
+}
+
+impl Bdd {
+    fn new() -> Bdd {
+        Bdd {
+            // The terminals, with a variable after every other.
+            nodes: vec![(u32::MAX, FALSE, FALSE), (u32::MAX, TRUE, TRUE)],
+            unique: HashMap::new(),
+            memo: HashMap::new(),
+            vars: 0,
+            steps: 0,
+        }
+    }
+
+    fn node(&mut self, var: u32, lo: Bit, hi: Bit) -> Result<Bit, GiveUp> {
+        if lo == hi {
+            return Ok(lo);
+        }
+        if let Some(&n) = self.unique.get(&(var, lo, hi)) {
+            return Ok(n);
+        }
+        if self.nodes.len() == MAX_NODES {
+            return Err(GiveUp);
+        }
+        let n = self.nodes.len() as Bit;
+        self.nodes.push((var, lo, hi));
+        self.unique.insert((var, lo, hi), n);
+        Ok(n)
+    }
+
+    fn fresh(&mut self) -> Result<Bit, GiveUp> {
+        self.vars += 1;
+        self.node(self.vars - 1, FALSE, TRUE)
+    }
+
+    fn apply(&mut self, op: Op, a: Bit, b: Bit) -> Result<Bit, GiveUp> {
+        let (a, b) = (a.min(b), a.max(b));
+        let done = match op {
+            Op::And if a == FALSE => Some(FALSE),
+            Op::And if a == TRUE || a == b => Some(b),
+            Op::Or if a == TRUE => Some(TRUE),
+            Op::Or if a == FALSE || a == b => Some(b),
+            Op::Xor if a == FALSE => Some(b),
+            Op::Xor if a == b => Some(FALSE),
+            _ => None,
+        };
+        if let Some(r) = done {
+            return Ok(r);
+        }
+        if let Some(&r) = self.memo.get(&(op, a, b)) {
+            return Ok(r);
+        }
+        self.steps += 1;
+        let (va, a0, a1) = self.nodes[a as usize];
+        let (vb, b0, b1) = self.nodes[b as usize];
+        let v = va.min(vb);
+        let (a0, a1) = if va == v { (a0, a1) } else { (a, a) };
+        let (b0, b1) = if vb == v { (b0, b1) } else { (b, b) };
+        let lo = self.apply(op, a0, b0)?;
+        let hi = self.apply(op, a1, b1)?;
+        let r = self.node(v, lo, hi)?;
+        self.memo.insert((op, a, b), r);
+        Ok(r)
+    }
+
+    fn and(&mut self, a: Bit, b: Bit) -> Result<Bit, GiveUp> {
+        self.apply(Op::And, a, b)
+    }
+
+    fn or(&mut self, a: Bit, b: Bit) -> Result<Bit, GiveUp> {
+        self.apply(Op::Or, a, b)
+    }
+
+    fn xor(&mut self, a: Bit, b: Bit) -> Result<Bit, GiveUp> {
+        self.apply(Op::Xor, a, b)
+    }
+
+    fn not(&mut self, a: Bit) -> Result<Bit, GiveUp> {
+        self.apply(Op::Xor, a, TRUE)
+    }
+}
+
+/// One lane's masks and the uniform state along a path.
+#[derive(Clone)]
+struct Lane {
+    /// Keyed by a mask's low 32-bit register; a mask not here holds a variable, made when it
+    /// is first read.
+    masks: HashMap<ScalarReg, Bit>,
+    exec: Bit,
+    scc: Option<bool>,
+    /// The assignments of the variables the uniform branches taken so far allow.
+    possible: Bit,
+}
+
+impl Lane {
+    fn start(bdd: &mut Bdd) -> Result<Lane, GiveUp> {
+        Ok(Lane {
+            masks: HashMap::new(),
+            exec: bdd.fresh()?,
+            scc: None,
+            possible: TRUE,
+        })
+    }
+
+    fn read(&mut self, bdd: &mut Bdd, op: Option<Operand>, opcode: Opcode) -> Result<Bit, GiveUp> {
+        let Some(op) = op else {
+            return bdd.fresh();
+        };
+        if op == Operand::ExecLo {
+            return Ok(self.exec);
+        }
+        match op.constant_value64(opcode.sign_extends_literal64()) {
+            Some(0) => return Ok(FALSE),
+            Some(u64::MAX) => return Ok(TRUE),
+            // Other constants differ between lanes.
+            Some(_) => return bdd.fresh(),
+            None => {}
+        }
+        let Some(r) = registers(op, 2).next() else {
+            return bdd.fresh();
+        };
+        if let Some(&b) = self.masks.get(&r) {
+            return Ok(b);
+        }
+        let b = bdd.fresh()?;
+        self.masks.insert(r, b);
+        Ok(b)
+    }
+
+    fn forget(&mut self, r: ScalarReg) {
+        self.masks.remove(&r);
+        self.masks.remove(&r.wrapping_sub(1));
+    }
+
+    fn write(&mut self, op: Operand, b: Bit) {
+        if op == Operand::ExecLo {
+            self.exec = b;
+            return;
+        }
+        if let Some(r) = registers(op, 2).next() {
+            self.forget(r);
+            self.forget(r + 1);
+            self.masks.insert(r, b);
+        }
+    }
+
+    /// The uniform "`b` is non-zero" (SCC of a logic op), where the lanes decide it.
+    fn nonzero(&self, bdd: &mut Bdd, b: Bit) -> Result<Option<bool>, GiveUp> {
+        let nb = bdd.not(b)?;
+        Ok(if bdd.and(b, self.possible)? == FALSE {
+            Some(false)
+        } else if bdd.and(nb, self.possible)? == FALSE {
+            Some(true)
+        } else {
+            None
+        })
+    }
+
+    fn step(&mut self, bdd: &mut Bdd, inst: &Instruction) -> Result<(), GiveUp> {
+        use Opcode::*;
+        let op = inst.opcode;
+        let result = match op {
+            SMovB64 => Some(self.read(bdd, inst.src(0), op)?),
+            SNotB64 => {
+                let a = self.read(bdd, inst.src(0), op)?;
+                Some(bdd.not(a)?)
+            }
+            SAndB64 | SOrB64 | SXorB64 | SAndn2B64 | SOrn2B64 | SNandB64 | SNorB64 | SXnorB64 => {
+                let a = self.read(bdd, inst.src(0), op)?;
+                let b = self.read(bdd, inst.src(1), op)?;
+                Some(match op {
+                    SAndB64 => bdd.and(a, b)?,
+                    SOrB64 => bdd.or(a, b)?,
+                    SXorB64 => bdd.xor(a, b)?,
+                    SAndn2B64 => {
+                        let nb = bdd.not(b)?;
+                        bdd.and(a, nb)?
+                    }
+                    SOrn2B64 => {
+                        let nb = bdd.not(b)?;
+                        bdd.or(a, nb)?
+                    }
+                    SNandB64 => {
+                        let r = bdd.and(a, b)?;
+                        bdd.not(r)?
+                    }
+                    SNorB64 => {
+                        let r = bdd.or(a, b)?;
+                        bdd.not(r)?
+                    }
+                    _ => {
+                        let r = bdd.xor(a, b)?;
+                        bdd.not(r)?
+                    }
+                })
+            }
+            SCselectB64 => {
+                let a = self.read(bdd, inst.src(0), op)?;
+                let b = self.read(bdd, inst.src(1), op)?;
+                Some(match self.scc {
+                    Some(true) => a,
+                    Some(false) => b,
+                    None => bdd.fresh()?,
+                })
+            }
+            SAndSaveexecB64 | SOrSaveexecB64 | SXorSaveexecB64 | SAndn2SaveexecB64
+            | SOrn2SaveexecB64 | SNandSaveexecB64 | SNorSaveexecB64 | SXnorSaveexecB64 => {
+                let s = self.read(bdd, inst.src(0), op)?;
+                let e = self.exec;
+                let ne = bdd.not(e)?;
+                let new = match op {
+                    SAndSaveexecB64 => bdd.and(s, e)?,
+                    SOrSaveexecB64 => bdd.or(s, e)?,
+                    SXorSaveexecB64 => bdd.xor(s, e)?,
+                    SAndn2SaveexecB64 => bdd.and(s, ne)?,
+                    SOrn2SaveexecB64 => bdd.or(s, ne)?,
+                    SNandSaveexecB64 => {
+                        let r = bdd.and(s, e)?;
+                        bdd.not(r)?
+                    }
+                    SNorSaveexecB64 => {
+                        let r = bdd.or(s, e)?;
+                        bdd.not(r)?
+                    }
+                    _ => {
+                        let r = bdd.xor(s, e)?;
+                        bdd.not(r)?
+                    }
+                };
+                if let Some(d) = inst.dst {
+                    self.write(d, e);
+                }
+                self.scc = self.nonzero(bdd, new)?;
+                self.exec = new;
+                return Ok(());
+            }
+            _ => None,
+        };
+        match (result, inst.dst) {
+            (Some(b), Some(d)) => {
+                if inst.writes_scc() {
+                    self.scc = self.nonzero(bdd, b)?;
+                }
+                self.write(d, b);
+            }
+            _ => self.havoc(bdd, effects(inst).defs)?,
+        }
+        Ok(())
+    }
+
+    /// Forgets what `defs` held: it may now hold anything.
+    fn havoc(&mut self, bdd: &mut Bdd, defs: ScalarSet) -> Result<(), GiveUp> {
+        for r in defs.iter() {
+            self.forget(r);
+        }
+        if defs.contains(SCC) {
+            self.scc = None;
+        }
+        if defs.contains(EXEC_LO) || defs.contains(EXEC_LO + 1) {
+            self.exec = bdd.fresh()?;
+        }
+        Ok(())
+    }
+
+    /// The lane state after the block's branch goes `taken` (or falls through), or `None` if
+    /// no wavefront can go that way.
+    fn branch(
+        &self,
+        bdd: &mut Bdd,
+        inst: &Instruction,
+        taken: bool,
+    ) -> Result<Option<Lane>, GiveUp> {
+        use Opcode::*;
+        let mut next = self.clone();
+        let mask = match inst.opcode {
+            SCbranchScc0 | SCbranchScc1 => {
+                let want = (inst.opcode == SCbranchScc1) == taken;
+                if self.scc.is_some_and(|scc| scc != want) {
+                    return Ok(None);
+                }
+                next.scc = Some(want);
+                return Ok(Some(next));
+            }
+            SCbranchVccz | SCbranchVccnz => {
+                let vcc = registers(Operand::VccLo, 2).next();
+                match vcc.and_then(|r| self.masks.get(&r)) {
+                    Some(&vcc) => vcc,
+                    None => return Ok(Some(next)),
+                }
+            }
+            SCbranchExecz | SCbranchExecnz => self.exec,
+            _ => return Ok(Some(next)),
+        };
+        let on_zero = matches!(inst.opcode, SCbranchVccz | SCbranchExecz);
+        if on_zero == taken {
+            // Every lane's bit is 0.
+            let zero = bdd.not(mask)?;
+            next.possible = bdd.and(next.possible, zero)?;
+            Ok((next.possible != FALSE).then_some(next))
+        } else {
+            // Some lane's bit is 1: not if this lane's cannot be.
+            Ok((bdd.and(mask, next.possible)? != FALSE).then_some(next))
+        }
+    }
+}
+
+/// True when no iteration of loop `l` that runs the compare at `cmp_at` (a block of `l`
+/// itself) and sees SCC = `exit_when` after it, and no iteration that does not run it,
+/// starts another: every path from the header back to it is impossible so. `budget` counts
+/// the instructions followed; running out answers false.
+pub fn leaves_when(
+    program: &Program,
+    flow: &Flow,
+    l: usize,
+    cmp_at: usize,
+    exit_when: bool,
+    budget: &mut u64,
+) -> bool {
+    let mut walk = Walk {
+        program,
+        flow,
+        l,
+        cmp_at,
+        exit_when,
+        bdd: Bdd::new(),
+        paths: 0,
+        budget,
+    };
+    let header = flow.loops[l].header;
+    Lane::start(&mut walk.bdd)
+        .ok()
+        .and_then(|lane| walk.from(header, lane))
+        .unwrap_or(false)
+}
+
+/// The paths of one iteration under the compare's assumption.
+struct Walk<'a> {
+    program: &'a Program,
+    flow: &'a Flow,
+    l: usize,
+    cmp_at: usize,
+    exit_when: bool,
+    bdd: Bdd,
+    paths: usize,
+    budget: &'a mut u64,
+}
+
+impl Walk<'_> {
+    /// Takes the decision diagram's work since the last charge from the budget.
+    fn charge(&mut self) -> Option<()> {
+        let steps = std::mem::take(&mut self.bdd.steps);
+        *self.budget = self.budget.checked_sub(steps)?;
+        Some(())
+    }
+
+    /// Whether every path on from the start of block `b` with `lane` leaves the loop or is
+    /// impossible; `None` when that is not decided here.
+    fn from(&mut self, b: usize, mut lane: Lane) -> Option<bool> {
+        let flow = self.flow;
+        if flow.loop_of(b) != Some(self.l) {
+            return self.through_nested(b, lane);
+        }
+        let last = flow.last(b);
+        let branch = &self.program.instructions[last].item;
+        for i in flow.blocks[b].clone() {
+            *self.budget = self.budget.checked_sub(1)?;
+            let inst = &self.program.instructions[i].item;
+            if i == last && inst.is_branch() {
+                break;
+            }
+            lane.step(&mut self.bdd, inst).ok()?;
+            self.charge()?;
+            if i == self.cmp_at {
+                lane.scc = Some(self.exit_when);
+            }
+        }
+        for e in &flow.succ[b] {
+            let next = if branch.is_branch() {
+                let next = lane
+                    .branch(&mut self.bdd, branch, e.kind == EdgeKind::Taken)
+                    .ok()?;
+                self.charge()?;
+                match next {
+                    Some(next) => next,
+                    None => continue,
+                }
+            } else {
+                lane.clone()
+            };
+            if !self.enter(e.to, next)? {
+                return Some(false);
+            }
+        }
+        Some(true)
+    }
+
+    /// Follows an edge into block `to`.
+    fn enter(&mut self, to: usize, lane: Lane) -> Option<bool> {
+        let lp = &self.flow.loops[self.l];
+        if !lp.contains(to) {
+            return Some(true);
+        }
+        if to == lp.header {
+            return Some(false);
+        }
+        self.paths += 1;
+        if self.paths > MAX_PATHS {
+            return None;
+        }
+        self.from(to, lane)
+    }
+
+    /// A loop inside this one, entered at its header `b`: its iterations are not followed, so
+    /// on each of its exits the lane may hold anything in what the loop writes.
+    fn through_nested(&mut self, b: usize, mut lane: Lane) -> Option<bool> {
+        let flow = self.flow;
+        let mut m = flow.loop_of(b)?;
+        while flow.loops[m].parent != Some(self.l) {
+            m = flow.loops[m].parent?;
+        }
+        let nested = &flow.loops[m];
+        let mut defs = ScalarSet::EMPTY;
+        for &nb in &nested.body {
+            *self.budget = self.budget.checked_sub(flow.blocks[nb].len() as u64)?;
+            for i in flow.blocks[nb].clone() {
+                defs = defs.union(effects(&self.program.instructions[i].item).defs);
+            }
+        }
+        lane.havoc(&mut self.bdd, defs).ok()?;
+        for &(_, to) in &nested.exits {
+            if !self.enter(to, lane.clone())? {
+                return Some(false);
+            }
+        }
+        Some(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether the one loop of `src` leaves once the compare at line `cmp_line` (1-based)
+    /// gives `exit_when`.
+    fn leaves(src: &str, cmp_line: u32, exit_when: bool) -> bool {
+        let program = pws_isa::assemble(src, "t.s").unwrap();
+        let flow = Flow::new(&program, "t.s").unwrap();
+        let cmp_at = program
+            .instructions
+            .iter()
+            .position(|i| i.line == cmp_line)
+            .unwrap();
+        leaves_when(&program, &flow, 0, cmp_at, exit_when, &mut 1_000_000)
+    }
+
+    const BREAK_IN_ONE_BLOCK: &str = "s_mov_b64 s[4:5], 0\n\
+         .L2:\n\
+         s_cmpk_gt_u32 s6, 0x62\n\
+         s_cselect_b64 s[8:9], -1, 0\n\
+         v_cmp_gt_f32_e32 vcc, s7, v2\n\
+         s_or_b64 s[8:9], s[8:9], vcc\n\
+         s_and_b64 s[8:9], exec, s[8:9]\n\
+         s_or_b64 s[4:5], s[8:9], s[4:5]\n\
+         s_andn2_b64 exec, exec, s[4:5]\n\
+         s_cbranch_execnz .L2\n\
+         s_endpgm\n";
+
+    #[test]
+    fn a_counter_folded_into_the_mask_of_leaving_lanes_empties_exec() {
+        assert!(leaves(BREAK_IN_ONE_BLOCK, 3, true));
+        assert!(!leaves(BREAK_IN_ONE_BLOCK, 3, false));
+        // ANDed with the data's test instead, lanes may stay.
+        let and = BREAK_IN_ONE_BLOCK.replace(
+            "s_or_b64 s[8:9], s[8:9], vcc",
+            "s_and_b64 s[8:9], s[8:9], vcc",
+        );
+        assert!(!leaves(&and, 3, true));
+    }
+
+    /// `for (j = 0; j < 48; j++) if (f(in[j])) { pos = j; break; }`: the lanes that found it
+    /// leave; the others step the counter in a block skipped when none is left.
+    #[test]
+    fn a_break_before_the_step_is_followed_across_blocks() {
+        let src = "s_mov_b64 s[4:5], 0\n\
+             s_branch .L2\n\
+             .L1:\n\
+             s_or_b64 exec, exec, s[8:9]\n\
+             s_and_b64 s[8:9], exec, s[6:7]\n\
+             s_or_b64 s[4:5], s[8:9], s[4:5]\n\
+             s_andn2_b64 exec, exec, s[4:5]\n\
+             s_cbranch_execz .L4\n\
+             .L2:\n\
+             s_or_b64 s[6:7], s[6:7], exec\n\
+             v_cmp_ne_u32_e32 vcc, 3, v2\n\
+             s_and_saveexec_b64 s[8:9], vcc\n\
+             s_cbranch_execz .L1\n\
+             s_add_i32 s10, s10, 1\n\
+             s_cmp_eq_u32 s10, 48\n\
+             s_cselect_b64 s[12:13], -1, 0\n\
+             s_andn2_b64 s[6:7], s[6:7], exec\n\
+             s_and_b64 s[12:13], s[12:13], exec\n\
+             s_or_b64 s[6:7], s[6:7], s[12:13]\n\
+             s_branch .L1\n\
+             .L4:\n\
+             s_endpgm\n";
+        assert!(leaves(src, 15, true));
+        assert!(!leaves(src, 15, false));
+        // Without the header's `s_or_b64 s[6:7], s[6:7], exec` the lanes that found it do
+        // not leave.
+        let kept = src.replace("s_or_b64 s[6:7], s[6:7], exec\n", "s_nop 0\n");
+        assert!(!leaves(&kept, 15, true));
+    }
+
+    /// A uniform loop nested in the body: past it, only what it writes is unknown.
+    #[test]
+    fn a_nested_loop_forgets_only_what_it_writes() {
+        let src = "s_mov_b64 s[16:17], 0\n\
+             s_xor_b64 s[18:19], vcc, -1\n\
+             .L7:\n\
+             s_mov_b32 s4, 13\n\
+             .L8:\n\
+             s_add_i32 s4, s4, -1\n\
+             s_cmp_lg_u32 s4, 0\n\
+             s_cbranch_scc1 .L8\n\
+             s_add_i32 s22, s21, 1\n\
+             s_cmp_gt_u32 s21, 22\n\
+             s_cselect_b64 s[4:5], -1, 0\n\
+             s_or_b64 s[4:5], s[4:5], s[18:19]\n\
+             s_and_b64 s[4:5], exec, s[4:5]\n\
+             s_or_b64 s[16:17], s[4:5], s[16:17]\n\
+             s_mov_b32 s21, s22\n\
+             s_andn2_b64 exec, exec, s[16:17]\n\
+             s_cbranch_execnz .L7\n\
+             s_endpgm\n";
+        let program = pws_isa::assemble(src, "t.s").unwrap();
+        let flow = Flow::new(&program, "t.s").unwrap();
+        let outer = (0..flow.loops.len())
+            .find(|&l| flow.loops[l].parent.is_none())
+            .unwrap();
+        let cmp_at = program
+            .instructions
+            .iter()
+            .position(|i| i.line == 10)
+            .unwrap();
+        assert!(leaves_when(
+            &program,
+            &flow,
+            outer,
+            cmp_at,
+            true,
+            &mut 1_000_000
+        ));
+        // Compared before the nested loop, whose own compare overwrites SCC.
+        let src = src
+            .replace("s_cmp_gt_u32 s21, 22\n", "")
+            .replace(".L7:\n", ".L7:\ns_cmp_gt_u32 s21, 22\n");
+        let program = pws_isa::assemble(&src, "t.s").unwrap();
+        let flow = Flow::new(&program, "t.s").unwrap();
+        let cmp_at = program
+            .instructions
+            .iter()
+            .position(|i| i.line == 4)
+            .unwrap();
+        assert_eq!(
+            program.instructions[cmp_at].item.opcode,
+            pws_isa::Opcode::SCmpGtU32
+        );
+        assert!(!leaves_when(
+            &program,
+            &flow,
+            outer,
+            cmp_at,
+            true,
+            &mut 1_000_000
+        ));
+    }
+
+    #[test]
+    fn a_counter_anded_into_vcc_clears_it() {
+        let src = ".L1:\n\
+             s_cmp_lt_u32 s7, 10\n\
+             v_cmp_lt_i32_e32 vcc, v1, v2\n\
+             s_cselect_b64 s[10:11], -1, 0\n\
+             s_and_b64 s[10:11], vcc, s[10:11]\n\
+             s_and_b64 vcc, exec, s[10:11]\n\
+             s_cbranch_vccnz .L1\n\
+             s_endpgm\n";
+        assert!(leaves(src, 2, false));
+        assert!(!leaves(src, 2, true));
+    }
+
+    #[test]
+    fn an_scc_branch_reads_the_compare_unless_overwritten() {
+        assert!(leaves(
+            ".L1:\ns_cmp_lt_u32 s7, 10\ns_cbranch_scc1 .L1\ns_endpgm\n",
+            2,
+            false
+        ));
+        assert!(!leaves(
+            ".L1:\ns_cmp_lt_u32 s7, 10\ns_add_u32 s0, s0, s1\ns_cbranch_scc1 .L1\ns_endpgm\n",
+            2,
+            false
+        ));
+    }
+
+    #[test]
+    fn what_is_not_modelled_decides_nothing() {
+        let cases = [
+            // The leaving mask is overwritten by a compare before EXEC reads it.
+            ".L1:\ns_cmp_gt_u32 s6, 9\ns_cselect_b64 s[8:9], -1, 0\ns_and_b64 s[8:9], exec, s[8:9]\nv_cmp_eq_u32_e64 s[8:9], v0, v1\ns_andn2_b64 exec, exec, s[8:9]\ns_cbranch_execnz .L1\ns_endpgm\n",
+            // Half of the mask is overwritten.
+            ".L1:\ns_cmp_gt_u32 s6, 9\ns_cselect_b64 s[8:9], -1, 0\ns_mov_b32 s9, 0\ns_andn2_b64 exec, exec, s[8:9]\ns_cbranch_execnz .L1\ns_endpgm\n",
+            // EXEC is replaced between: the lanes that left are those of another EXEC.
+            ".L1:\ns_cmp_gt_u32 s6, 9\ns_cselect_b64 s[8:9], -1, 0\ns_and_b64 s[8:9], exec, s[8:9]\ns_mov_b64 exec, s[2:3]\ns_andn2_b64 exec, exec, s[8:9]\ns_cbranch_execnz .L1\ns_endpgm\n",
+            // The branch does not read what the masks decide.
+            ".L1:\ns_cmp_gt_u32 s6, 9\ns_cselect_b64 s[8:9], -1, 0\ns_andn2_b64 s[2:3], exec, s[8:9]\ns_cbranch_execnz .L1\ns_endpgm\n",
+        ];
+        for src in cases {
+            assert!(!leaves(src, 2, true), "{src}");
+        }
+    }
+
+    #[test]
+    fn narrowing_exec_keeps_the_leaving_lanes() {
+        let src = ".L1:\n\
+             s_cmp_gt_u32 s6, 9\n\
+             s_cselect_b64 s[8:9], -1, 0\n\
+             s_and_b64 s[8:9], exec, s[8:9]\n\
+             s_and_saveexec_b64 s[2:3], vcc\n\
+             s_andn2_b64 exec, exec, s[8:9]\n\
+             s_cbranch_execnz .L1\n\
+             s_endpgm\n";
+        assert!(leaves(src, 2, true));
+    }
+}
