@@ -328,7 +328,7 @@ pub fn without_split_merge(source: &str, file: &str) -> Result<String> {
 
 /// `source` with the instruction named in `remove` (by 1-based line) taken out of each of those
 /// lines; a line keeps its label, else stays blank.
-fn with_instructions_removed(source: &str, remove: &BTreeMap<usize, &str>) -> String {
+pub(crate) fn with_instructions_removed(source: &str, remove: &BTreeMap<usize, &str>) -> String {
     let mut text = String::with_capacity(source.len());
     for (k, line) in source.lines().enumerate() {
         match remove.get(&(k + 1)) {

@@ -86,6 +86,25 @@ impl Flow {
     /// that is not an instruction, a reachable block that falls off the end of the program, and
     /// irreducible control flow.
     pub fn new(program: &Program, file: &str) -> Result<Flow> {
+        let mut flow = Flow::graph(program, file)?;
+        flow.order = flow.forward_order(program, file)?;
+        flow.find_loops();
+        flow.ipdom = flow.post_dominators();
+        Ok(flow)
+    }
+
+    /// The blocks, edges and dominators of `program` whether or not its flow is reducible,
+    /// for repairing it ([`crate::reducible`]): no loops, no post-dominators, and
+    /// [`Flow::order`] is the reachable blocks in layout order.
+    pub fn unstructured(program: &Program, file: &str) -> Result<Flow> {
+        let mut flow = Flow::graph(program, file)?;
+        flow.order = (0..flow.blocks.len())
+            .filter(|&b| flow.reachable[b])
+            .collect();
+        Ok(flow)
+    }
+
+    fn graph(program: &Program, file: &str) -> Result<Flow> {
         let insts = &program.instructions;
         let n_insts = insts.len();
         if n_insts == 0 {
@@ -236,9 +255,6 @@ impl Flow {
                 }
             }
         }
-        flow.order = flow.forward_order(program, file)?;
-        flow.find_loops();
-        flow.ipdom = flow.post_dominators();
         Ok(flow)
     }
 

@@ -54,7 +54,7 @@ pub fn load_with(path: &Path, policy: SplitPolicy) -> Result<Input> {
             sgprs: None,
         }),
         "s" | "asm" => {
-            let mut text = read(path, Kind::Assembly)?;
+            let mut text = crate::reducible::repair(&read(path, Kind::Assembly)?, &name)?.text;
             if policy == SplitPolicy::Auto {
                 let opts = crate::compile::Options {
                     policy,

@@ -113,18 +113,20 @@ impl LaunchKernel {
     /// [`SplitPolicy::All`]; no-split runs the source without its `split`/`merge`
     /// ([`crate::compile::without_split_merge`]): the baseline is the GPU without PWS, not PWS's
     /// instructions issued as no-ops, which cost issue cycles the comparison would charge to
-    /// no-split. PCs, and so the block lists, follow from it. Running never depends on
-    /// the analysis: when the pass cannot read the kernel's control flow, DWS runs it unsplit
-    /// with a warning; only markers the user wrote make that an error.
+    /// no-split. PCs, and so the block lists, follow from it. Every mode first takes out the
+    /// skip branches that enter a loop past its header ([`crate::reducible`]). Running never
+    /// depends on the analysis: when the pass cannot read the kernel's control flow, DWS runs
+    /// it unsplit with a warning; only markers the user wrote make that an error.
     pub fn new(source: &KernelSource, mode: Mode, policy: SplitPolicy) -> Result<LaunchKernel> {
         let policy = if mode == Mode::Dws {
             SplitPolicy::All
         } else {
             policy
         };
-        let (text, file) = (&source.text, &source.file);
+        let repaired = crate::reducible::repair(&source.text, &source.file)?;
+        let (text, file) = (&repaired.text, &source.file);
         let marked = has_split_marker(text);
-        let mut warnings = Vec::new();
+        let mut warnings = repaired.notes;
         let mut skipped = Vec::new();
         let text = if mode.splits() && (policy.adds_splits() || marked) {
             let opts = crate::compile::Options {

@@ -29,6 +29,7 @@ pub mod liveness;
 pub mod masks;
 pub mod profit;
 pub mod prune;
+pub mod reducible;
 pub mod report;
 pub mod scalar;
 pub mod select;

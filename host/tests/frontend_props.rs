@@ -2,12 +2,14 @@
 //! the EXEC idioms are made of (saveexec, EXEC writes, skip branches, uniform branches, loops
 //! back to random labels, `split`, `merge`, `s_endpgm`) and annotations. Extraction and the
 //! split pass either work or give an error; they never panic or hang, and what the pass
-//! writes assembles and is its own fixed point.
+//! writes assembles and is its own fixed point. The repair of irreducible flow never fails on
+//! them, and what it changes is reducible.
 
 use proptest::prelude::*;
 use pws_host::compile::compile;
 use pws_host::compile::SplitPolicy;
 use pws_host::extract::extract;
+use pws_host::reducible::repair;
 use pws_host::timing::TimingTable;
 use pws_isa::testing::proptest_cases;
 
@@ -67,6 +69,15 @@ proptest! {
         split in prop::sample::select(SplitPolicy::ALL.to_vec()),
     ) {
         let src = program(&ops, labels, &endpgm_at);
+        // The repair of irreducible flow changes a program only into a reducible one.
+        let repaired = repair(&src, "r.s");
+        prop_assert!(repaired.is_ok(), "{:?}\n{}", repaired.err(), src);
+        let repaired = repaired.unwrap();
+        if repaired.text != src {
+            prop_assert!(!repaired.notes.is_empty());
+            let p = pws_isa::assemble(&repaired.text, "r.s").unwrap();
+            prop_assert!(pws_host::flow::Flow::new(&p, "r.s").is_ok(), "{}", repaired.text);
+        }
         let extracted = extract(&src, "r.s", &TimingTable::GCN3);
         if let Err(e) = &extracted {
             // Only flow errors: every instruction here assembles.

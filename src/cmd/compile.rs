@@ -29,7 +29,11 @@ pub fn run(args: Args) -> CmdResult {
     pws_isa::output::check_not_input(&args.output, &[&asm])?;
     let text = pws_isa::input::read_text(&asm, pws_isa::input::Kind::Assembly)?;
     let file = asm.display().to_string();
-    let c = pws_host::compile::compile(&text, &file, args.split.policy())?;
+    let repaired = pws_host::reducible::repair(&text, &file)?;
+    for n in &repaired.notes {
+        eprintln!("warning: {n}");
+    }
+    let c = pws_host::compile::compile(&repaired.text, &file, args.split.policy())?;
     for n in &c.notes {
         eprintln!("{file}:{}: note: {}", n.line, n.message);
     }

@@ -17,20 +17,22 @@
 //!
 //! When the test `break`s before the counter steps, the step and the compare sit in a block
 //! only the lanes that go on reach, skipped when none does, and the mask of leaving lanes is
-//! built across blocks. [`leaves_when`] follows every path through one iteration (nested loops
-//! excluded) from the header back to it, and shows that none can be taken once the compare has
-//! given the result: the loop leaves on that iteration or before. A loop nested in it is not
-//! followed: past it, whatever it writes may hold anything.
+//! built across blocks. [`leaves_when`] follows one iteration from the header through the
+//! loop's blocks in flow order, and shows that no state in which the wavefront can be reaches
+//! the header again once the compare has given the result: the loop leaves on that iteration
+//! or before. Where paths join, their states are kept apart by a variable that says which
+//! path came (a uniform choice, taken per lane: more than can happen, so nothing is lost
+//! for soundness). A loop nested in it is not followed: past it, whatever it writes may hold
+//! anything.
 //!
 //! The masks are followed for one lane, any lane: each 64-bit mask is that lane's bit, a
 //! Boolean function (a decision diagram, [`Bdd`]) of variables that stand for what is not
-//! known (the lane's
-//! bits at the iteration's start, a vector compare's result, a mask written by an instruction
-//! not modelled here). A uniform branch on a mask says something of every lane: taking
-//! `s_cbranch_execz` means this lane's EXEC bit is 0, which constrains the variables; going on
-//! at `s_cbranch_execnz` needs some lane's bit to be 1, impossible if this lane's is 0 under
-//! the constraints, as it then is for every lane. A path is refuted when a branch it takes is
-//! impossible so.
+//! known (the lane's bits at the iteration's start, a vector compare's result, a mask written
+//! by an instruction not modelled here). A uniform branch on a mask says something of every
+//! lane: taking `s_cbranch_execz` means this lane's EXEC bit is 0, which constrains the
+//! variables; going on at `s_cbranch_execnz` needs some lane's bit to be 1, impossible if this
+//! lane's is 0 under the constraints, as it then is for every lane. A state is dropped when a
+//! branch it takes is impossible so.
 
 use std::collections::HashMap;
 
@@ -39,8 +41,6 @@ use pws_isa::{Instruction, Opcode, Operand, Program};
 use crate::flow::{EdgeKind, Flow};
 use crate::scalar::{effects, registers, ScalarReg, ScalarSet, EXEC_LO, SCC};
 
-/// Paths through one iteration followed per question.
-const MAX_PATHS: usize = 256;
 /// Decision-diagram nodes per question.
 const MAX_NODES: usize = 1 << 16;
 
@@ -147,6 +147,17 @@ impl Bdd {
 
     fn not(&mut self, a: Bit) -> Result<Bit, GiveUp> {
         self.apply(Op::Xor, a, TRUE)
+    }
+
+    /// `if p then a else b`.
+    fn ite(&mut self, p: Bit, a: Bit, b: Bit) -> Result<Bit, GiveUp> {
+        if a == b {
+            return Ok(a);
+        }
+        let np = self.not(p)?;
+        let pa = self.and(p, a)?;
+        let nb = self.and(np, b)?;
+        self.or(pa, nb)
     }
 }
 
@@ -332,6 +343,47 @@ impl Lane {
         Ok(())
     }
 
+    /// A state that covers both `self` and `other`: each of them, as a fresh variable says.
+    fn merge(self, other: Lane, bdd: &mut Bdd) -> Result<Lane, GiveUp> {
+        if self.masks == other.masks && self.exec == other.exec && self.scc == other.scc {
+            return Ok(Lane {
+                possible: bdd.or(self.possible, other.possible)?,
+                ..self
+            });
+        }
+        let p = bdd.fresh()?;
+        let mut masks = HashMap::new();
+        let keys: std::collections::BTreeSet<ScalarReg> = self
+            .masks
+            .keys()
+            .chain(other.masks.keys())
+            .copied()
+            .collect();
+        for r in keys {
+            // A mask one side never touched holds its value from the iteration's start, which
+            // that side would have made a variable for: any value.
+            let a = match self.masks.get(&r) {
+                Some(&a) => a,
+                None => bdd.fresh()?,
+            };
+            let b = match other.masks.get(&r) {
+                Some(&b) => b,
+                None => bdd.fresh()?,
+            };
+            masks.insert(r, bdd.ite(p, a, b)?);
+        }
+        Ok(Lane {
+            masks,
+            exec: bdd.ite(p, self.exec, other.exec)?,
+            scc: if self.scc == other.scc {
+                self.scc
+            } else {
+                None
+            },
+            possible: bdd.ite(p, self.possible, other.possible)?,
+        })
+    }
+
     /// The lane state after the block's branch goes `taken` (or falls through), or `None` if
     /// no wavefront can go that way.
     fn branch(
@@ -376,8 +428,8 @@ impl Lane {
 
 /// True when no iteration of loop `l` that runs the compare at `cmp_at` (a block of `l`
 /// itself) and sees SCC = `exit_when` after it, and no iteration that does not run it,
-/// starts another: every path from the header back to it is impossible so. `budget` counts
-/// the instructions followed; running out answers false.
+/// starts another: no state the wavefront can be in so reaches the header again. `budget`
+/// counts the instructions and decision-diagram steps followed; running out answers false.
 pub fn leaves_when(
     program: &Program,
     flow: &Flow,
@@ -393,17 +445,12 @@ pub fn leaves_when(
         cmp_at,
         exit_when,
         bdd: Bdd::new(),
-        paths: 0,
         budget,
     };
-    let header = flow.loops[l].header;
-    Lane::start(&mut walk.bdd)
-        .ok()
-        .and_then(|lane| walk.from(header, lane))
-        .unwrap_or(false)
+    walk.iteration().unwrap_or(false)
 }
 
-/// The paths of one iteration under the compare's assumption.
+/// One iteration under the compare's assumption.
 struct Walk<'a> {
     program: &'a Program,
     flow: &'a Flow,
@@ -411,7 +458,6 @@ struct Walk<'a> {
     cmp_at: usize,
     exit_when: bool,
     bdd: Bdd,
-    paths: usize,
     budget: &'a mut u64,
 }
 
@@ -423,13 +469,46 @@ impl Walk<'_> {
         Some(())
     }
 
-    /// Whether every path on from the start of block `b` with `lane` leaves the loop or is
-    /// impossible; `None` when that is not decided here.
-    fn from(&mut self, b: usize, mut lane: Lane) -> Option<bool> {
+    /// Whether no state reaches the header again; `None` when that is not decided here.
+    fn iteration(&mut self) -> Option<bool> {
         let flow = self.flow;
-        if flow.loop_of(b) != Some(self.l) {
-            return self.through_nested(b, lane);
+        let lp = &flow.loops[self.l];
+        // The state on entry to each block (or, for a loop nested in this one, its header) of
+        // the iteration, merged over the edges that reach it.
+        let mut entry: HashMap<usize, Lane> = HashMap::new();
+        entry.insert(lp.header, Lane::start(&mut self.bdd).ok()?);
+        // Flow order: every forward edge goes to a later block, so a block's predecessors in
+        // the iteration are done before it.
+        for &b in flow.order().iter().filter(|&&b| lp.contains(b)) {
+            let Some(lane) = entry.remove(&b) else {
+                continue;
+            };
+            let out = if flow.loop_of(b) == Some(self.l) {
+                self.block(b, lane)?
+            } else {
+                self.nested(b, lane)?
+            };
+            for (to, next) in out {
+                if !lp.contains(to) {
+                    continue;
+                }
+                if to == lp.header {
+                    return Some(false);
+                }
+                let merged = match entry.remove(&to) {
+                    Some(there) => there.merge(next, &mut self.bdd).ok()?,
+                    None => next,
+                };
+                self.charge()?;
+                entry.insert(to, merged);
+            }
         }
+        Some(true)
+    }
+
+    /// Runs block `b` of the loop itself; the states on its edges the wavefront can take.
+    fn block(&mut self, b: usize, mut lane: Lane) -> Option<Vec<(usize, Lane)>> {
+        let flow = self.flow;
         let last = flow.last(b);
         let branch = &self.program.instructions[last].item;
         for i in flow.blocks[b].clone() {
@@ -444,6 +523,7 @@ impl Walk<'_> {
                 lane.scc = Some(self.exit_when);
             }
         }
+        let mut out = Vec::new();
         for e in &flow.succ[b] {
             let next = if branch.is_branch() {
                 let next = lane
@@ -457,32 +537,15 @@ impl Walk<'_> {
             } else {
                 lane.clone()
             };
-            if !self.enter(e.to, next)? {
-                return Some(false);
-            }
+            out.push((e.to, next));
         }
-        Some(true)
-    }
-
-    /// Follows an edge into block `to`.
-    fn enter(&mut self, to: usize, lane: Lane) -> Option<bool> {
-        let lp = &self.flow.loops[self.l];
-        if !lp.contains(to) {
-            return Some(true);
-        }
-        if to == lp.header {
-            return Some(false);
-        }
-        self.paths += 1;
-        if self.paths > MAX_PATHS {
-            return None;
-        }
-        self.from(to, lane)
+        Some(out)
     }
 
     /// A loop inside this one, entered at its header `b`: its iterations are not followed, so
-    /// on each of its exits the lane may hold anything in what the loop writes.
-    fn through_nested(&mut self, b: usize, mut lane: Lane) -> Option<bool> {
+    /// on each of its exits the lane may hold anything in what the loop writes. (Other blocks
+    /// of it are never entered: its header dominates them.)
+    fn nested(&mut self, b: usize, mut lane: Lane) -> Option<Vec<(usize, Lane)>> {
         let flow = self.flow;
         let mut m = flow.loop_of(b)?;
         while flow.loops[m].parent != Some(self.l) {
@@ -497,12 +560,14 @@ impl Walk<'_> {
             }
         }
         lane.havoc(&mut self.bdd, defs).ok()?;
-        for &(_, to) in &nested.exits {
-            if !self.enter(to, lane.clone())? {
-                return Some(false);
-            }
-        }
-        Some(true)
+        self.charge()?;
+        Some(
+            nested
+                .exits
+                .iter()
+                .map(|&(_, to)| (to, lane.clone()))
+                .collect(),
+        )
     }
 }
 

@@ -328,10 +328,11 @@ fn extract_program(
     notes.extend(bsb.dead_code(&program));
     let mut ifs: Vec<IfBranch> = found.iter().map(|r| bsb.add_region(&program, r)).collect();
 
-    // Existing merges: consecutive `merge`s at one place pair with the regions there, inner
-    // first.
+    // Existing merges: consecutive `merge`s at one place pair with the regions there that
+    // have a `split`, inner first (a region without one owns no merge, even when it ends at
+    // the same join as one that splits).
     let mut at_gap: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-    for (k, b) in ifs.iter().enumerate() {
+    for (k, b) in ifs.iter().enumerate().filter(|(_, b)| b.split.is_some()) {
         at_gap.entry(b.merge_at.gap()).or_default().push(k);
     }
     for (gap, ks) in at_gap {

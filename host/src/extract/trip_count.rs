@@ -237,10 +237,11 @@ impl<'a> LoopScan<'a> {
         }
     }
 
-    /// SGPR `s`'s one definition in the loop: `s += C`, or `s = t` after `t = s + C` earlier
-    /// in the same block (clang keeps the old value for the loop's exit that way) or in the
-    /// test's block before it; in a block every iteration runs once, or in the test's block
-    /// (every iteration that goes on runs that: [`exit_mask::leaves_when`]).
+    /// SGPR `s`'s one definition in the loop: `s += C`, or `s = t` where the `t = s + C` that
+    /// reaches it is the last write of t on its one path from the header (clang keeps the old
+    /// value for the loop's exit that way), or is t's one write in the loop, in the test's
+    /// block before it; in a block every iteration runs once, or in the test's block (every
+    /// iteration that goes on runs that: [`exit_mask::leaves_when`]).
     fn step(&self, s: u8, test_block: usize, budget: &mut Budget) -> Option<Step> {
         let flow = self.flow;
         let lp = &flow.loops[self.l];
@@ -265,7 +266,7 @@ impl<'a> LoopScan<'a> {
         let (Opcode::SMovB32, Some(Operand::Sgpr(t))) = (inst.opcode, inst.src(0)) else {
             return None;
         };
-        let add = match self.last_def_before(t, at) {
+        let add = match self.reaching_def(t, at, budget) {
             Some(add) => add,
             None => {
                 // t's one definition in the loop, in the test's block, which every iteration
@@ -284,6 +285,32 @@ impl<'a> LoopScan<'a> {
             at,
             via: Some(add),
         })
+    }
+
+    /// The write of `s` that reaches instruction `at` on every path from the loop's header:
+    /// before it in its block, or in the block before that if it has no other predecessor,
+    /// and so on up to the header.
+    fn reaching_def(&self, s: u8, at: usize, budget: &mut Budget) -> Option<usize> {
+        let flow = self.flow;
+        let header = flow.loops[self.l].header;
+        let defs = self.defs_of(s);
+        let mut b = flow.block_of(at);
+        let mut end = at;
+        loop {
+            budget.0 = budget.0.checked_sub(1)?;
+            let before = defs[..defs.partition_point(|&i| i < end)].last().copied();
+            if let Some(d) = before.filter(|&d| d >= flow.blocks[b].start) {
+                return Some(d);
+            }
+            let [p] = flow.pred[b][..] else {
+                return None;
+            };
+            if b == header {
+                return None;
+            }
+            b = p;
+            end = flow.blocks[b].end;
+        }
     }
 
     /// Whether block `to` follows block `from` on some path through one iteration.
@@ -680,6 +707,26 @@ mod tests {
         )
         .expect("a counted loop");
         assert_eq!((c.sgpr, c.step, c.trips), (6, 4, 10));
+    }
+
+    /// The copy back in the latch, after the test's block that adds: t (s2) also takes a
+    /// vector carry in the loop, but not between the add and the copy.
+    #[test]
+    fn the_copy_back_reads_the_add_on_its_one_path() {
+        let c = counter(
+            "s_mov_b32 s14, 0\n\
+             .L3:\n\
+             v_add_u32_e64 v7, s[2:3], v7, v8\n\
+             s_add_i32 s2, s14, 1\n\
+             s_cmp_gt_u32 s14, 11\n\
+             s_cbranch_scc1 .L12\n\
+             s_mov_b32 s14, s2\n\
+             s_branch .L3\n\
+             .L12:\n\
+             s_endpgm\n",
+        )
+        .expect("a counted loop");
+        assert_eq!((c.sgpr, c.trips), (14, 13));
     }
 
     #[test]
