@@ -384,8 +384,8 @@ fn extract_program(
         notes.push(Note {
             line: kl.line,
             message: format!(
-                "loop bound {} inferred{below}: s{} counts from {} by {} to the exit test",
-                c.trips, c.sgpr, c.init as i32, c.step as i32
+                "loop bound {} inferred{below}: s{} counts from {} {} to the exit test",
+                c.trips, c.sgpr, c.init as i32, c.step
             ),
         });
     }

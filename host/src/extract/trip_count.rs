@@ -4,16 +4,18 @@
 //!
 //! The shape recognised (and nothing else; any doubt leaves the loop unbounded, and the
 //! analysis asks for an annotation as before):
-//! - an exit test: a block T of the loop itself (not of a loop inside it) that dominates every
-//!   latch, so every iteration runs it once, ending in a conditional branch with one successor
-//!   inside the loop and one outside, and in T an `s_cmp_*_{i,u}32` / `s_cmpk_*` of one SGPR
-//!   and a constant, one of whose results takes the exit whatever the lanes' data: as SCC
-//!   itself, or through the lane masks of a divergent loop ([`exit_mask`]);
+//! - an exit test: in a block T of the loop itself (not of a loop inside it), an
+//!   `s_cmp_*_{i,u}32` / `s_cmpk_*` of one SGPR and a constant, one of whose results ends the
+//!   loop whatever the lanes' data, and such that an iteration that does not run it does not
+//!   go on either ([`exit_mask::leaves_when`] shows that no state reaches the header again:
+//!   through SCC itself, or through the lane masks of a divergent loop);
 //! - a counter s with exactly one definition in the loop (nested loops included), in a block U
-//!   of the loop itself that dominates every latch (so it runs once per iteration, before or
-//!   after the test as U and T lie in the dominator tree): `s_add_{u,i}32 s, s, C`,
-//!   `s_sub_{u,i}32 s, s, C` or `s_addk_i32 s, C`; or `s_mov_b32 s, t` after `t = s + C`
-//!   earlier in U. The compare reads s, or that t before it is copied back;
+//!   of the loop itself that dominates every latch or is T itself (so it runs once in every
+//!   iteration that goes on, before or after the test): `s_add_{u,i}32 s, s, C`,
+//!   `s_sub_{u,i}32 s, s, C`, `s_addk_i32 s, C`, a shift by a constant (`s_lshl_b32`,
+//!   `s_lshr_b32`, `s_ashr_i32`) or a product with one (`s_mul_i32`, `s_mulk_i32`); or
+//!   `s_mov_b32 s, t` where t = s op C reaches it on its one path from the header. The compare
+//!   reads s, or that t before it is copied back;
 //! - on every entry into the loop s holds the same constant: walking back from the header's
 //!   predecessors outside the loop, every path meets an `s_mov_b32 s, K`, `s_movk_i32 s, K` or
 //!   `s_mov_b64 s[s:s+1], K` before anything else writes s, and none reaches the loop again or
@@ -53,7 +55,7 @@ pub struct Counter {
     /// The SGPR number.
     pub sgpr: u8,
     pub init: u32,
-    pub step: u32,
+    pub step: StepOp,
     /// Header executions per entry into the loop.
     pub trips: u64,
 }
@@ -124,7 +126,7 @@ impl ExitTest {
         for trips in 1..=MAX_TRIPS {
             budget.0 = budget.0.checked_sub(1)?;
             if self.ahead {
-                v = v.wrapping_add(step.step);
+                v = step.step.apply(v);
             }
             if self.compare.holds(v) == self.exit_when {
                 return Some(Counter {
@@ -135,7 +137,7 @@ impl ExitTest {
                 });
             }
             if !self.ahead {
-                v = v.wrapping_add(step.step);
+                v = step.step.apply(v);
             }
         }
         None
@@ -145,7 +147,7 @@ impl ExitTest {
 /// The counter's one change per iteration.
 struct Step {
     sgpr: u8,
-    step: u32,
+    step: StepOp,
     /// The instruction that writes the counter.
     at: usize,
     /// The add into another register that it copies, if it is `s_mov_b32 s, t`.
@@ -434,28 +436,69 @@ impl Compare {
     }
 }
 
-/// C, if `inst` is `dst = src + C` (a subtraction adds the negated constant).
-fn step_of(inst: &Instruction, dst: u8, src: u8) -> Option<u32> {
+/// How a counter changes each iteration: `s = s + C` (a subtraction adds the negated
+/// constant), a shift by a constant, or a product with one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StepOp {
+    Add(u32),
+    Shl(u32),
+    Lshr(u32),
+    Ashr(u32),
+    Mul(u32),
+}
+
+impl StepOp {
+    /// The counter's next value, as the scalar ALU computes it.
+    fn apply(self, v: u32) -> u32 {
+        match self {
+            StepOp::Add(c) => v.wrapping_add(c),
+            StepOp::Shl(n) => v << (n & 31),
+            StepOp::Lshr(n) => v >> (n & 31),
+            StepOp::Ashr(n) => ((v as i32) >> (n & 31)) as u32,
+            StepOp::Mul(c) => v.wrapping_mul(c),
+        }
+    }
+}
+
+impl std::fmt::Display for StepOp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            StepOp::Add(c) => write!(f, "by {}", c as i32),
+            StepOp::Shl(n) => write!(f, "shifted left by {}", n & 31),
+            StepOp::Lshr(n) => write!(f, "shifted right by {}", n & 31),
+            StepOp::Ashr(n) => write!(f, "shifted right (arithmetic) by {}", n & 31),
+            StepOp::Mul(c) => write!(f, "times {}", c as i32),
+        }
+    }
+}
+
+/// The step, if `inst` is `dst = src op C`.
+fn step_of(inst: &Instruction, dst: u8, src: u8) -> Option<StepOp> {
     use Opcode::*;
     if inst.dst != Some(Operand::Sgpr(dst)) {
         return None;
     }
     let me = Some(Operand::Sgpr(src));
+    // `src op C` or, for a commutative op, `C op src`.
+    let constant = |commutes: bool| match (inst.src(0), inst.src(1)) {
+        (a, Some(k)) if a == me => k.constant_value32(),
+        (Some(k), b) if commutes && b == me => k.constant_value32(),
+        _ => None,
+    };
     match inst.opcode {
-        SAddkI32 if dst == src => Some(inst.simm16() as i32 as u32),
-        SAddU32 | SAddI32 => match (inst.src(0), inst.src(1)) {
-            (a, Some(k)) if a == me => k.constant_value32(),
-            (Some(k), b) if b == me => k.constant_value32(),
-            _ => None,
-        },
-        SSubU32 | SSubI32 if inst.src(0) == me => {
-            Some(inst.src(1)?.constant_value32()?.wrapping_neg())
-        }
+        SAddkI32 if dst == src => Some(StepOp::Add(inst.simm16() as i32 as u32)),
+        SMulkI32 if dst == src => Some(StepOp::Mul(inst.simm16() as i32 as u32)),
+        SAddU32 | SAddI32 => constant(true).map(StepOp::Add),
+        SSubU32 | SSubI32 => constant(false).map(|k| StepOp::Add(k.wrapping_neg())),
+        SMulI32 => constant(true).map(StepOp::Mul),
+        SLshlB32 => constant(false).map(StepOp::Shl),
+        SLshrB32 => constant(false).map(StepOp::Lshr),
+        SAshrI32 => constant(false).map(StepOp::Ashr),
         _ => None,
     }
 }
 
-/// The register `inst` adds a constant to, writing `dst`, if another than `dst`.
+/// The register `inst` steps by a constant, writing `dst`, if another than `dst`.
 fn added_to(inst: &Instruction, dst: u8) -> Option<u8> {
     (0..2).find_map(|k| match inst.src(k) {
         Some(Operand::Sgpr(s)) if s != dst && step_of(inst, dst, s).is_some() => Some(s),
@@ -568,7 +611,10 @@ mod tests {
              s_endpgm\n",
         )
         .expect("a counted loop");
-        assert_eq!((c.sgpr, c.init, c.step, c.trips), (20, 0, 16, 64));
+        assert_eq!(
+            (c.sgpr, c.init, c.step, c.trips),
+            (20, 0, StepOp::Add(16), 64)
+        );
     }
 
     #[test]
@@ -627,7 +673,10 @@ mod tests {
              s_endpgm\n",
         )
         .expect("a counted loop");
-        assert_eq!((c.sgpr, c.init, c.step, c.trips), (6, 0, 1, 100));
+        assert_eq!(
+            (c.sgpr, c.init, c.step, c.trips),
+            (6, 0, StepOp::Add(1), 100)
+        );
     }
 
     /// `while (x != 1 && steps < 200)`: the test in the latch, leaving on an empty EXEC, the
@@ -706,7 +755,7 @@ mod tests {
              s_endpgm\n",
         )
         .expect("a counted loop");
-        assert_eq!((c.sgpr, c.step, c.trips), (6, 4, 10));
+        assert_eq!((c.sgpr, c.step, c.trips), (6, StepOp::Add(4), 10));
     }
 
     /// The copy back in the latch, after the test's block that adds: t (s2) also takes a
@@ -727,6 +776,43 @@ mod tests {
         )
         .expect("a counted loop");
         assert_eq!((c.sgpr, c.trips), (14, 13));
+    }
+
+    /// `for (m = 1; m < 4096; m <<= 1)` around a divergent if/else, and a tree reduction's
+    /// `for (s = 32; s > 0; s >>= 1)`.
+    #[test]
+    fn shifted_counters_run_their_shifts() {
+        let c = counter(
+            "s_mov_b32 s4, 1\n\
+             s_branch .L2\n\
+             .L1:\n\
+             s_or_b64 exec, exec, s[0:1]\n\
+             s_lshl_b32 s4, s4, 1\n\
+             s_cmpk_gt_i32 s4, 0xfff\n\
+             s_cbranch_scc1 .L6\n\
+             .L2:\n\
+             v_and_b32_e32 v1, s4, v0\n\
+             v_cmp_ne_u32_e32 vcc, 0, v1\n\
+             s_and_saveexec_b64 s[0:1], vcc\n\
+             v_add_u32_e32 v0, vcc, s4, v0\n\
+             s_branch .L1\n\
+             .L6:\n\
+             s_endpgm\n",
+        )
+        .expect("a counted loop");
+        assert_eq!((c.step, c.trips), (StepOp::Shl(1), 12));
+        let c = counter(
+            "s_movk_i32 s5, 0x20\n\
+             .L1:\n\
+             v_add_u32_e32 v1, vcc, s5, v1\n\
+             s_lshr_b32 s5, s5, 1\n\
+             s_cmp_lg_u32 s5, 0\n\
+             s_cbranch_scc1 .L1\n\
+             s_endpgm\n",
+        )
+        .expect("a counted loop");
+        assert_eq!((c.step, c.trips), (StepOp::Lshr(1), 6));
+        assert_eq!(c.step.to_string(), "shifted right by 1");
     }
 
     #[test]
