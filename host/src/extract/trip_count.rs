@@ -152,6 +152,9 @@ struct Step {
     at: usize,
     /// The add into another register that it copies, if it is `s_mov_b32 s, t`.
     via: Option<usize>,
+    /// The first of the writes before `at` in its block that use the register for something
+    /// else: the counter cannot be read between it and `at`.
+    lent: Option<usize>,
 }
 
 /// Loop `l` with the SGPR definitions in it, found once (a loop of many compares asks for
@@ -216,6 +219,12 @@ impl<'a> LoopScan<'a> {
         match self.step(sgpr, test_block, budget) {
             Some(step) => {
                 let b = flow.block_of(step.at);
+                if step
+                    .lent
+                    .is_some_and(|c| b == test_block && c < cmp_at && cmp_at < step.at)
+                {
+                    return None;
+                }
                 let ahead = if b == test_block {
                     step.at < cmp_at
                 } else if flow.dominates(b, test_block) {
@@ -239,7 +248,8 @@ impl<'a> LoopScan<'a> {
         }
     }
 
-    /// SGPR `s`'s one definition in the loop: `s += C`, or `s = t` where the `t = s + C` that
+    /// SGPR `s`'s last definition in the loop, after any that lend it in the same block:
+    /// `s += C`, or `s = t` where the `t = s + C` that
     /// reaches it is the last write of t on its one path from the header (clang keeps the old
     /// value for the loop's exit that way), or is t's one write in the loop, in the test's
     /// block before it; in a block every iteration runs once, or in the test's block (every
@@ -248,21 +258,26 @@ impl<'a> LoopScan<'a> {
         let flow = self.flow;
         let lp = &flow.loops[self.l];
         let insts = &self.program.instructions;
-        let [at] = *self.defs_of(s) else {
-            return None;
-        };
+        // The last write counts; earlier ones in its block only lend the register (clang's
+        // `s_cselect_b64 s[18:19], -1, 0` over a counter in s18, copied back right after).
+        let (&at, lent) = self.defs_of(s).split_last()?;
         let block = flow.block_of(at);
         let once = block == test_block || lp.latches.iter().all(|&t| flow.dominates(block, t));
-        if flow.loop_of(block) != Some(self.l) || !once {
+        if flow.loop_of(block) != Some(self.l)
+            || !once
+            || lent.iter().any(|&i| flow.block_of(i) != block)
+        {
             return None;
         }
+        let lent = lent.first().copied();
         let inst = &insts[at].item;
         if let Some(step) = step_of(inst, s, s) {
-            return Some(Step {
+            return lent.is_none().then_some(Step {
                 sgpr: s,
                 step,
                 at,
                 via: None,
+                lent,
             });
         }
         let (Opcode::SMovB32, Some(Operand::Sgpr(t))) = (inst.opcode, inst.src(0)) else {
@@ -281,11 +296,15 @@ impl<'a> LoopScan<'a> {
                 before.then_some(add)?
             }
         };
+        if lent.is_some_and(|c| flow.block_of(add) == block && c < add) {
+            return None;
+        }
         Some(Step {
             sgpr: s,
             step: step_of(&insts[add].item, t, s)?,
             at,
             via: Some(add),
+            lent,
         })
     }
 
@@ -813,6 +832,35 @@ mod tests {
         .expect("a counted loop");
         assert_eq!((c.step, c.trips), (StepOp::Lshr(1), 6));
         assert_eq!(c.step.to_string(), "shifted right by 1");
+    }
+
+    /// clang reuses the counter's register for the mask of its test, and copies the counter
+    /// back after.
+    #[test]
+    fn a_counter_register_lent_to_its_own_test_mask() {
+        let src = "s_mov_b32 s18, 0\n\
+             s_mov_b64 s[16:17], 0\n\
+             .L4:\n\
+             s_add_i32 s20, s18, 1\n\
+             s_cmp_gt_u32 s18, 11\n\
+             s_cselect_b64 s[18:19], -1, 0\n\
+             v_cmp_gt_u32_e64 s[4:5], v7, v0\n\
+             s_or_b64 s[4:5], s[18:19], s[4:5]\n\
+             s_and_b64 s[4:5], exec, s[4:5]\n\
+             s_or_b64 s[16:17], s[4:5], s[16:17]\n\
+             s_mov_b32 s18, s20\n\
+             s_andn2_b64 exec, exec, s[16:17]\n\
+             s_cbranch_execnz .L4\n\
+             s_endpgm\n";
+        let c = counter(src).expect("a counted loop");
+        assert_eq!((c.sgpr, c.trips), (18, 13));
+        // A second test, of the register while it is lent: it reads the mask, not the
+        // counter, so it bounds nothing (taken for the counter it would give 5).
+        let late = src.replace(
+            "v_cmp_gt_u32_e64 s[4:5], v7, v0\n",
+            "s_cmp_gt_u32 s18, 3\ns_cselect_b64 s[22:23], -1, 0\nv_cmp_gt_u32_e64 s[4:5], v7, v0\ns_or_b64 s[4:5], s[22:23], s[4:5]\n",
+        );
+        assert_eq!(counter(&late).map(|c| c.trips), Some(13));
     }
 
     #[test]
