@@ -59,6 +59,36 @@ enum Op {
     Xor,
 }
 
+/// The bitwise operations of the scalar ALU's 64-bit logic and saveexec instructions.
+#[derive(Clone, Copy)]
+enum Logic {
+    And,
+    Or,
+    Xor,
+    Andn2,
+    Orn2,
+    Nand,
+    Nor,
+    Xnor,
+}
+
+impl Logic {
+    fn of(op: Opcode) -> Option<Logic> {
+        use Opcode::*;
+        Some(match op {
+            SAndB64 | SAndSaveexecB64 => Logic::And,
+            SOrB64 | SOrSaveexecB64 => Logic::Or,
+            SXorB64 | SXorSaveexecB64 => Logic::Xor,
+            SAndn2B64 | SAndn2SaveexecB64 => Logic::Andn2,
+            SOrn2B64 | SOrn2SaveexecB64 => Logic::Orn2,
+            SNandB64 | SNandSaveexecB64 => Logic::Nand,
+            SNorB64 | SNorSaveexecB64 => Logic::Nor,
+            SXnorB64 | SXnorSaveexecB64 => Logic::Xnor,
+            _ => return None,
+        })
+    }
+}
+
 /// A reduced ordered binary decision diagram of the lane's bits: node `n` is `if var then hi
 /// else lo`, shared and unique, so that a function is zero exactly when it is [`FALSE`].
 struct Bdd {
@@ -147,6 +177,31 @@ impl Bdd {
 
     fn not(&mut self, a: Bit) -> Result<Bit, GiveUp> {
         self.apply(Op::Xor, a, TRUE)
+    }
+
+    /// `a op b`, bit by bit.
+    fn logic(&mut self, op: Logic, a: Bit, b: Bit) -> Result<Bit, GiveUp> {
+        let (r, invert) = match op {
+            Logic::And => (self.and(a, b)?, false),
+            Logic::Or => (self.or(a, b)?, false),
+            Logic::Xor => (self.xor(a, b)?, false),
+            Logic::Andn2 => {
+                let nb = self.not(b)?;
+                (self.and(a, nb)?, false)
+            }
+            Logic::Orn2 => {
+                let nb = self.not(b)?;
+                (self.or(a, nb)?, false)
+            }
+            Logic::Nand => (self.and(a, b)?, true),
+            Logic::Nor => (self.or(a, b)?, true),
+            Logic::Xnor => (self.xor(a, b)?, true),
+        };
+        if invert {
+            self.not(r)
+        } else {
+            Ok(r)
+        }
     }
 
     /// `if p then a else b`.
@@ -240,42 +295,30 @@ impl Lane {
     fn step(&mut self, bdd: &mut Bdd, inst: &Instruction) -> Result<(), GiveUp> {
         use Opcode::*;
         let op = inst.opcode;
-        let result = match op {
-            SMovB64 => Some(self.read(bdd, inst.src(0), op)?),
-            SNotB64 => {
+        let result = match (op, Logic::of(op)) {
+            (SMovB64, _) => Some(self.read(bdd, inst.src(0), op)?),
+            (SNotB64, _) => {
                 let a = self.read(bdd, inst.src(0), op)?;
                 Some(bdd.not(a)?)
             }
-            SAndB64 | SOrB64 | SXorB64 | SAndn2B64 | SOrn2B64 | SNandB64 | SNorB64 | SXnorB64 => {
+            (_, Some(logic)) if op.is_saveexec() => {
+                // D = EXEC, then EXEC = S0 op EXEC.
+                let s = self.read(bdd, inst.src(0), op)?;
+                let e = self.exec;
+                let new = bdd.logic(logic, s, e)?;
+                if let Some(d) = inst.dst {
+                    self.write(d, e);
+                }
+                self.scc = self.nonzero(bdd, new)?;
+                self.exec = new;
+                return Ok(());
+            }
+            (_, Some(logic)) => {
                 let a = self.read(bdd, inst.src(0), op)?;
                 let b = self.read(bdd, inst.src(1), op)?;
-                Some(match op {
-                    SAndB64 => bdd.and(a, b)?,
-                    SOrB64 => bdd.or(a, b)?,
-                    SXorB64 => bdd.xor(a, b)?,
-                    SAndn2B64 => {
-                        let nb = bdd.not(b)?;
-                        bdd.and(a, nb)?
-                    }
-                    SOrn2B64 => {
-                        let nb = bdd.not(b)?;
-                        bdd.or(a, nb)?
-                    }
-                    SNandB64 => {
-                        let r = bdd.and(a, b)?;
-                        bdd.not(r)?
-                    }
-                    SNorB64 => {
-                        let r = bdd.or(a, b)?;
-                        bdd.not(r)?
-                    }
-                    _ => {
-                        let r = bdd.xor(a, b)?;
-                        bdd.not(r)?
-                    }
-                })
+                Some(bdd.logic(logic, a, b)?)
             }
-            SCselectB64 => {
+            (SCselectB64, _) => {
                 let a = self.read(bdd, inst.src(0), op)?;
                 let b = self.read(bdd, inst.src(1), op)?;
                 Some(match self.scc {
@@ -283,37 +326,6 @@ impl Lane {
                     Some(false) => b,
                     None => bdd.fresh()?,
                 })
-            }
-            SAndSaveexecB64 | SOrSaveexecB64 | SXorSaveexecB64 | SAndn2SaveexecB64
-            | SOrn2SaveexecB64 | SNandSaveexecB64 | SNorSaveexecB64 | SXnorSaveexecB64 => {
-                let s = self.read(bdd, inst.src(0), op)?;
-                let e = self.exec;
-                let ne = bdd.not(e)?;
-                let new = match op {
-                    SAndSaveexecB64 => bdd.and(s, e)?,
-                    SOrSaveexecB64 => bdd.or(s, e)?,
-                    SXorSaveexecB64 => bdd.xor(s, e)?,
-                    SAndn2SaveexecB64 => bdd.and(s, ne)?,
-                    SOrn2SaveexecB64 => bdd.or(s, ne)?,
-                    SNandSaveexecB64 => {
-                        let r = bdd.and(s, e)?;
-                        bdd.not(r)?
-                    }
-                    SNorSaveexecB64 => {
-                        let r = bdd.or(s, e)?;
-                        bdd.not(r)?
-                    }
-                    _ => {
-                        let r = bdd.xor(s, e)?;
-                        bdd.not(r)?
-                    }
-                };
-                if let Some(d) = inst.dst {
-                    self.write(d, e);
-                }
-                self.scc = self.nonzero(bdd, new)?;
-                self.exec = new;
-                return Ok(());
             }
             _ => None,
         };
@@ -575,17 +587,25 @@ impl Walk<'_> {
 mod tests {
     use super::*;
 
-    /// Whether the one loop of `src` leaves once the compare at line `cmp_line` (1-based)
-    /// gives `exit_when`.
+    /// Whether the outermost loop of `src` leaves once the compare at line `cmp_line`
+    /// (1-based) gives `exit_when`.
     fn leaves(src: &str, cmp_line: u32, exit_when: bool) -> bool {
         let program = pws_isa::assemble(src, "t.s").unwrap();
         let flow = Flow::new(&program, "t.s").unwrap();
+        let outer = (0..flow.loops.len())
+            .find(|&l| flow.loops[l].parent.is_none())
+            .unwrap();
         let cmp_at = program
             .instructions
             .iter()
             .position(|i| i.line == cmp_line)
             .unwrap();
-        leaves_when(&program, &flow, 0, cmp_at, exit_when, &mut 1_000_000)
+        let opcode = program.instructions[cmp_at].item.opcode;
+        assert!(
+            opcode.mnemonic().starts_with("s_cmp"),
+            "line {cmp_line}: {opcode:?}"
+        );
+        leaves_when(&program, &flow, outer, cmp_at, exit_when, &mut 1_000_000)
     }
 
     const BREAK_IN_ONE_BLOCK: &str = "s_mov_b64 s[4:5], 0\n\
@@ -667,47 +687,12 @@ mod tests {
              s_andn2_b64 exec, exec, s[16:17]\n\
              s_cbranch_execnz .L7\n\
              s_endpgm\n";
-        let program = pws_isa::assemble(src, "t.s").unwrap();
-        let flow = Flow::new(&program, "t.s").unwrap();
-        let outer = (0..flow.loops.len())
-            .find(|&l| flow.loops[l].parent.is_none())
-            .unwrap();
-        let cmp_at = program
-            .instructions
-            .iter()
-            .position(|i| i.line == 10)
-            .unwrap();
-        assert!(leaves_when(
-            &program,
-            &flow,
-            outer,
-            cmp_at,
-            true,
-            &mut 1_000_000
-        ));
+        assert!(leaves(src, 10, true));
         // Compared before the nested loop, whose own compare overwrites SCC.
         let src = src
             .replace("s_cmp_gt_u32 s21, 22\n", "")
             .replace(".L7:\n", ".L7:\ns_cmp_gt_u32 s21, 22\n");
-        let program = pws_isa::assemble(&src, "t.s").unwrap();
-        let flow = Flow::new(&program, "t.s").unwrap();
-        let cmp_at = program
-            .instructions
-            .iter()
-            .position(|i| i.line == 4)
-            .unwrap();
-        assert_eq!(
-            program.instructions[cmp_at].item.opcode,
-            pws_isa::Opcode::SCmpGtU32
-        );
-        assert!(!leaves_when(
-            &program,
-            &flow,
-            outer,
-            cmp_at,
-            true,
-            &mut 1_000_000
-        ));
+        assert!(!leaves(&src, 4, true));
     }
 
     #[test]
