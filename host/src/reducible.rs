@@ -76,20 +76,31 @@ pub fn repair(source: &str, file: &str) -> Result<Repaired> {
     let mut remove: BTreeMap<usize, &str> = BTreeMap::new();
     let mut retarget: BTreeMap<usize, String> = BTreeMap::new();
     let mut notes = Vec::new();
+    let target_of = |x: &Located<Instruction>| {
+        x.item
+            .branch_target(x.pc)
+            .and_then(|pc| index_of.get(&pc).copied())
+    };
+    // The bottom copies of guards, `s_cbranch_execnz T; s_branch U`, by (T, U).
+    let mut bottom_guards: HashMap<(usize, usize), Vec<usize>> = HashMap::new();
+    for (j, pair) in insts.windows(2).enumerate() {
+        if pair[0].item.opcode == Opcode::SCbranchExecnz && pair[1].item.opcode == Opcode::SBranch {
+            if let (Some(t), Some(u)) = (target_of(&pair[0]), target_of(&pair[1])) {
+                bottom_guards.entry((t, u)).or_default().push(j);
+            }
+        }
+    }
     for (i, l) in insts.iter().enumerate() {
         if l.item.opcode != Opcode::SCbranchExecz || !flow.reachable[flow.block_of(i)] {
             continue;
         }
-        let Some(target) = flow.succ[flow.block_of(i)]
-            .iter()
-            .find(|e| e.kind == crate::flow::EdgeKind::Taken)
-            .map(|e| flow.blocks[e.to].start)
-        else {
+        let Some(target) = target_of(l) else {
             continue;
         };
         let (from, to) = (flow.block_of(i), flow.block_of(target));
         let enters = on_cycle[to].is_some() && on_cycle[to] != on_cycle[from];
-        if !enters || target <= i {
+        // (A branch to the next instruction skips nothing.)
+        if !enters || target <= i + 1 {
             continue;
         }
         let Some(written) = runs_empty(insts, &index_of, i + 1, target, &mut budget) else {
@@ -113,25 +124,14 @@ pub fn repair(source: &str, file: &str) -> Result<Repaired> {
         let Some(label) = program.label_at(insts[i + 1].pc) else {
             continue;
         };
-        for j in 0..insts.len().saturating_sub(1) {
+        for &j in bottom_guards.get(&(i + 1, target)).into_iter().flatten() {
             let (guard, jump) = (&insts[j], &insts[j + 1]);
-            let to = |x: &Located<Instruction>| {
-                x.item
-                    .branch_target(x.pc)
-                    .and_then(|pc| index_of.get(&pc).copied())
-            };
-            if guard.item.opcode == Opcode::SCbranchExecnz
-                && jump.item.opcode == Opcode::SBranch
-                && to(guard) == Some(i + 1)
-                && to(jump) == Some(target)
-            {
-                remove.insert(guard.line as usize, "s_cbranch_execnz");
-                retarget.insert(jump.line as usize, label.to_string());
-                notes.push(format!(
-                    "{file}:{}: took out this s_cbranch_execnz and sent the s_branch after it to {label}: the next iteration runs the code the branches skipped, which does nothing with an empty EXEC",
-                    guard.line
-                ));
-            }
+            remove.insert(guard.line as usize, "s_cbranch_execnz");
+            retarget.insert(jump.line as usize, label.to_string());
+            notes.push(format!(
+                "{file}:{}: took out this s_cbranch_execnz and sent the s_branch after it to {label}: the next iteration runs the code the branches skipped, which does nothing with an empty EXEC",
+                guard.line
+            ));
         }
     }
     if remove.is_empty() {

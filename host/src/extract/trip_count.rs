@@ -199,11 +199,11 @@ impl<'a> LoopScan<'a> {
         self.defs.get(&s).map_or(&[], Vec::as_slice)
     }
 
-    /// The last write of `s` before instruction `at` in `at`'s block.
-    fn last_def_before(&self, s: u8, at: usize) -> Option<usize> {
+    /// The last write of `s` in block `b` before instruction `end`.
+    fn last_def_in(&self, s: u8, b: usize, end: usize) -> Option<usize> {
         let defs = self.defs_of(s);
-        let before = defs[..defs.partition_point(|&i| i < at)].last().copied()?;
-        (self.flow.block_of(before) == self.flow.block_of(at)).then_some(before)
+        let before = defs[..defs.partition_point(|&i| i < end)].last().copied()?;
+        (before >= self.flow.blocks[b].start).then_some(before)
     }
 
     /// The counter the compare at `cmp_at` (in `test_block`) reads, and whether the compared
@@ -239,7 +239,7 @@ impl<'a> LoopScan<'a> {
             None => {
                 // The compare reads the incremented copy t = s + C, before it is moved back
                 // to s.
-                let add = self.last_def_before(sgpr, cmp_at)?;
+                let add = self.last_def_in(sgpr, test_block, cmp_at)?;
                 let step = added_to(&self.program.instructions[add].item, sgpr)
                     .and_then(|s| self.step(s, test_block, budget))
                     .filter(|step| step.via == Some(add))?;
@@ -314,13 +314,11 @@ impl<'a> LoopScan<'a> {
     fn reaching_def(&self, s: u8, at: usize, budget: &mut Budget) -> Option<usize> {
         let flow = self.flow;
         let header = flow.loops[self.l].header;
-        let defs = self.defs_of(s);
         let mut b = flow.block_of(at);
         let mut end = at;
         loop {
             budget.0 = budget.0.checked_sub(1)?;
-            let before = defs[..defs.partition_point(|&i| i < end)].last().copied();
-            if let Some(d) = before.filter(|&d| d >= flow.blocks[b].start) {
+            if let Some(d) = self.last_def_in(s, b, end) {
                 return Some(d);
             }
             let [p] = flow.pred[b][..] else {
