@@ -1996,6 +1996,107 @@ fn counted_loops_with_a_break_are_bounded_without_an_annotation() {
     }
 }
 
+/// The loops users bound by a kernel argument (`for (c = 0; c < cols; c++)`, clang counting
+/// `cols` down or comparing with it) or by the workgroup's size (the tree reduction's `s =
+/// get_local_size(0) / 2; s > 0; s >>= 1`) have one trip count in a launch: `pws wcet` and
+/// `pws compare` of a manifest bound them from its arguments and its dispatch packet, with a
+/// note, where a kernel alone (`pws wcet k.cl`) still asks for a bound.
+#[test]
+fn loops_bounded_by_arguments_and_the_workgroup_size_need_no_annotation() {
+    let kernels =
+        "__kernel void reduce(__global const int *in, __global int *out, __local int *t) {\n\
+      int l = get_local_id(0);\n\
+      t[l] = in[get_global_id(0)];\n\
+      barrier(CLK_LOCAL_MEM_FENCE);\n\
+      for (int s = get_local_size(0) / 2; s > 0; s >>= 1) {\n\
+        if (l < s) t[l] += t[l + s];\n\
+        barrier(CLK_LOCAL_MEM_FENCE);\n\
+      }\n\
+      if (l == 0) out[get_group_id(0)] = t[0];\n\
+    }\n\
+    __kernel void rows(__global const int *in, __global int *out, int nrows, int cols) {\n\
+      int i = get_global_id(0);\n\
+      int best = 0;\n\
+      for (int r = 0; r < nrows; r++) {\n\
+        int s = 0;\n\
+        for (int c = 0; c < cols; c++) s += in[(i + r * cols + c) & 127];\n\
+        best = max(best, s);\n\
+      }\n\
+      out[i] = best;\n\
+    }\n";
+    let data: Vec<i64> = (0..128).map(|v| (v * 37 % 101) - 50).collect();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("k.cl"), kernels).unwrap();
+    let manifest = |entry: &str, workgroup: u32, args: &str| {
+        let m = format!(
+            "kernel = \"k.cl\"\nentry = \"{entry}\"\ngrid = 128\nworkgroup = {workgroup}\n\
+             args = [\"in\", \"out\", {args}]\n\
+             [[buffer]]\nname = \"in\"\ntype = \"i32\"\ndata = [{}]\n\n\
+             [[buffer]]\nname = \"out\"\ntype = \"i32\"\nlen = 128\n",
+            data.iter()
+                .map(i64::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let path = dir
+            .path()
+            .join(format!("{entry}{workgroup}{}.toml", args.len()));
+        std::fs::write(&path, m).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let header_runs = |m: &str| -> String {
+        let out = pws_ok(&["wcet", m, "--mode", "nosplit"]);
+        out.lines()
+            .filter(|l| l.contains("inferred for this launch"))
+            .map(|l| {
+                l.split(": loop bound ")
+                    .nth(1)
+                    .unwrap()
+                    .split(' ')
+                    .next()
+                    .unwrap()
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    for (workgroup, runs) in [(64, "6"), (32, "5"), (128, "7")] {
+        let m = manifest("reduce", workgroup, "{ local = 512 }");
+        assert_eq!(header_runs(&m), runs, "workgroup {workgroup}");
+        let mut expect = vec![0i64; 128];
+        for (g, chunk) in data.chunks(workgroup as usize).enumerate() {
+            expect[g] = chunk.iter().sum();
+        }
+        bounded_in_no_split(&m);
+        golden_and_rtl_compute(&m, &["s_lshr_b32"], &expect);
+    }
+    let row = |i: usize, nrows: usize, cols: usize| -> i64 {
+        (0..nrows)
+            .map(|r| {
+                (0..cols)
+                    .map(|c| data[(i + r * cols + c) & 127])
+                    .sum::<i64>()
+            })
+            .fold(0, i64::max)
+    };
+    for (nrows, cols, runs) in [(3, 5, "3 5"), (4, 2, "4 2")] {
+        let m = manifest("rows", 64, &format!("{nrows}, {cols}"));
+        assert_eq!(header_runs(&m), runs, "{nrows} x {cols}");
+        let expect: Vec<i64> = (0..128).map(|i| row(i, nrows, cols)).collect();
+        bounded_in_no_split(&m);
+        golden_and_rtl_compute(&m, &[], &expect);
+    }
+    let alone = pws_err(&[
+        "wcet",
+        dir.path().join("k.cl").to_str().unwrap(),
+        "--entry",
+        "rows",
+    ]);
+    assert!(
+        alone.contains("has no bound") && alone.contains("analyse a launch manifest"),
+        "{alone}"
+    );
+}
+
 /// clang-14 -O2 rotates a loop whose body starts with a divergent inner loop (after
 /// unswitching its loop-invariant `break`) and keeps the guard before it, which skips into the
 /// loop past its header: the flow was "irreducible" and every command refused the kernel.

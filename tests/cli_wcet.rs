@@ -5,7 +5,7 @@ use std::path::Path;
 
 mod common;
 
-use common::{json, pws, pws_ok};
+use common::{json, pws, pws_ok, pws_stderr_ok};
 
 /// Runs a failing command and returns its stderr, checking exit status 1 and no panic.
 fn fails(args: &[&str]) -> String {
@@ -147,16 +147,36 @@ fn bad_input_is_a_clear_error() {
     assert!(fails(&["wcet", "no/such/file.dot"]).contains("no/such/file.dot"));
     let other = write(d, "x.txt", "");
     assert!(fails(&["wcet", &other]).contains("unknown input type"));
-    // A cycle entered at two blocks (irreducible) has no loop header to bound or split at.
+    // A cycle entered at two blocks (irreducible) has no loop header to bound or split at:
+    // pws copies the code from the second entry to the first, with a warning, and then asks
+    // for the loop's bound.
     let bad_asm = write(
         d,
         "k.s",
         "k:\n    s_cmp_eq_u32 s0, 0\n    s_cbranch_scc0 B\nA:\n    s_nop 0\nB:\n    s_nop 0\n    s_cbranch_scc1 A\n    s_endpgm\n",
     );
-    let irreducible = "k.s: irreducible control flow: a cycle through A (line 5), B (line 7) has no single entry block that dominates it";
-    assert!(fails(&["wcet", &bad_asm]).contains(irreducible));
+    let copied = "k.s:7: the loop at this line is also entered at line 5; pws runs a copy of the 1 instruction(s) from there to it, so that the loop has one entry";
+    let out = pws(&["wcet", &bad_asm]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(copied) && err.contains("loop with header 'B' (line 7)"),
+        "{err}"
+    );
+    let bounded = write(
+        d,
+        "b.s",
+        &std::fs::read_to_string(&bad_asm)
+            .unwrap()
+            .replace("A:\n", "; pws: loop_bound 4\nA:\n"),
+    );
     let out = d.join("o.s").display().to_string();
-    assert!(fails(&["compile", &bad_asm, "-o", &out]).contains(irreducible));
+    let compiled = pws_stderr_ok(&["compile", &bounded, "-o", &out]);
+    assert!(
+        compiled.contains(&copied.replace("k.s:7", "b.s:8").replace("line 5", "line 6")),
+        "{compiled}"
+    );
+    assert!(pws_ok(&["wcet", &out]).contains("WCET bounds"));
 }
 
 #[test]

@@ -21,6 +21,8 @@ pub struct Input {
     /// For a kernel: the scalar registers each wavefront holds (those it names, and at least the
     /// ones the launch ABI initialises), which a split copies.
     pub sgprs: Option<u32>,
+    /// What was changed in a kernel before the analysis read it ([`crate::reducible`]).
+    pub warnings: Vec<String>,
 }
 
 pub(crate) fn program_sgprs(program: &pws_isa::Program) -> u32 {
@@ -52,9 +54,11 @@ pub fn load_with(path: &Path, policy: SplitPolicy) -> Result<Input> {
         "dot" | "gv" => Ok(Input {
             cfg: parse_cfg(&read(path, Kind::Dot)?, &name)?,
             sgprs: None,
+            warnings: Vec::new(),
         }),
         "s" | "asm" => {
-            let mut text = crate::reducible::repair(&read(path, Kind::Assembly)?, &name)?.text;
+            let repaired = crate::reducible::repair(&read(path, Kind::Assembly)?, &name)?;
+            let mut text = repaired.text;
             if policy == SplitPolicy::Auto {
                 let opts = crate::compile::Options {
                     policy,
@@ -67,6 +71,7 @@ pub fn load_with(path: &Path, policy: SplitPolicy) -> Result<Input> {
             Ok(Input {
                 sgprs: Some(program_sgprs(&kernel.program)),
                 cfg: kernel.cfg,
+                warnings: repaired.notes,
                 })
         }
         "toml" => Err(HostError::Input(format!(

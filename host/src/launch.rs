@@ -26,6 +26,7 @@ use crate::analysis::{analyse, Params};
 use crate::cfg::{BsbCfg, Role};
 use crate::compile::{Skipped, SplitPolicy};
 use crate::error::{HostError, Result};
+use crate::extract::launch_values::LaunchValues;
 use crate::extract::{extract, has_split_marker, Kernel, LoopBounds};
 use crate::ipet::{IpetMethod, Solver};
 use crate::kernel::{DwsBound, GpuConfig, Launch};
@@ -344,6 +345,9 @@ pub struct ModeBound {
     pub ipet_method: IpetMethod,
     /// What went wrong with a solver or a check, and what the bound used instead.
     pub notes: Vec<String>,
+    /// The inferred loop bounds ([`LaunchReport::notes`]).
+    #[serde(skip)]
+    pub loop_notes: Vec<String>,
     /// SGPRs a wavefront holds (what a split copies).
     pub sgprs: u32,
     pub blocks: Vec<BlockBound>,
@@ -364,6 +368,10 @@ pub struct LaunchReport {
     pub dispatch_cost: DispatchCost,
     /// One entry per requested mode, in [`Mode::ALL`] order.
     pub modes: Vec<ModeBound>,
+    /// How the analysis bounded loops nobody annotated, or more tightly than their
+    /// annotations (`file:line: loop bound ...`): from the kernel's constants, or from what
+    /// this launch fixes (its arguments, its workgroup size).
+    pub notes: Vec<String>,
 }
 
 impl LaunchReport {
@@ -435,13 +443,19 @@ pub fn analyse_launch_with(
         out.push(mode_bound(
             LaunchKernel::new(source, mode, policy)?,
             &source.file,
-            &loop_bounds,
+            (manifest, &loop_bounds),
             machine,
             &rounds,
             &dispatch_cost,
             mode,
             (dws, solver),
         )?);
+    }
+    let mut notes: Vec<String> = Vec::new();
+    for n in out.iter().flat_map(|m| &m.loop_notes) {
+        if !notes.contains(n) {
+            notes.push(n.clone());
+        }
     }
     Ok(LaunchReport {
         kernel: source.file.clone(),
@@ -450,6 +464,7 @@ pub fn analyse_launch_with(
         rounds,
         dispatch_cost,
         modes: out,
+        notes,
     })
 }
 
@@ -998,7 +1013,7 @@ fn wavefront_bound(
 fn mode_bound(
     lk: LaunchKernel,
     file: &str,
-    loop_bounds: &LoopBounds,
+    (manifest, loop_bounds): (&Manifest, &LoopBounds),
     machine: &Machine,
     rounds: &Rounds,
     dispatch_cost: &DispatchCost,
@@ -1006,7 +1021,13 @@ fn mode_bound(
     (dws, solver): (DwsBound, Solver),
 ) -> Result<ModeBound> {
     let mut kernel = extract(&lk.text, file, &TimingTable::GCN3)?;
-    kernel.bound_loops(loop_bounds);
+    let launch = LaunchValues::of(&kernel.program, manifest);
+    kernel.bound_loops(&launch, loop_bounds);
+    let loop_notes = kernel
+        .loops
+        .iter()
+        .filter_map(|l| Some(format!("{file}:{}: {}", l.line, l.inferred.as_ref()?)))
+        .collect();
     let structure = BsbCfg::new(kernel.cfg.clone())?;
     // The split points are the `split`s of the program that runs: `LaunchKernel` placed them
     // (every divergent branch that can split in DWS, the marked ones and those the policy adds
@@ -1111,6 +1132,7 @@ fn mode_bound(
         dws_bound: (mode == Mode::Dws && w.dws_splits).then_some(dws),
         ipet_method: w.ipet_method,
         notes: w.notes,
+        loop_notes,
         sgprs: lk.sgprs,
         blocks,
         kernel: lk,
@@ -1246,6 +1268,9 @@ pub fn text(r: &LaunchReport, label: &str) -> String {
             c(&b.competition),
             c(&b.competition_in_split)
         );
+    }
+    for n in &r.notes {
+        let _ = writeln!(s, "note: {n}");
     }
     if let Some(p) = r.mode(Mode::Pws) {
         let _ = writeln!(

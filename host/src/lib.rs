@@ -27,6 +27,7 @@ pub mod kernel;
 pub mod launch;
 pub mod liveness;
 pub mod masks;
+pub mod node_split;
 pub mod profit;
 pub mod prune;
 pub mod reducible;

@@ -28,6 +28,9 @@
 //! and the analysis all take the program without it. The same guard's copy at the loop's
 //! bottom (`s_cbranch_execnz .LBB0_3; s_branch .LBB0_6`) becomes `s_branch .LBB0_3`, so that
 //! every iteration enters at one header and the loop is one loop, not two sharing a counter.
+//!
+//! Cycles that still have several entries (uniform ones, which clang-14 -O3 writes when it
+//! peels a nested loop's first test) get one by copying code ([`crate::node_split`]).
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -134,15 +137,23 @@ pub fn repair(source: &str, file: &str) -> Result<Repaired> {
             ));
         }
     }
-    if remove.is_empty() {
-        return Ok(unchanged());
-    }
-    let text = retargeted(&with_instructions_removed(source, &remove), &retarget);
+    let text = if remove.is_empty() {
+        source.to_string()
+    } else {
+        retargeted(&with_instructions_removed(source, &remove), &retarget)
+    };
     let repaired = pws_isa::assemble(&text, file).map_err(|e| HostError::Input(e.to_string()))?;
-    if Flow::new(&repaired, file).is_err() {
-        return Ok(unchanged());
+    if Flow::new(&repaired, file).is_ok() {
+        return Ok(Repaired { text, notes });
     }
-    Ok(Repaired { text, notes })
+    // Uniform cycles with several entries remain: copies give each one.
+    Ok(match crate::node_split::split(&text, file) {
+        Some((text, copies)) => {
+            notes.extend(copies);
+            Repaired { text, notes }
+        }
+        None => unchanged(),
+    })
 }
 
 /// `source` with the `s_branch` on each line of `retarget` sent to that label.
@@ -371,8 +382,19 @@ mod tests {
         ] {
             let src = ROTATED.replace(what, with);
             let r = repair(&src, "t.s").unwrap();
-            assert!(r.notes.is_empty(), "{with}: {:?}", r.notes);
-            assert_eq!(r.text, src);
+            // The branch stays; a copy of the code it skips into gives the loop one entry.
+            assert!(
+                r.text.contains("  s_cbranch_execz .LBB0_6\n"),
+                "{with}: {}",
+                r.text
+            );
+            assert!(
+                r.notes.iter().all(|n| n.contains("pws runs a copy")),
+                "{with}: {:?}",
+                r.notes
+            );
+            let program = pws_isa::assemble(&r.text, "t.s").unwrap();
+            assert!(Flow::new(&program, "t.s").is_ok(), "{with}: {}", r.text);
         }
     }
 

@@ -132,7 +132,7 @@ fn rotated_loop_with_bound_annotation() {
     // test in the latch): the same 8 header runs.
     let bare = src.replace("; pws: loop_bound 8\n", "");
     let k = extract(&bare, "loop.s", &TimingTable::GCN3).unwrap();
-    assert!(k.loops[0].inferred);
+    assert!(k.loops[0].inferred.is_some());
     assert_eq!(
         k.notes[0].message,
         "loop bound 8 inferred: s2 counts from 0 by 1 to the exit test"

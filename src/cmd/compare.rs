@@ -71,8 +71,15 @@ pub fn run(args: Args) -> CmdResult {
     let mut rows = Vec::new();
     let mut notes = launch.notes.clone();
     for (mode, s) in plan {
-        let bound = match launch.bound(mode, &launch.hw(mode, s)) {
-            Ok(b) => Some(b),
+        let bound = match launch.bound_and_notes(mode, &launch.hw(mode, s)) {
+            Ok((b, loops)) => {
+                for n in loops {
+                    if !notes.contains(&n) {
+                        notes.push(n);
+                    }
+                }
+                Some(b)
+            }
             Err(e) => {
                 let w = format!("{}: no WCET bound: {e}", mode.name());
                 if !notes.contains(&w) {

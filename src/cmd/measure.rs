@@ -194,8 +194,15 @@ impl Launch {
     /// The WCET bound of the launch in `mode` on `hw`, or why the analysis cannot give one:
     /// for a sequence, [`LaunchSequence::bound`] of its launches' bounds.
     pub fn bound(&self, mode: Mode, hw: &HwConfig) -> Result<u64, String> {
+        self.bound_and_notes(mode, hw).map(|(b, _)| b)
+    }
+
+    /// [`Launch::bound`], and how the analysis bounded loops nobody annotated
+    /// ([`pws_host::launch::LaunchReport::notes`]).
+    pub fn bound_and_notes(&self, mode: Mode, hw: &HwConfig) -> Result<(u64, Vec<String>), String> {
         let launches = self.analyses(mode, hw)?;
-        Ok(self.sequence.bound(launches.iter().map(|b| b.bound)))
+        let notes = launches.iter().flat_map(|b| b.loop_notes.clone()).collect();
+        Ok((self.sequence.bound(launches.iter().map(|b| b.bound)), notes))
     }
 
     /// The compute unit PWS with `s` SpSIMDs per SIMD runs this launch on when the SpSIMDs no

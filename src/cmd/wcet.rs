@@ -137,6 +137,9 @@ pub fn run(args: Args) -> CmdResult {
     };
     let policy = args.split.policy();
     let input = pws_host::input::load_with(&args.cl.assembly(&args.input, "wcet")?, policy)?;
+    for w in &input.warnings {
+        eprintln!("warning: {w}");
+    }
     // A kernel's split cost follows from the registers it holds, unless a configuration file
     // or a flag fixes it.
     if let (None, Some(sgprs)) = (&args.config, input.sgprs) {

@@ -37,6 +37,10 @@ use proptest::prelude::*;
 pub const MAX_TRIPS: u32 = 7;
 /// Largest trip count of a counted loop with a `break`.
 pub const BREAK_TRIPS: u32 = 24;
+
+/// Trip counts computed from the kernel's argument n (the guard, 1..=128): scalar arithmetic
+/// clang keeps in SGPRs, up to 3 iterations (as many as `UniformLoop`'s, which nest as deep).
+const ARG_TRIPS: [&str; 3] = ["(n & 1u) + 2u", "n >> 6", "(n ^ 0x35u) & 3u"];
 const VARS: [&str; 3] = ["a", "b", "c"];
 const FVARS: [&str; 2] = ["f", "g"];
 const FCONSTS: [&str; 6] = ["0.5f", "-0.5f", "1.0f", "-2.0f", "2.0f", "4.0f"];
@@ -151,6 +155,9 @@ pub enum Stmt {
     DivergentLoop(usize, Vec<Stmt>),
     /// `for (t = 0; t < n; t++)` with n the same for every lane.
     UniformLoop(u32, Vec<Stmt>),
+    /// `for (t = 0; t < ARG_TRIPS[k]; t++)` without `PWS_LOOP_BOUND`: a trip count the
+    /// kernel computes from its argument n, which the analysis of a launch follows.
+    ArgLoop(usize, Vec<Stmt>),
     /// `for (t = 0; t < n; t++) { if (cond) break; ... }` without `PWS_LOOP_BOUND`: the
     /// analysis infers n from the counter, or takes the manifest's default bound.
     CountedBreak(u32, Cond, Vec<Stmt>),
@@ -350,6 +357,12 @@ fn block(depth: u32, fam: ClFamilies, uniform: bool) -> BoxedStrategy<Vec<Stmt>>
         1,
         (1u32..4, block(depth - 1, fam, uniform))
             .prop_map(|(n, b)| Stmt::UniformLoop(n, b))
+            .boxed(),
+    ));
+    choices.push((
+        1,
+        (0..ARG_TRIPS.len(), block(depth - 1, fam, uniform))
+            .prop_map(|(k, b)| Stmt::ArgLoop(k, b))
             .boxed(),
     ));
     // Trip counts clang unrolls fully, and ones it keeps as loops.
@@ -649,6 +662,17 @@ impl ClKernel {
                     self.block(out, body, indent + 1, loops, false);
                     let _ = writeln!(out, "{pad}}}");
                 }
+                Stmt::ArgLoop(k, body) => {
+                    *loops += 1;
+                    let t = format!("t{loops}");
+                    let _ = writeln!(
+                        out,
+                        "{pad}for (unsigned {t} = 0; {t} < {}; {t}++) {{",
+                        ARG_TRIPS[*k]
+                    );
+                    self.block(out, body, indent + 1, loops, marks);
+                    let _ = writeln!(out, "{pad}}}");
+                }
                 Stmt::UniformLoop(n, body) => {
                     *loops += 1;
                     let t = format!("t{loops}");
@@ -776,21 +800,23 @@ impl ClKernel {
                 words.join(", ")
             );
         }
-        if Self::has_counted_break(&self.body) {
-            // For the loops with a break whose counter the analysis does not follow (-O0
-            // keeps it in scratch): a top-tested loop runs its header once more than its body.
+        if Self::has_unannotated_loop(&self.body) {
+            // For the loops without an annotation whose counter the analysis does not follow
+            // (-O0 keeps it in scratch): a top-tested loop runs its header once more than its
+            // body.
             let _ = write!(m, "\n[loop_bounds]\ndefault = {}\n", BREAK_TRIPS + 1);
         }
         m
     }
 
-    fn has_counted_break(block: &[Stmt]) -> bool {
+    fn has_unannotated_loop(block: &[Stmt]) -> bool {
         block.iter().any(|st| match st {
-            Stmt::CountedBreak(..) => true,
+            Stmt::CountedBreak(..) | Stmt::ArgLoop(..) => true,
             Stmt::If { then, els, .. } => {
-                Self::has_counted_break(then) || els.as_deref().is_some_and(Self::has_counted_break)
+                Self::has_unannotated_loop(then)
+                    || els.as_deref().is_some_and(Self::has_unannotated_loop)
             }
-            Stmt::DivergentLoop(_, b) | Stmt::UniformLoop(_, b) => Self::has_counted_break(b),
+            Stmt::DivergentLoop(_, b) | Stmt::UniformLoop(_, b) => Self::has_unannotated_loop(b),
             _ => false,
         })
     }

@@ -7,6 +7,7 @@
 use proptest::prelude::*;
 use pws_hdl::config::HwConfig;
 use pws_host::compile::SplitPolicy;
+use pws_host::extract::launch_values::LaunchValues;
 use pws_host::extract::trip_count::{counted_loop, Budget};
 use pws_host::flow::Flow;
 use pws_host::launch::{analyse_launch, KernelSource};
@@ -45,7 +46,7 @@ proptest! {
             let cmp = &program.instructions[flow.last(latch) - 1].item;
             prop_assert_eq!(cmp.opcode, pws_isa::Opcode::SCmpLtU32, "{}", g.source);
             let trips = cmp.src(1).and_then(|k| k.constant_value32()).unwrap().max(1);
-            let counter = counted_loop(&program, &flow, l, &mut Budget::default())
+            let counter = counted_loop(&program, &flow, l, &LaunchValues::none(), &mut Budget::default())
                 .ok_or_else(|| TestCaseError::fail(format!("loop {l} not inferred\n{}", g.source)))?;
             prop_assert_eq!(counter.trips, u64::from(trips), "loop {}\n{}", l, g.source);
             let annotated = flow.blocks[flow.loops[l].header].clone().filter_map(|i| {

@@ -39,6 +39,7 @@
 mod annotations;
 mod bsb;
 mod exit_mask;
+pub mod launch_values;
 mod regions;
 pub mod skips;
 pub mod trip_count;
@@ -55,6 +56,7 @@ use crate::error::{HostError, Result};
 use crate::flow::Flow;
 use crate::liveness::Hazard;
 use crate::timing::TimingTable;
+use launch_values::LaunchValues;
 
 /// Where a merge goes relative to the join's instructions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -159,8 +161,9 @@ pub struct KernelLoop {
     pub line: u32,
     /// Its exit or back edge is an EXEC branch: lanes leave it at different iterations.
     pub divergent: bool,
-    /// Its bound was proved from its counter ([`trip_count`]), not annotated.
-    pub inferred: bool,
+    /// Its bound was proved from its counter ([`trip_count`]), not annotated: how, as the
+    /// note says it.
+    pub inferred: Option<String>,
 }
 
 /// Something the user should know that does not stop the analysis.
@@ -352,7 +355,7 @@ fn extract_program(
             header: bsb.node_of(l.header),
             line: insts[flow.blocks[l.header].start].line,
             divergent,
-            inferred: false,
+            inferred: None,
         })
         .collect();
     let first: Vec<usize> = (0..flow.blocks.len()).map(|b| bsb.node_of(b)).collect();
@@ -368,27 +371,13 @@ fn extract_program(
     )?;
     // Every loop, annotated or not: an annotation counts the source's iterations, which a
     // header clang unrolled runs fewer times, and both bound the loop.
-    let mut budget = trip_count::Budget::default();
-    for (l, kl) in loops.iter_mut().enumerate() {
-        let Some(c) = trip_count::counted_loop(&program, &flow, l, &mut budget) else {
-            continue;
-        };
-        let bound = &mut bsb.blocks[kl.header].loop_bound;
-        let below = match *bound {
-            Some(annotated) if annotated <= c.trips => continue,
-            Some(annotated) => format!(", below the annotation's {annotated}"),
-            None => String::new(),
-        };
-        *bound = Some(c.trips);
-        kl.inferred = true;
-        notes.push(Note {
-            line: kl.line,
-            message: format!(
-                "loop bound {} inferred{below}: s{} counts from {} {} to the exit test",
-                c.trips, c.sgpr, c.init as i32, c.step
-            ),
-        });
-    }
+    notes.extend(infer_loop_bounds(
+        &program,
+        &flow,
+        &mut loops,
+        &mut bsb.blocks,
+        &LaunchValues::none(),
+    ));
     for b in &ifs {
         bsb.blocks[b.node].split = b.unsplittable.is_none() && (b.split.is_some() || b.marker);
     }
@@ -417,20 +406,77 @@ fn extract_program(
     })
 }
 
+/// Bounds every loop whose counter [`trip_count`] can run with what `launch` fixes, where they
+/// are below the bound a loop has (its header's in `blocks`); the notes say which.
+fn infer_loop_bounds(
+    program: &Program,
+    flow: &Flow,
+    loops: &mut [KernelLoop],
+    blocks: &mut [crate::cfg::Block],
+    launch: &LaunchValues,
+) -> Vec<Note> {
+    let mut notes = Vec::new();
+    let mut budget = trip_count::Budget::default();
+    let for_launch = if *launch == LaunchValues::none() {
+        ""
+    } else {
+        " for this launch"
+    };
+    for (l, kl) in loops.iter_mut().enumerate() {
+        let Some(c) = trip_count::counted_loop(program, flow, l, launch, &mut budget) else {
+            continue;
+        };
+        let bound = &mut blocks[kl.header].loop_bound;
+        let below = match *bound {
+            Some(b) if b <= c.trips => continue,
+            Some(b) if kl.inferred.is_some() => format!(", below the {b} of its constants"),
+            Some(b) => format!(", below the annotation's {b}"),
+            None => String::new(),
+        };
+        *bound = Some(c.trips);
+        let message = match c.over {
+            None => format!(
+                "loop bound {} inferred{for_launch}{below}: s{} counts from {} {} to the exit test",
+                c.trips, c.sgpr, c.init as i32, c.step
+            ),
+            Some(o) => format!(
+                "loop bound {} inferred{for_launch}{below}: s{} counts {} to the exit test, the most trips over the values s{o} takes in the enclosing loop",
+                c.trips, c.sgpr, c.step
+            ),
+        };
+        kl.inferred = Some(message.clone());
+        notes.push(Note {
+            line: kl.line,
+            message,
+        });
+    }
+    notes
+}
+
 impl Kernel {
-    /// Applies bounds given outside the source: a bound by label to a loop that has no
-    /// annotation (the smaller of it and an inferred one: both bound the loop), the default to
-    /// a loop that has no bound at all.
-    pub fn bound_loops(&mut self, bounds: &LoopBounds) {
+    /// The bounds of one launch: first those [`trip_count`] proves with the values `launch`
+    /// fixes (a loop bounded by a kernel argument or the workgroup size), returned as notes;
+    /// then those given outside the source: a bound by label to a loop that has no annotation
+    /// (the smaller of it and an inferred one: both bound the loop), the default to a loop that
+    /// has no bound at all.
+    pub fn bound_loops(&mut self, launch: &LaunchValues, bounds: &LoopBounds) -> Vec<Note> {
+        let notes = infer_loop_bounds(
+            &self.program,
+            &self.flow,
+            &mut self.loops,
+            &mut self.cfg.blocks,
+            launch,
+        );
         for l in &self.loops {
             let block = &mut self.cfg.blocks[l.header];
             let by_label = bounds.by_label.get(&block.name).copied();
             block.loop_bound = match (block.loop_bound, by_label) {
                 (None, _) => by_label.or(bounds.default),
-                (Some(inferred), Some(b)) if l.inferred => Some(b.min(inferred)),
+                (Some(inferred), Some(b)) if l.inferred.is_some() => Some(b.min(inferred)),
                 (bound, _) => bound,
             };
         }
+        notes
     }
 
     /// The source line of CFG node `v`'s first instruction (virtual nodes have none).

@@ -33,6 +33,7 @@ use std::collections::HashMap;
 use pws_isa::{Instruction, Opcode, Operand, Program};
 
 use super::exit_mask;
+use super::launch_values::{LaunchValues, ScalarValues};
 use crate::flow::Flow;
 use crate::scalar::effects;
 
@@ -58,6 +59,17 @@ pub struct Counter {
     pub step: StepOp,
     /// Header executions per entry into the loop.
     pub trips: u64,
+    /// The enclosing loop's counter whose values it starts at or counts to: `trips` is the
+    /// most over those values.
+    pub over: Option<u8>,
+}
+
+impl Counter {
+    /// The values the counter holds at the header, one per trip.
+    fn header_values(&self) -> impl Iterator<Item = u32> + '_ {
+        std::iter::successors(Some(self.init), |&v| Some(self.step.apply(v)))
+            .take(usize::try_from(self.trips).unwrap_or(usize::MAX))
+    }
 }
 
 /// The counted loop `l` of `flow`, if it has the shape of the module documentation. Of several
@@ -66,9 +78,57 @@ pub fn counted_loop(
     program: &Program,
     flow: &Flow,
     l: usize,
+    launch: &LaunchValues,
     budget: &mut Budget,
 ) -> Option<Counter> {
     let scan = LoopScan::new(program, flow, l, budget)?;
+    if let Some(c) = counted_with(&scan, ScalarValues::new(program, flow, launch), budget) {
+        return Some(c);
+    }
+    // A loop nested in a counted loop may count to or from that loop's counter (`for (c = 0;
+    // c < r; c++)` inside `for (r = 0; r < n; r++)`): it is bounded by its most trips over
+    // the values the outer counter takes at its header.
+    let mut outer = flow.loops[l].parent;
+    while let Some(o) = outer {
+        outer = flow.loops[o].parent;
+        let Some(c) = counted_loop(program, flow, o, launch, budget) else {
+            continue;
+        };
+        if c.trips > MAX_OUTER_TRIPS {
+            continue;
+        }
+        let header = flow.loops[o].header;
+        let mut worst: Option<Counter> = None;
+        for v in c.header_values() {
+            let values = ScalarValues::assuming(program, flow, launch, (header, c.sgpr, v));
+            let Some(inner) = counted_with(&scan, values, budget) else {
+                worst = None;
+                break;
+            };
+            if worst.as_ref().is_none_or(|w| inner.trips > w.trips) {
+                worst = Some(inner);
+            }
+        }
+        if let Some(w) = worst {
+            return Some(Counter {
+                over: Some(c.sgpr),
+                ..w
+            });
+        }
+    }
+    None
+}
+
+/// Enclosing loops' iterations tried one by one for a nested loop's bound.
+const MAX_OUTER_TRIPS: u64 = 4096;
+
+/// [`counted_loop`] of the loop `scan` covers with the SGPR values `values` knows.
+fn counted_with(
+    scan: &LoopScan<'_>,
+    mut values: ScalarValues<'_>,
+    budget: &mut Budget,
+) -> Option<Counter> {
+    let (program, flow, l) = (scan.program, scan.flow, scan.l);
     let insts = &program.instructions;
     let mut inits: HashMap<u8, Option<u32>> = HashMap::new();
     let mut best: Option<Counter> = None;
@@ -77,31 +137,42 @@ pub fn counted_loop(
             if budget.0 == 0 {
                 return best;
             }
-            let Some((sgpr, compare)) = Compare::of(&insts[cmp_at].item) else {
-                continue;
-            };
-            let Some((step, ahead)) = scan.counter_at(test_block, cmp_at, sgpr, budget) else {
-                continue;
-            };
-            let init = *inits
-                .entry(step.sgpr)
-                .or_insert_with(|| initial_value(program, flow, l, step.sgpr, budget));
-            let Some(init) = init else {
-                continue;
-            };
-            for exit_when in [true, false] {
-                if !exit_mask::leaves_when(program, flow, l, cmp_at, exit_when, &mut budget.0) {
-                    continue;
+            // The compared value: a constant, or an SGPR the loop does not write whose value
+            // on entry is known.
+            let mut limit = |op: Operand| match op {
+                Operand::Sgpr(r) if scan.defs_of(r).is_empty() => {
+                    values.before(cmp_at, r, &mut budget.0)
                 }
-                let test = ExitTest {
-                    compare,
-                    exit_when,
-                    init,
-                    ahead,
+                _ => op.constant_value32(),
+            };
+            for (sgpr, compare) in Compare::of(&insts[cmp_at].item, &mut limit) {
+                let mut known = |r: u8, at: usize, b: &mut Budget| values.before(at, r, &mut b.0);
+                let Some((step, ahead, view)) =
+                    scan.compared(test_block, cmp_at, sgpr, &mut known, budget)
+                else {
+                    continue;
                 };
-                if let Some(c) = test.run(&step, budget) {
-                    if best.as_ref().is_none_or(|b| c.trips < b.trips) {
-                        best = Some(c);
+                let init = *inits
+                    .entry(step.sgpr)
+                    .or_insert_with(|| initial_value(&mut values, flow, l, step.sgpr, budget));
+                let Some(init) = init else {
+                    continue;
+                };
+                for exit_when in [true, false] {
+                    if !exit_mask::leaves_when(program, flow, l, cmp_at, exit_when, &mut budget.0) {
+                        continue;
+                    }
+                    let test = ExitTest {
+                        compare,
+                        view,
+                        exit_when,
+                        init,
+                        ahead,
+                    };
+                    if let Some(c) = test.run(&step, budget) {
+                        if best.as_ref().is_none_or(|b| c.trips < b.trips) {
+                            best = Some(c);
+                        }
                     }
                 }
             }
@@ -113,6 +184,8 @@ pub fn counted_loop(
 /// A compare of the counter whose result, when it is `exit_when`, ends the loop.
 struct ExitTest {
     compare: Compare,
+    /// What the compare reads is this of the counter's value.
+    view: Option<StepOp>,
     exit_when: bool,
     init: u32,
     /// The compare sees the counter after this iteration's step.
@@ -128,12 +201,14 @@ impl ExitTest {
             if self.ahead {
                 v = step.step.apply(v);
             }
-            if self.compare.holds(v) == self.exit_when {
+            let read = self.view.map_or(v, |op| op.apply(v));
+            if self.compare.holds(read) == self.exit_when {
                 return Some(Counter {
                     sgpr: step.sgpr,
                     init: self.init,
                     step: step.step,
                     trips,
+                    over: None,
                 });
             }
             if !self.ahead {
@@ -150,8 +225,6 @@ struct Step {
     step: StepOp,
     /// The instruction that writes the counter.
     at: usize,
-    /// The add into another register that it copies, if it is `s_mov_b32 s, t`.
-    via: Option<usize>,
     /// The first of the writes before `at` in its block that use the register for something
     /// else: the counter cannot be read between it and `at`.
     lent: Option<usize>,
@@ -206,54 +279,73 @@ impl<'a> LoopScan<'a> {
         (before >= self.flow.blocks[b].start).then_some(before)
     }
 
-    /// The counter the compare at `cmp_at` (in `test_block`) reads, and whether the compared
-    /// value is one step ahead of the counter's value at the iteration's start.
-    fn counter_at(
+    /// The counter the compare at `cmp_at` (in `test_block`) reads: its step, whether the
+    /// value read is one step ahead of the counter's value at the iteration's start, and the
+    /// operation between that value and the compared one, when the compare reads `u = s op C`
+    /// rather than the counter s itself.
+    fn compared(
         &self,
         test_block: usize,
         cmp_at: usize,
         sgpr: u8,
+        known: &mut dyn FnMut(u8, usize, &mut Budget) -> Option<u32>,
+        budget: &mut Budget,
+    ) -> Option<(Step, bool, Option<StepOp>)> {
+        if let Some((step, ahead)) = self.counter_at(test_block, cmp_at, sgpr, budget) {
+            return Some((step, ahead, None));
+        }
+        // clang's `t = s + C` that is copied back to s, or another value derived from s
+        // (`for (k = n - 1; k >= 0; k--)` compares k + 1 with 2, unsigned; `for (c = r + 1;
+        // c < n; c++)` compares r + c with n, r a known SGPR the loop does not write): s as it
+        // is where u is computed, then the operation.
+        let def = self.def_read_at(sgpr, cmp_at, test_block, budget)?;
+        let inst = &self.program.instructions[def].item;
+        (0..2).find_map(|k| {
+            let Some(Operand::Sgpr(s)) = inst.src(k) else {
+                return None;
+            };
+            let mut operand = |op: Operand| match op {
+                Operand::Sgpr(r) if self.defs_of(r).is_empty() => known(r, def, budget),
+                _ => op.constant_value32(),
+            };
+            let view = step_with(inst, sgpr, s, &mut operand).filter(|_| s != sgpr)?;
+            let (step, ahead) = self.counter_at(test_block, def, s, budget)?;
+            Some((step, ahead, Some(view)))
+        })
+    }
+
+    /// The counter `sgpr` that instruction `at` (in `test_block`) reads, and whether the value
+    /// read is one step ahead of the counter's value at the iteration's start.
+    fn counter_at(
+        &self,
+        test_block: usize,
+        at: usize,
+        sgpr: u8,
         budget: &mut Budget,
     ) -> Option<(Step, bool)> {
         let flow = self.flow;
-        match self.step(sgpr, test_block, budget) {
-            Some(step) => {
-                let b = flow.block_of(step.at);
-                if step
-                    .lent
-                    .is_some_and(|c| b == test_block && c < cmp_at && cmp_at < step.at)
-                {
-                    return None;
-                }
-                let ahead = if b == test_block {
-                    step.at < cmp_at
-                } else if flow.dominates(b, test_block) {
-                    true
-                } else if !self.reaches(b, test_block, budget)? {
-                    false
-                } else {
-                    return None;
-                };
-                Some((step, ahead))
-            }
-            None => {
-                // The compare reads the incremented copy t = s + C, before it is moved back
-                // to s.
-                let add = self.last_def_in(sgpr, test_block, cmp_at)?;
-                let step = added_to(&self.program.instructions[add].item, sgpr)
-                    .and_then(|s| self.step(s, test_block, budget))
-                    .filter(|step| step.via == Some(add))?;
-                Some((step, true))
-            }
+        let step = self.step(sgpr, test_block, budget)?;
+        let (b, ab) = (flow.block_of(step.at), flow.block_of(at));
+        if step.lent.is_some_and(|c| b == ab && c < at && at < step.at) {
+            return None;
         }
+        let ahead = if b == ab {
+            step.at < at
+        } else if flow.dominates(b, ab) {
+            true
+        } else if !self.reaches(b, ab, budget)? {
+            false
+        } else {
+            return None;
+        };
+        Some((step, ahead))
     }
 
     /// SGPR `s`'s last definition in the loop, after any that lend it in the same block:
-    /// `s += C`, or `s = t` where the `t = s + C` that
-    /// reaches it is the last write of t on its one path from the header (clang keeps the old
-    /// value for the loop's exit that way), or is t's one write in the loop, in the test's
-    /// block before it; in a block every iteration runs once, or in the test's block (every
-    /// iteration that goes on runs that: [`exit_mask::leaves_when`]).
+    /// `s += C`; `s = t` where `t = s + C` is the write of t it reads ([`LoopScan::def_read_at`];
+    /// clang keeps the old value for the loop's exit that way); or `s = t + C` where `t = s`
+    /// is. In a block every iteration runs once, or in the test's block (every iteration that
+    /// goes on runs that: [`exit_mask::leaves_when`]).
     fn step(&self, s: u8, test_block: usize, budget: &mut Budget) -> Option<Step> {
         let flow = self.flow;
         let lp = &flow.loops[self.l];
@@ -276,26 +368,26 @@ impl<'a> LoopScan<'a> {
                 sgpr: s,
                 step,
                 at,
-                via: None,
+                lent,
+            });
+        }
+        // `s = t op C` where t is a copy of s made on its one path from the header (clang -O3's
+        // `s_mov_b32 s7, s6` then `s_add_i32 s6, s7, 1`).
+        if let Some(t) = added_to(inst, s) {
+            let copy = self.def_read_at(t, at, test_block, budget)?;
+            let c = &insts[copy].item;
+            let copies_s = c.opcode == Opcode::SMovB32 && c.src(0) == Some(Operand::Sgpr(s));
+            return (copies_s && lent.is_none()).then_some(Step {
+                sgpr: s,
+                step: step_of(inst, s, t)?,
+                at,
                 lent,
             });
         }
         let (Opcode::SMovB32, Some(Operand::Sgpr(t))) = (inst.opcode, inst.src(0)) else {
             return None;
         };
-        let add = match self.reaching_def(t, at, budget) {
-            Some(add) => add,
-            None => {
-                // t's one definition in the loop, in the test's block, which every iteration
-                // that goes on runs before this one (clang's unrolled loops step there).
-                let [add] = *self.defs_of(t) else {
-                    return None;
-                };
-                let before =
-                    flow.block_of(add) == test_block && !self.reaches(block, test_block, budget)?;
-                before.then_some(add)?
-            }
-        };
+        let add = self.def_read_at(t, at, test_block, budget)?;
         if lent.is_some_and(|c| flow.block_of(add) == block && c < add) {
             return None;
         }
@@ -303,9 +395,36 @@ impl<'a> LoopScan<'a> {
             sgpr: s,
             step: step_of(&insts[add].item, t, s)?,
             at,
-            via: Some(add),
             lent,
         })
+    }
+
+    /// The write of `t` that instruction `at` reads in every iteration: the last on its one
+    /// path from the header, or t's one write in the loop where every iteration runs it before
+    /// `at`: earlier in `at`'s block, in a block that dominates `at`'s, or in the test's block,
+    /// which every iteration that goes on runs (clang's unrolled loops step there).
+    fn def_read_at(
+        &self,
+        t: u8,
+        at: usize,
+        test_block: usize,
+        budget: &mut Budget,
+    ) -> Option<usize> {
+        if let Some(d) = self.reaching_def(t, at, budget) {
+            return Some(d);
+        }
+        let flow = self.flow;
+        let [d] = *self.defs_of(t) else {
+            return None;
+        };
+        let (db, ab) = (flow.block_of(d), flow.block_of(at));
+        let dominates = if db == ab {
+            d < at
+        } else {
+            flow.dominates(db, ab)
+        };
+        let before = dominates || db == test_block && !self.reaches(ab, test_block, budget)?;
+        before.then_some(d)
     }
 
     /// The write of `s` that reaches instruction `at` on every path from the loop's header:
@@ -376,7 +495,12 @@ enum Cmp {
 }
 
 impl Compare {
-    fn of(inst: &Instruction) -> Option<(u8, Compare)> {
+    /// The compares `inst` makes of an SGPR with a value `limit` knows: one for each SGPR
+    /// operand that may be the counter.
+    fn of(
+        inst: &Instruction,
+        limit: &mut impl FnMut(Operand) -> Option<u32>,
+    ) -> Vec<(u8, Compare)> {
         use Opcode::*;
         let (op, signed, k_form) = match inst.opcode {
             SCmpEqI32 => (Cmp::Eq, true, false),
@@ -403,7 +527,7 @@ impl Compare {
             SCmpkGeU32 => (Cmp::Ge, false, true),
             SCmpkLtU32 => (Cmp::Lt, false, true),
             SCmpkLeU32 => (Cmp::Le, false, true),
-            _ => return None,
+            _ => return Vec::new(),
         };
         let compare = |k, swapped| Compare {
             op,
@@ -414,20 +538,27 @@ impl Compare {
         if k_form {
             // SOPK: the 16-bit constant, sign-extended for the signed compares.
             let Some(Operand::Sgpr(s)) = inst.src(0) else {
-                return None;
+                return Vec::new();
             };
             let k = if signed {
                 inst.simm16() as i32 as u32
             } else {
                 inst.imm & 0xffff
             };
-            return Some((s, compare(k, false)));
+            return vec![(s, compare(k, false))];
         }
-        match (inst.src(0)?, inst.src(1)?) {
-            (Operand::Sgpr(s), k) => Some((s, compare(k.constant_value32()?, false))),
-            (k, Operand::Sgpr(s)) => Some((s, compare(k.constant_value32()?, true))),
-            _ => None,
+        let (Some(a), Some(b)) = (inst.src(0), inst.src(1)) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (counter, other, swapped) in [(a, b, false), (b, a, true)] {
+            if let Operand::Sgpr(s) = counter {
+                if let Some(k) = limit(other) {
+                    out.push((s, compare(k, swapped)));
+                }
+            }
         }
+        out
     }
 
     /// SCC for the counter's value `v`.
@@ -491,15 +622,25 @@ impl std::fmt::Display for StepOp {
 
 /// The step, if `inst` is `dst = src op C`.
 fn step_of(inst: &Instruction, dst: u8, src: u8) -> Option<StepOp> {
+    step_with(inst, dst, src, &mut |k| k.constant_value32())
+}
+
+/// The step, if `inst` is `dst = src op K` where `known` gives K's value.
+fn step_with(
+    inst: &Instruction,
+    dst: u8,
+    src: u8,
+    known: &mut dyn FnMut(Operand) -> Option<u32>,
+) -> Option<StepOp> {
     use Opcode::*;
     if inst.dst != Some(Operand::Sgpr(dst)) {
         return None;
     }
     let me = Some(Operand::Sgpr(src));
-    // `src op C` or, for a commutative op, `C op src`.
-    let constant = |commutes: bool| match (inst.src(0), inst.src(1)) {
-        (a, Some(k)) if a == me => k.constant_value32(),
-        (Some(k), b) if commutes && b == me => k.constant_value32(),
+    // `src op K` or, for a commutative op, `K op src`.
+    let mut constant = |commutes: bool| match (inst.src(0), inst.src(1)) {
+        (a, Some(k)) if a == me => known(k),
+        (Some(k), b) if commutes && b == me => known(k),
         _ => None,
     };
     match inst.opcode {
@@ -523,63 +664,24 @@ fn added_to(inst: &Instruction, dst: u8) -> Option<u8> {
     })
 }
 
-/// The constant SGPR `s` holds whenever loop `l` is entered, if there is one.
+/// The value SGPR `s` holds whenever loop `l` is entered, if there is one.
 fn initial_value(
-    program: &Program,
+    values: &mut ScalarValues<'_>,
     flow: &Flow,
     l: usize,
     s: u8,
     budget: &mut Budget,
 ) -> Option<u32> {
     let lp = &flow.loops[l];
-    let insts = &program.instructions;
     let mut found: Option<u32> = None;
-    let mut seen = vec![false; flow.blocks.len()];
-    let mut work: Vec<usize> = flow.pred[lp.header]
-        .iter()
-        .copied()
-        .filter(|&p| !lp.contains(p))
-        .collect();
-    while let Some(b) = work.pop() {
-        if std::mem::replace(&mut seen[b], true) {
-            continue;
-        }
-        if lp.contains(b) {
+    for &p in flow.pred[lp.header].iter().filter(|&&p| !lp.contains(p)) {
+        let v = values.at_end(p, s, &mut budget.0)?;
+        if found.is_some_and(|f| f != v) {
             return None;
         }
-        budget.0 = budget.0.checked_sub(flow.blocks[b].len() as u64)?;
-        let def = flow.blocks[b]
-            .clone()
-            .rev()
-            .find(|&i| effects(&insts[i].item).defs.contains(s));
-        match def {
-            Some(i) => {
-                let v = constant_written(&insts[i].item, s)?;
-                if found.is_some_and(|f| f != v) {
-                    return None;
-                }
-                found = Some(v);
-            }
-            None if flow.pred[b].is_empty() => return None,
-            None => work.extend(flow.pred[b].iter().copied()),
-        }
+        found = Some(v);
     }
     found
-}
-
-/// The constant `inst` writes into SGPR `s`, if it is a move of one.
-fn constant_written(inst: &Instruction, s: u8) -> Option<u32> {
-    match (inst.opcode, inst.dst?) {
-        (Opcode::SMovB32, Operand::Sgpr(d)) if d == s => inst.src(0)?.constant_value32(),
-        (Opcode::SMovkI32, Operand::Sgpr(d)) if d == s => Some(inst.simm16() as i32 as u32),
-        (Opcode::SMovB64, Operand::Sgpr(d)) if d == s => {
-            let v = inst
-                .src(0)?
-                .constant_value64(Opcode::SMovB64.sign_extends_literal64())?;
-            Some(v as u32)
-        }
-        _ => None,
-    }
 }
 
 #[cfg(test)]
@@ -590,7 +692,147 @@ mod tests {
         let program = pws_isa::assemble(src, "t.s").unwrap();
         let flow = Flow::new(&program, "t.s").unwrap();
         assert_eq!(flow.loops.len(), 1, "one loop in\n{src}");
-        counted_loop(&program, &flow, 0, &mut Budget::default())
+        counted_loop(
+            &program,
+            &flow,
+            0,
+            &LaunchValues::none(),
+            &mut Budget::default(),
+        )
+    }
+
+    fn counter_in(src: &str, launch: &LaunchValues) -> Option<Counter> {
+        let program = pws_isa::assemble(src, "t.s").unwrap();
+        let flow = Flow::new(&program, "t.s").unwrap();
+        counted_loop(&program, &flow, 0, launch, &mut Budget::default())
+    }
+
+    /// The tree reduction's `for (s = get_local_size(0) / 2; s > 0; s >>= 1)` starts from the
+    /// dispatch packet's workgroup size, and `for (c = 0; c < cols; c++)` compares with a
+    /// kernel argument: a launch fixes both.
+    #[test]
+    fn counters_start_at_or_run_to_what_the_launch_fixes() {
+        let launch = super::super::launch_values::tests::launch();
+        let reduce = "\
+s_load_dword s11, s[4:5], 0x4
+s_waitcnt lgkmcnt(0)
+s_and_b32 s10, s11, 0xffff
+s_lshr_b32 s5, s10, 1
+.L4:
+s_lshr_b32 s0, s5, 1
+s_cmp_lt_u32 s5, 2
+s_mov_b32 s5, s0
+s_cbranch_scc0 .L4
+s_endpgm
+";
+        let c = counter_in(reduce, &launch).unwrap();
+        assert_eq!((c.init, c.trips), (32, 6));
+        assert_eq!(counter_in(reduce, &LaunchValues::none()), None);
+        let cols = "\
+s_load_dwordx4 s[0:3], s[6:7], 0x8
+s_mov_b32 s3, 0
+.L1:
+s_add_i32 s3, s3, 1
+s_cmp_eq_u32 s3, s1
+s_cbranch_scc0 .L1
+s_endpgm
+";
+        let c = counter_in(cols, &launch).unwrap();
+        assert_eq!((c.sgpr, c.init, c.trips), (3, 0, 5));
+        // A limit the loop writes, or one that differs between workgroups (s8), is no limit.
+        let moving = cols.replace(
+            "s_add_i32 s3, s3, 1\n",
+            "s_add_i32 s3, s3, 1\ns_add_i32 s1, s1, 1\n",
+        );
+        assert_eq!(counter_in(&moving, &launch), None);
+        let per_group = cols.replace("s_cmp_eq_u32 s3, s1", "s_cmp_eq_u32 s3, s8");
+        assert_eq!(counter_in(&per_group, &launch), None);
+    }
+
+    /// clang's `for (int k = n - 1; k >= 0; k--)`: the counter starts at an argument less one,
+    /// and the test reads k + 1, another value than the one copied back.
+    #[test]
+    fn the_test_may_read_a_value_derived_from_the_counter() {
+        let launch = super::super::launch_values::tests::launch();
+        let down = "\
+s_load_dword s4, s[6:7], 0xc
+s_waitcnt lgkmcnt(0)
+s_add_i32 s4, s4, -1
+.L2:
+s_add_i32 s5, s4, -1
+s_add_i32 s6, s4, 1
+s_cmp_lt_u32 s6, 2
+s_mov_b32 s4, s5
+s_cbranch_scc0 .L2
+s_endpgm
+";
+        let c = counter_in(down, &launch).unwrap();
+        assert_eq!(
+            (c.sgpr, c.init, c.step, c.trips),
+            (4, 4, StepOp::Add(u32::MAX), 5)
+        );
+        // Copied first, then stepped from the copy (clang -O3's outer loop after a peeled
+        // test): `s_mov_b32 s7, s6; s_add_i32 s6, s7, 1`.
+        let mirrored = "\
+s_mov_b32 s6, 1
+.L4:
+s_cmp_lg_u32 s6, 9
+s_cbranch_scc0 .L6
+s_mov_b32 s7, s6
+s_add_i32 s6, s7, 1
+s_branch .L4
+.L6:
+s_endpgm
+";
+        let c = counter_in(mirrored, &LaunchValues::none()).unwrap();
+        assert_eq!((c.sgpr, c.trips), (6, 9));
+        let stale = mirrored.replace("s_mov_b32 s7, s6\n", "s_mov_b32 s7, s8\n");
+        assert_eq!(counter_in(&stale, &LaunchValues::none()), None);
+        // The same value derived after the copy back is one step ahead: one trip fewer.
+        let after = down.replace(
+            "s_add_i32 s6, s4, 1\ns_cmp_lt_u32 s6, 2\ns_mov_b32 s4, s5\n",
+            "s_mov_b32 s4, s5\ns_add_i32 s6, s4, 1\ns_cmp_lt_u32 s6, 2\n",
+        );
+        assert_eq!(counter_in(&after, &launch).unwrap().trips, 4);
+    }
+
+    /// `for (r = 0; r < n; r++) for (c = r + 1; c < n; c++)` at clang-14 -O2: the inner
+    /// loop compares r + c with n. Bounded by its most trips over r's values (n - 1), and so
+    /// is the triangle `c < r`.
+    #[test]
+    fn a_nested_loop_may_count_to_or_from_the_enclosing_counter() {
+        let launch = super::super::launch_values::tests::launch();
+        let gauss = "\
+s_load_dword s4, s[6:7], 0xc
+s_waitcnt lgkmcnt(0)
+s_mov_b32 s7, 0
+.LBB10_2:
+s_add_i32 s6, s7, 1
+s_cmp_ge_i32 s6, s4
+s_cbranch_scc1 .LBB10_5
+s_mov_b32 s8, 1
+.LBB10_4:
+v_add_u32_e32 v3, vcc, s8, v0
+s_add_i32 s8, s8, 1
+s_add_i32 s9, s7, s8
+s_cmp_ge_i32 s9, s4
+s_cbranch_scc0 .LBB10_4
+.LBB10_5:
+s_cmp_lg_u32 s6, s4
+s_cbranch_scc0 .LBB10_7
+s_mov_b32 s7, s6
+s_branch .LBB10_2
+.LBB10_7:
+s_endpgm
+";
+        let program = pws_isa::assemble(gauss, "t.s").unwrap();
+        let flow = Flow::new(&program, "t.s").unwrap();
+        let trips: Vec<Option<u64>> = (0..flow.loops.len())
+            .map(|l| {
+                counted_loop(&program, &flow, l, &launch, &mut Budget::default()).map(|c| c.trips)
+            })
+            .collect();
+        assert_eq!(trips, [Some(5), Some(4)]);
     }
 
     #[test]
@@ -602,13 +844,21 @@ mod tests {
         // step each.
         let mut budget = Budget(1000);
         assert_eq!(
-            counted_loop(&program, &flow, 0, &mut budget).unwrap().trips,
+            counted_loop(&program, &flow, 0, &LaunchValues::none(), &mut budget)
+                .unwrap()
+                .trips,
             100
         );
         let used = 1000 - budget.0;
         assert!(used >= 100, "{used}");
         assert_eq!(
-            counted_loop(&program, &flow, 0, &mut Budget(used - 1)),
+            counted_loop(
+                &program,
+                &flow,
+                0,
+                &LaunchValues::none(),
+                &mut Budget(used - 1)
+            ),
             None
         );
     }
