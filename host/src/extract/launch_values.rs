@@ -90,6 +90,8 @@ pub struct ScalarValues<'a> {
     written: HashMap<(usize, u8), Option<u32>>,
     /// Definitions being evaluated: one met again depends on itself.
     open: HashSet<(usize, u8)>,
+    /// The value of an SGPR at the end of a block, where a search found one.
+    at_block_end: HashMap<(usize, u8), u32>,
     /// An SGPR's value at the start of a loop's header block, assumed (one value of an
     /// enclosing loop's counter): the header block, the SGPR, the value.
     assumed: Option<(usize, u8, u32)>,
@@ -103,6 +105,7 @@ impl<'a> ScalarValues<'a> {
             launch,
             written: HashMap::new(),
             open: HashSet::new(),
+            at_block_end: HashMap::new(),
             assumed: None,
         }
     }
@@ -119,6 +122,11 @@ impl<'a> ScalarValues<'a> {
             assumed: Some((header, s, value)),
             ..ScalarValues::new(program, flow, launch)
         }
+    }
+
+    /// The launch whose values these are.
+    pub fn launch(&self) -> &'a LaunchValues {
+        self.launch
     }
 
     /// The value SGPR `s` holds before instruction `at` on every path that reaches it.
@@ -158,9 +166,17 @@ impl<'a> ScalarValues<'a> {
         };
         // A set, not a vector per block: a kernel of 10^5 blocks asks this many times.
         let mut seen: HashSet<usize> = HashSet::new();
+        let mut whole: Vec<usize> = Vec::new();
         let mut work = vec![(b, end)];
         while let Some((b, end)) = work.pop() {
             *budget = budget.checked_sub((end - flow.blocks[b].start) as u64 + 1)?;
+            if end == flow.blocks[b].end {
+                if let Some(&v) = self.at_block_end.get(&(b, s)) {
+                    agree(Some(v))?;
+                    continue;
+                }
+                whole.push(b);
+            }
             let def = (flow.blocks[b].start..end)
                 .rev()
                 .find(|&i| effects(&insts[i].item).defs.contains(s));
@@ -179,6 +195,14 @@ impl<'a> ScalarValues<'a> {
                 if flow.reachable[p] && seen.insert(p) {
                     work.push((p, flow.blocks[p].end));
                 }
+            }
+        }
+        // Every definition that reaches the end of a block searched whole was found and gave
+        // this value: so does the block's end (a loop of many counters asks about the same
+        // blocks again).
+        if let Some(v) = value {
+            for b in whole {
+                self.at_block_end.insert((b, s), v);
             }
         }
         value

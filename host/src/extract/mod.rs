@@ -422,8 +422,9 @@ fn infer_loop_bounds(
     } else {
         " for this launch"
     };
+    let mut counters = trip_count::Counters::new(program, flow, launch);
     for (l, kl) in loops.iter_mut().enumerate() {
-        let Some(c) = trip_count::counted_loop(program, flow, l, launch, &mut budget) else {
+        let Some(c) = counters.of(l, &mut budget) else {
             continue;
         };
         let bound = &mut blocks[kl.header].loop_bound;

@@ -5,21 +5,25 @@
 //! The shape recognised (and nothing else; any doubt leaves the loop unbounded, and the
 //! analysis asks for an annotation as before):
 //! - an exit test: in a block T of the loop itself (not of a loop inside it), an
-//!   `s_cmp_*_{i,u}32` / `s_cmpk_*` of one SGPR and a constant, one of whose results ends the
-//!   loop whatever the lanes' data, and such that an iteration that does not run it does not
-//!   go on either ([`exit_mask::leaves_when`] shows that no state reaches the header again:
-//!   through SCC itself, or through the lane masks of a divergent loop);
+//!   `s_cmp_*_{i,u}32` / `s_cmpk_*` of one SGPR with a known value (a constant, or an SGPR the
+//!   loop does not write whose value on entry [`ScalarValues`] knows: a kernel argument, the
+//!   workgroup size), one of whose results ends the loop whatever the lanes' data, and such
+//!   that an iteration that does not run it does not go on either
+//!   ([`exit_mask::leaves_when`] shows that no state reaches the header again: through SCC
+//!   itself, or through the lane masks of a divergent loop);
 //! - a counter s with exactly one definition in the loop (nested loops included), in a block U
 //!   of the loop itself that dominates every latch or is T itself (so it runs once in every
 //!   iteration that goes on, before or after the test): `s_add_{u,i}32 s, s, C`,
 //!   `s_sub_{u,i}32 s, s, C`, `s_addk_i32 s, C`, a shift by a constant (`s_lshl_b32`,
 //!   `s_lshr_b32`, `s_ashr_i32`) or a product with one (`s_mul_i32`, `s_mulk_i32`); or
-//!   `s_mov_b32 s, t` where t = s op C reaches it on its one path from the header. The compare
-//!   reads s, or that t before it is copied back;
-//! - on every entry into the loop s holds the same constant: walking back from the header's
-//!   predecessors outside the loop, every path meets an `s_mov_b32 s, K`, `s_movk_i32 s, K` or
-//!   `s_mov_b64 s[s:s+1], K` before anything else writes s, and none reaches the loop again or
-//!   the kernel's entry first.
+//!   `s_mov_b32 s, t` where t = s op C is the write of t it reads; or s = t op C where t = s
+//!   is. The compare reads s, or a value u = s op K computed from it in the iteration (K a
+//!   constant or a known SGPR the loop does not write);
+//! - on every entry into the loop s holds the same known value.
+//!
+//! A loop nested in a counted loop whose counter it starts at or compares with is run once
+//! for each value that counter takes at its header ([`ScalarValues::assuming`]), and bounded by
+//! the most trips.
 //!
 //! The count is then found by running the counter (32-bit wrap-around arithmetic, the compare
 //! as the scalar ALU does it) until the test leaves the loop, up to [`MAX_TRIPS`] iterations
@@ -81,42 +85,78 @@ pub fn counted_loop(
     launch: &LaunchValues,
     budget: &mut Budget,
 ) -> Option<Counter> {
-    let scan = LoopScan::new(program, flow, l, budget)?;
-    if let Some(c) = counted_with(&scan, ScalarValues::new(program, flow, launch), budget) {
-        return Some(c);
-    }
-    // A loop nested in a counted loop may count to or from that loop's counter (`for (c = 0;
-    // c < r; c++)` inside `for (r = 0; r < n; r++)`): it is bounded by its most trips over
-    // the values the outer counter takes at its header.
-    let mut outer = flow.loops[l].parent;
-    while let Some(o) = outer {
-        outer = flow.loops[o].parent;
-        let Some(c) = counted_loop(program, flow, o, launch, budget) else {
-            continue;
-        };
-        if c.trips > MAX_OUTER_TRIPS {
-            continue;
+    Counters::new(program, flow, launch).of(l, budget)
+}
+
+/// [`counted_loop`] for many loops of one kernel: what it learns of SGPR values and of
+/// enclosing loops' counters serves them all.
+pub struct Counters<'a> {
+    program: &'a Program,
+    flow: &'a Flow,
+    values: ScalarValues<'a>,
+    found: HashMap<usize, Option<Counter>>,
+}
+
+impl<'a> Counters<'a> {
+    pub fn new(program: &'a Program, flow: &'a Flow, launch: &'a LaunchValues) -> Self {
+        Counters {
+            program,
+            flow,
+            values: ScalarValues::new(program, flow, launch),
+            found: HashMap::new(),
         }
-        let header = flow.loops[o].header;
-        let mut worst: Option<Counter> = None;
-        for v in c.header_values() {
-            let values = ScalarValues::assuming(program, flow, launch, (header, c.sgpr, v));
-            let Some(inner) = counted_with(&scan, values, budget) else {
-                worst = None;
-                break;
+    }
+
+    /// [`counted_loop`] of loop `l`.
+    pub fn of(&mut self, l: usize, budget: &mut Budget) -> Option<Counter> {
+        if let Some(c) = self.found.get(&l) {
+            return c.clone();
+        }
+        let c = self.find(l, budget);
+        self.found.insert(l, c.clone());
+        c
+    }
+
+    fn find(&mut self, l: usize, budget: &mut Budget) -> Option<Counter> {
+        let (program, flow) = (self.program, self.flow);
+        let scan = LoopScan::new(program, flow, l, budget)?;
+        if let Some(c) = counted_with(&scan, &mut self.values, budget) {
+            return Some(c);
+        }
+        // A loop nested in a counted loop may count to or from that loop's counter (`for (c =
+        // 0; c < r; c++)` inside `for (r = 0; r < n; r++)`): it is bounded by its most trips
+        // over the values the outer counter takes at its header.
+        let mut outer = flow.loops[l].parent;
+        while let Some(o) = outer {
+            outer = flow.loops[o].parent;
+            let Some(c) = self.of(o, budget) else {
+                continue;
             };
-            if worst.as_ref().is_none_or(|w| inner.trips > w.trips) {
-                worst = Some(inner);
+            if c.trips > MAX_OUTER_TRIPS {
+                continue;
+            }
+            let header = flow.loops[o].header;
+            let launch = self.values.launch();
+            let mut worst: Option<Counter> = None;
+            for v in c.header_values() {
+                let mut values = ScalarValues::assuming(program, flow, launch, (header, c.sgpr, v));
+                let Some(inner) = counted_with(&scan, &mut values, budget) else {
+                    worst = None;
+                    break;
+                };
+                if worst.as_ref().is_none_or(|w| inner.trips > w.trips) {
+                    worst = Some(inner);
+                }
+            }
+            if let Some(w) = worst {
+                return Some(Counter {
+                    over: Some(c.sgpr),
+                    ..w
+                });
             }
         }
-        if let Some(w) = worst {
-            return Some(Counter {
-                over: Some(c.sgpr),
-                ..w
-            });
-        }
+        None
     }
-    None
 }
 
 /// Enclosing loops' iterations tried one by one for a nested loop's bound.
@@ -125,7 +165,7 @@ const MAX_OUTER_TRIPS: u64 = 4096;
 /// [`counted_loop`] of the loop `scan` covers with the SGPR values `values` knows.
 fn counted_with(
     scan: &LoopScan<'_>,
-    mut values: ScalarValues<'_>,
+    values: &mut ScalarValues<'_>,
     budget: &mut Budget,
 ) -> Option<Counter> {
     let (program, flow, l) = (scan.program, scan.flow, scan.l);
@@ -154,7 +194,7 @@ fn counted_with(
                 };
                 let init = *inits
                     .entry(step.sgpr)
-                    .or_insert_with(|| initial_value(&mut values, flow, l, step.sgpr, budget));
+                    .or_insert_with(|| initial_value(values, flow, l, step.sgpr, budget));
                 let Some(init) = init else {
                     continue;
                 };
