@@ -430,7 +430,7 @@ fn infer_loop_bounds(
         let bound = &mut blocks[kl.header].loop_bound;
         let below = match *bound {
             Some(b) if b <= c.trips => continue,
-            Some(b) if kl.inferred.is_some() => format!(", below the {b} of its constants"),
+            Some(b) if kl.inferred.is_some() => format!(", below the {b} from constants"),
             Some(b) => format!(", below the annotation's {b}"),
             None => String::new(),
         };
@@ -456,11 +456,11 @@ fn infer_loop_bounds(
 
 impl Kernel {
     /// The bounds of one launch: first those [`trip_count`] proves with the values `launch`
-    /// fixes (a loop bounded by a kernel argument or the workgroup size), returned as notes;
+    /// fixes (a loop bounded by a kernel argument or the workgroup size), with a note each;
     /// then those given outside the source: a bound by label to a loop that has no annotation
     /// (the smaller of it and an inferred one: both bound the loop), the default to a loop that
     /// has no bound at all.
-    pub fn bound_loops(&mut self, launch: &LaunchValues, bounds: &LoopBounds) -> Vec<Note> {
+    pub fn bound_loops(&mut self, launch: &LaunchValues, bounds: &LoopBounds) {
         let notes = infer_loop_bounds(
             &self.program,
             &self.flow,
@@ -477,7 +477,8 @@ impl Kernel {
                 (bound, _) => bound,
             };
         }
-        notes
+        self.notes.extend(notes);
+        self.notes.sort_by_key(|n| n.line);
     }
 
     /// The source line of CFG node `v`'s first instruction (virtual nodes have none).
