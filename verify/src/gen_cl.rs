@@ -585,15 +585,9 @@ impl ClKernel {
                     let _ = writeln!(out, "{pad}}}");
                 }
                 Stmt::DivergentLoop(v, body) => {
-                    *loops += 1;
-                    let t = format!("t{loops}");
-                    let _ = writeln!(
-                        out,
-                        "{pad}for (unsigned {t} = 0; {t} < ({} & {MAX_TRIPS}u); {t}++) {{\n{pad}  PWS_LOOP_BOUND({MAX_TRIPS});",
-                        VARS[*v]
-                    );
-                    self.block(out, body, indent + 1, loops, marks);
-                    let _ = writeln!(out, "{pad}}}");
+                    let limit = format!("({} & {MAX_TRIPS}u)", VARS[*v]);
+                    let head = format!("PWS_LOOP_BOUND({MAX_TRIPS});");
+                    self.counted_for(out, &limit, &head, body, indent, loops, marks);
                 }
                 Stmt::FAssign(v, e) => {
                     let _ = write!(out, "{pad}{} = ", FVARS[*v]);
@@ -652,39 +646,43 @@ impl ClKernel {
                     );
                 }
                 Stmt::CountedBreak(n, cond, body) => {
-                    *loops += 1;
-                    let _ = write!(
-                        out,
-                        "{pad}for (unsigned t{loops} = 0; t{loops} < {n}u; t{loops}++) {{\n{pad}  if ("
-                    );
-                    Self::cond(out, cond);
-                    out.push_str(") break;\n");
-                    self.block(out, body, indent + 1, loops, false);
-                    let _ = writeln!(out, "{pad}}}");
+                    let mut head = String::from("if (");
+                    Self::cond(&mut head, cond);
+                    head.push_str(") break;");
+                    self.counted_for(out, &format!("{n}u"), &head, body, indent, loops, false);
                 }
                 Stmt::ArgLoop(k, body) => {
-                    *loops += 1;
-                    let t = format!("t{loops}");
-                    let _ = writeln!(
-                        out,
-                        "{pad}for (unsigned {t} = 0; {t} < {}; {t}++) {{",
-                        ARG_TRIPS[*k]
-                    );
-                    self.block(out, body, indent + 1, loops, marks);
-                    let _ = writeln!(out, "{pad}}}");
+                    self.counted_for(out, ARG_TRIPS[*k], "", body, indent, loops, marks);
                 }
                 Stmt::UniformLoop(n, body) => {
-                    *loops += 1;
-                    let t = format!("t{loops}");
-                    let _ = writeln!(
-                        out,
-                        "{pad}for (unsigned {t} = 0; {t} < {n}u; {t}++) {{\n{pad}  PWS_LOOP_BOUND({n});"
-                    );
-                    self.block(out, body, indent + 1, loops, marks);
-                    let _ = writeln!(out, "{pad}}}");
+                    let head = format!("PWS_LOOP_BOUND({n});");
+                    self.counted_for(out, &format!("{n}u"), &head, body, indent, loops, marks);
                 }
             }
         }
+    }
+
+    /// `for (unsigned tN = 0; tN < limit; tN++) { head body }` with the next counter tN.
+    #[allow(clippy::too_many_arguments)]
+    fn counted_for(
+        &self,
+        out: &mut String,
+        limit: &str,
+        head: &str,
+        body: &[Stmt],
+        indent: usize,
+        loops: &mut usize,
+        marks: bool,
+    ) {
+        let pad = "  ".repeat(indent);
+        *loops += 1;
+        let t = format!("t{loops}");
+        let _ = writeln!(out, "{pad}for (unsigned {t} = 0; {t} < {limit}; {t}++) {{");
+        if !head.is_empty() {
+            let _ = writeln!(out, "{pad}  {head}");
+        }
+        self.block(out, body, indent + 1, loops, marks);
+        let _ = writeln!(out, "{pad}}}");
     }
 
     /// `SHARED_OPS[word](&array[word], v)`: one operation per word.
