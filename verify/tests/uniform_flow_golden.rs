@@ -1,13 +1,19 @@
-//! The repairs that make a kernel's flow reducible (`pws_host::reducible::repair`: code
-//! copied so that a cycle with several entries has one, `pws_host::node_split`) change what
-//! runs, so they must not change what it computes: random uniform control flow, irreducible
-//! more often than not, runs to the same registers on the golden model as written and as
-//! repaired.
+//! Random uniform control flow (scalar ALU work, kernel-argument loads, branches on data,
+//! irreducible in two cases of five) on the golden model checks two things the WCET analysis
+//! takes for granted about such code:
+//! - the repairs that make a kernel's flow reducible (`pws_host::reducible::repair`: code
+//!   copied so that a cycle with several entries has one, `pws_host::node_split`) change what
+//!   runs, so they must not change what it computes: the same registers as written and as
+//!   repaired;
+//! - the SGPR values the loop bound inference takes as known
+//!   (`pws_host::extract::launch_values`: constants, kernel arguments, what follows from them
+//!   on every path) are the values the program computes.
 
 use std::fmt::Write;
 
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
+use pws_host::extract::launch_values::{LaunchValues, ScalarValues};
 use pws_host::flow::Flow;
 use pws_host::reducible::repair;
 use pws_isa::manifest::Manifest;
@@ -35,6 +41,7 @@ enum End {
     IfElse(usize, usize, usize, usize),
 }
 
+/// The ALU ops; [`LOAD`] past them loads a kernel argument.
 const OPS: [&str; 6] = [
     "s_add_u32",
     "s_xor_b32",
@@ -43,9 +50,14 @@ const OPS: [&str; 6] = [
     "s_and_b32",
     "s_sub_u32",
 ];
+const LOAD: usize = OPS.len();
+
+/// The kernel arguments: 32-bit words of the kernarg segment, whose address the legacy ABI
+/// puts in s[4:5].
+const ARGS: usize = 4;
 
 fn block(n: usize) -> impl Strategy<Value = Block> {
-    let op = (0..OPS.len(), 0..DATA.len(), 0..DATA.len(), 0u32..64);
+    let op = (0..=LOAD, 0..DATA.len(), 0..DATA.len(), 0u32..64);
     let end = prop_oneof![
         Just(End::FallThrough),
         (0..n).prop_map(End::Jump),
@@ -74,7 +86,16 @@ fn source(init: &[u32], fuel: u32, first: usize, blocks: &[Block]) -> String {
             ".Lb{i}:\n  s_sub_u32 s{FUEL}, s{FUEL}, 1\n  s_cmp_eq_u32 s{FUEL}, 0\n  s_cbranch_scc1 .Lend"
         );
         for &(op, d, a, k) in &b.ops {
-            let _ = writeln!(s, "  {} s{}, s{}, {k}", OPS[op], DATA[d], DATA[a]);
+            if op == LOAD {
+                let at = 4 * (k as usize % ARGS);
+                let _ = writeln!(
+                    s,
+                    "  s_load_dword s{}, s[4:5], {at:#x}\n  s_waitcnt lgkmcnt(0)",
+                    DATA[d]
+                );
+            } else {
+                let _ = writeln!(s, "  {} s{}, s{}, {k}", OPS[op], DATA[d], DATA[a]);
+            }
         }
         match b.end {
             End::FallThrough => {}
@@ -101,16 +122,24 @@ fn source(init: &[u32], fuel: u32, first: usize, blocks: &[Block]) -> String {
     s
 }
 
+/// One wavefront's launch, with `args`.
+fn launch(args: &[u32]) -> Manifest {
+    let args: Vec<String> = args.iter().map(u32::to_string).collect();
+    let text = format!(
+        "kernel = \"k.s\"\ngrid = 64\nworkgroup = 64\nargs = [{}]\n",
+        args.join(", ")
+    );
+    Manifest::parse(&text, "k.toml").expect("generated manifest is valid")
+}
+
 /// The final SGPRs and SCC of the one wavefront.
-fn run(text: &str) -> Result<(Vec<u32>, bool), String> {
+fn run(text: &str, manifest: &Manifest) -> Result<(Vec<u32>, bool), String> {
     let program = pws_isa::assemble(text, "k.s").map_err(|e| e.to_string())?;
-    let manifest = Manifest::parse("kernel = \"k.s\"\ngrid = 64\nworkgroup = 64\n", "k.toml")
-        .map_err(|e| e.to_string())?;
     let config = Config {
         mode: Mode::NoSplit,
         ..Config::default()
     };
-    let report = golden::run(&program, &manifest, &config).map_err(|e| e.to_string())?;
+    let report = golden::run(&program, manifest, &config).map_err(|e| e.to_string())?;
     let w = &report.wavefronts[0];
     Ok((w.sgprs.clone(), w.scc))
 }
@@ -135,26 +164,58 @@ proptest! {
     })]
 
     #[test]
-    fn repaired_flow_computes_what_the_flow_as_written_does(src in kernel()) {
+    fn repaired_flow_computes_what_the_flow_as_written_does(
+        src in kernel(),
+        args in prop::collection::vec(0u32..1000, ARGS),
+    ) {
+        let manifest = launch(&args);
         let repaired = repair(&src, "k.s").map_err(|e| TestCaseError::fail(e.to_string()))?;
         // (Most programs here are irreducible; a reducible one is left as it is.)
         prop_assume!(repaired.text != src);
         let program = pws_isa::assemble(&repaired.text, "k.s").unwrap();
         prop_assert!(Flow::new(&program, "k.s").is_ok(), "{}", repaired.text);
-        let as_written = run(&src).map_err(TestCaseError::fail)?;
-        let as_repaired = run(&repaired.text).map_err(TestCaseError::fail)?;
+        let as_written = run(&src, &manifest).map_err(TestCaseError::fail)?;
+        let as_repaired = run(&repaired.text, &manifest).map_err(TestCaseError::fail)?;
         prop_assert_eq!(as_written, as_repaired, "{}", repaired.text);
+    }
+
+    #[test]
+    fn the_values_the_analysis_knows_are_the_values_the_program_computes(
+        src in kernel(),
+        args in prop::collection::vec(0u32..1000, ARGS),
+    ) {
+        let manifest = launch(&args);
+        let (sgprs, _) = run(&src, &manifest).map_err(TestCaseError::fail)?;
+        for (s, v) in known_at_the_end(&src, &manifest) {
+            prop_assert_eq!(v, sgprs[usize::from(s)], "s{} of\n{}", s, src);
+        }
     }
 }
 
-/// The generator's flow is irreducible often enough for the property to test the repair.
+/// The data and fuel registers whose value at `s_endpgm` the analysis knows, and the values.
+fn known_at_the_end(src: &str, manifest: &Manifest) -> Vec<(u8, u32)> {
+    let program = pws_isa::assemble(src, "k.s").unwrap();
+    let flow = Flow::unstructured(&program, "k.s").unwrap();
+    let launch = LaunchValues::of(&program, manifest);
+    let mut values = ScalarValues::new(&program, &flow, &launch);
+    let end = program.instructions.len() - 1;
+    DATA.iter()
+        .chain(&[FUEL])
+        .filter_map(|&s| Some((s, values.before(end, s, &mut 1_000_000)?)))
+        .collect()
+}
+
+/// The generator's flow is irreducible often enough for the properties to test the repair,
+/// and its registers known often enough to test the values.
 #[test]
-fn the_generator_writes_irreducible_flow() {
+fn the_generator_writes_irreducible_flow_and_known_values() {
     let mut runner = proptest::test_runner::TestRunner::deterministic();
     let strategy = kernel();
-    let (mut irreducible, mut repaired) = (0, 0);
+    let manifest = launch(&[3, 5, 7, 11]);
+    let (mut irreducible, mut repaired, mut known) = (0, 0, 0);
     for _ in 0..200 {
         let src = strategy.new_tree(&mut runner).unwrap().current();
+        known += known_at_the_end(&src, &manifest).len();
         let program = pws_isa::assemble(&src, "k.s").unwrap();
         if Flow::new(&program, "k.s").is_err() {
             irreducible += 1;
@@ -168,4 +229,5 @@ fn the_generator_writes_irreducible_flow() {
         repaired * 10 >= irreducible * 9,
         "{repaired} of {irreducible} repaired"
     );
+    assert!(known >= 100, "{known} registers known in 200 programs");
 }
