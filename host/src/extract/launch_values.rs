@@ -92,9 +92,9 @@ pub struct ScalarValues<'a> {
     open: HashSet<(usize, u8)>,
     /// The value of an SGPR at the end of a block, where a search found one.
     at_block_end: HashMap<(usize, u8), u32>,
-    /// An SGPR's value at the start of a loop's header block, assumed (one value of an
-    /// enclosing loop's counter): the header block, the SGPR, the value.
-    assumed: Option<(usize, u8, u32)>,
+    /// SGPR values at the start of loop headers, assumed (one value of each enclosing loop's
+    /// counter): the header block, the SGPR, the value.
+    assumed: Vec<(usize, u8, u32)>,
 }
 
 impl<'a> ScalarValues<'a> {
@@ -106,20 +106,21 @@ impl<'a> ScalarValues<'a> {
             written: HashMap::new(),
             open: HashSet::new(),
             at_block_end: HashMap::new(),
-            assumed: None,
+            assumed: Vec::new(),
         }
     }
 
-    /// Values where SGPR `s` holds `value` at the start of block `header` (a loop's header,
-    /// in the iteration in which its counter `s` holds `value`), whatever the paths into it.
+    /// Values where each SGPR `s` of `assumed` holds `value` at the start of block `header`
+    /// (a loop's header, in the iteration in which its counter `s` holds `value`), whatever
+    /// the paths into it.
     pub fn assuming(
         program: &'a Program,
         flow: &'a Flow,
         launch: &'a LaunchValues,
-        (header, s, value): (usize, u8, u32),
+        assumed: &[(usize, u8, u32)],
     ) -> Self {
         ScalarValues {
-            assumed: Some((header, s, value)),
+            assumed: assumed.to_vec(),
             ..ScalarValues::new(program, flow, launch)
         }
     }
@@ -184,8 +185,8 @@ impl<'a> ScalarValues<'a> {
                 agree(self.written(d, s, budget, depth + 1))?;
                 continue;
             }
-            if self.assumed.is_some_and(|(h, r, _)| h == b && r == s) {
-                agree(self.assumed.map(|(_, _, v)| v))?;
+            if let Some(&(_, _, v)) = self.assumed.iter().find(|(h, r, _)| *h == b && *r == s) {
+                agree(Some(v))?;
                 continue;
             }
             if b == entry {

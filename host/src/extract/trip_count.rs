@@ -21,9 +21,9 @@
 //!   constant or a known SGPR the loop does not write);
 //! - on every entry into the loop s holds the same known value.
 //!
-//! A loop nested in a counted loop whose counter it starts at or compares with is run once
-//! for each value that counter takes at its header ([`ScalarValues::assuming`]), and bounded by
-//! the most trips.
+//! A loop nested in counted loops whose counters it starts at or compares with is run once
+//! for each combination of values those counters take at their headers
+//! ([`ScalarValues::assuming`]), and bounded by the most trips.
 //!
 //! The count is then found by running the counter (32-bit wrap-around arithmetic, the compare
 //! as the scalar ALU does it) until the test leaves the loop, up to [`MAX_TRIPS`] iterations
@@ -123,39 +123,68 @@ impl<'a> Counters<'a> {
         if let Some(c) = counted_with(&scan, &mut self.values, budget) {
             return Some(c);
         }
-        // A loop nested in a counted loop may count to or from that loop's counter (`for (c =
-        // 0; c < r; c++)` inside `for (r = 0; r < n; r++)`): it is bounded by its most trips
-        // over the values the outer counter takes at its header.
+        // A loop nested in counted loops may start at, count to or compare with their
+        // counters (`for (c = 0; c < r; c++)` inside `for (r = 0; r < n; r++)`): it is bounded
+        // by its most trips over the values those counters take at their headers, the
+        // outermost first, each inner one's values under the outer ones'.
+        let mut enclosing = Vec::new();
         let mut outer = flow.loops[l].parent;
         while let Some(o) = outer {
+            enclosing.push(o);
             outer = flow.loops[o].parent;
-            let Some(c) = self.of(o, budget) else {
-                continue;
-            };
-            if c.trips > MAX_OUTER_TRIPS {
-                continue;
-            }
-            let header = flow.loops[o].header;
-            let launch = self.values.launch();
-            let mut worst: Option<Counter> = None;
-            for v in c.header_values() {
-                let mut values = ScalarValues::assuming(program, flow, launch, (header, c.sgpr, v));
-                let Some(inner) = counted_with(&scan, &mut values, budget) else {
-                    worst = None;
-                    break;
-                };
-                if worst.as_ref().is_none_or(|w| inner.trips > w.trips) {
-                    worst = Some(inner);
-                }
-            }
-            if let Some(w) = worst {
+        }
+        enclosing.reverse();
+        let mut runs = MAX_OUTER_TRIPS;
+        self.worst_over(&scan, &enclosing, &mut Vec::new(), &mut runs, budget)
+    }
+
+    /// The most trips of the loop of `scan` over the values the counters of `enclosing`
+    /// (outermost first) take, with `assumed` those of the loops outside them; `runs` counts
+    /// down the combinations tried.
+    fn worst_over(
+        &mut self,
+        scan: &LoopScan<'_>,
+        enclosing: &[usize],
+        assumed: &mut Vec<(usize, u8, u32)>,
+        runs: &mut u64,
+        budget: &mut Budget,
+    ) -> Option<Counter> {
+        let (program, flow) = (self.program, self.flow);
+        let launch = self.values.launch();
+        if !assumed.is_empty() {
+            let mut values = ScalarValues::assuming(program, flow, launch, assumed);
+            if let Some(c) = counted_with(scan, &mut values, budget) {
+                *runs = runs.checked_sub(1)?;
                 return Some(Counter {
-                    over: Some(c.sgpr),
-                    ..w
+                    over: assumed.last().map(|a| a.1),
+                    ..c
                 });
             }
         }
-        None
+        let (&o, inner) = enclosing.split_first()?;
+        let counter = if assumed.is_empty() {
+            self.of(o, budget)
+        } else {
+            let outer_scan = LoopScan::new(program, flow, o, budget)?;
+            let mut values = ScalarValues::assuming(program, flow, launch, assumed);
+            counted_with(&outer_scan, &mut values, budget)
+        };
+        // An enclosing loop without a counter is no help, but one further in may be.
+        let Some(c) = counter.filter(|c| c.trips <= MAX_OUTER_TRIPS) else {
+            return self.worst_over(scan, inner, assumed, runs, budget);
+        };
+        let header = flow.loops[o].header;
+        let mut worst: Option<Counter> = None;
+        for v in c.header_values() {
+            assumed.push((header, c.sgpr, v));
+            let found = self.worst_over(scan, inner, assumed, runs, budget);
+            assumed.pop();
+            let found = found?;
+            if worst.as_ref().is_none_or(|w| found.trips > w.trips) {
+                worst = Some(found);
+            }
+        }
+        worst
     }
 }
 
@@ -873,6 +902,51 @@ s_endpgm
             })
             .collect();
         assert_eq!(trips, [Some(5), Some(4)]);
+    }
+
+    /// Three deep: `for (a = 0; a < n; a++) for (b = 0; b <= a; b++) for (c = b; c < a;
+    /// c++)`. The innermost loop starts at the middle counter and compares with the outer
+    /// one: it is run for every (a, b) the two take together.
+    #[test]
+    fn a_loop_may_depend_on_two_enclosing_counters() {
+        let launch = super::super::launch_values::tests::launch();
+        let tri3 = "\
+s_load_dword s4, s[6:7], 0xc
+s_waitcnt lgkmcnt(0)
+s_mov_b32 s6, 0
+.La:
+s_mov_b32 s7, 0
+.Lb:
+s_mov_b32 s9, s7
+s_cmp_ge_u32 s9, s6
+s_cbranch_scc1 .Lbl
+.Lc:
+s_add_i32 s9, s9, 1
+s_cmp_ge_u32 s9, s6
+s_cbranch_scc0 .Lc
+.Lbl:
+s_add_i32 s7, s7, 1
+s_cmp_gt_u32 s7, s6
+s_cbranch_scc0 .Lb
+s_add_i32 s6, s6, 1
+s_cmp_eq_u32 s6, s4
+s_cbranch_scc0 .La
+s_endpgm
+";
+        let program = pws_isa::assemble(tri3, "t.s").unwrap();
+        let flow = Flow::new(&program, "t.s").unwrap();
+        let mut counters = Counters::new(&program, &flow, &launch);
+        let mut by_header: Vec<(usize, Option<u64>)> = (0..flow.loops.len())
+            .map(|l| {
+                let c = counters.of(l, &mut Budget::default());
+                (flow.loops[l].header, c.map(|c| c.trips))
+            })
+            .collect();
+        by_header.sort_unstable();
+        // a in 0..5; b in 0..=a: 5 at most; c from b + 1 while below a: 4 at most (and 1
+        // for the bottom test where the guard skips the loop).
+        let trips: Vec<Option<u64>> = by_header.into_iter().map(|(_, t)| t).collect();
+        assert_eq!(trips, [Some(5), Some(5), Some(4)]);
     }
 
     #[test]
