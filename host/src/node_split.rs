@@ -43,6 +43,7 @@ pub fn split(source: &str, file: &str) -> Option<(String, Vec<String>)> {
     let mut text = source.to_string();
     let mut notes = Vec::new();
     let mut copied = 0usize;
+    let mut size = None;
     let mut fresh = 0usize;
     for _ in 0..MAX_ROUNDS {
         let program = pws_isa::assemble(&text, file).ok()?;
@@ -55,7 +56,7 @@ pub fn split(source: &str, file: &str) -> Option<(String, Vec<String>)> {
         let (scc, entries) = multi_entry_cycle(&flow)?;
         let (header, copies) = cheapest_header(&program, &flow, &scc, &entries)?;
         copied += copies.iter().map(|&b| flow.blocks[b].len()).sum::<usize>();
-        if copied > program.instructions.len() {
+        if copied > *size.get_or_insert(program.instructions.len()) {
             return None;
         }
         let line = |b: usize| program.instructions[flow.blocks[b].start].line;

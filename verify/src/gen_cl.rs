@@ -40,7 +40,8 @@ pub const BREAK_TRIPS: u32 = 24;
 
 /// Trip counts computed from the kernel's argument n (the guard, 1..=128): scalar arithmetic
 /// clang keeps in SGPRs, up to 3 iterations (as many as `UniformLoop`'s, which nest as deep).
-const ARG_TRIPS: [&str; 3] = ["(n & 1u) + 2u", "n >> 6", "(n ^ 0x35u) & 3u"];
+/// Each is parenthesised: the loop's `t < limit` binds tighter than `&`.
+const ARG_TRIPS: [&str; 3] = ["((n & 1u) + 2u)", "(n >> 6)", "((n ^ 0x35u) & 3u)"];
 const VARS: [&str; 3] = ["a", "b", "c"];
 const FVARS: [&str; 2] = ["f", "g"];
 const FCONSTS: [&str; 6] = ["0.5f", "-0.5f", "1.0f", "-2.0f", "2.0f", "4.0f"];
