@@ -114,7 +114,7 @@ fn multi_entry_cycle(flow: &Flow) -> Option<(BTreeSet<usize>, Vec<usize>)> {
 }
 
 /// The strongly connected sets of `nodes` (edges between them only) that hold a cycle.
-fn cycles_in(flow: &Flow, nodes: &BTreeSet<usize>) -> Vec<BTreeSet<usize>> {
+pub(crate) fn cycles_in(flow: &Flow, nodes: &BTreeSet<usize>) -> Vec<BTreeSet<usize>> {
     let mut g = DiGraph::<usize, ()>::new();
     let ids: BTreeMap<usize, NodeIndex> = nodes.iter().map(|&b| (b, g.add_node(b))).collect();
     for (&b, &id) in &ids {
@@ -279,13 +279,18 @@ fn with_copies(
                 }
             }
             at_line = l.line as usize + 1;
-            let target = l.item.branch_target(l.pc).map(|pc| {
-                let t = flow.block_of(insts.iter().position(|x| x.pc == pc).unwrap_or(0));
-                copy_of
-                    .get(&t)
-                    .cloned()
-                    .unwrap_or_else(|| label(t, &mut before))
-            });
+            let target = match l.item.branch_target(l.pc) {
+                Some(pc) => {
+                    let t = flow.block_of(program.index_of(pc)?);
+                    Some(
+                        copy_of
+                            .get(&t)
+                            .cloned()
+                            .unwrap_or_else(|| label(t, &mut before)),
+                    )
+                }
+                None => None,
+            };
             match target {
                 Some(t) => tail.push(format!("  {} {t}", l.item.opcode.mnemonic())),
                 None => {

@@ -34,8 +34,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use petgraph::graph::{DiGraph, NodeIndex};
-use pws_isa::{Format, Instruction, Located, Opcode, Operand};
+use pws_isa::{Format, Instruction, Located, Opcode, Operand, Program};
 
 use crate::compile::with_instructions_removed;
 use crate::error::{HostError, Result};
@@ -73,7 +72,6 @@ pub fn repair(source: &str, file: &str) -> Result<Repaired> {
     let live = Liveness::new(&program, &flow);
     let on_cycle = blocks_on_cycles(&flow);
     let insts = &program.instructions;
-    let index_of: HashMap<u32, usize> = insts.iter().enumerate().map(|(i, l)| (l.pc, i)).collect();
     // Instructions followed in all: a kernel of many such branches costs milliseconds.
     let mut budget = MAX_STEPS;
     let mut remove: BTreeMap<usize, &str> = BTreeMap::new();
@@ -82,7 +80,7 @@ pub fn repair(source: &str, file: &str) -> Result<Repaired> {
     let target_of = |x: &Located<Instruction>| {
         x.item
             .branch_target(x.pc)
-            .and_then(|pc| index_of.get(&pc).copied())
+            .and_then(|pc| program.index_of(pc))
     };
     // The bottom copies of guards, `s_cbranch_execnz T; s_branch U`, by (T, U).
     let mut bottom_guards: HashMap<(usize, usize), Vec<usize>> = HashMap::new();
@@ -106,7 +104,7 @@ pub fn repair(source: &str, file: &str) -> Result<Repaired> {
         if !enters || target <= i + 1 {
             continue;
         }
-        let Some(written) = runs_empty(insts, &index_of, i + 1, target, &mut budget) else {
+        let Some(written) = runs_empty(&program, i + 1, target, &mut budget) else {
             continue;
         };
         if !written
@@ -137,15 +135,18 @@ pub fn repair(source: &str, file: &str) -> Result<Repaired> {
             ));
         }
     }
+    // (Without a branch taken out, the flow is as irreducible as it was found.)
     let text = if remove.is_empty() {
         source.to_string()
     } else {
-        retargeted(&with_instructions_removed(source, &remove), &retarget)
+        let text = retargeted(&with_instructions_removed(source, &remove), &retarget);
+        let repaired =
+            pws_isa::assemble(&text, file).map_err(|e| HostError::Input(e.to_string()))?;
+        if Flow::new(&repaired, file).is_ok() {
+            return Ok(Repaired { text, notes });
+        }
+        text
     };
-    let repaired = pws_isa::assemble(&text, file).map_err(|e| HostError::Input(e.to_string()))?;
-    if Flow::new(&repaired, file).is_ok() {
-        return Ok(Repaired { text, notes });
-    }
     // Uniform cycles with several entries remain: copies give each one.
     Ok(match crate::node_split::split(&text, file) {
         Some((text, copies)) => {
@@ -173,27 +174,19 @@ fn retargeted(source: &str, retarget: &BTreeMap<usize, String>) -> String {
     text
 }
 
-/// For each block, the strongly connected component of more than one block (or a block
-/// that branches to itself) it lies on.
+/// For each block, the cycle (strongly connected blocks, [`crate::node_split::cycles_in`]) it
+/// lies on.
 fn blocks_on_cycles(flow: &Flow) -> Vec<Option<usize>> {
-    let nb = flow.blocks.len();
-    let mut g = DiGraph::<(), ()>::with_capacity(nb, nb * 2);
-    let ids: Vec<NodeIndex> = (0..nb).map(|_| g.add_node(())).collect();
-    for b in (0..nb).filter(|&b| flow.reachable[b]) {
-        for e in &flow.succ[b] {
-            g.add_edge(ids[b], ids[e.to], ());
-        }
-    }
-    let mut on = vec![None; nb];
-    for (k, scc) in petgraph::algo::tarjan_scc(&g).into_iter().enumerate() {
-        let cyclic = scc.len() > 1
-            || flow.succ[scc[0].index()]
-                .iter()
-                .any(|e| e.to == scc[0].index());
-        if cyclic {
-            for n in scc {
-                on[n.index()] = Some(k);
-            }
+    let reachable = (0..flow.blocks.len())
+        .filter(|&b| flow.reachable[b])
+        .collect();
+    let mut on = vec![None; flow.blocks.len()];
+    for (k, scc) in crate::node_split::cycles_in(flow, &reachable)
+        .into_iter()
+        .enumerate()
+    {
+        for b in scc {
+            on[b] = Some(k);
         }
     }
     on
@@ -201,13 +194,8 @@ fn blocks_on_cycles(flow: &Flow) -> Vec<Option<usize>> {
 
 /// The scalar registers the instructions from `from` to `to` write when run with an empty
 /// EXEC, if they reach `to` with EXEC still empty and nothing else happens on the way.
-fn runs_empty(
-    insts: &[Located<Instruction>],
-    index_of: &HashMap<u32, usize>,
-    from: usize,
-    to: usize,
-    budget: &mut u64,
-) -> Option<ScalarSet> {
+fn runs_empty(program: &Program, from: usize, to: usize, budget: &mut u64) -> Option<ScalarSet> {
+    let insts = &program.instructions;
     // Scalar registers known to hold 0; EXEC is one all along.
     let mut zero = ScalarSet::EXEC;
     let mut written = ScalarSet::EMPTY;
@@ -220,9 +208,7 @@ fn runs_empty(
         let l = &insts[at];
         let inst = &l.item;
         if inst.is_branch() {
-            let target = inst
-                .branch_target(l.pc)
-                .and_then(|pc| index_of.get(&pc).copied());
+            let target = inst.branch_target(l.pc).and_then(|pc| program.index_of(pc));
             at = match inst.opcode {
                 // Never taken with an empty EXEC.
                 Opcode::SCbranchExecnz => at + 1,

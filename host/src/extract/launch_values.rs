@@ -132,7 +132,7 @@ impl<'a> ScalarValues<'a> {
 
     /// The value SGPR `s` holds before instruction `at` on every path that reaches it.
     pub fn before(&mut self, at: usize, s: u8, budget: &mut u64) -> Option<u32> {
-        self.reaching(self.flow.block_of(at), at, s, budget, 0)
+        self.sgpr_before(at, s, budget, 0)
     }
 
     /// The value SGPR `s` holds at the end of block `b`.
@@ -223,13 +223,15 @@ impl<'a> ScalarValues<'a> {
         v
     }
 
+    /// [`ScalarValues::before`] within an evaluation `depth` deep.
+    fn sgpr_before(&mut self, at: usize, s: u8, budget: &mut u64, depth: u32) -> Option<u32> {
+        self.reaching(self.flow.block_of(at), at, s, budget, depth)
+    }
+
     /// A source operand of instruction `at`: a constant, or a known SGPR.
     fn operand(&mut self, at: usize, op: Operand, budget: &mut u64, depth: u32) -> Option<u32> {
         match op {
-            Operand::Sgpr(r) => {
-                let b = self.flow.block_of(at);
-                self.reaching(b, at, r, budget, depth)
-            }
+            Operand::Sgpr(r) => self.sgpr_before(at, r, budget, depth),
             _ => op.constant_value32(),
         }
     }
@@ -252,13 +254,7 @@ impl<'a> ScalarValues<'a> {
         }
         if inst.opcode == SMovB64 {
             return match inst.src(0)? {
-                Operand::Sgpr(r) => self.reaching(
-                    self.flow.block_of(d),
-                    d,
-                    r.checked_add(half)?,
-                    budget,
-                    depth,
-                ),
+                Operand::Sgpr(r) => self.sgpr_before(d, r.checked_add(half)?, budget, depth),
                 k => {
                     let v = k.constant_value64(SMovB64.sign_extends_literal64())?;
                     Some((v >> (32 * u32::from(half))) as u32)
@@ -275,12 +271,8 @@ impl<'a> ScalarValues<'a> {
             SNotB32 => !src!(0),
             SSextI32I8 => src!(0) as i8 as i32 as u32,
             SSextI32I16 => src!(0) as i16 as i32 as u32,
-            SAddkI32 => self
-                .reaching(self.flow.block_of(d), d, dst, budget, depth)?
-                .wrapping_add(simm),
-            SMulkI32 => self
-                .reaching(self.flow.block_of(d), d, dst, budget, depth)?
-                .wrapping_mul(simm),
+            SAddkI32 => self.sgpr_before(d, dst, budget, depth)?.wrapping_add(simm),
+            SMulkI32 => self.sgpr_before(d, dst, budget, depth)?.wrapping_mul(simm),
             op => {
                 let (a, b) = (src!(0), src!(1));
                 match op {
@@ -340,9 +332,8 @@ impl<'a> ScalarValues<'a> {
         let Some(Operand::Sgpr(base)) = inst.src(0) else {
             return None;
         };
-        let b = self.flow.block_of(d);
-        let lo = self.reaching(b, d, base, budget, depth)?;
-        let hi = self.reaching(b, d, base.checked_add(1)?, budget, depth)?;
+        let lo = self.sgpr_before(d, base, budget, depth)?;
+        let hi = self.sgpr_before(d, base.checked_add(1)?, budget, depth)?;
         let offset = match inst.src(1) {
             Some(op) => u64::from(self.operand(d, op, budget, depth)?),
             None => u64::from(inst.imm),

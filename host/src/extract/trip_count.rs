@@ -206,18 +206,10 @@ fn counted_with(
             if budget.0 == 0 {
                 return best;
             }
-            // The compared value: a constant, or an SGPR the loop does not write whose value
-            // on entry is known.
-            let mut limit = |op: Operand| match op {
-                Operand::Sgpr(r) if scan.defs_of(r).is_empty() => {
-                    values.before(cmp_at, r, &mut budget.0)
-                }
-                _ => op.constant_value32(),
-            };
+            let mut limit = |op: Operand| scan.known(values, cmp_at, op, budget);
             for (sgpr, compare) in Compare::of(&insts[cmp_at].item, &mut limit) {
-                let mut known = |r: u8, at: usize, b: &mut Budget| values.before(at, r, &mut b.0);
                 let Some((step, ahead, view)) =
-                    scan.compared(test_block, cmp_at, sgpr, &mut known, budget)
+                    scan.compared(test_block, cmp_at, sgpr, values, budget)
                 else {
                     continue;
                 };
@@ -357,7 +349,7 @@ impl<'a> LoopScan<'a> {
         test_block: usize,
         cmp_at: usize,
         sgpr: u8,
-        known: &mut dyn FnMut(u8, usize, &mut Budget) -> Option<u32>,
+        values: &mut ScalarValues<'_>,
         budget: &mut Budget,
     ) -> Option<(Step, bool, Option<StepOp>)> {
         if let Some((step, ahead)) = self.counter_at(test_block, cmp_at, sgpr, budget) {
@@ -373,14 +365,26 @@ impl<'a> LoopScan<'a> {
             let Some(Operand::Sgpr(s)) = inst.src(k) else {
                 return None;
             };
-            let mut operand = |op: Operand| match op {
-                Operand::Sgpr(r) if self.defs_of(r).is_empty() => known(r, def, budget),
-                _ => op.constant_value32(),
-            };
+            let mut operand = |op: Operand| self.known(values, def, op, budget);
             let view = step_with(inst, sgpr, s, &mut operand).filter(|_| s != sgpr)?;
             let (step, ahead) = self.counter_at(test_block, def, s, budget)?;
             Some((step, ahead, Some(view)))
         })
+    }
+
+    /// The value operand `op` of instruction `at` reads, when it is known in every iteration:
+    /// a constant, or an SGPR the loop does not write whose value `values` knows.
+    fn known(
+        &self,
+        values: &mut ScalarValues<'_>,
+        at: usize,
+        op: Operand,
+        budget: &mut Budget,
+    ) -> Option<u32> {
+        match op {
+            Operand::Sgpr(r) if self.defs_of(r).is_empty() => values.before(at, r, &mut budget.0),
+            _ => op.constant_value32(),
+        }
     }
 
     /// The counter `sgpr` that instruction `at` (in `test_block`) reads, and whether the value
@@ -761,19 +765,29 @@ mod tests {
         let program = pws_isa::assemble(src, "t.s").unwrap();
         let flow = Flow::new(&program, "t.s").unwrap();
         assert_eq!(flow.loops.len(), 1, "one loop in\n{src}");
-        counted_loop(
-            &program,
-            &flow,
-            0,
-            &LaunchValues::none(),
-            &mut Budget::default(),
-        )
+        counter_in(src, &LaunchValues::none())
     }
 
     fn counter_in(src: &str, launch: &LaunchValues) -> Option<Counter> {
         let program = pws_isa::assemble(src, "t.s").unwrap();
         let flow = Flow::new(&program, "t.s").unwrap();
         counted_loop(&program, &flow, 0, launch, &mut Budget::default())
+    }
+
+    /// The trips of every loop of `src`, in the order of their headers, as the analysis of a
+    /// kernel finds them (one [`Counters`]).
+    fn trips_of_every_loop(src: &str, launch: &LaunchValues) -> Vec<Option<u64>> {
+        let program = pws_isa::assemble(src, "t.s").unwrap();
+        let flow = Flow::new(&program, "t.s").unwrap();
+        let mut counters = Counters::new(&program, &flow, launch);
+        let mut by_header: Vec<(usize, Option<u64>)> = (0..flow.loops.len())
+            .map(|l| {
+                let trips = counters.of(l, &mut Budget::default()).map(|c| c.trips);
+                (flow.loops[l].header, trips)
+            })
+            .collect();
+        by_header.sort_unstable();
+        by_header.into_iter().map(|(_, t)| t).collect()
     }
 
     /// The tree reduction's `for (s = get_local_size(0) / 2; s > 0; s >>= 1)` starts from the
@@ -894,14 +908,7 @@ s_branch .LBB10_2
 .LBB10_7:
 s_endpgm
 ";
-        let program = pws_isa::assemble(gauss, "t.s").unwrap();
-        let flow = Flow::new(&program, "t.s").unwrap();
-        let trips: Vec<Option<u64>> = (0..flow.loops.len())
-            .map(|l| {
-                counted_loop(&program, &flow, l, &launch, &mut Budget::default()).map(|c| c.trips)
-            })
-            .collect();
-        assert_eq!(trips, [Some(5), Some(4)]);
+        assert_eq!(trips_of_every_loop(gauss, &launch), [Some(5), Some(4)]);
     }
 
     /// Three deep: `for (a = 0; a < n; a++) for (b = 0; b <= a; b++) for (c = b; c < a;
@@ -933,20 +940,12 @@ s_cmp_eq_u32 s6, s4
 s_cbranch_scc0 .La
 s_endpgm
 ";
-        let program = pws_isa::assemble(tri3, "t.s").unwrap();
-        let flow = Flow::new(&program, "t.s").unwrap();
-        let mut counters = Counters::new(&program, &flow, &launch);
-        let mut by_header: Vec<(usize, Option<u64>)> = (0..flow.loops.len())
-            .map(|l| {
-                let c = counters.of(l, &mut Budget::default());
-                (flow.loops[l].header, c.map(|c| c.trips))
-            })
-            .collect();
-        by_header.sort_unstable();
         // a in 0..5; b in 0..=a: 5 at most; c from b + 1 while below a: 4 at most (and 1
         // for the bottom test where the guard skips the loop).
-        let trips: Vec<Option<u64>> = by_header.into_iter().map(|(_, t)| t).collect();
-        assert_eq!(trips, [Some(5), Some(5), Some(4)]);
+        assert_eq!(
+            trips_of_every_loop(tri3, &launch),
+            [Some(5), Some(5), Some(4)]
+        );
     }
 
     #[test]
