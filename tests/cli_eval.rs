@@ -187,6 +187,67 @@ fn a_sweep_writes_its_rows_resumes_and_merges_from_shards() {
     );
 }
 
+/// Table 3 compares PWS with DWS bounded both ways: the serialized bound every run is checked
+/// against, and [P]'s Lemma 5.7 as `pws wcet --dws-bound lemma-5.7` computes it.
+#[test]
+fn table3_puts_the_papers_dws_bound_beside_the_serialized_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let s = sweep(
+        tmp.path(),
+        "s.toml",
+        &[repo("kernels/figure2.toml")],
+        "modes = [\"dws\", \"pws\"]\nS = [1]\ncompaction = [\"none\"]\n",
+    );
+    let out = tmp.path().join("out");
+    let run = eval(&[s.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+
+    let wcet = pws(&[
+        "wcet",
+        &repo("kernels/figure2.toml"),
+        "--S",
+        "1",
+        "--mode",
+        "dws",
+        "--dws-bound",
+        "lemma-5.7",
+        "--json",
+    ]);
+    assert!(wcet.status.success(), "{}", text(&wcet.stderr));
+    let wcet: serde_json::Value = serde_json::from_slice(&wcet.stdout).unwrap();
+    let lemma = wcet["modes"][0]["bound"].as_u64().unwrap();
+
+    let rows = records(&out);
+    let row = |mode: &str| rows.iter().find(|r| r["mode"] == mode).unwrap().clone();
+    let (dws, pws_row) = (row("dws"), row("pws"));
+    assert_eq!(dws["dws_lemma57"].as_u64(), Some(lemma), "{dws}");
+    assert!(lemma > dws["bound"].as_u64().unwrap(), "{dws}");
+    assert!(pws_row["dws_lemma57"].is_null(), "{pws_row}");
+
+    let below = |base: u64| {
+        let p = pws_row["bound"].as_u64().unwrap() as f64;
+        format!("{:.1}%", 100.0 * (1.0 - p / base as f64))
+    };
+    let table3 = std::fs::read_to_string(out.join("table3.md")).unwrap();
+    let line = table3
+        .lines()
+        .find(|l| l.starts_with("| figure2 | 1 |"))
+        .unwrap();
+    assert!(
+        line.ends_with(&format!(
+            "| {} | {} |",
+            below(dws["bound"].as_u64().unwrap()),
+            below(lemma)
+        )),
+        "{table3}"
+    );
+    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    assert!(
+        csv.lines().any(|l| l.contains(&format!(",{lemma},"))),
+        "{csv}"
+    );
+}
+
 #[test]
 fn failing_points_are_recorded_and_make_the_exit_non_zero() {
     let tmp = tempfile::tempdir().unwrap();

@@ -11,7 +11,8 @@ use pws_hdl::config::HwConfig;
 use pws_hdl::cu::CuMode;
 use pws_hdl::swizzle::SwizzleMode;
 use pws_host::compile::SplitPolicy;
-use pws_host::launch::{analyse_launch, KernelSource, LaunchKernel, ModeBound};
+use pws_host::kernel::DwsBound;
+use pws_host::launch::{analyse_launch_with, KernelSource, LaunchKernel, LaunchOptions, ModeBound};
 use pws_host::timing::Mode;
 use pws_isa::sequence::{LaunchSequence, Ran};
 use pws_sim::cu::ports::Engine;
@@ -176,19 +177,42 @@ impl Launch {
     }
 
     /// The analysis of each launch of the sequence in `mode` on `hw`, or why one cannot be
-    /// bounded.
-    fn analyses(&self, mode: Mode, hw: &HwConfig) -> Result<Vec<ModeBound>, String> {
+    /// bounded; DWS is bounded by `dws`.
+    fn analyses_with(
+        &self,
+        mode: Mode,
+        hw: &HwConfig,
+        dws: DwsBound,
+    ) -> Result<Vec<ModeBound>, String> {
         let machine = pws_verify::bound::machine(hw);
+        let options = LaunchOptions {
+            split: self.split,
+            dws: Some(dws),
+            ..LaunchOptions::default()
+        };
         self.sequence
             .launches
             .iter()
             .zip(&self.launches)
             .map(|(manifest, launch)| {
-                analyse_launch(manifest, &launch.source, &machine, &[mode], self.split)
+                analyse_launch_with(manifest, &launch.source, &machine, &[mode], &options)
                     .map(|r| r.mode(mode).expect("the analysed mode is reported").clone())
                     .map_err(|e| e.to_string())
             })
             .collect()
+    }
+
+    /// [`Launch::analyses_with`] the serialized DWS bound, the one every run is checked against.
+    fn analyses(&self, mode: Mode, hw: &HwConfig) -> Result<Vec<ModeBound>, String> {
+        self.analyses_with(mode, hw, DwsBound::Serialized)
+    }
+
+    /// The DWS bound as [P] writes it (Lemma 5.7: every step charged S + 1 times), for
+    /// comparing PWS with the paper's DWS analysis. Runs are checked against the serialized
+    /// bound (docs/wcet.md, "DWS").
+    pub fn dws_lemma57_bound(&self, hw: &HwConfig) -> Result<u64, String> {
+        let launches = self.analyses_with(Mode::Dws, hw, DwsBound::Lemma57)?;
+        Ok(self.sequence.bound(launches.iter().map(|b| b.bound)))
     }
 
     /// The WCET bound of the launch in `mode` on `hw`, or why the analysis cannot give one:

@@ -72,10 +72,18 @@ pub fn report(
     let t3 = tables::table3(&d);
     let mut lines: Vec<(String, Vec<(usize, f64)>)> = Vec::new();
     for row in &t3 {
-        if let Some(v) = row.pws_vs_dws() {
-            match lines.iter_mut().find(|l| l.0 == row.label) {
+        let against = [
+            (row.label.clone(), row.pws_vs_dws()),
+            (
+                format!("{} (DWS by Lemma 5.7)", row.label),
+                row.pws_vs_dws_lemma57(),
+            ),
+        ];
+        for (name, v) in against {
+            let Some(v) = v else { continue };
+            match lines.iter_mut().find(|l| l.0 == name) {
                 Some(l) => l.1.push((row.s, v)),
-                None => lines.push((row.label.clone(), vec![(row.s, v)])),
+                None => lines.push((name, vec![(row.s, v)])),
             }
         }
     }

@@ -28,6 +28,10 @@ pub struct Record {
     pub cycles: Option<u64>,
     /// The WCET bound of `pws wcet` for this mode, S and configuration.
     pub bound: Option<u64>,
+    /// For a DWS point, the DWS bound of [P]'s Lemma 5.7 (`pws wcet --dws-bound lemma-5.7`),
+    /// which Table 3 compares PWS with beside `bound`.
+    #[serde(default)]
+    pub dws_lemma57: Option<u64>,
     /// bound / cycles.
     pub tightness: Option<f64>,
     pub lane_utilisation: Option<f64>,
@@ -56,7 +60,7 @@ impl Record {
 }
 
 /// The columns of `results.csv`, in order.
-const CSV_COLUMNS: [&str; 22] = [
+const CSV_COLUMNS: [&str; 23] = [
     "point",
     "benchmark",
     "size",
@@ -67,6 +71,7 @@ const CSV_COLUMNS: [&str; 22] = [
     "compaction",
     "cycles",
     "bound",
+    "dws_lemma57",
     "tightness",
     "lane_utilisation",
     "valu_passes",
@@ -110,6 +115,7 @@ pub fn csv(records: &[Record]) -> String {
             r.compaction.clone(),
             opt(&r.cycles),
             opt(&r.bound),
+            opt(&r.dws_lemma57),
             r.tightness.map_or(String::new(), |t| format!("{t:.4}")),
             r.lane_utilisation
                 .map_or(String::new(), |u| format!("{u:.4}")),
@@ -265,6 +271,7 @@ mod tests {
             compaction: "none".into(),
             cycles: Some(10),
             bound: Some(12),
+            dws_lemma57: None,
             tightness: Some(1.2),
             lane_utilisation: Some(0.5),
             valu_passes: Some(4),

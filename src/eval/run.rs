@@ -14,6 +14,7 @@ use rayon::prelude::*;
 use super::results::{key, Cache, Record};
 use super::sweep::{Point, Sweep};
 use crate::cmd::measure::{compaction, Launch};
+use pws_host::timing::Mode;
 
 /// How to run a sweep.
 pub struct Options {
@@ -101,6 +102,7 @@ fn blank(p: &Point, key: String) -> Record {
         compaction: p.compaction.clone(),
         cycles: None,
         bound: None,
+        dws_lemma57: None,
         tightness: None,
         lane_utilisation: None,
         valu_passes: None,
@@ -152,6 +154,9 @@ fn measure(
             None
         }
     };
+    if p.mode == Mode::Dws && bound.is_some() {
+        rec.dws_lemma57 = launch.dws_lemma57_bound(&hw).ok();
+    }
     rec.notes = notes.join("; ");
     let swizzle = compaction(&p.compaction).expect("the sweep checked its compactions");
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
