@@ -2095,6 +2095,39 @@ fn loops_bounded_by_arguments_and_the_workgroup_size_need_no_annotation() {
         alone.contains("has no bound") && alone.contains("analyse a launch manifest"),
         "{alone}"
     );
+    // Without a manifest the workgroup size is still the one `pws wcet` bounds (`--wg-size`,
+    // one wavefront by default), which bounds the reduction; the arguments stay unknown.
+    let k = dir.path().join("k.cl");
+    let bound_at = |wg: &str| {
+        let out = common::pws(&[
+            "wcet",
+            k.to_str().unwrap(),
+            "--entry",
+            "reduce",
+            "--wg-size",
+            wg,
+            "--json",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let note = String::from_utf8(out.stderr).unwrap();
+        (v["e_wf"]["nosplit"].as_u64().unwrap(), note)
+    };
+    let (at64, note) = bound_at("64");
+    assert!(
+        note.contains("loop bound 6 inferred for 1 workgroup of 64 work-items"),
+        "{note}"
+    );
+    let (at128, note) = bound_at("128");
+    assert!(
+        note.contains("loop bound 7 inferred for 1 workgroup of 128 work-items"),
+        "{note}"
+    );
+    assert!(at128 > at64, "{at64} {at128}");
 }
 
 /// clang-14 -O2 rotates a loop whose body starts with a divergent inner loop (after

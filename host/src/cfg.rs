@@ -781,7 +781,7 @@ impl LoopForest {
                 None => {
                     let from: Vec<String> = latches.iter().map(|&l| name(l)).collect();
                     return structure(format!(
-                        "loop with header {} (back edge{} from {}) has no bound; annotate the header (DOT: loop_bound=N; assembly: '; pws: loop_bound N' before it; OpenCL C: PWS_LOOP_BOUND(N) in the loop's body; a launch manifest: [loop_bounds]), or analyse a launch manifest, whose arguments and workgroup size bound loops that count to them",
+                        "loop with header {} (back edge{} from {}) has no bound; annotate the header (DOT: loop_bound=N; assembly: '; pws: loop_bound N' before it; OpenCL C: PWS_LOOP_BOUND(N) in the loop's body; a launch manifest: [loop_bounds]), or analyse a launch manifest, whose arguments and workgroup size bound loops that count to them (without one, `pws wcet` knows only the workgroup and grid sizes of --groups and --wg-size)",
                         name(h),
                         if from.len() > 1 { "s" } else { "" },
                         from.join(", ")

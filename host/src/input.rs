@@ -11,7 +11,9 @@ use crate::cfg::Cfg;
 use crate::compile::SplitPolicy;
 use crate::dot::parse_cfg;
 use crate::error::{HostError, Result};
-use crate::extract::extract;
+use crate::extract::launch_values::LaunchValues;
+use crate::extract::{extract, LoopBounds};
+use crate::kernel::Launch;
 use crate::timing::TimingTable;
 
 /// A loaded input: its CFG (with the split points P marked).
@@ -23,6 +25,8 @@ pub struct Input {
     pub sgprs: Option<u32>,
     /// What was changed in a kernel before the analysis read it ([`crate::reducible`]).
     pub warnings: Vec<String>,
+    /// How the analysis bounded a kernel's loops nobody annotated, `file:line: what`.
+    pub notes: Vec<String>,
 }
 
 pub(crate) fn program_sgprs(program: &pws_isa::Program) -> u32 {
@@ -36,15 +40,12 @@ fn read(path: &Path, kind: Kind) -> Result<String> {
     read_text(path, kind).map_err(|e| HostError::Input(e.to_string()))
 }
 
-/// Loads `path` by its extension: `.dot`/`.gv`, `.s`/`.asm`.
-pub fn load(path: &Path) -> Result<Input> {
-    load_with(path, SplitPolicy::Marked)
-}
-
-/// [`load`], with a kernel's split points chosen by `policy`'s cost model when it is
-/// [`SplitPolicy::Auto`] (the blocks the pass splits are marked). A CFG has no instructions to
-/// estimate, so `Auto` is an error there; [`SplitPolicy::All`] is the caller's to apply.
-pub fn load_with(path: &Path, policy: SplitPolicy) -> Result<Input> {
+/// Loads `path` by its extension: `.dot`/`.gv`, `.s`/`.asm`. A kernel's split points are
+/// chosen by `policy`'s cost model when it is [`SplitPolicy::Auto`] (the blocks the pass splits
+/// are marked); a CFG has no instructions to estimate, so `Auto` is an error there, and
+/// [`SplitPolicy::All`] is the caller's to apply. A kernel's loops are bounded for `launch`
+/// where its workgroup and grid sizes bound them ([`LaunchValues::geometry`]).
+pub fn load(path: &Path, policy: SplitPolicy, launch: &Launch) -> Result<Input> {
     let name = path.display().to_string();
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     match ext {
@@ -55,6 +56,7 @@ pub fn load_with(path: &Path, policy: SplitPolicy) -> Result<Input> {
             cfg: parse_cfg(&read(path, Kind::Dot)?, &name)?,
             sgprs: None,
             warnings: Vec::new(),
+            notes: Vec::new(),
         }),
         "s" | "asm" => {
             let repaired = crate::reducible::repair(&read(path, Kind::Assembly)?, &name)?;
@@ -67,12 +69,23 @@ pub fn load_with(path: &Path, policy: SplitPolicy) -> Result<Input> {
                 };
                 text = crate::compile::compile_with(&text, &name, &opts)?.text;
             }
-            let kernel = extract(&text, &name, &TimingTable::GCN3)?;
+            let mut kernel = extract(&text, &name, &TimingTable::GCN3)?;
+            let sizes = (u32::try_from(launch.groups), u32::try_from(launch.wg_size));
+            if let (Ok(groups), Ok(workgroup)) = sizes {
+                let values = LaunchValues::geometry(&kernel.program, groups, workgroup);
+                kernel.bound_loops(&values, &LoopBounds::default());
+            }
+            let notes = kernel
+                .loops
+                .iter()
+                .filter_map(|l| Some(format!("{name}:{}: {}", l.line, l.inferred.as_ref()?)))
+                .collect();
             Ok(Input {
                 sgprs: Some(program_sgprs(&kernel.program)),
                 cfg: kernel.cfg,
                 warnings: repaired.notes,
-                })
+                notes,
+            })
         }
         "toml" => Err(HostError::Input(format!(
             "{name}: a launch manifest is bounded on the compute unit (pws_host::launch), not by the paper's formulas"

@@ -136,9 +136,16 @@ pub fn run(args: Args) -> CmdResult {
         None => GpuConfig::default(),
     };
     let policy = args.split.policy();
-    let input = pws_host::input::load_with(&args.cl.assembly(&args.input, "wcet")?, policy)?;
+    let launch = Launch {
+        groups: args.groups.unwrap_or(1),
+        wg_size: args.wg_size.unwrap_or(gpu.n_wiwf),
+    };
+    let input = pws_host::input::load(&args.cl.assembly(&args.input, "wcet")?, policy, &launch)?;
     for w in &input.warnings {
         eprintln!("warning: {w}");
+    }
+    for n in &input.notes {
+        eprintln!("note: {n}");
     }
     // A kernel's split cost follows from the registers it holds, unless a configuration file
     // or a flag fixes it.
@@ -163,10 +170,6 @@ pub fn run(args: Args) -> CmdResult {
     } else {
         (0..g.len()).map(|v| g.block(v).split).collect()
     };
-    let launch = Launch {
-        groups: args.groups.unwrap_or(1),
-        wg_size: args.wg_size.unwrap_or(gpu.n_wiwf),
-    };
     let params = Params {
         ipet: solver(&args.ipet),
         dws: match &args.dws_bound {
@@ -186,6 +189,7 @@ pub fn run(args: Args) -> CmdResult {
     }
     if args.json {
         let mut r = a.report.clone();
+        r.notes.extend(input.notes.iter().cloned());
         let mut rows: Vec<(usize, _)> = old.iter().copied().zip(r.blocks).collect();
         rows.sort_unstable_by_key(|(i, _)| *i);
         r.blocks = rows.into_iter().map(|(_, row)| row).collect();

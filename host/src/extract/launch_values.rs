@@ -38,6 +38,8 @@ pub struct LaunchValues {
     entry: Vec<Option<u32>>,
     /// Read-only segments: base address and little-endian words.
     read_only: Vec<(u64, Vec<u32>)>,
+    /// How a note names the launch a bound holds for ("" without one).
+    pub phrase: String,
 }
 
 impl LaunchValues {
@@ -48,6 +50,46 @@ impl LaunchValues {
 
     /// The values `manifest`'s launch of `program` fixes.
     pub fn of(program: &Program, manifest: &Manifest) -> LaunchValues {
+        LaunchValues {
+            phrase: " for this launch".into(),
+            ..LaunchValues::from_image(program, manifest, true)
+        }
+    }
+
+    /// What any launch of `groups` one-dimensional workgroups of `workgroup` work-items fixes,
+    /// whatever its arguments: the dispatch packet (the workgroup and grid sizes) and
+    /// `.rodata`, but not the kernarg segment. `pws wcet k.s --groups G --wg-size N` bounds
+    /// such a launch, so a loop over the workgroup's size is bounded there without a manifest.
+    pub fn geometry(program: &Program, groups: u32, workgroup: u32) -> LaunchValues {
+        let Some(grid) = groups.checked_mul(workgroup).filter(|&g| g > 0) else {
+            return LaunchValues::none();
+        };
+        let manifest = Manifest {
+            path: Default::default(),
+            kernel: Default::default(),
+            opencl: None,
+            cflags: Vec::new(),
+            entry: None,
+            loop_bounds: Default::default(),
+            grid: [grid, 1, 1],
+            workgroup: [workgroup, 1, 1],
+            dims: 1,
+            buffers: Vec::new(),
+            args: Vec::new(),
+            arg_offsets: None,
+        };
+        LaunchValues {
+            phrase: format!(
+                " for {groups} workgroup{} of {workgroup} work-items (--groups, --wg-size)",
+                if groups == 1 { "" } else { "s" }
+            ),
+            ..LaunchValues::from_image(program, &manifest, false)
+        }
+    }
+
+    /// The entry SGPRs and read-only segments of `manifest`'s launch of `program`; the
+    /// kernarg segment's words only `with_arguments`.
+    fn from_image(program: &Program, manifest: &Manifest, with_arguments: bool) -> LaunchValues {
         let abi = LaunchAbi::for_launch(program, manifest);
         let image = manifest.memory_image(&abi);
         let scratch = image.scratch.as_ref().map_or(0, |r| r.base);
@@ -64,12 +106,16 @@ impl LaunchValues {
                 uniform.then(|| init.value(manifest, (scratch, abi.private_segment_size), 0, 0))
             })
             .collect();
-        let mut read_only = vec![
-            (image.dispatch_packet.base, image.dispatch_packet_words),
-            (image.kernarg.base, image.kernarg_words),
-        ];
+        let mut read_only = vec![(image.dispatch_packet.base, image.dispatch_packet_words)];
+        if with_arguments {
+            read_only.push((image.kernarg.base, image.kernarg_words));
+        }
         read_only.extend(image.rodata.map(|(region, words)| (region.base, words)));
-        LaunchValues { entry, read_only }
+        LaunchValues {
+            entry,
+            read_only,
+            phrase: String::new(),
+        }
     }
 
     /// The dword at `addr` of read-only memory.
@@ -374,6 +420,7 @@ pub(crate) mod tests {
                 (0x800, vec![0x0102, 64 | 1 << 16, 1, 256]),
                 (0x1000, vec![0x1_0000, 0, 7, 5, 3, 0]),
             ],
+            phrase: " for this launch".into(),
         }
     }
 
@@ -404,6 +451,43 @@ s_endpgm
         assert_eq!(value_before_end(src, 3, &l), Some(0));
         // v_mad_u64_u32 wrote s[6:7]: not the kernarg pointer any more.
         assert_eq!(value_before_end(src, 6, &l), None);
+    }
+
+    #[test]
+    fn a_launchs_geometry_gives_the_sizes_but_not_the_arguments() {
+        let src = "\
+k:
+s_load_dword s11, s[4:5], 0x4
+s_load_dword s14, s[4:5], 0xc
+s_load_dword s12, s[6:7], 0x0
+s_waitcnt lgkmcnt(0)
+s_and_b32 s10, s11, 0xffff
+s_lshr_b32 s13, s10, 1
+s_endpgm
+.amdhsa_kernel k
+.amdhsa_user_sgpr_count 8
+.amdhsa_user_sgpr_private_segment_buffer 1
+.amdhsa_user_sgpr_dispatch_ptr 1
+.amdhsa_user_sgpr_kernarg_segment_ptr 1
+.amdhsa_next_free_vgpr 1
+.amdhsa_next_free_sgpr 16
+.end_amdhsa_kernel
+";
+        let program = pws_isa::assemble(src, "t.s").unwrap();
+        let l = LaunchValues::geometry(&program, 4, 128);
+        assert_eq!(value_before_end(src, 10, &l), Some(128));
+        assert_eq!(value_before_end(src, 13, &l), Some(64));
+        assert_eq!(
+            value_before_end(src, 14, &l),
+            Some(512),
+            "the grid's size in x"
+        );
+        assert_eq!(value_before_end(src, 12, &l), None, "an argument");
+        assert!(l.phrase.contains("4 workgroups of 128 work-items"));
+        assert_eq!(
+            LaunchValues::geometry(&program, 1 << 20, 1 << 12),
+            LaunchValues::none()
+        );
     }
 
     #[test]

@@ -417,11 +417,7 @@ fn infer_loop_bounds(
 ) -> Vec<Note> {
     let mut notes = Vec::new();
     let mut budget = trip_count::Budget::default();
-    let for_launch = if *launch == LaunchValues::none() {
-        ""
-    } else {
-        " for this launch"
-    };
+    let for_launch = &launch.phrase;
     let mut counters = trip_count::Counters::new(program, flow, launch);
     for (l, kl) in loops.iter_mut().enumerate() {
         let Some(c) = counters.of(l, &mut budget) else {
