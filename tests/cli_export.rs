@@ -149,3 +149,48 @@ fn a_configuration_a_unit_cannot_be_built_for_is_an_error_naming_it() {
     assert!(stderr.contains("pws_compute_unit"), "{stderr}");
     assert!(stderr.contains("16 wavefront slots per SIMD"), "{stderr}");
 }
+
+#[test]
+fn a_configuration_without_spsimds_has_no_split_merge_unit_to_export() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("s0.toml");
+    std::fs::write(&spec, "preset = \"cu\"\nspsimds_per_simd = 0\n").unwrap();
+    let out = pws(&[
+        "export",
+        "--out",
+        arg(&dir.path().join("v")),
+        "--unit",
+        "split_merge_unit",
+        "--config",
+        arg(&spec),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("this configuration has no pws_split_merge_unit: S = 0"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn an_invalid_configuration_file_is_reported_whole_before_anything_is_built() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("bad.toml");
+    std::fs::write(&spec, "spsimds_per_simd = 9\nsrf_copy_width = 3\n").unwrap();
+    let out = pws(&[
+        "export",
+        "--out",
+        arg(&dir.path().join("v")),
+        "--config",
+        arg(&spec),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("bad.toml: invalid hardware configuration: S = 9")
+            && stderr.contains("SRF copy width 3"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("v").exists());
+}

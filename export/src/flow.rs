@@ -84,6 +84,15 @@ pub struct ExportSummary {
     pub out: PathBuf,
     pub lint_waivers: Vec<String>,
     pub units: Vec<UnitExport>,
+    /// Units the exported configuration does not have.
+    pub absent: Vec<AbsentUnit>,
+}
+
+/// A unit left out because the configuration has none (the split/merge datapath at S = 0).
+#[derive(Clone, Debug, Serialize)]
+pub struct AbsentUnit {
+    pub module: String,
+    pub why: String,
 }
 
 /// A step of the export finished: `unit`'s `step` (`verilog`, `verilator lint`, ...) took
@@ -116,7 +125,32 @@ pub fn export_with_progress(
             options.target_mhz
         )));
     }
-    let selected = units::select(options.unit.as_deref())?;
+    let mut selected = units::select(options.unit.as_deref())?;
+    let mut absent = Vec::new();
+    if let Some(cfg) = &options.config {
+        selected.retain(|u| match (u.absent)(cfg) {
+            Some(why) => {
+                progress(Progress {
+                    unit: u.module,
+                    step: "skipped",
+                    detail: why.to_string(),
+                    elapsed: Duration::ZERO,
+                });
+                absent.push(AbsentUnit {
+                    module: u.module.to_string(),
+                    why: why.to_string(),
+                });
+                false
+            }
+            None => true,
+        });
+        if let (Some(name), Some(a)) = (&options.unit, absent.first()) {
+            return Err(ExportError::BadArgument(format!(
+                "--unit {name}: this configuration has no {}: {}",
+                a.module, a.why
+            )));
+        }
+    }
     let written = in_parallel(&(0..selected.len()).collect::<Vec<_>>(), |&i| {
         write_unit(&selected[i], options, progress)
     })?;
@@ -174,6 +208,7 @@ pub fn export_with_progress(
             })
             .collect(),
         units,
+        absent,
     })
 }
 
@@ -460,6 +495,9 @@ impl fmt::Display for ExportSummary {
                 )?;
             }
             writeln!(f)?;
+        }
+        for a in &self.absent {
+            writeln!(f, "{:<24} not in this configuration: {}", a.module, a.why)?;
         }
         for u in &self.units {
             if let Some(reason) = u.area.as_ref().and_then(|a| a.fmax_error.as_ref()) {

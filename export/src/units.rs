@@ -120,6 +120,8 @@ pub struct Unit {
     /// rust-hdl against Verilator simulation speed on random port stimulus; `None` for the
     /// compute unit, whose inputs are a test bench's (memory, dispatch), not random values.
     pub bench: Option<BenchFn>,
+    /// Why a hardware configuration has no such unit (`None`: it has one).
+    pub absent: fn(&HwConfig) -> Option<&'static str>,
 }
 
 impl Unit {
@@ -130,14 +132,24 @@ impl Unit {
             verilog: verilog_for::<D>,
             cosim: Some(cosimulate_for::<D>),
             bench: Some(bench::measure::<D>),
+            absent: |_| None,
         }
     }
+}
+
+/// A configuration without SpSIMDs (S = 0, a GPU without PWS) has no split/merge datapath.
+fn without_spsimds(cfg: &HwConfig) -> Option<&'static str> {
+    (cfg.spsimds_per_simd == 0)
+        .then_some("S = 0: without SpSIMDs the compute unit has no split/merge datapath")
 }
 
 /// Every exported unit, in export order.
 pub fn all() -> Vec<Unit> {
     vec![
-        Unit::of::<SplitMergeUnit>("pws_hdl::split_merge::SplitMergeUnit"),
+        Unit {
+            absent: without_spsimds,
+            ..Unit::of::<SplitMergeUnit>("pws_hdl::split_merge::SplitMergeUnit")
+        },
         Unit::of::<SwizzleUnit>("pws_hdl::swizzle::SwizzleUnit"),
         // Icarus runs the vector unit at under a cycle per second (docs/verilog.md).
         Unit {
@@ -160,6 +172,7 @@ pub fn all() -> Vec<Unit> {
             verilog: verilog_for::<ComputeUnit>,
             cosim: None,
             bench: None,
+            absent: |_| None,
         },
     ]
 }

@@ -280,6 +280,8 @@ pub(crate) fn hw_config(config: Option<&str>) -> Result<HwConfig, String> {
         };
         *field = n;
     }
+    // Every problem at once, before a command builds anything of it.
+    cfg.validate().map_err(|e| format!("{spec_shown}: {e}"))?;
     Ok(cfg)
 }
 
