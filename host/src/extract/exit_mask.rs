@@ -33,6 +33,13 @@
 //! variables; going on at `s_cbranch_execnz` needs some lane's bit to be 1, impossible if this
 //! lane's is 0 under the constraints, as it then is for every lane. A state is dropped when a
 //! branch it takes is impossible so.
+//!
+//! Where EXEC is non-zero whenever an iteration starts ([`exec_nonzero`]), some lane had its
+//! EXEC bit set then, and it obeys the constraints as every lane does: a state whose
+//! constraints no lane active at the start can meet is dropped too. That is what ends a
+//! uniform loop whose exit test clang keeps as a mask (`s_cselect_b64 s[0:1], -1, 0; s_and_b64
+//! vcc, exec, s[0:1]`, then `s_cbranch_vccnz` after an inner loop): with EXEC = 0 it would
+//! never leave.
 
 use std::collections::HashMap;
 
@@ -226,16 +233,26 @@ struct Lane {
     scc: Option<bool>,
     /// The assignments of the variables the uniform branches taken so far allow.
     possible: Bit,
+    /// Some lane's assignment satisfies this and `possible` (TRUE: any lane; the EXEC bit at
+    /// the iteration's start when EXEC was non-zero then).
+    some_lane: Bit,
 }
 
 impl Lane {
-    fn start(bdd: &mut Bdd) -> Result<Lane, GiveUp> {
+    fn start(bdd: &mut Bdd, exec_nonzero: bool) -> Result<Lane, GiveUp> {
+        let exec = bdd.fresh()?;
         Ok(Lane {
             masks: HashMap::new(),
-            exec: bdd.fresh()?,
+            exec,
             scc: None,
             possible: TRUE,
+            some_lane: if exec_nonzero { exec } else { TRUE },
         })
+    }
+
+    /// Whether some lane can meet the constraints.
+    fn feasible(&self, bdd: &mut Bdd) -> Result<bool, GiveUp> {
+        Ok(bdd.and(self.possible, self.some_lane)? != FALSE)
     }
 
     fn read(&mut self, bdd: &mut Bdd, op: Option<Operand>, opcode: Opcode) -> Result<Bit, GiveUp> {
@@ -280,12 +297,14 @@ impl Lane {
         }
     }
 
-    /// The uniform "`b` is non-zero" (SCC of a logic op), where the lanes decide it.
+    /// The uniform "`b` is non-zero" (SCC of a logic op), where the lanes decide it: zero when
+    /// no lane's can be 1, non-zero when the lane [`Lane::some_lane`] promises has it 1.
     fn nonzero(&self, bdd: &mut Bdd, b: Bit) -> Result<Option<bool>, GiveUp> {
         let nb = bdd.not(b)?;
+        let promised = bdd.and(self.possible, self.some_lane)?;
         Ok(if bdd.and(b, self.possible)? == FALSE {
             Some(false)
-        } else if bdd.and(nb, self.possible)? == FALSE {
+        } else if bdd.and(nb, promised)? == FALSE {
             Some(true)
         } else {
             None
@@ -393,6 +412,7 @@ impl Lane {
                 None
             },
             possible: bdd.ite(p, self.possible, other.possible)?,
+            some_lane: self.some_lane,
         })
     }
 
@@ -430,7 +450,7 @@ impl Lane {
             // Every lane's bit is 0.
             let zero = bdd.not(mask)?;
             next.possible = bdd.and(next.possible, zero)?;
-            Ok((next.possible != FALSE).then_some(next))
+            Ok(next.feasible(bdd)?.then_some(next))
         } else {
             // Some lane's bit is 1: not if this lane's cannot be.
             Ok((bdd.and(mask, next.possible)? != FALSE).then_some(next))
@@ -438,16 +458,124 @@ impl Lane {
     }
 }
 
+/// For each block, whether EXEC is non-zero whenever a wavefront enters it. It is at the
+/// kernel's entry (a wavefront has at least one lane). A branch on it establishes it
+/// (`s_cbranch_execz` not taken, `s_cbranch_execnz` taken), and it follows through the masks
+/// an `if` saves and restores: `s_and_saveexec_b64 s[0:1], vcc` saves a non-zero EXEC, and the
+/// join's `s_or_b64 exec, exec, s[0:1]` makes EXEC non-zero again, whatever the `if` did to
+/// it. Anything else that writes EXEC (`split` and `merge` among them) may leave it zero. LLVM
+/// keeps the EXEC-skip branch around a region with a loop in it, so a loop inside a divergent
+/// `if` is entered with EXEC non-zero too.
+pub fn exec_nonzero(program: &Program, flow: &Flow) -> Vec<bool> {
+    // The 64-bit masks (by their low register) known non-zero on entry to each block; `None`
+    // until a path reaches it. A block is looked at again only when its set shrinks.
+    let mut on_entry: Vec<Option<ScalarSet>> = vec![None; flow.blocks.len()];
+    let Some(&entry) = flow.order().first() else {
+        return Vec::new();
+    };
+    let mut start = ScalarSet::EMPTY;
+    start.insert(EXEC_LO);
+    on_entry[entry] = Some(start);
+    let mut work = vec![entry];
+    while let Some(b) = work.pop() {
+        let Some(mut set) = on_entry[b] else { continue };
+        for i in flow.blocks[b].clone() {
+            set = nonzero_after(&program.instructions[i].item, set);
+        }
+        let last = program.instructions[flow.last(b)].item.opcode;
+        for e in &flow.succ[b] {
+            let taken = e.kind == EdgeKind::Taken;
+            let mut out = set;
+            match (last, taken) {
+                (Opcode::SCbranchExecz, false) | (Opcode::SCbranchExecnz, true) => {
+                    out.insert(EXEC_LO)
+                }
+                (Opcode::SCbranchExecz, true) | (Opcode::SCbranchExecnz, false) => {
+                    out = out.minus(ScalarSet::EXEC)
+                }
+                _ => {}
+            }
+            let merged = on_entry[e.to].map_or(out, |there| there.intersection(out));
+            if on_entry[e.to] != Some(merged) {
+                on_entry[e.to] = Some(merged);
+                work.push(e.to);
+            }
+        }
+    }
+    on_entry
+        .iter()
+        .map(|s| s.is_none_or(|s| s.contains(EXEC_LO)))
+        .collect()
+}
+
+/// The 64-bit masks known non-zero after `inst`, given `set` before it.
+fn nonzero_after(inst: &Instruction, set: ScalarSet) -> ScalarSet {
+    use Opcode::*;
+    let nonzero = |op: Option<Operand>| {
+        op.is_some_and(
+            |op| match op.constant_value64(inst.opcode.sign_extends_literal64()) {
+                Some(v) => v != 0,
+                None => registers(op, 2).next().is_some_and(|r| set.contains(r)),
+            },
+        )
+    };
+    let exec = set.contains(EXEC_LO);
+    // What the instruction writes, by the low register of the 64-bit mask, if it is one.
+    let (dst, made) = match inst.opcode {
+        op if op.is_saveexec() => {
+            // D = EXEC; EXEC = S0 op EXEC, non-zero for `or` if either was.
+            let or = op == SOrSaveexecB64 && (exec || nonzero(inst.src(0)));
+            let mut out = forget(set, effects(inst).defs);
+            if or {
+                out.insert(EXEC_LO);
+            }
+            if let Some(d) = inst.sdst.or(inst.dst).and_then(|d| registers(d, 2).next()) {
+                if exec {
+                    out.insert(d);
+                }
+            }
+            return out;
+        }
+        SMovB64 => (inst.sdst.or(inst.dst), nonzero(inst.src(0))),
+        SOrB64 => (
+            inst.sdst.or(inst.dst),
+            nonzero(inst.src(0)) || nonzero(inst.src(1)),
+        ),
+        Split | Merge => return set.minus(ScalarSet::EXEC),
+        _ => (None, false),
+    };
+    let mut out = forget(set, effects(inst).defs);
+    if made {
+        if let Some(d) = dst.and_then(|d| registers(d, 2).next()) {
+            out.insert(d);
+        }
+    }
+    out
+}
+
+/// `set` without the masks (by their low register) that overlap a register of `defs`.
+fn forget(set: ScalarSet, defs: ScalarSet) -> ScalarSet {
+    set.iter()
+        .filter(|&r| !defs.contains(r) && !defs.contains(r + 1))
+        .fold(ScalarSet::EMPTY, |mut kept, r| {
+            kept.insert(r);
+            kept
+        })
+}
+
 /// True when no iteration of loop `l` that runs the compare at `cmp_at` (a block of `l`
 /// itself) and sees SCC = `exit_when` after it, and no iteration that does not run it,
-/// starts another: no state the wavefront can be in so reaches the header again. `budget`
-/// counts the instructions and decision-diagram steps followed; running out answers false.
+/// starts another: no state the wavefront can be in so reaches the header again.
+/// `exec_nonzero` says EXEC is non-zero whenever an iteration starts ([`exec_nonzero`] of the
+/// header). `budget` counts the instructions and decision-diagram steps followed; running out
+/// answers false.
 pub fn leaves_when(
     program: &Program,
     flow: &Flow,
     l: usize,
     cmp_at: usize,
     exit_when: bool,
+    exec_nonzero: bool,
     budget: &mut u64,
 ) -> bool {
     let mut walk = Walk {
@@ -456,6 +584,7 @@ pub fn leaves_when(
         l,
         cmp_at,
         exit_when,
+        exec_nonzero,
         bdd: Bdd::new(),
         budget,
     };
@@ -469,6 +598,7 @@ struct Walk<'a> {
     l: usize,
     cmp_at: usize,
     exit_when: bool,
+    exec_nonzero: bool,
     bdd: Bdd,
     budget: &'a mut u64,
 }
@@ -488,7 +618,10 @@ impl Walk<'_> {
         // The state on entry to each block (or, for a loop nested in this one, its header) of
         // the iteration, merged over the edges that reach it.
         let mut entry: HashMap<usize, Lane> = HashMap::new();
-        entry.insert(lp.header, Lane::start(&mut self.bdd).ok()?);
+        entry.insert(
+            lp.header,
+            Lane::start(&mut self.bdd, self.exec_nonzero).ok()?,
+        );
         // Flow order: every forward edge goes to a later block, so a block's predecessors in
         // the iteration are done before it.
         for &b in flow.order().iter().filter(|&&b| lp.contains(b)) {
@@ -605,7 +738,91 @@ mod tests {
             opcode.mnemonic().starts_with("s_cmp"),
             "line {cmp_line}: {opcode:?}"
         );
-        leaves_when(&program, &flow, outer, cmp_at, exit_when, &mut 1_000_000)
+        let exec_nonzero = exec_nonzero(&program, &flow)[flow.loops[outer].header];
+        leaves_when(
+            &program,
+            &flow,
+            outer,
+            cmp_at,
+            exit_when,
+            exec_nonzero,
+            &mut 1_000_000,
+        )
+    }
+
+    /// EXEC on entry to each block of `src`, by the block's first line.
+    fn nonzero_by_line(src: &str) -> Vec<(u32, bool)> {
+        let program = pws_isa::assemble(src, "t.s").unwrap();
+        let flow = Flow::new(&program, "t.s").unwrap();
+        let nonzero = exec_nonzero(&program, &flow);
+        let mut by_line: Vec<(u32, bool)> = (0..flow.blocks.len())
+            .filter(|&b| flow.reachable[b])
+            .map(|b| (program.instructions[flow.blocks[b].start].line, nonzero[b]))
+            .collect();
+        by_line.sort_unstable();
+        by_line
+    }
+
+    #[test]
+    fn exec_is_non_zero_at_the_entry_after_a_skip_and_after_a_join() {
+        let src = "\
+s_mov_b32 s2, 0
+s_and_saveexec_b64 s[0:1], vcc
+s_cbranch_execz .Ljoin
+v_mov_b32_e32 v1, 0
+.Ljoin:
+s_or_b64 exec, exec, s[0:1]
+s_branch .Lafter
+.Lafter:
+s_mov_b64 exec, s[4:5]
+s_branch .Lset
+.Lset:
+s_and_saveexec_b64 s[6:7], vcc
+s_cbranch_execnz .Lset2
+.Lzero:
+s_or_b64 exec, exec, s[6:7]
+s_endpgm
+.Lset2:
+s_mov_b32 s7, 0
+s_or_b64 exec, exec, s[6:7]
+s_endpgm
+";
+        // Blocks by their first instruction's line (labels have lines of their own): 1 the
+        // entry, 4 the `if` body (skip not taken), 6 the join (EXEC may be zero there: the
+        // skip was taken), 9 after the join (the saved mask restored), 12 after an unknown
+        // mask, 15 where `s_cbranch_execnz` is not taken and 18 where it is.
+        assert_eq!(
+            nonzero_by_line(src),
+            [
+                (1, true),
+                (4, true),
+                (6, false),
+                (9, true),
+                (12, false),
+                (15, false),
+                (18, true)
+            ]
+        );
+    }
+
+    /// The join's `s_or_b64` restores a mask saved while EXEC was non-zero: not one saved
+    /// after it may have been zero, nor one half overwritten since.
+    #[test]
+    fn only_masks_saved_from_a_non_zero_exec_restore_it() {
+        let src = "\
+s_mov_b64 exec, s[4:5]
+s_and_saveexec_b64 s[0:1], vcc
+s_or_b64 exec, exec, s[0:1]
+s_branch .L1
+.L1:
+s_mov_b64 s[2:3], exec
+s_mov_b32 s3, 0
+s_or_b64 exec, exec, s[2:3]
+s_branch .L2
+.L2:
+s_endpgm
+";
+        assert_eq!(nonzero_by_line(src), [(1, true), (6, false), (11, false)]);
     }
 
     const BREAK_IN_ONE_BLOCK: &str = "s_mov_b64 s[4:5], 0\n\

@@ -95,6 +95,8 @@ pub struct Counters<'a> {
     flow: &'a Flow,
     values: ScalarValues<'a>,
     found: HashMap<usize, Option<Counter>>,
+    /// [`exit_mask::exec_nonzero`] of every block.
+    exec_nonzero: Vec<bool>,
 }
 
 impl<'a> Counters<'a> {
@@ -104,6 +106,7 @@ impl<'a> Counters<'a> {
             flow,
             values: ScalarValues::new(program, flow, launch),
             found: HashMap::new(),
+            exec_nonzero: exit_mask::exec_nonzero(program, flow),
         }
     }
 
@@ -119,7 +122,7 @@ impl<'a> Counters<'a> {
 
     fn find(&mut self, l: usize, budget: &mut Budget) -> Option<Counter> {
         let (program, flow) = (self.program, self.flow);
-        let scan = LoopScan::new(program, flow, l, budget)?;
+        let scan = LoopScan::new(program, flow, l, &self.exec_nonzero, budget)?;
         if let Some(c) = counted_with(&scan, &mut self.values, budget) {
             return Some(c);
         }
@@ -165,7 +168,7 @@ impl<'a> Counters<'a> {
         let counter = if assumed.is_empty() {
             self.of(o, budget)
         } else {
-            let outer_scan = LoopScan::new(program, flow, o, budget)?;
+            let outer_scan = LoopScan::new(program, flow, o, &self.exec_nonzero, budget)?;
             let mut values = ScalarValues::assuming(program, flow, launch, assumed);
             counted_with(&outer_scan, &mut values, budget)
         };
@@ -220,7 +223,16 @@ fn counted_with(
                     continue;
                 };
                 for exit_when in [true, false] {
-                    if !exit_mask::leaves_when(program, flow, l, cmp_at, exit_when, &mut budget.0) {
+                    let leaves = exit_mask::leaves_when(
+                        program,
+                        flow,
+                        l,
+                        cmp_at,
+                        exit_when,
+                        scan.exec_nonzero,
+                        &mut budget.0,
+                    );
+                    if !leaves {
                         continue;
                     }
                     let test = ExitTest {
@@ -300,10 +312,18 @@ struct LoopScan<'a> {
     /// For each SGPR, the instructions of the loop (nested loops included) that write it, in
     /// program order.
     defs: HashMap<u8, Vec<usize>>,
+    /// EXEC is non-zero whenever an iteration starts.
+    exec_nonzero: bool,
 }
 
 impl<'a> LoopScan<'a> {
-    fn new(program: &'a Program, flow: &'a Flow, l: usize, budget: &mut Budget) -> Option<Self> {
+    fn new(
+        program: &'a Program,
+        flow: &'a Flow,
+        l: usize,
+        exec_nonzero: &[bool],
+        budget: &mut Budget,
+    ) -> Option<Self> {
         let mut defs: HashMap<u8, Vec<usize>> = HashMap::new();
         for &b in &flow.loops[l].body {
             budget.0 = budget.0.checked_sub(flow.blocks[b].len() as u64)?;
@@ -318,6 +338,7 @@ impl<'a> LoopScan<'a> {
             flow,
             l,
             defs,
+            exec_nonzero: exec_nonzero[flow.loops[l].header],
         })
     }
 
@@ -946,6 +967,67 @@ s_endpgm
             trips_of_every_loop(tri3, &launch),
             [Some(5), Some(5), Some(4)]
         );
+    }
+
+    /// clang -O2's `for (a = 0; a < n; a++) for (b = a + 1; b < n; b++) for (c = b + 1; c <
+    /// n; c++)`: the middle loop's test is kept as a mask in VCC across the inner loop and
+    /// leaves at `s_cbranch_vccnz` in its latch. With EXEC zero that branch would never be
+    /// taken; EXEC is non-zero on entry (nothing writes it here), so the loop leaves.
+    #[test]
+    fn a_test_kept_in_vcc_across_an_inner_loop_ends_the_loop() {
+        let launch = super::super::launch_values::tests::launch();
+        let body = "\
+s_load_dword s9, s[6:7], 0x8
+s_waitcnt lgkmcnt(0)
+s_cmp_lt_i32 s9, 1
+s_cbranch_scc1 .LBB0_7
+s_mov_b32 s5, 0
+v_mov_b32_e32 v1, 0
+s_branch .LBB0_3
+.LBB0_2:
+s_cmp_lg_u32 s5, s9
+v_add_u32_e32 v2, vcc, 11, v2
+s_cbranch_scc0 .LBB0_8
+.LBB0_3:
+s_add_i32 s5, s5, 1
+s_cmp_ge_i32 s5, s9
+v_mov_b32_e32 v3, v2
+s_mov_b32 s6, s5
+s_cbranch_scc0 .LBB0_5
+s_branch .LBB0_2
+.LBB0_4:
+v_add_u32_e64 v3, s[0:1], 4, v3
+s_mov_b64 vcc, vcc
+s_cbranch_vccnz .LBB0_2
+.LBB0_5:
+s_add_i32 s6, s6, 1
+s_cmp_ge_i32 s6, s9
+s_cselect_b64 s[0:1], -1, 0
+s_and_b64 vcc, exec, s[0:1]
+v_mov_b32_e32 v4, v3
+s_mov_b32 s7, s6
+s_cbranch_vccnz .LBB0_4
+.LBB0_6:
+v_and_b32_e32 v5, 5, v4
+s_add_i32 s7, s7, 1
+v_add_u32_e64 v4, s[0:1], 1, v4
+s_cmp_ge_i32 s7, s9
+v_add_u32_e64 v1, s[0:1], v5, v1
+s_cbranch_scc0 .LBB0_6
+s_branch .LBB0_4
+.LBB0_7:
+v_mov_b32_e32 v1, 0
+.LBB0_8:
+s_endpgm
+";
+        // n = 7: a runs 7 times, b at most 6 (a = 0), c at most 5.
+        assert_eq!(
+            trips_of_every_loop(body, &launch),
+            [Some(7), Some(6), Some(5)]
+        );
+        // The same with EXEC possibly zero on entry: the middle loop may never leave.
+        let zeroed = format!("s_mov_b64 exec, s[10:11]\n{body}");
+        assert_eq!(trips_of_every_loop(&zeroed, &launch), [Some(7), None, None]);
     }
 
     #[test]
