@@ -11,7 +11,7 @@ use std::fmt::Write;
 
 use proptest::prelude::*;
 use pws_host::extract::launch_values::LaunchValues;
-use pws_host::extract::trip_count::{Budget, Counters};
+use pws_host::extract::trip_count::every_loop;
 use pws_host::flow::Flow;
 use pws_isa::manifest::Manifest;
 use pws_isa::testing::proptest_cases;
@@ -169,16 +169,7 @@ fn launch(args: &[u32]) -> Manifest {
 fn bounds(src: &str, manifest: &Manifest) -> Vec<Option<u64>> {
     let program = pws_isa::assemble(src, "k.s").unwrap();
     let flow = Flow::new(&program, "k.s").unwrap();
-    let launch = LaunchValues::of(&program, manifest);
-    let mut counters = Counters::new(&program, &flow, &launch);
-    let mut by_header: Vec<(usize, Option<u64>)> = (0..flow.loops.len())
-        .map(|l| {
-            let trips = counters.of(l, &mut Budget::default()).map(|c| c.trips);
-            (flow.loops[l].header, trips)
-        })
-        .collect();
-    by_header.sort_unstable();
-    by_header.into_iter().map(|(_, t)| t).collect()
+    every_loop(&program, &flow, &LaunchValues::of(&program, manifest))
 }
 
 fn arguments() -> impl Strategy<Value = Vec<u32>> {

@@ -191,6 +191,21 @@ impl<'a> Counters<'a> {
     }
 }
 
+/// The trips [`Counters`] proves for every loop of `flow`, in the order of their headers'
+/// blocks (a nest outermost first), each within a fresh [`Budget`]; `None` where it proves
+/// none.
+pub fn every_loop(program: &Program, flow: &Flow, launch: &LaunchValues) -> Vec<Option<u64>> {
+    let mut counters = Counters::new(program, flow, launch);
+    let mut by_header: Vec<(usize, Option<u64>)> = (0..flow.loops.len())
+        .map(|l| {
+            let trips = counters.of(l, &mut Budget::default()).map(|c| c.trips);
+            (flow.loops[l].header, trips)
+        })
+        .collect();
+    by_header.sort_unstable();
+    by_header.into_iter().map(|(_, t)| t).collect()
+}
+
 /// Enclosing loops' iterations tried one by one for a nested loop's bound.
 const MAX_OUTER_TRIPS: u64 = 4096;
 
@@ -800,15 +815,7 @@ mod tests {
     fn trips_of_every_loop(src: &str, launch: &LaunchValues) -> Vec<Option<u64>> {
         let program = pws_isa::assemble(src, "t.s").unwrap();
         let flow = Flow::new(&program, "t.s").unwrap();
-        let mut counters = Counters::new(&program, &flow, launch);
-        let mut by_header: Vec<(usize, Option<u64>)> = (0..flow.loops.len())
-            .map(|l| {
-                let trips = counters.of(l, &mut Budget::default()).map(|c| c.trips);
-                (flow.loops[l].header, trips)
-            })
-            .collect();
-        by_header.sort_unstable();
-        by_header.into_iter().map(|(_, t)| t).collect()
+        every_loop(&program, &flow, launch)
     }
 
     /// The tree reduction's `for (s = get_local_size(0) / 2; s > 0; s >>= 1)` starts from the
