@@ -1,11 +1,18 @@
-//! Uniform loops whose exit test reaches its branch as a lane mask (`s_cselect_b64 s[0:1], -1,
-//! 0; s_and_b64 vcc, exec, s[0:1]; s_cbranch_vccnz`, as clang keeps a test across an inner
-//! loop), after EXEC was kept, emptied, set from a kernel argument or narrowed by an `if` (with
-//! or without its skip branch, restored at the join or not), and with EXEC set again inside a
-//! loop's body, on the golden model. Such a loop never leaves while EXEC is empty, so the loop
-//! bound inference may bound it only where EXEC is non-zero whenever an iteration starts
-//! (`pws_host::extract::exit_mask::exec_nonzero`). Checked: where every loop of a program is
-//! bounded, the golden model finishes it within the instructions those bounds allow.
+//! Uniform loop nests as clang writes them, on the golden model, against the bounds the loop
+//! bound inference gives them (`pws_host::extract::trip_count`):
+//! - exit tests branched on at once through SCC, at the bottom of the loop, or as a lane mask
+//!   (`s_cselect_b64 s[0:1], -1, 0; s_and_b64 vcc, exec, s[0:1]; s_cbranch_vccnz`), also kept
+//!   across the body and an inner loop to the latch, as clang keeps a middle loop's test;
+//! - counters from zero or from the enclosing loop's counter, to a constant, a kernel argument
+//!   or a second induction variable of the enclosing loop (its counter + 1, stepped beside it);
+//! - EXEC kept, emptied, set from a kernel argument or narrowed by an `if` (with or without its
+//!   skip branch, restored at the join or not) before the nest, and set again inside a body.
+//!
+//! A mask test never leaves while EXEC is empty, so such a loop may be bounded only where EXEC
+//! is non-zero whenever an iteration starts (`pws_host::extract::exit_mask::exec_nonzero`).
+//! Every header counts its runs in an SGPR and every exit keeps the most runs of one entry:
+//! where every loop of a program is bounded, the golden model finishes it, and no loop's
+//! header ran more times in one entry than its bound.
 
 use std::fmt::Write;
 
@@ -36,19 +43,33 @@ enum Setup {
 /// How a loop's exit test reaches its branch.
 #[derive(Debug, Clone, Copy)]
 enum Exit {
-    /// `s_cbranch_scc1` on the compare.
+    /// `s_cbranch_scc1` on the header's compare.
     Scc,
-    /// The compare as a mask in VCC, branched on at once.
+    /// The header's compare as a mask in VCC, branched on at once.
     Mask,
-    /// The compare as a mask, kept across the body (and the inner loop), branched on in the
-    /// latch.
+    /// The header's compare as a mask, kept across the body (and the inner loop), branched on
+    /// in the latch.
     MaskInLatch,
+    /// A do-while: the compare and `s_cbranch_scc1` back in the latch.
+    Bottom,
+}
+
+/// What the counter counts to.
+#[derive(Debug, Clone, Copy)]
+enum Limit {
+    Constant(u32),
+    /// The kernel argument of this level.
+    Argument,
+    /// The enclosing loop's counter + 1, kept in a register of its own (the argument for the
+    /// outermost loop).
+    OuterPlusOne,
 }
 
 #[derive(Debug, Clone, Copy)]
 struct Level {
-    /// A constant limit, or `None` for the kernel argument of this level.
-    limit: Option<u32>,
+    /// From the enclosing loop's counter, else from zero.
+    from_outer: bool,
+    limit: Limit,
     exit: Exit,
     /// EXEC set from the kernel argument pair in the body.
     exec_in_body: bool,
@@ -57,13 +78,30 @@ struct Level {
 /// The kernel arguments: a limit per level, then EXEC's value as a pair.
 const ARGS: usize = 5;
 
+/// The registers of level k: counter, the counter + 1, header runs in this entry, the most
+/// runs of one entry, the exit mask and the mask kept for the latch.
+fn regs(k: usize) -> (usize, usize, usize, usize, usize, usize) {
+    (40 + k, 44 + k, 48 + k, 52 + k, 56 + 2 * k, 64 + 2 * k)
+}
+
 fn level() -> impl Strategy<Value = Level> {
     (
-        prop::option::of(0u32..6),
-        prop_oneof![Just(Exit::Scc), Just(Exit::Mask), Just(Exit::MaskInLatch)],
+        prop::bool::weighted(0.3),
+        prop_oneof![
+            (0u32..6).prop_map(Limit::Constant),
+            Just(Limit::Argument),
+            Just(Limit::OuterPlusOne),
+        ],
+        prop_oneof![
+            Just(Exit::Scc),
+            Just(Exit::Mask),
+            Just(Exit::MaskInLatch),
+            Just(Exit::Bottom),
+        ],
         prop::bool::weighted(0.15),
     )
-        .prop_map(|(limit, exit, exec_in_body)| Level {
+        .prop_map(|(from_outer, limit, exit, exec_in_body)| Level {
+            from_outer,
             limit,
             exit,
             exec_in_body,
@@ -84,6 +122,9 @@ fn source(setup: Setup, levels: &[Level]) -> String {
     let mut s = String::from(
         "k:\n  s_load_dwordx2 s[20:21], s[4:5], 0xc\n  s_load_dwordx4 s[24:27], s[4:5], 0x0\n  s_waitcnt lgkmcnt(0)\n",
     );
+    for k in 0..levels.len() {
+        let _ = writeln!(s, "  s_mov_b32 s{}, 0", regs(k).3);
+    }
     match setup {
         Setup::Keep => {}
         Setup::Empty => s.push_str("  s_mov_b64 exec, 0\n"),
@@ -111,49 +152,72 @@ fn source(setup: Setup, levels: &[Level]) -> String {
 /// Loop `k` of the nest and the ones inside it.
 fn emit(s: &mut String, levels: &[Level], k: usize) {
     let Some(l) = levels.get(k) else { return };
-    let c = 40 + k;
-    let limit = l.limit.map_or(format!("s{}", 24 + k), |v| v.to_string());
-    let (mask, held) = (50 + 2 * k, 60 + 2 * k);
+    let (c, next, runs, most, mask, held) = regs(k);
+    let limit = match (l.limit, k) {
+        (Limit::Constant(v), _) => v.to_string(),
+        (Limit::OuterPlusOne, 1..) => format!("s{}", regs(k - 1).1),
+        (Limit::Argument | Limit::OuterPlusOne, _) => format!("s{}", 24 + k),
+    };
+    let start = match (l.from_outer, k) {
+        (true, 1..) => format!("s{}", regs(k - 1).0),
+        _ => "0".into(),
+    };
+    // SCC is dead where the header starts: its first instruction may count the run.
     let _ = writeln!(
         s,
-        "  s_mov_b32 s{c}, 0\n.Lh{k}:\n  s_cmp_ge_u32 s{c}, {limit}"
+        "  s_mov_b32 s{c}, {start}\n  s_add_u32 s{next}, s{c}, 1\n  s_mov_b32 s{runs}, 0\n.Lh{k}:\n  s_add_u32 s{runs}, s{runs}, 1"
+    );
+    let test = format!("  s_cmp_ge_u32 s{c}, {limit}");
+    let as_mask = format!(
+        "  s_cselect_b64 s[{mask}:{}], -1, 0\n  s_and_b64 {{}}, exec, s[{mask}:{}]",
+        mask + 1,
+        mask + 1
     );
     match l.exit {
         Exit::Scc => {
-            let _ = writeln!(s, "  s_cbranch_scc1 .Lx{k}");
+            let _ = writeln!(s, "{test}\n  s_cbranch_scc1 .Lx{k}");
         }
         Exit::Mask => {
             let _ = writeln!(
                 s,
-                "  s_cselect_b64 s[{mask}:{}], -1, 0\n  s_and_b64 vcc, exec, s[{mask}:{}]\n  s_cbranch_vccnz .Lx{k}",
-                mask + 1,
-                mask + 1
+                "{test}\n{}\n  s_cbranch_vccnz .Lx{k}",
+                as_mask.replace("{}", "vcc")
             );
         }
         Exit::MaskInLatch => {
             let _ = writeln!(
                 s,
-                "  s_cselect_b64 s[{mask}:{}], -1, 0\n  s_and_b64 s[{held}:{}], exec, s[{mask}:{}]",
-                mask + 1,
-                held + 1,
-                mask + 1
+                "{test}\n{}",
+                as_mask.replace("{}", &format!("s[{held}:{}]", held + 1))
             );
         }
+        Exit::Bottom => {}
     }
     let _ = writeln!(s, "  v_xor_b32_e32 v1, s{c}, v1");
     if l.exec_in_body {
         s.push_str("  s_mov_b64 exec, s[20:21]\n");
     }
     emit(s, levels, k + 1);
-    let _ = writeln!(s, "  s_add_u32 s{c}, s{c}, 1");
-    if let Exit::MaskInLatch = l.exit {
-        let _ = writeln!(
-            s,
-            "  s_mov_b64 vcc, s[{held}:{}]\n  s_cbranch_vccnz .Lx{k}",
-            held + 1
-        );
+    let _ = writeln!(
+        s,
+        "  s_add_u32 s{c}, s{c}, 1\n  s_add_u32 s{next}, s{next}, 1"
+    );
+    match l.exit {
+        Exit::MaskInLatch => {
+            let _ = writeln!(
+                s,
+                "  s_mov_b64 vcc, s[{held}:{}]\n  s_cbranch_vccnz .Lx{k}\n  s_branch .Lh{k}",
+                held + 1
+            );
+        }
+        Exit::Bottom => {
+            let _ = writeln!(s, "  s_cmp_lt_u32 s{c}, {limit}\n  s_cbranch_scc1 .Lh{k}");
+        }
+        Exit::Scc | Exit::Mask => {
+            let _ = writeln!(s, "  s_branch .Lh{k}");
+        }
     }
-    let _ = writeln!(s, "  s_branch .Lh{k}\n.Lx{k}:");
+    let _ = writeln!(s, ".Lx{k}:\n  s_max_u32 s{most}, s{most}, s{runs}");
 }
 
 fn launch(args: &[u32]) -> Manifest {
@@ -209,21 +273,35 @@ proptest! {
         };
         let run = golden::run(&program, &manifest, &config);
         prop_assert!(run.is_ok(), "bounds {:?}, args {:?}: {:?}\n{}", bounds, args, run.err(), src);
+        let sgprs = &run.unwrap().wavefronts[0].sgprs;
+        for (k, &bound) in bounds.iter().enumerate() {
+            let most = u64::from(sgprs[regs(k).3]);
+            prop_assert!(most <= bound, "loop {}: {} runs of its header, bound {}, args {:?}\n{}", k, most, bound, args, src);
+        }
     }
 }
 
-/// The generator reaches both sides: loops bounded with EXEC narrowed or restored, and mask
-/// exits left unbounded where EXEC may be empty.
+/// The generator reaches both sides: loops bounded with EXEC narrowed or restored and with a
+/// limit kept beside the enclosing counter, and mask exits left unbounded where EXEC may be
+/// empty.
 #[test]
 fn masks_are_bounded_only_where_exec_is_non_zero() {
     let mask = |exec_in_body| Level {
-        limit: None,
+        from_outer: false,
+        limit: Limit::Argument,
         exit: Exit::MaskInLatch,
         exec_in_body,
     };
     let scc = Level {
-        limit: Some(3),
+        from_outer: false,
+        limit: Limit::Constant(3),
         exit: Exit::Scc,
+        exec_in_body: false,
+    };
+    let triangle = Level {
+        from_outer: false,
+        limit: Limit::OuterPlusOne,
+        exit: Exit::Bottom,
         exec_in_body: false,
     };
     let args = [4, 2, 5, 0, 0];
@@ -235,6 +313,10 @@ fn masks_are_bounded_only_where_exec_is_non_zero() {
     };
     assert_eq!(at(Setup::Keep, &[mask(false), scc]), [Some(5), Some(4)]);
     assert_eq!(at(joined, &[mask(false), scc]), [Some(5), Some(4)]);
+    assert_eq!(
+        at(Setup::Keep, &[mask(false), triangle]),
+        [Some(5), Some(5)]
+    );
     let skipped = Setup::If {
         k: 7,
         skip: true,

@@ -177,14 +177,32 @@ impl<'a> Counters<'a> {
             return self.worst_over(scan, inner, assumed, runs, budget);
         };
         let header = flow.loops[o].header;
+        // The loop's other induction variables take their values with the counter's (clang
+        // keeps `a + 1` beside `a` for an inner loop that counts to it).
+        let companions = {
+            let outer_scan = LoopScan::new(program, flow, o, &self.exec_nonzero, budget)?;
+            let mut values = ScalarValues::assuming(program, flow, launch, assumed);
+            outer_scan.induction_variables(&mut values, c.sgpr, budget)
+        };
+        let mut now: Vec<u32> = companions.iter().map(|&(_, init, _)| init).collect();
         let mut worst: Option<Counter> = None;
         for v in c.header_values() {
+            let outside = assumed.len();
+            assumed.extend(
+                companions
+                    .iter()
+                    .zip(&now)
+                    .map(|(&(s, ..), &v)| (header, s, v)),
+            );
             assumed.push((header, c.sgpr, v));
             let found = self.worst_over(scan, inner, assumed, runs, budget);
-            assumed.pop();
+            assumed.truncate(outside);
             let found = found?;
             if worst.as_ref().is_none_or(|w| found.trips > w.trips) {
                 worst = Some(found);
+            }
+            for (v, &(_, _, step)) in now.iter_mut().zip(&companions) {
+                *v = step.apply(*v);
             }
         }
         worst
@@ -205,6 +223,9 @@ pub fn every_loop(program: &Program, flow: &Flow, launch: &LaunchValues) -> Vec<
     by_header.sort_unstable();
     by_header.into_iter().map(|(_, t)| t).collect()
 }
+
+/// The last general-purpose SGPR (s101; VCC and the rest follow).
+const MAX_SGPR: u8 = 101;
 
 /// Enclosing loops' iterations tried one by one for a nested loop's bound.
 const MAX_OUTER_TRIPS: u64 = 4096;
@@ -367,6 +388,32 @@ impl<'a> LoopScan<'a> {
 
     fn defs_of(&self, s: u8) -> &[usize] {
         self.defs.get(&s).map_or(&[], Vec::as_slice)
+    }
+
+    /// The SGPRs besides `counter` that step once per iteration from one known value on every
+    /// entry: (SGPR, value on entry, step).
+    fn induction_variables(
+        &self,
+        values: &mut ScalarValues<'_>,
+        counter: u8,
+        budget: &mut Budget,
+    ) -> Vec<(u8, u32, StepOp)> {
+        let header = self.flow.loops[self.l].header;
+        let mut sgprs: Vec<u8> = self
+            .defs
+            .keys()
+            .copied()
+            .filter(|&s| s != counter && s <= MAX_SGPR)
+            .collect();
+        sgprs.sort_unstable();
+        sgprs
+            .into_iter()
+            .filter_map(|s| {
+                let step = self.step(s, header, budget)?;
+                let init = initial_value(values, self.flow, self.l, s, budget)?;
+                Some((s, init, step.step))
+            })
+            .collect()
     }
 
     /// The last write of `s` in block `b` before instruction `end`.
@@ -1035,6 +1082,57 @@ s_endpgm
         // The same with EXEC possibly zero on entry: the middle loop may never leave.
         let zeroed = format!("s_mov_b64 exec, s[10:11]\n{body}");
         assert_eq!(trips_of_every_loop(&zeroed, &launch), [Some(7), None, None]);
+    }
+
+    /// clang -O2's `for (a = 0; a < n; a++) for (b = 0; b <= a; b++) for (c = b; c < a; c++)`
+    /// keeps a second induction variable, s3 = a + 1, beside a's counter s5, and the middle
+    /// loop counts to it: s3's values go with s5's.
+    #[test]
+    fn an_inner_loop_may_count_to_a_second_induction_variable() {
+        let launch = super::super::launch_values::tests::launch();
+        let src = "\
+s_load_dword s2, s[6:7], 0x8
+s_waitcnt lgkmcnt(0)
+s_cmp_lt_i32 s2, 1
+s_mov_b32 s3, 1
+s_cbranch_scc1 .LBB0_7
+s_mov_b32 s4, 0
+s_mov_b32 s5, 0
+s_branch .LBB0_3
+.LBB0_2:
+s_add_i32 s5, s5, 1
+s_add_i32 s3, s3, 1
+s_add_i32 s4, s4, 5
+s_cmp_eq_u32 s5, s2
+s_cbranch_scc1 .LBB0_7
+.LBB0_3:
+v_mov_b32_e32 v3, s4
+s_mov_b32 s6, 0
+s_branch .LBB0_5
+.LBB0_4:
+s_add_i32 s6, s6, 1
+s_cmp_eq_u32 s6, s3
+s_cbranch_scc1 .LBB0_2
+.LBB0_5:
+s_cmp_ge_u32 s6, s5
+s_mov_b32 s7, s6
+s_cbranch_scc1 .LBB0_4
+.LBB0_6:
+s_add_i32 s7, s7, 1
+s_cmp_ge_u32 s7, s5
+s_cbranch_scc0 .LBB0_6
+s_branch .LBB0_4
+.LBB0_7:
+s_endpgm
+";
+        // n = 7: a in 0..7, b in 0..=a (7 at most), c in b..a (6 at most).
+        assert_eq!(
+            trips_of_every_loop(src, &launch),
+            [Some(7), Some(7), Some(6)]
+        );
+        // Written twice in an iteration, s3 is no induction variable.
+        let twice = src.replace(".LBB0_3:\n", ".LBB0_3:\ns_lshl_b32 s3, s3, 1\n");
+        assert_eq!(trips_of_every_loop(&twice, &launch)[1], None);
     }
 
     #[test]
