@@ -396,6 +396,53 @@ fn arguments_and_workgroups_follow_the_kernels_metadata() {
     assert_eq!(buffer(&report, "o"), vec![1604; 256]);
 }
 
+/// OpenCL C 1.2 requires the grid to be a multiple of the workgroup, and clang folds
+/// `get_local_size()` to the workgroup's size under it (at -O1 and above): a partial last
+/// workgroup would read 64 where it has 36. Such a launch is refused; compiled as OpenCL C 2.0
+/// the kernel runs it with the partial size.
+#[test]
+fn a_partial_last_workgroup_needs_opencl_c_2() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("k.cl"),
+        "__kernel void k(global int *o) { o[get_global_id(0)] = get_local_size(0); }\n",
+    )
+    .unwrap();
+    let manifest = |grid: u32, cflags: &str| {
+        let path = dir.path().join("k.toml");
+        std::fs::write(
+            &path,
+            format!(
+                "kernel = \"k.cl\"\ncflags = [{cflags}]\ngrid = {grid}\nworkgroup = 64\nargs = [\"o\"]\n\
+                 [[buffer]]\nname = \"o\"\ntype = \"i32\"\nlen = {grid}\n"
+            ),
+        )
+        .unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    for (flags, fix) in [
+        ("", "-cl-std=CL2.0"),
+        (r#""-O1""#, "-cl-std=CL2.0"),
+        (
+            r#""-cl-std=CL2.0", "-cl-uniform-work-group-size""#,
+            "without that flag",
+        ),
+    ] {
+        let e = pws_err(&["golden", &manifest(100, flags)]);
+        assert!(
+            e.contains("k.toml:4:13: key `workgroup`: the grid's 100 work-items in dimension 0 are not a multiple of the workgroup's 64")
+                && e.contains(fix),
+            "{flags}: {e}"
+        );
+    }
+    let report = json(&["golden", &manifest(128, ""), "--json"]);
+    assert_eq!(buffer(&report, "o"), vec![64; 128]);
+    let report = json(&["golden", &manifest(100, r#""-cl-std=CL2.0""#), "--json"]);
+    let mut want = vec![64; 64];
+    want.extend([36; 36]);
+    assert_eq!(buffer(&report, "o"), want);
+}
+
 /// `{ local = bytes }` in `args` is a `__local` pointer argument: LDS after the kernel's own
 /// `__local` variables, its offset in the kernarg, as `clSetKernelArg(k, i, bytes, NULL)`.
 #[test]
@@ -1307,7 +1354,7 @@ fn private_arrays_indexed_at_run_time_run() {
          }\n",
     )
     .unwrap();
-    let xs: Vec<i32> = (0..160u32)
+    let xs: Vec<i32> = (0..192u32)
         .map(|i| (i.wrapping_mul(0x9E37_79B9) >> 2) as i32)
         .collect();
     let expect: Vec<i64> = xs
@@ -1341,9 +1388,9 @@ fn private_arrays_indexed_at_run_time_run() {
     std::fs::write(
         &m,
         format!(
-            "kernel = \"k.cl\"\ngrid = 160\nworkgroup = 96\nargs = [\"in\", \"out\"]\n\
+            "kernel = \"k.cl\"\ngrid = 192\nworkgroup = 96\nargs = [\"in\", \"out\"]\n\
              [[buffer]]\nname = \"in\"\ntype = \"i32\"\ndata = {xs:?}\n\
-             [[buffer]]\nname = \"out\"\ntype = \"i32\"\nlen = 160\n"
+             [[buffer]]\nname = \"out\"\ntype = \"i32\"\nlen = 192\n"
         ),
     )
     .unwrap();

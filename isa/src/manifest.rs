@@ -795,7 +795,9 @@ impl Manifest {
         })?;
         let (args, arg_offsets) = match &metadata {
             Some(meta) => {
-                check_workgroup(meta, grid, workgroup).map_err(|m| invalid("workgroup", m))?;
+                let uniform_flag = cflags.iter().any(|f| f == "-cl-uniform-work-group-size");
+                check_workgroup(meta, grid, workgroup, uniform_flag)
+                    .map_err(|m| invalid("workgroup", m))?;
                 let (args, offsets) =
                     crate::kernarg::lay_out(raw_args, meta).map_err(|e| match e.index {
                         Some(i) => invalid(&format!("args[{i}]"), e.message),
@@ -1169,11 +1171,13 @@ fn kernel_metadata(
 
 /// The launch's workgroup against the sizes the kernel was compiled for, as a runtime checks
 /// them (`CL_INVALID_WORK_GROUP_SIZE`): clang's code may rely on them, for instance folding
-/// `get_local_size()` to a required size.
+/// `get_local_size()` to a required size, or to the enqueued size where the workgroups are
+/// uniform: always in OpenCL C 1.x, and with `-cl-uniform-work-group-size` (`uniform_flag`).
 fn check_workgroup(
     meta: &KernelMetadata,
     grid: [u32; 3],
     workgroup: [u32; 3],
+    uniform_flag: bool,
 ) -> Result<(), String> {
     let items: u32 = workgroup.iter().product();
     if let Some(req) = meta.reqd_workgroup_size {
@@ -1189,6 +1193,31 @@ fn check_workgroup(
                  folds get_local_size() to it: the grid's {} in dimension {d} must be a multiple \
                  of {}",
                 req[0], req[1], req[2], grid[d], req[d]
+            ));
+        }
+    }
+    let uniform = match meta.opencl_version {
+        Some((major, minor)) if major < 2 => Some((
+            format!(
+                "the kernel was compiled as OpenCL C {major}.{minor}, which requires the grid to \
+                 be a multiple of the workgroup"
+            ),
+            "compile it as OpenCL C 2.0, which allows a partial last workgroup (cflags = \
+             [\"-cl-std=CL2.0\"])",
+        )),
+        _ if uniform_flag => Some((
+            "the kernel was compiled with -cl-uniform-work-group-size".to_string(),
+            "compile it without that flag",
+        )),
+        _ => None,
+    };
+    if let Some((why, fix)) = uniform {
+        if let Some(d) = (0..3).find(|&d| grid[d] % workgroup[d] != 0) {
+            return Err(format!(
+                "the grid's {} work-items in dimension {d} are not a multiple of the workgroup's \
+                 {}: {why}, and clang folds get_local_size() to the workgroup's size, which a \
+                 partial last workgroup does not have. Make the grid a multiple, or {fix}",
+                grid[d], workgroup[d]
             ));
         }
     }

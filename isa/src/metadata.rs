@@ -24,6 +24,9 @@ pub struct KernelMetadata {
     pub max_flat_workgroup_size: Option<u32>,
     /// `__attribute__((reqd_work_group_size(x, y, z)))`.
     pub reqd_workgroup_size: Option<[u32; 3]>,
+    /// The OpenCL C version the kernel was compiled as (`.language: OpenCL C` and its
+    /// `.language_version`), `None` for another language or none given.
+    pub opencl_version: Option<(u32, u32)>,
 }
 
 impl KernelMetadata {
@@ -222,11 +225,19 @@ pub fn kernel_metadata(asm: &str, kernel: &str) -> Result<Option<KernelMetadata>
         }
         _ => return Err(ctx(".reqd_workgroup_size is not a list of 3 sizes".into())),
     };
+    let opencl_version = match (&k[".language"], &k[".language_version"]) {
+        (Yaml::String(l), Yaml::Array(v)) if l == "OpenCL C" && v.len() == 2 => Some((
+            u32_of(&v[0]).map_err(|m| ctx(format!(".language_version: {m}")))?,
+            u32_of(&v[1]).map_err(|m| ctx(format!(".language_version: {m}")))?,
+        )),
+        _ => None,
+    };
     Ok(Some(KernelMetadata {
         name: kernel.to_string(),
         args,
         max_flat_workgroup_size,
         reqd_workgroup_size,
+        opencl_version,
     }))
 }
 
@@ -361,6 +372,10 @@ amdhsa.kernels:
     .group_segment_fixed_size: 0
     .kernarg_segment_align: 16
     .kernarg_segment_size: 64
+    .language:       OpenCL C
+    .language_version:
+      - 1
+      - 2
     .max_flat_workgroup_size: 256
     .name:           k
     .symbol:         k.kd
@@ -387,6 +402,7 @@ amdhsa.version:
         assert_eq!(m.args[5].kind, ValueKind::Hidden);
         assert_eq!(m.max_flat_workgroup_size, Some(256));
         assert_eq!(m.reqd_workgroup_size, None);
+        assert_eq!(m.opencl_version, Some((1, 2)));
         let v = m.args[3].value_type().unwrap();
         assert_eq!((v.scalar, v.lanes), (ElemType::F32, 4));
     }

@@ -188,6 +188,7 @@ mod tests {
             ],
             max_flat_workgroup_size: Some(256),
             reqd_workgroup_size: None,
+            opencl_version: None,
         };
         let (grid, workgroup) = shape(&meta, 128, None);
         assert_eq!((grid, workgroup), ([128, 1, 1], [64, 1, 1]));
@@ -218,6 +219,7 @@ mod tests {
             args: vec![arg("o", "int*", 8, ValueKind::GlobalBuffer)],
             max_flat_workgroup_size: Some(256),
             reqd_workgroup_size: Some([16, 4, 1]),
+            opencl_version: None,
         };
         let (grid, workgroup) = shape(&meta, 100, Some(8));
         assert_eq!((grid, workgroup), ([112, 4, 1], [16, 4, 1]));
@@ -228,6 +230,7 @@ mod tests {
         );
         let small = KernelMetadata {
             reqd_workgroup_size: None,
+            opencl_version: None,
             max_flat_workgroup_size: Some(32),
             ..meta
         };

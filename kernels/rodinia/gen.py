@@ -668,7 +668,10 @@ def hybridsort(n=256, divisions=32, blocks=4, histosize=64, kdir=""):
               dict(name="finalstart", data=final)],
              f"Rodinia hybridsort on {n} floats: a bucket sort into {divisions} buckets, then a\n"
              f"merge sort of each float4-aligned bucket, {len(launches)} launches.",
-             extra=f'cflags = ["-DDIVISIONS={divisions}"]', args_line=False,
+             # OpenCL C 2.0: mergepack's last workgroup is partial (`divisions` in workgroups
+             # of up to 64 // largest), which OpenCL C 1.2 does not allow; clang's code for
+             # these kernels is the same in both.
+             extra=f'cflags = ["-cl-std=CL2.0", "-DDIVISIONS={divisions}"]', args_line=False,
              tables="\n".join(tables))
 
 

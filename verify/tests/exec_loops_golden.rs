@@ -52,6 +52,9 @@ enum Exit {
     MaskInLatch,
     /// A do-while: the compare and `s_cbranch_scc1` back in the latch.
     Bottom,
+    /// A do-while whose counter steps in the header and whose latch tests a copy taken before
+    /// the step (clang -O3's `s_mov_b32 s7, s6; s_ashr_i32 s6, s6, 1` ... `s_cmp_lt_i32 s7, 4`).
+    BottomOnCopy,
 }
 
 /// What the counter counts to.
@@ -79,7 +82,8 @@ struct Level {
 const ARGS: usize = 5;
 
 /// The registers of level k: counter, the counter + 1, header runs in this entry, the most
-/// runs of one entry, the exit mask and the mask kept for the latch.
+/// runs of one entry, the exit mask and the mask kept for the latch (whose low half holds the
+/// copy of the counter for [`Exit::BottomOnCopy`]).
 fn regs(k: usize) -> (usize, usize, usize, usize, usize, usize) {
     (40 + k, 44 + k, 48 + k, 52 + k, 56 + 2 * k, 64 + 2 * k)
 }
@@ -97,6 +101,7 @@ fn level() -> impl Strategy<Value = Level> {
             Just(Exit::Mask),
             Just(Exit::MaskInLatch),
             Just(Exit::Bottom),
+            Just(Exit::BottomOnCopy),
         ],
         prop::bool::weighted(0.15),
     )
@@ -192,16 +197,19 @@ fn emit(s: &mut String, levels: &[Level], k: usize) {
             );
         }
         Exit::Bottom => {}
+        Exit::BottomOnCopy => {
+            let _ = writeln!(s, "  s_mov_b32 s{held}, s{c}\n  s_add_u32 s{c}, s{c}, 1");
+        }
     }
     let _ = writeln!(s, "  v_xor_b32_e32 v1, s{c}, v1");
     if l.exec_in_body {
         s.push_str("  s_mov_b64 exec, s[20:21]\n");
     }
     emit(s, levels, k + 1);
-    let _ = writeln!(
-        s,
-        "  s_add_u32 s{c}, s{c}, 1\n  s_add_u32 s{next}, s{next}, 1"
-    );
+    if !matches!(l.exit, Exit::BottomOnCopy) {
+        let _ = writeln!(s, "  s_add_u32 s{c}, s{c}, 1");
+    }
+    let _ = writeln!(s, "  s_add_u32 s{next}, s{next}, 1");
     match l.exit {
         Exit::MaskInLatch => {
             let _ = writeln!(
@@ -212,6 +220,12 @@ fn emit(s: &mut String, levels: &[Level], k: usize) {
         }
         Exit::Bottom => {
             let _ = writeln!(s, "  s_cmp_lt_u32 s{c}, {limit}\n  s_cbranch_scc1 .Lh{k}");
+        }
+        Exit::BottomOnCopy => {
+            let _ = writeln!(
+                s,
+                "  s_cmp_lt_u32 s{held}, {limit}\n  s_cbranch_scc1 .Lh{k}"
+            );
         }
         Exit::Scc | Exit::Mask => {
             let _ = writeln!(s, "  s_branch .Lh{k}");
@@ -317,6 +331,11 @@ fn masks_are_bounded_only_where_exec_is_non_zero() {
         at(Setup::Keep, &[mask(false), triangle]),
         [Some(5), Some(5)]
     );
+    let on_copy = Level {
+        exit: Exit::BottomOnCopy,
+        ..scc
+    };
+    assert_eq!(at(Setup::Keep, &[on_copy]), [Some(4)]);
     let skipped = Setup::If {
         k: 7,
         skip: true,

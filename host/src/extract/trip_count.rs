@@ -444,6 +444,14 @@ impl<'a> LoopScan<'a> {
         // is where u is computed, then the operation.
         let def = self.def_read_at(sgpr, cmp_at, test_block, budget)?;
         let inst = &self.program.instructions[def].item;
+        // A copy of the counter (clang -O3 keeps the value before the step for the test:
+        // `s_mov_b32 s7, s6; s_ashr_i32 s6, s6, 1` ... `s_cmp_lt_i32 s7, 4`).
+        if let (Opcode::SMovB32, Some(Operand::Sgpr(s))) = (inst.opcode, inst.src(0)) {
+            if s != sgpr {
+                let (step, ahead) = self.counter_at(test_block, def, s, budget)?;
+                return Some((step, ahead, None));
+            }
+        }
         (0..2).find_map(|k| {
             let Some(Operand::Sgpr(s)) = inst.src(k) else {
                 return None;
@@ -1133,6 +1141,42 @@ s_endpgm
         // Written twice in an iteration, s3 is no induction variable.
         let twice = src.replace(".LBB0_3:\n", ".LBB0_3:\ns_lshl_b32 s3, s3, 1\n");
         assert_eq!(trips_of_every_loop(&twice, &launch)[1], None);
+    }
+
+    /// clang -O3's bitonic sort: `for (k = 2; k <= n; k <<= 1) for (j = k >> 1; j > 0; j >>=
+    /// 1)` tests a copy of j taken before the shift (`s_mov_b32 s7, s6; s_ashr_i32 s6, s6, 1`
+    /// ... `s_cmp_lt_i32 s7, 4`), and j starts from k.
+    #[test]
+    fn the_test_may_read_a_copy_of_the_counter() {
+        let src = "\
+s_mov_b32 s4, 16
+s_mov_b32 s5, 2
+s_branch .LBB0_3
+.LBB0_2:
+s_lshl_b32 s5, s5, 1
+s_cmp_gt_i32 s5, s4
+s_cbranch_scc1 .LBB0_1
+.LBB0_3:
+s_cmp_lt_i32 s5, 2
+s_cbranch_scc1 .LBB0_2
+s_mov_b32 s6, s5
+s_branch .LBB0_6
+.LBB0_5:
+s_cmp_lt_i32 s7, 4
+s_cbranch_scc1 .LBB0_2
+.LBB0_6:
+s_mov_b32 s7, s6
+s_ashr_i32 s6, s6, 1
+v_xor_b32_e32 v4, s6, v0
+s_branch .LBB0_5
+.LBB0_1:
+s_endpgm
+";
+        // k = 2, 4, 8, 16; j from k / 2 down to 1: 4 at most (k = 16).
+        assert_eq!(
+            trips_of_every_loop(src, &LaunchValues::none()),
+            [Some(4), Some(4)]
+        );
     }
 
     #[test]
