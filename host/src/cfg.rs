@@ -765,6 +765,49 @@ impl LoopForest {
         let mut headers: Vec<usize> = (0..n).filter(|&h| !latches_of[h].is_empty()).collect();
         // A loop's header is dominated by the headers of the loops around it: inner ones first.
         headers.sort_unstable_by_key(|&h| std::cmp::Reverse(dom.preorder_number(h)));
+        if require_bounds {
+            // Every loop without a bound at once, in program order: one round of annotations.
+            let mut unbounded: Vec<usize> = headers
+                .iter()
+                .copied()
+                .filter(|&h| cfg.blocks[h].loop_bound.is_none())
+                .collect();
+            unbounded.sort_unstable_by_key(|&h| (cfg.blocks[h].line, h));
+            // A long list names the first few: the message stays readable for 10^5 loops.
+            const NAMED: usize = 8;
+            let more = unbounded.len().saturating_sub(NAMED);
+            let mut each: Vec<String> = unbounded
+                .iter()
+                .take(NAMED)
+                .map(|&h| {
+                    let mut latches = latches_of[h].to_vec();
+                    latches.sort_unstable();
+                    let from: Vec<String> = latches.iter().map(|&l| name(l)).collect();
+                    format!(
+                        "{} (back edge{} from {})",
+                        name(h),
+                        if from.len() > 1 { "s" } else { "" },
+                        from.join(", ")
+                    )
+                })
+                .collect();
+            if more > 0 {
+                each.push(format!("{more} more"));
+            }
+            if let Some((last, rest)) = each.split_last() {
+                let (what, header) = if rest.is_empty() {
+                    (format!("loop with header {last} has"), "the header")
+                } else {
+                    (
+                        format!("loops with headers {} and {last} have", rest.join(", ")),
+                        "each header",
+                    )
+                };
+                return structure(format!(
+                    "{what} no bound; annotate {header} (DOT: loop_bound=N; assembly: '; pws: loop_bound N' before it; OpenCL C: PWS_LOOP_BOUND(N) in the loop's body; a launch manifest: [loop_bounds]), or analyse a launch manifest, whose arguments and workgroup size bound loops that count to them (without one, `pws wcet` knows only the workgroup and grid sizes of --groups and --wg-size)"
+                ));
+            }
+        }
         let mut uf: Vec<usize> = (0..n).collect();
         let mut stamp = vec![usize::MAX; n];
         let mut loops: Vec<Loop> = Vec::with_capacity(headers.len());
@@ -775,19 +818,7 @@ impl LoopForest {
         for h in headers {
             let mut latches = latches_of[h].to_vec();
             latches.sort_unstable();
-            let bound = match cfg.blocks[h].loop_bound {
-                Some(b) => b,
-                None if !require_bounds => 1,
-                None => {
-                    let from: Vec<String> = latches.iter().map(|&l| name(l)).collect();
-                    return structure(format!(
-                        "loop with header {} (back edge{} from {}) has no bound; annotate the header (DOT: loop_bound=N; assembly: '; pws: loop_bound N' before it; OpenCL C: PWS_LOOP_BOUND(N) in the loop's body; a launch manifest: [loop_bounds]), or analyse a launch manifest, whose arguments and workgroup size bound loops that count to them (without one, `pws wcet` knows only the workgroup and grid sizes of --groups and --wg-size)",
-                        name(h),
-                        if from.len() > 1 { "s" } else { "" },
-                        from.join(", ")
-                    ));
-                }
-            };
+            let bound = cfg.blocks[h].loop_bound.unwrap_or(1);
             let id = loops.len();
             header_loop[h] = Some(id);
             loop_of[h] = Some(id);
@@ -1253,6 +1284,34 @@ mod tests {
             e.starts_with("loop with header 'h' (line 7) (back edges from 'a', 'b') has no bound"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn every_unbounded_loop_is_named_at_once_the_first_eight_by_name() {
+        // e -> h0 -> h1 -> ... -> h9 -> x, each h a self-loop without a bound.
+        let names: Vec<String> = std::iter::once("e".to_string())
+            .chain((0..10).map(|i| format!("h{i}")))
+            .chain(std::iter::once("x".to_string()))
+            .collect();
+        let mut edges: Vec<(usize, usize)> = (0..11).map(|i| (i, i + 1)).collect();
+        edges.extend((1..=10).map(|i| (i, i)));
+        let cfg = Cfg {
+            blocks: names.iter().map(|n| block(n, None)).collect(),
+            edges,
+            entry: 0,
+        };
+        let e = BsbCfg::new(cfg).unwrap_err().to_string();
+        assert!(
+            e.starts_with(
+                "loops with headers 'h0' (back edge from 'h0'), 'h1' (back edge from 'h1'),"
+            ),
+            "{e}"
+        );
+        assert!(
+            e.contains("'h7' (back edge from 'h7') and 2 more have no bound; annotate each header"),
+            "{e}"
+        );
+        assert!(!e.contains("'h8'"), "{e}");
     }
 
     #[test]

@@ -33,6 +33,16 @@ pub enum HostError {
     Overflow(String),
 }
 
+impl HostError {
+    /// A structure error as found in `file` (which the CFG does not know); others as they are.
+    pub fn in_file(self, file: &str) -> HostError {
+        match self {
+            HostError::Structure(m) => HostError::Structure(format!("{file}: {m}")),
+            e => e,
+        }
+    }
+}
+
 /// Result alias of the host crate.
 pub type Result<T> = std::result::Result<T, HostError>;
 

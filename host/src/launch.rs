@@ -1028,7 +1028,7 @@ fn mode_bound(
         .iter()
         .filter_map(|l| Some(format!("{file}:{}: {}", l.line, l.inferred.as_ref()?)))
         .collect();
-    let structure = BsbCfg::new(kernel.cfg.clone())?;
+    let structure = BsbCfg::new(kernel.cfg.clone()).map_err(|e| e.in_file(file))?;
     // The split points are the `split`s of the program that runs: `LaunchKernel` placed them
     // (every divergent branch that can split in DWS, the marked ones and those the policy adds
     // in PWS).

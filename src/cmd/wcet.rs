@@ -140,7 +140,8 @@ pub fn run(args: Args) -> CmdResult {
         groups: args.groups.unwrap_or(1),
         wg_size: args.wg_size.unwrap_or(gpu.n_wiwf),
     };
-    let input = pws_host::input::load(&args.cl.assembly(&args.input, "wcet")?, policy, &launch)?;
+    let path = args.cl.assembly(&args.input, "wcet")?;
+    let input = pws_host::input::load(&path, policy, &launch)?;
     for w in &input.warnings {
         eprintln!("warning: {w}");
     }
@@ -164,7 +165,7 @@ pub fn run(args: Args) -> CmdResult {
 
     // Analysed in flow order (fast on large CFGs given in any order), reported in the input's.
     let (flow, old) = input.cfg.in_flow_order();
-    let g = BsbCfg::new(flow)?;
+    let g = BsbCfg::new(flow).map_err(|e| e.in_file(&path.display().to_string()))?;
     let marked = if policy == SplitPolicy::All {
         all_branches(&g)
     } else {
