@@ -55,6 +55,13 @@ enum Exit {
     /// A do-while whose counter steps in the header and whose latch tests a copy taken before
     /// the step (clang -O3's `s_mov_b32 s7, s6; s_ashr_i32 s6, s6, 1` ... `s_cmp_lt_i32 s7, 4`).
     BottomOnCopy,
+    /// The counter + 1 into another register and tested there in the header, the counter's
+    /// register lent to another value in the body, and the copy back in the latch (clang -O1's
+    /// `s_add_i32 s11, s4, 1` ... `s_load_dword s4` ... `s_mov_b32 s4, s11`).
+    Lent,
+    /// The same with the register lent (zeroed) before the counter + 1 is taken: the loop
+    /// never leaves once its limit is above 1, and must not be bounded.
+    LentTooEarly,
 }
 
 /// What the counter counts to.
@@ -102,6 +109,8 @@ fn level() -> impl Strategy<Value = Level> {
             Just(Exit::MaskInLatch),
             Just(Exit::Bottom),
             Just(Exit::BottomOnCopy),
+            Just(Exit::Lent),
+            Just(Exit::LentTooEarly),
         ],
         prop::bool::weighted(0.15),
     )
@@ -200,14 +209,32 @@ fn emit(s: &mut String, levels: &[Level], k: usize) {
         Exit::BottomOnCopy => {
             let _ = writeln!(s, "  s_mov_b32 s{held}, s{c}\n  s_add_u32 s{c}, s{c}, 1");
         }
+        Exit::Lent | Exit::LentTooEarly => {
+            if let Exit::LentTooEarly = l.exit {
+                let _ = writeln!(s, "  s_mov_b32 s{c}, 0");
+            }
+            let _ = writeln!(
+                s,
+                "  s_add_u32 s{held}, s{c}, 1\n  s_cmp_gt_u32 s{held}, {limit}\n  s_cbranch_scc1 .Lx{k}"
+            );
+        }
     }
     let _ = writeln!(s, "  v_xor_b32_e32 v1, s{c}, v1");
+    if let Exit::Lent | Exit::LentTooEarly = l.exit {
+        let _ = writeln!(s, "  s_mov_b32 s{c}, 77\n  v_xor_b32_e32 v1, s{c}, v1");
+    }
     if l.exec_in_body {
         s.push_str("  s_mov_b64 exec, s[20:21]\n");
     }
     emit(s, levels, k + 1);
-    if !matches!(l.exit, Exit::BottomOnCopy) {
-        let _ = writeln!(s, "  s_add_u32 s{c}, s{c}, 1");
+    match l.exit {
+        Exit::BottomOnCopy => {}
+        Exit::Lent | Exit::LentTooEarly => {
+            let _ = writeln!(s, "  s_mov_b32 s{c}, s{held}");
+        }
+        _ => {
+            let _ = writeln!(s, "  s_add_u32 s{c}, s{c}, 1");
+        }
     }
     let _ = writeln!(s, "  s_add_u32 s{next}, s{next}, 1");
     match l.exit {
@@ -227,7 +254,7 @@ fn emit(s: &mut String, levels: &[Level], k: usize) {
                 "  s_cmp_lt_u32 s{held}, {limit}\n  s_cbranch_scc1 .Lh{k}"
             );
         }
-        Exit::Scc | Exit::Mask => {
+        Exit::Scc | Exit::Mask | Exit::Lent | Exit::LentTooEarly => {
             let _ = writeln!(s, "  s_branch .Lh{k}");
         }
     }
@@ -336,6 +363,11 @@ fn masks_are_bounded_only_where_exec_is_non_zero() {
         ..scc
     };
     assert_eq!(at(Setup::Keep, &[on_copy]), [Some(4)]);
+    let lent = Level {
+        exit: Exit::Lent,
+        ..scc
+    };
+    assert_eq!(at(Setup::Keep, &[lent, triangle]), [Some(4), Some(4)]);
     let skipped = Setup::If {
         k: 7,
         skip: true,

@@ -334,9 +334,9 @@ struct Step {
     step: StepOp,
     /// The instruction that writes the counter.
     at: usize,
-    /// The first of the writes before `at` in its block that use the register for something
-    /// else: the counter cannot be read between it and `at`.
-    lent: Option<usize>,
+    /// The writes that use the register for something else between the counter's read and
+    /// its copy back at `at`: the counter cannot be read after one of them before `at`.
+    lent: Vec<usize>,
 }
 
 /// Loop `l` with the SGPR definitions in it, found once (a loop of many compares asks for
@@ -490,8 +490,16 @@ impl<'a> LoopScan<'a> {
         let flow = self.flow;
         let step = self.step(sgpr, test_block, budget)?;
         let (b, ab) = (flow.block_of(step.at), flow.block_of(at));
-        if step.lent.is_some_and(|c| b == ab && c < at && at < step.at) {
-            return None;
+        // A read after a lending write sees the other value, unless the copy back comes first.
+        let stepped = if b == ab {
+            step.at < at
+        } else {
+            flow.dominates(b, ab)
+        };
+        for &c in &step.lent {
+            if !stepped && self.may_precede(c, at, budget)? {
+                return None;
+            }
         }
         let ahead = if b == ab {
             step.at < at
@@ -519,20 +527,16 @@ impl<'a> LoopScan<'a> {
         let (&at, lent) = self.defs_of(s).split_last()?;
         let block = flow.block_of(at);
         let once = block == test_block || lp.latches.iter().all(|&t| flow.dominates(block, t));
-        if flow.loop_of(block) != Some(self.l)
-            || !once
-            || lent.iter().any(|&i| flow.block_of(i) != block)
-        {
+        if flow.loop_of(block) != Some(self.l) || !once {
             return None;
         }
-        let lent = lent.first().copied();
         let inst = &insts[at].item;
         if let Some(step) = step_of(inst, s, s) {
-            return lent.is_none().then_some(Step {
+            return lent.is_empty().then_some(Step {
                 sgpr: s,
                 step,
                 at,
-                lent,
+                lent: Vec::new(),
             });
         }
         // `s = t op C` where t is a copy of s made on its one path from the header (clang -O3's
@@ -541,26 +545,43 @@ impl<'a> LoopScan<'a> {
             let copy = self.def_read_at(t, at, test_block, budget)?;
             let c = &insts[copy].item;
             let copies_s = c.opcode == Opcode::SMovB32 && c.src(0) == Some(Operand::Sgpr(s));
-            return (copies_s && lent.is_none()).then_some(Step {
+            return (copies_s && lent.is_empty()).then_some(Step {
                 sgpr: s,
                 step: step_of(inst, s, t)?,
                 at,
-                lent,
+                lent: Vec::new(),
             });
         }
         let (Opcode::SMovB32, Some(Operand::Sgpr(t))) = (inst.opcode, inst.src(0)) else {
             return None;
         };
         let add = self.def_read_at(t, at, test_block, budget)?;
-        if lent.is_some_and(|c| flow.block_of(add) == block && c < add) {
-            return None;
+        // Between the add that reads the counter and the copy back, the register may hold
+        // something else (clang's `s_mov_b32 s[18:19]` mask in its block, or a value loaded
+        // into it in another block at -O1): no lending write may come before the add or after
+        // the copy in an iteration.
+        for &c in lent {
+            if self.may_precede(c, add, budget)? || self.may_precede(at, c, budget)? {
+                return None;
+            }
         }
         Some(Step {
             sgpr: s,
             step: step_of(&insts[add].item, t, s)?,
             at,
-            lent,
+            lent: lent.to_vec(),
         })
+    }
+
+    /// Whether instruction `a` may run before instruction `b` in one iteration.
+    fn may_precede(&self, a: usize, b: usize, budget: &mut Budget) -> Option<bool> {
+        let flow = self.flow;
+        let (ab, bb) = (flow.block_of(a), flow.block_of(b));
+        if ab == bb {
+            Some(a < b)
+        } else {
+            self.reaches(ab, bb, budget)
+        }
     }
 
     /// The write of `t` that instruction `at` reads in every iteration: the last on its one
@@ -1177,6 +1198,47 @@ s_endpgm
             trips_of_every_loop(src, &LaunchValues::none()),
             [Some(4), Some(4)]
         );
+    }
+
+    /// clang -O1's `for (i = 0; i < n; i++) for (j = i + 1; j < n; j++)` over `a[i]`: i + 1
+    /// goes into s11 at the header, i's register s4 then holds `a[i]` (`s_load_dword s4`),
+    /// and the latch copies s11 back into it.
+    #[test]
+    fn the_counter_register_may_hold_another_value_until_the_copy_back() {
+        let launch = super::super::launch_values::tests::launch();
+        let src = "\
+s_load_dword s10, s[6:7], 0x8
+s_waitcnt lgkmcnt(0)
+s_cmp_lt_i32 s10, 1
+s_cbranch_scc1 .LBB0_7
+s_mov_b32 s5, 0
+s_mov_b32 s4, s5
+.LBB0_2:
+s_add_i32 s11, s4, 1
+s_cmp_ge_i32 s11, s10
+s_cbranch_scc1 .LBB0_5
+s_lshl_b64 s[8:9], s[4:5], 2
+s_load_dword s4, s[8:9], 0x0
+s_mov_b32 s12, s11
+.LBB0_4:
+s_add_i32 s12, s12, 1
+s_waitcnt lgkmcnt(0)
+s_sub_i32 s13, s4, s12
+s_cmp_ge_i32 s12, s10
+s_cbranch_scc0 .LBB0_4
+.LBB0_5:
+s_cmp_lg_u32 s11, s10
+s_cbranch_scc0 .LBB0_7
+s_mov_b32 s4, s11
+s_branch .LBB0_2
+.LBB0_7:
+s_endpgm
+";
+        // n = 7: i in 0..7; j from i + 1: 6 at most.
+        assert_eq!(trips_of_every_loop(src, &launch), [Some(7), Some(6)]);
+        // Lent before the counter is read, the register is no counter.
+        let early = src.replace(".LBB0_2:\n", ".LBB0_2:\ns_mov_b32 s4, 0\n");
+        assert_eq!(trips_of_every_loop(&early, &launch)[0], None);
     }
 
     #[test]
