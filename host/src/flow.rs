@@ -76,6 +76,8 @@ pub struct Flow {
     back: Vec<(usize, usize)>,
     /// Reverse post-order of the reachable blocks over forward edges.
     order: Vec<usize>,
+    /// Each block's index in `order` (`usize::MAX` for an unreachable one).
+    position: Vec<usize>,
     pub loops: Vec<NaturalLoop>,
     /// Innermost loop of each block.
     loop_of: Vec<Option<usize>>,
@@ -87,7 +89,8 @@ impl Flow {
     /// irreducible control flow.
     pub fn new(program: &Program, file: &str) -> Result<Flow> {
         let mut flow = Flow::graph(program, file)?;
-        flow.order = flow.forward_order(program, file)?;
+        let order = flow.forward_order(program, file)?;
+        flow.set_order(order);
         flow.find_loops();
         flow.ipdom = flow.post_dominators();
         Ok(flow)
@@ -98,10 +101,19 @@ impl Flow {
     /// [`Flow::order`] is the reachable blocks in layout order.
     pub fn unstructured(program: &Program, file: &str) -> Result<Flow> {
         let mut flow = Flow::graph(program, file)?;
-        flow.order = (0..flow.blocks.len())
+        let order = (0..flow.blocks.len())
             .filter(|&b| flow.reachable[b])
             .collect();
+        flow.set_order(order);
         Ok(flow)
+    }
+
+    fn set_order(&mut self, order: Vec<usize>) {
+        self.position = vec![usize::MAX; self.blocks.len()];
+        for (i, &b) in order.iter().enumerate() {
+            self.position[b] = i;
+        }
+        self.order = order;
     }
 
     fn graph(program: &Program, file: &str) -> Result<Flow> {
@@ -243,6 +255,7 @@ impl Flow {
             dom_post,
             back: Vec::new(),
             order: Vec::new(),
+            position: Vec::new(),
             loops: Vec::new(),
             loop_of: vec![None; nb],
         };
@@ -287,6 +300,14 @@ impl Flow {
     /// Reachable blocks in reverse post-order over forward edges (a topological order).
     pub fn order(&self) -> &[usize] {
         &self.order
+    }
+
+    /// `blocks` (reachable ones) in [`Flow::order`], without walking the whole order: a
+    /// loop's blocks, for a kernel of many loops.
+    pub fn in_order(&self, blocks: &[usize]) -> Vec<usize> {
+        let mut sorted = blocks.to_vec();
+        sorted.sort_unstable_by_key(|&b| self.position[b]);
+        sorted
     }
 
     /// True when `a` dominates `b` (both reachable).

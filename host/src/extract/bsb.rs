@@ -3,7 +3,7 @@
 //! nodes where LLVM's code has none: the BSB and empty else-path of an `if` without else, and a
 //! private join for a region whose join is shared with an enclosing one.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use pws_isa::{Opcode, Program};
@@ -19,7 +19,10 @@ pub(super) struct Builder<'a> {
     /// Instruction ranges of the physical nodes.
     pub ranges: Vec<Range<usize>>,
     pub blocks: Vec<Block>,
-    pub edges: Vec<(usize, usize)>,
+    /// The edges by source and by target (a kernel of 10^5 `if`s asks for a node's edges
+    /// 10^5 times).
+    succ: Vec<Vec<usize>>,
+    pred: Vec<Vec<usize>>,
     /// First and last CFG node of each reachable flow block.
     first: Vec<usize>,
     last: Vec<usize>,
@@ -42,12 +45,9 @@ impl<'a> Builder<'a> {
             let r = flow.blocks[b].clone();
             first[b] = ranges.len();
             let mut s = r.start;
-            for c in cuts
-                .iter()
-                .copied()
-                .filter(|&c| c > r.start && c < r.end)
-                .chain([r.end])
-            {
+            let inside =
+                cuts.partition_point(|&c| c <= r.start)..cuts.partition_point(|&c| c < r.end);
+            for c in cuts[inside].iter().copied().chain([r.end]) {
                 if s > r.start {
                     edges.push((ranges.len() - 1, ranges.len()));
                 }
@@ -61,14 +61,19 @@ impl<'a> Builder<'a> {
                 edges.push((last[b], first[e.to]));
             }
         }
-        let blocks = ranges
+        // A node's name is its first label (`Program::label_at`'s), found once per kernel.
+        let mut label_at: HashMap<u32, &str> = HashMap::new();
+        for (name, &pc) in &program.labels {
+            label_at.entry(pc).or_insert(name);
+        }
+        let blocks: Vec<Block> = ranges
             .iter()
             .map(|r| {
                 let pc = insts[r.start].pc;
                 Block {
-                    name: program
-                        .label_at(pc)
-                        .map_or_else(|| format!("pc_0x{pc:x}"), str::to_string),
+                    name: label_at
+                        .get(&pc)
+                        .map_or_else(|| format!("pc_0x{pc:x}"), |l| l.to_string()),
                     wcet: r.clone().map(|i| table.cycles(&insts[i].item)).sum(),
                     kind: BlockKind::Block,
                     split: false,
@@ -77,13 +82,38 @@ impl<'a> Builder<'a> {
                 }
             })
             .collect();
-        Builder {
+        let n = blocks.len();
+        let mut builder = Builder {
             flow,
             ranges,
             blocks,
-            edges,
+            succ: vec![Vec::new(); n],
+            pred: vec![Vec::new(); n],
             first,
             last,
+        };
+        for (a, b) in edges {
+            builder.add_edge(a, b);
+        }
+        builder
+    }
+
+    fn add_edge(&mut self, a: usize, b: usize) {
+        self.succ[a].push(b);
+        self.pred[b].push(a);
+    }
+
+    /// Moves the edges into `join` from the nodes `from` accepts to `to`.
+    fn retarget(&mut self, join: usize, to: usize, from: impl Fn(usize) -> bool) {
+        let (moved, kept): (Vec<usize>, Vec<usize>) = std::mem::take(&mut self.pred[join])
+            .into_iter()
+            .partition(|&a| from(a));
+        self.pred[join] = kept;
+        for a in moved {
+            if let Some(e) = self.succ[a].iter_mut().find(|b| **b == join) {
+                *e = to;
+            }
+            self.pred[to].push(a);
         }
     }
 
@@ -102,24 +132,22 @@ impl<'a> Builder<'a> {
             loop_bound: None,
             line: self.blocks[u].line,
         });
+        self.succ.push(Vec::new());
+        self.pred.push(Vec::new());
         self.blocks.len() - 1
     }
 
     /// Nodes reachable from `from` without entering `stops`.
     fn reachable(&self, from: usize, stops: &[usize]) -> Vec<usize> {
-        let mut succ: HashMap<usize, Vec<usize>> = HashMap::new();
-        for &(a, b) in &self.edges {
-            succ.entry(a).or_default().push(b);
-        }
-        let mut seen = vec![false; self.blocks.len()];
+        let mut seen = HashSet::new();
         let mut work = vec![from];
         let mut out = Vec::new();
         while let Some(x) = work.pop() {
-            if stops.contains(&x) || std::mem::replace(&mut seen[x], true) {
+            if stops.contains(&x) || !seen.insert(x) {
                 continue;
             }
             out.push(x);
-            work.extend(succ.get(&x).into_iter().flatten().copied());
+            work.extend(self.succ.get(x).into_iter().flatten().copied());
         }
         out
     }
@@ -138,11 +166,7 @@ impl<'a> Builder<'a> {
             Some(t) => {
                 let bsb = self.first[t];
                 self.blocks[bsb].kind = BlockKind::Bsb;
-                let then2 = self
-                    .edges
-                    .iter()
-                    .find(|e| e.0 == self.last[t] && e.1 != join)
-                    .map(|e| e.1);
+                let then2 = self.succ[self.last[t]].iter().copied().find(|&b| b != join);
                 let mut nodes = self.reachable(then1, &[u, bsb]);
                 nodes.extend(self.first[t]..=self.last[t]);
                 if let Some(p) = then2 {
@@ -154,15 +178,11 @@ impl<'a> Builder<'a> {
                 let mut nodes = self.reachable(then1, &[u, join]);
                 let bsb = self.add_virtual(u, "bsb", BlockKind::Bsb);
                 let empty = self.add_virtual(u, "else", BlockKind::Block);
-                for e in self
-                    .edges
-                    .iter_mut()
-                    .filter(|e| e.1 == join && (e.0 == u || nodes.contains(&e.0)))
-                {
-                    e.1 = bsb;
+                let inside: HashSet<usize> = nodes.iter().copied().collect();
+                self.retarget(join, bsb, |a| a == u || inside.contains(&a));
+                for (a, b) in [(bsb, empty), (bsb, join), (empty, join)] {
+                    self.add_edge(a, b);
                 }
-                self.edges
-                    .extend([(bsb, empty), (bsb, join), (empty, join)]);
                 nodes.extend([bsb, empty]);
                 nodes
             }
@@ -170,20 +190,13 @@ impl<'a> Builder<'a> {
         region.sort_unstable();
         self.blocks[u].kind = BlockKind::Branch;
         // A join also reached from outside the region gets a private virtual join.
-        if self
-            .edges
+        if self.pred[join]
             .iter()
-            .any(|e| e.1 == join && e.0 != u && region.binary_search(&e.0).is_err())
+            .any(|&a| a != u && region.binary_search(&a).is_err())
         {
             let vj = self.add_virtual(u, "join", BlockKind::Block);
-            for e in self
-                .edges
-                .iter_mut()
-                .filter(|e| e.1 == join && region.binary_search(&e.0).is_ok())
-            {
-                e.1 = vj;
-            }
-            self.edges.push((vj, join));
+            self.retarget(join, vj, |a| region.binary_search(&a).is_ok());
+            self.add_edge(vj, join);
         }
         let insts = &program.instructions;
         let cbranch = flow.last(r.block);
@@ -226,7 +239,12 @@ impl<'a> Builder<'a> {
     pub fn finish(self) -> (Cfg, Vec<Range<usize>>) {
         let mut ranges = self.ranges;
         ranges.resize(self.blocks.len(), 0..0);
-        let mut edges = self.edges;
+        let mut edges: Vec<(usize, usize)> = self
+            .succ
+            .iter()
+            .enumerate()
+            .flat_map(|(a, to)| to.iter().map(move |&b| (a, b)))
+            .collect();
         edges.sort_unstable();
         edges.dedup();
         (

@@ -624,7 +624,7 @@ impl Walk<'_> {
         );
         // Flow order: every forward edge goes to a later block, so a block's predecessors in
         // the iteration are done before it.
-        for &b in flow.order().iter().filter(|&&b| lp.contains(b)) {
+        for b in flow.in_order(&lp.body) {
             let Some(lane) = entry.remove(&b) else {
                 continue;
             };
