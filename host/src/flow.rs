@@ -478,31 +478,33 @@ impl Flow {
     /// Natural loops, one per header (its latches merged), nested by containment.
     fn find_loops(&mut self) {
         let nb = self.blocks.len();
-        let mut headers: Vec<usize> = self.back.iter().map(|&(_, h)| h).collect();
+        // Latches by header, in the order of the back edges; each loop's walk marks its blocks
+        // with the loop's number, so that a kernel of many loops costs its loops' sizes.
+        let mut latches_of: HashMap<usize, Vec<usize>> = HashMap::new();
+        for &(l, h) in &self.back {
+            latches_of.entry(h).or_default().push(l);
+        }
+        let mut headers: Vec<usize> = latches_of.keys().copied().collect();
         headers.sort_unstable();
-        headers.dedup();
-        let mut loops = Vec::new();
-        for h in headers {
-            let latches: Vec<usize> = self
-                .back
-                .iter()
-                .filter(|&&(_, t)| t == h)
-                .map(|&(l, _)| l)
-                .collect();
-            let mut in_body = vec![false; nb];
-            in_body[h] = true;
+        let mut mark = vec![usize::MAX; nb];
+        let mut loops = Vec::with_capacity(headers.len());
+        for (id, h) in headers.into_iter().enumerate() {
+            let latches = latches_of.remove(&h).unwrap_or_default();
+            mark[h] = id;
+            let mut body = vec![h];
             let mut work = latches.clone();
             while let Some(b) = work.pop() {
-                if std::mem::replace(&mut in_body[b], true) {
+                if std::mem::replace(&mut mark[b], id) == id {
                     continue;
                 }
+                body.push(b);
                 work.extend(self.pred[b].iter().copied());
             }
-            let body: Vec<usize> = (0..nb).filter(|&b| in_body[b]).collect();
+            body.sort_unstable();
             let exits = body
                 .iter()
                 .flat_map(|&b| self.succ[b].iter().map(move |e| (b, e.to)))
-                .filter(|&(_, t)| !in_body[t])
+                .filter(|&(_, t)| mark[t] != id)
                 .collect();
             loops.push(NaturalLoop {
                 header: h,
@@ -513,7 +515,8 @@ impl Flow {
             });
         }
         // The innermost loop of a block is the smallest body holding it; a loop's parent is
-        // the innermost loop holding its header among the larger ones.
+        // the innermost loop holding its header among the larger ones (of equal ones, the
+        // first).
         let mut by_size: Vec<usize> = (0..loops.len()).collect();
         by_size.sort_by_key(|&l| loops[l].body.len());
         for &l in by_size.iter().rev() {
@@ -521,13 +524,26 @@ impl Flow {
                 self.loop_of[b] = Some(l);
             }
         }
-        for l in 0..loops.len() {
-            let h = loops[l].header;
-            loops[l].parent = by_size
-                .iter()
-                .copied()
-                .filter(|&o| o != l && loops[o].body.len() > loops[l].body.len())
-                .find(|&o| loops[o].contains(h));
+        let loop_at: HashMap<usize, usize> = loops
+            .iter()
+            .enumerate()
+            .map(|(l, lp)| (lp.header, l))
+            .collect();
+        let mut parent: Vec<Option<usize>> = vec![None; loops.len()];
+        for o in 0..loops.len() {
+            let size = loops[o].body.len();
+            for b in &loops[o].body {
+                let Some(&l) = loop_at.get(b) else { continue };
+                if l == o || size <= loops[l].body.len() {
+                    continue;
+                }
+                if parent[l].is_none_or(|p| loops[p].body.len() > size) {
+                    parent[l] = Some(o);
+                }
+            }
+        }
+        for (lp, p) in loops.iter_mut().zip(parent) {
+            lp.parent = p;
         }
         self.loops = loops;
     }
