@@ -75,11 +75,7 @@ pub fn load(path: &Path, policy: SplitPolicy, launch: &Launch) -> Result<Input> 
                 let values = LaunchValues::geometry(&kernel.program, groups, workgroup);
                 kernel.bound_loops(&values, &LoopBounds::default());
             }
-            let notes = kernel
-                .loops
-                .iter()
-                .filter_map(|l| Some(format!("{name}:{}: {}", l.line, l.inferred.as_ref()?)))
-                .collect();
+            let notes = kernel.loop_notes(&name);
             Ok(Input {
                 sgprs: Some(program_sgprs(&kernel.program)),
                 cfg: kernel.cfg,

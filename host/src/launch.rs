@@ -1023,11 +1023,7 @@ fn mode_bound(
     let mut kernel = extract(&lk.text, file, &TimingTable::GCN3)?;
     let launch = LaunchValues::of(&kernel.program, manifest);
     kernel.bound_loops(&launch, loop_bounds);
-    let loop_notes = kernel
-        .loops
-        .iter()
-        .filter_map(|l| Some(format!("{file}:{}: {}", l.line, l.inferred.as_ref()?)))
-        .collect();
+    let loop_notes = kernel.loop_notes(file);
     let structure = BsbCfg::new(kernel.cfg.clone()).map_err(|e| e.in_file(file))?;
     // The split points are the `split`s of the program that runs: `LaunchKernel` placed them
     // (every divergent branch that can split in DWS, the marked ones and those the policy adds

@@ -196,6 +196,16 @@ impl Program {
         leader
     }
 
+    /// The first label (alphabetically) at every labelled pc: [`Program::label_at`] for many
+    /// pcs at the cost of one pass over the labels.
+    pub fn labels_by_pc(&self) -> std::collections::HashMap<u32, &str> {
+        let mut by_pc = std::collections::HashMap::new();
+        for (name, &pc) in &self.labels {
+            by_pc.entry(pc).or_insert(name.as_str());
+        }
+        by_pc
+    }
+
     /// The first label (alphabetically) at `pc`.
     pub fn label_at(&self, pc: u32) -> Option<&str> {
         self.labels

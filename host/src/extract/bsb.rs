@@ -3,7 +3,7 @@
 //! nodes where LLVM's code has none: the BSB and empty else-path of an `if` without else, and a
 //! private join for a region whose join is shared with an enclosing one.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::ops::Range;
 
 use pws_isa::{Opcode, Program};
@@ -61,11 +61,7 @@ impl<'a> Builder<'a> {
                 edges.push((last[b], first[e.to]));
             }
         }
-        // A node's name is its first label (`Program::label_at`'s), found once per kernel.
-        let mut label_at: HashMap<u32, &str> = HashMap::new();
-        for (name, &pc) in &program.labels {
-            label_at.entry(pc).or_insert(name);
-        }
+        let label_at = program.labels_by_pc();
         let blocks: Vec<Block> = ranges
             .iter()
             .map(|r| {

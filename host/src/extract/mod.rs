@@ -477,6 +477,14 @@ impl Kernel {
         self.notes.sort_by_key(|n| n.line);
     }
 
+    /// A note for every loop bounded from its counter, `file:line: how`.
+    pub fn loop_notes(&self, file: &str) -> Vec<String> {
+        self.loops
+            .iter()
+            .filter_map(|l| Some(format!("{file}:{}: {}", l.line, l.inferred.as_ref()?)))
+            .collect()
+    }
+
     /// The source line of CFG node `v`'s first instruction (virtual nodes have none).
     pub fn line(&self, v: usize) -> Option<u32> {
         let r = &self.ranges[v];
