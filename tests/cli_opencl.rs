@@ -2177,6 +2177,100 @@ fn loops_bounded_by_arguments_and_the_workgroup_size_need_no_annotation() {
     assert!(at128 > at64, "{at64} {at128}");
 }
 
+/// Grid-stride loops and a workgroup's copy of a tile count in a VGPR, each lane from its own
+/// id: their bounds are the slowest lane's trips (`host::extract::lane_count`), with no
+/// `PWS_LOOP_BOUND`, for `int`, `uint` and `size_t` counters, counting up or down, at -O1 to
+/// -O3; the kernels compute what the C says on the golden model and the RTL, within the bound.
+#[test]
+fn grid_stride_loops_need_no_annotation() {
+    let kernels = "\
+    __kernel void sum(__global const int *in, __global int *out, int n) {\n\
+      int s = 0;\n\
+      for (int i = get_global_id(0); i < n; i += get_global_size(0)) s += in[i];\n\
+      out[get_global_id(0)] = s;\n\
+    }\n\
+    __kernel void wide(__global const int *in, __global int *out, ulong n) {\n\
+      int s = 0;\n\
+      for (size_t i = get_global_id(0); i < n; i += get_global_size(0)) s += in[i];\n\
+      out[get_global_id(0)] = s;\n\
+    }\n\
+    __kernel void down(__global const int *in, __global int *out, int n) {\n\
+      int s = 0;\n\
+      for (int i = n - 1 - (int)get_global_id(0); i >= 0; i -= get_global_size(0)) s = s * 3 + in[i];\n\
+      out[get_global_id(0)] = s;\n\
+    }\n\
+    __kernel void tile(__global const int *in, __global int *out, uint n) {\n\
+      __local int t[64];\n\
+      for (uint i = get_local_id(0); i < n; i += get_local_size(0)) t[i & 63] = in[i] + (int)i;\n\
+      barrier(CLK_LOCAL_MEM_FENCE);\n\
+      out[get_global_id(0)] = t[get_local_id(0)];\n\
+    }\n";
+    let n = 700usize;
+    let data: Vec<i64> = (0..n as i64).map(|v| (v * 37 % 101) - 50).collect();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("k.cl"), kernels).unwrap();
+    let manifest = |entry: &str, opt: &str| {
+        let m = format!(
+            "kernel = \"k.cl\"\nentry = \"{entry}\"\ncflags = [\"{opt}\"]\ngrid = 128\nworkgroup = 64\n\
+             args = [\"in\", \"out\", {n}]\n\
+             [[buffer]]\nname = \"in\"\ntype = \"i32\"\ndata = [{}]\n\n\
+             [[buffer]]\nname = \"out\"\ntype = \"i32\"\nlen = 128\n",
+            data.iter()
+                .map(i64::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let path = dir.path().join(format!("{entry}{opt}.toml"));
+        std::fs::write(&path, m).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let wrap = |x: i64| i64::from(x as i32);
+    let sum: Vec<i64> = (0..128)
+        .map(|g| (g..n).step_by(128).map(|i| data[i]).sum())
+        .collect();
+    let down: Vec<i64> = (0..128)
+        .map(|g| {
+            (0..=n - 1 - g)
+                .rev()
+                .step_by(128)
+                .fold(0, |s, i| wrap(s * 3 + data[i]))
+        })
+        .collect();
+    let tile: Vec<i64> = (0..128)
+        .map(|g| {
+            let l = g % 64;
+            // The last write of t[l] in program order is the lane's last i with i & 63 == l.
+            let last = (l..n).step_by(64).last().unwrap();
+            data[last] + last as i64
+        })
+        .collect();
+    // 700 elements over 128 work-items: the first lanes run 6 iterations; 64 per workgroup
+    // for the tile: 11.
+    for (entry, expect, trips) in [
+        ("sum", &sum, "6"),
+        ("wide", &sum, "6"),
+        ("down", &down, "6"),
+        ("tile", &tile, "11"),
+    ] {
+        for opt in ["-O1", "-O2", "-O3"] {
+            let m = manifest(entry, opt);
+            let out = pws_ok(&["wcet", &m, "--mode", "nosplit"]);
+            assert!(
+                out.contains(&format!(
+                    "loop bound {trips} inferred for this launch: each lane's v"
+                )),
+                "{entry} {opt}: {out}"
+            );
+            let report = json(&["golden", &m, "--json"]);
+            assert_eq!(&buffer(&report, "out"), expect, "{entry} {opt}");
+            // The RTL within the bound, its memory equal to the golden model's.
+            if opt == "-O2" {
+                bounded_in_no_split(&m);
+            }
+        }
+    }
+}
+
 /// clang-14 -O2 rotates a loop whose body starts with a divergent inner loop (after
 /// unswitching its loop-invariant `break`) and keeps the guard before it, which skips into the
 /// loop past its header: the flow was "irreducible" and every command refused the kernel.

@@ -236,6 +236,9 @@ struct Lane {
     /// Some lane's assignment satisfies this and `possible` (TRUE: any lane; the EXEC bit at
     /// the iteration's start when EXEC was non-zero then).
     some_lane: Bit,
+    /// For a lane's own exit test ([`lane_leaves_when`]): the lane ran the compare with EXEC
+    /// set and it did not end the lane's loop.
+    went_on: Bit,
 }
 
 impl Lane {
@@ -247,6 +250,7 @@ impl Lane {
             scc: None,
             possible: TRUE,
             some_lane: if exec_nonzero { exec } else { TRUE },
+            went_on: FALSE,
         })
     }
 
@@ -376,7 +380,11 @@ impl Lane {
 
     /// A state that covers both `self` and `other`: each of them, as a fresh variable says.
     fn merge(self, other: Lane, bdd: &mut Bdd) -> Result<Lane, GiveUp> {
-        if self.masks == other.masks && self.exec == other.exec && self.scc == other.scc {
+        if self.masks == other.masks
+            && self.exec == other.exec
+            && self.scc == other.scc
+            && self.went_on == other.went_on
+        {
             return Ok(Lane {
                 possible: bdd.or(self.possible, other.possible)?,
                 ..self
@@ -413,6 +421,7 @@ impl Lane {
             },
             possible: bdd.ite(p, self.possible, other.possible)?,
             some_lane: self.some_lane,
+            went_on: bdd.ite(p, self.went_on, other.went_on)?,
         })
     }
 
@@ -508,6 +517,94 @@ pub fn exec_nonzero(program: &Program, flow: &Flow) -> Vec<bool> {
         .collect()
 }
 
+/// Whether EXEC never holds a lane the dispatcher did not enable, anywhere in the program:
+/// every write of EXEC keeps it within masks that are (a saved EXEC, a vector compare's
+/// result, their conjunctions), as LLVM's control flow does when it narrows EXEC for an `if`
+/// or a loop and restores it after. Then a lane disabled at dispatch (past the workgroup's
+/// work-items) never runs an instruction, and a vector write while EXEC is still the
+/// dispatcher's writes every lane that ever will ([`super::lane_ranges`]). `split` and `merge`,
+/// and any EXEC write not modelled, answer false.
+pub fn exec_within_dispatch(program: &Program, flow: &Flow) -> bool {
+    // The 64-bit masks (by their low register) within the dispatcher's EXEC on entry to each
+    // block; `None` until a path reaches it.
+    let mut on_entry: Vec<Option<ScalarSet>> = vec![None; flow.blocks.len()];
+    let Some(&entry) = flow.order().first() else {
+        return true;
+    };
+    let mut start = ScalarSet::EMPTY;
+    start.insert(EXEC_LO);
+    on_entry[entry] = Some(start);
+    let mut work = vec![entry];
+    while let Some(b) = work.pop() {
+        let Some(mut set) = on_entry[b] else { continue };
+        for i in flow.blocks[b].clone() {
+            set = within_after(&program.instructions[i].item, set);
+            if !set.contains(EXEC_LO) {
+                return false;
+            }
+        }
+        for e in &flow.succ[b] {
+            let merged = on_entry[e.to].map_or(set, |there| there.intersection(set));
+            if on_entry[e.to] != Some(merged) {
+                on_entry[e.to] = Some(merged);
+                work.push(e.to);
+            }
+        }
+    }
+    true
+}
+
+/// The 64-bit masks within the dispatcher's EXEC after `inst`, given `set` before it.
+fn within_after(inst: &Instruction, set: ScalarSet) -> ScalarSet {
+    use Opcode::*;
+    let within = |op: Option<Operand>| {
+        op.is_some_and(
+            |op| match op.constant_value64(inst.opcode.sign_extends_literal64()) {
+                Some(v) => v == 0,
+                None => registers(op, 2).next().is_some_and(|r| set.contains(r)),
+            },
+        )
+    };
+    let exec = set.contains(EXEC_LO);
+    let mut out = forget(set, effects(inst).defs);
+    let mut mark = |op: Option<Operand>, holds: bool| {
+        if let Some(r) = op.and_then(|d| registers(d, 2).next()).filter(|_| holds) {
+            out.insert(r);
+        }
+    };
+    let op = inst.opcode;
+    if op.is_saveexec() {
+        // D = EXEC; EXEC = S0 op EXEC.
+        let s0 = within(inst.src(0));
+        let new = match Logic::of(op) {
+            Some(Logic::And) => exec || s0,
+            Some(Logic::Or | Logic::Xor) => exec && s0,
+            Some(Logic::Andn2) => s0,
+            _ => false,
+        };
+        mark(inst.sdst.or(inst.dst), exec);
+        mark(Some(Operand::ExecLo), new);
+        return out;
+    }
+    if inst.is_vector() && op.format() == pws_isa::Format::Vopc {
+        // A vector compare writes 0 for the lanes EXEC disables (and `v_cmpx` EXEC too).
+        mark(inst.sdst, exec);
+        mark(Some(Operand::ExecLo), exec);
+        return out;
+    }
+    let (a, b) = (within(inst.src(0)), within(inst.src(1)));
+    let holds = match (op, Logic::of(op)) {
+        (SMovB64, _) => a,
+        (SCselectB64, _) => a && b,
+        (_, Some(Logic::And)) => a || b,
+        (_, Some(Logic::Andn2)) => a,
+        (_, Some(Logic::Or | Logic::Xor)) => a && b,
+        _ => false,
+    };
+    mark(inst.sdst.or(inst.dst), holds);
+    out
+}
+
 /// The 64-bit masks known non-zero after `inst`, given `set` before it.
 fn nonzero_after(inst: &Instruction, set: ScalarSet) -> ScalarSet {
     use Opcode::*;
@@ -584,6 +681,38 @@ pub fn leaves_when(
         l,
         cmp_at,
         exit_when,
+        per_lane: false,
+        exec_nonzero,
+        bdd: Bdd::new(),
+        budget,
+    };
+    walk.iteration().unwrap_or(false)
+}
+
+/// True when a lane whose vector compare at `cmp_at` (a VOPC of loop `l`'s own blocks that
+/// writes a mask, not EXEC) gives `exit_when` never starts another iteration of `l`, and
+/// neither does a lane that skips the compare or runs it with its EXEC bit clear: in every
+/// state that reaches the header again, a lane's EXEC bit is set only if the lane ran the
+/// compare with its bit set and the compare said go on. So each lane runs the header at most
+/// as often as its own exit test allows (grid-stride loops, whose counter is a VGPR). The
+/// compare writes the lane's EXEC bit and its result (0 for an inactive lane, as VOPC does).
+/// `exec_nonzero` and `budget` as [`leaves_when`] has them.
+pub fn lane_leaves_when(
+    program: &Program,
+    flow: &Flow,
+    l: usize,
+    cmp_at: usize,
+    exit_when: bool,
+    exec_nonzero: bool,
+    budget: &mut u64,
+) -> bool {
+    let mut walk = Walk {
+        program,
+        flow,
+        l,
+        cmp_at,
+        exit_when,
+        per_lane: true,
         exec_nonzero,
         bdd: Bdd::new(),
         budget,
@@ -598,6 +727,8 @@ struct Walk<'a> {
     l: usize,
     cmp_at: usize,
     exit_when: bool,
+    /// The compare is a lane's own ([`lane_leaves_when`]), not the wavefront's SCC.
+    per_lane: bool,
     exec_nonzero: bool,
     bdd: Bdd,
     budget: &'a mut u64,
@@ -638,7 +769,18 @@ impl Walk<'_> {
                     continue;
                 }
                 if to == lp.header {
-                    return Some(false);
+                    if !self.per_lane {
+                        return Some(false);
+                    }
+                    // A lane still on must have gone on at the compare.
+                    let stopped = self.bdd.not(next.went_on).ok()?;
+                    let on = self.bdd.and(next.exec, stopped).ok()?;
+                    let on = self.bdd.and(on, next.possible).ok()?;
+                    self.charge()?;
+                    if on != FALSE {
+                        return Some(false);
+                    }
+                    continue;
                 }
                 let merged = match entry.remove(&to) {
                     Some(there) => there.merge(next, &mut self.bdd).ok()?,
@@ -663,10 +805,14 @@ impl Walk<'_> {
                 break;
             }
             lane.step(&mut self.bdd, inst).ok()?;
-            self.charge()?;
             if i == self.cmp_at {
-                lane.scc = Some(self.exit_when);
+                if self.per_lane {
+                    self.lane_compare(&mut lane, inst).ok()?;
+                } else {
+                    lane.scc = Some(self.exit_when);
+                }
             }
+            self.charge()?;
         }
         let mut out = Vec::new();
         for e in &flow.succ[b] {
@@ -685,6 +831,24 @@ impl Walk<'_> {
             out.push((e.to, next));
         }
         Some(out)
+    }
+
+    /// The lane's result of the vector compare `inst`: its own variable, where the lane's
+    /// EXEC bit is set.
+    fn lane_compare(&mut self, lane: &mut Lane, inst: &Instruction) -> Result<(), GiveUp> {
+        let result = self.bdd.fresh()?;
+        let written = self.bdd.and(lane.exec, result)?;
+        let go_on = if self.exit_when {
+            self.bdd.not(result)?
+        } else {
+            result
+        };
+        lane.went_on = self.bdd.and(lane.exec, go_on)?;
+        match inst.sdst {
+            Some(mask) => lane.write(mask, written),
+            None => return Err(GiveUp),
+        }
+        Ok(())
     }
 
     /// A loop inside this one, entered at its header `b`: its iterations are not followed, so

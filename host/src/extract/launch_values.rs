@@ -36,6 +36,12 @@ const MAX_DEPTH: u32 = 32;
 pub struct LaunchValues {
     /// s0, s1, ... at the kernel's first instruction, where every wavefront gets the same.
     entry: Vec<Option<u32>>,
+    /// The least and the most value of each entry SGPR over the launch's wavefronts (the
+    /// workgroup ids), where [`LaunchValues::entry`] has none.
+    entry_ranges: Vec<Option<(u32, u32)>>,
+    /// v0, v1, v2 at the first instruction, the work-item ids: their least and most value over
+    /// every lane of every wavefront, the lanes EXEC disables included.
+    workitem_ranges: Vec<(u32, u32)>,
     /// Read-only segments: base address and little-endian words.
     read_only: Vec<(u64, Vec<u32>)>,
     /// How a note names the launch a bound holds for ("" without one).
@@ -106,6 +112,19 @@ impl LaunchValues {
                 uniform.then(|| init.value(manifest, (scratch, abi.private_segment_size), 0, 0))
             })
             .collect();
+        let counts = manifest.workgroup_counts();
+        let entry_ranges = abi
+            .sgprs
+            .iter()
+            .map(|&init| match init {
+                SgprInit::WorkgroupId(d) => Some((0, counts.get(usize::from(d))?.checked_sub(1)?)),
+                _ => None,
+            })
+            .collect();
+        let workitem_ranges = workitem_ranges(manifest)
+            .into_iter()
+            .take(usize::from(abi.workitem_vgprs))
+            .collect();
         let mut read_only = vec![(image.dispatch_packet.base, image.dispatch_packet_words)];
         if with_arguments {
             read_only.push((image.kernarg.base, image.kernarg_words));
@@ -113,9 +132,27 @@ impl LaunchValues {
         read_only.extend(image.rodata.map(|(region, words)| (region.base, words)));
         LaunchValues {
             entry,
+            entry_ranges,
+            workitem_ranges,
             read_only,
             phrase: String::new(),
         }
+    }
+
+    /// The least and the most value SGPR `s` holds at the kernel's first instruction over the
+    /// launch's wavefronts.
+    pub fn entry_sgpr_range(&self, s: u8) -> Option<(u32, u32)> {
+        let s = usize::from(s);
+        match self.entry.get(s).copied().flatten() {
+            Some(v) => Some((v, v)),
+            None => self.entry_ranges.get(s).copied().flatten(),
+        }
+    }
+
+    /// The least and the most value VGPR `v` holds at the kernel's first instruction over the
+    /// lanes of the launch's wavefronts (a work-item id), if the dispatcher writes it.
+    pub fn entry_vgpr_range(&self, v: u8) -> Option<(u32, u32)> {
+        self.workitem_ranges.get(usize::from(v)).copied()
     }
 
     /// The dword at `addr` of read-only memory.
@@ -125,6 +162,34 @@ impl LaunchValues {
             words.get(usize::try_from(i).ok()?).copied()
         })
     }
+}
+
+/// The work-item ids x, y, z over every lane of every wavefront of `manifest`'s launch: a
+/// wavefront's lanes past its workgroup's work-items get the ids their flat index would have
+/// ([`pws_isa::abi::LaunchAbi::vgpr_values`]), and a workgroup cut at the grid's edge numbers
+/// its work-items by its own extents, so each distinct extent is counted.
+fn workitem_ranges(manifest: &Manifest) -> [(u32, u32); 3] {
+    let extents = |d: usize| {
+        let (grid, size) = (manifest.grid[d], manifest.workgroup[d].max(1));
+        let cut = grid % size;
+        [Some(size), (cut != 0).then_some(cut)]
+    };
+    let mut most = [0u32; 3];
+    for sx in extents(0).into_iter().flatten() {
+        for sy in extents(1).into_iter().flatten() {
+            for sz in extents(2).into_iter().flatten() {
+                let items = u64::from(sx) * u64::from(sy) * u64::from(sz);
+                let wave = u64::from(pws_isa::manifest::WAVEFRONT_SIZE);
+                let last = (items.div_ceil(wave) * wave).saturating_sub(1);
+                let (sx, sy) = (u64::from(sx), u64::from(sy));
+                let ids = [last.min(sx - 1), (last / sx).min(sy - 1), last / (sx * sy)];
+                for (m, id) in most.iter_mut().zip(ids) {
+                    *m = (*m).max(u32::try_from(id).unwrap_or(u32::MAX));
+                }
+            }
+        }
+    }
+    most.map(|m| (0, m))
 }
 
 /// SGPR values at points of one program, as far as constants and a launch decide them.
@@ -421,6 +486,7 @@ pub(crate) mod tests {
                 (0x1000, vec![0x1_0000, 0, 7, 5, 3, 0]),
             ],
             phrase: " for this launch".into(),
+            ..LaunchValues::default()
         }
     }
 

@@ -39,6 +39,8 @@
 mod annotations;
 mod bsb;
 mod exit_mask;
+mod lane_count;
+mod lane_ranges;
 pub mod launch_values;
 mod regions;
 pub mod skips;
@@ -420,25 +422,32 @@ fn infer_loop_bounds(
     let for_launch = &launch.phrase;
     let mut counters = trip_count::Counters::new(program, flow, launch);
     for (l, kl) in loops.iter_mut().enumerate() {
-        let Some(c) = counters.of(l, &mut budget) else {
+        let Some(count) = counters.count(l, &mut budget) else {
             continue;
         };
+        let trips = count.trips();
         let bound = &mut blocks[kl.header].loop_bound;
         let below = match *bound {
-            Some(b) if b <= c.trips => continue,
+            Some(b) if b <= trips => continue,
             Some(b) if kl.inferred.is_some() => format!(", below the {b} from constants"),
             Some(b) => format!(", below the annotation's {b}"),
             None => String::new(),
         };
-        *bound = Some(c.trips);
-        let message = match c.over {
-            None => format!(
-                "loop bound {} inferred{for_launch}{below}: s{} counts from {} {} to the exit test",
-                c.trips, c.sgpr, c.init as i32, c.step
-            ),
-            Some(o) => format!(
-                "loop bound {} inferred{for_launch}{below}: s{} counts {} to the exit test, the most trips over the values s{o} takes in the enclosing loop",
-                c.trips, c.sgpr, c.step
+        *bound = Some(trips);
+        let message = match count {
+            trip_count::LoopCount::Scalar(c) => match c.over {
+                None => format!(
+                    "loop bound {trips} inferred{for_launch}{below}: s{} counts from {} {} to the exit test",
+                    c.sgpr, c.init as i32, c.step
+                ),
+                Some(o) => format!(
+                    "loop bound {trips} inferred{for_launch}{below}: s{} counts {} to the exit test, the most trips over the values s{o} takes in the enclosing loop",
+                    c.sgpr, c.step
+                ),
+            },
+            trip_count::LoopCount::Lane(c) => format!(
+                "loop bound {trips} inferred{for_launch}{below}: each lane's v{} counts from its start in {}..={} by {} to its exit test (the most trips of any lane)",
+                c.vgpr, c.start.0, c.start.1, c.step
             ),
         };
         kl.inferred = Some(message.clone());

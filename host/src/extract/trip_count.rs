@@ -37,6 +37,8 @@ use std::collections::HashMap;
 use pws_isa::{Instruction, Opcode, Operand, Program};
 
 use super::exit_mask;
+use super::lane_count::{lane_counted_loop, LaneCounter};
+use super::lane_ranges::dispatch_prefix;
 use super::launch_values::{LaunchValues, ScalarValues};
 use crate::flow::Flow;
 use crate::scalar::effects;
@@ -76,6 +78,23 @@ impl Counter {
     }
 }
 
+/// What bounds a loop: a scalar counter, or each lane's own ([`super::lane_count`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LoopCount {
+    Scalar(Counter),
+    Lane(LaneCounter),
+}
+
+impl LoopCount {
+    /// Header executions per entry into the loop.
+    pub fn trips(&self) -> u64 {
+        match self {
+            LoopCount::Scalar(c) => c.trips,
+            LoopCount::Lane(c) => c.trips,
+        }
+    }
+}
+
 /// The counted loop `l` of `flow`, if it has the shape of the module documentation. Of several
 /// exit tests that prove a bound, the tightest.
 pub fn counted_loop(
@@ -97,6 +116,11 @@ pub struct Counters<'a> {
     found: HashMap<usize, Option<Counter>>,
     /// [`exit_mask::exec_nonzero`] of every block.
     exec_nonzero: Vec<bool>,
+    /// [`dispatch_prefix`], once a loop needs it.
+    whole: Option<usize>,
+    /// The budget of [`lane_counted_loop`] for all of the kernel's loops, apart from the
+    /// scalar counters' so that it never leaves one of those unproved.
+    lane_budget: Budget,
 }
 
 impl<'a> Counters<'a> {
@@ -107,7 +131,31 @@ impl<'a> Counters<'a> {
             values: ScalarValues::new(program, flow, launch),
             found: HashMap::new(),
             exec_nonzero: exit_mask::exec_nonzero(program, flow),
+            whole: None,
+            lane_budget: Budget::default(),
         }
+    }
+
+    /// What bounds loop `l`: its scalar counter ([`Counters::of`], within `budget`), or else
+    /// its lanes' own ([`lane_counted_loop`], within a budget of its own).
+    pub fn count(&mut self, l: usize, budget: &mut Budget) -> Option<LoopCount> {
+        if let Some(c) = self.of(l, budget) {
+            return Some(LoopCount::Scalar(c));
+        }
+        let (program, flow) = (self.program, self.flow);
+        let whole = *self
+            .whole
+            .get_or_insert_with(|| dispatch_prefix(program, flow));
+        lane_counted_loop(
+            program,
+            flow,
+            l,
+            &mut self.values,
+            &self.exec_nonzero,
+            whole,
+            &mut self.lane_budget.0,
+        )
+        .map(LoopCount::Lane)
     }
 
     /// [`counted_loop`] of loop `l`.
@@ -216,7 +264,7 @@ pub fn every_loop(program: &Program, flow: &Flow, launch: &LaunchValues) -> Vec<
     let mut counters = Counters::new(program, flow, launch);
     let mut by_header: Vec<(usize, Option<u64>)> = (0..flow.loops.len())
         .map(|l| {
-            let trips = counters.of(l, &mut Budget::default()).map(|c| c.trips);
+            let trips = counters.count(l, &mut Budget::default()).map(|c| c.trips());
             (flow.loops[l].header, trips)
         })
         .collect();

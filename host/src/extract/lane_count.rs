@@ -1,0 +1,578 @@
+//! Loop bounds for loops whose counter is a VGPR: each lane counts from its own start by the
+//! same step, and leaves when its own compare says so. clang emits a grid-stride loop (`for
+//! (int i = get_global_id(0); i < n; i += get_global_size(0))`) and a workgroup's copy of a
+//! tile (`for (i = get_local_id(0); i < n; i += get_local_size(0))`) so:
+//!
+//! ```text
+//! .LBB0_2:                          ; the header
+//!   ...
+//!   v_add_u32_e32 v0, vcc, s4, v0   ; the step: the grid's size, the same in every lane
+//!   v_cmp_le_i32_e32 vcc, s9, v0    ; n <= i: this lane is done
+//!   s_or_b64 s[6:7], vcc, s[6:7]    ; the lanes done so far
+//!   ...
+//!   s_andn2_b64 exec, exec, s[6:7]
+//!   s_cbranch_execnz .LBB0_2
+//! ```
+//!
+//! The shape recognised (anything else is left to [`super::trip_count`] or an annotation):
+//! - EXEC never gains a lane the dispatcher disabled
+//!   ([`exit_mask::exec_within_dispatch`]), and is non-zero whenever the header starts
+//!   ([`exit_mask::exec_nonzero`]): every run of the header has a lane still counting;
+//! - in the header block, before its first write of EXEC (so with the EXEC the iteration
+//!   started with), a counter VGPR v is stepped: every write of v in the loop, nested loops
+//!   included, is there, and together they leave v + d, d a constant or an SGPR the loop does
+//!   not write whose value the launch fixes. They may go through other registers, as clang's
+//!   `v_add_u32 v3, vcc, s12, v4; v_mov_b32 v4, v3` does;
+//! - there too, an ordered integer compare (`v_cmp_{lt,le,gt,ge}_{i,u}32`) of v + c (c known,
+//!   the step included if the compare comes after it) with a known uniform value, whose result
+//!   for a lane, one way, ends that lane's loop ([`exit_mask::lane_leaves_when`]);
+//! - v's start over the lanes that enter the loop lies in a known range ([`LaneRanges`]).
+//!
+//! A lane's trips are then the iterations up to the first whose compare gives the exit
+//! result. They only shrink or only grow with the start, so the most over the range is at one
+//! of its ends, as long as no lane's counter wraps around before it leaves: the values are
+//! followed in exact arithmetic at both ends, and must stay within the compare's type.
+
+use std::collections::HashMap;
+
+use pws_isa::{Instruction, Opcode, Operand, Program};
+
+use super::exit_mask;
+use super::lane_ranges::{plain, vgprs_written, LaneRanges, Range};
+use super::launch_values::ScalarValues;
+use super::trip_count::MAX_TRIPS;
+use crate::flow::Flow;
+use crate::scalar::{effects, registers, ScalarSet};
+
+/// A loop bounded by its lanes' own counters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LaneCounter {
+    /// The counter's VGPR at the header.
+    pub vgpr: u8,
+    /// Its least and most value over the lanes that enter the loop.
+    pub start: Range,
+    /// What an iteration adds, as a signed value.
+    pub step: i32,
+    /// Header executions per entry into the loop: the most any lane runs.
+    pub trips: u64,
+}
+
+/// The lane-counted loop `l` of `flow`, if it has the shape of the module documentation, with
+/// `whole` the [`super::lane_ranges::dispatch_prefix`] of the program (zero: EXEC may gain
+/// lanes, and nothing is proved). Of several exit tests that prove a bound, the tightest.
+pub fn lane_counted_loop<'a>(
+    program: &'a Program,
+    flow: &'a Flow,
+    l: usize,
+    values: &mut ScalarValues<'a>,
+    exec_nonzero: &[bool],
+    whole: usize,
+    budget: &mut u64,
+) -> Option<LaneCounter> {
+    let lp = &flow.loops[l];
+    let header = lp.header;
+    if whole == 0 || !exec_nonzero[header] || header == flow.block_of(0) {
+        return None;
+    }
+    let insts = &program.instructions;
+    let mut vector_defs: HashMap<u8, Vec<usize>> = HashMap::new();
+    let mut scalar_defs = ScalarSet::EMPTY;
+    for &b in &lp.body {
+        *budget = budget.checked_sub(flow.blocks[b].len() as u64)?;
+        for i in flow.blocks[b].clone() {
+            let inst = &insts[i].item;
+            scalar_defs = scalar_defs.union(effects(inst).defs);
+            for v in vgprs_written(inst) {
+                vector_defs.entry(v).or_default().push(i);
+            }
+        }
+    }
+    let block = flow.blocks[header].clone();
+    let prefix = block.start
+        ..block
+            .clone()
+            .find(|&i| insts[i].item.writes_exec())
+            .unwrap_or(block.end);
+    let mut known = |at: usize, op: Option<Operand>, budget: &mut u64| match op? {
+        Operand::Sgpr(r) if !scalar_defs.contains(r) => values.before(at, r, budget),
+        Operand::Sgpr(_) => None,
+        op => op.constant_value32(),
+    };
+
+    let mut prefix_values = Prefix::default();
+    for i in prefix.clone() {
+        let inst = &insts[i].item;
+        prefix_values.step(i, inst, &mut |at, op| known(at, op, budget));
+    }
+    let Prefix { sym, compares, .. } = prefix_values;
+    // The counters: every write in the loop is in the prefix, and the prefix steps them.
+    let steps: HashMap<u8, u32> = vector_defs
+        .iter()
+        .filter(|(_, defs)| defs.iter().all(|d| prefix.contains(d)))
+        .filter_map(|(&v, _)| match sym.get(&v) {
+            Some(Sym::Plus(w, step)) if *w == v && *step != 0 => Some((v, *step)),
+            _ => None,
+        })
+        .collect();
+    // The high halves of 64-bit counters: unchanged while their low half's add does not carry,
+    // which is while the start value plus a non-negative constant stays below 2^32. The add is
+    // the compare's value or the next iteration's ([`LaneCompare::most_trips`] keeps both, and
+    // the start values, in range).
+    let unchanged = |h: u8, cmp: &LaneCompare, step: u32| match sym.get(&h) {
+        None => !vector_defs.contains_key(&h),
+        Some(Sym::High(w, (v, o))) => {
+            *w == h
+                && *v == cmp.vgpr
+                && (*o == cmp.offset || *o == cmp.offset.wrapping_add(step))
+                && (*o as i32) >= 0
+                && vector_defs[&h].iter().all(|d| prefix.contains(d))
+        }
+        Some(_) => false,
+    };
+
+    let entries: Vec<usize> = flow.pred[header]
+        .iter()
+        .copied()
+        .filter(|&p| flow.reachable[p] && !lp.contains(p))
+        .collect();
+    let whole_lanes = &mut LaneRanges::new(program, flow, values, whole);
+    let mut starts: HashMap<u8, Option<Range>> = HashMap::new();
+    let mut best: Option<LaneCounter> = None;
+    for cmp in compares {
+        let Some(&step) = steps.get(&cmp.vgpr) else {
+            continue;
+        };
+        if let Some(h) = cmp.high {
+            // The high half starts at 0 in every lane and stays there.
+            let zero = entries
+                .iter()
+                .all(|&p| whole_lanes.vgpr_at_end(p, h, budget) == Some((0, 0)));
+            if !zero || !unchanged(h, &cmp, step) {
+                continue;
+            }
+        }
+        let start = *starts.entry(cmp.vgpr).or_insert_with(|| {
+            entries
+                .iter()
+                .map(|&p| whole_lanes.vgpr_at_end(p, cmp.vgpr, budget))
+                .reduce(|a, b| Some(hull(a?, b?)))
+                .flatten()
+        });
+        let Some(start) = start else {
+            continue;
+        };
+        for exit_when in [true, false] {
+            if !exit_mask::lane_leaves_when(
+                program,
+                flow,
+                l,
+                cmp.at,
+                exit_when,
+                exec_nonzero[header],
+                budget,
+            ) {
+                continue;
+            }
+            let Some(trips) = cmp.most_trips(exit_when, start, step as i32, budget) else {
+                continue;
+            };
+            if best.as_ref().is_none_or(|b| trips < b.trips) {
+                best = Some(LaneCounter {
+                    vgpr: cmp.vgpr,
+                    start,
+                    step: step as i32,
+                    trips,
+                });
+            }
+        }
+    }
+    best
+}
+
+/// A VGPR's value in the header's prefix, in terms of VGPR values at the iteration's start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sym {
+    /// VGPR v's value at the start plus a known constant.
+    Plus(u8, u32),
+    /// VGPR h's value at the start plus the carry of (counter, offset)'s add: h itself as long
+    /// as that add does not wrap around.
+    High(u8, (u8, u32)),
+    /// A known uniform value.
+    Known(u32),
+    Unknown,
+}
+
+/// The symbolic run of the header's prefix.
+#[derive(Default)]
+struct Prefix {
+    /// Written VGPRs (the others hold their start value).
+    sym: HashMap<u8, Sym>,
+    /// The masks holding the carry of an add of a start value and a constant.
+    carries: HashMap<u8, (u8, u32)>,
+    compares: Vec<LaneCompare>,
+}
+
+impl Prefix {
+    fn read(
+        &self,
+        op: Option<Operand>,
+        known: &mut impl FnMut(usize, Option<Operand>) -> Option<u32>,
+        at: usize,
+    ) -> Sym {
+        match op {
+            Some(Operand::Vgpr(v)) => self.sym.get(&v).copied().unwrap_or(Sym::Plus(v, 0)),
+            op => known(at, op).map_or(Sym::Unknown, Sym::Known),
+        }
+    }
+
+    fn step(
+        &mut self,
+        i: usize,
+        inst: &Instruction,
+        known: &mut impl FnMut(usize, Option<Operand>) -> Option<u32>,
+    ) {
+        use Opcode::*;
+        if let Some((order, signed, dwords)) = Order::of(inst.opcode).filter(|_| plain(inst)) {
+            for counter_first in [true, false] {
+                let (c, x) = if counter_first { (0, 1) } else { (1, 0) };
+                let Sym::Plus(vgpr, offset) = self.read(inst.src(c), known, i) else {
+                    continue;
+                };
+                let (bound, high) = if dwords == 1 {
+                    let Some(bound) = known(i, inst.src(x)) else {
+                        continue;
+                    };
+                    (bound, None)
+                } else {
+                    let Some(Operand::Vgpr(low)) = inst.src(c) else {
+                        continue;
+                    };
+                    match (known64(inst.src(x), known, i), low.checked_add(1)) {
+                        (Some(bound), Some(high)) if bound >> 32 == 0 => (bound as u32, Some(high)),
+                        _ => continue,
+                    }
+                };
+                self.compares.push(LaneCompare {
+                    at: i,
+                    vgpr,
+                    offset,
+                    bound,
+                    // Both high halves 0: the values compare as their low halves do, unsigned.
+                    order: (order, signed && high.is_none()),
+                    high,
+                    counter_first,
+                });
+            }
+        }
+        let written: Vec<u8> = vgprs_written(inst).collect();
+        let carry_out = registers_of(inst.sdst);
+        let value = match (written.as_slice(), plain(inst)) {
+            ([_], true) => {
+                let a = self.read(inst.src(0), known, i);
+                let b = self.read(inst.src(1), known, i);
+                match (inst.opcode, a, b) {
+                    (VMovB32, a, _) => a,
+                    (VAddU32, Sym::Plus(v, o), Sym::Known(k))
+                    | (VAddU32, Sym::Known(k), Sym::Plus(v, o)) => Sym::Plus(v, o.wrapping_add(k)),
+                    (VSubU32, Sym::Plus(v, o), Sym::Known(k))
+                    | (VSubrevU32, Sym::Known(k), Sym::Plus(v, o)) => {
+                        Sym::Plus(v, o.wrapping_sub(k))
+                    }
+                    (VAddcU32, Sym::Plus(h, 0), Sym::Known(0))
+                    | (VAddcU32, Sym::Known(0), Sym::Plus(h, 0)) => {
+                        match registers_of(inst.src(2)).and_then(|r| self.carries.get(&r)) {
+                            Some(&carry) => Sym::High(h, carry),
+                            None => Sym::Unknown,
+                        }
+                    }
+                    _ => Sym::Unknown,
+                }
+            }
+            _ => Sym::Unknown,
+        };
+        for r in effects(inst).defs.iter() {
+            self.carries.remove(&r);
+        }
+        if let (VAddU32, Sym::Plus(v, o), Some(r)) = (inst.opcode, value, carry_out) {
+            self.carries.insert(r, (v, o));
+        }
+        for &v in &written {
+            self.sym.insert(v, Sym::Unknown);
+        }
+        if let [v] = written.as_slice() {
+            self.sym.insert(*v, value);
+        }
+    }
+}
+
+/// The low register of a mask operand.
+fn registers_of(op: Option<Operand>) -> Option<u8> {
+    registers(op?, 2).next()
+}
+
+/// A known 64-bit uniform value: a constant, or an SGPR pair both of whose halves are known.
+fn known64(
+    op: Option<Operand>,
+    known: &mut impl FnMut(usize, Option<Operand>) -> Option<u32>,
+    at: usize,
+) -> Option<u64> {
+    match op? {
+        Operand::Sgpr(r) => {
+            let lo = known(at, Some(Operand::Sgpr(r)))?;
+            let hi = known(at, Some(Operand::Sgpr(r.checked_add(1)?)))?;
+            Some(u64::from(hi) << 32 | u64::from(lo))
+        }
+        op => op.constant_value64(false),
+    }
+}
+
+fn hull(a: Range, b: Range) -> Range {
+    (a.0.min(b.0), a.1.max(b.1))
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Order {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl Order {
+    /// The order, signedness and width in dwords of a vector integer compare that only
+    /// writes a mask.
+    fn of(op: Opcode) -> Option<(Order, bool, u8)> {
+        use Opcode::*;
+        let wide = match op {
+            VCmpLtI64 => (Order::Lt, true),
+            VCmpLeI64 => (Order::Le, true),
+            VCmpGtI64 => (Order::Gt, true),
+            VCmpGeI64 => (Order::Ge, true),
+            VCmpLtU64 => (Order::Lt, false),
+            VCmpLeU64 => (Order::Le, false),
+            VCmpGtU64 => (Order::Gt, false),
+            VCmpGeU64 => (Order::Ge, false),
+            _ => {
+                let (order, signed) = Order::narrow(op)?;
+                return Some((order, signed, 1));
+            }
+        };
+        Some((wide.0, wide.1, 2))
+    }
+
+    fn narrow(op: Opcode) -> Option<(Order, bool)> {
+        use Opcode::*;
+        Some(match op {
+            VCmpLtI32 => (Order::Lt, true),
+            VCmpLeI32 => (Order::Le, true),
+            VCmpGtI32 => (Order::Gt, true),
+            VCmpGeI32 => (Order::Ge, true),
+            VCmpLtU32 => (Order::Lt, false),
+            VCmpLeU32 => (Order::Le, false),
+            VCmpGtU32 => (Order::Gt, false),
+            VCmpGeU32 => (Order::Ge, false),
+            _ => return None,
+        })
+    }
+
+    fn holds(self, a: i64, b: i64) -> bool {
+        match self {
+            Order::Lt => a < b,
+            Order::Le => a <= b,
+            Order::Gt => a > b,
+            Order::Ge => a >= b,
+        }
+    }
+}
+
+/// A compare in the header's prefix of `vgpr`'s value at the iteration's start plus `offset`
+/// with the uniform `bound`.
+struct LaneCompare {
+    at: usize,
+    vgpr: u8,
+    offset: u32,
+    bound: u32,
+    /// The order and signedness, as the compare sees the values.
+    order: (Order, bool),
+    /// A 64-bit compare's high half of the counter (`size_t i`): it must be 0 and stay so,
+    /// and the bound's is; the compare is then an unsigned one of the low halves.
+    high: Option<u8>,
+    /// The counter is the compare's first source.
+    counter_first: bool,
+}
+
+impl LaneCompare {
+    /// The most header runs of a lane whose counter starts in `start` and steps by `step`,
+    /// where the compare giving `exit_when` ends the lane's loop; `None` if a lane's counter
+    /// could wrap around in the compare's type before it leaves, or runs past [`MAX_TRIPS`].
+    fn most_trips(
+        &self,
+        exit_when: bool,
+        start: Range,
+        step: i32,
+        budget: &mut u64,
+    ) -> Option<u64> {
+        let (order, signed) = self.order;
+        let exact = |v: u32| {
+            if signed {
+                i64::from(v as i32)
+            } else {
+                i64::from(v)
+            }
+        };
+        let (min, max) = if signed {
+            (i64::from(i32::MIN), i64::from(i32::MAX))
+        } else {
+            (0, i64::from(u32::MAX))
+        };
+        // The start's ends must be its least and most value in the compare's type too.
+        if exact(start.0) > exact(start.1) {
+            return None;
+        }
+        let (offset, step, bound) = (
+            i64::from(self.offset as i32),
+            i64::from(step),
+            exact(self.bound),
+        );
+        let at_start = |s: u32, k: u64| exact(s) + (k as i64 - 1) * step;
+        let read = |s: u32, k: u64| at_start(s, k) + offset;
+        let exits = |w: i64| {
+            let (a, b) = if self.counter_first {
+                (w, bound)
+            } else {
+                (bound, w)
+            };
+            order.holds(a, b) == exit_when
+        };
+        let mut most = 0;
+        for s in [start.0, start.1] {
+            let mut trips = 1u64;
+            loop {
+                let w = read(s, trips);
+                if !(min..=max).contains(&w) {
+                    return None;
+                }
+                if exits(w) {
+                    break;
+                }
+                *budget = budget.checked_sub(1)?;
+                trips += 1;
+                if trips > MAX_TRIPS {
+                    return None;
+                }
+            }
+            most = most.max(trips);
+        }
+        // Every lane's reads up to the most trips lie between the two ends' (they are linear
+        // in the start): within the type, with no wrap-around.
+        // A 64-bit counter's start values must not wrap either: its high half would change.
+        let in_range = |w: i64| (min..=max).contains(&w);
+        [start.0, start.1]
+            .iter()
+            .all(|&s| {
+                in_range(read(s, most))
+                    && (self.high.is_none()
+                        || in_range(at_start(s, 1)) && in_range(at_start(s, most)))
+            })
+            .then_some(most)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::lane_ranges::dispatch_prefix;
+    use crate::extract::launch_values::LaunchValues;
+
+    /// The lane-counted bound of the one loop of `body` (after clang's prologue: v0 the local
+    /// id, s10 the workgroup's size, s9 = 1000), for one workgroup of 64.
+    fn trips(body: &str) -> Option<u64> {
+        let src = format!(
+            "k:
+s_load_dword s10, s[4:5], 0x4
+s_mov_b32 s9, 1000
+s_waitcnt lgkmcnt(0)
+s_and_b32 s10, s10, 0xffff
+{body}
+s_endpgm
+.amdhsa_kernel k
+.amdhsa_user_sgpr_count 8
+.amdhsa_user_sgpr_private_segment_buffer 1
+.amdhsa_user_sgpr_dispatch_ptr 1
+.amdhsa_user_sgpr_kernarg_segment_ptr 1
+.amdhsa_system_sgpr_workgroup_id_x 1
+.amdhsa_next_free_vgpr 8
+.amdhsa_next_free_sgpr 16
+.end_amdhsa_kernel
+"
+        );
+        let program = pws_isa::assemble(&src, "t.s").unwrap();
+        let flow = Flow::new(&program, "t.s").unwrap();
+        assert_eq!(flow.loops.len(), 1);
+        let launch = LaunchValues::geometry(&program, 1, 64);
+        let mut values = ScalarValues::new(&program, &flow, &launch);
+        let exec_nonzero = exit_mask::exec_nonzero(&program, &flow);
+        let whole = dispatch_prefix(&program, &flow);
+        lane_counted_loop(
+            &program,
+            &flow,
+            0,
+            &mut values,
+            &exec_nonzero,
+            whole,
+            &mut 1_000_000,
+        )
+        .map(|c| c.trips)
+    }
+
+    /// clang-14 -O2's `for (int i = get_local_id(0); i < n; i += get_local_size(0))`: the
+    /// counter v4 steps through v3 and back, and the compare reads v3.
+    const TILE: &str = "\
+v_cmp_gt_i32_e32 vcc, s9, v0
+s_and_saveexec_b64 s[6:7], vcc
+s_cbranch_execz .Lx
+v_mov_b32_e32 v3, v0
+v_mov_b32_e32 v4, v0
+s_mov_b64 s[12:13], 0
+.Lh:
+v_add_u32_e32 v3, vcc, s10, v4
+v_cmp_le_i32_e32 vcc, s9, v3
+v_mov_b32_e32 v5, v4
+v_mov_b32_e32 v4, v3
+s_or_b64 s[12:13], vcc, s[12:13]
+ds_write_b32 v5, v5
+s_andn2_b64 exec, exec, s[12:13]
+s_cbranch_execnz .Lh
+s_or_b64 exec, exec, s[12:13]
+.Lx:";
+
+    #[test]
+    fn a_tile_copy_is_bounded_by_its_first_lane() {
+        // Lane 0 reads 0, 64, ..., 960: 16 iterations.
+        assert_eq!(trips(TILE), Some(16));
+        let steps_by_three = TILE.replace(
+            "v_add_u32_e32 v3, vcc, s10, v4",
+            "v_add_u32_e32 v3, vcc, 3, v4",
+        );
+        assert_eq!(trips(&steps_by_three), Some(334));
+    }
+
+    #[test]
+    fn a_counter_stepped_where_exec_may_differ_is_not_bounded() {
+        // The step after the lanes done have left: still correct, but not the shape proved.
+        let late = TILE.replace("v_mov_b32_e32 v4, v3\n", "").replace(
+            "s_andn2_b64 exec, exec, s[12:13]\n",
+            "s_andn2_b64 exec, exec, s[12:13]\nv_mov_b32_e32 v4, v3\n",
+        );
+        assert_eq!(trips(&late), None);
+        // Written twice in the iteration.
+        let twice = TILE.replace("ds_write_b32 v5, v5", "v_mov_b32_e32 v4, v0");
+        assert_eq!(trips(&twice), None);
+        // EXEC narrowed by the compare's complement: lanes leave before they are done.
+        let wrong = TILE.replace(
+            "s_andn2_b64 exec, exec, s[12:13]",
+            "s_and_b64 exec, exec, s[12:13]",
+        );
+        assert_eq!(trips(&wrong), None);
+    }
+}

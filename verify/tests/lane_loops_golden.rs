@@ -1,0 +1,458 @@
+//! Loops whose counter is a VGPR, as clang writes grid-stride loops and a workgroup's copy of a
+//! tile, on the golden model, against the bounds the loop bound inference gives them
+//! (`pws_host::extract::lane_count`):
+//! - the counter starts at the global id, the local id, `n - 1 - id` (clang's `n + ~id`),
+//!   the id plus a constant, or the id with some lanes' start overwritten under a narrowed EXEC, in 32 bits or as the low half of a 64-bit `size_t` (stepped with
+//!   `v_add_u32` and `v_addc_u32`, compared with `v_cmp_*_u64`);
+//! - it steps by the grid's size, the workgroup's size (both read from the dispatch packet) or
+//!   a constant, up or down;
+//! - any ordered compare, signed or unsigned, either way round, with the kernel argument, zero
+//!   or a constant, before or after the step, whose lanes leave through the mask of lanes
+//!   done (`s_or_b64 s[14:15], vcc, s[14:15]; s_andn2_b64 exec, exec, s[14:15]`) or stay
+//!   through the mask of lanes that go on (`s_and_b64 exec, exec, vcc`), behind clang's guard
+//!   or not;
+//! - and flawed loops that must not be bounded: a step only some lanes take, EXEC narrowed by
+//!   the wrong mask, EXEC set to every lane before the loop (lanes the dispatcher disabled
+//!   join it).
+//!
+//! Every wavefront counts its header runs in an SGPR: where the loop is bounded, the golden
+//! model finishes every wavefront of a launch of several workgroups (a partial one among them)
+//! within the instructions the bound allows, and no header ran more often than the bound.
+
+use std::fmt::Write;
+
+use proptest::prelude::*;
+use pws_host::extract::launch_values::LaunchValues;
+use pws_host::extract::trip_count::every_loop;
+use pws_host::flow::Flow;
+use pws_isa::manifest::Manifest;
+use pws_isa::testing::proptest_cases;
+use pws_verify::golden::{self, Config, Mode};
+
+#[derive(Debug, Clone, Copy)]
+enum Start {
+    GlobalId,
+    LocalId,
+    /// `n - 1 - get_global_id(0)`, as `n + ~id`.
+    Reverse,
+    GlobalIdPlus(u32),
+    /// The global id, then `value` for the lanes whose local id is below `below` (a masked
+    /// write: the other lanes keep the id).
+    Masked {
+        below: u32,
+        value: u32,
+    },
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Step {
+    Grid,
+    Workgroup,
+    Constant(i32),
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Bound {
+    Argument,
+    Zero,
+    Constant(u32),
+}
+
+/// How the loop is broken, if it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Flaw {
+    None,
+    /// The step runs for the lanes with a local id below 5 only.
+    MaskedStep,
+    /// EXEC is narrowed by a mask that stays zero (or, where the compare says which lanes go
+    /// on, widened by it).
+    WrongMask,
+    /// `s_mov_b64 exec, -1` before the loop.
+    AllLanes,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Shape {
+    start: Start,
+    step: Step,
+    /// The compare's order: `lt`, `le`, `gt` or `ge`.
+    order: &'static str,
+    signed: bool,
+    /// The counter is the compare's first source.
+    counter_first: bool,
+    bound: Bound,
+    after_step: bool,
+    /// The compare says which lanes go on (`s_and_b64 exec, exec, vcc`), not which leave.
+    keep: bool,
+    /// clang's guard: the loop is skipped where no lane would run it.
+    guard: bool,
+    wide: bool,
+    /// An `if` before the counter's start is computed (so it is not computed while EXEC is
+    /// the dispatcher's).
+    late: bool,
+    flaw: Flaw,
+}
+
+fn shape() -> impl Strategy<Value = Shape> {
+    let start = prop_oneof![
+        3 => Just(Start::GlobalId),
+        2 => Just(Start::LocalId),
+        2 => Just(Start::Reverse),
+        1 => (0u32..100).prop_map(Start::GlobalIdPlus),
+        1 => (0u32..64, 0u32..3000).prop_map(|(below, value)| Start::Masked { below, value }),
+    ];
+    let step = prop_oneof![
+        3 => Just(Step::Grid),
+        2 => Just(Step::Workgroup),
+        2 => prop_oneof![-300i32..-1, 1i32..300, Just(i32::MIN), Just(0x4000_0000)]
+            .prop_map(Step::Constant),
+    ];
+    let bound = prop_oneof![
+        3 => Just(Bound::Argument),
+        1 => Just(Bound::Zero),
+        1 => prop_oneof![0u32..2000, Just(u32::MAX), Just(0x7fff_ff00)].prop_map(Bound::Constant),
+    ];
+    let flaw = prop_oneof![
+        6 => Just(Flaw::None),
+        1 => Just(Flaw::MaskedStep),
+        1 => Just(Flaw::WrongMask),
+        1 => Just(Flaw::AllLanes),
+    ];
+    (
+        (
+            start,
+            step,
+            prop::sample::select(vec!["lt", "le", "gt", "ge"]),
+        ),
+        (any::<bool>(), any::<bool>(), bound, any::<bool>()),
+        (
+            any::<bool>(),
+            any::<bool>(),
+            prop::bool::weighted(0.25),
+            flaw,
+        ),
+        (prop::bool::weighted(0.7), any::<bool>()),
+    )
+        .prop_map(
+            |(
+                (start, step, order),
+                (signed, counter_first, bound, after_step),
+                (keep, guard, wide, flaw),
+                (sensible, late),
+            )| Shape {
+                start,
+                step,
+                order: if sensible {
+                    sensible_order(step, counter_first, keep, order)
+                } else {
+                    order
+                },
+                signed: signed && !wide,
+                counter_first,
+                bound,
+                after_step,
+                keep,
+                guard,
+                wide,
+                late,
+                flaw,
+            },
+        )
+}
+
+/// An order that reads as C's loop condition: going up, a lane leaves once the counter reaches
+/// the bound (`i >= n`, or the lanes that go on are those with `i < n`); going down, the
+/// other way. `any` picks strict or not.
+fn sensible_order(step: Step, counter_first: bool, keep: bool, any: &'static str) -> &'static str {
+    let up = !matches!(step, Step::Constant(k) if k < 0);
+    let strict = matches!(any, "lt" | "gt");
+    // Whether the order holds when the counter is the larger.
+    let counter_above = up != keep;
+    match (counter_above == counter_first, strict) {
+        (true, true) => "gt",
+        (true, false) => "ge",
+        (false, true) => "lt",
+        (false, false) => "le",
+    }
+}
+
+/// The counter's VGPR (v[4:5] when 64-bit) and the registers that count header runs: this
+/// entry's and the most of one entry.
+const RUNS: &str = "s20";
+const MOST: &str = "s21";
+
+fn source(sh: &Shape) -> String {
+    // s8: workgroup id; s10: workgroup size; s11: grid size; s12: n.
+    let mut s = String::from(
+        "k:
+  s_load_dword s10, s[4:5], 0x4
+  s_load_dword s11, s[4:5], 0xc
+  s_load_dword s12, s[6:7], 0x0
+  v_mov_b32_e32 v1, 0
+  v_mov_b32_e32 v2, s8
+  s_waitcnt lgkmcnt(0)
+  s_and_b32 s10, s10, 0xffff
+  v_mad_u64_u32 v[2:3], s[0:1], s10, v2, v[0:1]
+  s_mov_b32 s21, 0
+  v_mov_b32_e32 v5, 0
+",
+    );
+    if sh.late {
+        s.push_str(
+            "  v_cmp_gt_u32_e32 vcc, 40, v0\n  s_and_saveexec_b64 s[30:31], vcc\n  v_mov_b32_e32 v6, 1\n  s_or_b64 exec, exec, s[30:31]\n",
+        );
+    }
+    match sh.start {
+        Start::GlobalId => s.push_str("  v_mov_b32_e32 v4, v2\n"),
+        Start::LocalId => s.push_str("  v_mov_b32_e32 v4, v0\n"),
+        Start::Reverse => s.push_str("  v_not_b32_e32 v4, v2\n  v_add_u32_e32 v4, vcc, s12, v4\n"),
+        Start::GlobalIdPlus(k) => {
+            let _ = writeln!(s, "  v_add_u32_e32 v4, vcc, {k}, v2");
+        }
+        Start::Masked { below, value } => {
+            let _ = writeln!(
+                s,
+                "  v_mov_b32_e32 v4, v2\n  v_cmp_gt_u32_e32 vcc, {below}, v0\n  s_and_saveexec_b64 s[28:29], vcc\n  v_mov_b32_e32 v4, {value}\n  s_or_b64 exec, exec, s[28:29]"
+            );
+        }
+    }
+    if sh.flaw == Flaw::AllLanes {
+        s.push_str("  s_mov_b64 exec, -1\n");
+    }
+    let bound = match (sh.bound, sh.wide) {
+        (Bound::Zero, _) => "0".to_string(),
+        (Bound::Argument, false) => "s12".to_string(),
+        (Bound::Constant(k), false) => {
+            let _ = writeln!(s, "  s_mov_b32 s13, {k:#x}");
+            "s13".to_string()
+        }
+        // A 64-bit bound: its high half 0.
+        (Bound::Argument, true) => {
+            s.push_str(
+                "  s_mov_b32 s22, s12
+  s_mov_b32 s23, 0
+",
+            );
+            "s[22:23]".to_string()
+        }
+        (Bound::Constant(k), true) => {
+            let _ = writeln!(s, "  s_mov_b32 s22, {k:#x}\n  s_mov_b32 s23, 0");
+            "s[22:23]".to_string()
+        }
+    };
+    let counter = if sh.wide { "v[4:5]" } else { "v4" }.to_string();
+    let kind = match (sh.wide, sh.signed) {
+        (true, _) => "u64",
+        (false, true) => "i32",
+        (false, false) => "u32",
+    };
+    let (a, b) = if sh.counter_first {
+        (counter.clone(), bound.clone())
+    } else {
+        (bound.clone(), counter.clone())
+    };
+    // VOPC's first source may be a constant or an SGPR, its second must be a VGPR: the e64
+    // form takes either.
+    let compare = format!("  v_cmp_{}_{kind}_e64 vcc, {a}, {b}\n", sh.order);
+    let step = match sh.step {
+        Step::Grid => "s11".to_string(),
+        Step::Workgroup => "s10".to_string(),
+        Step::Constant(k) => {
+            let _ = writeln!(s, "  s_mov_b32 s9, {:#x}", k as u32);
+            "s9".to_string()
+        }
+    };
+    // The carry goes to s[26:27], not VCC: the step may come between the compare and its use.
+    let mut stepping = format!("  v_add_u32_e64 v4, s[26:27], {step}, v4\n");
+    if sh.wide {
+        stepping.push_str("  v_addc_u32_e64 v5, s[26:27], 0, v5, s[26:27]\n");
+    }
+    if sh.flaw == Flaw::MaskedStep {
+        stepping = format!(
+            "  v_cmp_gt_u32_e32 vcc, 5, v0\n  s_and_saveexec_b64 s[16:17], vcc\n{stepping}  s_or_b64 exec, exec, s[16:17]\n"
+        );
+    }
+    if sh.guard {
+        let _ = write!(s, "{compare}");
+        let narrow = if sh.keep {
+            "s_and_saveexec_b64"
+        } else {
+            "s_andn2_saveexec_b64"
+        };
+        let _ = writeln!(s, "  {narrow} s[24:25], vcc\n  s_cbranch_execz .Lx");
+        if !sh.keep {
+            // andn2_saveexec is vcc & ~exec: narrow to exec & ~vcc instead.
+            s = s.replace(
+                "  s_andn2_saveexec_b64 s[24:25], vcc\n",
+                "  s_mov_b64 s[24:25], exec\n  s_andn2_b64 exec, exec, vcc\n",
+            );
+        }
+    }
+    s.push_str("  s_mov_b64 s[14:15], 0\n  s_mov_b64 s[18:19], 0\n  s_mov_b32 s20, 0\n.Lh:\n  s_add_u32 s20, s20, 1\n");
+    if sh.after_step {
+        let _ = write!(s, "{stepping}{compare}");
+    } else {
+        let _ = write!(s, "{compare}{stepping}");
+    }
+    if sh.keep {
+        let op = if sh.flaw == Flaw::WrongMask {
+            "s_or_b64"
+        } else {
+            "s_and_b64"
+        };
+        let _ = writeln!(s, "  {op} exec, exec, vcc");
+    } else {
+        let narrow = if sh.flaw == Flaw::WrongMask {
+            "s[18:19]"
+        } else {
+            "s[14:15]"
+        };
+        let _ = writeln!(
+            s,
+            "  s_or_b64 s[14:15], vcc, s[14:15]\n  s_andn2_b64 exec, exec, {narrow}"
+        );
+    }
+    let _ = writeln!(
+        s,
+        "  s_cbranch_execnz .Lh\n.Lx:\n  s_max_u32 {MOST}, {MOST}, {RUNS}\n  s_endpgm"
+    );
+    s.push_str(
+        ".amdhsa_kernel k
+.amdhsa_user_sgpr_count 8
+.amdhsa_user_sgpr_private_segment_buffer 1
+.amdhsa_user_sgpr_dispatch_ptr 1
+.amdhsa_user_sgpr_kernarg_segment_ptr 1
+.amdhsa_system_sgpr_workgroup_id_x 1
+.amdhsa_next_free_vgpr 8
+.amdhsa_next_free_sgpr 32
+.end_amdhsa_kernel
+",
+    );
+    s
+}
+
+fn launch(grid: u32, workgroup: u32, n: u32) -> Manifest {
+    let text = format!("kernel = \"k.s\"\ngrid = {grid}\nworkgroup = {workgroup}\nargs = [{n}]\n");
+    Manifest::parse(&text, "k.toml").expect("generated manifest is valid")
+}
+
+/// The loop's bound for `manifest`'s launch of `src`.
+fn bound(src: &str, manifest: &Manifest) -> Option<u64> {
+    let program = pws_isa::assemble(src, "k.s").unwrap();
+    let flow = Flow::new(&program, "k.s").unwrap();
+    let bounds = every_loop(&program, &flow, &LaunchValues::of(&program, manifest));
+    assert_eq!(bounds.len(), 1, "{src}");
+    bounds[0]
+}
+
+fn geometry() -> impl Strategy<Value = (u32, u32)> {
+    (
+        prop_oneof![Just(32u32), Just(64), Just(100), Just(128)],
+        1u32..=3,
+        0u32..64,
+    )
+        .prop_map(|(workgroup, groups, cut)| {
+            (workgroup * groups - cut.min(workgroup - 1), workgroup)
+        })
+}
+
+fn argument() -> impl Strategy<Value = u32> {
+    prop_oneof![
+        4 => 0u32..1500,
+        1 => Just(0x7fff_fff0u32),
+        1 => Just(0x8000_0010u32),
+        1 => Just(u32::MAX - 5),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(proptest_cases(300)))]
+
+    #[test]
+    fn lanes_leave_within_the_bound(
+        sh in shape(),
+        (grid, workgroup) in geometry(),
+        n in argument(),
+    ) {
+        let src = source(&sh);
+        // Every generated launch is OpenCL C 2.0's: a hand-written kernel has no metadata.
+        let manifest = launch(grid, workgroup, n);
+        let Some(bound) = bound(&src, &manifest) else {
+            return Ok(());
+        };
+        prop_assert!(sh.flaw == Flaw::None, "a flawed loop is bounded ({bound}):\n{src}");
+        let lines = src.lines().count() as u64;
+        let program = pws_isa::assemble(&src, "k.s").unwrap();
+        let config = Config {
+            mode: Mode::NoSplit,
+            max_instructions: (bound + 2) * lines,
+            ..Config::default()
+        };
+        let run = golden::run(&program, &manifest, &config);
+        prop_assert!(run.is_ok(), "bound {}, grid {} / {}, n {}: {:?}\n{}", bound, grid, workgroup, n, run.err(), src);
+        for (w, wave) in run.unwrap().wavefronts.iter().enumerate() {
+            let most = u64::from(wave.sgprs[21]);
+            prop_assert!(most <= bound, "wavefront {}: {} runs of the header, bound {}, grid {} / {}, n {}\n{}", w, most, bound, grid, workgroup, n, src);
+        }
+    }
+}
+
+/// The generator reaches the loops clang writes, and their bounds are the most trips of a
+/// lane: ceil((n - least start) / step) for a count up.
+#[test]
+fn grid_stride_loops_are_bounded_by_their_slowest_lane() {
+    let clang = Shape {
+        start: Start::GlobalId,
+        step: Step::Grid,
+        order: "ge",
+        signed: true,
+        counter_first: true,
+        bound: Bound::Argument,
+        after_step: true,
+        keep: false,
+        guard: true,
+        wide: false,
+        late: true,
+        flaw: Flaw::None,
+    };
+    let at = |sh: Shape, n| bound(&source(&sh), &launch(256, 64, n));
+    assert_eq!(at(clang, 1000), Some(4));
+    assert_eq!(at(clang, 1024), Some(4));
+    assert_eq!(at(clang, 1025), Some(5));
+    assert_eq!(
+        at(
+            Shape {
+                wide: true,
+                signed: false,
+                ..clang
+            },
+            1000
+        ),
+        Some(4)
+    );
+    let tile = Shape {
+        start: Start::LocalId,
+        step: Step::Workgroup,
+        ..clang
+    };
+    assert_eq!(at(tile, 1000), Some(16));
+    let down = Shape {
+        start: Start::Reverse,
+        step: Step::Constant(-256),
+        order: "lt",
+        bound: Bound::Zero,
+        ..clang
+    };
+    assert_eq!(at(down, 1000), Some(4));
+    let kept = Shape {
+        order: "lt",
+        keep: true,
+        ..clang
+    };
+    assert_eq!(at(kept, 1000), Some(4));
+    // Near the top of the signed range a lane's counter would wrap around before it leaves.
+    assert_eq!(at(clang, 0x7fff_fff0), None);
+    for flaw in [Flaw::MaskedStep, Flaw::WrongMask, Flaw::AllLanes] {
+        assert_eq!(at(Shape { flaw, ..clang }, 1000), None, "{flaw:?}");
+    }
+}
