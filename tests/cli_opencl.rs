@@ -2179,8 +2179,8 @@ fn loops_bounded_by_arguments_and_the_workgroup_size_need_no_annotation() {
 
 /// Grid-stride loops and a workgroup's copy of a tile count in a VGPR, each lane from its own
 /// id: their bounds are the slowest lane's trips (`host::extract::lane_count`), with no
-/// `PWS_LOOP_BOUND`, for `int`, `uint` and `size_t` counters, counting up or down, at -O1 to
-/// -O3; the kernels compute what the C says on the golden model and the RTL, within the bound.
+/// `PWS_LOOP_BOUND`, for `int`, `uint` and `size_t` counters, counting up or down, left early
+/// by a `break`, at -O1 to -O3; the kernels compute what the C says on the golden model and the RTL, within the bound.
 #[test]
 fn grid_stride_loops_need_no_annotation() {
     let kernels = "\
@@ -2198,6 +2198,11 @@ fn grid_stride_loops_need_no_annotation() {
       int s = 0;\n\
       for (int i = n - 1 - (int)get_global_id(0); i >= 0; i -= get_global_size(0)) s = s * 3 + in[i];\n\
       out[get_global_id(0)] = s;\n\
+    }\n\
+    __kernel void find(__global const int *in, __global int *out, int n) {\n\
+      int i;\n\
+      for (i = get_global_id(0); i < n; i += get_global_size(0)) if (in[i] > 45) break;\n\
+      out[get_global_id(0)] = i;\n\
     }\n\
     __kernel void tile(__global const int *in, __global int *out, uint n) {\n\
       __local int t[64];\n\
@@ -2236,11 +2241,20 @@ fn grid_stride_loops_need_no_annotation() {
                 .fold(0, |s, i| wrap(s * 3 + data[i]))
         })
         .collect();
+    let find: Vec<i64> = (0..128)
+        .map(|g| {
+            let mut i = g;
+            while i < n && data[i] <= 45 {
+                i += 128;
+            }
+            i as i64
+        })
+        .collect();
     let tile: Vec<i64> = (0..128)
         .map(|g| {
             let l = g % 64;
             // The last write of t[l] in program order is the lane's last i with i & 63 == l.
-            let last = (l..n).step_by(64).last().unwrap();
+            let last = (l..n).step_by(64).next_back().unwrap();
             data[last] + last as i64
         })
         .collect();
@@ -2250,6 +2264,7 @@ fn grid_stride_loops_need_no_annotation() {
         ("sum", &sum, "6"),
         ("wide", &sum, "6"),
         ("down", &down, "6"),
+        ("find", &find, "6"),
         ("tile", &tile, "11"),
     ] {
         for opt in ["-O1", "-O2", "-O3"] {

@@ -11,6 +11,8 @@
 //!   done (`s_or_b64 s[14:15], vcc, s[14:15]; s_andn2_b64 exec, exec, s[14:15]`) or stay
 //!   through the mask of lanes that go on (`s_and_b64 exec, exec, vcc`), behind clang's guard
 //!   or not;
+//! - the step and compare after a `break` (in an `if` only some lanes enter, the lanes that
+//!   leave kept in a mask across the join, as clang -O2 writes `if (a[i] < 0) break;`);
 //! - and flawed loops that must not be bounded: a step only some lanes take, EXEC narrowed by
 //!   the wrong mask, EXEC set to every lane before the loop (lanes the dispatcher disabled
 //!   join it).
@@ -90,6 +92,10 @@ struct Shape {
     /// An `if` before the counter's start is computed (so it is not computed while EXEC is
     /// the dispatcher's).
     late: bool,
+    /// A `break` before the step: the lanes whose local id is not below this leave at once,
+    /// and the others step and compare in the `if` (clang's `for (...) { if (a[i] < 0)
+    /// break; }`, the step after the test).
+    brk: Option<u32>,
     flaw: Flaw,
 }
 
@@ -131,19 +137,23 @@ fn shape() -> impl Strategy<Value = Shape> {
             prop::bool::weighted(0.25),
             flaw,
         ),
-        (prop::bool::weighted(0.7), any::<bool>()),
+        (
+            prop::bool::weighted(0.7),
+            any::<bool>(),
+            prop::option::weighted(0.25, 0u32..70),
+        ),
     )
         .prop_map(
             |(
                 (start, step, order),
                 (signed, counter_first, bound, after_step),
                 (keep, guard, wide, flaw),
-                (sensible, late),
+                (sensible, late, brk),
             )| Shape {
                 start,
                 step,
                 order: if sensible {
-                    sensible_order(step, counter_first, keep, order)
+                    sensible_order(step, counter_first, keep && brk.is_none(), order)
                 } else {
                     order
                 },
@@ -151,10 +161,12 @@ fn shape() -> impl Strategy<Value = Shape> {
                 counter_first,
                 bound,
                 after_step,
-                keep,
                 guard,
                 wide,
                 late,
+                // The break's form keeps the lanes that leave in a mask.
+                keep: keep && brk.is_none(),
+                brk,
                 flaw,
             },
         )
@@ -289,6 +301,23 @@ fn source(sh: &Shape) -> String {
         }
     }
     s.push_str("  s_mov_b64 s[14:15], 0\n  s_mov_b64 s[18:19], 0\n  s_mov_b32 s20, 0\n.Lh:\n  s_add_u32 s20, s20, 1\n");
+    if let Some(below) = sh.brk {
+        // Every lane leaves unless it reaches the step and its compare says go on; the flawed
+        // form forgets the lanes the break takes out, which then never leave.
+        if sh.flaw != Flaw::WrongMask {
+            s.push_str("  s_or_b64 s[34:35], s[34:35], exec\n");
+        }
+        let _ = write!(
+            s,
+            "  v_cmp_gt_u32_e32 vcc, {below}, v0\n  s_and_saveexec_b64 s[36:37], vcc\n  s_cbranch_execz .Ll\n{stepping}{compare}"
+        );
+        let _ = writeln!(
+            s,
+            "  s_andn2_b64 s[34:35], s[34:35], exec\n  s_and_b64 s[38:39], vcc, exec\n  s_or_b64 s[34:35], s[34:35], s[38:39]\n.Ll:\n  s_or_b64 exec, exec, s[36:37]\n  s_and_b64 s[36:37], exec, s[34:35]\n  s_or_b64 s[14:15], s[36:37], s[14:15]\n  s_andn2_b64 exec, exec, s[14:15]\n  s_cbranch_execnz .Lh\n.Lx:\n  s_max_u32 {MOST}, {MOST}, {RUNS}\n  s_endpgm"
+        );
+        s.push_str(DESCRIPTOR);
+        return s;
+    }
     if sh.after_step {
         let _ = write!(s, "{stepping}{compare}");
     } else {
@@ -316,20 +345,20 @@ fn source(sh: &Shape) -> String {
         s,
         "  s_cbranch_execnz .Lh\n.Lx:\n  s_max_u32 {MOST}, {MOST}, {RUNS}\n  s_endpgm"
     );
-    s.push_str(
-        ".amdhsa_kernel k
+    s.push_str(DESCRIPTOR);
+    s
+}
+
+const DESCRIPTOR: &str = ".amdhsa_kernel k
 .amdhsa_user_sgpr_count 8
 .amdhsa_user_sgpr_private_segment_buffer 1
 .amdhsa_user_sgpr_dispatch_ptr 1
 .amdhsa_user_sgpr_kernarg_segment_ptr 1
 .amdhsa_system_sgpr_workgroup_id_x 1
 .amdhsa_next_free_vgpr 8
-.amdhsa_next_free_sgpr 32
+.amdhsa_next_free_sgpr 40
 .end_amdhsa_kernel
-",
-    );
-    s
-}
+";
 
 fn launch(grid: u32, workgroup: u32, n: u32) -> Manifest {
     let text = format!("kernel = \"k.s\"\ngrid = {grid}\nworkgroup = {workgroup}\nargs = [{n}]\n");
@@ -413,6 +442,7 @@ fn grid_stride_loops_are_bounded_by_their_slowest_lane() {
         guard: true,
         wide: false,
         late: true,
+        brk: None,
         flaw: Flaw::None,
     };
     let at = |sh: Shape, n| bound(&source(&sh), &launch(256, 64, n));
@@ -450,6 +480,23 @@ fn grid_stride_loops_are_bounded_by_their_slowest_lane() {
         ..clang
     };
     assert_eq!(at(kept, 1000), Some(4));
+    // A break before the step: lanes from the 40th on leave at once, the others count.
+    let brk = Shape {
+        brk: Some(40),
+        ..clang
+    };
+    assert_eq!(at(brk, 1000), Some(4));
+    assert_eq!(
+        at(
+            Shape {
+                flaw: Flaw::WrongMask,
+                ..brk
+            },
+            1000
+        ),
+        None,
+        "lanes that break never leave"
+    );
     // Near the top of the signed range a lane's counter would wrap around before it leaves.
     assert_eq!(at(clang, 0x7fff_fff0), None);
     for flaw in [Flaw::MaskedStep, Flaw::WrongMask, Flaw::AllLanes] {

@@ -682,6 +682,7 @@ pub fn leaves_when(
         cmp_at,
         exit_when,
         per_lane: false,
+        at_start: FALSE,
         exec_nonzero,
         bdd: Bdd::new(),
         budget,
@@ -692,8 +693,8 @@ pub fn leaves_when(
 /// True when a lane whose vector compare at `cmp_at` (a VOPC of loop `l`'s own blocks that
 /// writes a mask, not EXEC) gives `exit_when` never starts another iteration of `l`, and
 /// neither does a lane that skips the compare or runs it with its EXEC bit clear: in every
-/// state that reaches the header again, a lane's EXEC bit is set only if the lane ran the
-/// compare with its bit set and the compare said go on. So each lane runs the header at most
+/// state that reaches the header again, a lane's EXEC bit is set only if the lane was active
+/// when the iteration started, ran the compare with its bit set, and the compare said go on. So each lane runs the header at most
 /// as often as its own exit test allows (grid-stride loops, whose counter is a VGPR). The
 /// compare writes the lane's EXEC bit and its result (0 for an inactive lane, as VOPC does).
 /// `exec_nonzero` and `budget` as [`leaves_when`] has them.
@@ -713,6 +714,7 @@ pub fn lane_leaves_when(
         cmp_at,
         exit_when,
         per_lane: true,
+        at_start: FALSE,
         exec_nonzero,
         bdd: Bdd::new(),
         budget,
@@ -729,6 +731,8 @@ struct Walk<'a> {
     exit_when: bool,
     /// The compare is a lane's own ([`lane_leaves_when`]), not the wavefront's SCC.
     per_lane: bool,
+    /// The lane's EXEC bit when the iteration started.
+    at_start: Bit,
     exec_nonzero: bool,
     bdd: Bdd,
     budget: &'a mut u64,
@@ -749,10 +753,9 @@ impl Walk<'_> {
         // The state on entry to each block (or, for a loop nested in this one, its header) of
         // the iteration, merged over the edges that reach it.
         let mut entry: HashMap<usize, Lane> = HashMap::new();
-        entry.insert(
-            lp.header,
-            Lane::start(&mut self.bdd, self.exec_nonzero).ok()?,
-        );
+        let start = Lane::start(&mut self.bdd, self.exec_nonzero).ok()?;
+        self.at_start = start.exec;
+        entry.insert(lp.header, start);
         // Flow order: every forward edge goes to a later block, so a block's predecessors in
         // the iteration are done before it.
         for b in flow.in_order(&lp.body) {
@@ -843,7 +846,9 @@ impl Walk<'_> {
         } else {
             result
         };
-        lane.went_on = self.bdd.and(lane.exec, go_on)?;
+        // A lane EXEC gained since the iteration started holds a counter no one stepped.
+        let counted = self.bdd.and(lane.exec, self.at_start)?;
+        lane.went_on = self.bdd.and(counted, go_on)?;
         match inst.sdst {
             Some(mask) => lane.write(mask, written),
             None => return Err(GiveUp),

@@ -18,11 +18,12 @@
 //! - EXEC never gains a lane the dispatcher disabled
 //!   ([`exit_mask::exec_within_dispatch`]), and is non-zero whenever the header starts
 //!   ([`exit_mask::exec_nonzero`]): every run of the header has a lane still counting;
-//! - in the header block, before its first write of EXEC (so with the EXEC the iteration
-//!   started with), a counter VGPR v is stepped: every write of v in the loop, nested loops
+//! - in one block of the loop itself, before its first write of EXEC (so with one EXEC
+//!   throughout), a counter VGPR v is stepped: every write of v in the loop, nested loops
 //!   included, is there, and together they leave v + d, d a constant or an SGPR the loop does
 //!   not write whose value the launch fixes. They may go through other registers, as clang's
-//!   `v_add_u32 v3, vcc, s12, v4; v_mov_b32 v4, v3` does;
+//!   `v_add_u32 v3, vcc, s12, v4; v_mov_b32 v4, v3` does. The block may be the header or one
+//!   only some lanes enter (clang's `if (a[i] < 0) break;` before the step);
 //! - there too, an ordered integer compare (`v_cmp_{lt,le,gt,ge}_{i,u}32`) of v + c (c known,
 //!   the step included if the compare comes after it) with a known uniform value, whose result
 //!   for a lane, one way, ends that lane's loop ([`exit_mask::lane_leaves_when`]);
@@ -34,6 +35,7 @@
 //! followed in exact arithmetic at both ends, and must stay within the compare's type.
 
 use std::collections::HashMap;
+use std::ops::Range as Span;
 
 use pws_isa::{Instruction, Opcode, Operand, Program};
 
@@ -87,49 +89,31 @@ pub fn lane_counted_loop<'a>(
             }
         }
     }
-    let block = flow.blocks[header].clone();
-    let prefix = block.start
-        ..block
-            .clone()
-            .find(|&i| insts[i].item.writes_exec())
-            .unwrap_or(block.end);
     let mut known = |at: usize, op: Option<Operand>, budget: &mut u64| match op? {
         Operand::Sgpr(r) if !scalar_defs.contains(r) => values.before(at, r, budget),
         Operand::Sgpr(_) => None,
         op => op.constant_value32(),
     };
-
-    let mut prefix_values = Prefix::default();
-    for i in prefix.clone() {
-        let inst = &insts[i].item;
-        prefix_values.step(i, inst, &mut |at, op| known(at, op, budget));
-    }
-    let Prefix { sym, compares, .. } = prefix_values;
-    // The counters: every write in the loop is in the prefix, and the prefix steps them.
-    let steps: HashMap<u8, u32> = vector_defs
-        .iter()
-        .filter(|(_, defs)| defs.iter().all(|d| prefix.contains(d)))
-        .filter_map(|(&v, _)| match sym.get(&v) {
-            Some(Sym::Plus(w, step)) if *w == v && *step != 0 => Some((v, *step)),
-            _ => None,
-        })
-        .collect();
-    // The high halves of 64-bit counters: unchanged while their low half's add does not carry,
-    // which is while the start value plus a non-negative constant stays below 2^32. The add is
-    // the compare's value or the next iteration's ([`LaneCompare::most_trips`] keeps both, and
-    // the start values, in range).
-    let unchanged = |h: u8, cmp: &LaneCompare, step: u32| match sym.get(&h) {
-        None => !vector_defs.contains_key(&h),
-        Some(Sym::High(w, (v, o))) => {
-            *w == h
-                && *v == cmp.vgpr
-                && (*o == cmp.offset || *o == cmp.offset.wrapping_add(step))
-                && (*o as i32) >= 0
-                && vector_defs[&h].iter().all(|d| prefix.contains(d))
+    // Each block of the loop itself, up to its first write of EXEC, run symbolically.
+    let mut prefixes: Vec<(Span<usize>, Prefix)> = Vec::new();
+    for b in flow.in_order(&lp.body) {
+        if flow.loop_of(b) != Some(l) {
+            continue;
         }
-        Some(_) => false,
-    };
-
+        let block = flow.blocks[b].clone();
+        let prefix = block.start
+            ..block
+                .clone()
+                .find(|&i| insts[i].item.writes_exec())
+                .unwrap_or(block.end);
+        let mut run = Prefix::default();
+        for i in prefix.clone() {
+            run.step(i, &insts[i].item, &mut |at, op| known(at, op, budget));
+        }
+        if !run.compares.is_empty() {
+            prefixes.push((prefix, run));
+        }
+    }
     let entries: Vec<usize> = flow.pred[header]
         .iter()
         .copied()
@@ -138,51 +122,77 @@ pub fn lane_counted_loop<'a>(
     let whole_lanes = &mut LaneRanges::new(program, flow, values, whole);
     let mut starts: HashMap<u8, Option<Range>> = HashMap::new();
     let mut best: Option<LaneCounter> = None;
-    for cmp in compares {
-        let Some(&step) = steps.get(&cmp.vgpr) else {
-            continue;
-        };
-        if let Some(h) = cmp.high {
-            // The high half starts at 0 in every lane and stays there.
-            let zero = entries
-                .iter()
-                .all(|&p| whole_lanes.vgpr_at_end(p, h, budget) == Some((0, 0)));
-            if !zero || !unchanged(h, &cmp, step) {
-                continue;
+    for (prefix, Prefix { sym, compares, .. }) in prefixes {
+        // The counters: every write in the loop is in this prefix, which steps them.
+        let steps: HashMap<u8, u32> = vector_defs
+            .iter()
+            .filter(|(_, defs)| defs.iter().all(|d| prefix.contains(d)))
+            .filter_map(|(&v, _)| match sym.get(&v) {
+                Some(Sym::Plus(w, step)) if *w == v && *step != 0 => Some((v, *step)),
+                _ => None,
+            })
+            .collect();
+        // The high halves of 64-bit counters: unchanged while their low half's add does not
+        // carry, which is while the start value plus a non-negative constant stays below
+        // 2^32. The add is the compare's value or the next iteration's
+        // ([`LaneCompare::most_trips`] keeps both, and the start values, in range).
+        let unchanged = |h: u8, cmp: &LaneCompare, step: u32| match sym.get(&h) {
+            None => !vector_defs.contains_key(&h),
+            Some(Sym::High(w, (v, o))) => {
+                *w == h
+                    && *v == cmp.vgpr
+                    && (*o == cmp.offset || *o == cmp.offset.wrapping_add(step))
+                    && (*o as i32) >= 0
+                    && vector_defs[&h].iter().all(|d| prefix.contains(d))
             }
-        }
-        let start = *starts.entry(cmp.vgpr).or_insert_with(|| {
-            entries
-                .iter()
-                .map(|&p| whole_lanes.vgpr_at_end(p, cmp.vgpr, budget))
-                .reduce(|a, b| Some(hull(a?, b?)))
-                .flatten()
-        });
-        let Some(start) = start else {
-            continue;
+            Some(_) => false,
         };
-        for exit_when in [true, false] {
-            if !exit_mask::lane_leaves_when(
-                program,
-                flow,
-                l,
-                cmp.at,
-                exit_when,
-                exec_nonzero[header],
-                budget,
-            ) {
-                continue;
-            }
-            let Some(trips) = cmp.most_trips(exit_when, start, step as i32, budget) else {
+        for cmp in compares {
+            let Some(&step) = steps.get(&cmp.vgpr) else {
                 continue;
             };
-            if best.as_ref().is_none_or(|b| trips < b.trips) {
-                best = Some(LaneCounter {
-                    vgpr: cmp.vgpr,
-                    start,
-                    step: step as i32,
-                    trips,
-                });
+            if let Some(h) = cmp.high {
+                // The high half starts at 0 in every lane and stays there.
+                let zero = entries
+                    .iter()
+                    .all(|&p| whole_lanes.vgpr_at_end(p, h, budget) == Some((0, 0)));
+                if !zero || !unchanged(h, &cmp, step) {
+                    continue;
+                }
+            }
+            let start = *starts.entry(cmp.vgpr).or_insert_with(|| {
+                entries
+                    .iter()
+                    .map(|&p| whole_lanes.vgpr_at_end(p, cmp.vgpr, budget))
+                    .reduce(|a, b| Some(hull(a?, b?)))
+                    .flatten()
+            });
+            let Some(start) = start else {
+                continue;
+            };
+            for exit_when in [true, false] {
+                if !exit_mask::lane_leaves_when(
+                    program,
+                    flow,
+                    l,
+                    cmp.at,
+                    exit_when,
+                    exec_nonzero[header],
+                    budget,
+                ) {
+                    continue;
+                }
+                let Some(trips) = cmp.most_trips(exit_when, start, step as i32, budget) else {
+                    continue;
+                };
+                if best.as_ref().is_none_or(|b| trips < b.trips) {
+                    best = Some(LaneCounter {
+                        vgpr: cmp.vgpr,
+                        start,
+                        step: step as i32,
+                        trips,
+                    });
+                }
             }
         }
     }
@@ -574,5 +584,68 @@ s_or_b64 exec, exec, s[12:13]
             "s_and_b64 exec, exec, s[12:13]",
         );
         assert_eq!(trips(&wrong), None);
+    }
+
+    /// clang -O2's `for (...) { if (a[i] < 0) break; i += ... }`: the step and the compare in
+    /// a block only the lanes that did not break enter, the lanes that leave kept in a mask
+    /// across the join.
+    const BREAK: &str = "\
+v_mov_b32_e32 v4, v0
+s_mov_b64 s[12:13], 0
+s_branch .Lh
+.Ll:
+s_or_b64 exec, exec, s[6:7]
+s_and_b64 s[6:7], exec, s[2:3]
+s_or_b64 s[12:13], s[6:7], s[12:13]
+s_andn2_b64 exec, exec, s[12:13]
+s_cbranch_execz .Lx
+.Lh:
+ds_read_b32 v1, v4
+s_or_b64 s[2:3], s[2:3], exec
+s_waitcnt lgkmcnt(0)
+v_cmp_lt_i32_e32 vcc, -1, v1
+s_and_saveexec_b64 s[6:7], vcc
+s_cbranch_execz .Ll
+v_add_u32_e32 v4, vcc, s10, v4
+v_cmp_le_i32_e32 vcc, s9, v4
+s_andn2_b64 s[2:3], s[2:3], exec
+s_and_b64 s[14:15], vcc, exec
+s_or_b64 s[2:3], s[2:3], s[14:15]
+s_branch .Ll
+.Lx:
+s_or_b64 exec, exec, s[12:13]";
+
+    #[test]
+    fn a_step_after_a_break_counts_for_the_lanes_that_go_on() {
+        assert_eq!(trips(BREAK), Some(16));
+        // Forgetting the lanes that break: they would never leave.
+        let kept = BREAK.replace("s_or_b64 s[2:3], s[2:3], exec\n", "");
+        assert_eq!(trips(&kept), None);
+    }
+
+    #[test]
+    fn lanes_exec_gains_in_the_iteration_are_not_counted() {
+        // The guard's lanes come back before the step: their counter was never set.
+        let widened = "\
+v_cmp_gt_i32_e32 vcc, 32, v0
+s_and_saveexec_b64 s[6:7], vcc
+s_cbranch_execz .Lx
+v_mov_b32_e32 v4, v0
+s_mov_b64 s[12:13], 0
+.Lh:
+s_or_b64 exec, exec, s[6:7]
+s_branch .Lb
+.Lb:
+v_add_u32_e32 v4, vcc, s10, v4
+v_cmp_le_i32_e32 vcc, s9, v4
+s_or_b64 s[12:13], vcc, s[12:13]
+s_andn2_b64 exec, exec, s[12:13]
+s_cbranch_execnz .Lh
+.Lx:";
+        assert_eq!(trips(widened), None);
+        assert_eq!(
+            trips(&widened.replace("s_or_b64 exec, exec, s[6:7]", "s_nop 0")),
+            Some(16)
+        );
     }
 }
