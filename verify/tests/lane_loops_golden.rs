@@ -28,7 +28,7 @@ use pws_host::extract::launch_values::LaunchValues;
 use pws_host::extract::trip_count::every_loop;
 use pws_host::flow::Flow;
 use pws_isa::manifest::Manifest;
-use pws_isa::testing::proptest_cases;
+use pws_isa::testing::{clang_descriptor, proptest_cases};
 use pws_verify::golden::{self, Config, Mode};
 
 #[derive(Debug, Clone, Copy)]
@@ -315,7 +315,7 @@ fn source(sh: &Shape) -> String {
             s,
             "  s_andn2_b64 s[34:35], s[34:35], exec\n  s_and_b64 s[38:39], vcc, exec\n  s_or_b64 s[34:35], s[34:35], s[38:39]\n.Ll:\n  s_or_b64 exec, exec, s[36:37]\n  s_and_b64 s[36:37], exec, s[34:35]\n  s_or_b64 s[14:15], s[36:37], s[14:15]\n  s_andn2_b64 exec, exec, s[14:15]\n  s_cbranch_execnz .Lh\n.Lx:\n  s_max_u32 {MOST}, {MOST}, {RUNS}\n  s_endpgm"
         );
-        s.push_str(DESCRIPTOR);
+        s.push_str(&clang_descriptor("k", 8, 40));
         return s;
     }
     if sh.after_step {
@@ -345,20 +345,9 @@ fn source(sh: &Shape) -> String {
         s,
         "  s_cbranch_execnz .Lh\n.Lx:\n  s_max_u32 {MOST}, {MOST}, {RUNS}\n  s_endpgm"
     );
-    s.push_str(DESCRIPTOR);
+    s.push_str(&clang_descriptor("k", 8, 40));
     s
 }
-
-const DESCRIPTOR: &str = ".amdhsa_kernel k
-.amdhsa_user_sgpr_count 8
-.amdhsa_user_sgpr_private_segment_buffer 1
-.amdhsa_user_sgpr_dispatch_ptr 1
-.amdhsa_user_sgpr_kernarg_segment_ptr 1
-.amdhsa_system_sgpr_workgroup_id_x 1
-.amdhsa_next_free_vgpr 8
-.amdhsa_next_free_sgpr 40
-.end_amdhsa_kernel
-";
 
 fn launch(grid: u32, workgroup: u32, n: u32) -> Manifest {
     let text = format!("kernel = \"k.s\"\ngrid = {grid}\nworkgroup = {workgroup}\nargs = [{n}]\n");

@@ -476,41 +476,16 @@ impl Lane {
 /// keeps the EXEC-skip branch around a region with a loop in it, so a loop inside a divergent
 /// `if` is entered with EXEC non-zero too.
 pub fn exec_nonzero(program: &Program, flow: &Flow) -> Vec<bool> {
-    // The 64-bit masks (by their low register) known non-zero on entry to each block; `None`
-    // until a path reaches it. A block is looked at again only when its set shrinks.
-    let mut on_entry: Vec<Option<ScalarSet>> = vec![None; flow.blocks.len()];
-    let Some(&entry) = flow.order().first() else {
-        return Vec::new();
-    };
-    let mut start = ScalarSet::EMPTY;
-    start.insert(EXEC_LO);
-    on_entry[entry] = Some(start);
-    let mut work = vec![entry];
-    while let Some(b) = work.pop() {
-        let Some(mut set) = on_entry[b] else { continue };
-        for i in flow.blocks[b].clone() {
-            set = nonzero_after(&program.instructions[i].item, set);
-        }
-        let last = program.instructions[flow.last(b)].item.opcode;
-        for e in &flow.succ[b] {
-            let taken = e.kind == EdgeKind::Taken;
-            let mut out = set;
-            match (last, taken) {
-                (Opcode::SCbranchExecz, false) | (Opcode::SCbranchExecnz, true) => {
-                    out.insert(EXEC_LO)
-                }
-                (Opcode::SCbranchExecz, true) | (Opcode::SCbranchExecnz, false) => {
-                    out = out.minus(ScalarSet::EXEC)
-                }
-                _ => {}
+    let on_entry = masks_on_entry(program, flow, nonzero_after, |last, taken, mut out| {
+        match (last, taken) {
+            (Opcode::SCbranchExecz, false) | (Opcode::SCbranchExecnz, true) => out.insert(EXEC_LO),
+            (Opcode::SCbranchExecz, true) | (Opcode::SCbranchExecnz, false) => {
+                out = out.minus(ScalarSet::EXEC)
             }
-            let merged = on_entry[e.to].map_or(out, |there| there.intersection(out));
-            if on_entry[e.to] != Some(merged) {
-                on_entry[e.to] = Some(merged);
-                work.push(e.to);
-            }
+            _ => {}
         }
-    }
+        out
+    });
     on_entry
         .iter()
         .map(|s| s.is_none_or(|s| s.contains(EXEC_LO)))
@@ -525,11 +500,31 @@ pub fn exec_nonzero(program: &Program, flow: &Flow) -> Vec<bool> {
 /// dispatcher's writes every lane that ever will ([`super::lane_ranges`]). `split` and `merge`,
 /// and any EXEC write not modelled, answer false.
 pub fn exec_within_dispatch(program: &Program, flow: &Flow) -> bool {
-    // The 64-bit masks (by their low register) within the dispatcher's EXEC on entry to each
-    // block; `None` until a path reaches it.
+    let on_entry = masks_on_entry(program, flow, within_after, |_, _, set| set);
+    on_entry.iter().enumerate().all(|(b, set)| {
+        set.is_none_or(|mut set| {
+            flow.blocks[b].clone().all(|i| {
+                set = within_after(&program.instructions[i].item, set);
+                set.contains(EXEC_LO)
+            })
+        })
+    })
+}
+
+/// A must-analysis of 64-bit masks (by their low register): the set on entry to each block,
+/// EXEC alone at the kernel's entry, `after` through each instruction, `on_edge` along each
+/// edge (given the block's last opcode and whether the edge is its branch taken), met by
+/// intersection where paths join; `None` for a block no path reaches. A block is looked at
+/// again only when its set shrinks.
+fn masks_on_entry(
+    program: &Program,
+    flow: &Flow,
+    after: impl Fn(&Instruction, ScalarSet) -> ScalarSet,
+    on_edge: impl Fn(Opcode, bool, ScalarSet) -> ScalarSet,
+) -> Vec<Option<ScalarSet>> {
     let mut on_entry: Vec<Option<ScalarSet>> = vec![None; flow.blocks.len()];
     let Some(&entry) = flow.order().first() else {
-        return true;
+        return on_entry;
     };
     let mut start = ScalarSet::EMPTY;
     start.insert(EXEC_LO);
@@ -538,20 +533,19 @@ pub fn exec_within_dispatch(program: &Program, flow: &Flow) -> bool {
     while let Some(b) = work.pop() {
         let Some(mut set) = on_entry[b] else { continue };
         for i in flow.blocks[b].clone() {
-            set = within_after(&program.instructions[i].item, set);
-            if !set.contains(EXEC_LO) {
-                return false;
-            }
+            set = after(&program.instructions[i].item, set);
         }
+        let last = program.instructions[flow.last(b)].item.opcode;
         for e in &flow.succ[b] {
-            let merged = on_entry[e.to].map_or(set, |there| there.intersection(set));
+            let out = on_edge(last, e.kind == EdgeKind::Taken, set);
+            let merged = on_entry[e.to].map_or(out, |there| there.intersection(out));
             if on_entry[e.to] != Some(merged) {
                 on_entry[e.to] = Some(merged);
                 work.push(e.to);
             }
         }
     }
-    true
+    on_entry
 }
 
 /// The 64-bit masks within the dispatcher's EXEC after `inst`, given `set` before it.
@@ -573,6 +567,9 @@ fn within_after(inst: &Instruction, set: ScalarSet) -> ScalarSet {
         }
     };
     let op = inst.opcode;
+    if matches!(op, Split | Merge) {
+        return set.minus(ScalarSet::EXEC);
+    }
     if op.is_saveexec() {
         // D = EXEC; EXEC = S0 op EXEC.
         let s0 = within(inst.src(0));
@@ -675,28 +672,17 @@ pub fn leaves_when(
     exec_nonzero: bool,
     budget: &mut u64,
 ) -> bool {
-    let mut walk = Walk {
-        program,
-        flow,
-        l,
-        cmp_at,
-        exit_when,
-        per_lane: false,
-        at_start: FALSE,
-        exec_nonzero,
-        bdd: Bdd::new(),
-        budget,
-    };
-    walk.iteration().unwrap_or(false)
+    Walk::new(program, flow, l, cmp_at, exit_when, exec_nonzero, budget).answer(false)
 }
 
 /// True when a lane whose vector compare at `cmp_at` (a VOPC of loop `l`'s own blocks that
 /// writes a mask, not EXEC) gives `exit_when` never starts another iteration of `l`, and
 /// neither does a lane that skips the compare or runs it with its EXEC bit clear: in every
 /// state that reaches the header again, a lane's EXEC bit is set only if the lane was active
-/// when the iteration started, ran the compare with its bit set, and the compare said go on. So each lane runs the header at most
-/// as often as its own exit test allows (grid-stride loops, whose counter is a VGPR). The
-/// compare writes the lane's EXEC bit and its result (0 for an inactive lane, as VOPC does).
+/// when the iteration started, ran the compare with its bit set, and the compare said go on.
+/// So each lane runs the header at most as often as its own exit test allows (grid-stride
+/// loops, whose counter is a VGPR). The compare writes the lane's EXEC bit and its result (0
+/// for an inactive lane, as VOPC does).
 /// `exec_nonzero` and `budget` as [`leaves_when`] has them.
 pub fn lane_leaves_when(
     program: &Program,
@@ -707,19 +693,7 @@ pub fn lane_leaves_when(
     exec_nonzero: bool,
     budget: &mut u64,
 ) -> bool {
-    let mut walk = Walk {
-        program,
-        flow,
-        l,
-        cmp_at,
-        exit_when,
-        per_lane: true,
-        at_start: FALSE,
-        exec_nonzero,
-        bdd: Bdd::new(),
-        budget,
-    };
-    walk.iteration().unwrap_or(false)
+    Walk::new(program, flow, l, cmp_at, exit_when, exec_nonzero, budget).answer(true)
 }
 
 /// One iteration under the compare's assumption.
@@ -738,7 +712,36 @@ struct Walk<'a> {
     budget: &'a mut u64,
 }
 
-impl Walk<'_> {
+impl<'a> Walk<'a> {
+    fn new(
+        program: &'a Program,
+        flow: &'a Flow,
+        l: usize,
+        cmp_at: usize,
+        exit_when: bool,
+        exec_nonzero: bool,
+        budget: &'a mut u64,
+    ) -> Self {
+        Walk {
+            program,
+            flow,
+            l,
+            cmp_at,
+            exit_when,
+            per_lane: false,
+            at_start: FALSE,
+            exec_nonzero,
+            bdd: Bdd::new(),
+            budget,
+        }
+    }
+
+    /// Whether the loop leaves as asked, for a lane's own compare (`per_lane`) or SCC.
+    fn answer(mut self, per_lane: bool) -> bool {
+        self.per_lane = per_lane;
+        self.iteration().unwrap_or(false)
+    }
+
     /// Takes the decision diagram's work since the last charge from the budget.
     fn charge(&mut self) -> Option<()> {
         let steps = std::mem::take(&mut self.bdd.steps);
@@ -972,6 +975,44 @@ s_endpgm
                 (18, true)
             ]
         );
+    }
+
+    #[test]
+    fn exec_stays_within_the_dispatchers_lanes_under_llvms_control_flow() {
+        let within = |src: &str| {
+            let program = pws_isa::assemble(src, "t.s").unwrap();
+            let flow = Flow::new(&program, "t.s").unwrap();
+            exec_within_dispatch(&program, &flow)
+        };
+        // An if, a divergent loop's mask of lanes done, and the restores after both.
+        let clang = "\
+v_cmp_gt_u32_e32 vcc, 40, v0
+s_and_saveexec_b64 s[0:1], vcc
+s_cbranch_execz .Lj
+s_mov_b64 s[2:3], 0
+.Lh:
+v_add_u32_e32 v1, vcc, 1, v1
+v_cmp_le_u32_e32 vcc, 9, v1
+s_or_b64 s[2:3], vcc, s[2:3]
+s_andn2_b64 exec, exec, s[2:3]
+s_cbranch_execnz .Lh
+s_or_b64 exec, exec, s[2:3]
+.Lj:
+s_or_b64 exec, exec, s[0:1]
+s_endpgm
+";
+        assert!(within(clang));
+        assert!(!within(
+            &clang.replace("s_mov_b64 s[2:3], 0", "s_mov_b64 exec, -1")
+        ));
+        // A restore from a mask the kernel loaded, and a split, may enable any lane.
+        assert!(!within(&clang.replace(
+            "s_or_b64 exec, exec, s[0:1]",
+            "s_load_dwordx2 s[0:1], s[4:5], 0x0\ns_or_b64 exec, exec, s[0:1]"
+        )));
+        assert!(!within(
+            &clang.replace("s_endpgm", "split s0, s1\ns_endpgm")
+        ));
     }
 
     /// The join's `s_or_b64` restores a mask saved while EXEC was non-zero: not one saved

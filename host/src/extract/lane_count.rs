@@ -505,16 +505,8 @@ s_waitcnt lgkmcnt(0)
 s_and_b32 s10, s10, 0xffff
 {body}
 s_endpgm
-.amdhsa_kernel k
-.amdhsa_user_sgpr_count 8
-.amdhsa_user_sgpr_private_segment_buffer 1
-.amdhsa_user_sgpr_dispatch_ptr 1
-.amdhsa_user_sgpr_kernarg_segment_ptr 1
-.amdhsa_system_sgpr_workgroup_id_x 1
-.amdhsa_next_free_vgpr 8
-.amdhsa_next_free_sgpr 16
-.end_amdhsa_kernel
-"
+{}",
+            pws_isa::testing::clang_descriptor("k", 8, 16)
         );
         let program = pws_isa::assemble(&src, "t.s").unwrap();
         let flow = Flow::new(&program, "t.s").unwrap();

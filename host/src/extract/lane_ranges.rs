@@ -323,6 +323,10 @@ mod tests {
     use super::*;
     use crate::extract::launch_values::LaunchValues;
 
+    fn abi() -> String {
+        pws_isa::testing::clang_descriptor("k", 8, 16)
+    }
+
     /// The range of VGPR `v` at the end of the block ending in `s_endpgm`, for a launch of
     /// `groups` workgroups of `workgroup` work-items.
     fn vgpr_at_endpgm(src: &str, v: u8, groups: u32, workgroup: u32) -> Option<Range> {
@@ -343,18 +347,6 @@ mod tests {
         )
     }
 
-    const ABI: &str = "
-.amdhsa_kernel k
-.amdhsa_user_sgpr_count 8
-.amdhsa_user_sgpr_private_segment_buffer 1
-.amdhsa_user_sgpr_dispatch_ptr 1
-.amdhsa_user_sgpr_kernarg_segment_ptr 1
-.amdhsa_system_sgpr_workgroup_id_x 1
-.amdhsa_next_free_vgpr 8
-.amdhsa_next_free_sgpr 16
-.end_amdhsa_kernel
-";
-
     #[test]
     fn the_global_id_ranges_over_the_grid() {
         // clang-14 -O2's get_global_id(0): s8 is the workgroup id, v0 the local id.
@@ -367,7 +359,8 @@ s_waitcnt lgkmcnt(0)
 s_and_b32 s0, s0, 0xffff
 v_mad_u64_u32 v[0:1], s[0:1], s0, v2, v[0:1]
 s_endpgm
-{ABI}"
+{}",
+            abi()
         );
         assert_eq!(vgpr_at_endpgm(&src, 0, 4, 64), Some((0, 255)));
         // The second wavefront's lanes past the 100th hold ids that wrap at the workgroup's size.
@@ -387,7 +380,8 @@ s_and_saveexec_b64 s[0:1], vcc
 v_add_u32_e32 v3, vcc, 0x1000, v3
 s_or_b64 exec, exec, s[0:1]
 s_endpgm
-{ABI}"
+{}",
+            abi()
         );
         assert_eq!(vgpr_at_endpgm(&src, 3, 1, 64), Some((0, 4096 + 252)));
     }
@@ -399,7 +393,8 @@ s_endpgm
 s_mov_b32 s9, 0x8000000
 v_mul_lo_u32 v1, v0, s9
 s_endpgm
-{ABI}"
+{}",
+            abi()
         );
         assert_eq!(vgpr_at_endpgm(&src, 1, 1, 64), None);
         // n - 1 - i as clang writes it, n + ~i, wraps around for every lane alike; 60 + ~i
@@ -410,7 +405,8 @@ v_not_b32_e32 v1, v0
 v_add_u32_e32 v2, vcc, 1000, v1
 v_add_u32_e32 v3, vcc, 60, v1
 s_endpgm
-{ABI}"
+{}",
+            abi()
         );
         assert_eq!(vgpr_at_endpgm(&src, 2, 1, 64), Some((936, 999)));
         assert_eq!(vgpr_at_endpgm(&src, 3, 1, 64), None);
@@ -421,7 +417,8 @@ v_mov_b32_e32 v1, 0
 v_add_u32_e32 v1, vcc, 1, v1
 s_cbranch_scc1 .Ll
 s_endpgm
-{ABI}"
+{}",
+            abi()
         );
         assert_eq!(vgpr_at_endpgm(&src, 1, 1, 64), None);
     }
