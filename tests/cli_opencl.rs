@@ -2075,21 +2075,14 @@ fn loops_bounded_by_arguments_and_the_workgroup_size_need_no_annotation() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("k.cl"), kernels).unwrap();
     let manifest = |entry: &str, workgroup: u32, args: &str| {
-        let m = format!(
-            "kernel = \"k.cl\"\nentry = \"{entry}\"\ngrid = 128\nworkgroup = {workgroup}\n\
-             args = [\"in\", \"out\", {args}]\n\
-             [[buffer]]\nname = \"in\"\ntype = \"i32\"\ndata = [{}]\n\n\
-             [[buffer]]\nname = \"out\"\ntype = \"i32\"\nlen = 128\n",
-            data.iter()
-                .map(i64::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-        let path = dir
-            .path()
-            .join(format!("{entry}{workgroup}{}.toml", args.len()));
-        std::fs::write(&path, m).unwrap();
-        path.to_str().unwrap().to_string()
+        grid_of_128(
+            dir.path(),
+            &format!("{entry}{workgroup}{}", args.len()),
+            &format!(
+                "entry = \"{entry}\"\nworkgroup = {workgroup}\nargs = [\"in\", \"out\", {args}]"
+            ),
+            &data,
+        )
     };
     let header_runs = |m: &str| -> String {
         let out = pws_ok(&["wcet", m, "--mode", "nosplit"]);
@@ -2215,19 +2208,12 @@ fn grid_stride_loops_need_no_annotation() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("k.cl"), kernels).unwrap();
     let manifest = |entry: &str, opt: &str| {
-        let m = format!(
-            "kernel = \"k.cl\"\nentry = \"{entry}\"\ncflags = [\"{opt}\"]\ngrid = 128\nworkgroup = 64\n\
-             args = [\"in\", \"out\", {n}]\n\
-             [[buffer]]\nname = \"in\"\ntype = \"i32\"\ndata = [{}]\n\n\
-             [[buffer]]\nname = \"out\"\ntype = \"i32\"\nlen = 128\n",
-            data.iter()
-                .map(i64::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-        let path = dir.path().join(format!("{entry}{opt}.toml"));
-        std::fs::write(&path, m).unwrap();
-        path.to_str().unwrap().to_string()
+        grid_of_128(
+            dir.path(),
+            &format!("{entry}{opt}"),
+            &format!("entry = \"{entry}\"\ncflags = [\"{opt}\"]\nworkgroup = 64\nargs = [\"in\", \"out\", {n}]"),
+            &data,
+        )
     };
     let wrap = |x: i64| i64::from(x as i32);
     let sum: Vec<i64> = (0..128)
@@ -2339,6 +2325,24 @@ fn a_skip_branch_into_a_rotated_loop_is_taken_out() {
 
 /// `m` in no-split with every compaction: a bound, not below the RTL's cycles, and memory
 /// equal to the golden model's.
+/// `dir/name.toml`: a launch of `k.cl` (in `dir`) on a grid of 128 with `keys` (the entry,
+/// workgroup, arguments, flags), an `i32` buffer `in` holding `data` and an `i32` buffer `out`
+/// of 128.
+fn grid_of_128(dir: &std::path::Path, name: &str, keys: &str, data: &[i64]) -> String {
+    let m = format!(
+        "kernel = \"k.cl\"\ngrid = 128\n{keys}\n\
+         [[buffer]]\nname = \"in\"\ntype = \"i32\"\ndata = [{}]\n\n\
+         [[buffer]]\nname = \"out\"\ntype = \"i32\"\nlen = 128\n",
+        data.iter()
+            .map(i64::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let path = dir.join(format!("{name}.toml"));
+    std::fs::write(&path, m).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
 fn bounded_in_no_split(m: &str) {
     let rows = json(&["compare", m, "--mode", "nosplit", "--json"]);
     for row in rows.as_array().unwrap() {

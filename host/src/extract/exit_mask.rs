@@ -551,14 +551,11 @@ fn masks_on_entry(
 /// The 64-bit masks within the dispatcher's EXEC after `inst`, given `set` before it.
 fn within_after(inst: &Instruction, set: ScalarSet) -> ScalarSet {
     use Opcode::*;
-    let within = |op: Option<Operand>| {
-        op.is_some_and(
-            |op| match op.constant_value64(inst.opcode.sign_extends_literal64()) {
-                Some(v) => v == 0,
-                None => registers(op, 2).next().is_some_and(|r| set.contains(r)),
-            },
-        )
-    };
+    let op = inst.opcode;
+    if matches!(op, Split | Merge) {
+        return set.minus(ScalarSet::EXEC);
+    }
+    let within = |op: Option<Operand>| mask_in(inst, op, set, |v| v == 0);
     let exec = set.contains(EXEC_LO);
     let mut out = forget(set, effects(inst).defs);
     let mut mark = |op: Option<Operand>, holds: bool| {
@@ -566,10 +563,6 @@ fn within_after(inst: &Instruction, set: ScalarSet) -> ScalarSet {
             out.insert(r);
         }
     };
-    let op = inst.opcode;
-    if matches!(op, Split | Merge) {
-        return set.minus(ScalarSet::EXEC);
-    }
     if op.is_saveexec() {
         // D = EXEC; EXEC = S0 op EXEC.
         let s0 = within(inst.src(0));
@@ -605,14 +598,7 @@ fn within_after(inst: &Instruction, set: ScalarSet) -> ScalarSet {
 /// The 64-bit masks known non-zero after `inst`, given `set` before it.
 fn nonzero_after(inst: &Instruction, set: ScalarSet) -> ScalarSet {
     use Opcode::*;
-    let nonzero = |op: Option<Operand>| {
-        op.is_some_and(
-            |op| match op.constant_value64(inst.opcode.sign_extends_literal64()) {
-                Some(v) => v != 0,
-                None => registers(op, 2).next().is_some_and(|r| set.contains(r)),
-            },
-        )
-    };
+    let nonzero = |op: Option<Operand>| mask_in(inst, op, set, |v| v != 0);
     let exec = set.contains(EXEC_LO);
     // What the instruction writes, by the low register of the 64-bit mask, if it is one.
     let (dst, made) = match inst.opcode {
@@ -645,6 +631,22 @@ fn nonzero_after(inst: &Instruction, set: ScalarSet) -> ScalarSet {
         }
     }
     out
+}
+
+/// Whether `inst`'s 64-bit source `op` is one of the masks of `set` (by its low register), or
+/// a constant that `constant` accepts.
+fn mask_in(
+    inst: &Instruction,
+    op: Option<Operand>,
+    set: ScalarSet,
+    constant: impl Fn(u64) -> bool,
+) -> bool {
+    op.is_some_and(
+        |op| match op.constant_value64(inst.opcode.sign_extends_literal64()) {
+            Some(v) => constant(v),
+            None => registers(op, 2).next().is_some_and(|r| set.contains(r)),
+        },
+    )
 }
 
 /// `set` without the masks (by their low register) that overlap a register of `defs`.

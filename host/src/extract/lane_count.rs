@@ -40,7 +40,7 @@ use std::ops::Range as Span;
 use pws_isa::{Instruction, Opcode, Operand, Program};
 
 use super::exit_mask;
-use super::lane_ranges::{plain, vgprs_written, LaneRanges, Range};
+use super::lane_ranges::{hull, plain, vgprs_written, LaneRanges, Range};
 use super::launch_values::ScalarValues;
 use super::trip_count::MAX_TRIPS;
 use crate::flow::Flow;
@@ -199,7 +199,8 @@ pub fn lane_counted_loop<'a>(
     best
 }
 
-/// A VGPR's value in the header's prefix, in terms of VGPR values at the iteration's start.
+/// A VGPR's value in a block's prefix, in terms of VGPR values at the block's start (where the
+/// counter holds its value from the iteration's start: every write of it is in the prefix).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Sym {
     /// VGPR v's value at the start plus a known constant.
@@ -212,7 +213,7 @@ enum Sym {
     Unknown,
 }
 
-/// The symbolic run of the header's prefix.
+/// The symbolic run of a block's prefix (up to its first write of EXEC).
 #[derive(Default)]
 struct Prefix {
     /// Written VGPRs (the others hold their start value).
@@ -336,10 +337,6 @@ fn known64(
     }
 }
 
-fn hull(a: Range, b: Range) -> Range {
-    (a.0.min(b.0), a.1.max(b.1))
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Order {
     Lt,
@@ -395,8 +392,8 @@ impl Order {
     }
 }
 
-/// A compare in the header's prefix of `vgpr`'s value at the iteration's start plus `offset`
-/// with the uniform `bound`.
+/// A compare in a block's prefix of `vgpr`'s value at the block's start plus `offset` with the
+/// uniform `bound`.
 struct LaneCompare {
     at: usize,
     vgpr: u8,

@@ -49,6 +49,11 @@ pub fn vgprs_written(inst: &Instruction) -> impl Iterator<Item = u8> {
         .flat_map(move |v| (0..dwords).filter_map(move |k| v.checked_add(k)))
 }
 
+/// The least range holding both.
+pub fn hull(a: Range, b: Range) -> Range {
+    (a.0.min(b.0), a.1.max(b.1))
+}
+
 /// A VALU instruction without modifiers or sub-dword selects: its integer result is the plain
 /// operation.
 pub fn plain(inst: &Instruction) -> bool {
@@ -138,10 +143,10 @@ impl<'v, 'a> LaneRanges<'v, 'a> {
         }
         let flow = self.flow;
         let entry = flow.block_of(0);
-        let mut hull: Option<Range> = None;
+        let mut found: Option<Range> = None;
         let mut add = |x: Option<Range>| -> Option<()> {
-            let (lo, hi) = x?;
-            hull = Some(hull.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))));
+            let x = x?;
+            found = Some(found.map_or(x, |f| hull(f, x)));
             Some(())
         };
         // Blocks entered at their end, with whether every lane active at the point is active
@@ -181,7 +186,7 @@ impl<'v, 'a> LaneRanges<'v, 'a> {
                 }
             }
         }
-        hull
+        found
     }
 
     fn writes(&self, i: usize, r: Reg) -> bool {
