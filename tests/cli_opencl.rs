@@ -2272,6 +2272,108 @@ fn grid_stride_loops_need_no_annotation() {
     }
 }
 
+/// Grid-stride loops as PWS kernels have them: around an `if`/`else` (clang steps the counter
+/// after the join restores EXEC), and after a split `if`/`else` (the kernel has a `split` and
+/// a `merge`, which keep EXEC within the dispatcher's lanes). Both are bounded without
+/// `PWS_LOOP_BOUND` in every mode, and the split one overlaps its two sides: clang schedules a
+/// kernel argument's load inside the else's EXEC flip, and the split pass puts the else's skip
+/// branch back there too (`host::extract::skips`).
+#[test]
+fn grid_stride_loops_around_and_after_a_split_if_else() {
+    use std::collections::HashMap;
+    let kernels = "\
+    int mix(int v) {\n\
+      if (v & 1) { v = v * 3 + 1; v = v * 5 - 2; v ^= v >> 3; v += 11; v = v * 7 + 3; v ^= v << 2; }\n\
+      else { v = v / 2; v = v * 9 - 4; v ^= v >> 5; v -= 13; v = v * 11 + 1; v ^= v << 1; }\n\
+      return v;\n\
+    }\n\
+    __kernel void around(__global const int *in, __global int *out, int n) {\n\
+      for (int i = get_global_id(0); i < n; i += get_global_size(0)) out[i] = mix(in[i]);\n\
+    }\n\
+    __kernel void after(__global const int *in, __global int *out, int n) {\n\
+      int g = get_global_id(0), v = in[g];\n\
+      PWS_SPLIT();\n\
+      if (v & 1) { v = v * 3 + 1; v = v * 5 - 2; v ^= v >> 3; v += 11; v = v * 7 + 3; v ^= v << 2; }\n\
+      else { v = v / 2; v = v * 9 - 4; v ^= v >> 5; v -= 13; v = v * 11 + 1; v ^= v << 1; }\n\
+      for (int i = g; i < n; i += get_global_size(0)) out[i] = v + i;\n\
+    }\n";
+    let n = 700usize;
+    let data: Vec<i64> = (0..n as i64).map(|v| (v * 7919 % 2003) - 1000).collect();
+    let mix = |v: i64| -> i64 {
+        let mut v = v as i32;
+        if v & 1 != 0 {
+            v = v
+                .wrapping_mul(3)
+                .wrapping_add(1)
+                .wrapping_mul(5)
+                .wrapping_sub(2);
+            v ^= v >> 3;
+            v = v.wrapping_add(11).wrapping_mul(7).wrapping_add(3);
+            v ^= v << 2;
+        } else {
+            v = (v / 2).wrapping_mul(9).wrapping_sub(4);
+            v ^= v >> 5;
+            v = v.wrapping_sub(13).wrapping_mul(11).wrapping_add(1);
+            v ^= v << 1;
+        }
+        i64::from(v)
+    };
+    let around: Vec<i64> = data.iter().map(|&v| mix(v)).collect();
+    let after: Vec<i64> = (0..n)
+        .map(|i| i64::from((mix(data[i % 128]) + i as i64) as i32))
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("k.cl"), kernels).unwrap();
+    for (entry, expect) in [("around", &around), ("after", &after)] {
+        let m = dir.path().join(format!("{entry}.toml"));
+        std::fs::write(
+            &m,
+            format!(
+                "kernel = \"k.cl\"\nentry = \"{entry}\"\ngrid = 128\nworkgroup = 64\n\
+                 args = [\"in\", \"out\", {n}]\n\
+                 [[buffer]]\nname = \"in\"\ntype = \"i32\"\ndata = [{}]\n\
+                 [[buffer]]\nname = \"out\"\ntype = \"i32\"\nlen = {n}\n",
+                data.iter()
+                    .map(i64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )
+        .unwrap();
+        let m = m.to_str().unwrap();
+        let out = pws_ok(&["wcet", m, "--mode", "pws", "--S", "1"]);
+        assert!(
+            out.contains("loop bound 6 inferred for this launch: each lane's v"),
+            "{entry}: {out}"
+        );
+        let rows = json(&[
+            "compare",
+            m,
+            "--mode",
+            "nosplit,dws,pws",
+            "--S",
+            "1",
+            "--json",
+        ]);
+        let mut cycles = HashMap::new();
+        for row in rows.as_array().unwrap() {
+            let bound = row["bound"]
+                .as_u64()
+                .unwrap_or_else(|| panic!("{entry}: no bound: {row}"));
+            let c = row["cycles"].as_u64().unwrap();
+            assert!(c <= bound, "{entry}: {row}");
+            assert_eq!(row["golden_equal"], true, "{entry}: {row}");
+            cycles.insert(row["mode"].as_str().unwrap().to_string(), c);
+        }
+        let report = json(&["golden", m, "--mode", "pws", "--S", "1", "--json"]);
+        assert_eq!(&buffer(&report, "out"), expect, "{entry}");
+        if entry == "after" {
+            // The two sides run side by side: PWS takes fewer cycles than no splitting.
+            assert!(cycles["pws"] < cycles["nosplit"], "{cycles:?}");
+        }
+    }
+}
+
 /// clang-14 -O2 rotates a loop whose body starts with a divergent inner loop (after
 /// unswitching its loop-invariant `break`) and keeps the guard before it, which skips into the
 /// loop past its header: the flow was "irreducible" and every command refused the kernel.

@@ -13,6 +13,8 @@
 //!   or not;
 //! - the step and compare after a `break` (in an `if` only some lanes enter, the lanes that
 //!   leave kept in a mask across the join, as clang -O2 writes `if (a[i] < 0) break;`);
+//! - the step and compare after an `if`/`else` in the body, once its join has restored EXEC
+//!   (clang -O2's grid-stride loop around an `if`/`else`);
 //! - and flawed loops that must not be bounded: a step only some lanes take, EXEC narrowed by
 //!   the wrong mask, EXEC set to every lane before the loop (lanes the dispatcher disabled
 //!   join it).
@@ -96,6 +98,9 @@ struct Shape {
     /// and the others step and compare in the `if` (clang's `for (...) { if (a[i] < 0)
     /// break; }`, the step after the test).
     brk: Option<u32>,
+    /// An `if`/`else` on the lanes whose local id is below this before the step (without a
+    /// `break`): the step follows its join.
+    join: Option<u32>,
     flaw: Flaw,
 }
 
@@ -141,6 +146,7 @@ fn shape() -> impl Strategy<Value = Shape> {
             prop::bool::weighted(0.7),
             any::<bool>(),
             prop::option::weighted(0.25, 0u32..70),
+            prop::option::weighted(0.3, 0u32..70),
         ),
     )
         .prop_map(
@@ -148,7 +154,7 @@ fn shape() -> impl Strategy<Value = Shape> {
                 (start, step, order),
                 (signed, counter_first, bound, after_step),
                 (keep, guard, wide, flaw),
-                (sensible, late, brk),
+                (sensible, late, brk, join),
             )| Shape {
                 start,
                 step,
@@ -167,6 +173,7 @@ fn shape() -> impl Strategy<Value = Shape> {
                 // The break's form keeps the lanes that leave in a mask.
                 keep: keep && brk.is_none(),
                 brk,
+                join: join.filter(|_| brk.is_none()),
                 flaw,
             },
         )
@@ -315,8 +322,14 @@ fn source(sh: &Shape) -> String {
             s,
             "  s_andn2_b64 s[34:35], s[34:35], exec\n  s_and_b64 s[38:39], vcc, exec\n  s_or_b64 s[34:35], s[34:35], s[38:39]\n.Ll:\n  s_or_b64 exec, exec, s[36:37]\n  s_and_b64 s[36:37], exec, s[34:35]\n  s_or_b64 s[14:15], s[36:37], s[14:15]\n  s_andn2_b64 exec, exec, s[14:15]\n  s_cbranch_execnz .Lh\n.Lx:\n  s_max_u32 {MOST}, {MOST}, {RUNS}\n  s_endpgm"
         );
-        s.push_str(&clang_descriptor("k", 8, 40));
+        s.push_str(&clang_descriptor("k", 8, 44));
         return s;
+    }
+    if let Some(below) = sh.join {
+        let _ = writeln!(
+            s,
+            "  v_cmp_gt_u32_e32 vcc, {below}, v0\n  s_and_saveexec_b64 s[40:41], vcc\n  s_xor_b64 s[40:41], exec, s[40:41]\n  v_add_u32_e32 v7, vcc, 1, v7\n  s_or_saveexec_b64 s[40:41], s[40:41]\n  s_xor_b64 exec, exec, s[40:41]\n  v_add_u32_e32 v7, vcc, 2, v7\n  s_or_b64 exec, exec, s[40:41]"
+        );
     }
     if sh.after_step {
         let _ = write!(s, "{stepping}{compare}");
@@ -345,7 +358,7 @@ fn source(sh: &Shape) -> String {
         s,
         "  s_cbranch_execnz .Lh\n.Lx:\n  s_max_u32 {MOST}, {MOST}, {RUNS}\n  s_endpgm"
     );
-    s.push_str(&clang_descriptor("k", 8, 40));
+    s.push_str(&clang_descriptor("k", 8, 44));
     s
 }
 
@@ -432,6 +445,7 @@ fn grid_stride_loops_are_bounded_by_their_slowest_lane() {
         wide: false,
         late: true,
         brk: None,
+        join: None,
         flaw: Flaw::None,
     };
     let at = |sh: Shape, n| bound(&source(&sh), &launch(256, 64, n));
@@ -485,6 +499,22 @@ fn grid_stride_loops_are_bounded_by_their_slowest_lane() {
         ),
         None,
         "lanes that break never leave"
+    );
+    // An if/else before the step: its join restores every lane that went round.
+    let join = Shape {
+        join: Some(20),
+        ..clang
+    };
+    assert_eq!(at(join, 1000), Some(4));
+    assert_eq!(
+        at(
+            Shape {
+                flaw: Flaw::MaskedStep,
+                ..join
+            },
+            1000
+        ),
+        None
     );
     // Near the top of the signed range a lane's counter would wrap around before it leaves.
     assert_eq!(at(clang, 0x7fff_fff0), None);

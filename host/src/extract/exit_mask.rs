@@ -497,8 +497,9 @@ pub fn exec_nonzero(program: &Program, flow: &Flow) -> Vec<bool> {
 /// result, their conjunctions), as LLVM's control flow does when it narrows EXEC for an `if`
 /// or a loop and restores it after. Then a lane disabled at dispatch (past the workgroup's
 /// work-items) never runs an instruction, and a vector write while EXEC is still the
-/// dispatcher's writes every lane that ever will ([`super::lane_ranges`]). `split` and `merge`,
-/// and any EXEC write not modelled, answer false.
+/// dispatcher's writes every lane that ever will ([`super::lane_ranges`]). A `split` keeps
+/// EXEC, and a `merge` joins two EXECs that both are; any EXEC write not modelled answers
+/// false.
 pub fn exec_within_dispatch(program: &Program, flow: &Flow) -> bool {
     let on_entry = masks_on_entry(program, flow, within_after, |_, _, set| set);
     on_entry.iter().enumerate().all(|(b, set)| {
@@ -553,7 +554,11 @@ fn within_after(inst: &Instruction, set: ScalarSet) -> ScalarSet {
     use Opcode::*;
     let op = inst.opcode;
     if matches!(op, Split | Merge) {
-        return set.minus(ScalarSet::EXEC);
+        // A split copies EXEC and the scalar registers into the new context; a merge ORs the
+        // child's EXEC into the parent's and keeps the parent's registers. Both contexts
+        // reach the merge along paths the analysis follows, so what holds there holds for
+        // either, and for their EXECs' union.
+        return set;
     }
     let within = |op: Option<Operand>| mask_in(inst, op, set, |v| v == 0);
     let exec = set.contains(EXEC_LO);
@@ -1007,13 +1012,24 @@ s_endpgm
         assert!(!within(
             &clang.replace("s_mov_b64 s[2:3], 0", "s_mov_b64 exec, -1")
         ));
-        // A restore from a mask the kernel loaded, and a split, may enable any lane.
+        // A restore from a mask the kernel loaded may enable any lane.
         assert!(!within(&clang.replace(
             "s_or_b64 exec, exec, s[0:1]",
             "s_load_dwordx2 s[0:1], s[4:5], 0x0\ns_or_b64 exec, exec, s[0:1]"
         )));
+        // A split keeps EXEC, a merge joins two EXECs that are within: the if split.
+        let split = clang
+            .replace(
+                "s_cbranch_execz .Lj",
+                "split vcc_lo, vcc_hi\ns_cbranch_execz .Lj",
+            )
+            .replace(
+                ".Lj:\ns_or_b64 exec, exec, s[0:1]",
+                ".Lj:\ns_or_b64 exec, exec, s[0:1]\nmerge",
+            );
+        assert!(within(&split));
         assert!(!within(
-            &clang.replace("s_endpgm", "split s0, s1\ns_endpgm")
+            &split.replace("merge", "merge\ns_mov_b64 exec, s[6:7]")
         ));
     }
 

@@ -17,13 +17,16 @@
 //! The shape recognised (anything else is left to [`super::trip_count`] or an annotation):
 //! - EXEC never gains a lane the dispatcher disabled
 //!   ([`exit_mask::exec_within_dispatch`]), and is non-zero whenever the header starts
-//!   ([`exit_mask::exec_nonzero`]): every run of the header has a lane still counting;
-//! - in one block of the loop itself, before its first write of EXEC (so with one EXEC
-//!   throughout), a counter VGPR v is stepped: every write of v in the loop, nested loops
-//!   included, is there, and together they leave v + d, d a constant or an SGPR the loop does
-//!   not write whose value the launch fixes. They may go through other registers, as clang's
-//!   `v_add_u32 v3, vcc, s12, v4; v_mov_b32 v4, v3` does. The block may be the header or one
-//!   only some lanes enter (clang's `if (a[i] < 0) break;` before the step);
+//!   ([`exit_mask::exec_nonzero`]): every run of the header has a lane still counting. The
+//!   loop holds no `split` or `merge` (the kernel may, before or after it);
+//! - in one segment of a block of the loop itself (a stretch between writes of EXEC, so with
+//!   one EXEC throughout), a counter VGPR v is stepped: every write of v in the loop, nested
+//!   loops included, is there, and together they leave v + d, d a constant or an SGPR the loop
+//!   does not write whose value the launch fixes. They may go through other registers, as
+//!   clang's `v_add_u32 v3, vcc, s12, v4; v_mov_b32 v4, v3` does. The block may be the header
+//!   or one only some lanes enter (clang's `if (a[i] < 0) break;` before the step), and the
+//!   segment may follow the join of an `if`/`else` in the body (`s_or_b64 exec, exec, s[8:9]`
+//!   and then the step): which lanes step is then the walk's to prove;
 //! - there too, an ordered integer compare (`v_cmp_{lt,le,gt,ge}_{i,u}32`) of v + c (c known,
 //!   the step included if the compare comes after it) with a known uniform value, whose result
 //!   for a lane, one way, ends that lane's loop ([`exit_mask::lane_leaves_when`]);
@@ -40,7 +43,9 @@ use std::ops::Range as Span;
 use pws_isa::{Instruction, Opcode, Operand, Program};
 
 use super::exit_mask;
-use super::lane_ranges::{hull, plain, vgprs_written, LaneRanges, Range};
+use super::lane_ranges::{
+    hull, plain, vgprs_written, writes_exec_or_split_mask, LaneRanges, Range,
+};
 use super::launch_values::ScalarValues;
 use super::trip_count::MAX_TRIPS;
 use crate::flow::Flow;
@@ -83,6 +88,10 @@ pub fn lane_counted_loop<'a>(
         *budget = budget.checked_sub(flow.blocks[b].len() as u64)?;
         for i in flow.blocks[b].clone() {
             let inst = &insts[i].item;
+            // The walk of an iteration follows one context's EXEC, not a merge's union.
+            if matches!(inst.opcode, Opcode::Split | Opcode::Merge) {
+                return None;
+            }
             scalar_defs = scalar_defs.union(effects(inst).defs);
             for v in vgprs_written(inst) {
                 vector_defs.entry(v).or_default().push(i);
@@ -94,24 +103,26 @@ pub fn lane_counted_loop<'a>(
         Operand::Sgpr(_) => None,
         op => op.constant_value32(),
     };
-    // Each block of the loop itself, up to its first write of EXEC, run symbolically.
-    let mut prefixes: Vec<(Span<usize>, Prefix)> = Vec::new();
+    // Each stretch of a block of the loop itself between writes of EXEC, run symbolically.
+    let mut segments: Vec<(Span<usize>, Segment)> = Vec::new();
     for b in flow.in_order(&lp.body) {
         if flow.loop_of(b) != Some(l) {
             continue;
         }
         let block = flow.blocks[b].clone();
-        let prefix = block.start
-            ..block
-                .clone()
-                .find(|&i| insts[i].item.writes_exec())
+        let mut start = block.start;
+        while start < block.end {
+            let end = (start..block.end)
+                .find(|&i| writes_exec_or_split_mask(&insts[i].item))
                 .unwrap_or(block.end);
-        let mut run = Prefix::default();
-        for i in prefix.clone() {
-            run.step(i, &insts[i].item, &mut |at, op| known(at, op, budget));
-        }
-        if !run.compares.is_empty() {
-            prefixes.push((prefix, run));
+            let mut run = Segment::default();
+            for (i, inst) in insts.iter().enumerate().take(end).skip(start) {
+                run.step(i, &inst.item, &mut |at, op| known(at, op, budget));
+            }
+            if !run.compares.is_empty() {
+                segments.push((start..end, run));
+            }
+            start = end + 1;
         }
     }
     let entries: Vec<usize> = flow.pred[header]
@@ -122,11 +133,11 @@ pub fn lane_counted_loop<'a>(
     let whole_lanes = &mut LaneRanges::new(program, flow, values, whole);
     let mut starts: HashMap<u8, Option<Range>> = HashMap::new();
     let mut best: Option<LaneCounter> = None;
-    for (prefix, Prefix { sym, compares, .. }) in prefixes {
-        // The counters: every write in the loop is in this prefix, which steps them.
+    for (segment, Segment { sym, compares, .. }) in segments {
+        // The counters: every write in the loop is in this segment, which steps them.
         let steps: HashMap<u8, u32> = vector_defs
             .iter()
-            .filter(|(_, defs)| defs.iter().all(|d| prefix.contains(d)))
+            .filter(|(_, defs)| defs.iter().all(|d| segment.contains(d)))
             .filter_map(|(&v, _)| match sym.get(&v) {
                 Some(Sym::Plus(w, step)) if *w == v && *step != 0 => Some((v, *step)),
                 _ => None,
@@ -143,7 +154,7 @@ pub fn lane_counted_loop<'a>(
                     && *v == cmp.vgpr
                     && (*o == cmp.offset || *o == cmp.offset.wrapping_add(step))
                     && (*o as i32) >= 0
-                    && vector_defs[&h].iter().all(|d| prefix.contains(d))
+                    && vector_defs[&h].iter().all(|d| segment.contains(d))
             }
             Some(_) => false,
         };
@@ -199,8 +210,8 @@ pub fn lane_counted_loop<'a>(
     best
 }
 
-/// A VGPR's value in a block's prefix, in terms of VGPR values at the block's start (where the
-/// counter holds its value from the iteration's start: every write of it is in the prefix).
+/// A VGPR's value in a segment, in terms of VGPR values at the segment's start (where the
+/// counter holds its value from the iteration's start: every write of it is in the segment).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Sym {
     /// VGPR v's value at the start plus a known constant.
@@ -213,9 +224,10 @@ enum Sym {
     Unknown,
 }
 
-/// The symbolic run of a block's prefix (up to its first write of EXEC).
+/// The symbolic run of a segment: a stretch of a block between writes of EXEC, so with one
+/// EXEC throughout.
 #[derive(Default)]
-struct Prefix {
+struct Segment {
     /// Written VGPRs (the others hold their start value).
     sym: HashMap<u8, Sym>,
     /// The masks holding the carry of an add of a start value and a constant.
@@ -223,7 +235,7 @@ struct Prefix {
     compares: Vec<LaneCompare>,
 }
 
-impl Prefix {
+impl Segment {
     fn read(
         &self,
         op: Option<Operand>,
@@ -392,7 +404,7 @@ impl Order {
     }
 }
 
-/// A compare in a block's prefix of `vgpr`'s value at the block's start plus `offset` with the
+/// A compare in a segment of `vgpr`'s value at the segment's start plus `offset` with the
 /// uniform `bound`.
 struct LaneCompare {
     at: usize,
@@ -610,6 +622,74 @@ s_or_b64 exec, exec, s[12:13]";
         // Forgetting the lanes that break: they would never leave.
         let kept = BREAK.replace("s_or_b64 s[2:3], s[2:3], exec\n", "");
         assert_eq!(trips(&kept), None);
+    }
+
+    /// clang -O2's grid-stride loop around an `if`/`else`: the step follows the join's restore
+    /// of EXEC in the latch.
+    const JOIN: &str = "\
+v_mov_b32_e32 v4, v0
+s_mov_b64 s[14:15], exec
+s_mov_b64 s[12:13], 0
+s_branch .Lh
+.Ll:
+s_or_b64 exec, exec, s[16:17]
+v_add_u32_e32 v4, vcc, s10, v4
+v_cmp_le_i32_e32 vcc, s9, v4
+s_or_b64 s[12:13], vcc, s[12:13]
+s_andn2_b64 exec, exec, s[12:13]
+s_cbranch_execz .Lx
+.Lh:
+ds_read_b32 v1, v4
+s_waitcnt lgkmcnt(0)
+v_and_b32_e32 v3, 1, v1
+v_cmp_eq_u32_e32 vcc, 1, v3
+s_and_saveexec_b64 s[16:17], vcc
+s_xor_b64 s[16:17], exec, s[16:17]
+v_mul_lo_u32 v1, v1, 15
+s_or_saveexec_b64 s[16:17], s[16:17]
+s_xor_b64 exec, exec, s[16:17]
+v_add_u32_e32 v1, vcc, 3, v1
+s_branch .Ll
+.Lx:";
+
+    #[test]
+    fn a_step_after_the_join_of_an_if_else_counts_every_lane() {
+        assert_eq!(trips(JOIN), Some(16));
+        // Restoring the loop's entry mask instead brings back lanes that were done.
+        let entry = JOIN.replace(
+            "s_or_b64 exec, exec, s[16:17]",
+            "s_or_b64 exec, exec, s[14:15]",
+        );
+        assert_eq!(trips(&entry), None);
+        // Stepped in one side only: the other side's lanes go round unstepped.
+        let one_side = JOIN
+            .replace(
+                "v_add_u32_e32 v4, vcc, s10, v4
+",
+                "",
+            )
+            .replace(
+                "v_mul_lo_u32 v1, v1, 15
+",
+                "v_mul_lo_u32 v1, v1, 15
+v_add_u32_e32 v4, vcc, s10, v4
+",
+            );
+        assert_eq!(trips(&one_side), None);
+    }
+
+    #[test]
+    fn a_loop_with_a_split_inside_is_not_bounded_by_its_lanes() {
+        let split = JOIN
+            .replace(
+                "s_xor_b64 s[16:17], exec, s[16:17]\n",
+                "s_xor_b64 s[16:17], exec, s[16:17]\nsplit vcc_lo, vcc_hi\n",
+            )
+            .replace(
+                "s_or_b64 exec, exec, s[16:17]\n",
+                "s_or_b64 exec, exec, s[16:17]\nmerge\n",
+            );
+        assert_eq!(trips(&split), None);
     }
 
     #[test]

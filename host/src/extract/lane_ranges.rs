@@ -86,9 +86,10 @@ pub fn dispatch_prefix(program: &Program, flow: &Flow) -> usize {
         return 0;
     }
     let block = flow.blocks[entry].clone();
+    // A split leaves the context some of the lanes; a merge brings lanes back.
     block
         .clone()
-        .find(|&i| program.instructions[i].item.writes_exec())
+        .find(|&i| writes_exec_or_split_mask(&program.instructions[i].item))
         .unwrap_or(block.end)
 }
 
@@ -166,7 +167,8 @@ impl<'v, 'a> LaneRanges<'v, 'a> {
                     }
                 }
                 let inst = &self.program.instructions[i].item;
-                if inst.writes_exec() && !narrows_exec(inst) {
+                // A merge gives a lane the EXEC bit of the other context.
+                if inst.writes_exec() && !narrows_exec(inst) || inst.opcode == Opcode::Merge {
                     same_exec = false;
                 }
             }
@@ -270,6 +272,11 @@ fn wrapped(lo: i64, hi: i64) -> Option<Range> {
         let base = wraps << 32;
         ((lo - base) as u32, (hi - base) as u32)
     })
+}
+
+/// `inst` changes which lanes the context runs: it writes EXEC, or it is a `split` or `merge`.
+pub fn writes_exec_or_split_mask(inst: &Instruction) -> bool {
+    inst.writes_exec() || matches!(inst.opcode, Opcode::Split | Opcode::Merge)
 }
 
 /// `inst` leaves in EXEC only lanes that were in it: `s_and_saveexec_b64`, `s_and_b64 exec,
@@ -389,6 +396,30 @@ s_endpgm
             abi()
         );
         assert_eq!(vgpr_at_endpgm(&src, 3, 1, 64), Some((0, 4096 + 252)));
+    }
+
+    #[test]
+    fn a_merge_gives_back_lanes_a_context_had_disabled() {
+        // The parent (lanes 0..7) drops lanes 0..3 from EXEC; the child (8..63) drops none,
+        // and its EXEC still holds lanes 0..3, so the merge's union enables them again with
+        // the values they held before the add.
+        let src = format!(
+            "k:
+v_lshlrev_b32_e32 v3, 2, v0
+v_cmp_gt_u32_e32 vcc, 8, v0
+split vcc_lo, vcc_hi
+v_cmp_gt_u32_e32 vcc, 4, v0
+s_andn2_b64 exec, exec, vcc
+v_add_u32_e32 v3, vcc, 0x1000, v3
+merge
+s_endpgm
+{}",
+            abi()
+        );
+        assert_eq!(vgpr_at_endpgm(&src, 3, 1, 64), Some((0, 4096 + 252)));
+        // Without the merge the add is the last write of every lane still enabled.
+        let alone = src.replace("merge\n", "");
+        assert_eq!(vgpr_at_endpgm(&alone, 3, 1, 64), Some((4096, 4096 + 252)));
     }
 
     #[test]

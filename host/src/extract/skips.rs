@@ -86,6 +86,33 @@ fn first_reader(
         .filter(|&j| accept(&insts[j].item))
 }
 
+/// The first instruction from `from` in its block that could bear on the mask in the pair `n`:
+/// one that touches the pair or EXEC, branches, or splits or merges. What comes before it is
+/// code the scheduler placed inside the idiom (clang moves a kernel argument's `s_load_dword`
+/// between an else's `s_or_saveexec_b64` and its `s_xor_b64 exec`), which runs either way.
+fn past_unrelated(program: &Program, flow: &Flow, from: usize, n: u8) -> usize {
+    let insts = &program.instructions;
+    let Some(end) = insts
+        .get(from)
+        .map(|_| flow.blocks[flow.block_of(from)].end)
+    else {
+        return from;
+    };
+    (from..end)
+        .find(|&j| {
+            let x = &insts[j].item;
+            touches(x, n)
+                || x.writes_exec()
+                || x.reads_exec()
+                || x.is_branch()
+                || matches!(
+                    x.opcode,
+                    Opcode::Split | Opcode::Merge | Opcode::SBarrier | Opcode::SEndpgm
+                )
+        })
+        .unwrap_or(end)
+}
+
 /// With an empty EXEC on entry to `range`, EXEC is still empty at its end and nothing it
 /// writes is read after it: skipping it changes nothing.
 fn skippable(program: &Program, flow: &Flow, live: &Liveness, at: usize, target: usize) -> bool {
@@ -155,10 +182,11 @@ pub fn find(program: &Program, flow: &Flow) -> Vec<Skip> {
         let found = match inst.opcode {
             Opcode::SAndSaveexecB64 => pair(inst.dst).and_then(|a| {
                 let mut at = i + 1;
-                if insts.get(at).is_some_and(|l| {
+                let xor = past_unrelated(program, flow, at, a);
+                if insts.get(xor).is_some_and(|l| {
                     xor_with_exec(&l.item) == Some(a) && pair(l.item.dst) == Some(a)
                 }) {
-                    at += 1;
+                    at = xor + 1;
                 }
                 if insts
                     .get(at)
@@ -180,11 +208,11 @@ pub fn find(program: &Program, flow: &Flow) -> Vec<Skip> {
                 })
             }),
             Opcode::SOrSaveexecB64 => pair(inst.dst).and_then(|b| {
-                let flip = insts.get(i + 1)?;
-                if pair(exec_with(&flip.item, Opcode::SXorB64)) != Some(b) {
+                let flip = past_unrelated(program, flow, i + 1, b);
+                if pair(exec_with(&insts.get(flip)?.item, Opcode::SXorB64)) != Some(b) {
                     return None;
                 }
-                let at = i + 2;
+                let at = flip + 1;
                 if at >= insts.len() || next_is_skip(at) {
                     return None;
                 }
@@ -239,6 +267,37 @@ mod tests {
     #[test]
     fn both_sides_of_a_straight_line_if_else_are_found() {
         assert_eq!(skips(BOTH), [(Side::Then, 5, 6), (Side::Else, 8, 9)]);
+    }
+
+    #[test]
+    fn code_the_scheduler_put_inside_an_idiom_is_stepped_over() {
+        // clang -O2 moves a kernel argument's load between the else's two instructions.
+        let src = BOTH.replace(
+            "  s_or_saveexec_b64 s[0:1], s[0:1]\n",
+            "  s_or_saveexec_b64 s[0:1], s[0:1]\n  s_load_dword s6, s[6:7], 0x10\n",
+        );
+        assert_eq!(skips(&src), [(Side::Then, 5, 6), (Side::Else, 9, 10)]);
+        let src = BOTH.replace(
+            "  s_and_saveexec_b64 s[0:1], vcc\n",
+            "  s_and_saveexec_b64 s[0:1], vcc\n  s_mov_b32 s7, 1\n",
+        );
+        assert_eq!(skips(&src), [(Side::Then, 6, 7), (Side::Else, 9, 10)]);
+        // What touches the saved mask or EXEC in between ends the idiom.
+        for between in [
+            "s_mov_b32 s1, 0",
+            "s_mov_b64 exec, s[0:1]",
+            "v_mov_b32_e32 v1, 0",
+        ] {
+            let src = BOTH.replace(
+                "  s_or_saveexec_b64 s[0:1], s[0:1]\n",
+                &format!("  s_or_saveexec_b64 s[0:1], s[0:1]\n  {between}\n"),
+            );
+            assert!(
+                !skips(&src).iter().any(|s| s.0 == Side::Else),
+                "{between}: {:?}",
+                skips(&src)
+            );
+        }
     }
 
     #[test]
