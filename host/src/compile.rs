@@ -170,14 +170,18 @@ enum Decision {
 }
 
 /// The skip branches LLVM removed from `b`'s region that a split of it puts back: the then-
-/// side's (its divergent branch itself) and the else-side's, as indices into `restored`.
-fn restored_of(b: &IfBranch, restored: &[Restored]) -> Vec<usize> {
+/// side's (its divergent branch itself), the else-side's and the then-side's branch to the
+/// flip LLVM copied into it, as indices into `restored`.
+fn restored_of(b: &IfBranch, kernel: &Kernel, restored: &[Restored]) -> Vec<usize> {
     restored
         .iter()
         .enumerate()
         .filter(|(_, r)| match r.side {
             Side::Then => r.branch == b.cbranch,
             Side::Else => b.flip.is_some() && b.restore == Some(r.target),
+            Side::FlipCopy => {
+                b.flip.is_some() && b.paths[0].contains(&kernel.flow.block_of(r.branch))
+            }
         })
         .map(|(k, _)| k)
         .collect()
@@ -373,7 +377,7 @@ fn pass(source: &str, file: &str, opts: &Options) -> Result<(Compiled, Option<St
     let mut restore = vec![false; restored.len()];
     for b in &kernel.ifs {
         let name = &kernel.cfg.blocks[b.node].name;
-        let mine = restored_of(b, &restored);
+        let mine = restored_of(b, &kernel, &restored);
         match decide(b, name, &kernel, mine.len(), file, opts)? {
             None => continue,
             Some(Decision::Skip(reason, detail)) => {
@@ -557,6 +561,51 @@ mod tests {
             "{}",
             c.text
         );
+    }
+
+    #[test]
+    fn a_flip_copied_into_the_then_side_is_rejoined_where_the_pass_splits() {
+        // clang-14 -O3: the else's flip block copied to the end of the then-side.
+        let src = "k:
+  v_cmp_eq_u32_e32 vcc, 1, v1
+  ; pws: split
+  s_and_saveexec_b64 s[0:1], vcc
+  s_xor_b64 s[0:1], exec, s[0:1]
+  s_cbranch_execnz .LThen
+  s_or_saveexec_b64 s[0:1], s[0:1]
+  s_xor_b64 exec, exec, s[0:1]
+  s_cbranch_execz .LJoin
+  s_branch .LElse
+.LThen:
+  v_mul_lo_u32 v0, v0, 15
+  s_or_saveexec_b64 s[0:1], s[0:1]
+  s_xor_b64 exec, exec, s[0:1]
+  s_cbranch_execz .LJoin
+.LElse:
+  v_mul_lo_u32 v0, v0, 9
+.LJoin:
+  s_or_b64 exec, exec, s[0:1]
+  s_endpgm
+";
+        let c = compile(src, "t.s", SplitPolicy::Marked).unwrap();
+        assert_eq!(c.split_points.len(), 1, "{:?} {:?}", c.skipped, c.notes);
+        assert_eq!(c.restored_branches, 1);
+        let t = &c.text;
+        let at = |needle: &str| t.find(needle).unwrap_or_else(|| panic!("{needle} in\n{t}"));
+        // The then-side branches to the flip; the merge follows the join's restore.
+        assert!(at(".Lpws_skip0:\n  s_or_saveexec_b64") < at(".LThen:"));
+        assert!(at("v_mul_lo_u32 v0, v0, 15\n  s_branch .Lpws_skip0") > at(".LThen:"));
+        assert!(at("s_or_b64 exec, exec, s[0:1]\n  merge") > at(".LJoin:"));
+        let again = compile(t, "t.s", SplitPolicy::Marked).unwrap();
+        assert_eq!(again.text, *t);
+        // Without the mark nothing changes: the copy stays as LLVM left it.
+        let plain = compile(
+            &src.replace("  ; pws: split\n", ""),
+            "t.s",
+            SplitPolicy::Marked,
+        )
+        .unwrap();
+        assert_eq!(plain.restored_branches, 0);
     }
 
     #[test]

@@ -239,7 +239,10 @@ pub struct Restored {
 impl Restored {
     /// The branch's line of assembly.
     pub fn branch_text(&self) -> String {
-        format!("s_cbranch_execz {}", self.label)
+        match self.side {
+            skips::Side::FlipCopy => format!("s_branch {}", self.label),
+            skips::Side::Then | skips::Side::Else => format!("s_cbranch_execz {}", self.label),
+        }
     }
 }
 
@@ -300,9 +303,10 @@ pub fn extract_restoring(
     }
     let program = pws_isa::assemble_lines(lines.iter().map(|(n, t)| (*n, t.as_ref())), file)
         .map_err(|e| HostError::Input(format!("{file}: restoring skip branches: {e}")))?;
-    debug_assert!(restored
-        .iter()
-        .all(|r| program.instructions[r.branch].item.opcode == Opcode::SCbranchExecz));
+    debug_assert!(restored.iter().all(|r| matches!(
+        program.instructions[r.branch].item.opcode,
+        Opcode::SCbranchExecz | Opcode::SBranch
+    )));
     Ok((extract_program(source, file, table, program)?, restored))
 }
 

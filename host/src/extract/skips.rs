@@ -14,6 +14,11 @@
 //! - **else**: `s_or_saveexec_b64 sB, sA` `s_xor_b64 exec, exec, sB`, skipping to the join's
 //!   `s_or_b64 exec, exec, sB`.
 //!
+//! Instructions the scheduler moved inside an idiom, touching neither its masks nor EXEC, are
+//! stepped over. At -O3 LLVM also copies the else's flip block into the end of the then-side
+//! (tail duplication), so the then-side never reaches the flip and the `if` has no single
+//! join; [`Side::FlipCopy`] puts back a branch to the flip in front of the copy.
+//!
 //! A branch is put back only where skipping is what the code would do anyway when EXEC is
 //! empty: nothing in between is a branch target or a branch, a barrier or the end of the
 //! program; no scalar register it writes is live at the target; and every EXEC write in it
@@ -23,16 +28,21 @@
 
 use pws_isa::{Instruction, Opcode, Operand, Program};
 
-use crate::flow::Flow;
+use crate::flow::{EdgeKind, Flow};
 use crate::liveness::Liveness;
 use crate::masks::{exec_with, with_exec};
 use crate::scalar::{effects, registers, ScalarSet};
 
-/// Which side of an `if` a restored branch skips.
+/// Which side of an `if` a restored branch skips, or that it rejoins a flip LLVM copied.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Side {
     Then,
     Else,
+    /// The then-side ends in a copy of the else's flip block (`s_or_saveexec_b64`,
+    /// `s_xor_b64 exec`, `s_cbranch_execz` to the join), as LLVM's tail duplication leaves it
+    /// at -O3: an `s_branch` to the flip itself, before the copy, gives the `if`/`else` back
+    /// its shape (the copy is then never run).
+    FlipCopy,
 }
 
 /// A skip branch to put back, in the indices of the program it was found in.
@@ -164,7 +174,75 @@ fn skippable(program: &Program, flow: &Flow, live: &Liveness, at: usize, target:
         .is_empty()
 }
 
-/// Where LLVM's skip branches were, in program order.
+/// A block's successor, past blocks that are a lone `s_branch` (the trampolines block
+/// placement leaves).
+fn through_trampolines(program: &Program, flow: &Flow, mut b: usize) -> usize {
+    for _ in 0..flow.blocks.len() {
+        let block = &flow.blocks[b];
+        if block.len() != 1 || program.instructions[block.start].item.opcode != Opcode::SBranch {
+            break;
+        }
+        match flow.succ[b].as_slice() {
+            [e] => b = e.to,
+            _ => break,
+        }
+    }
+    b
+}
+
+/// The successor of block `b` along edges of `kind`, past trampolines.
+fn successor(program: &Program, flow: &Flow, b: usize, kind: EdgeKind) -> Option<usize> {
+    let e = flow.succ[b].iter().find(|e| e.kind == kind)?;
+    Some(through_trampolines(program, flow, e.to))
+}
+
+/// The copies of else-flip blocks at the end of other blocks: a flip block is exactly
+/// `s_or_saveexec_b64 sB, sA` `s_xor_b64 exec, exec, sB` `s_cbranch_execz J`; a copy is the
+/// same instructions ending another block, whose branch goes to J too and whose fall-through
+/// leads where the flip's does. Branching to the flip instead runs what the copy runs.
+fn flip_copies(program: &Program, flow: &Flow) -> Vec<Skip> {
+    let insts = &program.instructions;
+    let mut out = Vec::new();
+    let reachable = (0..flow.blocks.len()).filter(|&b| flow.reachable[b]);
+    let flips: Vec<usize> = reachable
+        .clone()
+        .filter(|&f| {
+            let block = flow.blocks[f].clone();
+            let [or, xor, br] = [block.start, block.start + 1, block.start + 2].map(|i| insts.get(i).map(|l| &l.item));
+            block.len() == 3
+                && or.is_some_and(|x| x.opcode == Opcode::SOrSaveexecB64)
+                && br.is_some_and(|x| x.opcode == Opcode::SCbranchExecz)
+                && matches!((or, xor), (Some(o), Some(x)) if pair(exec_with(x, Opcode::SXorB64)).is_some() && pair(exec_with(x, Opcode::SXorB64)) == pair(o.dst))
+        })
+        .collect();
+    for f in flips {
+        let flip = flow.blocks[f].clone();
+        let taken = successor(program, flow, f, EdgeKind::Taken);
+        let fall = successor(program, flow, f, EdgeKind::FallThrough);
+        for x in reachable.clone().filter(|&x| x != f) {
+            let block = flow.blocks[x].clone();
+            if block.len() < flip.len() {
+                continue;
+            }
+            let at = block.end - flip.len();
+            let same = (0..flip.len() - 1)
+                .all(|k| insts[at + k].item == insts[flip.start + k].item)
+                && insts[block.end - 1].item.opcode == Opcode::SCbranchExecz
+                && successor(program, flow, x, EdgeKind::Taken) == taken
+                && successor(program, flow, x, EdgeKind::FallThrough) == fall;
+            if same {
+                out.push(Skip {
+                    side: Side::FlipCopy,
+                    at,
+                    target: flip.start,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Where LLVM's skip branches were, and the flip copies to rejoin, in program order.
 pub fn find(program: &Program, flow: &Flow) -> Vec<Skip> {
     let insts = &program.instructions;
     let live = Liveness::new(program, flow);
@@ -229,6 +307,8 @@ pub fn find(program: &Program, flow: &Flow) -> Vec<Skip> {
             out.push(s);
         }
     }
+    out.extend(flip_copies(program, flow));
+    out.sort_by_key(|s| s.at);
     out
 }
 
@@ -295,6 +375,53 @@ mod tests {
             assert!(
                 !skips(&src).iter().any(|s| s.0 == Side::Else),
                 "{between}: {:?}",
+                skips(&src)
+            );
+        }
+    }
+
+    /// clang-14 -O3's if/else: the else's flip block copied into the end of the then-side.
+    const COPIED: &str = "k:
+  v_cmp_eq_u32_e32 vcc, 1, v1
+  s_and_saveexec_b64 s[0:1], vcc
+  s_xor_b64 s[0:1], exec, s[0:1]
+  s_cbranch_execnz .LThen
+  s_or_saveexec_b64 s[0:1], s[0:1]
+  s_xor_b64 exec, exec, s[0:1]
+  s_cbranch_execz .LJoin
+  s_branch .LElse
+.LThen:
+  v_mul_lo_u32 v0, v0, 15
+  s_or_saveexec_b64 s[0:1], s[0:1]
+  s_xor_b64 exec, exec, s[0:1]
+  s_cbranch_execz .LJoin
+.LElse:
+  v_mul_lo_u32 v0, v0, 9
+.LJoin:
+  s_or_b64 exec, exec, s[0:1]
+  s_endpgm
+";
+
+    #[test]
+    fn a_flip_copied_into_the_then_side_is_rejoined() {
+        assert_eq!(skips(COPIED), [(Side::FlipCopy, 12, 6)]);
+        // A copy that differs, or leads elsewhere, is not the flip's.
+        for (from, to) in [
+            (
+                "  s_xor_b64 exec, exec, s[0:1]\n  s_cbranch_execz .LJoin\n.LElse:",
+                "  s_xor_b64 exec, exec, s[2:3]\n  s_cbranch_execz .LJoin\n.LElse:",
+            ),
+            (
+                "  s_cbranch_execz .LJoin\n.LElse:",
+                "  s_cbranch_execz .LElse\n.LElse:",
+            ),
+            ("  s_branch .LElse\n", "  s_branch .LJoin\n"),
+        ] {
+            assert!(COPIED.contains(from));
+            let src = COPIED.replace(from, to);
+            assert!(
+                !skips(&src).iter().any(|s| s.0 == Side::FlipCopy),
+                "{to}: {:?}",
                 skips(&src)
             );
         }
