@@ -2374,6 +2374,48 @@ fn grid_stride_loops_around_and_after_a_split_if_else() {
     }
 }
 
+/// A 2-D grid-stride loop: rows in the outer loop, columns in the inner one, each counting in
+/// its lanes' own VGPR. The inner loop only narrows EXEC, so the outer one's lanes are those
+/// that started its iteration, and both are bounded by their slowest lane.
+#[test]
+fn two_dimensional_grid_stride_loops_need_no_annotation() {
+    let kernel = "\
+    __kernel void k(__global const int *in, __global int *out, int W, int H) {\n\
+      for (int y = get_global_id(1); y < H; y += get_global_size(1))\n\
+        for (int x = get_global_id(0); x < W; x += get_global_size(0))\n\
+          out[y * W + x] = in[y * W + x] * 2 + y;\n\
+    }\n";
+    let (w, h) = (40usize, 30usize);
+    let data: Vec<i64> = (0..(w * h) as i64).map(|v| v * 37 % 101).collect();
+    let expect: Vec<i64> = (0..w * h).map(|i| data[i] * 2 + (i / w) as i64).collect();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("k.cl"), kernel).unwrap();
+    let m = dir.path().join("k.toml");
+    std::fs::write(
+        &m,
+        format!(
+            "kernel = \"k.cl\"\ngrid = [16, 8]\nworkgroup = [8, 8]\nargs = [\"in\", \"out\", {w}, {h}]\n\
+             [[buffer]]\nname = \"in\"\ntype = \"i32\"\ndata = [{}]\n\
+             [[buffer]]\nname = \"out\"\ntype = \"i32\"\nlen = {}\n",
+            data.iter().map(i64::to_string).collect::<Vec<_>>().join(", "),
+            w * h
+        ),
+    )
+    .unwrap();
+    let m = m.to_str().unwrap();
+    let out = pws_ok(&["wcet", m, "--mode", "nosplit"]);
+    // 30 rows over 8 work-items, 40 columns over 16.
+    for note in [
+        "loop bound 4 inferred for this launch: each lane's v",
+        "loop bound 3 inferred for this launch: each lane's v",
+    ] {
+        assert!(out.contains(note), "{note}: {out}");
+    }
+    let report = json(&["golden", m, "--json"]);
+    assert_eq!(buffer(&report, "out"), expect);
+    bounded_in_no_split(m);
+}
+
 /// A split `if`/`else` in a uniform loop: at -O3 LLVM copies the else's EXEC flip into the
 /// end of the then-side (tail duplication), so the `if` has no single join; the split pass
 /// branches to the flip instead of running the copy (`host::extract::skips`), and PWS splits

@@ -14,10 +14,11 @@
 //! - the step and compare after a `break` (in an `if` only some lanes enter, the lanes that
 //!   leave kept in a mask across the join, as clang -O2 writes `if (a[i] < 0) break;`);
 //! - the step and compare after an `if`/`else` in the body, once its join has restored EXEC
-//!   (clang -O2's grid-stride loop around an `if`/`else`);
+//!   (clang -O2's grid-stride loop around an `if`/`else`), or after an inner loop of its own
+//!   lanes (a 2-D grid-stride loop's rows around its columns);
 //! - and flawed loops that must not be bounded: a step only some lanes take, EXEC narrowed by
 //!   the wrong mask, EXEC set to every lane before the loop (lanes the dispatcher disabled
-//!   join it).
+//!   join it), an inner loop that widens EXEC.
 //!
 //! Every wavefront counts its header runs in an SGPR: where the loop is bounded, the golden
 //! model finishes every wavefront of a launch of several workgroups (a partial one among them)
@@ -73,6 +74,8 @@ enum Flaw {
     WrongMask,
     /// `s_mov_b64 exec, -1` before the loop.
     AllLanes,
+    /// The inner loop ORs the dispatcher's lanes back into EXEC.
+    InnerWidens,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -101,6 +104,8 @@ struct Shape {
     /// An `if`/`else` on the lanes whose local id is below this before the step (without a
     /// `break`): the step follows its join.
     join: Option<u32>,
+    /// An inner loop before the step, each lane counting from its local id by 64 up to this.
+    inner: Option<u32>,
     flaw: Flaw,
 }
 
@@ -128,6 +133,7 @@ fn shape() -> impl Strategy<Value = Shape> {
         1 => Just(Flaw::MaskedStep),
         1 => Just(Flaw::WrongMask),
         1 => Just(Flaw::AllLanes),
+        1 => Just(Flaw::InnerWidens),
     ];
     (
         (
@@ -147,6 +153,7 @@ fn shape() -> impl Strategy<Value = Shape> {
             any::<bool>(),
             prop::option::weighted(0.25, 0u32..70),
             prop::option::weighted(0.3, 0u32..70),
+            prop::option::weighted(0.25, 1u32..300),
         ),
     )
         .prop_map(
@@ -154,7 +161,7 @@ fn shape() -> impl Strategy<Value = Shape> {
                 (start, step, order),
                 (signed, counter_first, bound, after_step),
                 (keep, guard, wide, flaw),
-                (sensible, late, brk, join),
+                (sensible, late, brk, join, inner),
             )| Shape {
                 start,
                 step,
@@ -174,7 +181,12 @@ fn shape() -> impl Strategy<Value = Shape> {
                 keep: keep && brk.is_none(),
                 brk,
                 join: join.filter(|_| brk.is_none()),
-                flaw,
+                inner: inner.filter(|_| brk.is_none()),
+                // Only an inner loop can widen EXEC.
+                flaw: match flaw {
+                    Flaw::InnerWidens if inner.is_none() || brk.is_some() => Flaw::None,
+                    flaw => flaw,
+                },
             },
         )
 }
@@ -214,6 +226,7 @@ fn source(sh: &Shape) -> String {
   v_mad_u64_u32 v[2:3], s[0:1], s10, v2, v[0:1]
   s_mov_b32 s21, 0
   v_mov_b32_e32 v5, 0
+  s_mov_b64 s[48:49], exec
 ",
     );
     if sh.late {
@@ -322,8 +335,19 @@ fn source(sh: &Shape) -> String {
             s,
             "  s_andn2_b64 s[34:35], s[34:35], exec\n  s_and_b64 s[38:39], vcc, exec\n  s_or_b64 s[34:35], s[34:35], s[38:39]\n.Ll:\n  s_or_b64 exec, exec, s[36:37]\n  s_and_b64 s[36:37], exec, s[34:35]\n  s_or_b64 s[14:15], s[36:37], s[14:15]\n  s_andn2_b64 exec, exec, s[14:15]\n  s_cbranch_execnz .Lh\n.Lx:\n  s_max_u32 {MOST}, {MOST}, {RUNS}\n  s_endpgm"
         );
-        s.push_str(&clang_descriptor("k", 8, 44));
+        s.push_str(&clang_descriptor("k", 8, 50));
         return s;
+    }
+    if let Some(limit) = sh.inner {
+        let widen = if sh.flaw == Flaw::InnerWidens {
+            "  s_or_b64 exec, exec, s[48:49]\n"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            s,
+            "  s_mov_b64 s[42:43], exec\n  v_mov_b32_e32 v6, v0\n  s_mov_b64 s[44:45], 0\n.Li:\n{widen}  v_add_u32_e32 v6, vcc, 64, v6\n  v_cmp_le_u32_e32 vcc, {limit}, v6\n  s_or_b64 s[44:45], vcc, s[44:45]\n  s_andn2_b64 exec, exec, s[44:45]\n  s_cbranch_execnz .Li\n  s_or_b64 exec, exec, s[42:43]"
+        );
     }
     if let Some(below) = sh.join {
         let _ = writeln!(
@@ -358,7 +382,7 @@ fn source(sh: &Shape) -> String {
         s,
         "  s_cbranch_execnz .Lh\n.Lx:\n  s_max_u32 {MOST}, {MOST}, {RUNS}\n  s_endpgm"
     );
-    s.push_str(&clang_descriptor("k", 8, 44));
+    s.push_str(&clang_descriptor("k", 8, 50));
     s
 }
 
@@ -367,13 +391,16 @@ fn launch(grid: u32, workgroup: u32, n: u32) -> Manifest {
     Manifest::parse(&text, "k.toml").expect("generated manifest is valid")
 }
 
-/// The loop's bound for `manifest`'s launch of `src`.
+/// The outer loop's bound for `manifest`'s launch of `src`.
 fn bound(src: &str, manifest: &Manifest) -> Option<u64> {
     let program = pws_isa::assemble(src, "k.s").unwrap();
     let flow = Flow::new(&program, "k.s").unwrap();
     let bounds = every_loop(&program, &flow, &LaunchValues::of(&program, manifest));
-    assert_eq!(bounds.len(), 1, "{src}");
-    bounds[0]
+    let outer: Vec<usize> = (0..flow.loops.len())
+        .filter(|&l| flow.loops[l].parent.is_none())
+        .collect();
+    assert_eq!(outer.len(), 1, "{src}");
+    bounds[outer[0]]
 }
 
 fn geometry() -> impl Strategy<Value = (u32, u32)> {
@@ -446,6 +473,7 @@ fn grid_stride_loops_are_bounded_by_their_slowest_lane() {
         late: true,
         brk: None,
         join: None,
+        inner: None,
         flaw: Flaw::None,
     };
     let at = |sh: Shape, n| bound(&source(&sh), &launch(256, 64, n));
@@ -511,6 +539,22 @@ fn grid_stride_loops_are_bounded_by_their_slowest_lane() {
             Shape {
                 flaw: Flaw::MaskedStep,
                 ..join
+            },
+            1000
+        ),
+        None
+    );
+    // An inner loop of the lanes' own before the step: it only narrows EXEC.
+    let inner = Shape {
+        inner: Some(200),
+        ..clang
+    };
+    assert_eq!(at(inner, 1000), Some(4));
+    assert_eq!(
+        at(
+            Shape {
+                flaw: Flaw::InnerWidens,
+                ..inner
             },
             1000
         ),

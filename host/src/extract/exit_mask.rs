@@ -45,6 +45,7 @@ use std::collections::HashMap;
 
 use pws_isa::{Instruction, Opcode, Operand, Program};
 
+use super::lane_ranges::{narrows_exec, writes_exec_or_split_mask};
 use crate::flow::{EdgeKind, Flow};
 use crate::scalar::{effects, registers, ScalarReg, ScalarSet, EXEC_LO, SCC};
 
@@ -877,13 +878,22 @@ impl<'a> Walk<'a> {
         }
         let nested = &flow.loops[m];
         let mut defs = ScalarSet::EMPTY;
+        let mut narrows = true;
         for &nb in &nested.body {
             *self.budget = self.budget.checked_sub(flow.blocks[nb].len() as u64)?;
             for i in flow.blocks[nb].clone() {
-                defs = defs.union(effects(&self.program.instructions[i].item).defs);
+                let inst = &self.program.instructions[i].item;
+                defs = defs.union(effects(inst).defs);
+                narrows &= !writes_exec_or_split_mask(inst) || narrows_exec(inst);
             }
         }
+        let before = lane.exec;
         lane.havoc(&mut self.bdd, defs).ok()?;
+        if narrows {
+            // Every write of EXEC in the loop narrows it (a divergent loop's mask of lanes
+            // done): on its exits EXEC is within what it was on entry.
+            lane.exec = self.bdd.and(before, lane.exec).ok()?;
+        }
         self.charge()?;
         Some(
             nested

@@ -281,7 +281,7 @@ pub fn writes_exec_or_split_mask(inst: &Instruction) -> bool {
 
 /// `inst` leaves in EXEC only lanes that were in it: `s_and_saveexec_b64`, `s_and_b64 exec,
 /// exec, m`, `s_andn2_b64 exec, exec, m` (an `if`'s and a loop's narrowing), `v_cmpx_*`.
-fn narrows_exec(inst: &Instruction) -> bool {
+pub fn narrows_exec(inst: &Instruction) -> bool {
     use Opcode::*;
     let exec_first = inst.src(0) == Some(Operand::ExecLo);
     let exec_either = exec_first || inst.src(1) == Some(Operand::ExecLo);
