@@ -2173,7 +2173,9 @@ fn loops_bounded_by_arguments_and_the_workgroup_size_need_no_annotation() {
 /// Grid-stride loops and a workgroup's copy of a tile count in a VGPR, each lane from its own
 /// id: their bounds are the slowest lane's trips (`host::extract::lane_count`), with no
 /// `PWS_LOOP_BOUND`, for `int`, `uint` and `size_t` counters, counting up or down, left early
-/// by a `break`, at -O1 to -O3; the kernels compute what the C says on the golden model and the RTL, within the bound.
+/// by a `break`, and for a triangle's rows (`j <= gid`, which clang counts down to an equality
+/// test), at -O1 to -O3; the kernels compute what the C says on the golden model and the RTL,
+/// within the bound.
 #[test]
 fn grid_stride_loops_need_no_annotation() {
     let kernels = "\
@@ -2202,6 +2204,11 @@ fn grid_stride_loops_need_no_annotation() {
       for (uint i = get_local_id(0); i < n; i += get_local_size(0)) t[i & 63] = in[i] + (int)i;\n\
       barrier(CLK_LOCAL_MEM_FENCE);\n\
       out[get_global_id(0)] = t[get_local_id(0)];\n\
+    }\n\
+    __kernel void tri(__global const int *in, __global int *out, int n) {\n\
+      int s = 0;\n\
+      for (int j = 0; j <= (int)get_global_id(0); j++) s += in[j];\n\
+      out[get_global_id(0)] = s;\n\
     }\n";
     let n = 700usize;
     let data: Vec<i64> = (0..n as i64).map(|v| (v * 37 % 101) - 50).collect();
@@ -2244,14 +2251,16 @@ fn grid_stride_loops_need_no_annotation() {
             data[last] + last as i64
         })
         .collect();
+    let tri: Vec<i64> = (0..128).map(|g| data[..=g].iter().sum()).collect();
     // 700 elements over 128 work-items: the first lanes run 6 iterations; 64 per workgroup
-    // for the tile: 11.
+    // for the tile: 11; the triangle's last lane 128 (clang counts g + 1 down to 0).
     for (entry, expect, trips) in [
         ("sum", &sum, "6"),
         ("wide", &sum, "6"),
         ("down", &down, "6"),
         ("find", &find, "6"),
         ("tile", &tile, "11"),
+        ("tri", &tri, "128"),
     ] {
         for opt in ["-O1", "-O2", "-O3"] {
             let m = manifest(entry, opt);

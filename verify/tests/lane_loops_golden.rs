@@ -6,7 +6,7 @@
 //!   `v_add_u32` and `v_addc_u32`, compared with `v_cmp_*_u64`);
 //! - it steps by the grid's size, the workgroup's size (both read from the dispatch packet) or
 //!   a constant, up or down;
-//! - any ordered compare, signed or unsigned, either way round, with the kernel argument, zero
+//! - any ordered compare, signed or unsigned, or an equality, either way round, with the kernel argument, zero
 //!   or a constant, before or after the step, whose lanes leave through the mask of lanes
 //!   done (`s_or_b64 s[14:15], vcc, s[14:15]; s_andn2_b64 exec, exec, s[14:15]`) or stay
 //!   through the mask of lanes that go on (`s_and_b64 exec, exec, vcc`), behind clang's guard
@@ -122,6 +122,7 @@ fn shape() -> impl Strategy<Value = Shape> {
         2 => Just(Step::Workgroup),
         2 => prop_oneof![-300i32..-1, 1i32..300, Just(i32::MIN), Just(0x4000_0000)]
             .prop_map(Step::Constant),
+        1 => prop_oneof![Just(1), Just(-1)].prop_map(Step::Constant),
     ];
     let bound = prop_oneof![
         3 => Just(Bound::Argument),
@@ -139,7 +140,9 @@ fn shape() -> impl Strategy<Value = Shape> {
         (
             start,
             step,
-            prop::sample::select(vec!["lt", "le", "gt", "ge"]),
+            prop::sample::select(vec![
+                "lt", "le", "gt", "ge", "lt", "le", "gt", "ge", "eq", "ne",
+            ]),
         ),
         (any::<bool>(), any::<bool>(), bound, any::<bool>()),
         (
@@ -165,7 +168,7 @@ fn shape() -> impl Strategy<Value = Shape> {
             )| Shape {
                 start,
                 step,
-                order: if sensible {
+                order: if sensible && !matches!(order, "eq" | "ne") {
                     sensible_order(step, counter_first, keep && brk.is_none(), order)
                 } else {
                     order
@@ -559,6 +562,37 @@ fn grid_stride_loops_are_bounded_by_their_slowest_lane() {
             1000
         ),
         None
+    );
+    // A lane that leaves when its counter meets the bound: lane 0 steps 100 times.
+    let meets = Shape {
+        start: Start::LocalId,
+        step: Step::Constant(1),
+        order: "eq",
+        bound: Bound::Constant(100),
+        ..clang
+    };
+    assert_eq!(at(meets, 1000), Some(100));
+    // Going on only while equal: the start just below the bound runs longest, not an end.
+    assert_eq!(
+        at(
+            Shape {
+                keep: true,
+                ..meets
+            },
+            1000
+        ),
+        None
+    );
+    assert_eq!(
+        at(
+            Shape {
+                step: Step::Constant(2),
+                ..meets
+            },
+            1000
+        ),
+        None,
+        "steps over the bound"
     );
     // Near the top of the signed range a lane's counter would wrap around before it leaves.
     assert_eq!(at(clang, 0x7fff_fff0), None);

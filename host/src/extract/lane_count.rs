@@ -27,7 +27,8 @@
 //!   or one only some lanes enter (clang's `if (a[i] < 0) break;` before the step), and the
 //!   segment may follow the join of an `if`/`else` in the body (`s_or_b64 exec, exec, s[8:9]`
 //!   and then the step): which lanes step is then the walk's to prove;
-//! - there too, an ordered integer compare (`v_cmp_{lt,le,gt,ge}_{i,u}32`) of v + c (c known,
+//! - there too, an integer compare (`v_cmp_{lt,le,gt,ge}_{i,u}32`, or `eq`/`ne` of a counter
+//!   stepped by 1 or -1) of v + c (c known,
 //!   the step included if the compare comes after it) with a known uniform value, whose result
 //!   for a lane, one way, ends that lane's loop ([`exit_mask::lane_leaves_when`]);
 //! - v's start over the lanes that enter the loop lies in a known range ([`LaneRanges`]).
@@ -355,6 +356,11 @@ enum Order {
     Le,
     Gt,
     Ge,
+    /// Equality, which ends a loop only for a counter that reaches the bound value exactly:
+    /// one stepped by 1 or -1 (clang rewrites `for (j = 0; j <= i; j++)` into a count down
+    /// of `i + 1` to 0).
+    Eq,
+    Ne,
 }
 
 impl Order {
@@ -371,6 +377,8 @@ impl Order {
             VCmpLeU64 => (Order::Le, false),
             VCmpGtU64 => (Order::Gt, false),
             VCmpGeU64 => (Order::Ge, false),
+            VCmpEqI64 | VCmpEqU64 => (Order::Eq, false),
+            VCmpNeI64 | VCmpNeU64 => (Order::Ne, false),
             _ => {
                 let (order, signed) = Order::narrow(op)?;
                 return Some((order, signed, 1));
@@ -390,6 +398,8 @@ impl Order {
             VCmpLeU32 => (Order::Le, false),
             VCmpGtU32 => (Order::Gt, false),
             VCmpGeU32 => (Order::Ge, false),
+            VCmpEqI32 | VCmpEqU32 => (Order::Eq, false),
+            VCmpNeI32 | VCmpNeU32 => (Order::Ne, false),
             _ => return None,
         })
     }
@@ -400,6 +410,8 @@ impl Order {
             Order::Le => a <= b,
             Order::Gt => a > b,
             Order::Ge => a >= b,
+            Order::Eq => a == b,
+            Order::Ne => a != b,
         }
     }
 }
@@ -432,6 +444,42 @@ impl LaneCompare {
         budget: &mut u64,
     ) -> Option<u64> {
         let (order, signed) = self.order;
+        if !matches!(order, Order::Eq | Order::Ne) {
+            return self.most_trips_as(signed, exit_when, start, step, budget);
+        }
+        // Only a lane that leaves when its counter meets the bound: its trips are the
+        // distance to it, which grows with the start (one that goes on only while equal
+        // runs longest from a start in the middle). A counter that steps over the bound would
+        // run until it wrapped around; one that steps by 1 meets it, and the lanes whose start
+        // lies on the far side of the bound (which never would) form an end of the start
+        // range, where the count finds them. Equality reads the same either way: the values
+        // may stay within either type (a 64-bit counter's low half must not carry, so only
+        // unsigned).
+        if step.unsigned_abs() != 1 || (order == Order::Eq) != exit_when {
+            return None;
+        }
+        let signs: &[bool] = if self.high.is_some() {
+            &[false]
+        } else {
+            &[false, true]
+        };
+        signs
+            .iter()
+            .copied()
+            .filter_map(|signed| self.most_trips_as(signed, exit_when, start, step, budget))
+            .min()
+    }
+
+    /// [`Self::most_trips`], reading the values as `signed` or unsigned.
+    fn most_trips_as(
+        &self,
+        signed: bool,
+        exit_when: bool,
+        start: Range,
+        step: i32,
+        budget: &mut u64,
+    ) -> Option<u64> {
+        let order = self.order.0;
         let exact = |v: u32| {
             if signed {
                 i64::from(v as i32)
@@ -566,6 +614,37 @@ s_or_b64 exec, exec, s[12:13]
             "v_add_u32_e32 v3, vcc, 3, v4",
         );
         assert_eq!(trips(&steps_by_three), Some(334));
+    }
+
+    #[test]
+    fn a_count_down_to_an_equal_value_is_bounded() {
+        // clang -O2's `for (j = 0; j <= i; j++)`: i + 1 counted down to 0.
+        let down = "\
+v_add_u32_e32 v4, vcc, 1, v0
+s_mov_b64 s[12:13], 0
+.Lh:
+v_add_u32_e32 v4, vcc, -1, v4
+v_cmp_eq_u32_e32 vcc, 0, v4
+s_or_b64 s[12:13], vcc, s[12:13]
+s_andn2_b64 exec, exec, s[12:13]
+s_cbranch_execnz .Lh
+.Lx:";
+        assert_eq!(trips(down), Some(64));
+        // By 2 a lane may step over the value; from 0 lane 0 passes it at once.
+        assert_eq!(trips(&down.replace("vcc, -1, v4", "vcc, -2, v4")), None);
+        assert_eq!(trips(&down.replace("vcc, 1, v0", "vcc, 0, v0")), None);
+        // Going on while not equal, counting up to a bound above every start.
+        let up = down
+            .replace("vcc, -1, v4", "vcc, 1, v4")
+            .replace(
+                "v_cmp_eq_u32_e32 vcc, 0, v4",
+                "v_cmp_ne_u32_e32 vcc, 0x50, v4",
+            )
+            .replace(
+                "s_or_b64 s[12:13], vcc, s[12:13]\ns_andn2_b64 exec, exec, s[12:13]",
+                "s_and_b64 exec, exec, vcc",
+            );
+        assert_eq!(trips(&up), Some(79));
     }
 
     #[test]
