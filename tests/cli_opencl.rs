@@ -2281,6 +2281,32 @@ fn grid_stride_loops_need_no_annotation() {
     }
 }
 
+/// The two sides of the `if`/`else` the PWS kernels below split: long enough that clang keeps
+/// EXEC masking instead of selects, and the split pays.
+const ODD_SIDE: &str =
+    "v = v * 3 + 1; v = v * 5 - 2; v ^= v >> 3; v += 11; v = v * 7 + 3; v ^= v << 2;";
+const EVEN_SIDE: &str =
+    "v = v / 2; v = v * 9 - 4; v ^= v >> 5; v -= 13; v = v * 11 + 1; v ^= v << 1;";
+
+/// [`ODD_SIDE`] (`odd`) or [`EVEN_SIDE`] on `v`, as OpenCL C computes them.
+fn odd_or_even_side(mut v: i32, odd: bool) -> i32 {
+    if odd {
+        v = v
+            .wrapping_mul(3)
+            .wrapping_add(1)
+            .wrapping_mul(5)
+            .wrapping_sub(2);
+        v ^= v >> 3;
+        v = v.wrapping_add(11).wrapping_mul(7).wrapping_add(3);
+        v ^ (v << 2)
+    } else {
+        v = (v / 2).wrapping_mul(9).wrapping_sub(4);
+        v ^= v >> 5;
+        v = v.wrapping_sub(13).wrapping_mul(11).wrapping_add(1);
+        v ^ (v << 1)
+    }
+}
+
 /// Grid-stride loops as PWS kernels have them: around an `if`/`else` (clang steps the counter
 /// after the join restores EXEC), and after a split `if`/`else` (the kernel has a `split` and
 /// a `merge`, which keep EXEC within the dispatcher's lanes). Both are bounded without
@@ -2289,44 +2315,25 @@ fn grid_stride_loops_need_no_annotation() {
 /// branch back there too (`host::extract::skips`).
 #[test]
 fn grid_stride_loops_around_and_after_a_split_if_else() {
-    use std::collections::HashMap;
-    let kernels = "\
-    int mix(int v) {\n\
-      if (v & 1) { v = v * 3 + 1; v = v * 5 - 2; v ^= v >> 3; v += 11; v = v * 7 + 3; v ^= v << 2; }\n\
-      else { v = v / 2; v = v * 9 - 4; v ^= v >> 5; v -= 13; v = v * 11 + 1; v ^= v << 1; }\n\
+    let kernels = format!(
+        "\
+    int mix(int v) {{\n\
+      if (v & 1) {{ {ODD_SIDE} }} else {{ {EVEN_SIDE} }}\n\
       return v;\n\
-    }\n\
-    __kernel void around(__global const int *in, __global int *out, int n) {\n\
+    }}\n\
+    __kernel void around(__global const int *in, __global int *out, int n) {{\n\
       for (int i = get_global_id(0); i < n; i += get_global_size(0)) out[i] = mix(in[i]);\n\
-    }\n\
-    __kernel void after(__global const int *in, __global int *out, int n) {\n\
+    }}\n\
+    __kernel void after(__global const int *in, __global int *out, int n) {{\n\
       int g = get_global_id(0), v = in[g];\n\
       PWS_SPLIT();\n\
-      if (v & 1) { v = v * 3 + 1; v = v * 5 - 2; v ^= v >> 3; v += 11; v = v * 7 + 3; v ^= v << 2; }\n\
-      else { v = v / 2; v = v * 9 - 4; v ^= v >> 5; v -= 13; v = v * 11 + 1; v ^= v << 1; }\n\
+      if (v & 1) {{ {ODD_SIDE} }} else {{ {EVEN_SIDE} }}\n\
       for (int i = g; i < n; i += get_global_size(0)) out[i] = v + i;\n\
-    }\n";
+    }}\n"
+    );
     let n = 700usize;
     let data: Vec<i64> = (0..n as i64).map(|v| (v * 7919 % 2003) - 1000).collect();
-    let mix = |v: i64| -> i64 {
-        let mut v = v as i32;
-        if v & 1 != 0 {
-            v = v
-                .wrapping_mul(3)
-                .wrapping_add(1)
-                .wrapping_mul(5)
-                .wrapping_sub(2);
-            v ^= v >> 3;
-            v = v.wrapping_add(11).wrapping_mul(7).wrapping_add(3);
-            v ^= v << 2;
-        } else {
-            v = (v / 2).wrapping_mul(9).wrapping_sub(4);
-            v ^= v >> 5;
-            v = v.wrapping_sub(13).wrapping_mul(11).wrapping_add(1);
-            v ^= v << 1;
-        }
-        i64::from(v)
-    };
+    let mix = |v: i64| i64::from(odd_or_even_side(v as i32, v & 1 != 0));
     let around: Vec<i64> = data.iter().map(|&v| mix(v)).collect();
     let after: Vec<i64> = (0..n)
         .map(|i| i64::from((mix(data[i % 128]) + i as i64) as i32))
@@ -2355,25 +2362,7 @@ fn grid_stride_loops_around_and_after_a_split_if_else() {
             out.contains("loop bound 6 inferred for this launch: each lane's v"),
             "{entry}: {out}"
         );
-        let rows = json(&[
-            "compare",
-            m,
-            "--mode",
-            "nosplit,dws,pws",
-            "--S",
-            "1",
-            "--json",
-        ]);
-        let mut cycles = HashMap::new();
-        for row in rows.as_array().unwrap() {
-            let bound = row["bound"]
-                .as_u64()
-                .unwrap_or_else(|| panic!("{entry}: no bound: {row}"));
-            let c = row["cycles"].as_u64().unwrap();
-            assert!(c <= bound, "{entry}: {row}");
-            assert_eq!(row["golden_equal"], true, "{entry}: {row}");
-            cycles.insert(row["mode"].as_str().unwrap().to_string(), c);
-        }
+        let cycles = bounded_in(m, "nosplit,dws,pws");
         let report = json(&["golden", m, "--mode", "pws", "--S", "1", "--json"]);
         assert_eq!(&buffer(&report, "out"), expect, "{entry}");
         if entry == "after" {
@@ -2431,39 +2420,24 @@ fn two_dimensional_grid_stride_loops_need_no_annotation() {
 /// there as at -O2, faster than no splitting, within its bound, computing what the C says.
 #[test]
 fn a_split_in_a_loop_splits_at_every_optimisation_level() {
-    use std::collections::HashMap;
-    let kernel = "\
-    __kernel void k(__global const int *in, __global int *out, int iters) {\n\
+    let kernel = format!(
+        "\
+    __kernel void k(__global const int *in, __global int *out, int iters) {{\n\
       int g = get_global_id(0), v = in[g];\n\
-      for (int t = 0; t < iters; t++) {\n\
+      for (int t = 0; t < iters; t++) {{\n\
         PWS_SPLIT();\n\
-        if ((v + t) & 1) { v = v * 3 + 1; v = v * 5 - 2; v ^= v >> 3; v += 11; v = v * 7 + 3; v ^= v << 2; }\n\
-        else { v = v / 2; v = v * 9 - 4; v ^= v >> 5; v -= 13; v = v * 11 + 1; v ^= v << 1; }\n\
-      }\n\
+        if ((v + t) & 1) {{ {ODD_SIDE} }} else {{ {EVEN_SIDE} }}\n\
+      }}\n\
       out[g] = v;\n\
-    }\n";
+    }}\n"
+    );
     let data: Vec<i64> = (0..128).map(|v| (v * 7919 % 2003) - 1000).collect();
     let expect: Vec<i64> = data
         .iter()
         .map(|&v| {
-            let mut v = v as i32;
-            for t in 0..5 {
-                if (v.wrapping_add(t)) & 1 != 0 {
-                    v = v
-                        .wrapping_mul(3)
-                        .wrapping_add(1)
-                        .wrapping_mul(5)
-                        .wrapping_sub(2);
-                    v ^= v >> 3;
-                    v = v.wrapping_add(11).wrapping_mul(7).wrapping_add(3);
-                    v ^= v << 2;
-                } else {
-                    v = (v / 2).wrapping_mul(9).wrapping_sub(4);
-                    v ^= v >> 5;
-                    v = v.wrapping_sub(13).wrapping_mul(11).wrapping_add(1);
-                    v ^= v << 1;
-                }
-            }
+            let v = (0..5).fold(v as i32, |v, t| {
+                odd_or_even_side(v, v.wrapping_add(t) & 1 != 0)
+            });
             i64::from(v)
         })
         .collect();
@@ -2476,17 +2450,7 @@ fn a_split_in_a_loop_splits_at_every_optimisation_level() {
             &format!("cflags = [\"{opt}\"]\nworkgroup = 64\nargs = [\"in\", \"out\", 5]"),
             &data,
         );
-        let rows = json(&["compare", &m, "--mode", "nosplit,pws", "--S", "1", "--json"]);
-        let mut cycles = HashMap::new();
-        for row in rows.as_array().unwrap() {
-            let bound = row["bound"]
-                .as_u64()
-                .unwrap_or_else(|| panic!("{opt}: {row}"));
-            let c = row["cycles"].as_u64().unwrap();
-            assert!(c <= bound, "{opt}: {row}");
-            assert_eq!(row["golden_equal"], true, "{opt}: {row}");
-            cycles.insert(row["mode"].as_str().unwrap().to_string(), c);
-        }
+        let cycles = bounded_in(&m, "nosplit,pws");
         assert!(cycles["pws"] < cycles["nosplit"], "{opt}: {cycles:?}");
         let report = json(&["golden", &m, "--mode", "pws", "--S", "1", "--json"]);
         assert_eq!(buffer(&report, "out"), expect, "{opt}");
@@ -2565,13 +2529,22 @@ fn grid_of_128(dir: &std::path::Path, name: &str, keys: &str, data: &[i64]) -> S
 }
 
 fn bounded_in_no_split(m: &str) {
-    let rows = json(&["compare", m, "--mode", "nosplit", "--json"]);
+    bounded_in(m, "nosplit");
+}
+
+/// Runs `m` on the RTL in `modes` (at S = 1): every run within its bound and equal to the
+/// golden model. The cycles by mode.
+fn bounded_in(m: &str, modes: &str) -> std::collections::HashMap<String, u64> {
+    let rows = json(&["compare", m, "--mode", modes, "--S", "1", "--json"]);
+    let mut cycles = std::collections::HashMap::new();
     for row in rows.as_array().unwrap() {
-        let cycles = row["cycles"].as_u64().unwrap();
+        let c = row["cycles"].as_u64().unwrap();
         let bound = row["bound"]
             .as_u64()
-            .unwrap_or_else(|| panic!("no bound: {row}"));
-        assert!(cycles <= bound, "{row}");
-        assert_eq!(row["golden_equal"], true, "{row}");
+            .unwrap_or_else(|| panic!("{m}: no bound: {row}"));
+        assert!(c <= bound, "{m}: {row}");
+        assert_eq!(row["golden_equal"], true, "{m}: {row}");
+        cycles.insert(row["mode"].as_str().unwrap().to_string(), c);
     }
+    cycles
 }

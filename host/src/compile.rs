@@ -566,27 +566,11 @@ mod tests {
     #[test]
     fn a_flip_copied_into_the_then_side_is_rejoined_where_the_pass_splits() {
         // clang-14 -O3: the else's flip block copied to the end of the then-side.
-        let src = "k:
-  v_cmp_eq_u32_e32 vcc, 1, v1
-  ; pws: split
-  s_and_saveexec_b64 s[0:1], vcc
-  s_xor_b64 s[0:1], exec, s[0:1]
-  s_cbranch_execnz .LThen
-  s_or_saveexec_b64 s[0:1], s[0:1]
-  s_xor_b64 exec, exec, s[0:1]
-  s_cbranch_execz .LJoin
-  s_branch .LElse
-.LThen:
-  v_mul_lo_u32 v0, v0, 15
-  s_or_saveexec_b64 s[0:1], s[0:1]
-  s_xor_b64 exec, exec, s[0:1]
-  s_cbranch_execz .LJoin
-.LElse:
-  v_mul_lo_u32 v0, v0, 9
-.LJoin:
-  s_or_b64 exec, exec, s[0:1]
-  s_endpgm
-";
+        let src = &crate::extract::skips::FLIP_COPIED.replacen(
+            "  s_and_saveexec_b64",
+            "  ; pws: split\n  s_and_saveexec_b64",
+            1,
+        );
         let c = compile(src, "t.s", SplitPolicy::Marked).unwrap();
         assert_eq!(c.split_points.len(), 1, "{:?} {:?}", c.skipped, c.notes);
         assert_eq!(c.restored_branches, 1);

@@ -312,6 +312,29 @@ pub fn find(program: &Program, flow: &Flow) -> Vec<Skip> {
     out
 }
 
+/// clang-14 -O3's if/else: the else's flip block copied into the end of the then-side.
+#[cfg(test)]
+pub(crate) const FLIP_COPIED: &str = "k:
+  v_cmp_eq_u32_e32 vcc, 1, v1
+  s_and_saveexec_b64 s[0:1], vcc
+  s_xor_b64 s[0:1], exec, s[0:1]
+  s_cbranch_execnz .LThen
+  s_or_saveexec_b64 s[0:1], s[0:1]
+  s_xor_b64 exec, exec, s[0:1]
+  s_cbranch_execz .LJoin
+  s_branch .LElse
+.LThen:
+  v_mul_lo_u32 v0, v0, 15
+  s_or_saveexec_b64 s[0:1], s[0:1]
+  s_xor_b64 exec, exec, s[0:1]
+  s_cbranch_execz .LJoin
+.LElse:
+  v_mul_lo_u32 v0, v0, 9
+.LJoin:
+  s_or_b64 exec, exec, s[0:1]
+  s_endpgm
+";
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -380,31 +403,9 @@ mod tests {
         }
     }
 
-    /// clang-14 -O3's if/else: the else's flip block copied into the end of the then-side.
-    const COPIED: &str = "k:
-  v_cmp_eq_u32_e32 vcc, 1, v1
-  s_and_saveexec_b64 s[0:1], vcc
-  s_xor_b64 s[0:1], exec, s[0:1]
-  s_cbranch_execnz .LThen
-  s_or_saveexec_b64 s[0:1], s[0:1]
-  s_xor_b64 exec, exec, s[0:1]
-  s_cbranch_execz .LJoin
-  s_branch .LElse
-.LThen:
-  v_mul_lo_u32 v0, v0, 15
-  s_or_saveexec_b64 s[0:1], s[0:1]
-  s_xor_b64 exec, exec, s[0:1]
-  s_cbranch_execz .LJoin
-.LElse:
-  v_mul_lo_u32 v0, v0, 9
-.LJoin:
-  s_or_b64 exec, exec, s[0:1]
-  s_endpgm
-";
-
     #[test]
     fn a_flip_copied_into_the_then_side_is_rejoined() {
-        assert_eq!(skips(COPIED), [(Side::FlipCopy, 12, 6)]);
+        assert_eq!(skips(FLIP_COPIED), [(Side::FlipCopy, 12, 6)]);
         // A copy that differs, or leads elsewhere, is not the flip's.
         for (from, to) in [
             (
@@ -417,8 +418,8 @@ mod tests {
             ),
             ("  s_branch .LElse\n", "  s_branch .LJoin\n"),
         ] {
-            assert!(COPIED.contains(from));
-            let src = COPIED.replace(from, to);
+            assert!(FLIP_COPIED.contains(from));
+            let src = FLIP_COPIED.replace(from, to);
             assert!(
                 !skips(&src).iter().any(|s| s.0 == Side::FlipCopy),
                 "{to}: {:?}",
