@@ -906,7 +906,7 @@ fn constant_tables_run_from_rodata() {
     );
     let expect: Vec<i64> = (0..64usize)
         .map(|i| {
-            let x = (i * 37 % 101) as usize;
+            let x = i * 37 % 101;
             i64::from(
                 sbox[x & 15]
                     + bytes[x % 7]

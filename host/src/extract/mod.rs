@@ -46,7 +46,7 @@ mod regions;
 pub mod skips;
 pub mod trip_count;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 
 use pws_isa::{assemble, Opcode, Operand, Program};
@@ -274,12 +274,10 @@ pub fn extract_restoring(
                 break l;
             }
         };
-        // Each restored branch before an instruction moves it down by one.
+        // Each restored branch before an instruction moves it down by one (`found` is in
+        // program order).
         let shift = |i: usize, strictly: bool| {
-            found
-                .iter()
-                .filter(|o| if strictly { o.at < i } else { o.at <= i })
-                .count()
+            found.partition_point(|o| if strictly { o.at < i } else { o.at <= i })
         };
         restored.push(Restored {
             side: s.side,
@@ -290,14 +288,23 @@ pub fn extract_restoring(
             label,
         });
     }
+    // What goes before each source line: the labels of the branches' targets, then the
+    // branches, each in the order of `restored`.
+    let mut before: HashMap<u32, Vec<String>> = HashMap::new();
+    for r in &restored {
+        before
+            .entry(r.target_line)
+            .or_default()
+            .push(format!("{}:", r.label));
+    }
+    for r in &restored {
+        before.entry(r.at_line).or_default().push(r.branch_text());
+    }
     let mut lines: Vec<(u32, std::borrow::Cow<'_, str>)> = Vec::new();
     for (k, text) in source.lines().enumerate() {
         let n = k as u32 + 1;
-        for r in restored.iter().filter(|r| r.target_line == n) {
-            lines.push((n, format!("{}:", r.label).into()));
-        }
-        for r in restored.iter().filter(|r| r.at_line == n) {
-            lines.push((n, r.branch_text().into()));
+        for inserted in before.remove(&n).into_iter().flatten() {
+            lines.push((n, inserted.into()));
         }
         lines.push((n, text.into()));
     }

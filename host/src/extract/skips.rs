@@ -199,44 +199,51 @@ fn successor(program: &Program, flow: &Flow, b: usize, kind: EdgeKind) -> Option
 /// The copies of else-flip blocks at the end of other blocks: a flip block is exactly
 /// `s_or_saveexec_b64 sB, sA` `s_xor_b64 exec, exec, sB` `s_cbranch_execz J`; a copy is the
 /// same instructions ending another block, whose branch goes to J too and whose fall-through
-/// leads where the flip's does. Branching to the flip instead runs what the copy runs.
+/// leads where the flip's does. Branching to the flip instead runs what the copy runs. Linear
+/// in the program: flips are looked up by their first two instructions and successors.
 fn flip_copies(program: &Program, flow: &Flow) -> Vec<Skip> {
     let insts = &program.instructions;
-    let mut out = Vec::new();
-    let reachable = (0..flow.blocks.len()).filter(|&b| flow.reachable[b]);
-    let flips: Vec<usize> = reachable
-        .clone()
-        .filter(|&f| {
-            let block = flow.blocks[f].clone();
-            let [or, xor, br] = [block.start, block.start + 1, block.start + 2].map(|i| insts.get(i).map(|l| &l.item));
-            block.len() == 3
-                && or.is_some_and(|x| x.opcode == Opcode::SOrSaveexecB64)
-                && br.is_some_and(|x| x.opcode == Opcode::SCbranchExecz)
-                && matches!((or, xor), (Some(o), Some(x)) if pair(exec_with(x, Opcode::SXorB64)).is_some() && pair(exec_with(x, Opcode::SXorB64)) == pair(o.dst))
-        })
+    // What a flip and a copy of it share: its first two instructions and where it goes.
+    type Key = (Instruction, Instruction, Option<usize>, Option<usize>);
+    let key = |b: usize, at: usize| -> Key {
+        (
+            insts[at].item,
+            insts[at + 1].item,
+            successor(program, flow, b, EdgeKind::Taken),
+            successor(program, flow, b, EdgeKind::FallThrough),
+        )
+    };
+    let ends_in_flip = |b: usize, at: usize| {
+        let [or, xor, br] = [at, at + 1, at + 2].map(|i| &insts[i].item);
+        or.opcode == Opcode::SOrSaveexecB64
+            && br.opcode == Opcode::SCbranchExecz
+            && pair(exec_with(xor, Opcode::SXorB64)).is_some_and(|x| Some(x) == pair(or.dst))
+            && flow.blocks[b].end == at + 3
+    };
+    let reachable: Vec<usize> = (0..flow.blocks.len())
+        .filter(|&b| flow.reachable[b] && flow.blocks[b].len() >= 3)
         .collect();
-    for f in flips {
-        let flip = flow.blocks[f].clone();
-        let taken = successor(program, flow, f, EdgeKind::Taken);
-        let fall = successor(program, flow, f, EdgeKind::FallThrough);
-        for x in reachable.clone().filter(|&x| x != f) {
-            let block = flow.blocks[x].clone();
-            if block.len() < flip.len() {
-                continue;
-            }
-            let at = block.end - flip.len();
-            let same = (0..flip.len() - 1)
-                .all(|k| insts[at + k].item == insts[flip.start + k].item)
-                && insts[block.end - 1].item.opcode == Opcode::SCbranchExecz
-                && successor(program, flow, x, EdgeKind::Taken) == taken
-                && successor(program, flow, x, EdgeKind::FallThrough) == fall;
-            if same {
-                out.push(Skip {
-                    side: Side::FlipCopy,
-                    at,
-                    target: flip.start,
-                });
-            }
+    let mut flips: std::collections::HashMap<Key, Vec<usize>> = std::collections::HashMap::new();
+    for &f in &reachable {
+        let start = flow.blocks[f].start;
+        if flow.blocks[f].len() == 3 && ends_in_flip(f, start) {
+            flips.entry(key(f, start)).or_default().push(f);
+        }
+    }
+    // A copy ends a longer block (the then-side's code before it): two equal flip blocks
+    // are not copies of each other, or each would branch to the other.
+    let mut out = Vec::new();
+    for &x in reachable.iter().filter(|&&x| flow.blocks[x].len() > 3) {
+        let at = flow.blocks[x].end - 3;
+        if !ends_in_flip(x, at) {
+            continue;
+        }
+        if let Some(&f) = flips.get(&key(x, at)).and_then(|m| m.first()) {
+            out.push(Skip {
+                side: Side::FlipCopy,
+                at,
+                target: flow.blocks[f].start,
+            });
         }
     }
     out
