@@ -18,10 +18,12 @@ use pws_isa::Program;
 use crate::flow::Flow;
 use crate::scalar::{describe, effects, ScalarSet};
 
-/// Live scalar registers at the entry of every block.
+/// Live scalar registers before and after every instruction: kept whole, so that a query is
+/// a lookup (a straight-line kernel is one block, and walking it per query is quadratic).
 #[derive(Debug, Clone)]
 pub struct Liveness {
-    live_in: Vec<ScalarSet>,
+    before: Vec<ScalarSet>,
+    after: Vec<ScalarSet>,
 }
 
 impl Liveness {
@@ -29,13 +31,16 @@ impl Liveness {
         let insts = &program.instructions;
         let nb = flow.blocks.len();
         let mut live_in = vec![ScalarSet::EMPTY; nb];
+        let live_out = |live_in: &[ScalarSet], b: usize| {
+            flow.succ[b]
+                .iter()
+                .fold(ScalarSet::EMPTY, |a, e| a.union(live_in[e.to]))
+        };
         let mut changed = true;
         while changed {
             changed = false;
             for &b in flow.order().iter().rev() {
-                let mut live = flow.succ[b]
-                    .iter()
-                    .fold(ScalarSet::EMPTY, |a, e| a.union(live_in[e.to]));
+                let mut live = live_out(&live_in, b);
                 for i in flow.blocks[b].clone().rev() {
                     let e = effects(&insts[i].item);
                     live = live.minus(e.defs).union(e.uses);
@@ -46,28 +51,28 @@ impl Liveness {
                 }
             }
         }
-        Liveness { live_in }
+        let mut before = vec![ScalarSet::EMPTY; insts.len()];
+        let mut after = vec![ScalarSet::EMPTY; insts.len()];
+        for b in 0..nb {
+            let mut live = live_out(&live_in, b);
+            for i in flow.blocks[b].clone().rev() {
+                after[i] = live;
+                let e = effects(&insts[i].item);
+                live = live.minus(e.defs).union(e.uses);
+                before[i] = live;
+            }
+        }
+        Liveness { before, after }
     }
 
     /// Registers live right after instruction `i`.
-    pub fn live_after(&self, program: &Program, flow: &Flow, i: usize) -> ScalarSet {
-        let b = flow.block_of(i);
-        let mut live = flow.succ[b]
-            .iter()
-            .fold(ScalarSet::EMPTY, |a, e| a.union(self.live_in[e.to]));
-        for k in (i + 1..flow.blocks[b].end).rev() {
-            let e = effects(&program.instructions[k].item);
-            live = live.minus(e.defs).union(e.uses);
-        }
-        live
+    pub fn live_after(&self, i: usize) -> ScalarSet {
+        self.after[i]
     }
 
     /// Registers live right before instruction `i`.
-    pub fn live_before(&self, program: &Program, flow: &Flow, i: usize) -> ScalarSet {
-        let e = effects(&program.instructions[i].item);
-        self.live_after(program, flow, i)
-            .minus(e.defs)
-            .union(e.uses)
+    pub fn live_before(&self, i: usize) -> ScalarSet {
+        self.before[i]
     }
 }
 
@@ -198,8 +203,8 @@ pub fn split_hazards(
         }
     }
     let after_merge = match region.merge_after {
-        Some(i) => live.live_after(program, flow, i),
-        None => live.live_before(program, flow, region.join_prefix.start),
+        Some(i) => live.live_after(i),
+        None => live.live_before(region.join_prefix.start),
     };
     let lost = differs.intersection(after_merge).minus(ScalarSet::EXEC);
     if !lost.is_empty() {

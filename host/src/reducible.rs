@@ -107,10 +107,7 @@ pub fn repair(source: &str, file: &str) -> Result<Repaired> {
         let Some(written) = runs_empty(&program, i + 1, target, &mut budget) else {
             continue;
         };
-        if !written
-            .intersection(live.live_before(&program, &flow, target))
-            .is_empty()
-        {
+        if !written.intersection(live.live_before(target)).is_empty() {
             continue;
         }
         remove.insert(l.line as usize, "s_cbranch_execz");

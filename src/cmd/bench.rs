@@ -1,6 +1,7 @@
 //! `pws bench`: the speed tables of `make bench` in one run: rust-hdl against Verilator on the
 //! same exported units, the compute unit running whole kernels (with and without a VCD, and
-//! the memory a long run holds), and the WCET analysis against CFG size.
+//! the memory a long run holds), the WCET analysis against CFG size, and the split pass
+//! against kernel size.
 
 use std::time::Duration;
 
@@ -14,9 +15,10 @@ use super::CmdResult;
 #[derive(clap::Args)]
 pub struct Args {
     /// Only this part: `rtl` (rust-hdl vs Verilator), `cu` (kernels on the compute unit),
-    /// `wcet` (`pws wcet` on CFGs of growing size) or `tightness` (every launch in kernels/ on
-    /// the RTL in each mode beside its WCET bound).
-    #[arg(long, value_parser = ["rtl", "cu", "wcet", "tightness"])]
+    /// `wcet` (`pws wcet` on CFGs of growing size), `compile` (`pws compile` on kernels of
+    /// growing size) or `tightness` (every launch in kernels/ on the RTL in each mode beside
+    /// its WCET bound).
+    #[arg(long, value_parser = ["rtl", "cu", "wcet", "compile", "tightness"])]
     only: Option<String>,
     /// Only this RTL unit (as `pws export --unit` names it).
     #[arg(long)]
@@ -30,6 +32,9 @@ pub struct Args {
     /// CFG sizes (nodes) of the WCET table; each is run without and with loops.
     #[arg(long, value_delimiter = ',', default_values_t = [1_000usize, 10_000, 30_000, 100_000])]
     wcet_sizes: Vec<usize>,
+    /// `if`/`else` regions of the split-pass table's kernels, each in clang's -O2 and -O3 shape.
+    #[arg(long, value_delimiter = ',', default_values_t = [1_000usize, 10_000, 20_000])]
+    compile_regions: Vec<usize>,
     /// Keep the generated CFGs of the WCET table in this directory (g<nodes>.dot without
     /// loops, g<nodes>l.dot with loops) to run `pws wcet` on them by hand.
     #[arg(long)]
@@ -119,6 +124,61 @@ fn wcet_bench(
     Ok(rows)
 }
 
+/// Runs this binary's `pws compile` on generated kernels of each size and shape, and times the
+/// whole process (best of three runs).
+fn compile_bench(
+    regions: &[usize],
+) -> Result<Vec<host_bench::CompileRow>, Box<dyn std::error::Error>> {
+    use std::process::{Command, Stdio};
+    use std::time::Instant;
+
+    let exe = std::env::current_exe()?;
+    let dir = tempfile::tempdir()?;
+    let mut rows = Vec::new();
+    for shape in [host_bench::IfShape::O2, host_bench::IfShape::O3] {
+        for &n in regions {
+            let kernel = host_bench::bench_kernel(n, shape);
+            let file = dir.path().join(format!("k{n}{shape:?}.s"));
+            std::fs::write(&file, &kernel)?;
+            let out_file = dir.path().join("out.s");
+            let runs = 3;
+            let (mut best, mut best_cpu) = (f64::INFINITY, f64::INFINITY);
+            for _ in 0..runs {
+                let cpu = children_cpu_seconds();
+                let start = Instant::now();
+                let out = Command::new(&exe)
+                    .arg("compile")
+                    .arg(&file)
+                    .args(["--split-all", "--input-limit", "asm=1G", "-o"])
+                    .arg(&out_file)
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .output()?;
+                let seconds = start.elapsed().as_secs_f64();
+                if !out.status.success() {
+                    return Err(format!(
+                        "pws compile {}: {}",
+                        file.display(),
+                        String::from_utf8_lossy(&out.stderr).trim()
+                    )
+                    .into());
+                }
+                best = best.min(seconds);
+                best_cpu = best_cpu.min(children_cpu_seconds() - cpu);
+            }
+            rows.push(host_bench::CompileRow {
+                shape,
+                regions: n,
+                lines: kernel.lines().count(),
+                seconds: best,
+                cpu_seconds: best_cpu,
+                runs,
+            });
+        }
+    }
+    Ok(rows)
+}
+
 pub fn run(args: Args) -> CmdResult {
     let want = |part: &str| args.only.as_deref().is_none_or(|o| o == part);
     let mut report = serde_json::Map::new();
@@ -161,6 +221,18 @@ pub fn run(args: Args) -> CmdResult {
             println!();
         }
         report.insert("wcet".into(), serde_json::to_value(&rows)?);
+    }
+
+    if want("compile") {
+        let rows = compile_bench(&args.compile_regions)?;
+        if !args.json {
+            print!(
+                "{}",
+                host_bench::format_compile("pws compile K.s --split-all -o OUT.s", &rows)
+            );
+            println!();
+        }
+        report.insert("compile".into(), serde_json::to_value(&rows)?);
     }
 
     if want("tightness") {

@@ -169,9 +169,7 @@ fn skippable(program: &Program, flow: &Flow, live: &Liveness, at: usize, target:
         }
         written = written.union(e.defs.minus(ScalarSet::EXEC));
     }
-    written
-        .intersection(live.live_before(program, flow, target))
-        .is_empty()
+    written.intersection(live.live_before(target)).is_empty()
 }
 
 /// A block's successor, past blocks that are a lone `s_branch` (the trampolines block
