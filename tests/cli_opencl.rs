@@ -2173,7 +2173,8 @@ fn loops_bounded_by_arguments_and_the_workgroup_size_need_no_annotation() {
 /// Grid-stride loops and a workgroup's copy of a tile count in a VGPR, each lane from its own
 /// id: their bounds are the slowest lane's trips (`host::extract::lane_count`), with no
 /// `PWS_LOOP_BOUND`, for `int`, `uint` and `size_t` counters, counting up or down, left early
-/// by a `break`, and for a triangle's rows (`j <= gid`, which clang counts down to an equality
+/// by a `break`, stepped by `get_num_groups(0)` (a division clang computes in VGPRs), and for a
+/// triangle's rows (`j <= gid`, which clang counts down to an equality
 /// test), at -O1 to -O3; the kernels compute what the C says on the golden model and the RTL,
 /// within the bound.
 #[test]
@@ -2208,6 +2209,11 @@ fn grid_stride_loops_need_no_annotation() {
     __kernel void tri(__global const int *in, __global int *out, int n) {\n\
       int s = 0;\n\
       for (int j = 0; j <= (int)get_global_id(0); j++) s += in[j];\n\
+      out[get_global_id(0)] = s;\n\
+    }\n\
+    __kernel void blocks(__global const int *in, __global int *out, int n) {\n\
+      int s = 0;\n\
+      for (int b = get_group_id(0); b < n; b += get_num_groups(0)) s += in[b] * (int)get_local_id(0);\n\
       out[get_global_id(0)] = s;\n\
     }\n";
     let n = 700usize;
@@ -2252,8 +2258,16 @@ fn grid_stride_loops_need_no_annotation() {
         })
         .collect();
     let tri: Vec<i64> = (0..128).map(|g| data[..=g].iter().sum()).collect();
+    let blocks: Vec<i64> = (0..128)
+        .map(|g| {
+            (g / 64..n)
+                .step_by(2)
+                .fold(0, |s, b| wrap(s + data[b] * (g % 64) as i64))
+        })
+        .collect();
     // 700 elements over 128 work-items: the first lanes run 6 iterations; 64 per workgroup
-    // for the tile: 11; the triangle's last lane 128 (clang counts g + 1 down to 0).
+    // for the tile: 11; the triangle's last lane 128 (clang counts g + 1 down to 0); each of
+    // the two workgroups 350.
     for (entry, expect, trips) in [
         ("sum", &sum, "6"),
         ("wide", &sum, "6"),
@@ -2261,6 +2275,7 @@ fn grid_stride_loops_need_no_annotation() {
         ("find", &find, "6"),
         ("tile", &tile, "11"),
         ("tri", &tri, "128"),
+        ("blocks", &blocks, "350"),
     ] {
         for opt in ["-O1", "-O2", "-O3"] {
             let m = manifest(entry, opt);

@@ -4,8 +4,9 @@
 //! - the counter starts at the global id, the local id, `n - 1 - id` (clang's `n + ~id`),
 //!   the id plus a constant, or the id with some lanes' start overwritten under a narrowed EXEC, in 32 bits or as the low half of a 64-bit `size_t` (stepped with
 //!   `v_add_u32` and `v_addc_u32`, compared with `v_cmp_*_u64`);
-//! - it steps by the grid's size, the workgroup's size (both read from the dispatch packet) or
-//!   a constant, up or down;
+//! - it steps by the grid's size, the workgroup's size (both read from the dispatch packet),
+//!   the number of workgroups (divided out of them in VGPRs, as clang computes
+//!   `get_num_groups(0)`) or a constant, up or down;
 //! - any ordered compare, signed or unsigned, or an equality, either way round, with the kernel argument, zero
 //!   or a constant, before or after the step, whose lanes leave through the mask of lanes
 //!   done (`s_or_b64 s[14:15], vcc, s[14:15]; s_andn2_b64 exec, exec, s[14:15]`) or stay
@@ -18,7 +19,7 @@
 //!   lanes (a 2-D grid-stride loop's rows around its columns);
 //! - and flawed loops that must not be bounded: a step only some lanes take, EXEC narrowed by
 //!   the wrong mask, EXEC set to every lane before the loop (lanes the dispatcher disabled
-//!   join it), an inner loop that widens EXEC.
+//!   join it), an inner loop that widens EXEC, a step that differs from lane to lane.
 //!
 //! Every wavefront counts its header runs in an SGPR: where the loop is bounded, the golden
 //! model finishes every wavefront of a launch of several workgroups (a partial one among them)
@@ -54,7 +55,36 @@ enum Step {
     Grid,
     Workgroup,
     Constant(i32),
+    /// The number of workgroups in a VGPR, divided out of the grid's size and the workgroup's
+    /// as clang computes `get_num_groups(0)` ([`GROUPS`]): one value in every lane.
+    Groups,
 }
+
+/// clang-14 -O2's `get_num_groups(0)` into v9: s11 / s10 rounded up, by a reciprocal and two
+/// corrections, in VGPRs.
+const GROUPS: &str = "  v_cvt_f32_u32_e32 v9, s10
+  s_sub_i32 s52, 0, s10
+  v_rcp_iflag_f32_e32 v9, v9
+  v_mul_f32_e32 v9, 0x4f7ffffe, v9
+  v_cvt_u32_f32_e32 v9, v9
+  v_mul_lo_u32 v10, s52, v9
+  v_mul_hi_u32 v10, v9, v10
+  v_add_u32_e32 v9, vcc, v10, v9
+  v_mul_hi_u32 v9, s11, v9
+  v_mul_lo_u32 v10, v9, s10
+  v_add_u32_e32 v11, vcc, 1, v9
+  v_sub_u32_e32 v10, vcc, s11, v10
+  v_cmp_le_u32_e64 s[50:51], s10, v10
+  v_cndmask_b32_e64 v9, v9, v11, s[50:51]
+  v_subrev_u32_e32 v11, vcc, s10, v10
+  v_cndmask_b32_e64 v10, v10, v11, s[50:51]
+  v_add_u32_e32 v11, vcc, 1, v9
+  v_cmp_le_u32_e32 vcc, s10, v10
+  v_cndmask_b32_e32 v9, v9, v11, vcc
+  v_mul_lo_u32 v10, v9, s10
+  v_cmp_ne_u32_e32 vcc, s11, v10
+  v_addc_u32_e32 v9, vcc, 0, v9, vcc
+";
 
 #[derive(Debug, Clone, Copy)]
 enum Bound {
@@ -76,6 +106,8 @@ enum Flaw {
     AllLanes,
     /// The inner loop ORs the dispatcher's lanes back into EXEC.
     InnerWidens,
+    /// The step by the group count plus the local id: a VGPR that differs from lane to lane.
+    LaneStep,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -123,6 +155,7 @@ fn shape() -> impl Strategy<Value = Shape> {
         2 => prop_oneof![-300i32..-1, 1i32..300, Just(i32::MIN), Just(0x4000_0000)]
             .prop_map(Step::Constant),
         1 => prop_oneof![Just(1), Just(-1)].prop_map(Step::Constant),
+        1 => Just(Step::Groups),
     ];
     let bound = prop_oneof![
         3 => Just(Bound::Argument),
@@ -135,6 +168,7 @@ fn shape() -> impl Strategy<Value = Shape> {
         1 => Just(Flaw::WrongMask),
         1 => Just(Flaw::AllLanes),
         1 => Just(Flaw::InnerWidens),
+        1 => Just(Flaw::LaneStep),
     ];
     (
         (
@@ -188,6 +222,7 @@ fn shape() -> impl Strategy<Value = Shape> {
                 // Only an inner loop can widen EXEC.
                 flaw: match flaw {
                     Flaw::InnerWidens if inner.is_none() || brk.is_some() => Flaw::None,
+                    Flaw::LaneStep if !matches!(step, Step::Groups) => Flaw::None,
                     flaw => flaw,
                 },
             },
@@ -296,6 +331,13 @@ fn source(sh: &Shape) -> String {
             let _ = writeln!(s, "  s_mov_b32 s9, {:#x}", k as u32);
             "s9".to_string()
         }
+        Step::Groups => {
+            s.push_str(GROUPS);
+            if sh.flaw == Flaw::LaneStep {
+                s.push_str("  v_add_u32_e32 v9, vcc, v0, v9\n");
+            }
+            "v9".to_string()
+        }
     };
     // The carry goes to s[26:27], not VCC: the step may come between the compare and its use.
     let mut stepping = format!("  v_add_u32_e64 v4, s[26:27], {step}, v4\n");
@@ -338,7 +380,7 @@ fn source(sh: &Shape) -> String {
             s,
             "  s_andn2_b64 s[34:35], s[34:35], exec\n  s_and_b64 s[38:39], vcc, exec\n  s_or_b64 s[34:35], s[34:35], s[38:39]\n.Ll:\n  s_or_b64 exec, exec, s[36:37]\n  s_and_b64 s[36:37], exec, s[34:35]\n  s_or_b64 s[14:15], s[36:37], s[14:15]\n  s_andn2_b64 exec, exec, s[14:15]\n  s_cbranch_execnz .Lh\n.Lx:\n  s_max_u32 {MOST}, {MOST}, {RUNS}\n  s_endpgm"
         );
-        s.push_str(&clang_descriptor("k", 8, 50));
+        s.push_str(&clang_descriptor("k", 12, 56));
         return s;
     }
     if let Some(limit) = sh.inner {
@@ -385,7 +427,7 @@ fn source(sh: &Shape) -> String {
         s,
         "  s_cbranch_execnz .Lh\n.Lx:\n  s_max_u32 {MOST}, {MOST}, {RUNS}\n  s_endpgm"
     );
-    s.push_str(&clang_descriptor("k", 8, 50));
+    s.push_str(&clang_descriptor("k", 12, 56));
     s
 }
 
@@ -500,6 +542,19 @@ fn grid_stride_loops_are_bounded_by_their_slowest_lane() {
         ..clang
     };
     assert_eq!(at(tile, 1000), Some(16));
+    // By the 4 workgroups of the launch, or 3 where the grid is cut to 129: lane 0 is the
+    // slowest.
+    let groups = Shape {
+        step: Step::Groups,
+        ..clang
+    };
+    assert_eq!(at(groups, 1000), Some(250));
+    assert_eq!(bound(&source(&groups), &launch(129, 64, 1000)), Some(334));
+    let per_lane = Shape {
+        flaw: Flaw::LaneStep,
+        ..groups
+    };
+    assert_eq!(at(per_lane, 1000), None);
     let down = Shape {
         start: Start::Reverse,
         step: Step::Constant(-256),

@@ -480,12 +480,19 @@ pub fn exec_nonzero(program: &Program, flow: &Flow) -> Vec<bool> {
     let on_entry = masks_on_entry(program, flow, nonzero_after, |last, taken, mut out| {
         match (last, taken) {
             (Opcode::SCbranchExecz, false) | (Opcode::SCbranchExecnz, true) => out.insert(EXEC_LO),
+            // With EXEC non-zero the branch for a zero EXEC is never followed: clang -O3 can
+            // leave one in the kernel's first block, whose EXEC is the dispatcher's.
+            (Opcode::SCbranchExecz, true) | (Opcode::SCbranchExecnz, false)
+                if out.contains(EXEC_LO) =>
+            {
+                return None
+            }
             (Opcode::SCbranchExecz, true) | (Opcode::SCbranchExecnz, false) => {
                 out = out.minus(ScalarSet::EXEC)
             }
             _ => {}
         }
-        out
+        Some(out)
     });
     on_entry
         .iter()
@@ -502,7 +509,7 @@ pub fn exec_nonzero(program: &Program, flow: &Flow) -> Vec<bool> {
 /// EXEC, and a `merge` joins two EXECs that both are; any EXEC write not modelled answers
 /// false.
 pub fn exec_within_dispatch(program: &Program, flow: &Flow) -> bool {
-    let on_entry = masks_on_entry(program, flow, within_after, |_, _, set| set);
+    let on_entry = masks_on_entry(program, flow, within_after, |_, _, set| Some(set));
     on_entry.iter().enumerate().all(|(b, set)| {
         set.is_none_or(|mut set| {
             flow.blocks[b].clone().all(|i| {
@@ -515,14 +522,15 @@ pub fn exec_within_dispatch(program: &Program, flow: &Flow) -> bool {
 
 /// A must-analysis of 64-bit masks (by their low register): the set on entry to each block,
 /// EXEC alone at the kernel's entry, `after` through each instruction, `on_edge` along each
-/// edge (given the block's last opcode and whether the edge is its branch taken), met by
-/// intersection where paths join; `None` for a block no path reaches. A block is looked at
+/// edge (given the block's last opcode and whether the edge is its branch taken; `None` for an
+/// edge never followed), met by intersection where paths join; `None` for a block no path
+/// reaches. A block is looked at
 /// again only when its set shrinks.
 fn masks_on_entry(
     program: &Program,
     flow: &Flow,
     after: impl Fn(&Instruction, ScalarSet) -> ScalarSet,
-    on_edge: impl Fn(Opcode, bool, ScalarSet) -> ScalarSet,
+    on_edge: impl Fn(Opcode, bool, ScalarSet) -> Option<ScalarSet>,
 ) -> Vec<Option<ScalarSet>> {
     let mut on_entry: Vec<Option<ScalarSet>> = vec![None; flow.blocks.len()];
     let Some(&entry) = flow.order().first() else {
@@ -539,7 +547,9 @@ fn masks_on_entry(
         }
         let last = program.instructions[flow.last(b)].item.opcode;
         for e in &flow.succ[b] {
-            let out = on_edge(last, e.kind == EdgeKind::Taken, set);
+            let Some(out) = on_edge(last, e.kind == EdgeKind::Taken, set) else {
+                continue;
+            };
             let merged = on_entry[e.to].map_or(out, |there| there.intersection(out));
             if on_entry[e.to] != Some(merged) {
                 on_entry[e.to] = Some(merged);
@@ -990,6 +1000,48 @@ s_endpgm
                 (12, false),
                 (15, false),
                 (18, true)
+            ]
+        );
+    }
+
+    #[test]
+    fn a_skip_of_a_non_zero_exec_is_never_taken() {
+        // clang -O3's first block may end in `s_cbranch_execz` on the dispatcher's EXEC: the
+        // block it names is reached with EXEC non-zero by its other path only. Where EXEC may
+        // be zero before the skip (an unknown mask), the skip counts.
+        let src = "\
+s_cmp_lt_u32 s8, s10
+s_cbranch_scc1 .Lthen
+s_cbranch_execz .Ljoin
+s_branch .Lout
+.Lthen:
+s_mov_b32 s2, 0
+.Ljoin:
+v_mov_b32_e32 v1, 0
+.Lout:
+s_endpgm
+";
+        assert_eq!(
+            nonzero_by_line(src),
+            [
+                (1, true),
+                (3, true),
+                (4, true),
+                (6, true),
+                (8, true),
+                (10, true)
+            ]
+        );
+        let unknown = src.replace("s_cbranch_execz", "s_mov_b64 exec, s[4:5]\ns_cbranch_execz");
+        assert_eq!(
+            nonzero_by_line(&unknown),
+            [
+                (1, true),
+                (3, true),
+                (5, true),
+                (7, true),
+                (9, false),
+                (11, false)
             ]
         );
     }

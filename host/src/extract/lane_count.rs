@@ -99,9 +99,30 @@ pub fn lane_counted_loop<'a>(
             }
         }
     }
+    let entries: Vec<usize> = flow.pred[header]
+        .iter()
+        .copied()
+        .filter(|&p| flow.reachable[p] && !lp.contains(p))
+        .collect();
+    let whole_lanes = &mut LaneRanges::new(program, flow, values, whole);
+    let mut uniform: HashMap<u8, Option<u32>> = HashMap::new();
     let mut known = |at: usize, op: Option<Operand>, budget: &mut u64| match op? {
-        Operand::Sgpr(r) if !scalar_defs.contains(r) => values.before(at, r, budget),
-        Operand::Sgpr(_) => None,
+        Operand::Sgpr(r) if !scalar_defs.contains(r) => {
+            whole_lanes.scalar_values().before(at, r, budget)
+        }
+        // One value in every lane that enters the loop, which does not write it: clang keeps
+        // `get_num_groups(0)` in a VGPR, as the division that computes it leaves it.
+        Operand::Vgpr(v) if !vector_defs.contains_key(&v) => {
+            *uniform.entry(v).or_insert_with(|| {
+                let r = entries
+                    .iter()
+                    .map(|&p| whole_lanes.vgpr_at_end(p, v, budget))
+                    .reduce(|a, b| Some(hull(a?, b?)))
+                    .flatten()?;
+                (r.0 == r.1).then_some(r.0)
+            })
+        }
+        Operand::Sgpr(_) | Operand::Vgpr(_) => None,
         op => op.constant_value32(),
     };
     // Each stretch of a block of the loop itself between writes of EXEC, run symbolically.
@@ -126,12 +147,6 @@ pub fn lane_counted_loop<'a>(
             start = end + 1;
         }
     }
-    let entries: Vec<usize> = flow.pred[header]
-        .iter()
-        .copied()
-        .filter(|&p| flow.reachable[p] && !lp.contains(p))
-        .collect();
-    let whole_lanes = &mut LaneRanges::new(program, flow, values, whole);
     let mut starts: HashMap<u8, Option<Range>> = HashMap::new();
     let mut best: Option<LaneCounter> = None;
     for (segment, Segment { sym, compares, .. }) in segments {
@@ -249,6 +264,20 @@ impl Segment {
         }
     }
 
+    /// `x` as a known value where it is a VGPR's value at the segment's start that the
+    /// `known` closure knows (one value in every lane, never written in the loop).
+    fn uniform(
+        &self,
+        x: Sym,
+        known: &mut impl FnMut(usize, Option<Operand>) -> Option<u32>,
+        at: usize,
+    ) -> Sym {
+        match x {
+            Sym::Plus(v, 0) => known(at, Some(Operand::Vgpr(v))).map_or(x, Sym::Known),
+            x => x,
+        }
+    }
+
     fn step(
         &mut self,
         i: usize,
@@ -294,6 +323,11 @@ impl Segment {
             ([_], true) => {
                 let a = self.read(inst.src(0), known, i);
                 let b = self.read(inst.src(1), known, i);
+                let (a, b) = if matches!(inst.opcode, VAddU32 | VSubU32 | VSubrevU32) {
+                    (self.uniform(a, known, i), self.uniform(b, known, i))
+                } else {
+                    (a, b)
+                };
                 match (inst.opcode, a, b) {
                     (VMovB32, a, _) => a,
                     (VAddU32, Sym::Plus(v, o), Sym::Known(k))
@@ -554,6 +588,11 @@ mod tests {
     /// The lane-counted bound of the one loop of `body` (after clang's prologue: v0 the local
     /// id, s10 the workgroup's size, s9 = 1000), for one workgroup of 64.
     fn trips(body: &str) -> Option<u64> {
+        trips_in(body, 1)
+    }
+
+    /// [`trips`] for `groups` workgroups of 64.
+    fn trips_in(body: &str, groups: u32) -> Option<u64> {
         let src = format!(
             "k:
 s_load_dword s10, s[4:5], 0x4
@@ -568,7 +607,7 @@ s_endpgm
         let program = pws_isa::assemble(&src, "t.s").unwrap();
         let flow = Flow::new(&program, "t.s").unwrap();
         assert_eq!(flow.loops.len(), 1);
-        let launch = LaunchValues::geometry(&program, 1, 64);
+        let launch = LaunchValues::geometry(&program, groups, 64);
         let mut values = ScalarValues::new(&program, &flow, &launch);
         let exec_nonzero = exit_mask::exec_nonzero(&program, &flow);
         let whole = dispatch_prefix(&program, &flow);
@@ -795,5 +834,73 @@ s_cbranch_execnz .Lh
             trips(&widened.replace("s_or_b64 exec, exec, s[6:7]", "s_nop 0")),
             Some(16)
         );
+    }
+
+    /// clang-14 -O2's `for (b = get_group_id(0); b < n; b += get_num_groups(0))` (n = s9): the
+    /// group count divided out of the grid's size (s4) and the workgroup's (s10) into v4, the
+    /// counter v1 starting at the workgroup id (s8), and a uniform exit on VCC.
+    const BLOCK_STRIDE: &str = "\
+s_load_dword s4, s[4:5], 0xc
+s_cmp_ge_i32 s8, s9
+s_cbranch_scc1 .Lx
+v_cvt_f32_u32_e32 v1, s10
+s_sub_i32 s0, 0, s10
+v_rcp_iflag_f32_e32 v1, v1
+v_mul_f32_e32 v1, 0x4f7ffffe, v1
+v_cvt_u32_f32_e32 v1, v1
+v_mul_lo_u32 v2, s0, v1
+v_mul_hi_u32 v2, v1, v2
+v_add_u32_e32 v1, vcc, v2, v1
+s_waitcnt lgkmcnt(0)
+v_mul_hi_u32 v1, s4, v1
+v_mul_lo_u32 v2, v1, s10
+v_add_u32_e32 v3, vcc, 1, v1
+v_sub_u32_e32 v2, vcc, s4, v2
+v_cmp_le_u32_e64 s[0:1], s10, v2
+v_cndmask_b32_e64 v1, v1, v3, s[0:1]
+v_subrev_u32_e32 v3, vcc, s10, v2
+v_cndmask_b32_e64 v2, v2, v3, s[0:1]
+v_add_u32_e32 v3, vcc, 1, v1
+v_cmp_le_u32_e32 vcc, s10, v2
+v_cndmask_b32_e32 v1, v1, v3, vcc
+v_mul_lo_u32 v2, v1, s10
+v_mov_b32_e32 v3, 0
+v_cmp_ne_u32_e32 vcc, s4, v2
+v_addc_u32_e32 v4, vcc, 0, v1, vcc
+v_mov_b32_e32 v1, s8
+.Lh:
+v_mul_lo_u32 v2, v1, 3
+v_add_u32_e32 v3, vcc, v3, v0
+v_add_u32_e32 v1, vcc, v1, v4
+v_cmp_le_i32_e32 vcc, s9, v1
+s_and_b64 vcc, exec, vcc
+v_add_u32_e64 v3, s[0:1], v3, v2
+s_cbranch_vccz .Lh
+.Lx:";
+
+    #[test]
+    fn a_block_stride_loop_steps_by_the_folded_group_count() {
+        // 4 groups: workgroup 0 counts 0, 4, ..., 996 and leaves at 1000; 3 groups: 0, 3, ...
+        // up to 999, one more.
+        assert_eq!(trips_in(BLOCK_STRIDE, 4), Some(250));
+        assert_eq!(trips_in(BLOCK_STRIDE, 3), Some(334));
+        // The group count plus one instead of its rounding up: 5 a step.
+        let plus_one = BLOCK_STRIDE.replace(
+            "v_addc_u32_e32 v4, vcc, 0, v1, vcc",
+            "v_add_u32_e32 v4, vcc, 1, v1",
+        );
+        assert_eq!(trips_in(&plus_one, 4), Some(200));
+        // A step that differs from lane to lane bounds nothing.
+        let per_lane = BLOCK_STRIDE.replace(
+            "v_addc_u32_e32 v4, vcc, 0, v1, vcc",
+            "v_addc_u32_e32 v4, vcc, v0, v1, vcc",
+        );
+        assert_eq!(trips_in(&per_lane, 4), None);
+        // Where the compare that selects ran for other lanes, the select is not known.
+        let other_lanes = BLOCK_STRIDE.replace(
+            "v_cmp_ne_u32_e32 vcc, s4, v2\n",
+            "v_cmp_ne_u32_e32 vcc, s4, v2\ns_and_b64 exec, exec, -1\n",
+        );
+        assert_eq!(trips_in(&other_lanes, 4), None);
     }
 }

@@ -22,9 +22,10 @@ use std::collections::{HashMap, HashSet};
 
 use pws_isa::{Instruction, Opcode, Operand, Program};
 
+use super::fold;
 use super::launch_values::ScalarValues;
 use crate::flow::Flow;
-use crate::scalar::effects;
+use crate::scalar::{effects, registers, ScalarReg};
 
 /// The least and the most value, least first.
 pub type Range = (u32, u32);
@@ -109,6 +110,11 @@ impl<'v, 'a> LaneRanges<'v, 'a> {
             open: HashSet::new(),
             whole,
         }
+    }
+
+    /// The launch's scalar values, which the ranges build on.
+    pub fn scalar_values(&mut self) -> &mut ScalarValues<'a> {
+        self.values
     }
 
     /// The range of VGPR `v` at the end of block `b`, over the lanes active there in every
@@ -232,35 +238,88 @@ impl<'v, 'a> LaneRanges<'v, 'a> {
         if !plain(inst) || half != 0 {
             return None;
         }
-        macro_rules! src {
-            ($k:expr) => {
-                self.operand(d, inst.src($k)?, budget, depth)?
-            };
-        }
-        match inst.opcode {
-            SMovB32 | VMovB32 => Some(src!(0)),
-            SNotB32 | VNotB32 => {
-                let a = src!(0);
-                Some((!a.1, !a.0))
-            }
-            SAddU32 | SAddI32 | VAddU32 => add(src!(0), src!(1)),
-            SSubU32 | SSubI32 | VSubU32 => sub(src!(0), src!(1)),
-            VSubrevU32 => sub(src!(1), src!(0)),
-            SMulI32 | VMulLoU32 => mul(src!(0), src!(1)),
-            VMulU32U24 => mul(u24(src!(0))?, u24(src!(1))?),
-            VMadU32U24 => add(mul(u24(src!(0))?, u24(src!(1))?)?, src!(2)),
+        if inst.opcode == VMadU64U32 {
             // The low dword of a * b + c (64 bits) is a * b + c's low dword when that fits.
-            VMadU64U32 => add(mul(src!(0), src!(1))?, src!(2)),
-            SLshlB32 => shl(src!(0), src!(1)),
-            VLshlrevB32 => shl(src!(1), src!(0)),
-            SLshrB32 => shr(src!(0), src!(1)),
-            VLshrrevB32 => shr(src!(1), src!(0)),
-            SAndB32 | VAndB32 => {
-                let (a, b) = (src!(0), src!(1));
-                Some((0, a.1.min(b.1)))
+            let [a, b, c] = self.sources(d, 3, budget, depth)?;
+            return add(mul(a, b)?, c);
+        }
+        let arity = fold::arity(inst.opcode)?;
+        let s = self.sources(d, arity, budget, depth)?;
+        let bit = if fold::reads_mask(inst.opcode) {
+            self.mask_bit(d, inst.src(2)?, budget, depth)
+        } else {
+            Some(false)
+        };
+        if s[..arity].iter().all(|x| x.0 == x.1) {
+            if let Some(k) = bit.and_then(|bit| fold::alu(inst.opcode, s.map(|x| x.0), bit)) {
+                return Some((k, k));
             }
+        }
+        let [a, b, c] = s;
+        match inst.opcode {
+            SMovB32 | VMovB32 => Some(a),
+            SNotB32 | VNotB32 => Some((!a.1, !a.0)),
+            SAddU32 | SAddI32 | VAddU32 => add(a, b),
+            SSubU32 | SSubI32 | VSubU32 => sub(a, b),
+            VSubrevU32 => sub(b, a),
+            SMulI32 | VMulLoU32 => mul(a, b),
+            VMulU32U24 => mul(u24(a)?, u24(b)?),
+            VMadU32U24 => add(mul(u24(a)?, u24(b)?)?, c),
+            SLshlB32 => shl(a, b),
+            VLshlrevB32 => shl(b, a),
+            SLshrB32 => shr(a, b),
+            VLshrrevB32 => shr(b, a),
+            SAndB32 | VAndB32 => Some((0, a.1.min(b.1))),
+            VMinU32 => Some((a.0.min(b.0), a.1.min(b.1))),
+            VMaxU32 => Some((a.0.max(b.0), a.1.max(b.1))),
+            VCndmaskB32 => Some(match bit {
+                Some(true) => b,
+                Some(false) => a,
+                None => hull(a, b),
+            }),
+            VAddcU32 => add(add(a, b)?, bit.map_or((0, 1), |c| (c.into(), c.into()))),
             _ => None,
         }
+    }
+
+    /// The ranges of the first `n` sources of instruction `d`.
+    fn sources(&mut self, d: usize, n: usize, budget: &mut u64, depth: u32) -> Option<[Range; 3]> {
+        let mut s = [(0, 0); 3];
+        for (k, x) in s.iter_mut().enumerate().take(n) {
+            let op = self.program.instructions[d].item.src(k)?;
+            *x = self.operand(d, op, budget, depth)?;
+        }
+        Some(s)
+    }
+
+    /// The bit of mask `op` that instruction `d` reads for a lane active there, where every
+    /// such lane reads the same one: the mask is the result of an integer compare of values
+    /// known exactly, earlier in `d`'s block with no write of EXEC between (so the compare ran
+    /// for the same lanes, and wrote them that result).
+    fn mask_bit(&mut self, d: usize, op: Operand, budget: &mut u64, depth: u32) -> Option<bool> {
+        let mask: Vec<ScalarReg> = registers(op, 2).collect();
+        for i in (self.flow.blocks[self.flow.block_of(d)].start..d).rev() {
+            let inst = &self.program.instructions[i].item;
+            let defs = effects(inst).defs;
+            if mask.iter().any(|&m| defs.contains(m)) {
+                let written: Vec<ScalarReg> = inst
+                    .sdst
+                    .map(|w| registers(w, 2).collect())
+                    .unwrap_or_default();
+                if written != mask || !plain(inst) {
+                    return None;
+                }
+                let [a, b, _] = self.sources(i, 2, budget, depth)?;
+                if a.0 != a.1 || b.0 != b.1 {
+                    return None;
+                }
+                return fold::compare(inst.opcode, a.0, b.0);
+            }
+            if writes_exec_or_split_mask(inst) {
+                return None;
+            }
+        }
+        None
     }
 }
 

@@ -39,6 +39,7 @@
 mod annotations;
 mod bsb;
 mod exit_mask;
+pub mod fold;
 mod lane_count;
 mod lane_ranges;
 pub mod launch_values;
