@@ -2173,7 +2173,8 @@ fn loops_bounded_by_arguments_and_the_workgroup_size_need_no_annotation() {
 /// Grid-stride loops and a workgroup's copy of a tile count in a VGPR, each lane from its own
 /// id: their bounds are the slowest lane's trips (`host::extract::lane_count`), with no
 /// `PWS_LOOP_BOUND`, for `int`, `uint` and `size_t` counters, counting up or down, left early
-/// by a `break`, stepped by `get_num_groups(0)` (a division clang computes in VGPRs), and for a
+/// by a `break`, stepped by `get_num_groups(0)` (a division clang computes in VGPRs), counting
+/// down a value from memory capped by `min` behind clang's `if (0 < c)`, and for a
 /// triangle's rows (`j <= gid`, which clang counts down to an equality
 /// test), at -O1 to -O3; the kernels compute what the C says on the golden model and the RTL,
 /// within the bound.
@@ -2215,6 +2216,11 @@ fn grid_stride_loops_need_no_annotation() {
       int s = 0;\n\
       for (int b = get_group_id(0); b < n; b += get_num_groups(0)) s += in[b] * (int)get_local_id(0);\n\
       out[get_global_id(0)] = s;\n\
+    }\n\
+    __kernel void capped(__global const int *in, __global int *out, int n) {\n\
+      int i = get_global_id(0), c = min(in[i], 16), s = 0;\n\
+      for (int k = 0; k < c; k++) s += in[k] * (k + i);\n\
+      out[i] = s;\n\
     }\n";
     let n = 700usize;
     let data: Vec<i64> = (0..n as i64).map(|v| (v * 37 % 101) - 50).collect();
@@ -2267,7 +2273,12 @@ fn grid_stride_loops_need_no_annotation() {
         .collect();
     // 700 elements over 128 work-items: the first lanes run 6 iterations; 64 per workgroup
     // for the tile: 11; the triangle's last lane 128 (clang counts g + 1 down to 0); each of
-    // the two workgroups 350.
+    // the two workgroups 350; the cap 16.
+    let capped: Vec<i64> = (0..128)
+        .map(|g| {
+            (0..data[g].clamp(0, 16) as usize).fold(0, |s, k| wrap(s + data[k] * (k + g) as i64))
+        })
+        .collect();
     for (entry, expect, trips) in [
         ("sum", &sum, "6"),
         ("wide", &sum, "6"),
@@ -2276,13 +2287,20 @@ fn grid_stride_loops_need_no_annotation() {
         ("tile", &tile, "11"),
         ("tri", &tri, "128"),
         ("blocks", &blocks, "350"),
+        ("capped", &capped, "16"),
     ] {
         for opt in ["-O1", "-O2", "-O3"] {
             let m = manifest(entry, opt);
             let out = pws_ok(&["wcet", &m, "--mode", "nosplit"]);
+            // The cap bounds its loop whatever the launch.
+            let launch = if entry == "capped" {
+                ""
+            } else {
+                " for this launch"
+            };
             assert!(
                 out.contains(&format!(
-                    "loop bound {trips} inferred for this launch: each lane's v"
+                    "loop bound {trips} inferred{launch}: each lane's v"
                 )),
                 "{entry} {opt}: {out}"
             );

@@ -2,7 +2,9 @@
 //! tile, on the golden model, against the bounds the loop bound inference gives them
 //! (`pws_host::extract::lane_count`):
 //! - the counter starts at the global id, the local id, `n - 1 - id` (clang's `n + ~id`),
-//!   the id plus a constant, or the id with some lanes' start overwritten under a narrowed EXEC, in 32 bits or as the low half of a 64-bit `size_t` (stepped with
+//!   the id plus a constant, the id with some lanes' start overwritten under a narrowed EXEC,
+//!   or a value no analysis follows behind an `if` that compares it with a constant (and
+//!   capped by a `min`), in 32 bits or as the low half of a 64-bit `size_t` (stepped with
 //!   `v_add_u32` and `v_addc_u32`, compared with `v_cmp_*_u64`);
 //! - it steps by the grid's size, the workgroup's size (both read from the dispatch packet),
 //!   the number of workgroups (divided out of them in VGPRs, as clang computes
@@ -48,6 +50,20 @@ enum Start {
         below: u32,
         value: u32,
     },
+    /// A value no analysis follows (the global id scrambled by a product, shifted right by
+    /// `shift`), behind clang's `if` on it: the lanes where the compare of it with `k` gives
+    /// `holds` go on, then it is capped by `v_min_u32` or `v_min_i32` (clang's `min(x, cap)`).
+    Guarded(Guard),
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Guard {
+    shift: u32,
+    order: &'static str,
+    signed: bool,
+    k: u32,
+    holds: bool,
+    cap: Option<u32>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -148,6 +164,20 @@ fn shape() -> impl Strategy<Value = Shape> {
         2 => Just(Start::Reverse),
         1 => (0u32..100).prop_map(Start::GlobalIdPlus),
         1 => (0u32..64, 0u32..3000).prop_map(|(below, value)| Start::Masked { below, value }),
+        2 => (
+            prop::sample::select(vec![0u32, 20, 25]),
+            prop::sample::select(vec!["lt", "le", "gt", "ge", "eq", "ne"]),
+            any::<bool>(),
+            prop_oneof![
+                prop::sample::select(vec![0u32, 1, u32::MAX, 0x7fff_ffff, 0x8000_0000]),
+                0u32..200,
+            ],
+            any::<bool>(),
+            prop::option::of(prop_oneof![1u32..40, Just(0), Just(300)]),
+        )
+            .prop_map(|(shift, order, signed, k, holds, cap)| {
+                Start::Guarded(Guard { shift, order, signed, k, holds, cap })
+            }),
     ];
     let step = prop_oneof![
         3 => Just(Step::Grid),
@@ -284,6 +314,23 @@ fn source(sh: &Shape) -> String {
                 s,
                 "  v_mov_b32_e32 v4, v2\n  v_cmp_gt_u32_e32 vcc, {below}, v0\n  s_and_saveexec_b64 s[28:29], vcc\n  v_mov_b32_e32 v4, {value}\n  s_or_b64 exec, exec, s[28:29]"
             );
+        }
+        Start::Guarded(g) => {
+            let kind = if g.signed { "i32" } else { "u32" };
+            let narrow = if g.holds {
+                "s_and_saveexec_b64 s[46:47], vcc"
+            } else {
+                "s_mov_b64 s[46:47], exec\n  s_andn2_b64 exec, exec, vcc"
+            };
+            let _ = writeln!(
+                s,
+                "  s_mov_b32 s53, 0x9e3779b9\n  v_mul_lo_u32 v4, v2, s53\n  v_lshrrev_b32_e32 v4, {}, v4\n  v_cmp_{}_{kind}_e32 vcc, {:#x}, v4\n  {narrow}\n  s_cbranch_execz .Lx",
+                g.shift, g.order, g.k
+            );
+            if let Some(cap) = g.cap {
+                // clang -O1 caps a signed value with v_min_i32.
+                let _ = writeln!(s, "  v_min_{kind}_e32 v4, {cap:#x}, v4");
+            }
         }
     }
     if sh.flaw == Flaw::AllLanes {
@@ -555,6 +602,38 @@ fn grid_stride_loops_are_bounded_by_their_slowest_lane() {
         ..groups
     };
     assert_eq!(at(per_lane, 1000), None);
+    // clang -O2's `int n = min(cnt[i], 16); for (k = 0; k < n; k++)`: behind `if (0 < n)`,
+    // n counts down by 1 to 0 from 1..=16; the lanes where the compare failed would start at
+    // 0 and wrap around.
+    let capped = Shape {
+        start: Start::Guarded(Guard {
+            shift: 0,
+            order: "lt",
+            signed: true,
+            k: 0,
+            holds: true,
+            cap: Some(16),
+        }),
+        step: Step::Constant(-1),
+        order: "eq",
+        signed: false,
+        counter_first: false,
+        bound: Bound::Zero,
+        guard: false,
+        ..clang
+    };
+    assert_eq!(at(capped, 1000), Some(16));
+    let failed = Shape {
+        start: Start::Guarded(Guard {
+            holds: false,
+            ..match capped.start {
+                Start::Guarded(g) => g,
+                _ => unreachable!(),
+            }
+        }),
+        ..capped
+    };
+    assert_eq!(at(failed, 1000), None);
     let down = Shape {
         start: Start::Reverse,
         step: Step::Constant(-256),

@@ -30,6 +30,9 @@ use crate::scalar::{effects, registers, ScalarReg};
 /// The least and the most value, least first.
 pub type Range = (u32, u32);
 
+/// Every 32-bit value.
+const ANY: Range = (0, u32::MAX);
+
 /// Definitions followed from one question, as [`ScalarValues`] follows them.
 const MAX_DEPTH: u32 = 32;
 
@@ -118,9 +121,10 @@ impl<'v, 'a> LaneRanges<'v, 'a> {
     }
 
     /// The range of VGPR `v` at the end of block `b`, over the lanes active there in every
-    /// wavefront.
+    /// wavefront; `None` where nothing is known of it.
     pub fn vgpr_at_end(&mut self, b: usize, v: u8, budget: &mut u64) -> Option<Range> {
         self.reaching(b, self.flow.blocks[b].end, Reg::Vgpr(v), budget, 0)
+            .filter(|&x| x != ANY)
     }
 
     fn before(&mut self, at: usize, r: Reg, budget: &mut u64, depth: u32) -> Option<Range> {
@@ -172,6 +176,17 @@ impl<'v, 'a> LaneRanges<'v, 'a> {
                         break;
                     }
                 }
+                // Past a guard, the lanes still active are those whose value passed it.
+                if let (true, Reg::Vgpr(v)) = (same_exec, r) {
+                    if let Some(passed) = self.guard(i, v, budget, depth) {
+                        let before = self.reaching(b, i, r, budget, depth + 1)?;
+                        if let Some(x) = intersection(before, passed) {
+                            add(Some(x))?;
+                        }
+                        killed = true;
+                        break;
+                    }
+                }
                 let inst = &self.program.instructions[i].item;
                 // A merge gives a lane the EXEC bit of the other context.
                 if inst.writes_exec() && !narrows_exec(inst) || inst.opcode == Opcode::Merge {
@@ -197,6 +212,57 @@ impl<'v, 'a> LaneRanges<'v, 'a> {
         found
     }
 
+    /// The values VGPR `v` may hold in a lane still active after instruction `i`, where `i`
+    /// narrows EXEC to the lanes for which an integer compare of `v` with a value known exactly
+    /// gave one result: `s_and_saveexec_b64 s[0:1], vcc` or `s_and_b64 exec, exec, vcc` keep
+    /// the lanes where it held, `s_andn2_b64 exec, exec, vcc` those where it did not (clang's
+    /// `if (0 < n)` around a loop that counts n down). The compare is earlier in `i`'s block,
+    /// with neither `v`, the mask nor EXEC written between (so a lane inactive at the compare,
+    /// whose bit it cleared, is not kept either). `None` where `i` is no such guard, or says
+    /// nothing a range can hold.
+    fn guard(&mut self, i: usize, v: u8, budget: &mut u64, depth: u32) -> Option<Range> {
+        use Opcode::*;
+        let inst = &self.program.instructions[i].item;
+        let exec = |k: usize| inst.src(k) == Some(Operand::ExecLo);
+        let (mask, holds) = match inst.opcode {
+            SAndSaveexecB64 => (inst.src(0)?, true),
+            SAndB64 if inst.dst == Some(Operand::ExecLo) && exec(0) => (inst.src(1)?, true),
+            SAndB64 if inst.dst == Some(Operand::ExecLo) && exec(1) => (inst.src(0)?, true),
+            SAndn2B64 if inst.dst == Some(Operand::ExecLo) && exec(0) => (inst.src(1)?, false),
+            _ => return None,
+        };
+        let mask: Vec<ScalarReg> = registers(mask, 2).collect();
+        let block = self.flow.blocks[self.flow.block_of(i)].clone();
+        for c in (block.start..i).rev() {
+            let cmp = &self.program.instructions[c].item;
+            if vgprs_written(cmp).any(|w| w == v) || writes_exec_or_split_mask(cmp) {
+                return None;
+            }
+            let defs = effects(cmp).defs;
+            if !mask.iter().any(|&m| defs.contains(m)) {
+                continue;
+            }
+            let written: Vec<ScalarReg> = cmp
+                .sdst
+                .map(|w| registers(w, 2).collect())
+                .unwrap_or_default();
+            if written != mask || !plain(cmp) {
+                return None;
+            }
+            let (value_first, other) = match (cmp.src(0)?, cmp.src(1)?) {
+                (Operand::Vgpr(w), other) if w == v => (true, other),
+                (other, Operand::Vgpr(w)) if w == v => (false, other),
+                _ => return None,
+            };
+            let (k, k1) = self.operand(c, other, budget, depth + 1)?;
+            if k != k1 {
+                return None;
+            }
+            return passing(cmp.opcode, value_first, holds, k);
+        }
+        None
+    }
+
     fn writes(&self, i: usize, r: Reg) -> bool {
         let inst = &self.program.instructions[i].item;
         match r {
@@ -213,7 +279,8 @@ impl<'v, 'a> LaneRanges<'v, 'a> {
         if !self.open.insert((d, r)) {
             return None;
         }
-        let x = self.evaluate(d, r, budget, depth);
+        // What is not followed may hold anything: a load, or a value that depends on itself.
+        let x = self.evaluate(d, r, budget, depth).or(Some(ANY));
         self.open.remove(&(d, r));
         self.written.insert((d, r), x);
         x
@@ -272,6 +339,9 @@ impl<'v, 'a> LaneRanges<'v, 'a> {
             SAndB32 | VAndB32 => Some((0, a.1.min(b.1))),
             VMinU32 => Some((a.0.min(b.0), a.1.min(b.1))),
             VMaxU32 => Some((a.0.max(b.0), a.1.max(b.1))),
+            // Values of one sign order alike signed and unsigned.
+            VMinI32 if same_sign(a, b) => Some((a.0.min(b.0), a.1.min(b.1))),
+            VMaxI32 if same_sign(a, b) => Some((a.0.max(b.0), a.1.max(b.1))),
             VCndmaskB32 => Some(match bit {
                 Some(true) => b,
                 Some(false) => a,
@@ -321,6 +391,70 @@ impl<'v, 'a> LaneRanges<'v, 'a> {
         }
         None
     }
+}
+
+/// The values a lane's `x` may hold where the integer compare `op` of `x` with `k` (`x` its
+/// first source if `x_first`) gave `result`, as one range of unsigned values; `None` where
+/// they are not one range (a signed order around zero, an inequality) or the compare is not an
+/// integer one.
+fn passing(op: Opcode, x_first: bool, result: bool, k: u32) -> Option<Range> {
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    // The result as a relation of x to k: which orderings of (x, k) pass.
+    fold::compare(op, 0, 0)?;
+    let passes = |o: std::cmp::Ordering| {
+        let (a, b) = match (o, x_first) {
+            (Less, true) | (Greater, false) => (0, 1),
+            (Equal, _) => (1, 1),
+            (Greater, true) | (Less, false) => (1, 0),
+        };
+        // Two values in that order, in the compare's signedness: only the order matters.
+        fold::compare(op, a, b) == Some(result)
+    };
+    let (lt, eq, gt) = (passes(Less), passes(Equal), passes(Greater));
+    let signed = fold::compare(op, u32::MAX, 0) == fold::compare(op, 0, 1);
+    // The passing values of x in the compare's own order, as numbers.
+    let (lo, hi): (i64, i64) = match (lt, eq, gt) {
+        (true, true, true) => return None,
+        (true, eq, false) => (i64::MIN, k_as(k, signed) - i64::from(!eq)),
+        (false, eq, true) => (k_as(k, signed) + i64::from(!eq), i64::MAX),
+        (false, true, false) => (k_as(k, signed), k_as(k, signed)),
+        _ => return None,
+    };
+    let (min, max) = if signed {
+        (i64::from(i32::MIN), i64::from(i32::MAX))
+    } else {
+        (0, i64::from(u32::MAX))
+    };
+    let (lo, hi) = (lo.max(min), hi.min(max));
+    if lo > hi {
+        return None;
+    }
+    // Unsigned values are one range where the signed ones do not cross from -1 to 0.
+    if signed && lo < 0 && hi >= 0 {
+        return None;
+    }
+    Some((lo as u32, hi as u32))
+}
+
+/// `k` read as a signed or unsigned 32-bit number.
+fn k_as(k: u32, signed: bool) -> i64 {
+    if signed {
+        i64::from(k as i32)
+    } else {
+        i64::from(k)
+    }
+}
+
+/// Whether every value of both ranges has the same sign bit.
+fn same_sign(a: Range, b: Range) -> bool {
+    let sign = |x: u32| x >> 31;
+    sign(a.0) == sign(a.1) && sign(b.0) == sign(b.1) && sign(a.0) == sign(b.0)
+}
+
+/// The values in both ranges, if any.
+fn intersection(a: Range, b: Range) -> Option<Range> {
+    let x = (a.0.max(b.0), a.1.min(b.1));
+    (x.0 <= x.1).then_some(x)
 }
 
 /// The 32-bit value of every number in `lo..=hi`, if they all wrap around alike (`n + ~i`,
@@ -516,5 +650,92 @@ s_endpgm
             abi()
         );
         assert_eq!(vgpr_at_endpgm(&src, 1, 1, 64), None);
+    }
+
+    #[test]
+    fn a_guard_bounds_the_lanes_that_pass_it() {
+        // A value no operation here follows (a scrambling product), then clang's `if (0 < x)`
+        // and `min(x, 16)`: 1..=16 inside; after the join, the other lanes' v2 was never
+        // written.
+        let src = format!(
+            "k:
+s_mov_b32 s9, 0x9e3779b9
+v_mul_lo_u32 v1, v0, s9
+v_mov_b32_e32 v3, v1
+v_cmp_lt_i32_e32 vcc, 0, v1
+s_and_saveexec_b64 s[0:1], vcc
+v_min_u32_e32 v2, 16, v1
+s_endpgm
+{}",
+            abi()
+        );
+        assert_eq!(vgpr_at_endpgm(&src, 1, 1, 64), Some((1, 0x7fff_ffff)));
+        assert_eq!(vgpr_at_endpgm(&src, 2, 1, 64), Some((1, 16)));
+        assert_eq!(vgpr_at_endpgm(&src, 3, 1, 64), None, "another register");
+        // clang -O1 writes the same with signed min and max.
+        let signed = src.replace(
+            "v_min_u32_e32 v2, 16, v1",
+            "v_min_i32_e32 v2, 16, v1\nv_max_i32_e32 v2, 3, v2",
+        );
+        assert_eq!(vgpr_at_endpgm(&signed, 2, 1, 64), Some((3, 16)));
+        let any_sign = signed.replace("vcc, 0, v1", "vcc, -5, v1");
+        assert_eq!(vgpr_at_endpgm(&any_sign, 2, 1, 64), None);
+        let joined = src.replace("s_endpgm", "s_or_b64 exec, exec, s[0:1]\ns_endpgm");
+        assert_eq!(vgpr_at_endpgm(&joined, 2, 1, 64), None);
+        // The lanes where it failed: 0 and the negative values, not one range.
+        let failed = src.replace(
+            "s_and_saveexec_b64 s[0:1], vcc",
+            "s_mov_b64 s[0:1], exec\ns_andn2_b64 exec, exec, vcc",
+        );
+        assert_eq!(vgpr_at_endpgm(&failed, 1, 1, 64), None);
+        // Written between the compare and the narrowing: the compare says nothing of it.
+        let rewritten = src.replace(
+            "s_and_saveexec_b64",
+            "v_add_u32_e32 v1, vcc, 5, v1\ns_and_saveexec_b64",
+        );
+        assert_eq!(vgpr_at_endpgm(&rewritten, 2, 1, 64), Some((0, 16)));
+    }
+
+    #[test]
+    fn compares_pass_one_range_of_values() {
+        use Opcode::*;
+        assert_eq!(
+            passing(VCmpLtI32, false, true, 0),
+            Some((1, 0x7fff_ffff)),
+            "0 < x"
+        );
+        assert_eq!(
+            passing(VCmpLtU32, true, true, 100),
+            Some((0, 99)),
+            "x < 100"
+        );
+        assert_eq!(passing(VCmpLtU32, true, false, 100), Some((100, u32::MAX)));
+        assert_eq!(
+            passing(VCmpGeU32, false, true, 100),
+            Some((0, 100)),
+            "100 >= x"
+        );
+        assert_eq!(
+            passing(VCmpLtI32, true, true, 5),
+            None,
+            "negative and 0..=4"
+        );
+        assert_eq!(
+            passing(VCmpLeI32, true, true, -3i32 as u32),
+            Some((0x8000_0000, -3i32 as u32))
+        );
+        assert_eq!(
+            passing(VCmpGtI32, true, true, -1i32 as u32),
+            Some((0, 0x7fff_ffff))
+        );
+        assert_eq!(passing(VCmpEqI32, true, true, 7), Some((7, 7)));
+        assert_eq!(passing(VCmpNeU32, true, true, 7), None);
+        assert_eq!(passing(VCmpEqU32, true, false, 7), None);
+        assert_eq!(
+            passing(VCmpGtU32, true, true, u32::MAX),
+            None,
+            "nothing passes"
+        );
+        assert_eq!(passing(VAddU32, true, true, 7), None);
     }
 }
