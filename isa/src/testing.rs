@@ -42,3 +42,41 @@ pub fn clang_descriptor(name: &str, vgprs: u32, sgprs: u32) -> String {
 "
     )
 }
+
+/// clang-14 -O2's `get_num_groups(0)` for hand-written test kernels: the grid's size (SGPR
+/// `grid`) divided by the workgroup's (SGPR `workgroup`), rounded up, into VGPR `out`, as clang
+/// expands an unsigned division (a reciprocal, a scaled estimate, two corrections selected by
+/// compares, and the carry of `groups * size != grid`). VGPRs `out + 1` and `out + 2`, the SGPR
+/// pair `mask` and SGPR `mask + 2` are its temporaries; VCC is written.
+pub fn num_groups_asm(out: u8, grid: u8, workgroup: u8, mask: u8) -> String {
+    let (q, t, u) = (out, out + 1, out + 2);
+    let (m, neg, w, g) = (mask, mask + 2, workgroup, grid);
+    format!(
+        "v_cvt_f32_u32_e32 v{q}, s{w}
+s_sub_i32 s{neg}, 0, s{w}
+v_rcp_iflag_f32_e32 v{q}, v{q}
+v_mul_f32_e32 v{q}, 0x4f7ffffe, v{q}
+v_cvt_u32_f32_e32 v{q}, v{q}
+v_mul_lo_u32 v{t}, s{neg}, v{q}
+v_mul_hi_u32 v{t}, v{q}, v{t}
+v_add_u32_e32 v{q}, vcc, v{t}, v{q}
+v_mul_hi_u32 v{q}, s{g}, v{q}
+v_mul_lo_u32 v{t}, v{q}, s{w}
+v_add_u32_e32 v{u}, vcc, 1, v{q}
+v_sub_u32_e32 v{t}, vcc, s{g}, v{t}
+v_cmp_le_u32_e64 s[{m}:{}], s{w}, v{t}
+v_cndmask_b32_e64 v{q}, v{q}, v{u}, s[{m}:{}]
+v_subrev_u32_e32 v{u}, vcc, s{w}, v{t}
+v_cndmask_b32_e64 v{t}, v{t}, v{u}, s[{m}:{}]
+v_add_u32_e32 v{u}, vcc, 1, v{q}
+v_cmp_le_u32_e32 vcc, s{w}, v{t}
+v_cndmask_b32_e32 v{q}, v{q}, v{u}, vcc
+v_mul_lo_u32 v{t}, v{q}, s{w}
+v_cmp_ne_u32_e32 vcc, s{g}, v{t}
+v_addc_u32_e32 v{q}, vcc, 0, v{q}, vcc
+",
+        m + 1,
+        m + 1,
+        m + 1
+    )
+}

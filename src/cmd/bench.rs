@@ -66,8 +66,7 @@ fn wcet_bench(
     sizes: &[usize],
     keep: Option<&std::path::Path>,
 ) -> Result<Vec<host_bench::CommandRow>, Box<dyn std::error::Error>> {
-    use std::process::{Command, Stdio};
-    use std::time::Instant;
+    use std::process::Command;
 
     let exe = std::env::current_exe()?;
     let temp = tempfile::tempdir()?;
@@ -85,30 +84,12 @@ fn wcet_bench(
             let file = dir.join(format!("g{nodes}{}.dot", if loops { "l" } else { "" }));
             std::fs::write(&file, &cfg.dot)?;
             let runs = 3;
-            let (mut best, mut best_cpu) = (f64::INFINITY, f64::INFINITY);
-            for _ in 0..runs {
-                let cpu = children_cpu_seconds();
-                let start = Instant::now();
-                let out = Command::new(&exe)
-                    .arg("wcet")
-                    .arg(&file)
-                    .args(WCET_ARGS)
-                    .arg("--json")
-                    .stdout(Stdio::piped())
-                    .stderr(Stdio::piped())
-                    .output()?;
-                let seconds = start.elapsed().as_secs_f64();
-                if !out.status.success() {
-                    return Err(format!(
-                        "{}: {}",
-                        wcet_command(&file.display().to_string()),
-                        String::from_utf8_lossy(&out.stderr).trim()
-                    )
-                    .into());
-                }
-                best = best.min(seconds);
-                best_cpu = best_cpu.min(children_cpu_seconds() - cpu);
-            }
+            let (best, best_cpu) =
+                best_of(runs, &wcet_command(&file.display().to_string()), || {
+                    let mut c = Command::new(&exe);
+                    c.arg("wcet").arg(&file).args(WCET_ARGS).arg("--json");
+                    c
+                })?;
             rows.push(host_bench::CommandRow {
                 nodes: cfg.nodes,
                 edges: cfg.edges,
@@ -124,13 +105,40 @@ fn wcet_bench(
     Ok(rows)
 }
 
+/// The least wall and CPU seconds of `runs` runs of `command` (the CPU of the child process
+/// alone); an error naming `what` with its message if a run fails.
+fn best_of(
+    runs: usize,
+    what: &str,
+    command: impl Fn() -> std::process::Command,
+) -> Result<(f64, f64), Box<dyn std::error::Error>> {
+    use std::process::Stdio;
+    use std::time::Instant;
+
+    let (mut best, mut best_cpu) = (f64::INFINITY, f64::INFINITY);
+    for _ in 0..runs {
+        let cpu = children_cpu_seconds();
+        let start = Instant::now();
+        let out = command()
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .output()?;
+        let seconds = start.elapsed().as_secs_f64();
+        if !out.status.success() {
+            return Err(format!("{what}: {}", String::from_utf8_lossy(&out.stderr).trim()).into());
+        }
+        best = best.min(seconds);
+        best_cpu = best_cpu.min(children_cpu_seconds() - cpu);
+    }
+    Ok((best, best_cpu))
+}
+
 /// Runs this binary's `pws compile` on generated kernels of each size and shape, and times the
 /// whole process (best of three runs).
 fn compile_bench(
     regions: &[usize],
 ) -> Result<Vec<host_bench::CompileRow>, Box<dyn std::error::Error>> {
-    use std::process::{Command, Stdio};
-    use std::time::Instant;
+    use std::process::Command;
 
     let exe = std::env::current_exe()?;
     let dir = tempfile::tempdir()?;
@@ -142,30 +150,15 @@ fn compile_bench(
             std::fs::write(&file, &kernel)?;
             let out_file = dir.path().join("out.s");
             let runs = 3;
-            let (mut best, mut best_cpu) = (f64::INFINITY, f64::INFINITY);
-            for _ in 0..runs {
-                let cpu = children_cpu_seconds();
-                let start = Instant::now();
-                let out = Command::new(&exe)
-                    .arg("compile")
+            let what = format!("pws compile {}", file.display());
+            let (best, best_cpu) = best_of(runs, &what, || {
+                let mut c = Command::new(&exe);
+                c.arg("compile")
                     .arg(&file)
                     .args(["--split-all", "--input-limit", "asm=1G", "-o"])
-                    .arg(&out_file)
-                    .stdout(Stdio::piped())
-                    .stderr(Stdio::piped())
-                    .output()?;
-                let seconds = start.elapsed().as_secs_f64();
-                if !out.status.success() {
-                    return Err(format!(
-                        "pws compile {}: {}",
-                        file.display(),
-                        String::from_utf8_lossy(&out.stderr).trim()
-                    )
-                    .into());
-                }
-                best = best.min(seconds);
-                best_cpu = best_cpu.min(children_cpu_seconds() - cpu);
-            }
+                    .arg(&out_file);
+                c
+            })?;
             rows.push(host_bench::CompileRow {
                 shape,
                 regions: n,

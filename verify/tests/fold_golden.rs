@@ -178,32 +178,18 @@ proptest! {
 
 #[test]
 fn normal_floats_fold() {
+    let case = |op: Opcode, x: [u32; 3]| Case {
+        op: OPS.iter().position(|o| o.0 == op).unwrap(),
+        x,
+        bit: false,
+    };
     // 1 / 3, 1.5 * 2^31 and clang's scaling of a reciprocal: normal in, normal out.
     let cases = [
-        Case {
-            op: 29,
-            x: [0x4040_0000, 0, 0],
-            bit: false,
-        },
-        Case {
-            op: 31,
-            x: [0x3fc0_0000, 0x4f00_0000, 0],
-            bit: false,
-        },
-        Case {
-            op: 31,
-            x: [0x4f7f_fffe, 0x3c80_0000, 0],
-            bit: false,
-        },
-        Case {
-            op: 27,
-            x: [0x4f7f_fffe, 0, 0],
-            bit: false,
-        },
+        case(VRcpF32, [0x4040_0000, 0, 0]),
+        case(VMulF32, [0x3fc0_0000, 0x4f00_0000, 0]),
+        case(VMulF32, [0x4f7f_fffe, 0x3c80_0000, 0]),
+        case(VCvtU32F32, [0x4f7f_fffe, 0, 0]),
     ];
-    assert_eq!(OPS[29].0, VRcpF32);
-    assert_eq!(OPS[31].0, VMulF32);
-    assert_eq!(OPS[27].0, VCvtU32F32);
     for (c, g) in cases.iter().zip(golden_results(&cases)) {
         assert_eq!(fold::alu(OPS[c.op].0, c.x, c.bit), Some(g), "{c:#x?}");
     }

@@ -34,7 +34,7 @@ use pws_host::extract::launch_values::LaunchValues;
 use pws_host::extract::trip_count::every_loop;
 use pws_host::flow::Flow;
 use pws_isa::manifest::Manifest;
-use pws_isa::testing::{clang_descriptor, proptest_cases};
+use pws_isa::testing::{clang_descriptor, num_groups_asm, proptest_cases};
 use pws_verify::golden::{self, Config, Mode};
 
 #[derive(Debug, Clone, Copy)]
@@ -72,35 +72,9 @@ enum Step {
     Workgroup,
     Constant(i32),
     /// The number of workgroups in a VGPR, divided out of the grid's size and the workgroup's
-    /// as clang computes `get_num_groups(0)` ([`GROUPS`]): one value in every lane.
+    /// as clang computes `get_num_groups(0)` ([`num_groups_asm`]): one value in every lane.
     Groups,
 }
-
-/// clang-14 -O2's `get_num_groups(0)` into v9: s11 / s10 rounded up, by a reciprocal and two
-/// corrections, in VGPRs.
-const GROUPS: &str = "  v_cvt_f32_u32_e32 v9, s10
-  s_sub_i32 s52, 0, s10
-  v_rcp_iflag_f32_e32 v9, v9
-  v_mul_f32_e32 v9, 0x4f7ffffe, v9
-  v_cvt_u32_f32_e32 v9, v9
-  v_mul_lo_u32 v10, s52, v9
-  v_mul_hi_u32 v10, v9, v10
-  v_add_u32_e32 v9, vcc, v10, v9
-  v_mul_hi_u32 v9, s11, v9
-  v_mul_lo_u32 v10, v9, s10
-  v_add_u32_e32 v11, vcc, 1, v9
-  v_sub_u32_e32 v10, vcc, s11, v10
-  v_cmp_le_u32_e64 s[50:51], s10, v10
-  v_cndmask_b32_e64 v9, v9, v11, s[50:51]
-  v_subrev_u32_e32 v11, vcc, s10, v10
-  v_cndmask_b32_e64 v10, v10, v11, s[50:51]
-  v_add_u32_e32 v11, vcc, 1, v9
-  v_cmp_le_u32_e32 vcc, s10, v10
-  v_cndmask_b32_e32 v9, v9, v11, vcc
-  v_mul_lo_u32 v10, v9, s10
-  v_cmp_ne_u32_e32 vcc, s11, v10
-  v_addc_u32_e32 v9, vcc, 0, v9, vcc
-";
 
 #[derive(Debug, Clone, Copy)]
 enum Bound {
@@ -379,7 +353,7 @@ fn source(sh: &Shape) -> String {
             "s9".to_string()
         }
         Step::Groups => {
-            s.push_str(GROUPS);
+            s.push_str(&num_groups_asm(9, 11, 10, 50));
             if sh.flaw == Flaw::LaneStep {
                 s.push_str("  v_add_u32_e32 v9, vcc, v0, v9\n");
             }

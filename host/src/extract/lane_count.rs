@@ -839,34 +839,13 @@ s_cbranch_execnz .Lh
     /// clang-14 -O2's `for (b = get_group_id(0); b < n; b += get_num_groups(0))` (n = s9): the
     /// group count divided out of the grid's size (s4) and the workgroup's (s10) into v4, the
     /// counter v1 starting at the workgroup id (s8), and a uniform exit on VCC.
-    const BLOCK_STRIDE: &str = "\
-s_load_dword s4, s[4:5], 0xc
+    fn block_stride() -> String {
+        format!(
+            "s_load_dword s4, s[4:5], 0xc
 s_cmp_ge_i32 s8, s9
 s_cbranch_scc1 .Lx
-v_cvt_f32_u32_e32 v1, s10
-s_sub_i32 s0, 0, s10
-v_rcp_iflag_f32_e32 v1, v1
-v_mul_f32_e32 v1, 0x4f7ffffe, v1
-v_cvt_u32_f32_e32 v1, v1
-v_mul_lo_u32 v2, s0, v1
-v_mul_hi_u32 v2, v1, v2
-v_add_u32_e32 v1, vcc, v2, v1
 s_waitcnt lgkmcnt(0)
-v_mul_hi_u32 v1, s4, v1
-v_mul_lo_u32 v2, v1, s10
-v_add_u32_e32 v3, vcc, 1, v1
-v_sub_u32_e32 v2, vcc, s4, v2
-v_cmp_le_u32_e64 s[0:1], s10, v2
-v_cndmask_b32_e64 v1, v1, v3, s[0:1]
-v_subrev_u32_e32 v3, vcc, s10, v2
-v_cndmask_b32_e64 v2, v2, v3, s[0:1]
-v_add_u32_e32 v3, vcc, 1, v1
-v_cmp_le_u32_e32 vcc, s10, v2
-v_cndmask_b32_e32 v1, v1, v3, vcc
-v_mul_lo_u32 v2, v1, s10
-v_mov_b32_e32 v3, 0
-v_cmp_ne_u32_e32 vcc, s4, v2
-v_addc_u32_e32 v4, vcc, 0, v1, vcc
+{}v_mov_b32_e32 v3, 0
 v_mov_b32_e32 v1, s8
 .Lh:
 v_mul_lo_u32 v2, v1, 3
@@ -876,30 +855,33 @@ v_cmp_le_i32_e32 vcc, s9, v1
 s_and_b64 vcc, exec, vcc
 v_add_u32_e64 v3, s[0:1], v3, v2
 s_cbranch_vccz .Lh
-.Lx:";
+.Lx:",
+            pws_isa::testing::num_groups_asm(4, 4, 10, 0)
+        )
+    }
 
     #[test]
     fn a_block_stride_loop_steps_by_the_folded_group_count() {
         // 4 groups: workgroup 0 counts 0, 4, ..., 996 and leaves at 1000; 3 groups: 0, 3, ...
         // up to 999, one more.
-        assert_eq!(trips_in(BLOCK_STRIDE, 4), Some(250));
-        assert_eq!(trips_in(BLOCK_STRIDE, 3), Some(334));
+        assert_eq!(trips_in(&block_stride(), 4), Some(250));
+        assert_eq!(trips_in(&block_stride(), 3), Some(334));
         // The group count plus one instead of its rounding up: 5 a step.
-        let plus_one = BLOCK_STRIDE.replace(
-            "v_addc_u32_e32 v4, vcc, 0, v1, vcc",
-            "v_add_u32_e32 v4, vcc, 1, v1",
+        let plus_one = block_stride().replace(
+            "v_addc_u32_e32 v4, vcc, 0, v4, vcc",
+            "v_add_u32_e32 v4, vcc, 1, v4",
         );
         assert_eq!(trips_in(&plus_one, 4), Some(200));
         // A step that differs from lane to lane bounds nothing.
-        let per_lane = BLOCK_STRIDE.replace(
-            "v_addc_u32_e32 v4, vcc, 0, v1, vcc",
-            "v_addc_u32_e32 v4, vcc, v0, v1, vcc",
+        let per_lane = block_stride().replace(
+            "v_addc_u32_e32 v4, vcc, 0, v4, vcc",
+            "v_addc_u32_e32 v4, vcc, v0, v4, vcc",
         );
         assert_eq!(trips_in(&per_lane, 4), None);
         // Where the compare that selects ran for other lanes, the select is not known.
-        let other_lanes = BLOCK_STRIDE.replace(
-            "v_cmp_ne_u32_e32 vcc, s4, v2\n",
-            "v_cmp_ne_u32_e32 vcc, s4, v2\ns_and_b64 exec, exec, -1\n",
+        let other_lanes = block_stride().replace(
+            "v_cmp_ne_u32_e32 vcc, s4, v5\n",
+            "v_cmp_ne_u32_e32 vcc, s4, v5\ns_and_b64 exec, exec, -1\n",
         );
         assert_eq!(trips_in(&other_lanes, 4), None);
     }
