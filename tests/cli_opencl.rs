@@ -2174,7 +2174,8 @@ fn loops_bounded_by_arguments_and_the_workgroup_size_need_no_annotation() {
 /// id: their bounds are the slowest lane's trips (`host::extract::lane_count`), with no
 /// `PWS_LOOP_BOUND`, for `int`, `uint` and `size_t` counters, counting up or down, left early
 /// by a `break`, stepped by `get_num_groups(0)` (a division clang computes in VGPRs), counting
-/// down a value from memory capped by `min` behind clang's `if (0 < c)`, and for a
+/// down a value from memory capped by `min` behind clang's `if (0 < c)` (or counting up to it
+/// in an SGPR), and for a
 /// triangle's rows (`j <= gid`, which clang counts down to an equality
 /// test), at -O1 to -O3; the kernels compute what the C says on the golden model and the RTL,
 /// within the bound.
@@ -2220,6 +2221,11 @@ fn grid_stride_loops_need_no_annotation() {
     __kernel void capped(__global const int *in, __global int *out, int n) {\n\
       int i = get_global_id(0), c = min(in[i], 16), s = 0;\n\
       for (int k = 0; k < c; k++) s += in[k] * (k + i);\n\
+      out[i] = s;\n\
+    }\n\
+    __kernel void capped_k(__global const int *in, __global int *out, int n) {\n\
+      int i = get_global_id(0), c = min(in[i], 16), s = 0;\n\
+      for (int k = 0; k < c; k++) s += in[k] * k;\n\
       out[i] = s;\n\
     }\n";
     let n = 700usize;
@@ -2279,6 +2285,9 @@ fn grid_stride_loops_need_no_annotation() {
             (0..data[g].clamp(0, 16) as usize).fold(0, |s, k| wrap(s + data[k] * (k + g) as i64))
         })
         .collect();
+    let capped_k: Vec<i64> = (0..128)
+        .map(|g| (0..data[g].clamp(0, 16) as usize).fold(0, |s, k| wrap(s + data[k] * k as i64)))
+        .collect();
     for (entry, expect, trips) in [
         ("sum", &sum, "6"),
         ("wide", &sum, "6"),
@@ -2288,20 +2297,21 @@ fn grid_stride_loops_need_no_annotation() {
         ("tri", &tri, "128"),
         ("blocks", &blocks, "350"),
         ("capped", &capped, "16"),
+        ("capped_k", &capped_k, "16"),
     ] {
         for opt in ["-O1", "-O2", "-O3"] {
             let m = manifest(entry, opt);
             let out = pws_ok(&["wcet", &m, "--mode", "nosplit"]);
-            // The cap bounds its loop whatever the launch.
-            let launch = if entry == "capped" {
-                ""
-            } else {
-                " for this launch"
+            // The cap bounds its loop whatever the launch; clang counts k in an SGPR where
+            // nothing else uses it per lane.
+            let (launch, counter) = match entry {
+                "capped" => ("", "each lane's v"),
+                "capped_k" => ("", "s"),
+                _ => (" for this launch", "each lane's v"),
             };
             assert!(
-                out.contains(&format!(
-                    "loop bound {trips} inferred{launch}: each lane's v"
-                )),
+                out.contains(&format!("loop bound {trips} inferred{launch}: {counter}"))
+                    && out.contains("(the most trips of any lane)"),
                 "{entry} {opt}: {out}"
             );
             let report = json(&["golden", &m, "--json"]);

@@ -14,6 +14,8 @@
 //!   done (`s_or_b64 s[14:15], vcc, s[14:15]; s_andn2_b64 exec, exec, s[14:15]`) or stay
 //!   through the mask of lanes that go on (`s_and_b64 exec, exec, vcc`), behind clang's guard
 //!   or not;
+//! - or the counter is an SGPR that starts at that value, and each lane compares it with its
+//!   own start value instead;
 //! - the step and compare after a `break` (in an `if` only some lanes enter, the lanes that
 //!   leave kept in a mask across the join, as clang -O2 writes `if (a[i] < 0) break;`);
 //! - the step and compare after an `if`/`else` in the body, once its join has restored EXEC
@@ -116,6 +118,10 @@ struct Shape {
     /// clang's guard: the loop is skipped where no lane would run it.
     guard: bool,
     wide: bool,
+    /// The counter is an SGPR, the same in every lane, starting at the bound's value and
+    /// compared with each lane's v4 instead (clang's `for (k = 0; k < c; k++)` where k is
+    /// used only uniformly).
+    scalar: bool,
     /// An `if` before the counter's start is computed (so it is not computed while EXEC is
     /// the dispatcher's).
     late: bool,
@@ -188,6 +194,7 @@ fn shape() -> impl Strategy<Value = Shape> {
             any::<bool>(),
             prop::bool::weighted(0.25),
             flaw,
+            prop::bool::weighted(0.3),
         ),
         (
             prop::bool::weighted(0.7),
@@ -201,7 +208,7 @@ fn shape() -> impl Strategy<Value = Shape> {
             |(
                 (start, step, order),
                 (signed, counter_first, bound, after_step),
-                (keep, guard, wide, flaw),
+                (keep, guard, wide, flaw, scalar),
                 (sensible, late, brk, join, inner),
             )| Shape {
                 start,
@@ -217,6 +224,7 @@ fn shape() -> impl Strategy<Value = Shape> {
                 after_step,
                 guard,
                 wide,
+                scalar: scalar && !wide,
                 late,
                 // The break's form keeps the lanes that leave in a mask.
                 keep: keep && brk.is_none(),
@@ -227,6 +235,8 @@ fn shape() -> impl Strategy<Value = Shape> {
                 flaw: match flaw {
                     Flaw::InnerWidens if inner.is_none() || brk.is_some() => Flaw::None,
                     Flaw::LaneStep if !matches!(step, Step::Groups) => Flaw::None,
+                    // A scalar step runs whatever EXEC is.
+                    Flaw::MaskedStep if scalar => Flaw::None,
                     flaw => flaw,
                 },
             },
@@ -331,7 +341,12 @@ fn source(sh: &Shape) -> String {
             "s[22:23]".to_string()
         }
     };
-    let counter = if sh.wide { "v[4:5]" } else { "v4" }.to_string();
+    let (counter, bound) = if sh.scalar {
+        let _ = writeln!(s, "  s_mov_b32 s54, {bound}");
+        ("s54".to_string(), "v4".to_string())
+    } else {
+        (if sh.wide { "v[4:5]" } else { "v4" }.to_string(), bound)
+    };
     let kind = match (sh.wide, sh.signed) {
         (true, _) => "u64",
         (false, true) => "i32",
@@ -361,7 +376,11 @@ fn source(sh: &Shape) -> String {
         }
     };
     // The carry goes to s[26:27], not VCC: the step may come between the compare and its use.
-    let mut stepping = format!("  v_add_u32_e64 v4, s[26:27], {step}, v4\n");
+    let mut stepping = match (sh.scalar, sh.step) {
+        (false, _) => format!("  v_add_u32_e64 v4, s[26:27], {step}, v4\n"),
+        (true, Step::Constant(k)) => format!("  s_add_i32 s54, s54, {k}\n"),
+        (true, _) => "  s_add_u32 s54, s54, s11\n".to_string(),
+    };
     if sh.wide {
         stepping.push_str("  v_addc_u32_e64 v5, s[26:27], 0, v5, s[26:27]\n");
     }
@@ -536,6 +555,7 @@ fn grid_stride_loops_are_bounded_by_their_slowest_lane() {
         keep: false,
         guard: true,
         wide: false,
+        scalar: false,
         late: true,
         brk: None,
         join: None,
@@ -608,6 +628,25 @@ fn grid_stride_loops_are_bounded_by_their_slowest_lane() {
         ..capped
     };
     assert_eq!(at(failed, 1000), None);
+    // The same loop where clang counts k up in an SGPR and compares it with each lane's cap.
+    let scalar = Shape {
+        scalar: true,
+        step: Step::Constant(1),
+        counter_first: true,
+        ..capped
+    };
+    assert_eq!(at(scalar, 1000), Some(16));
+    assert_eq!(
+        at(
+            Shape {
+                step: Step::Constant(2),
+                ..scalar
+            },
+            1000
+        ),
+        None,
+        "an equality a counter stepped by 2 may pass over"
+    );
     let down = Shape {
         start: Start::Reverse,
         step: Step::Constant(-256),

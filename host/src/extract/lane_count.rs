@@ -37,6 +37,12 @@
 //! result. They only shrink or only grow with the start, so the most over the range is at one
 //! of its ends, as long as no lane's counter wraps around before it leaves: the values are
 //! followed in exact arithmetic at both ends, and must stay within the compare's type.
+//!
+//! The same holds the other way round: clang counts `for (k = 0; k < c; k++)` in an SGPR
+//! where k is only used uniformly, and each lane compares it with its own c
+//! (`v_cmp_eq_u32 vcc, s8, v2`). The counter is then stepped by a constant in one segment,
+//! from a value [`ScalarValues`] knows on entry, and the lanes' values (a VGPR the loop does
+//! not write) lie in a known range, at whose ends the most trips are.
 
 use std::collections::HashMap;
 use std::ops::Range as Span;
@@ -45,7 +51,7 @@ use pws_isa::{Instruction, Opcode, Operand, Program};
 
 use super::exit_mask;
 use super::lane_ranges::{
-    hull, plain, vgprs_written, writes_exec_or_split_mask, LaneRanges, Range,
+    hull, number_as, plain, type_range, vgprs_written, writes_exec_or_split_mask, LaneRanges, Range,
 };
 use super::launch_values::ScalarValues;
 use super::trip_count::MAX_TRIPS;
@@ -63,6 +69,9 @@ pub struct LaneCounter {
     pub step: i32,
     /// Header executions per entry into the loop: the most any lane runs.
     pub trips: u64,
+    /// A counter in an SGPR, the same in every lane, compared with each lane's `vgpr` (whose
+    /// range is `start`): the SGPR and its value on entry.
+    pub scalar: Option<(u8, u32)>,
 }
 
 /// The lane-counted loop `l` of `flow`, if it has the shape of the module documentation, with
@@ -85,6 +94,7 @@ pub fn lane_counted_loop<'a>(
     let insts = &program.instructions;
     let mut vector_defs: HashMap<u8, Vec<usize>> = HashMap::new();
     let mut scalar_defs = ScalarSet::EMPTY;
+    let mut scalar_sites: HashMap<u8, Vec<usize>> = HashMap::new();
     for &b in &lp.body {
         *budget = budget.checked_sub(flow.blocks[b].len() as u64)?;
         for i in flow.blocks[b].clone() {
@@ -93,7 +103,11 @@ pub fn lane_counted_loop<'a>(
             if matches!(inst.opcode, Opcode::Split | Opcode::Merge) {
                 return None;
             }
-            scalar_defs = scalar_defs.union(effects(inst).defs);
+            let defs = effects(inst).defs;
+            scalar_defs = scalar_defs.union(defs);
+            for r in defs.iter() {
+                scalar_sites.entry(r).or_default().push(i);
+            }
             for v in vgprs_written(inst) {
                 vector_defs.entry(v).or_default().push(i);
             }
@@ -114,11 +128,7 @@ pub fn lane_counted_loop<'a>(
         // `get_num_groups(0)` in a VGPR, as the division that computes it leaves it.
         Operand::Vgpr(v) if !vector_defs.contains_key(&v) => {
             *uniform.entry(v).or_insert_with(|| {
-                let r = entries
-                    .iter()
-                    .map(|&p| whole_lanes.vgpr_at_end(p, v, budget))
-                    .reduce(|a, b| Some(hull(a?, b?)))
-                    .flatten()?;
+                let r = entry_range(whole_lanes, &entries, v, budget)?;
                 (r.0 == r.1).then_some(r.0)
             })
         }
@@ -141,7 +151,7 @@ pub fn lane_counted_loop<'a>(
             for (i, inst) in insts.iter().enumerate().take(end).skip(start) {
                 run.step(i, &inst.item, &mut |at, op| known(at, op, budget));
             }
-            if !run.compares.is_empty() {
+            if !run.compares.is_empty() || !run.against.is_empty() {
                 segments.push((start..end, run));
             }
             start = end + 1;
@@ -149,6 +159,51 @@ pub fn lane_counted_loop<'a>(
     }
     let mut starts: HashMap<u8, Option<Range>> = HashMap::new();
     let mut best: Option<LaneCounter> = None;
+    for (segment, run) in &segments {
+        for cmp in &run.against {
+            // The counter: every write of it in the loop is in this segment, which steps it.
+            let Some(Some((s, step))) = run.scalar.get(&cmp.sgpr) else {
+                continue;
+            };
+            let in_segment = scalar_sites[&cmp.sgpr].iter().all(|d| segment.contains(d));
+            if *s != cmp.sgpr || *step == 0 || !in_segment || vector_defs.contains_key(&cmp.vgpr) {
+                continue;
+            }
+            let values = whole_lanes.scalar_values();
+            let inits: Option<Vec<u32>> = entries
+                .iter()
+                .map(|&p| values.at_end(p, *s, budget))
+                .collect();
+            let Some(&init) = inits.as_ref().and_then(|v| v.first()) else {
+                continue;
+            };
+            if inits.as_ref().is_some_and(|v| v.iter().any(|&x| x != init)) {
+                continue;
+            }
+            let Some(lanes) = entry_range(whole_lanes, &entries, cmp.vgpr, budget) else {
+                continue;
+            };
+            let first = init.wrapping_add(cmp.offset);
+            let trips = tightest(
+                program,
+                flow,
+                l,
+                cmp.at,
+                exec_nonzero[header],
+                budget,
+                |e, b| cmp.most_trips(e, first, *step as i32, lanes, b),
+            );
+            if let Some(trips) = trips.filter(|&t| best.as_ref().is_none_or(|b| t < b.trips)) {
+                best = Some(LaneCounter {
+                    vgpr: cmp.vgpr,
+                    start: lanes,
+                    step: *step as i32,
+                    trips,
+                    scalar: Some((*s, init)),
+                });
+            }
+        }
+    }
     for (segment, Segment { sym, compares, .. }) in segments {
         // The counters: every write in the loop is in this segment, which steps them.
         let steps: HashMap<u8, u32> = vector_defs
@@ -187,43 +242,68 @@ pub fn lane_counted_loop<'a>(
                     continue;
                 }
             }
-            let start = *starts.entry(cmp.vgpr).or_insert_with(|| {
-                entries
-                    .iter()
-                    .map(|&p| whole_lanes.vgpr_at_end(p, cmp.vgpr, budget))
-                    .reduce(|a, b| Some(hull(a?, b?)))
-                    .flatten()
-            });
+            let start = *starts
+                .entry(cmp.vgpr)
+                .or_insert_with(|| entry_range(whole_lanes, &entries, cmp.vgpr, budget));
             let Some(start) = start else {
                 continue;
             };
-            for exit_when in [true, false] {
-                if !exit_mask::lane_leaves_when(
-                    program,
-                    flow,
-                    l,
-                    cmp.at,
-                    exit_when,
-                    exec_nonzero[header],
-                    budget,
-                ) {
-                    continue;
-                }
-                let Some(trips) = cmp.most_trips(exit_when, start, step as i32, budget) else {
-                    continue;
-                };
-                if best.as_ref().is_none_or(|b| trips < b.trips) {
-                    best = Some(LaneCounter {
-                        vgpr: cmp.vgpr,
-                        start,
-                        step: step as i32,
-                        trips,
-                    });
-                }
+            let trips = tightest(
+                program,
+                flow,
+                l,
+                cmp.at,
+                exec_nonzero[header],
+                budget,
+                |e, b| cmp.most_trips(e, start, step as i32, b),
+            );
+            if let Some(trips) = trips.filter(|&t| best.as_ref().is_none_or(|b| t < b.trips)) {
+                best = Some(LaneCounter {
+                    vgpr: cmp.vgpr,
+                    start,
+                    step: step as i32,
+                    trips,
+                    scalar: None,
+                });
             }
         }
     }
     best
+}
+
+/// The hull of VGPR `v`'s ranges at the ends of the `entries` blocks.
+fn entry_range(
+    lanes: &mut LaneRanges,
+    entries: &[usize],
+    v: u8,
+    budget: &mut u64,
+) -> Option<Range> {
+    entries
+        .iter()
+        .map(|&p| lanes.vgpr_at_end(p, v, budget))
+        .reduce(|a, b| Some(hull(a?, b?)))
+        .flatten()
+}
+
+/// The fewer trips `trips` gives of the two ways the compare at `at` can end a lane's loop,
+/// among those that do ([`exit_mask::lane_leaves_when`]).
+fn tightest(
+    program: &Program,
+    flow: &Flow,
+    l: usize,
+    at: usize,
+    exec_nonzero: bool,
+    budget: &mut u64,
+    mut trips: impl FnMut(bool, &mut u64) -> Option<u64>,
+) -> Option<u64> {
+    [true, false]
+        .into_iter()
+        .filter_map(|exit_when| {
+            exit_mask::lane_leaves_when(program, flow, l, at, exit_when, exec_nonzero, budget)
+                .then(|| trips(exit_when, budget))
+                .flatten()
+        })
+        .min()
 }
 
 /// A VGPR's value in a segment, in terms of VGPR values at the segment's start (where the
@@ -249,6 +329,10 @@ struct Segment {
     /// The masks holding the carry of an add of a start value and a constant.
     carries: HashMap<u8, (u8, u32)>,
     compares: Vec<LaneCompare>,
+    /// SGPRs written in the segment: the start value of an SGPR plus a constant, or unknown.
+    scalar: HashMap<u8, Option<(u8, u32)>>,
+    /// Compares of such a scalar counter with a lane's VGPR.
+    against: Vec<ScalarCompare>,
 }
 
 impl Segment {
@@ -278,6 +362,43 @@ impl Segment {
         }
     }
 
+    /// Follows the SGPRs `inst` writes: `s_add`/`s_sub` of a constant to a followed value
+    /// (clang's `s_add_i32 s8, s8, 1`), anything else unknown.
+    fn step_scalar(&mut self, inst: &Instruction) {
+        use Opcode::*;
+        let value = |op: Option<Operand>| match op? {
+            Operand::Sgpr(r) => self.scalar.get(&r).copied().unwrap_or(Some((r, 0))),
+            _ => None,
+        };
+        let constant = |op: Option<Operand>| op?.constant_value32();
+        let (a, b) = (inst.src(0), inst.src(1));
+        let followed = match inst.opcode {
+            SAddU32 | SAddI32 => match (value(a), constant(b), constant(a), value(b)) {
+                (Some((r, o)), Some(k), ..) | (_, _, Some(k), Some((r, o))) => {
+                    Some((r, o.wrapping_add(k)))
+                }
+                _ => None,
+            },
+            SSubU32 | SSubI32 => match (value(a), constant(b)) {
+                (Some((r, o)), Some(k)) => Some((r, o.wrapping_sub(k))),
+                _ => None,
+            },
+            SAddkI32 => match inst.dst {
+                Some(Operand::Sgpr(d)) => value(Some(Operand::Sgpr(d)))
+                    .map(|(r, o)| (r, o.wrapping_add(inst.imm as u16 as i16 as i32 as u32))),
+                _ => None,
+            },
+            _ => None,
+        };
+        let defs = effects(inst).defs;
+        for r in defs.iter() {
+            self.scalar.insert(r, None);
+        }
+        if let (Some(Operand::Sgpr(d)), Some(x)) = (inst.dst, followed) {
+            self.scalar.insert(d, Some(x));
+        }
+    }
+
     fn step(
         &mut self,
         i: usize,
@@ -288,6 +409,22 @@ impl Segment {
         if let Some((order, signed, dwords)) = Order::of(inst.opcode).filter(|_| plain(inst)) {
             for counter_first in [true, false] {
                 let (c, x) = if counter_first { (0, 1) } else { (1, 0) };
+                // A scalar counter against a lane's value the segment has not written.
+                if let (Some(Operand::Sgpr(r)), Some(Operand::Vgpr(w)), 1) =
+                    (inst.src(c), inst.src(x), dwords)
+                {
+                    let counter = self.scalar.get(&r).copied().unwrap_or(Some((r, 0)));
+                    if let (Some((sgpr, offset)), false) = (counter, self.sym.contains_key(&w)) {
+                        self.against.push(ScalarCompare {
+                            at: i,
+                            sgpr,
+                            offset,
+                            vgpr: w,
+                            order: (order, signed),
+                            counter_first,
+                        });
+                    }
+                }
                 let Sym::Plus(vgpr, offset) = self.read(inst.src(c), known, i) else {
                     continue;
                 };
@@ -317,6 +454,7 @@ impl Segment {
                 });
             }
         }
+        self.step_scalar(inst);
         let written: Vec<u8> = vgprs_written(inst).collect();
         let carry_out = registers_of(inst.sdst);
         let value = match (written.as_slice(), plain(inst)) {
@@ -450,6 +588,69 @@ impl Order {
     }
 }
 
+/// A compare in a segment of `sgpr`'s value at the segment's start plus `offset` (a counter the
+/// same in every lane) with a lane's `vgpr`, which the loop does not write.
+struct ScalarCompare {
+    at: usize,
+    sgpr: u8,
+    offset: u32,
+    vgpr: u8,
+    order: (Order, bool),
+    counter_first: bool,
+}
+
+impl ScalarCompare {
+    /// The most header runs of a lane whose `vgpr` lies in `lanes`, the counter compared with
+    /// `first` in the first iteration and `step` more in each one after. A lane's trips only
+    /// grow or only shrink with its value (each iteration's test passes a half-line of values,
+    /// the same way round in every iteration; an equality passes one value, which a counter
+    /// stepped by 1 or -1 meets on its way), so the most is at an end of the range: both are
+    /// followed in exact arithmetic, within the compare's type.
+    fn most_trips(
+        &self,
+        exit_when: bool,
+        first: u32,
+        step: i32,
+        lanes: Range,
+        budget: &mut u64,
+    ) -> Option<u64> {
+        let (order, signed) = self.order;
+        if matches!(order, Order::Eq | Order::Ne)
+            && (step.unsigned_abs() != 1 || (order == Order::Eq) != exit_when)
+        {
+            return None;
+        }
+        let number = |x: u32| number_as(x, signed);
+        let (min, max) = type_range(signed);
+        // The lanes' values as numbers of the compare's type: one range (not across the sign).
+        let (lo, hi) = (number(lanes.0), number(lanes.1));
+        if lo > hi {
+            return None;
+        }
+        let mut most = 0;
+        for b in [lo, hi] {
+            let mut trips = 1u64;
+            loop {
+                let c = number(first) + (trips as i64 - 1) * i64::from(step);
+                if !(min..=max).contains(&c) {
+                    return None;
+                }
+                let (x, y) = if self.counter_first { (c, b) } else { (b, c) };
+                if order.holds(x, y) == exit_when {
+                    break;
+                }
+                *budget = budget.checked_sub(1)?;
+                trips += 1;
+                if trips > MAX_TRIPS {
+                    return None;
+                }
+            }
+            most = most.max(trips);
+        }
+        Some(most)
+    }
+}
+
 /// A compare in a segment of `vgpr`'s value at the segment's start plus `offset` with the
 /// uniform `bound`.
 struct LaneCompare {
@@ -514,18 +715,8 @@ impl LaneCompare {
         budget: &mut u64,
     ) -> Option<u64> {
         let order = self.order.0;
-        let exact = |v: u32| {
-            if signed {
-                i64::from(v as i32)
-            } else {
-                i64::from(v)
-            }
-        };
-        let (min, max) = if signed {
-            (i64::from(i32::MIN), i64::from(i32::MAX))
-        } else {
-            (0, i64::from(u32::MAX))
-        };
+        let exact = |v: u32| number_as(v, signed);
+        let (min, max) = type_range(signed);
         // The start's ends must be its least and most value in the compare's type too.
         if exact(start.0) > exact(start.1) {
             return None;
@@ -884,5 +1075,62 @@ s_cbranch_vccz .Lh
             "v_cmp_ne_u32_e32 vcc, s4, v5\ns_and_b64 exec, exec, -1\n",
         );
         assert_eq!(trips_in(&other_lanes, 4), None);
+    }
+
+    /// clang-14 -O2's `int c = min(x, 16); for (int k = 0; k < c; k++) s += in[k];` with x a
+    /// value no rule follows: behind `if (0 < x)`, k counts in s8 and each lane leaves when it
+    /// equals its cap v2.
+    const SCALAR_K: &str = "\
+s_mov_b32 s11, 0x9e3779b9
+v_mul_lo_u32 v2, v0, s11
+v_cmp_lt_i32_e32 vcc, 0, v2
+s_and_saveexec_b64 s[4:5], vcc
+s_cbranch_execz .Lx
+v_min_u32_e32 v2, 16, v2
+s_mov_b64 s[6:7], 0
+s_mov_b32 s8, 0
+.Lh:
+s_add_i32 s8, s8, 1
+v_cmp_eq_u32_e32 vcc, s8, v2
+s_or_b64 s[6:7], vcc, s[6:7]
+s_andn2_b64 exec, exec, s[6:7]
+s_cbranch_execnz .Lh
+s_or_b64 exec, exec, s[6:7]
+.Lx:
+s_or_b64 exec, exec, s[4:5]";
+
+    #[test]
+    fn a_scalar_counter_against_each_lanes_cap_is_bounded_by_the_largest() {
+        assert_eq!(trips(SCALAR_K), Some(16));
+        // Counting from 5: the lanes whose cap is below it would wrap around before leaving.
+        assert_eq!(
+            trips(&SCALAR_K.replace("s_mov_b32 s8, 0", "s_mov_b32 s8, 5")),
+            None
+        );
+        // Stepped by 2, an equality may be passed over.
+        assert_eq!(
+            trips(&SCALAR_K.replace("s_add_i32 s8, s8, 1", "s_add_i32 s8, s8, 2")),
+            None
+        );
+        // An ordered exit may: `k >= c` from 0 by 3 leaves within 6 trips of 16.
+        let ordered = SCALAR_K
+            .replace("s_add_i32 s8, s8, 1", "s_add_i32 s8, s8, 3")
+            .replace(
+                "v_cmp_eq_u32_e32 vcc, s8, v2",
+                "v_cmp_ge_u32_e64 vcc, s8, v2",
+            );
+        assert_eq!(trips(&ordered), Some(6));
+        // Stepped twice in the loop, or compared with a cap the loop rewrites: not this shape.
+        let twice = SCALAR_K.replace(
+            "s_or_b64 s[6:7], vcc, s[6:7]",
+            "s_or_b64 s[6:7], vcc, s[6:7]\ns_add_i32 s8, s8, 1",
+        );
+        assert_eq!(trips(&twice), None);
+        let rewritten = SCALAR_K.replace(".Lh:\n", ".Lh:\nv_add_u32_e32 v2, vcc, 1, v2\n");
+        assert_eq!(trips(&rewritten), None);
+        // Without the guard the caps start at 0, which the count never meets.
+        let unguarded =
+            SCALAR_K.replace("s_and_saveexec_b64 s[4:5], vcc", "s_mov_b64 s[4:5], exec");
+        assert_eq!(trips(&unguarded), None);
     }
 }

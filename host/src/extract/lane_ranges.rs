@@ -415,16 +415,12 @@ fn passing(op: Opcode, x_first: bool, result: bool, k: u32) -> Option<Range> {
     // The passing values of x in the compare's own order, as numbers.
     let (lo, hi): (i64, i64) = match (lt, eq, gt) {
         (true, true, true) => return None,
-        (true, eq, false) => (i64::MIN, k_as(k, signed) - i64::from(!eq)),
-        (false, eq, true) => (k_as(k, signed) + i64::from(!eq), i64::MAX),
-        (false, true, false) => (k_as(k, signed), k_as(k, signed)),
+        (true, eq, false) => (i64::MIN, number_as(k, signed) - i64::from(!eq)),
+        (false, eq, true) => (number_as(k, signed) + i64::from(!eq), i64::MAX),
+        (false, true, false) => (number_as(k, signed), number_as(k, signed)),
         _ => return None,
     };
-    let (min, max) = if signed {
-        (i64::from(i32::MIN), i64::from(i32::MAX))
-    } else {
-        (0, i64::from(u32::MAX))
-    };
+    let (min, max) = type_range(signed);
     let (lo, hi) = (lo.max(min), hi.min(max));
     if lo > hi {
         return None;
@@ -436,12 +432,21 @@ fn passing(op: Opcode, x_first: bool, result: bool, k: u32) -> Option<Range> {
     Some((lo as u32, hi as u32))
 }
 
-/// `k` read as a signed or unsigned 32-bit number.
-fn k_as(k: u32, signed: bool) -> i64 {
+/// `v` read as a signed or unsigned 32-bit number.
+pub fn number_as(v: u32, signed: bool) -> i64 {
     if signed {
-        i64::from(k as i32)
+        i64::from(v as i32)
     } else {
-        i64::from(k)
+        i64::from(v)
+    }
+}
+
+/// The least and the most signed or unsigned 32-bit number.
+pub fn type_range(signed: bool) -> (i64, i64) {
+    if signed {
+        (i64::from(i32::MIN), i64::from(i32::MAX))
+    } else {
+        (0, i64::from(u32::MAX))
     }
 }
 

@@ -457,10 +457,16 @@ fn infer_loop_bounds(
                     c.sgpr, c.step
                 ),
             },
-            trip_count::LoopCount::Lane(c) => format!(
-                "loop bound {trips} inferred{for_launch}{below}: each lane's v{} counts from its start in {}..={} by {} to its exit test (the most trips of any lane)",
-                c.vgpr, c.start.0, c.start.1, c.step
-            ),
+            trip_count::LoopCount::Lane(c) => match c.scalar {
+                None => format!(
+                    "loop bound {trips} inferred{for_launch}{below}: each lane's v{} counts from its start in {}..={} by {} to its exit test (the most trips of any lane)",
+                    c.vgpr, c.start.0, c.start.1, c.step
+                ),
+                Some((s, init)) => format!(
+                    "loop bound {trips} inferred{for_launch}{below}: s{s} counts from {} by {} to each lane's exit test against its v{} in {}..={} (the most trips of any lane)",
+                    init as i32, c.step, c.vgpr, c.start.0, c.start.1
+                ),
+            },
         };
         kl.inferred = Some(message.clone());
         notes.push(Note {
