@@ -235,8 +235,8 @@ fn shape() -> impl Strategy<Value = Shape> {
                 flaw: match flaw {
                     Flaw::InnerWidens if inner.is_none() || brk.is_some() => Flaw::None,
                     Flaw::LaneStep if !matches!(step, Step::Groups) => Flaw::None,
-                    // A scalar step runs whatever EXEC is.
-                    Flaw::MaskedStep if scalar => Flaw::None,
+                    // A scalar step runs whatever EXEC is, by the grid for a group count.
+                    Flaw::MaskedStep | Flaw::LaneStep if scalar => Flaw::None,
                     flaw => flaw,
                 },
             },

@@ -40,7 +40,8 @@
 //!
 //! The same holds the other way round: clang counts `for (k = 0; k < c; k++)` in an SGPR
 //! where k is only used uniformly, and each lane compares it with its own c
-//! (`v_cmp_eq_u32 vcc, s8, v2`). The counter is then stepped by a constant in one segment,
+//! (`v_cmp_eq_u32 vcc, s8, v2`). The counter is then stepped by a constant, or an SGPR the loop
+//! does not write whose value the launch fixes, in one segment,
 //! from a value [`ScalarValues`] knows on entry, and the lanes' values (a VGPR the loop does
 //! not write) lie in a known range, at whose ends the most trips are.
 
@@ -362,15 +363,21 @@ impl Segment {
         }
     }
 
-    /// Follows the SGPRs `inst` writes: `s_add`/`s_sub` of a constant to a followed value
-    /// (clang's `s_add_i32 s8, s8, 1`), anything else unknown.
-    fn step_scalar(&mut self, inst: &Instruction) {
+    /// Follows the SGPRs `inst` (at `i`) writes: `s_add`/`s_sub` of a constant, or of an SGPR
+    /// whose value `known` gives (the grid's size), to a followed value (clang's `s_add_i32 s8,
+    /// s8, 1`), anything else unknown.
+    fn step_scalar(
+        &mut self,
+        i: usize,
+        inst: &Instruction,
+        known: &mut impl FnMut(usize, Option<Operand>) -> Option<u32>,
+    ) {
         use Opcode::*;
         let value = |op: Option<Operand>| match op? {
             Operand::Sgpr(r) => self.scalar.get(&r).copied().unwrap_or(Some((r, 0))),
             _ => None,
         };
-        let constant = |op: Option<Operand>| op?.constant_value32();
+        let mut constant = |op: Option<Operand>| known(i, op);
         let (a, b) = (inst.src(0), inst.src(1));
         let followed = match inst.opcode {
             SAddU32 | SAddI32 => match (value(a), constant(b), constant(a), value(b)) {
@@ -454,7 +461,7 @@ impl Segment {
                 });
             }
         }
-        self.step_scalar(inst);
+        self.step_scalar(i, inst, known);
         let written: Vec<u8> = vgprs_written(inst).collect();
         let carry_out = registers_of(inst.sdst);
         let value = match (written.as_slice(), plain(inst)) {
@@ -1120,6 +1127,9 @@ s_or_b64 exec, exec, s[4:5]";
                 "v_cmp_ge_u32_e64 vcc, s8, v2",
             );
         assert_eq!(trips(&ordered), Some(6));
+        // Stepped by the workgroup's size (s10 = 64), an SGPR the launch fixes: one trip.
+        let by_size = ordered.replace("s_add_i32 s8, s8, 3", "s_add_u32 s8, s8, s10");
+        assert_eq!(trips(&by_size), Some(1));
         // Stepped twice in the loop, or compared with a cap the loop rewrites: not this shape.
         let twice = SCALAR_K.replace(
             "s_or_b64 s[6:7], vcc, s[6:7]",
