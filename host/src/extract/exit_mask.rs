@@ -480,14 +480,12 @@ pub fn exec_nonzero(program: &Program, flow: &Flow) -> Vec<bool> {
     let on_entry = masks_on_entry(program, flow, nonzero_after, |last, taken, mut out| {
         match (last, taken) {
             (Opcode::SCbranchExecz, false) | (Opcode::SCbranchExecnz, true) => out.insert(EXEC_LO),
-            // With EXEC non-zero the branch for a zero EXEC is never followed: clang -O3 can
-            // leave one in the kernel's first block, whose EXEC is the dispatcher's.
-            (Opcode::SCbranchExecz, true) | (Opcode::SCbranchExecnz, false)
-                if out.contains(EXEC_LO) =>
-            {
-                return None
-            }
             (Opcode::SCbranchExecz, true) | (Opcode::SCbranchExecnz, false) => {
+                // With EXEC non-zero the branch for a zero EXEC is never followed: clang -O3
+                // can leave one in the kernel's first block, whose EXEC is the dispatcher's.
+                if out.contains(EXEC_LO) {
+                    return None;
+                }
                 out = out.minus(ScalarSet::EXEC)
             }
             _ => {}

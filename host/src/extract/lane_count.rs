@@ -57,7 +57,7 @@ use super::lane_ranges::{
 use super::launch_values::ScalarValues;
 use super::trip_count::MAX_TRIPS;
 use crate::flow::Flow;
-use crate::scalar::{effects, registers, ScalarSet};
+use crate::scalar::{effects, registers};
 
 /// A loop bounded by its lanes' own counters.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,8 +94,7 @@ pub fn lane_counted_loop<'a>(
     }
     let insts = &program.instructions;
     let mut vector_defs: HashMap<u8, Vec<usize>> = HashMap::new();
-    let mut scalar_defs = ScalarSet::EMPTY;
-    let mut scalar_sites: HashMap<u8, Vec<usize>> = HashMap::new();
+    let mut scalar_defs: HashMap<u8, Vec<usize>> = HashMap::new();
     for &b in &lp.body {
         *budget = budget.checked_sub(flow.blocks[b].len() as u64)?;
         for i in flow.blocks[b].clone() {
@@ -104,10 +103,8 @@ pub fn lane_counted_loop<'a>(
             if matches!(inst.opcode, Opcode::Split | Opcode::Merge) {
                 return None;
             }
-            let defs = effects(inst).defs;
-            scalar_defs = scalar_defs.union(defs);
-            for r in defs.iter() {
-                scalar_sites.entry(r).or_default().push(i);
+            for r in effects(inst).defs.iter() {
+                scalar_defs.entry(r).or_default().push(i);
             }
             for v in vgprs_written(inst) {
                 vector_defs.entry(v).or_default().push(i);
@@ -122,7 +119,7 @@ pub fn lane_counted_loop<'a>(
     let whole_lanes = &mut LaneRanges::new(program, flow, values, whole);
     let mut uniform: HashMap<u8, Option<u32>> = HashMap::new();
     let mut known = |at: usize, op: Option<Operand>, budget: &mut u64| match op? {
-        Operand::Sgpr(r) if !scalar_defs.contains(r) => {
+        Operand::Sgpr(r) if !scalar_defs.contains_key(&r) => {
             whole_lanes.scalar_values().before(at, r, budget)
         }
         // One value in every lane that enters the loop, which does not write it: clang keeps
@@ -166,19 +163,17 @@ pub fn lane_counted_loop<'a>(
             let Some(Some((s, step))) = run.scalar.get(&cmp.sgpr) else {
                 continue;
             };
-            let in_segment = scalar_sites[&cmp.sgpr].iter().all(|d| segment.contains(d));
+            let in_segment = scalar_defs[&cmp.sgpr].iter().all(|d| segment.contains(d));
             if *s != cmp.sgpr || *step == 0 || !in_segment || vector_defs.contains_key(&cmp.vgpr) {
                 continue;
             }
+            // One value on every entry.
             let values = whole_lanes.scalar_values();
-            let inits: Option<Vec<u32>> = entries
-                .iter()
-                .map(|&p| values.at_end(p, *s, budget))
-                .collect();
-            let Some(&init) = inits.as_ref().and_then(|v| v.first()) else {
+            let mut inits = entries.iter().map(|&p| values.at_end(p, *s, budget));
+            let Some(Some(init)) = inits.next() else {
                 continue;
             };
-            if inits.as_ref().is_some_and(|v| v.iter().any(|&x| x != init)) {
+            if !inits.all(|x| x == Some(init)) {
                 continue;
             }
             let Some(lanes) = entry_range(whole_lanes, &entries, cmp.vgpr, budget) else {

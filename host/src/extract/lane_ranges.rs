@@ -231,34 +231,40 @@ impl<'v, 'a> LaneRanges<'v, 'a> {
             SAndn2B64 if inst.dst == Some(Operand::ExecLo) && exec(0) => (inst.src(1)?, false),
             _ => return None,
         };
-        let mask: Vec<ScalarReg> = registers(mask, 2).collect();
-        let block = self.flow.blocks[self.flow.block_of(i)].clone();
-        for c in (block.start..i).rev() {
-            let cmp = &self.program.instructions[c].item;
-            if vgprs_written(cmp).any(|w| w == v) || writes_exec_or_split_mask(cmp) {
+        let c = self.mask_source(i, mask, Some(v))?;
+        let cmp = &self.program.instructions[c].item;
+        let (value_first, other) = match (cmp.src(0)?, cmp.src(1)?) {
+            (Operand::Vgpr(w), other) if w == v => (true, other),
+            (other, Operand::Vgpr(w)) if w == v => (false, other),
+            _ => return None,
+        };
+        let (k, k1) = self.operand(c, other, budget, depth + 1)?;
+        if k != k1 {
+            return None;
+        }
+        passing(cmp.opcode, value_first, holds, k)
+    }
+
+    /// The instruction before `at` in its block that wrote mask `op` (both halves, as its
+    /// `sdst`: a compare), with no write of EXEC, `split` or `merge` between (so the lanes
+    /// active at `at` ran it) nor of VGPR `kept` (what it read there is still there). `None`
+    /// where another instruction wrote the mask, or none in the block did.
+    fn mask_source(&self, at: usize, op: Operand, kept: Option<u8>) -> Option<usize> {
+        let mask: Vec<ScalarReg> = registers(op, 2).collect();
+        for i in (self.flow.blocks[self.flow.block_of(at)].start..at).rev() {
+            let inst = &self.program.instructions[i].item;
+            let defs = effects(inst).defs;
+            if mask.iter().any(|&m| defs.contains(m)) {
+                let written: Vec<ScalarReg> = inst
+                    .sdst
+                    .map(|w| registers(w, 2).collect())
+                    .unwrap_or_default();
+                return (written == mask && plain(inst)).then_some(i);
+            }
+            let rewrites = |v| vgprs_written(inst).any(|w| w == v);
+            if writes_exec_or_split_mask(inst) || kept.is_some_and(rewrites) {
                 return None;
             }
-            let defs = effects(cmp).defs;
-            if !mask.iter().any(|&m| defs.contains(m)) {
-                continue;
-            }
-            let written: Vec<ScalarReg> = cmp
-                .sdst
-                .map(|w| registers(w, 2).collect())
-                .unwrap_or_default();
-            if written != mask || !plain(cmp) {
-                return None;
-            }
-            let (value_first, other) = match (cmp.src(0)?, cmp.src(1)?) {
-                (Operand::Vgpr(w), other) if w == v => (true, other),
-                (other, Operand::Vgpr(w)) if w == v => (false, other),
-                _ => return None,
-            };
-            let (k, k1) = self.operand(c, other, budget, depth + 1)?;
-            if k != k1 {
-                return None;
-            }
-            return passing(cmp.opcode, value_first, holds, k);
         }
         None
     }
@@ -367,29 +373,12 @@ impl<'v, 'a> LaneRanges<'v, 'a> {
     /// known exactly, earlier in `d`'s block with no write of EXEC between (so the compare ran
     /// for the same lanes, and wrote them that result).
     fn mask_bit(&mut self, d: usize, op: Operand, budget: &mut u64, depth: u32) -> Option<bool> {
-        let mask: Vec<ScalarReg> = registers(op, 2).collect();
-        for i in (self.flow.blocks[self.flow.block_of(d)].start..d).rev() {
-            let inst = &self.program.instructions[i].item;
-            let defs = effects(inst).defs;
-            if mask.iter().any(|&m| defs.contains(m)) {
-                let written: Vec<ScalarReg> = inst
-                    .sdst
-                    .map(|w| registers(w, 2).collect())
-                    .unwrap_or_default();
-                if written != mask || !plain(inst) {
-                    return None;
-                }
-                let [a, b, _] = self.sources(i, 2, budget, depth)?;
-                if a.0 != a.1 || b.0 != b.1 {
-                    return None;
-                }
-                return fold::compare(inst.opcode, a.0, b.0);
-            }
-            if writes_exec_or_split_mask(inst) {
-                return None;
-            }
+        let i = self.mask_source(d, op, None)?;
+        let [a, b, _] = self.sources(i, 2, budget, depth)?;
+        if a.0 != a.1 || b.0 != b.1 {
+            return None;
         }
-        None
+        fold::compare(self.program.instructions[i].item.opcode, a.0, b.0)
     }
 }
 
