@@ -27,6 +27,7 @@ use crate::cfg::{BsbCfg, Role};
 use crate::compile::{Skipped, SplitPolicy};
 use crate::error::{HostError, Result};
 use crate::extract::launch_values::LaunchValues;
+use crate::extract::lds_banks;
 use crate::extract::{extract, has_split_marker, Kernel, LoopBounds};
 use crate::ipet::{IpetMethod, Solver};
 use crate::kernel::{DwsBound, GpuConfig, Launch};
@@ -345,9 +346,10 @@ pub struct ModeBound {
     pub ipet_method: IpetMethod,
     /// What went wrong with a solver or a check, and what the bound used instead.
     pub notes: Vec<String>,
-    /// The inferred loop bounds ([`LaunchReport::notes`]).
+    /// What the analysis inferred from the launch: loop bounds, LDS bank conflicts
+    /// ([`LaunchReport::notes`]).
     #[serde(skip)]
-    pub loop_notes: Vec<String>,
+    pub inferred_notes: Vec<String>,
     /// SGPRs a wavefront holds (what a split copies).
     pub sgprs: u32,
     pub blocks: Vec<BlockBound>,
@@ -452,7 +454,7 @@ pub fn analyse_launch_with(
         )?);
     }
     let mut notes: Vec<String> = Vec::new();
-    for n in out.iter().flat_map(|m| &m.loop_notes) {
+    for n in out.iter().flat_map(|m| &m.inferred_notes) {
         if !notes.contains(n) {
             notes.push(n.clone());
         }
@@ -488,6 +490,7 @@ struct Competitors {
 /// most `peak` split contexts alive at once.
 fn competitors(
     kernel: &Kernel,
+    lds: &[Option<u64>],
     machine: &Machine,
     resident: u64,
     mode: Mode,
@@ -515,7 +518,7 @@ fn competitors(
         Mode::NoSplit | Mode::Pws => others_on_simd,
         Mode::Dws => others_on_simd * contexts,
     };
-    let lsu_hold = crate::timing::lsu_hold(&machine.cu, &kernel.program);
+    let lsu_hold = crate::timing::lsu_hold(&machine.cu, &kernel.program, lds);
     // (Sp)SIMD k of a SIMD runs its slots' contexts k, fed by one issue unit: a VALU op waits
     // at most for the one that issue unit handed over before, another context's.
     let port = u64::from(issue_others > 0);
@@ -704,6 +707,9 @@ struct ModeInputs<'a> {
     sel: crate::select::Selection,
     /// Instructions in a split region.
     inside: Vec<bool>,
+    /// Per instruction, a DS instruction's LDS cycles per pass where its addresses bound its
+    /// bank conflicts ([`crate::extract::lds_banks`]).
+    lds: Vec<Option<u64>>,
     machine: &'a Machine,
     mode: Mode,
     dws: DwsBound,
@@ -750,7 +756,7 @@ fn wavefront_bound(
     fixed: bool,
 ) -> Result<WavefrontBound> {
     let (kernel, machine, mode, solver) = (&m.kernel, m.machine, m.mode, m.solver);
-    let comp = competitors(kernel, machine, resident, mode, m.peak);
+    let comp = competitors(kernel, &m.lds, machine, resident, mode, m.peak);
     let insts = &kernel.program.instructions;
     // No more of a slot's split contexts than can be alive at once hold its SIMD in DWS.
     let cu = CuTiming {
@@ -764,7 +770,12 @@ fn wavefront_bound(
         insts.iter().map(|l| f(&l.item)).max().unwrap_or(0)
     };
     let longest_front = longest(&|i| TimingTable::frontend_cycles(&cu, mode, i));
-    let longest_lsu = longest(&|i| crate::timing::lsu_occupancy(&cu, i));
+    let longest_lsu = insts
+        .iter()
+        .zip(&m.lds)
+        .map(|(l, &k)| crate::timing::lsu_occupancy_with_lds(&cu, &l.item, k))
+        .max()
+        .unwrap_or(0);
     let table = |c: &Competition| {
         let mut t = TimingTable::contract(&cu, mode, c, m.lk.sgprs);
         t.schedule_wait = t.schedule_wait.min(c.issue * longest_front);
@@ -778,7 +789,8 @@ fn wavefront_bound(
         insts
             .iter()
             .zip(&m.inside)
-            .map(|(l, &x)| if x { &w } else { &o }.cycles(&l.item))
+            .zip(&m.lds)
+            .map(|((l, &x), &k)| if x { &w } else { &o }.cycles_with_lds(&l.item, k))
             .collect()
     };
     let datapath: Vec<u64> = insts
@@ -1023,7 +1035,6 @@ fn mode_bound(
     let mut kernel = extract(&lk.text, file, &TimingTable::GCN3)?;
     let launch = LaunchValues::of(&kernel.program, manifest);
     kernel.bound_loops(&launch, loop_bounds);
-    let loop_notes = kernel.loop_notes(file);
     let structure = BsbCfg::new(kernel.cfg.clone()).map_err(|e| e.in_file(file))?;
     // The split points are the `split`s of the program that runs: `LaunchKernel` placed them
     // (every divergent branch that can split in DWS, the marked ones and those the policy adds
@@ -1033,6 +1044,14 @@ fn mode_bound(
         .collect();
     let sel = select(&structure, &marked, machine.cu.spsimds);
     let inside = split_regions(&kernel, &structure);
+    let lanes =
+        pws_isa::manifest::WAVEFRONT_SIZE / u32::try_from(machine.cu.passes.max(1)).unwrap_or(1);
+    let banks = lds_banks::bank_costs(&kernel.program, &kernel.flow, &launch, lanes);
+    let lds: Vec<Option<u64>> = banks.iter().map(|c| c.map(|c| c.cycles)).collect();
+    let mut inferred_notes = kernel.loop_notes(file);
+    if let Some((line, message)) = lds_banks::note(&kernel.program, &banks, &launch.phrase) {
+        inferred_notes.push(format!("{file}:{line}: {message}"));
+    }
     let split_branches: Vec<bool> = (0..structure.len())
         .map(|v| kernel.ifs.iter().any(|b| b.node == v && b.split.is_some()))
         .collect();
@@ -1045,6 +1064,7 @@ fn mode_bound(
         marked,
         sel,
         inside,
+        lds,
         machine,
         mode,
         dws,
@@ -1128,7 +1148,7 @@ fn mode_bound(
         dws_bound: (mode == Mode::Dws && w.dws_splits).then_some(dws),
         ipet_method: w.ipet_method,
         notes: w.notes,
-        loop_notes,
+        inferred_notes,
         sgprs: lk.sgprs,
         blocks,
         kernel: lk,

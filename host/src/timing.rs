@@ -450,6 +450,13 @@ impl TimingTable {
     /// picked to its retire, without the split/merge datapath's e_s / e_m (Lemma 5.1 charges
     /// those; see [`TimingTable::datapath_cycles`]).
     pub fn cycles(&self, inst: &Instruction) -> u64 {
+        self.cycles_with_lds(inst, None)
+    }
+
+    /// [`TimingTable::cycles`] of `inst` where, for a DS instruction, one pass spends at most
+    /// `lds` cycles in the LDS banks over all its accesses (their bank conflicts as an address
+    /// analysis bounds them: [`crate::extract::lds_banks`]); `None` charges the contract's.
+    pub fn cycles_with_lds(&self, inst: &Instruction, lds: Option<u64>) -> u64 {
         let class = Self::class(inst, self.mode);
         let base = match class {
             InstClass::Salu => self.salu,
@@ -470,7 +477,10 @@ impl TimingTable {
             InstClass::FlatAtomicCmpswap => self.flat_atomic_cmpswap + self.lsu_wait,
             InstClass::Ds => {
                 let (accesses, reads) = ds_shape(inst.opcode).unwrap_or((1, 0));
-                self.ds + self.passes * (1 + accesses * (reads + self.lds_access)) + self.lsu_wait
+                let banks = lds.map_or(accesses * self.lds_access, |k| {
+                    k.min(accesses * self.lds_access)
+                });
+                self.ds + self.passes * (1 + accesses * reads + banks) + self.lsu_wait
             }
             InstClass::Branch => self.branch,
             InstClass::Nop => self.nop,
@@ -497,10 +507,17 @@ impl TimingTable {
 /// an atomic is a store of its data dwords), a scalar load one cycle per dword pair, at least
 /// one.
 pub fn lsu_occupancy(cu: &CuTiming, inst: &Instruction) -> u64 {
+    lsu_occupancy_with_lds(cu, inst, None)
+}
+
+/// [`lsu_occupancy`] of `inst` where one pass of a DS instruction spends at most `lds`
+/// cycles in the banks (as in [`TimingTable::cycles_with_lds`]).
+pub fn lsu_occupancy_with_lds(cu: &CuTiming, inst: &Instruction, lds: Option<u64>) -> u64 {
     match inst.opcode.format() {
         Format::Ds => {
             let (accesses, reads) = ds_shape(inst.opcode).unwrap_or((1, 0));
-            cu.passes * (1 + accesses * (reads + LDS_MAX_CONFLICT))
+            let worst = accesses * LDS_MAX_CONFLICT;
+            cu.passes * (1 + accesses * reads + lds.map_or(worst, |k| k.min(worst)))
         }
         Format::Flat if inst.opcode.is_flat_atomic() => {
             let data = inst.opcode.signature().srcs[1].dwords();
@@ -521,11 +538,14 @@ pub fn lsu_occupancy(cu: &CuTiming, inst: &Instruction) -> u64 {
 
 /// The longest any memory instruction of `program` holds the LSU's sequencer: how long each
 /// competitor of a context running it can make it wait ([`Competition::lsu_hold`]).
-pub fn lsu_hold(cu: &CuTiming, program: &Program) -> u64 {
+/// `lds` gives, per instruction, a DS instruction's LDS cycles per pass where they are
+/// bounded below the contract's (an empty slice: none is).
+pub fn lsu_hold(cu: &CuTiming, program: &Program, lds: &[Option<u64>]) -> u64 {
     program
         .instructions
         .iter()
-        .map(|l| lsu_occupancy(cu, &l.item))
+        .enumerate()
+        .map(|(i, l)| lsu_occupancy_with_lds(cu, &l.item, lds.get(i).copied().flatten()))
         .max()
         .unwrap_or(0)
 }
@@ -698,7 +718,7 @@ mod tests {
             .map(|l| lsu_occupancy(&cu, &l.item))
             .collect();
         assert_eq!(occ, [4 * 2, 4 * 6, 8, 1, 0]);
-        assert_eq!(lsu_hold(&cu, &p), 24);
+        assert_eq!(lsu_hold(&cu, &p, &[]), 24);
     }
 
     #[test]

@@ -225,7 +225,10 @@ impl Launch {
     /// ([`pws_host::launch::LaunchReport::notes`]).
     pub fn bound_and_notes(&self, mode: Mode, hw: &HwConfig) -> Result<(u64, Vec<String>), String> {
         let launches = self.analyses(mode, hw)?;
-        let notes = launches.iter().flat_map(|b| b.loop_notes.clone()).collect();
+        let notes = launches
+            .iter()
+            .flat_map(|b| b.inferred_notes.clone())
+            .collect();
         Ok((self.sequence.bound(launches.iter().map(|b| b.bound)), notes))
     }
 

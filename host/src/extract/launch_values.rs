@@ -42,6 +42,11 @@ pub struct LaunchValues {
     /// v0, v1, v2 at the first instruction, the work-item ids: their least and most value over
     /// every lane of every wavefront, the lanes EXEC disables included.
     workitem_ranges: Vec<(u32, u32)>,
+    /// Each distinct extent of the launch's workgroups (a workgroup cut at the grid's edge has
+    /// its own), and how many of v0, v1, v2 the dispatcher writes: how a lane's work-item ids
+    /// follow from its place in its wavefront ([`super::lds_banks`]).
+    extents: Vec<[u32; 3]>,
+    workitem_vgprs: u8,
     /// Read-only segments: base address and little-endian words.
     read_only: Vec<(u64, Vec<u32>)>,
     /// How a note names the launch a bound holds for ("" without one).
@@ -125,6 +130,7 @@ impl LaunchValues {
             .into_iter()
             .take(usize::from(abi.workitem_vgprs))
             .collect();
+        let extents = extents(manifest);
         let mut read_only = vec![(image.dispatch_packet.base, image.dispatch_packet_words)];
         if with_arguments {
             read_only.push((image.kernarg.base, image.kernarg_words));
@@ -134,6 +140,8 @@ impl LaunchValues {
             entry,
             entry_ranges,
             workitem_ranges,
+            extents,
+            workitem_vgprs: abi.workitem_vgprs,
             read_only,
             phrase: String::new(),
         }
@@ -155,6 +163,12 @@ impl LaunchValues {
         self.workitem_ranges.get(usize::from(v)).copied()
     }
 
+    /// Each distinct extent of the launch's workgroups, and how many work-item id VGPRs the
+    /// dispatcher writes (none without a launch).
+    pub fn workgroup_extents(&self) -> (&[[u32; 3]], u8) {
+        (&self.extents, self.workitem_vgprs)
+    }
+
     /// The dword at `addr` of read-only memory.
     fn read(&self, addr: u64) -> Option<u32> {
         self.read_only.iter().find_map(|(base, words)| {
@@ -164,29 +178,39 @@ impl LaunchValues {
     }
 }
 
+/// The extents a workgroup of `manifest`'s launch can have: the workgroup's size, and in each
+/// dimension the grid's remainder where the grid is not a multiple of it.
+fn extents(manifest: &Manifest) -> Vec<[u32; 3]> {
+    let sizes = |d: usize| {
+        let (grid, size) = (manifest.grid[d], manifest.workgroup[d].max(1));
+        let cut = grid % size;
+        [Some(size), (cut != 0).then_some(cut)]
+    };
+    let mut all = Vec::new();
+    for sx in sizes(0).into_iter().flatten() {
+        for sy in sizes(1).into_iter().flatten() {
+            for sz in sizes(2).into_iter().flatten() {
+                all.push([sx, sy, sz]);
+            }
+        }
+    }
+    all
+}
+
 /// The work-item ids x, y, z over every lane of every wavefront of `manifest`'s launch: a
 /// wavefront's lanes past its workgroup's work-items get the ids their flat index would have
 /// ([`pws_isa::abi::LaunchAbi::vgpr_values`]), and a workgroup cut at the grid's edge numbers
 /// its work-items by its own extents, so each distinct extent is counted.
 fn workitem_ranges(manifest: &Manifest) -> [(u32, u32); 3] {
-    let extents = |d: usize| {
-        let (grid, size) = (manifest.grid[d], manifest.workgroup[d].max(1));
-        let cut = grid % size;
-        [Some(size), (cut != 0).then_some(cut)]
-    };
     let mut most = [0u32; 3];
-    for sx in extents(0).into_iter().flatten() {
-        for sy in extents(1).into_iter().flatten() {
-            for sz in extents(2).into_iter().flatten() {
-                let items = u64::from(sx) * u64::from(sy) * u64::from(sz);
-                let wave = u64::from(pws_isa::manifest::WAVEFRONT_SIZE);
-                let last = (items.div_ceil(wave) * wave).saturating_sub(1);
-                let (sx, sy) = (u64::from(sx), u64::from(sy));
-                let ids = [last.min(sx - 1), (last / sx).min(sy - 1), last / (sx * sy)];
-                for (m, id) in most.iter_mut().zip(ids) {
-                    *m = (*m).max(u32::try_from(id).unwrap_or(u32::MAX));
-                }
-            }
+    for [sx, sy, sz] in extents(manifest) {
+        let items = u64::from(sx) * u64::from(sy) * u64::from(sz);
+        let wave = u64::from(pws_isa::manifest::WAVEFRONT_SIZE);
+        let last = (items.div_ceil(wave) * wave).saturating_sub(1);
+        let (sx, sy) = (u64::from(sx), u64::from(sy));
+        let ids = [last.min(sx - 1), (last / sx).min(sy - 1), last / (sx * sy)];
+        for (m, id) in most.iter_mut().zip(ids) {
+            *m = (*m).max(u32::try_from(id).unwrap_or(u32::MAX));
         }
     }
     most.map(|m| (0, m))

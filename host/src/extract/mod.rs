@@ -43,6 +43,7 @@ pub mod fold;
 mod lane_count;
 mod lane_ranges;
 pub mod launch_values;
+pub mod lds_banks;
 mod regions;
 pub mod skips;
 pub mod trip_count;

@@ -1,0 +1,185 @@
+//! The LDS bank conflicts the host's address analysis (`pws_host::extract::lds_banks`) charges
+//! a DS instruction, against the compute unit's: a wavefront of a 2-D workgroup addresses
+//! `x * sx + y * sy + base` (clang's `tile[y][x]` arithmetic: a product, a 24-bit
+//! multiply-add, a sum) with every DS form, and the cycles the RTL measures for the
+//! instruction never exceed the contract's with the analysis' conflicts; where the lanes of
+//! every pass are as the analysis sees them (the same base in each), the two are equal.
+
+use proptest::prelude::*;
+use pws_hdl::config::HwConfig;
+use pws_hdl::cu::timing::ds_cycles;
+use pws_hdl::cu::CuMode;
+use pws_host::extract::launch_values::LaunchValues;
+use pws_host::extract::lds_banks::lds_cycles;
+use pws_host::flow::Flow;
+use pws_host::timing::ds_shape;
+use pws_isa::manifest::Manifest;
+use pws_isa::testing::proptest_cases;
+use pws_sim::cu::{run, RunOptions};
+
+/// Bytes of LDS the kernel reserves: every address below stays inside.
+const LDS_BYTES: u32 = 32768;
+
+/// One DS instruction on address v3 (data in v6..v9, results into v10..v13) and the byte
+/// alignment its addresses need.
+const FORMS: [(&str, u32); 12] = [
+    ("ds_write_b32 v3, v6 offset:OFF", 4),
+    ("ds_read_b32 v10, v3 offset:OFF", 4),
+    ("ds_read_b64 v[10:11], v3 offset:OFF", 4),
+    ("ds_write_b128 v3, v[6:9] offset:OFF", 4),
+    ("ds_read2_b32 v[10:11], v3 offset0:E0 offset1:E1", 4),
+    ("ds_write2_b64 v3, v[6:7], v[8:9] offset0:E0 offset1:E1", 4),
+    ("ds_read2st64_b32 v[10:11], v3 offset0:E0 offset1:E1", 4),
+    ("ds_read_u8 v10, v3 offset:OFF", 1),
+    ("ds_write_b16 v3, v6 offset:OFF", 2),
+    ("ds_add_u32 v3, v6 offset:OFF", 4),
+    ("ds_add_rtn_u32 v10, v3, v6 offset:OFF", 4),
+    ("ds_cmpst_b32 v3, v6, v7 offset:OFF", 4),
+];
+
+fn kernel(form: &str, sx: u32, sy: u32, base: u32) -> String {
+    format!(
+        "k:\n    s_mov_b32 m0, -1\n    s_mov_b32 s8, {sx}\n    s_mov_b32 s9, {sy}\n\
+         v_mul_lo_u32 v3, v0, s8\n    v_mad_u32_u24 v3, v1, s9, v3\n\
+         v_add_u32_e32 v3, vcc, {base}, v3\n    v_mov_b32_e32 v6, v0\n    v_mov_b32_e32 v7, v1\n\
+         v_mov_b32_e32 v8, 3\n    v_mov_b32_e32 v9, 4\n    {form}\n    s_waitcnt lgkmcnt(0)\n\
+         s_endpgm\n.amdhsa_kernel k\n.amdhsa_next_free_vgpr 16\n.amdhsa_next_free_sgpr 16\n\
+         .amdhsa_group_segment_fixed_size {LDS_BYTES}\n.amdhsa_system_vgpr_workitem_id 1\n\
+         .end_amdhsa_kernel\n"
+    )
+}
+
+/// The lanes' addresses of a pass, for each access of `form`'s instruction: the conflict an
+/// access of those lanes meets (distinct dwords per bank; lanes per bank for an atomic).
+fn conflict(addresses: &[u32], atomic: bool) -> u64 {
+    let mut dwords: Vec<u32> = addresses.iter().map(|a| a >> 2).collect();
+    if !atomic {
+        dwords.sort_unstable();
+        dwords.dedup();
+    }
+    (0..32)
+        .map(|b| dwords.iter().filter(|&&d| d % 32 == b).count() as u64)
+        .max()
+        .unwrap_or(1)
+        .max(1)
+}
+
+#[derive(Debug, Clone)]
+struct Case {
+    form: usize,
+    wx: u32,
+    sx: u32,
+    sy: u32,
+    base: u32,
+    offset: u32,
+    elements: (u32, u32),
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    let strides = prop::sample::select(vec![0u32, 1, 2, 3, 4, 5, 8, 9, 16, 17, 32, 33, 64]);
+    (
+        0..FORMS.len(),
+        prop::sample::select(vec![1u32, 2, 4, 8, 16, 32, 64]),
+        strides.clone(),
+        strides,
+        0u32..64,
+        0u32..64,
+        (0u32..8, 0u32..8),
+    )
+        .prop_map(|(form, wx, sx, sy, base, offset, elements)| {
+            let align = FORMS[form].1;
+            Case {
+                form,
+                wx,
+                sx: sx * align,
+                sy: sy * align,
+                base: base * align,
+                offset: offset * align,
+                elements,
+            }
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(proptest_cases(24)))]
+
+    #[test]
+    fn the_analysis_bounds_the_rtl_bank_conflicts(c in case()) {
+        let wy = 64 / c.wx;
+        let form = FORMS[c.form]
+            .0
+            .replace("OFF", &c.offset.to_string())
+            .replace("E0", &c.elements.0.to_string())
+            .replace("E1", &c.elements.1.to_string());
+        let source = kernel(&form, c.sx, c.sy, c.base);
+        let program = pws_isa::assemble(&source, "k.s").unwrap_or_else(|e| panic!("{e}\n{source}"));
+        let manifest = Manifest::parse(
+            &format!("kernel = \"k.s\"\ngrid = [{0}, {wy}]\nworkgroup = [{0}, {wy}]\n", c.wx),
+            "k.toml",
+        )
+        .unwrap();
+        let i = program
+            .instructions
+            .iter()
+            .position(|l| l.item.opcode.format() == pws_isa::Format::Ds)
+            .unwrap();
+        let inst = &program.instructions[i].item;
+        let (accesses, reads) = ds_shape(inst.opcode).unwrap();
+        // Each access's byte offset from the lane's address, as the LSU forms it.
+        let name = inst.opcode.mnemonic();
+        let dwords = (accesses / if name.contains("2") { 2 } else { 1 }) as u32;
+        let offsets: Vec<u32> = if name.starts_with("ds_read2") || name.starts_with("ds_write2") {
+            let shift = if dwords == 2 { 3 } else { 2 } + if name.contains("st64") { 6 } else { 0 };
+            [c.elements.0, c.elements.1]
+                .iter()
+                .flat_map(|e| (0..dwords).map(move |a| (e << shift) + 4 * a))
+                .collect()
+        } else {
+            (0..accesses as u32).map(|a| c.offset + 4 * a).collect()
+        };
+        let address = |lane: u32| (lane % c.wx) * c.sx + (lane / c.wx) * c.sy + c.base;
+        prop_assume!((0..64).all(|l| address(l) + offsets.iter().max().unwrap() + 16 <= LDS_BYTES));
+        let atomic = !(name.starts_with("ds_read") || name.starts_with("ds_write"));
+        let cfg = HwConfig::cu().with_spsimds(0);
+        let lanes = 64 / cfg.passes() as u32;
+        // What the RTL takes, pass by pass, and the same for every pass as the analysis sees.
+        let per_pass: Vec<u64> = (0..64 / lanes)
+            .map(|p| {
+                offsets
+                    .iter()
+                    .map(|o| {
+                        let a: Vec<u32> = (0..lanes).map(|j| address(p * lanes + j) + o).collect();
+                        conflict(&a, atomic)
+                    })
+                    .sum()
+            })
+            .collect();
+        let fixed = ds_cycles(&cfg, accesses, reads, 0);
+        let expected = fixed + per_pass.iter().sum::<u64>();
+        let report = run(&program, &manifest, &RunOptions::new(cfg, CuMode::NoSplit))
+            .unwrap_or_else(|e| panic!("RTL: {e}\n{source}"));
+        let measured = report
+            .instructions
+            .iter()
+            .find(|s| s.pc == program.instructions[i].pc)
+            .unwrap()
+            .max_cycles;
+        prop_assert_eq!(measured, expected, "the RTL's conflicts\n{}", source);
+
+        let flow = Flow::new(&program, "k.s").unwrap();
+        let launch = LaunchValues::of(&program, &manifest);
+        let analysed = lds_cycles(&program, &flow, &launch, lanes)[i];
+        let worst = per_pass.iter().copied().max().unwrap();
+        if let Some(k) = analysed {
+            prop_assert!(k >= worst, "the analysis' {} LDS cycles below a pass's {}\n{}", k, worst, source);
+            prop_assert!(measured <= fixed + cfg.passes() as u64 * k);
+        }
+        // A lane's address is linear in its place in the pass where the workgroup's rows are
+        // whole passes (or it has one column), so it is followed; where every pass also starts
+        // at the same address, the analysis sees exactly the pass's conflict.
+        prop_assert!(analysed.is_some() || (c.wx < lanes && c.wx > 1), "{}", source);
+        if c.wx == lanes && c.sy == 0 {
+            prop_assert_eq!(analysed, Some(worst), "{}", source);
+        }
+    }
+}
