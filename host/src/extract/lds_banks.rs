@@ -43,7 +43,7 @@ const BANKS: u32 = 32;
 const BANK_PERIOD: u32 = 4 * BANKS;
 
 /// Tracked VGPRs times blocks above which the analysis is not run.
-const MAX_STATE: usize = 1 << 22;
+const MAX_STATE: usize = 1 << 20;
 
 /// Lanes of a launch's workgroups listed at most (64 workgroup extents of 1024 work-items).
 const MAX_LISTED_LANES: u64 = 1 << 16;
