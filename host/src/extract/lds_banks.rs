@@ -15,12 +15,12 @@
 //! A vector write changes only the lanes EXEC enables, so each VGPR has two facts: one for the
 //! lanes active at the point and one for every lane. A write sets the first; it sets the
 //! second only while EXEC is the dispatcher's (every lane that ever runs, which
-//! [`super::exit_mask::exec_within_dispatch`] must show EXEC never exceeds), and otherwise
-//! keeps it only where old and new value agree. Narrowing EXEC (an `if`, a loop's exits, a
-//! `split`) keeps the active lanes' facts; anything else that changes EXEC (an `else`, a
-//! `merge`, a join that restores a mask) falls back to the facts for every lane, and a join
-//! that restores a mask saved while EXEC was the dispatcher's makes it so again. SGPRs hold
-//! one value for every lane; [`ScalarValues`] says where the launch fixes it.
+//! [`super::exit_mask::exec_within_dispatch`] must show EXEC never exceeds; [`ExecSets`]
+//! follows EXEC through `if`, `else` and their joins), and otherwise keeps it only where old
+//! and new value agree. Narrowing EXEC (an `if`, an `else`'s flip, a loop's exits, a `split`)
+//! keeps the active lanes' facts; anything else that changes EXEC (a join, a `merge`) falls
+//! back to the facts for every lane. SGPRs hold one value for every lane; [`ScalarValues`]
+//! says where the launch fixes it.
 //!
 //! A DS instruction whose address is not so followed is charged the worst case, and the
 //! analysis gives up (every instruction charged the worst case) on a program it would follow
@@ -30,11 +30,12 @@ use std::collections::HashMap;
 
 use pws_isa::{Format, Instruction, Opcode, Operand, Program};
 
+use super::exec_sets::{Change, ExecSets};
 use super::fold;
-use super::lane_ranges::{narrows_exec, plain, vgprs_written};
+use super::lane_ranges::{plain, vgprs_written};
 use super::launch_values::{LaunchValues, ScalarValues};
 use crate::flow::Flow;
-use crate::scalar::{effects, registers, ScalarSet};
+use crate::scalar::{effects, registers};
 
 /// Banks of the LDS: dword `d` lives in bank `d mod 32`.
 const BANKS: u32 = 32;
@@ -146,10 +147,7 @@ impl Fact {
 /// The facts at a block's entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct State {
-    /// EXEC is the dispatcher's.
-    whole: bool,
-    /// The first SGPRs of pairs holding the dispatcher's EXEC (an `if`'s saved mask).
-    saved: ScalarSet,
+    exec: ExecSets,
     /// Per tracked VGPR: for the lanes active here, and for every lane.
     active: Vec<Fact>,
     every: Vec<Fact>,
@@ -158,8 +156,7 @@ struct State {
 impl State {
     fn join(&mut self, o: &State) -> bool {
         let before = self.clone();
-        self.whole &= o.whole;
-        self.saved = self.saved.intersection(o.saved);
+        self.exec.join(&o.exec);
         for (a, b) in self.active.iter_mut().zip(&o.active) {
             *a = a.either(*b);
         }
@@ -305,8 +302,7 @@ impl Walk<'_> {
             })
             .collect();
         State {
-            whole: true,
-            saved: ScalarSet::EMPTY,
+            exec: ExecSets::dispatch(),
             active: facts.clone(),
             every: facts,
         }
@@ -352,6 +348,7 @@ impl Walk<'_> {
     fn step(&mut self, i: usize, state: &mut State) {
         let inst = &self.program.instructions[i].item;
         let first = vgprs_written(inst).next();
+        let whole = state.exec.is_whole();
         for v in vgprs_written(inst) {
             let Some(&k) = self.slot.get(&v) else {
                 continue;
@@ -361,41 +358,14 @@ impl Walk<'_> {
                 None => Fact::Any,
             };
             state.active[k] = new;
-            state.every[k] = if state.whole {
+            state.every[k] = if whole {
                 new
             } else {
                 state.every[k].partly(new)
             };
         }
-        let was_whole = state.whole;
-        let restores = restores_saved(inst, state.saved);
-        // A pair written no longer holds what was saved in it.
-        let defs = effects(inst).defs;
-        let mut pairs = defs;
-        for r in defs.iter().filter(|&r| r > 0) {
-            pairs.insert(r - 1);
-        }
-        state.saved = state.saved.minus(pairs);
-        let split_mask = matches!(inst.opcode, Opcode::Split | Opcode::Merge);
-        if !inst.writes_exec() && !split_mask {
-            return;
-        }
-        if inst.opcode == Opcode::Split || narrows_exec(inst) {
-            // Every lane active after it was active before.
-            state.whole = false;
-            match (inst.opcode, inst.dst) {
-                (Opcode::SAndSaveexecB64, Some(Operand::Sgpr(s))) if was_whole => {
-                    state.saved.insert(s)
-                }
-                (Opcode::Split, _) => state.saved = ScalarSet::EMPTY,
-                _ => {}
-            }
-        } else {
-            // Lanes may join that were not active: only what holds for every lane holds.
-            state.whole = restores && inst.opcode != Opcode::Merge;
-            if inst.opcode == Opcode::Merge {
-                state.saved = ScalarSet::EMPTY;
-            }
+        if state.exec.step(i, inst) == Change::Other {
+            // Lanes may have joined: only what holds for every lane holds.
             state.active.clone_from(&state.every);
         }
     }
@@ -529,24 +499,6 @@ impl Walk<'_> {
             };
         }
         Some(s)
-    }
-}
-
-/// `inst` sets EXEC to a mask saved while EXEC was the dispatcher's, with or without the lanes
-/// it has (every one of which is in it): `s_or_b64 exec, exec, s[n:n+1]`, `s_mov_b64 exec,
-/// s[n:n+1]`.
-fn restores_saved(inst: &Instruction, saved: ScalarSet) -> bool {
-    let pair = |op: Option<Operand>| matches!(op, Some(Operand::Sgpr(s)) if saved.contains(s));
-    let exec = |op: Option<Operand>| op == Some(Operand::ExecLo);
-    if inst.dst != Some(Operand::ExecLo) {
-        return false;
-    }
-    match inst.opcode {
-        Opcode::SOrB64 => {
-            (exec(inst.src(0)) && pair(inst.src(1))) || (pair(inst.src(0)) && exec(inst.src(1)))
-        }
-        Opcode::SMovB64 => pair(inst.src(0)),
-        _ => false,
     }
 }
 
@@ -914,6 +866,25 @@ mod tests {
             s_cbranch_execz BB0_4\nds_write_b32 v4, v5\nBB0_4:\n\
             s_or_b64 exec, exec, s[2:3]\nds_read_b32 v5, v4 offset:4\n";
         assert_eq!(ways(body, [64, 1]), [Some(1), Some(1), Some(1)]);
+    }
+
+    #[test]
+    fn an_address_written_at_the_else_flip_holds_after_the_join() {
+        // hotspot's v4: computed while the flip has every lane back, read after the join.
+        let body = "v_lshlrev_b32_e32 v7, 2, v0\nv_cmp_gt_u32_e32 vcc, 8, v0\n\
+            s_and_saveexec_b64 s[0:1], vcc\ns_xor_b64 s[0:1], exec, s[0:1]\n\
+            s_cbranch_execz BB0_2\nds_read_b32 v5, v7\nBB0_2:\n\
+            s_or_saveexec_b64 s[0:1], s[0:1]\nv_add_u32_e32 v4, vcc, 0x100, v7\n\
+            s_xor_b64 exec, exec, s[0:1]\ns_cbranch_execz BB0_4\n\
+            ds_read_b32 v6, v7 offset:4\nBB0_4:\ns_or_b64 exec, exec, s[0:1]\n\
+            ds_read_b32 v4, v4\n";
+        assert_eq!(ways(body, [64, 1]), [Some(1), Some(1), Some(1)]);
+        // Written in the then-side alone, it holds nothing for the else-side's lanes.
+        let body = body.replace(
+            "s_or_saveexec_b64 s[0:1], s[0:1]\nv_add_u32_e32 v4, vcc, 0x100, v7",
+            "v_add_u32_e32 v4, vcc, 0x100, v7\ns_or_saveexec_b64 s[0:1], s[0:1]",
+        );
+        assert_eq!(ways(&body, [64, 1]), [Some(1), Some(1), None]);
     }
 
     #[test]

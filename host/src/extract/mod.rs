@@ -38,6 +38,7 @@
 
 mod annotations;
 mod bsb;
+mod exec_sets;
 mod exit_mask;
 pub mod fold;
 mod lane_count;
