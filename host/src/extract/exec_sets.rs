@@ -111,9 +111,9 @@ impl ExecSets {
         }
     }
 
-    /// EXEC holds the dispatcher's lanes.
-    pub fn is_whole(&self) -> bool {
-        self.exec == Some(Lanes::Whole)
+    /// The lanes EXEC holds, where known.
+    pub fn lanes(&self) -> Option<Lanes> {
+        self.exec
     }
 
     /// What holds on both of two paths; whether `self` changed.
@@ -234,7 +234,7 @@ mod tests {
             .enumerate()
             .map(|(i, l)| {
                 let change = sets.step(i, &l.item);
-                (sets.is_whole(), change)
+                (sets.lanes() == Some(Lanes::Whole), change)
             })
             .collect()
     }

@@ -30,7 +30,7 @@ use std::collections::HashMap;
 
 use pws_isa::{Format, Instruction, Opcode, Operand, Program};
 
-use super::exec_sets::{Change, ExecSets};
+use super::exec_sets::{Change, ExecSets, Lanes};
 use super::fold;
 use super::lane_ranges::{plain, vgprs_written};
 use super::launch_values::{LaunchValues, ScalarValues};
@@ -151,12 +151,35 @@ struct State {
     /// Per tracked VGPR: for the lanes active here, and for every lane.
     active: Vec<Fact>,
     every: Vec<Fact>,
+    /// Per open `if`: the lanes its `else` will run.
+    rests: Vec<Rest>,
+}
+
+/// What holds for the lanes an `if` (its `s_and_saveexec_b64` at `at`) took out of `outer`:
+/// what held for them there, for as long as EXEC stays within the then-lanes (`within`), and
+/// what a write to all of `outer` (the else-flip's) gave them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Rest {
+    at: usize,
+    outer: Lanes,
+    within: bool,
+    facts: Vec<Fact>,
 }
 
 impl State {
     fn join(&mut self, o: &State) -> bool {
         let before = self.clone();
         self.exec.join(&o.exec);
+        self.rests.retain_mut(|r| {
+            let Some(q) = o.rests.iter().find(|q| (q.at, q.outer) == (r.at, r.outer)) else {
+                return false;
+            };
+            r.within &= q.within;
+            for (a, b) in r.facts.iter_mut().zip(&q.facts) {
+                *a = a.either(*b);
+            }
+            true
+        });
         for (a, b) in self.active.iter_mut().zip(&o.active) {
             *a = a.either(*b);
         }
@@ -305,6 +328,7 @@ impl Walk<'_> {
             exec: ExecSets::dispatch(),
             active: facts.clone(),
             every: facts,
+            rests: Vec::new(),
         }
     }
 
@@ -348,7 +372,7 @@ impl Walk<'_> {
     fn step(&mut self, i: usize, state: &mut State) {
         let inst = &self.program.instructions[i].item;
         let first = vgprs_written(inst).next();
-        let whole = state.exec.is_whole();
+        let lanes = state.exec.lanes();
         for v in vgprs_written(inst) {
             let Some(&k) = self.slot.get(&v) else {
                 continue;
@@ -358,13 +382,52 @@ impl Walk<'_> {
                 None => Fact::Any,
             };
             state.active[k] = new;
-            state.every[k] = if whole {
-                new
-            } else {
-                state.every[k].partly(new)
+            state.every[k] = match lanes {
+                Some(Lanes::Whole) => new,
+                _ => state.every[k].partly(new),
             };
+            for r in &mut state.rests {
+                // Written in all of the outer set, in the then-lanes only, or in some lanes.
+                if lanes.is_some_and(|l| l == r.outer || l == Lanes::Whole) {
+                    r.facts[k] = new;
+                } else if !r.within {
+                    r.facts[k] = r.facts[k].partly(new);
+                }
+            }
         }
-        if state.exec.step(i, inst) == Change::Other {
+        let change = state.exec.step(i, inst);
+        let now = state.exec.lanes();
+        match (inst.opcode, now) {
+            (Opcode::SAndSaveexecB64, Some(Lanes::After(at))) if at == i => {
+                state.rests.retain(|r| r.at != i);
+                if let Some(outer) = lanes {
+                    state.rests.push(Rest {
+                        at: i,
+                        outer,
+                        within: true,
+                        facts: state.active.clone(),
+                    });
+                }
+            }
+            // The else-flip leaves the lanes the `if` took out.
+            (_, Some(Lanes::Rest(outer, at))) if change == Change::Narrowed => {
+                let rest = state
+                    .rests
+                    .iter()
+                    .position(|r| r.at == at && r.outer == Lanes::from(outer));
+                match rest {
+                    Some(r) => state.active = state.rests.remove(r).facts,
+                    None => state.active.clone_from(&state.every),
+                }
+            }
+            _ => {}
+        }
+        for r in &mut state.rests {
+            r.within &= change == Change::Kept
+                || change == Change::Narrowed && r.within
+                || now == Some(Lanes::After(r.at));
+        }
+        if change == Change::Other {
             // Lanes may have joined: only what holds for every lane holds.
             state.active.clone_from(&state.every);
         }
@@ -885,6 +948,32 @@ mod tests {
             "v_add_u32_e32 v4, vcc, 0x100, v7\ns_or_saveexec_b64 s[0:1], s[0:1]",
         );
         assert_eq!(ways(&body, [64, 1]), [Some(1), Some(1), None]);
+    }
+
+    #[test]
+    fn the_else_side_keeps_what_its_lanes_held_at_the_if() {
+        // srad's v6: rewritten by the then-side, read by the else-side, whose lanes the
+        // then-side never wrote; after the join the lanes disagree.
+        let body = "v_lshlrev_b32_e32 v6, 2, v0\nv_cmp_gt_u32_e32 vcc, 8, v0\n\
+            s_and_saveexec_b64 s[0:1], vcc\ns_xor_b64 s[0:1], exec, s[0:1]\n\
+            s_cbranch_execz BB0_2\nv_lshlrev_b32_e32 v6, 7, v0\nds_read_b32 v5, v6\nBB0_2:\n\
+            s_or_saveexec_b64 s[0:1], s[0:1]\ns_xor_b64 exec, exec, s[0:1]\n\
+            s_cbranch_execz BB0_4\nds_read_b32 v5, v6 offset:4\nBB0_4:\n\
+            s_or_b64 exec, exec, s[0:1]\nds_read_b32 v5, v6\n";
+        assert_eq!(ways(body, [64, 1]), [Some(16), Some(1), None]);
+        // Rewritten in an inner `if` of the then-side: unknown there, still known for the
+        // else-side.
+        let inner = body.replace(
+            "v_lshlrev_b32_e32 v6, 7, v0\n",
+            "s_and_saveexec_b64 s[2:3], vcc\nv_mov_b32_e32 v6, 0\ns_or_b64 exec, exec, s[2:3]\n",
+        );
+        assert_eq!(ways(&inner, [64, 1]), [None, Some(1), None]);
+        // Rewritten at the flip, for every lane: the else-side and the join see the new value.
+        let flip = body.replace(
+            "s_xor_b64 exec, exec, s[0:1]",
+            "v_lshlrev_b32_e32 v6, 7, v0\ns_xor_b64 exec, exec, s[0:1]",
+        );
+        assert_eq!(ways(&flip, [64, 1]), [Some(16), Some(16), Some(16)]);
     }
 
     #[test]
