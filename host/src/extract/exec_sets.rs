@@ -210,7 +210,8 @@ impl ExecSets {
         let defs = effects(inst).defs;
         let fresh = exec == Some(Lanes::After(i));
         self.saved.retain(|&(op, s)| {
-            !registers(op, 2).any(|r| defs.contains(r)) && !(fresh && s.names(i))
+            let overwritten = registers(op, 2).any(|r| defs.contains(r));
+            !(overwritten || fresh && s.names(i))
         });
         if let (Some(s), Some(dst)) = (written, inst.dst.filter(|_| !to_exec)) {
             self.saved.push((dst, s));
