@@ -3,7 +3,10 @@
 //! `x * sx + y * sy + base` (clang's `tile[y][x]` arithmetic: a product, a 24-bit
 //! multiply-add, a sum) with every DS form, and the cycles the RTL measures for the
 //! instruction never exceed the contract's with the analysis' conflicts; where the lanes of
-//! every pass are as the analysis sees them (the same base in each), the two are equal.
+//! every pass are as the analysis sees them (the same base in each), the two are equal. And
+//! addresses written and read across LLVM's `if`/`else` (then-side, else-flip, else-side,
+//! after the join, an inner `if`), where a write reaches only the lanes EXEC holds, are never
+//! charged less than the RTL takes.
 
 use proptest::prelude::*;
 use pws_hdl::config::HwConfig;
@@ -180,6 +183,98 @@ proptest! {
         prop_assert!(analysed.is_some() || (c.wx < lanes && c.wx > 1), "{}", source);
         if c.wx == lanes && c.sy == 0 {
             prop_assert_eq!(analysed, Some(worst), "{}", source);
+        }
+    }
+}
+
+/// One step of a generated `if`/`else` region: a write of address VGPR `reg` (2 or 3) with a
+/// stride of `2^shift` bytes, or a `ds_read_b32` from it.
+#[derive(Debug, Clone, Copy)]
+enum Step {
+    Write { reg: u8, shift: u32 },
+    Read { reg: u8 },
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    prop_oneof![
+        (2u8..4, 2u32..8).prop_map(|(reg, shift)| Step::Write { reg, shift }),
+        (2u8..4).prop_map(|reg| Step::Read { reg }),
+    ]
+}
+
+fn steps() -> impl Strategy<Value = Vec<Step>> {
+    prop::collection::vec(step(), 0..4)
+}
+
+fn lines(steps: &[Step]) -> String {
+    steps
+        .iter()
+        .map(|s| match *s {
+            Step::Write { reg, shift } => format!("    v_lshlrev_b32_e32 v{reg}, {shift}, v0\n"),
+            Step::Read { reg } => {
+                format!("    ds_read_b32 v10, v{reg}\n    s_waitcnt lgkmcnt(0)\n")
+            }
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(proptest_cases(24)))]
+
+    #[test]
+    fn addresses_across_an_if_else_are_never_charged_less_than_the_rtl_takes(
+        before in steps(),
+        then in steps(),
+        inner in prop::option::of((0u32..65, steps())),
+        flip in steps(),
+        other in steps(),
+        after in steps(),
+        limits in (0u32..65, 0u32..65),
+        skips in (any::<bool>(), any::<bool>()),
+    ) {
+        // LLVM leaves out the branch over a short side.
+        let skip = |on: bool, to: &str| match on {
+            true => format!("    s_cbranch_execz {to}\n"),
+            false => String::new(),
+        };
+        let inner = inner.map_or(String::new(), |(limit, body)| {
+            format!(
+                "    v_cmp_gt_u32_e32 vcc, {limit}, v0\n    s_and_saveexec_b64 s[2:3], vcc\n\
+                 s_cbranch_execz BB0_1\n{}BB0_1:\n    s_or_b64 exec, exec, s[2:3]\n",
+                lines(&body)
+            )
+        });
+        let source = format!(
+            "k:\n    s_mov_b32 m0, -1\n    v_lshlrev_b32_e32 v2, 2, v0\n    v_lshlrev_b32_e32 v3, 7, v0\n\
+             {}    v_cmp_gt_u32_e32 vcc, {}, v0\n    s_and_saveexec_b64 s[0:1], vcc\n\
+             s_xor_b64 s[0:1], exec, s[0:1]\n{}{}{}BB0_2:\n\
+             s_or_saveexec_b64 s[0:1], s[0:1]\n{}    s_xor_b64 exec, exec, s[0:1]\n\
+             {}{}BB0_3:\n    s_or_b64 exec, exec, s[0:1]\n\
+             v_cmp_gt_u32_e32 vcc, {}, v0\n    s_and_saveexec_b64 s[4:5], vcc\n{}\
+             s_or_b64 exec, exec, s[4:5]\n    s_endpgm\n.amdhsa_kernel k\n\
+             .amdhsa_next_free_vgpr 16\n.amdhsa_next_free_sgpr 16\n\
+             .amdhsa_group_segment_fixed_size {LDS_BYTES}\n.end_amdhsa_kernel\n",
+            lines(&before), limits.0, skip(skips.0, "BB0_2"), lines(&then), inner, lines(&flip),
+            skip(skips.1, "BB0_3"), lines(&other), limits.1, lines(&after),
+        );
+        let program = pws_isa::assemble(&source, "k.s").unwrap_or_else(|e| panic!("{e}\n{source}"));
+        let manifest = Manifest::parse("kernel = \"k.s\"\ngrid = 64\nworkgroup = 64\n", "k.toml").unwrap();
+        let cfg = HwConfig::cu().with_spsimds(0);
+        let report = run(&program, &manifest, &RunOptions::new(cfg, CuMode::NoSplit))
+            .unwrap_or_else(|e| panic!("RTL: {e}\n{source}"));
+        let flow = Flow::new(&program, "k.s").unwrap();
+        let launch = LaunchValues::of(&program, &manifest);
+        let analysed = lds_cycles(&program, &flow, &launch, 64 / cfg.passes() as u32);
+        let fixed = ds_cycles(&cfg, 1, 0, 0);
+        for s in &report.instructions {
+            let i = program.instructions.iter().position(|l| l.pc == s.pc).unwrap();
+            if let Some(k) = analysed[i] {
+                prop_assert!(
+                    s.max_cycles <= fixed + cfg.passes() as u64 * k,
+                    "line {}: {} cycles measured, the analysis allows {} per pass\n{}",
+                    program.instructions[i].line, s.max_cycles, k, source
+                );
+            }
         }
     }
 }
