@@ -1047,7 +1047,10 @@ fn mode_bound(
     let lanes =
         pws_isa::manifest::WAVEFRONT_SIZE / u32::try_from(machine.cu.passes.max(1)).unwrap_or(1);
     let banks = lds_banks::bank_costs(&kernel.program, &kernel.flow, &launch, lanes);
-    let lds: Vec<Option<u64>> = banks.iter().map(|c| c.map(|c| c.cycles)).collect();
+    let lds: Vec<Option<u64>> = match &banks {
+        Ok(costs) => costs.iter().map(|c| c.map(|c| c.cycles)).collect(),
+        Err(_) => vec![None; kernel.program.instructions.len()],
+    };
     let mut inferred_notes = kernel.loop_notes(file);
     if let Some((line, message)) = lds_banks::note(&kernel.program, &banks, &launch.phrase) {
         inferred_notes.push(format!("{file}:{line}: {message}"));

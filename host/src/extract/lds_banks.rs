@@ -199,6 +199,33 @@ pub struct BankCost {
     pub ways: u64,
 }
 
+/// Why no DS instruction of a program is bounded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unfollowed {
+    /// EXEC may gain lanes the dispatcher disabled, whose values nothing describes.
+    ExecBeyondDispatch,
+    /// More tracked VGPRs times blocks than [`MAX_STATE`].
+    TooLarge { vgprs: usize, blocks: usize },
+    /// The facts did not settle within their bound of steps.
+    Unsettled,
+}
+
+impl std::fmt::Display for Unfollowed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unfollowed::ExecBeyondDispatch => write!(
+                f,
+                "EXEC may gain lanes the dispatcher disabled (an EXEC write of a shape LLVM does not emit)"
+            ),
+            Unfollowed::TooLarge { vgprs, blocks } => write!(
+                f,
+                "too large to follow ({vgprs} address VGPRs in {blocks} blocks)"
+            ),
+            Unfollowed::Unsettled => write!(f, "the addresses did not settle"),
+        }
+    }
+}
+
 /// Per instruction of `program`, the LDS cycles one pass of a DS instruction spends in the
 /// banks at most (the sum over its accesses of each one's worst conflict), for the lanes of
 /// `lanes`-wide passes of `launch`'s wavefronts; `None` for any other instruction and where
@@ -209,29 +236,36 @@ pub fn lds_cycles(
     launch: &LaunchValues,
     lanes: u32,
 ) -> Vec<Option<u64>> {
-    bank_costs(program, flow, launch, lanes)
-        .into_iter()
-        .map(|c| c.map(|c| c.cycles))
-        .collect()
+    match bank_costs(program, flow, launch, lanes) {
+        Ok(costs) => costs.into_iter().map(|c| c.map(|c| c.cycles)).collect(),
+        Err(_) => vec![None; program.instructions.len()],
+    }
 }
 
-/// [`lds_cycles`] with each instruction's worst access.
+/// [`lds_cycles`] with each instruction's worst access, or why none is bounded.
 pub fn bank_costs(
     program: &Program,
     flow: &Flow,
     launch: &LaunchValues,
     lanes: u32,
-) -> Vec<Option<BankCost>> {
+) -> Result<Vec<Option<BankCost>>, Unfollowed> {
     let n = program.instructions.len();
     let mut out: Vec<Option<BankCost>> = vec![None; n];
     let lanes = lanes.clamp(1, 64);
     let is_ds = |i: usize| program.instructions[i].item.opcode.format() == Format::Ds;
-    if !(0..n).any(is_ds) || !super::exit_mask::exec_within_dispatch(program, flow) {
-        return out;
+    if !(0..n).any(is_ds) {
+        return Ok(out);
+    }
+    if !super::exit_mask::exec_within_dispatch(program, flow) {
+        return Err(Unfollowed::ExecBeyondDispatch);
     }
     let tracked = address_slice(program);
-    if tracked.len().saturating_mul(flow.blocks.len().max(1)) > MAX_STATE {
-        return out;
+    let blocks = flow.blocks.len().max(1);
+    if tracked.len().saturating_mul(blocks) > MAX_STATE {
+        return Err(Unfollowed::TooLarge {
+            vgprs: tracked.len(),
+            blocks,
+        });
     }
     let (extents, _) = launch.workgroup_extents();
     let passes = pass_ids(extents, lanes).unwrap_or_default();
@@ -246,9 +280,7 @@ pub fn bank_costs(
         id_max,
     };
     let entry_state = walk.entry(&tracked, launch);
-    let Some(states) = walk.fixpoint(entry_state) else {
-        return out;
-    };
+    let states = walk.fixpoint(entry_state).ok_or(Unfollowed::Unsettled)?;
     for (b, state) in states.iter().enumerate() {
         let Some(mut state) = state.clone() else {
             continue;
@@ -267,7 +299,7 @@ pub fn bank_costs(
             walk.step(i, &mut state);
         }
     }
-    out
+    Ok(out)
 }
 
 /// The VGPRs a DS address is computed from: the addresses, and every VGPR read by an
@@ -728,13 +760,25 @@ fn ds_cycles(
 /// contract's worst case. `None` without DS instructions.
 pub fn note(
     program: &Program,
-    costs: &[Option<BankCost>],
+    costs: &Result<Vec<Option<BankCost>>, Unfollowed>,
     for_launch: &str,
 ) -> Option<(u32, String)> {
     let ds: Vec<usize> = (0..program.instructions.len())
         .filter(|&i| program.instructions[i].item.opcode.format() == Format::Ds)
         .collect();
     let first = program.instructions[*ds.first()?].line;
+    let costs = match costs {
+        Ok(costs) => costs,
+        Err(why) => {
+            return Some((
+                first,
+                format!(
+                    "LDS bank conflicts{for_launch}: every DS instruction charged the {}-way worst case: {why}",
+                    crate::timing::LDS_MAX_CONFLICT
+                ),
+            ))
+        }
+    };
     let line_list = |lines: Vec<u32>| {
         let shown: Vec<String> = lines.iter().take(8).map(u32::to_string).collect();
         let more = lines.len().saturating_sub(8);
@@ -836,7 +880,7 @@ mod tests {
         )
         .unwrap();
         let launch = LaunchValues::of(&program, &manifest);
-        let all = bank_costs(&program, &flow, &launch, 16);
+        let all = bank_costs(&program, &flow, &launch, 16).unwrap();
         (0..program.instructions.len())
             .filter(|&i| program.instructions[i].item.opcode.format() == Format::Ds)
             .map(|i| all[i])
@@ -993,12 +1037,39 @@ mod tests {
     }
 
     #[test]
+    fn the_note_says_how_many_were_bounded_or_why_none_was() {
+        let program = |body: &str| {
+            let src = format!("k:\n{body}s_endpgm\n");
+            pws_isa::assemble(&src, "t.s").unwrap()
+        };
+        let launch = LaunchValues::none();
+        let shared = program("v_mov_b32_e32 v1, 0\nds_read_b32 v2, v1\nds_read_b32 v2, v0\n");
+        let flow = Flow::new(&shared, "t.s").unwrap();
+        let costs = bank_costs(&shared, &flow, &launch, 16);
+        let (line, message) = note(&shared, &costs, "").unwrap();
+        assert_eq!(line, 3);
+        assert!(
+            message.contains("1 of 2 DS instructions bounded"),
+            "{message}"
+        );
+        assert!(message.contains("line 4"), "{message}");
+        // EXEC set to every lane, the dispatched ones or not: nothing describes the others.
+        let all = program("s_mov_b64 exec, -1\nv_mov_b32_e32 v1, 0\nds_read_b32 v2, v1\n");
+        let flow = Flow::new(&all, "t.s").unwrap();
+        let costs = bank_costs(&all, &flow, &launch, 16);
+        assert_eq!(costs, Err(Unfollowed::ExecBeyondDispatch));
+        let (_, message) = note(&all, &costs, "").unwrap();
+        assert!(message.contains("EXEC may gain lanes"), "{message}");
+        assert_eq!(note(&program("s_nop 0\n"), &Ok(Vec::new()), ""), None);
+    }
+
+    #[test]
     fn without_a_launch_only_a_shared_address_is_known() {
         let src = "k:\nv_lshlrev_b32_e32 v1, 2, v0\nds_read_b32 v2, v1\nv_mov_b32_e32 v1, 0\n\
             ds_read_b32 v2, v1\nds_add_u32 v1, v0\ns_endpgm\n";
         let program = pws_isa::assemble(src, "t.s").unwrap();
         let flow = Flow::new(&program, "t.s").unwrap();
-        let all = bank_costs(&program, &flow, &LaunchValues::none(), 16);
+        let all = bank_costs(&program, &flow, &LaunchValues::none(), 16).unwrap();
         let ways: Vec<Option<u64>> = [1, 3, 4].iter().map(|&i| all[i].map(|c| c.ways)).collect();
         assert_eq!(ways, [None, Some(1), Some(16)]);
     }
