@@ -766,16 +766,12 @@ fn wavefront_bound(
     // Every context of the launch runs this program, so a competitor holds the front end and
     // the LSU at most as long as the program's longest instruction does; the contract's
     // per-competitor waits are for the longest instruction of any program.
-    let longest = |f: &dyn Fn(&pws_isa::Instruction) -> u64| {
-        insts.iter().map(|l| f(&l.item)).max().unwrap_or(0)
-    };
-    let longest_front = longest(&|i| TimingTable::frontend_cycles(&cu, mode, i));
-    let longest_lsu = insts
+    let longest_front = insts
         .iter()
-        .zip(&m.lds)
-        .map(|(l, &k)| crate::timing::lsu_occupancy_with_lds(&cu, &l.item, k))
+        .map(|l| TimingTable::frontend_cycles(&cu, mode, &l.item))
         .max()
         .unwrap_or(0);
+    let longest_lsu = crate::timing::lsu_hold(&cu, &kernel.program, &m.lds);
     let table = |c: &Competition| {
         let mut t = TimingTable::contract(&cu, mode, c, m.lk.sgprs);
         t.schedule_wait = t.schedule_wait.min(c.issue * longest_front);
@@ -1047,10 +1043,7 @@ fn mode_bound(
     let lanes =
         pws_isa::manifest::WAVEFRONT_SIZE / u32::try_from(machine.cu.passes.max(1)).unwrap_or(1);
     let banks = lds_banks::bank_costs(&kernel.program, &kernel.flow, &launch, lanes);
-    let lds: Vec<Option<u64>> = match &banks {
-        Ok(costs) => costs.iter().map(|c| c.map(|c| c.cycles)).collect(),
-        Err(_) => vec![None; kernel.program.instructions.len()],
-    };
+    let lds = lds_banks::pass_cycles(&banks, kernel.program.instructions.len());
     let mut inferred_notes = kernel.loop_notes(file);
     if let Some((line, message)) = lds_banks::note(&kernel.program, &banks, &launch.phrase) {
         inferred_notes.push(format!("{file}:{line}: {message}"));

@@ -476,11 +476,7 @@ impl TimingTable {
             InstClass::FlatAtomic => self.flat_atomic + self.lsu_wait,
             InstClass::FlatAtomicCmpswap => self.flat_atomic_cmpswap + self.lsu_wait,
             InstClass::Ds => {
-                let (accesses, reads) = ds_shape(inst.opcode).unwrap_or((1, 0));
-                let banks = lds.map_or(accesses * self.lds_access, |k| {
-                    k.min(accesses * self.lds_access)
-                });
-                self.ds + self.passes * (1 + accesses * reads + banks) + self.lsu_wait
+                self.ds + self.passes * ds_pass(inst, lds, self.lds_access) + self.lsu_wait
             }
             InstClass::Branch => self.branch,
             InstClass::Nop => self.nop,
@@ -514,11 +510,7 @@ pub fn lsu_occupancy(cu: &CuTiming, inst: &Instruction) -> u64 {
 /// cycles in the banks (as in [`TimingTable::cycles_with_lds`]).
 pub fn lsu_occupancy_with_lds(cu: &CuTiming, inst: &Instruction, lds: Option<u64>) -> u64 {
     match inst.opcode.format() {
-        Format::Ds => {
-            let (accesses, reads) = ds_shape(inst.opcode).unwrap_or((1, 0));
-            let worst = accesses * LDS_MAX_CONFLICT;
-            cu.passes * (1 + accesses * reads + lds.map_or(worst, |k| k.min(worst)))
-        }
+        Format::Ds => cu.passes * ds_pass(inst, lds, LDS_MAX_CONFLICT),
         Format::Flat if inst.opcode.is_flat_atomic() => {
             let data = inst.opcode.signature().srcs[1].dwords();
             cu.passes * (2 + u64::from(data))
@@ -534,6 +526,15 @@ pub fn lsu_occupancy_with_lds(cu: &CuTiming, inst: &Instruction, lds: Option<u64
         }
         _ => 0,
     }
+}
+
+/// The sequencer cycles one pass of DS instruction `inst` takes: the address, each access's
+/// data reads, and its LDS cycles: `per_access` each, or `lds` for all of them where an
+/// address analysis bounds them lower.
+fn ds_pass(inst: &Instruction, lds: Option<u64>, per_access: u64) -> u64 {
+    let (accesses, reads) = ds_shape(inst.opcode).unwrap_or((1, 0));
+    let worst = accesses * per_access;
+    1 + accesses * reads + lds.map_or(worst, |k| k.min(worst))
 }
 
 /// The longest any memory instruction of `program` holds the LSU's sequencer: how long each

@@ -176,7 +176,10 @@ pub fn lane_counted_loop<'a>(
             if !inits.all(|x| x == Some(init)) {
                 continue;
             }
-            let Some(lanes) = entry_range(whole_lanes, &entries, cmp.vgpr, budget) else {
+            let start = *starts
+                .entry(cmp.vgpr)
+                .or_insert_with(|| entry_range(whole_lanes, &entries, cmp.vgpr, budget));
+            let Some(lanes) = start else {
                 continue;
             };
             let first = init.wrapping_add(cmp.offset);
@@ -189,14 +192,17 @@ pub fn lane_counted_loop<'a>(
                 budget,
                 |e, b| cmp.most_trips(e, first, *step as i32, lanes, b),
             );
-            if let Some(trips) = trips.filter(|&t| best.as_ref().is_none_or(|b| t < b.trips)) {
-                best = Some(LaneCounter {
-                    vgpr: cmp.vgpr,
-                    start: lanes,
-                    step: *step as i32,
-                    trips,
-                    scalar: Some((*s, init)),
-                });
+            if let Some(trips) = trips {
+                keep_fewer(
+                    &mut best,
+                    LaneCounter {
+                        vgpr: cmp.vgpr,
+                        start: lanes,
+                        step: *step as i32,
+                        trips,
+                        scalar: Some((*s, init)),
+                    },
+                );
             }
         }
     }
@@ -253,18 +259,28 @@ pub fn lane_counted_loop<'a>(
                 budget,
                 |e, b| cmp.most_trips(e, start, step as i32, b),
             );
-            if let Some(trips) = trips.filter(|&t| best.as_ref().is_none_or(|b| t < b.trips)) {
-                best = Some(LaneCounter {
-                    vgpr: cmp.vgpr,
-                    start,
-                    step: step as i32,
-                    trips,
-                    scalar: None,
-                });
+            if let Some(trips) = trips {
+                keep_fewer(
+                    &mut best,
+                    LaneCounter {
+                        vgpr: cmp.vgpr,
+                        start,
+                        step: step as i32,
+                        trips,
+                        scalar: None,
+                    },
+                );
             }
         }
     }
     best
+}
+
+/// Keeps `counter` where it bounds the loop by fewer trips than `best` does.
+fn keep_fewer(best: &mut Option<LaneCounter>, counter: LaneCounter) {
+    if best.as_ref().is_none_or(|b| counter.trips < b.trips) {
+        *best = Some(counter);
+    }
 }
 
 /// The hull of VGPR `v`'s ranges at the ends of the `entries` blocks.

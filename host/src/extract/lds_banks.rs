@@ -236,9 +236,20 @@ pub fn lds_cycles(
     launch: &LaunchValues,
     lanes: u32,
 ) -> Vec<Option<u64>> {
-    match bank_costs(program, flow, launch, lanes) {
-        Ok(costs) => costs.into_iter().map(|c| c.map(|c| c.cycles)).collect(),
-        Err(_) => vec![None; program.instructions.len()],
+    pass_cycles(
+        &bank_costs(program, flow, launch, lanes),
+        program.instructions.len(),
+    )
+}
+
+/// The LDS cycles per pass of [`bank_costs`]' answer for a program of `instructions`.
+pub fn pass_cycles(
+    costs: &Result<Vec<Option<BankCost>>, Unfollowed>,
+    instructions: usize,
+) -> Vec<Option<u64>> {
+    match costs {
+        Ok(costs) => costs.iter().map(|c| c.map(|c| c.cycles)).collect(),
+        Err(_) => vec![None; instructions],
     }
 }
 
