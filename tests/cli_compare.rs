@@ -66,6 +66,37 @@ fn compare_rejects_an_unknown_compaction() {
     assert!(err.contains("unknown compaction 'zip'"), "{err}");
 }
 
+/// A wrong expected value: the table says DIFFERS, and the line under it names the run, the
+/// element, what it holds and what the manifest expects; `--json` carries the same line.
+#[test]
+fn a_run_unlike_the_expected_values_names_its_first_wrong_element() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("wrong.toml");
+    std::fs::write(
+        &manifest,
+        format!(
+            "kernel = {:?}\ngrid = 4\nworkgroup = 4\nargs = [\"A\", \"out\"]\n[[buffer]]\nname = \"A\"\ntype = \"i32\"\ndata = [17, 29, 52, 80]\n[[buffer]]\nname = \"out\"\ntype = \"i32\"\nlen = 4\nexpect = [-15, 1025, 1090, 0]\n",
+            std::fs::canonicalize("kernels/figure2.s").unwrap()
+        ),
+    )
+    .unwrap();
+    let path = manifest.to_str().unwrap();
+    let args = ["compare", path, "--mode", "nosplit", "--compaction", "none"];
+    let out = common::pws(&args);
+    assert!(!out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.contains("nosplit, none: out[3] is 1204, the manifest expects 0"),
+        "{stdout}"
+    );
+    let json = common::pws(&[&args[..], &["--json"]].concat());
+    let rows: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(
+        rows[0]["differences"][0],
+        "out[3] is 1204, the manifest expects 0"
+    );
+}
+
 /// An `s_barrier` on Figure 2's inner then-path: the kernel splits only at BB7 (its own marks
 /// at BB1 and BB2 are removed; the compiler refuses them), DWS leaves BB1 and BB2 serialized,
 /// and every mode finishes with the golden model's memory instead of deadlocking.

@@ -284,7 +284,10 @@ fn failing_points_are_recorded_and_make_the_exit_non_zero() {
     assert_eq!(r["status"], "fail");
     assert_eq!(r["expect_equal"], false);
     assert!(
-        r["reason"].as_str().unwrap().contains("expected values"),
+        r["reason"]
+            .as_str()
+            .unwrap()
+            .contains("expected values; out[3] is 1204, the manifest expects 0"),
         "{r}"
     );
 

@@ -101,6 +101,15 @@ pub fn run(args: Args) -> CmdResult {
         println!("{}", serde_json::to_string_pretty(&rows)?);
     } else {
         print!("{}", table(&launch.sequence.launches[0], &rows));
+        for r in rows.iter().filter(|r| !r.differences.is_empty()) {
+            let run = match r.mode {
+                Mode::NoSplit => format!("{}, {}", r.mode.name(), r.compaction),
+                _ => format!("{} S = {}, {}", r.mode.name(), r.s, r.compaction),
+            };
+            for d in &r.differences {
+                println!("{run}: {d}");
+            }
+        }
     }
     let unequal = rows.iter().filter(|r| !r.golden_equal).count();
     let changed = rows.iter().filter(|r| !r.unsplit_equal).count();

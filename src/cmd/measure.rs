@@ -14,6 +14,7 @@ use pws_host::compile::SplitPolicy;
 use pws_host::kernel::DwsBound;
 use pws_host::launch::{analyse_launch_with, KernelSource, LaunchKernel, LaunchOptions, ModeBound};
 use pws_host::timing::Mode;
+use pws_isa::manifest::Buffer;
 use pws_isa::sequence::{LaunchSequence, Ran};
 use pws_sim::cu::ports::Engine;
 use pws_sim::cu::RunOptions;
@@ -45,6 +46,10 @@ pub struct Row {
     pub unsplit_equal: bool,
     /// The buffers with `expect` values hold them (`None`: the manifest gives none).
     pub expect_equal: Option<bool>,
+    /// Where the memory first differs from each reference it differs from, element by
+    /// element: "y[3] is 7, the golden model has 9" (empty when it equals them all).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub differences: Vec<String>,
 }
 
 impl Row {
@@ -60,6 +65,7 @@ impl Row {
         if self.expect_equal == Some(false) {
             why.push("memory differs from the manifest's expected values".to_string());
         }
+        why.extend(self.differences.iter().cloned());
         if let Some(b) = self.bound.filter(|&b| self.cycles > b) {
             why.push(format!("{} cycles exceed the WCET bound {b}", self.cycles));
         }
@@ -344,6 +350,15 @@ impl Launch {
                     .iter()
                     .all(|(b, words)| b.first_mismatch(words).is_none())
             });
+            let buffers = self.sequence.buffers();
+            let differences = [
+                first_difference(buffers, &ran.memory, &reference.memory, "the golden model"),
+                first_difference(buffers, &ran.memory, &self.unsplit, "the unsplit kernel"),
+                first_unexpected(buffers, &ran.memory),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
             let sum = |f: fn(&pws_sim::cu::RunReport) -> u64| -> u64 {
                 ran.steps.iter().map(|(_, r)| f(r)).sum()
             };
@@ -364,10 +379,48 @@ impl Launch {
                 golden_equal: ran.memory == reference.memory,
                 unsplit_equal: ran.memory == self.unsplit,
                 expect_equal,
+                differences,
             });
         }
         Ok(rows)
     }
+}
+
+/// The first element of `got` unlike `reference`'s (buffers in manifest order), as
+/// "name[i] is X, `whose` has Y".
+fn first_difference(
+    buffers: &[Buffer],
+    got: &[Vec<u32>],
+    reference: &[Vec<u32>],
+    whose: &str,
+) -> Option<String> {
+    buffers
+        .iter()
+        .zip(got.iter().zip(reference))
+        .find_map(|(b, (got, reference))| {
+            let bits = |words| b.ty.unpack(words, b.len);
+            let i = bits(got).iter().zip(bits(reference)).position(|(g, r)| *g != r)?;
+            let value = |words| b.values(words)[i];
+            Some(format!("{}[{i}] is {}, {whose} has {}", b.name, value(got), value(reference)))
+        })
+}
+
+/// The first element of a buffer with `expect` values that does not hold its value (within
+/// the buffer's `tolerance_ulp`), as `pws golden` names it.
+fn first_unexpected(buffers: &[Buffer], got: &[Vec<u32>]) -> Option<String> {
+    buffers.iter().zip(got).find_map(|(b, words)| {
+        let i = b.first_mismatch(words)?;
+        let expect = b.values(b.expect.as_deref()?);
+        let show = |v: Option<&pws_isa::elem::Value>| v.map_or("nothing".into(), |v| v.to_string());
+        Some(format!(
+            "{}[{i}] is {}, the manifest expects {}{}",
+            b.name,
+            show(b.values(words).get(i)),
+            show(expect.get(i)),
+            b.tolerance_ulp
+                .map_or(String::new(), |t| format!(" (within {t} ulp)"))
+        ))
+    })
 }
 
 /// The golden model's run of `sequence` in `mode`: each launch's statistics and the final
