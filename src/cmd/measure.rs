@@ -399,9 +399,17 @@ fn first_difference(
         .zip(got.iter().zip(reference))
         .find_map(|(b, (got, reference))| {
             let bits = |words| b.ty.unpack(words, b.len);
-            let i = bits(got).iter().zip(bits(reference)).position(|(g, r)| *g != r)?;
+            let i = bits(got)
+                .iter()
+                .zip(bits(reference))
+                .position(|(g, r)| *g != r)?;
             let value = |words| b.values(words)[i];
-            Some(format!("{}[{i}] is {}, {whose} has {}", b.name, value(got), value(reference)))
+            Some(format!(
+                "{}[{i}] is {}, {whose} has {}",
+                b.name,
+                value(got),
+                value(reference)
+            ))
         })
 }
 

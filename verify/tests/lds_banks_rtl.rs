@@ -9,16 +9,20 @@
 //! charged less than the RTL takes.
 
 use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
 use pws_hdl::config::HwConfig;
 use pws_hdl::cu::timing::ds_cycles;
 use pws_hdl::cu::CuMode;
+use pws_host::compile::{compile, SplitPolicy};
 use pws_host::extract::launch_values::LaunchValues;
 use pws_host::extract::lds_banks::lds_cycles;
 use pws_host::flow::Flow;
-use pws_host::timing::ds_shape;
+use pws_host::timing::{ds_shape, lsu_hold};
 use pws_isa::manifest::Manifest;
 use pws_isa::testing::proptest_cases;
+use pws_isa::Opcode;
 use pws_sim::cu::{run, RunOptions};
+use pws_verify::bound::cu_timing;
 
 /// Bytes of LDS the kernel reserves: every address below stays inside.
 const LDS_BYTES: u32 = 32768;
@@ -218,33 +222,57 @@ fn lines(steps: &[Step]) -> String {
         .collect()
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(proptest_cases(24)))]
+/// A generated `if`/`else` region in LLVM's lowering: address writes and reads before it, on
+/// its then-side (with an optional inner `if` whose limit is the first of `inner`), at the
+/// else-flip, on the else-side and after the join, with or without the skip branches LLVM
+/// leaves out over short sides.
+#[derive(Debug, Clone)]
+struct Region {
+    before: Vec<Step>,
+    then: Vec<Step>,
+    inner: Option<(u32, Vec<Step>)>,
+    flip: Vec<Step>,
+    other: Vec<Step>,
+    after: Vec<Step>,
+    limits: (u32, u32),
+    skips: (bool, bool),
+}
 
-    #[test]
-    fn addresses_across_an_if_else_are_never_charged_less_than_the_rtl_takes(
-        before in steps(),
-        then in steps(),
-        inner in prop::option::of((0u32..65, steps())),
-        flip in steps(),
-        other in steps(),
-        after in steps(),
-        limits in (0u32..65, 0u32..65),
-        skips in (any::<bool>(), any::<bool>()),
-    ) {
-        // LLVM leaves out the branch over a short side.
+fn region() -> impl Strategy<Value = Region> {
+    (
+        (steps(), steps(), prop::option::of((0u32..65, steps()))),
+        (steps(), steps(), steps()),
+        (0u32..65, 0u32..65),
+        (any::<bool>(), any::<bool>()),
+    )
+        .prop_map(
+            |((before, then, inner), (flip, other, after), limits, skips)| Region {
+                before,
+                then,
+                inner,
+                flip,
+                other,
+                after,
+                limits,
+                skips,
+            },
+        )
+}
+
+impl Region {
+    fn source(&self) -> String {
         let skip = |on: bool, to: &str| match on {
             true => format!("    s_cbranch_execz {to}\n"),
             false => String::new(),
         };
-        let inner = inner.map_or(String::new(), |(limit, body)| {
+        let inner = self.inner.as_ref().map_or(String::new(), |(limit, body)| {
             format!(
                 "    v_cmp_gt_u32_e32 vcc, {limit}, v0\n    s_and_saveexec_b64 s[2:3], vcc\n\
                  s_cbranch_execz BB0_1\n{}BB0_1:\n    s_or_b64 exec, exec, s[2:3]\n",
-                lines(&body)
+                lines(body)
             )
         });
-        let source = format!(
+        format!(
             "k:\n    s_mov_b32 m0, -1\n    v_lshlrev_b32_e32 v2, 2, v0\n    v_lshlrev_b32_e32 v3, 7, v0\n\
              {}    v_cmp_gt_u32_e32 vcc, {}, v0\n    s_and_saveexec_b64 s[0:1], vcc\n\
              s_xor_b64 s[0:1], exec, s[0:1]\n{}{}{}BB0_2:\n\
@@ -254,27 +282,89 @@ proptest! {
              s_or_b64 exec, exec, s[4:5]\n    s_endpgm\n.amdhsa_kernel k\n\
              .amdhsa_next_free_vgpr 16\n.amdhsa_next_free_sgpr 16\n\
              .amdhsa_group_segment_fixed_size {LDS_BYTES}\n.end_amdhsa_kernel\n",
-            lines(&before), limits.0, skip(skips.0, "BB0_2"), lines(&then), inner, lines(&flip),
-            skip(skips.1, "BB0_3"), lines(&other), limits.1, lines(&after),
-        );
-        let program = pws_isa::assemble(&source, "k.s").unwrap_or_else(|e| panic!("{e}\n{source}"));
-        let manifest = Manifest::parse("kernel = \"k.s\"\ngrid = 64\nworkgroup = 64\n", "k.toml").unwrap();
-        let cfg = HwConfig::cu().with_spsimds(0);
-        let report = run(&program, &manifest, &RunOptions::new(cfg, CuMode::NoSplit))
-            .unwrap_or_else(|e| panic!("RTL: {e}\n{source}"));
-        let flow = Flow::new(&program, "k.s").unwrap();
-        let launch = LaunchValues::of(&program, &manifest);
-        let analysed = lds_cycles(&program, &flow, &launch, 64 / cfg.passes() as u32);
-        let fixed = ds_cycles(&cfg, 1, 0, 0);
-        for s in &report.instructions {
-            let i = program.instructions.iter().position(|l| l.pc == s.pc).unwrap();
-            if let Some(k) = analysed[i] {
-                prop_assert!(
-                    s.max_cycles <= fixed + cfg.passes() as u64 * k,
-                    "line {}: {} cycles measured, the analysis allows {} per pass\n{}",
-                    program.instructions[i].line, s.max_cycles, k, source
-                );
-            }
+            lines(&self.before),
+            self.limits.0,
+            skip(self.skips.0, "BB0_2"),
+            lines(&self.then),
+            inner,
+            lines(&self.flip),
+            skip(self.skips.1, "BB0_3"),
+            lines(&self.other),
+            self.limits.1,
+            lines(&self.after),
+        )
+    }
+}
+
+/// Runs `source` on the RTL in `mode` with S SpSIMDs and checks every DS instruction's worst
+/// time against the analysis' conflicts: the contract's cycles for them, and between a
+/// `split` and its `merge` (the one wavefront's only contexts that can meet at the LSU) the
+/// wait the contract adds for the other contexts, each holding the sequencer at most the
+/// longest time any DS instruction of the kernel is charged.
+fn check_against_rtl(source: &str, mode: CuMode, s: usize) -> Result<(), TestCaseError> {
+    let program = pws_isa::assemble(source, "k.s").unwrap_or_else(|e| panic!("{e}\n{source}"));
+    let manifest =
+        Manifest::parse("kernel = \"k.s\"\ngrid = 64\nworkgroup = 64\n", "k.toml").unwrap();
+    let cfg = HwConfig::cu().with_spsimds(s);
+    let report = run(&program, &manifest, &RunOptions::new(cfg, mode))
+        .unwrap_or_else(|e| panic!("RTL: {e}\n{source}"));
+    let flow = Flow::new(&program, "k.s").unwrap();
+    let launch = LaunchValues::of(&program, &manifest);
+    let analysed = lds_cycles(&program, &flow, &launch, 64 / cfg.passes() as u32);
+    let fixed = ds_cycles(&cfg, 1, 0, 0);
+    let per_pass = cfg.passes() as u64;
+    let hold = lsu_hold(&cu_timing(&cfg), &program, &analysed);
+    let at = |op: Opcode| {
+        program
+            .instructions
+            .iter()
+            .position(|l| l.item.opcode == op)
+    };
+    let split = at(Opcode::Split).zip(at(Opcode::Merge));
+    for t in &report.instructions {
+        let i = program
+            .instructions
+            .iter()
+            .position(|l| l.pc == t.pc)
+            .unwrap();
+        let shared = split.is_some_and(|(a, b)| (a..b).contains(&i));
+        let wait = if shared { s as u64 * hold } else { 0 };
+        if let Some(k) = analysed[i] {
+            prop_assert!(
+                t.max_cycles <= fixed + per_pass * k + wait,
+                "line {}: {} cycles measured, the analysis allows {} per pass (+ {} waiting)\n{}",
+                program.instructions[i].line,
+                t.max_cycles,
+                k,
+                wait,
+                source
+            );
         }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(proptest_cases(24)))]
+
+    #[test]
+    fn addresses_across_an_if_else_are_never_charged_less_than_the_rtl_takes(r in region()) {
+        check_against_rtl(&r.source(), CuMode::NoSplit, 0)?;
+    }
+
+    /// The same regions split at every `if` with an `else` (the host's pass, as DWS places
+    /// them) and run in PWS, each context enabling only its share of EXEC's lanes: the
+    /// analysis of the split program, which reads `split` and `merge` as the masked execution,
+    /// still charges no DS instruction less than either context takes.
+    #[test]
+    fn split_contexts_are_never_charged_less_than_the_rtl_takes(mut r in region(), s in 1usize..3) {
+        // LLVM keeps the branch over a side with a branch in it.
+        r.skips.0 |= r.inner.is_some();
+        let source = r.source();
+        let split = compile(&source, "k.s", SplitPolicy::All)
+            .unwrap_or_else(|e| panic!("{e}\n{source}"))
+            .text;
+        prop_assume!(split.contains("split"));
+        check_against_rtl(&split, CuMode::Pws, s)?;
     }
 }

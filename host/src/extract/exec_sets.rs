@@ -13,6 +13,19 @@
 //! execution is forgotten; everything this does not model leaves EXEC unknown (and lanes may
 //! have joined), and [`super::exit_mask::exec_within_dispatch`] is the caller's to check, so
 //! that the dispatcher's set holds every lane that ever runs.
+//!
+//! The sets are those of the masked execution, also in a program with `split`/`merge`, which
+//! change none of them. A split context keeps the unsplit EXEC code (docs/golden.md): it
+//! enables EXEC & SpM, and since its compares write only the lanes it enables, what it
+//! enables is the masked execution's set ∩ SpM at every point (at a split the two are the
+//! same; `s_and_saveexec_b64` ANDs in the compare's lanes; the `else`'s `s_xor_b64` and the
+//! join's OR give the same lanes within SpM), and at the merge, which sits after the join's
+//! restore, both contexts hold the set from before the split again. Each lane so runs the
+//! instructions it runs without splitting, on the same values, which is what makes a split
+//! program compute what the unsplit one does: an analysis of the masked execution holds for
+//! every lane a context enables. What would break it is what the host refuses to split
+//! over, or what clang does not emit there: a read of another lane (`v_readlane_b32`; clang's
+//! `v_readfirstlane_b32` reads values its divergence analysis proved the same in every lane).
 
 use pws_isa::{Instruction, Opcode, Operand};
 
@@ -192,15 +205,9 @@ impl ExecSets {
                 };
                 (exec, None, Change::Other)
             }
-            Split | Merge => {
-                // The context keeps some of its lanes, or gains its partner's.
-                self.saved.clear();
-                let change = match inst.opcode {
-                    Split => Change::Narrowed,
-                    _ => Change::Other,
-                };
-                (None, None, change)
-            }
+            // The sets are the masked execution's: a context enables EXEC & SpM of them, and
+            // its EXEC code runs as the unsplit wavefront's (module doc).
+            Split | Merge => (old, None, Change::Kept),
             _ if narrows_exec(inst) => (Some(Lanes::After(i)), None, Change::Narrowed),
             _ if inst.writes_exec() => (None, None, Change::Other),
             _ => (old, None, Change::Kept),
@@ -298,12 +305,13 @@ mod tests {
     }
 
     #[test]
-    fn a_split_keeps_lanes_and_a_merge_may_add_them() {
+    fn split_and_merge_leave_the_masked_execution_sets() {
         let src = "k:\ns_and_saveexec_b64 s[0:1], vcc\nsplit s2, s3\n\
             s_or_b64 exec, exec, s[0:1]\nmerge\ns_endpgm\n";
         let w = walk(src);
-        assert_eq!(w[1], (false, Change::Narrowed));
-        assert_eq!(w[2], (false, Change::Other));
-        assert_eq!(w[3], (false, Change::Other));
+        assert_eq!(w[0], (false, Change::Narrowed));
+        assert_eq!(w[1], (false, Change::Kept));
+        assert_eq!(w[2], (true, Change::Other));
+        assert_eq!(w[3], (true, Change::Kept));
     }
 }

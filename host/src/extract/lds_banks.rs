@@ -17,9 +17,12 @@
 //! second only while EXEC is the dispatcher's (every lane that ever runs, which
 //! [`super::exit_mask::exec_within_dispatch`] must show EXEC never exceeds; [`ExecSets`]
 //! follows EXEC through `if`, `else` and their joins), and otherwise keeps it only where old
-//! and new value agree. Narrowing EXEC (an `if`, an `else`'s flip, a loop's exits, a `split`)
-//! keeps the active lanes' facts; anything else that changes EXEC (a join, a `merge`) falls
-//! back to the facts for every lane. SGPRs hold one value for every lane; [`ScalarValues`]
+//! and new value agree. Narrowing EXEC (an `if`, an `else`'s flip, a loop's exits) keeps the
+//! active lanes' facts; anything else that changes EXEC (a join) falls back to the facts for
+//! every lane. `split` and `merge` change nothing: a split context runs each of its lanes as
+//! the masked execution does ([`super::exec_sets`]), so the facts of the program read without
+//! them hold for the lanes it enables, and a DS instruction's conflicts among fewer lanes are
+//! no more. SGPRs hold one value for every lane; [`ScalarValues`]
 //! says where the launch fixes it.
 //!
 //! A DS instruction whose address is not so followed is charged the worst case, and the
@@ -1003,6 +1006,38 @@ mod tests {
             "v_add_u32_e32 v4, vcc, 0x100, v7\ns_or_saveexec_b64 s[0:1], s[0:1]",
         );
         assert_eq!(ways(&body, [64, 1]), [Some(1), Some(1), None]);
+    }
+
+    #[test]
+    fn split_and_merge_keep_the_masked_executions_facts() {
+        // hotspot split by PWS: `split` before the then-side's skip branch, `merge` after the
+        // join's restore. Each context enables its share of the masked execution's lanes, so
+        // the address written at the flip still holds after the merge, and what the then-side
+        // alone wrote still holds nothing there.
+        let body = "v_lshlrev_b32_e32 v7, 2, v0
+v_cmp_gt_u32_e32 vcc, 8, v0
+            s_and_saveexec_b64 s[0:1], vcc
+s_xor_b64 s[0:1], exec, s[0:1]
+            split vcc_lo, vcc_hi
+s_cbranch_execz BB0_2
+ds_read_b32 v5, v7
+BB0_2:
+            s_or_saveexec_b64 s[0:1], s[0:1]
+v_add_u32_e32 v4, vcc, 0x100, v7
+            s_xor_b64 exec, exec, s[0:1]
+s_cbranch_execz BB0_4
+            ds_read_b32 v6, v7 offset:4
+BB0_4:
+s_or_b64 exec, exec, s[0:1]
+merge
+            ds_read_b32 v4, v4
+";
+        assert_eq!(ways(body, [64, 1]), [Some(1), Some(1), Some(1)]);
+        let then_only = body.replace(
+            "s_or_saveexec_b64 s[0:1], s[0:1]\nv_add_u32_e32 v4, vcc, 0x100, v7",
+            "v_add_u32_e32 v4, vcc, 0x100, v7\ns_or_saveexec_b64 s[0:1], s[0:1]",
+        );
+        assert_eq!(ways(&then_only, [64, 1]), [Some(1), Some(1), None]);
     }
 
     #[test]
