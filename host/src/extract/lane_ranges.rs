@@ -384,8 +384,8 @@ impl<'v, 'a> LaneRanges<'v, 'a> {
 
 /// The values a lane's `x` may hold where the integer compare `op` of `x` with `k` (`x` its
 /// first source if `x_first`) gave `result`, as one range of unsigned values; `None` where
-/// they are not one range (a signed order around zero, an inequality) or the compare is not an
-/// integer one.
+/// they are not one range (a signed order around zero, an inequality with a value inside the
+/// unsigned numbers) or the compare is not an integer one.
 fn passing(op: Opcode, x_first: bool, result: bool, k: u32) -> Option<Range> {
     use std::cmp::Ordering::{Equal, Greater, Less};
     // The result as a relation of x to k: which orderings of (x, k) pass.
@@ -404,6 +404,15 @@ fn passing(op: Opcode, x_first: bool, result: bool, k: u32) -> Option<Range> {
     // The passing values of x in the compare's own order, as numbers.
     let (lo, hi): (i64, i64) = match (lt, eq, gt) {
         (true, true, true) => return None,
+        // Every value but k, in either signedness: one range where k is an end of the unsigned
+        // ones (clang's `v_cmp_ne_u32 vcc, 0, v` before a loop that counts v down to 0).
+        (true, false, true) => {
+            return match k {
+                0 => Some((1, u32::MAX)),
+                u32::MAX => Some((0, u32::MAX - 1)),
+                _ => None,
+            }
+        }
         (true, eq, false) => (i64::MIN, number_as(k, signed) - i64::from(!eq)),
         (false, eq, true) => (number_as(k, signed) + i64::from(!eq), i64::MAX),
         (false, true, false) => (number_as(k, signed), number_as(k, signed)),
@@ -725,6 +734,16 @@ s_endpgm
         assert_eq!(passing(VCmpEqI32, true, true, 7), Some((7, 7)));
         assert_eq!(passing(VCmpNeU32, true, true, 7), None);
         assert_eq!(passing(VCmpEqU32, true, false, 7), None);
+        assert_eq!(
+            passing(VCmpNeU32, false, true, 0),
+            Some((1, u32::MAX)),
+            "0 != x"
+        );
+        assert_eq!(passing(VCmpNeI32, true, true, 0), Some((1, u32::MAX)));
+        assert_eq!(
+            passing(VCmpEqI32, true, false, u32::MAX),
+            Some((0, u32::MAX - 1))
+        );
         assert_eq!(
             passing(VCmpGtU32, true, true, u32::MAX),
             None,

@@ -15,7 +15,8 @@
 //!   of the loop itself that dominates every latch or is T itself (so it runs once in every
 //!   iteration that goes on, before or after the test): `s_add_{u,i}32 s, s, C`,
 //!   `s_sub_{u,i}32 s, s, C`, `s_addk_i32 s, C`, a shift by a constant (`s_lshl_b32`,
-//!   `s_lshr_b32`, `s_ashr_i32`) or a product with one (`s_mul_i32`, `s_mulk_i32`); or
+//!   `s_lshr_b32`, `s_ashr_i32`) or a product with one (`s_mul_i32`, `s_mulk_i32`), C a
+//!   constant or a known SGPR the loop does not write (`i += step`, a kernel argument); or
 //!   `s_mov_b32 s, t` where t = s op C is the write of t it reads; or s = t op C where t = s
 //!   is. The compare reads s, or a value u = s op K computed from it in the iteration (K a
 //!   constant or a known SGPR the loop does not write);
@@ -457,7 +458,7 @@ impl<'a> LoopScan<'a> {
         sgprs
             .into_iter()
             .filter_map(|s| {
-                let step = self.step(s, header, budget)?;
+                let step = self.step(s, header, values, budget)?;
                 let init = initial_value(values, self.flow, self.l, s, budget)?;
                 Some((s, init, step.step))
             })
@@ -483,7 +484,7 @@ impl<'a> LoopScan<'a> {
         values: &mut ScalarValues<'_>,
         budget: &mut Budget,
     ) -> Option<(Step, bool, Option<StepOp>)> {
-        if let Some((step, ahead)) = self.counter_at(test_block, cmp_at, sgpr, budget) {
+        if let Some((step, ahead)) = self.counter_at(test_block, cmp_at, sgpr, values, budget) {
             return Some((step, ahead, None));
         }
         // clang's `t = s + C` that is copied back to s, or another value derived from s
@@ -496,7 +497,7 @@ impl<'a> LoopScan<'a> {
         // `s_mov_b32 s7, s6; s_ashr_i32 s6, s6, 1` ... `s_cmp_lt_i32 s7, 4`).
         if let (Opcode::SMovB32, Some(Operand::Sgpr(s))) = (inst.opcode, inst.src(0)) {
             if s != sgpr {
-                let (step, ahead) = self.counter_at(test_block, def, s, budget)?;
+                let (step, ahead) = self.counter_at(test_block, def, s, values, budget)?;
                 return Some((step, ahead, None));
             }
         }
@@ -506,7 +507,7 @@ impl<'a> LoopScan<'a> {
             };
             let mut operand = |op: Operand| self.known(values, def, op, budget);
             let view = step_with(inst, sgpr, s, &mut operand).filter(|_| s != sgpr)?;
-            let (step, ahead) = self.counter_at(test_block, def, s, budget)?;
+            let (step, ahead) = self.counter_at(test_block, def, s, values, budget)?;
             Some((step, ahead, Some(view)))
         })
     }
@@ -533,10 +534,11 @@ impl<'a> LoopScan<'a> {
         test_block: usize,
         at: usize,
         sgpr: u8,
+        values: &mut ScalarValues<'_>,
         budget: &mut Budget,
     ) -> Option<(Step, bool)> {
         let flow = self.flow;
-        let step = self.step(sgpr, test_block, budget)?;
+        let step = self.step(sgpr, test_block, values, budget)?;
         let (b, ab) = (flow.block_of(step.at), flow.block_of(at));
         // A read after a lending write sees the other value, unless the copy back comes first.
         let stepped = if b == ab {
@@ -566,7 +568,13 @@ impl<'a> LoopScan<'a> {
     /// clang keeps the old value for the loop's exit that way); or `s = t + C` where `t = s`
     /// is. In a block every iteration runs once, or in the test's block (every iteration that
     /// goes on runs that: [`exit_mask::leaves_when`]).
-    fn step(&self, s: u8, test_block: usize, budget: &mut Budget) -> Option<Step> {
+    fn step(
+        &self,
+        s: u8,
+        test_block: usize,
+        values: &mut ScalarValues<'_>,
+        budget: &mut Budget,
+    ) -> Option<Step> {
         let flow = self.flow;
         let lp = &flow.loops[self.l];
         let insts = &self.program.instructions;
@@ -579,7 +587,7 @@ impl<'a> LoopScan<'a> {
             return None;
         }
         let inst = &insts[at].item;
-        if let Some(step) = step_of(inst, s, s) {
+        if let Some(step) = self.step_at(at, s, s, values, budget) {
             return lent.is_empty().then_some(Step {
                 sgpr: s,
                 step,
@@ -589,13 +597,20 @@ impl<'a> LoopScan<'a> {
         }
         // `s = t op C` where t is a copy of s made on its one path from the header (clang -O3's
         // `s_mov_b32 s7, s6` then `s_add_i32 s6, s7, 1`).
-        if let Some(t) = added_to(inst, s) {
+        let t = (0..2).find_map(|k| match inst.src(k) {
+            Some(Operand::Sgpr(t)) if t != s => {
+                let step = self.step_at(at, s, t, values, budget)?;
+                Some((t, step))
+            }
+            _ => None,
+        });
+        if let Some((t, step)) = t {
             let copy = self.def_read_at(t, at, test_block, budget)?;
             let c = &insts[copy].item;
             let copies_s = c.opcode == Opcode::SMovB32 && c.src(0) == Some(Operand::Sgpr(s));
             return (copies_s && lent.is_empty()).then_some(Step {
                 sgpr: s,
-                step: step_of(inst, s, t)?,
+                step,
                 at,
                 lent: Vec::new(),
             });
@@ -615,10 +630,25 @@ impl<'a> LoopScan<'a> {
         }
         Some(Step {
             sgpr: s,
-            step: step_of(&insts[add].item, t, s)?,
+            step: self.step_at(add, t, s, values, budget)?,
             at,
             lent: lent.to_vec(),
         })
+    }
+
+    /// The step of instruction `at` if it is `dst = src op K`, K a constant or an SGPR the
+    /// loop does not write whose value is known (`for (i = 0; i < n; i += step)`, `step` a
+    /// kernel argument).
+    fn step_at(
+        &self,
+        at: usize,
+        dst: u8,
+        src: u8,
+        values: &mut ScalarValues<'_>,
+        budget: &mut Budget,
+    ) -> Option<StepOp> {
+        let inst = &self.program.instructions[at].item;
+        step_with(inst, dst, src, &mut |op| self.known(values, at, op, budget))
     }
 
     /// Whether instruction `a` may run before instruction `b` in one iteration.
@@ -853,11 +883,6 @@ impl std::fmt::Display for StepOp {
     }
 }
 
-/// The step, if `inst` is `dst = src op C`.
-fn step_of(inst: &Instruction, dst: u8, src: u8) -> Option<StepOp> {
-    step_with(inst, dst, src, &mut |k| k.constant_value32())
-}
-
 /// The step, if `inst` is `dst = src op K` where `known` gives K's value.
 fn step_with(
     inst: &Instruction,
@@ -887,14 +912,6 @@ fn step_with(
         SAshrI32 => constant(false).map(StepOp::Ashr),
         _ => None,
     }
-}
-
-/// The register `inst` steps by a constant, writing `dst`, if another than `dst`.
-fn added_to(inst: &Instruction, dst: u8) -> Option<u8> {
-    (0..2).find_map(|k| match inst.src(k) {
-        Some(Operand::Sgpr(s)) if s != dst && step_of(inst, dst, s).is_some() => Some(s),
-        _ => None,
-    })
 }
 
 /// The value SGPR `s` holds whenever loop `l` is entered, if there is one.
@@ -982,6 +999,28 @@ s_endpgm
         assert_eq!(counter_in(&moving, &launch), None);
         let per_group = cols.replace("s_cmp_eq_u32 s3, s1", "s_cmp_eq_u32 s3, s8");
         assert_eq!(counter_in(&per_group, &launch), None);
+    }
+
+    /// `for (i = 0; i < n; i += step)`, both kernel arguments: the step is the launch's.
+    #[test]
+    fn a_counter_may_step_by_what_the_launch_fixes() {
+        let launch = super::super::launch_values::tests::launch();
+        let stepped = "\
+s_load_dwordx4 s[0:3], s[6:7], 0x8
+s_waitcnt lgkmcnt(0)
+s_mov_b32 s12, 0
+.L2:
+s_add_i32 s12, s12, s2
+s_cmp_ge_i32 s12, s0
+s_cbranch_scc0 .L2
+s_endpgm
+";
+        let c = counter_in(stepped, &launch).unwrap();
+        assert_eq!((c.sgpr, c.step, c.trips), (12, StepOp::Add(3), 3));
+        assert_eq!(counter_in(stepped, &LaunchValues::none()), None);
+        // A step the loop changes is none.
+        let moving = stepped.replace("s_cmp_ge_i32", "s_add_i32 s2, s2, 1\ns_cmp_ge_i32");
+        assert_eq!(counter_in(&moving, &launch), None);
     }
 
     /// clang's `for (int k = n - 1; k >= 0; k--)`: the counter starts at an argument less one,
