@@ -4,7 +4,8 @@
 //!   (`s_cselect_b64 s[0:1], -1, 0; s_and_b64 vcc, exec, s[0:1]; s_cbranch_vccnz`), also kept
 //!   across the body and an inner loop to the latch, as clang keeps a middle loop's test;
 //! - counters from zero or from the enclosing loop's counter, to a constant, a kernel argument
-//!   or a second induction variable of the enclosing loop (its counter + 1, stepped beside it);
+//!   or a second induction variable of the enclosing loop (its counter + 1, stepped beside it),
+//!   by 1 or by a kernel argument (0 too: such a loop may never leave);
 //! - EXEC kept, emptied, set from a kernel argument or narrowed by an `if` (with or without its
 //!   skip branch, restored at the join or not) before the nest, and set again inside a body.
 //!
@@ -83,10 +84,12 @@ struct Level {
     exit: Exit,
     /// EXEC set from the kernel argument pair in the body.
     exec_in_body: bool,
+    /// Stepped by the kernel's step argument, else by 1.
+    step_argument: bool,
 }
 
-/// The kernel arguments: a limit per level, then EXEC's value as a pair.
-const ARGS: usize = 5;
+/// The kernel arguments: a limit per level, EXEC's value as a pair, then the step.
+const ARGS: usize = 6;
 
 /// The registers of level k: counter, the counter + 1, header runs in this entry, the most
 /// runs of one entry, the exit mask and the mask kept for the latch (whose low half holds the
@@ -113,13 +116,17 @@ fn level() -> impl Strategy<Value = Level> {
             Just(Exit::LentTooEarly),
         ],
         prop::bool::weighted(0.15),
+        prop::bool::weighted(0.3),
     )
-        .prop_map(|(from_outer, limit, exit, exec_in_body)| Level {
-            from_outer,
-            limit,
-            exit,
-            exec_in_body,
-        })
+        .prop_map(
+            |(from_outer, limit, exit, exec_in_body, step_argument)| Level {
+                from_outer,
+                limit,
+                exit,
+                exec_in_body,
+                step_argument,
+            },
+        )
 }
 
 fn setup() -> impl Strategy<Value = Setup> {
@@ -134,7 +141,7 @@ fn setup() -> impl Strategy<Value = Setup> {
 
 fn source(setup: Setup, levels: &[Level]) -> String {
     let mut s = String::from(
-        "k:\n  s_load_dwordx2 s[20:21], s[4:5], 0xc\n  s_load_dwordx4 s[24:27], s[4:5], 0x0\n  s_waitcnt lgkmcnt(0)\n",
+        "k:\n  s_load_dwordx2 s[20:21], s[4:5], 0xc\n  s_load_dwordx4 s[24:27], s[4:5], 0x0\n  s_load_dword s22, s[4:5], 0x14\n  s_waitcnt lgkmcnt(0)\n",
     );
     for k in 0..levels.len() {
         let _ = writeln!(s, "  s_mov_b32 s{}, 0", regs(k).3);
@@ -167,6 +174,7 @@ fn source(setup: Setup, levels: &[Level]) -> String {
 fn emit(s: &mut String, levels: &[Level], k: usize) {
     let Some(l) = levels.get(k) else { return };
     let (c, next, runs, most, mask, held) = regs(k);
+    let step = if l.step_argument { "s22" } else { "1" };
     let limit = match (l.limit, k) {
         (Limit::Constant(v), _) => v.to_string(),
         (Limit::OuterPlusOne, 1..) => format!("s{}", regs(k - 1).1),
@@ -207,7 +215,10 @@ fn emit(s: &mut String, levels: &[Level], k: usize) {
         }
         Exit::Bottom => {}
         Exit::BottomOnCopy => {
-            let _ = writeln!(s, "  s_mov_b32 s{held}, s{c}\n  s_add_u32 s{c}, s{c}, 1");
+            let _ = writeln!(
+                s,
+                "  s_mov_b32 s{held}, s{c}\n  s_add_u32 s{c}, s{c}, {step}"
+            );
         }
         Exit::Lent | Exit::LentTooEarly => {
             if let Exit::LentTooEarly = l.exit {
@@ -215,7 +226,7 @@ fn emit(s: &mut String, levels: &[Level], k: usize) {
             }
             let _ = writeln!(
                 s,
-                "  s_add_u32 s{held}, s{c}, 1\n  s_cmp_gt_u32 s{held}, {limit}\n  s_cbranch_scc1 .Lx{k}"
+                "  s_add_u32 s{held}, s{c}, {step}\n  s_cmp_gt_u32 s{held}, {limit}\n  s_cbranch_scc1 .Lx{k}"
             );
         }
     }
@@ -233,10 +244,10 @@ fn emit(s: &mut String, levels: &[Level], k: usize) {
             let _ = writeln!(s, "  s_mov_b32 s{c}, s{held}");
         }
         _ => {
-            let _ = writeln!(s, "  s_add_u32 s{c}, s{c}, 1");
+            let _ = writeln!(s, "  s_add_u32 s{c}, s{c}, {step}");
         }
     }
-    let _ = writeln!(s, "  s_add_u32 s{next}, s{next}, 1");
+    let _ = writeln!(s, "  s_add_u32 s{next}, s{next}, {step}");
     match l.exit {
         Exit::MaskInLatch => {
             let _ = writeln!(
@@ -279,10 +290,16 @@ fn bounds(src: &str, manifest: &Manifest) -> Vec<Option<u64>> {
 
 fn arguments() -> impl Strategy<Value = Vec<u32>> {
     let exec = prop_oneof![Just(0u32), Just(1), Just(u32::MAX), any::<u32>()];
-    (prop::collection::vec(0u32..6, 3), exec.clone(), exec).prop_map(|(mut limits, lo, hi)| {
-        limits.extend([lo, hi]);
-        limits
-    })
+    (
+        prop::collection::vec(0u32..6, 3),
+        exec.clone(),
+        exec,
+        0u32..4,
+    )
+        .prop_map(|(mut args, lo, hi, step)| {
+            args.extend([lo, hi, step]);
+            args
+        })
 }
 
 proptest! {
@@ -332,20 +349,23 @@ fn masks_are_bounded_only_where_exec_is_non_zero() {
         limit: Limit::Argument,
         exit: Exit::MaskInLatch,
         exec_in_body,
+        step_argument: false,
     };
     let scc = Level {
         from_outer: false,
         limit: Limit::Constant(3),
         exit: Exit::Scc,
         exec_in_body: false,
+        step_argument: false,
     };
     let triangle = Level {
         from_outer: false,
         limit: Limit::OuterPlusOne,
         exit: Exit::Bottom,
         exec_in_body: false,
+        step_argument: false,
     };
-    let args = [4, 2, 5, 0, 0];
+    let args = [4, 2, 5, 0, 0, 2];
     let at = |setup, levels: &[Level]| bounds(&source(setup, levels), &launch(&args));
     let joined = Setup::If {
         k: 7,
@@ -382,4 +402,25 @@ fn masks_are_bounded_only_where_exec_is_non_zero() {
     assert_eq!(at(unskipped, &[mask(false)]), [None]);
     assert_eq!(at(Setup::Empty, &[scc, mask(false)]), [Some(4), None]);
     assert_eq!(at(Setup::Keep, &[mask(true)]), [None]);
+    // Stepped by the argument 2 to 3: the header runs for 0, 2 and 4. A triangle inside
+    // counts by 2 too, to the outer counter + 1, which is 1, 3 and 5 at the outer header's
+    // runs: at most 3 (the last outer run leaves before the inner loop, so it runs 2).
+    let stepped = Level {
+        step_argument: true,
+        ..scc
+    };
+    let stepped_triangle = Level {
+        step_argument: true,
+        ..triangle
+    };
+    assert_eq!(
+        at(Setup::Keep, &[stepped, stepped_triangle]),
+        [Some(3), Some(3)]
+    );
+    // The test of counter + 2 > 3 leaves at the header's second run.
+    let lent_stepped = Level {
+        exit: Exit::Lent,
+        ..stepped
+    };
+    assert_eq!(at(Setup::Keep, &[lent_stepped]), [Some(2)]);
 }

@@ -896,6 +896,31 @@ s_cbranch_execnz .Lh
     }
 
     #[test]
+    fn a_count_down_behind_a_guard_against_zero_is_bounded() {
+        // clang -O2's `for (i = 0; i < (lid & 7); i++)`: `if (lid & 7)` around a count of
+        // lid & 7 down to 0. Without the guard a lane starting at 0 would wrap around.
+        let guarded = "v_and_b32_e32 v4, 7, v0
+v_cmp_ne_u32_e32 vcc, 0, v4
+s_and_saveexec_b64 s[2:3], vcc
+s_cbranch_execz .Lx
+s_mov_b64 s[12:13], 0
+.Lh:
+v_add_u32_e32 v4, vcc, -1, v4
+v_cmp_eq_u32_e32 vcc, 0, v4
+s_or_b64 s[12:13], vcc, s[12:13]
+s_andn2_b64 exec, exec, s[12:13]
+s_cbranch_execnz .Lh
+.Lx:";
+        assert_eq!(trips(guarded), Some(7));
+        let unguarded = guarded.replace(
+            "v_cmp_ne_u32_e32 vcc, 0, v4
+",
+            "",
+        );
+        assert_eq!(trips(&unguarded), None);
+    }
+
+    #[test]
     fn a_counter_stepped_where_exec_may_differ_is_not_bounded() {
         // The step after the lanes done have left: still correct, but not the shape proved.
         let late = TILE.replace("v_mov_b32_e32 v4, v3\n", "").replace(
