@@ -140,8 +140,32 @@ fn bad_input_is_a_clear_error() {
         "c.dot",
         "digraph { a [wcet=1]; b [wcet=1]; c [wcet=1]; d [wcet=1]; a -> b -> c -> b; c -> d }",
     );
-    assert!(fails(&["wcet", &unbounded])
-        .contains("loop with header 'b' (back edge from 'c') has no bound"));
+    let e = fails(&["wcet", &unbounded]);
+    assert!(e.contains("loop with header 'b' (back edge from 'c') has no bound"));
+    // A CFG has no arguments a launch could give.
+    assert!(!e.contains("launch manifest, whose arguments"), "{e}");
+    // A launch whose arguments do not bound the loop says so, instead of asking for one.
+    let collatz = std::fs::read_to_string("kernels/cl/collatz.cl")
+        .unwrap()
+        .replace("PWS_LOOP_BOUND(64);", "")
+        .replace(" && s < 64", "");
+    write(d, "collatz.cl", &collatz);
+    let m = write(
+        d,
+        "collatz.toml",
+        "kernel = \"collatz.cl\"\ngrid = 64\nworkgroup = 64\nargs = [\"in\", \"out\", 64]\n[[buffer]]\nname = \"in\"\ntype = \"u32\"\nlen = 64\n[[buffer]]\nname = \"out\"\ntype = \"u32\"\nlen = 64\n",
+    );
+    let e = fails(&["wcet", &m]);
+    assert!(
+        e.contains("has no bound; annotate the header")
+            && e.ends_with("this launch's arguments and workgroup size do not bound it\n"),
+        "{e}"
+    );
+    let e = fails(&["wcet", &d.join("collatz.cl").to_string_lossy()]);
+    assert!(
+        e.contains("or analyse a launch manifest, whose arguments"),
+        "{e}"
+    );
     let cfg = write(d, "g.toml", "N_CU = 4\nN_SIMD = 4\nN_WFC = 10\nN_WIWF = 64\nS = 2\ne_s = 1\ne_m = 1\nd = 1\nspsimds = 3\n");
     assert!(fails(&["wcet", FIG8, "--config", &cfg]).contains("unknown field `spsimds`"));
     assert!(fails(&["wcet", "no/such/file.dot"]).contains("no/such/file.dot"));

@@ -18,7 +18,7 @@
 
 use crate::csr::Csr;
 use crate::dom::{immediate_dominators, DomTree};
-use crate::error::{structure, Result};
+use crate::error::{structure, HostError, Result};
 
 /// The role a node declares in its input (design.md decision 8).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
@@ -803,9 +803,12 @@ impl LoopForest {
                         "each header",
                     )
                 };
-                return structure(format!(
-                    "{what} no bound; annotate {header} (DOT: loop_bound=N; assembly: '; pws: loop_bound N' before it; OpenCL C: PWS_LOOP_BOUND(N) in the loop's body; a launch manifest: [loop_bounds]), or analyse a launch manifest, whose arguments and workgroup size bound loops that count to them (without one, `pws wcet` knows only the workgroup and grid sizes of --groups and --wg-size)"
-                ));
+                return Err(HostError::Unbounded {
+                    msg: format!(
+                        "{what} no bound; annotate {header} (DOT: loop_bound=N; assembly: '; pws: loop_bound N' before it; OpenCL C: PWS_LOOP_BOUND(N) in the loop's body; a launch manifest: [loop_bounds])"
+                    ),
+                    loops: unbounded.len(),
+                });
             }
         }
         let mut uf: Vec<usize> = (0..n).collect();

@@ -15,9 +15,14 @@ pub enum HostError {
         col: usize,
         msg: String,
     },
-    /// A CFG the analysis cannot handle: missing BSB, irreducible flow, unbounded loop, ...
+    /// A CFG the analysis cannot handle: missing BSB, irreducible flow, ...
     #[error("{0}")]
     Structure(String),
+    /// Loops without a bound: `msg` names their headers and how to bound them; `loops` is how
+    /// many, so that a caller can add what its input could have bounded them with
+    /// ([`HostError::hint`]).
+    #[error("{msg}")]
+    Unbounded { msg: String, loops: usize },
     /// A GPU configuration or launch that is invalid (unknown key, zero units, WG too large).
     #[error("{0}")]
     Config(String),
@@ -38,6 +43,22 @@ impl HostError {
     pub fn in_file(self, file: &str) -> HostError {
         match self {
             HostError::Structure(m) => HostError::Structure(format!("{file}: {m}")),
+            HostError::Unbounded { msg, loops } => HostError::Unbounded {
+                msg: format!("{file}: {msg}"),
+                loops,
+            },
+            e => e,
+        }
+    }
+
+    /// Unbounded loops with what else would have bounded them, as `hint` says it for one loop
+    /// (`false`) or for several (`true`); other errors as they are.
+    pub fn hint(self, hint: impl Fn(bool) -> String) -> HostError {
+        match self {
+            HostError::Unbounded { msg, loops } => HostError::Unbounded {
+                msg: format!("{msg}{}", hint(loops > 1)),
+                loops,
+            },
             e => e,
         }
     }

@@ -1031,7 +1031,12 @@ fn mode_bound(
     let mut kernel = extract(&lk.text, file, &TimingTable::GCN3)?;
     let launch = LaunchValues::of(&kernel.program, manifest);
     kernel.bound_loops(&launch, loop_bounds);
-    let structure = BsbCfg::new(kernel.cfg.clone()).map_err(|e| e.in_file(file))?;
+    let structure = BsbCfg::new(kernel.cfg.clone()).map_err(|e| {
+        e.in_file(file).hint(|many| {
+            let it = if many { "them" } else { "it" };
+            format!("; this launch's arguments and workgroup size do not bound {it}")
+        })
+    })?;
     // The split points are the `split`s of the program that runs: `LaunchKernel` placed them
     // (every divergent branch that can split in DWS, the marked ones and those the policy adds
     // in PWS).

@@ -165,7 +165,13 @@ pub fn run(args: Args) -> CmdResult {
 
     // Analysed in flow order (fast on large CFGs given in any order), reported in the input's.
     let (flow, old) = input.cfg.in_flow_order();
-    let g = BsbCfg::new(flow).map_err(|e| e.in_file(&path.display().to_string()))?;
+    let kernel = path.extension().is_some_and(|e| e != "dot");
+    let g = BsbCfg::new(flow).map_err(|e| {
+        e.in_file(&path.display().to_string()).hint(|_| match kernel {
+            true => ", or analyse a launch manifest, whose arguments and workgroup size bound loops that count to them (without one, `pws wcet` knows only the workgroup and grid sizes of --groups and --wg-size)".into(),
+            false => String::new(),
+        })
+    })?;
     let marked = if policy == SplitPolicy::All {
         all_branches(&g)
     } else {
