@@ -11,6 +11,8 @@
 //! that may be known or not. At a DS instruction the launch's workgroups say which ids the
 //! lanes of each pass hold, so each pass's addresses are known up to the base, and the conflict
 //! is the worst over the passes and over the bases that remain possible ([`access_cycles`]).
+//! The id x may also enter as `x ^ j` for a `j` of every lane (a butterfly's partner, bitonic
+//! sort's `s[l ^ j]`): then a `j` not known is any that permutes the ids x takes, and any base.
 //!
 //! A vector write changes only the lanes EXEC enables, so each VGPR has two facts: one for the
 //! lanes active at the point and one for every lane. A write sets the first; it sets the
@@ -57,11 +59,14 @@ const SCALAR_BUDGET: u64 = 1 << 20;
 
 /// A value of every lane: `base + ids · (x, y, z)` of the lane's work-item ids, wrapping, with
 /// one base for all the wavefront's lanes, between the two ends of `base` where it is known (a
-/// least and a most value, no wrapping between them).
+/// least and a most value, no wrapping between them). Where `x_xor` is `Some(j)`, x enters as
+/// `x ^ j` for one `j` of every lane (`None`: not known), as a butterfly's partner
+/// `tid ^ j` does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IdAffine {
     pub ids: [u32; 3],
     pub base: Option<(u32, u32)>,
+    pub x_xor: Option<Option<u32>>,
 }
 
 impl IdAffine {
@@ -69,6 +74,7 @@ impl IdAffine {
         IdAffine {
             ids: [0; 3],
             base: base.map(|b| (b, b)),
+            x_xor: None,
         }
     }
 
@@ -79,7 +85,26 @@ impl IdAffine {
         IdAffine {
             ids,
             base: Some((0, 0)),
+            x_xor: None,
         }
+    }
+
+    /// `ids` and `base` with the x term's xor kept only while it has one.
+    fn with(ids: [u32; 3], base: Option<(u32, u32)>, x_xor: Option<Option<u32>>) -> IdAffine {
+        IdAffine {
+            ids,
+            base,
+            x_xor: x_xor.filter(|_| ids[0] != 0),
+        }
+    }
+
+    /// `x ^ j` for a `j` every lane holds, where this is the id x itself.
+    fn xor(self, j: IdAffine) -> Option<IdAffine> {
+        let plain_x = self == IdAffine::id(0);
+        (plain_x && j.is_uniform()).then_some(IdAffine {
+            x_xor: Some(j.exact()),
+            ..self
+        })
     }
 
     fn is_uniform(self) -> bool {
@@ -96,6 +121,9 @@ impl IdAffine {
     /// The least and the most value any lane holds as an integer before it wraps to 32 bits,
     /// where the ids are at most `id_max` (each coefficient read as a signed number).
     fn range(self, id_max: [u32; 3]) -> Option<(i64, i64)> {
+        if self.x_xor.is_some() {
+            return None;
+        }
         let (lo, hi) = self.base?;
         let mut range = (i64::from(lo), i64::from(hi));
         for (&k, m) in self.ids.iter().zip(id_max) {
@@ -126,10 +154,15 @@ impl Fact {
     /// iteration: a counter's base grows at most once).
     fn either(self, other: Fact) -> Fact {
         match (self, other) {
-            (Fact::Linear(a), Fact::Linear(b)) if a.ids == b.ids => Fact::Linear(IdAffine {
-                ids: a.ids,
-                base: if a.base == b.base { a.base } else { None },
-            }),
+            (Fact::Linear(a), Fact::Linear(b))
+                if a.ids == b.ids && a.x_xor.is_some() == b.x_xor.is_some() =>
+            {
+                Fact::Linear(IdAffine {
+                    ids: a.ids,
+                    base: if a.base == b.base { a.base } else { None },
+                    x_xor: a.x_xor.map(|j| j.filter(|_| a.x_xor == b.x_xor)),
+                })
+            }
             (a, b) if a == b => a,
             _ => Fact::Any,
         }
@@ -139,7 +172,9 @@ impl Fact {
     /// are the same known value.
     fn partly(self, new: Fact) -> Fact {
         match (self, new) {
-            (Fact::Linear(a), Fact::Linear(b)) if a == b && a.base.is_some_and(|(l, h)| l == h) => {
+            (Fact::Linear(a), Fact::Linear(b))
+                if a == b && a.base.is_some_and(|(l, h)| l == h) && a.x_xor != Some(None) =>
+            {
                 self
             }
             _ => Fact::Any,
@@ -532,6 +567,7 @@ impl Walk<'_> {
             }
             VLshlrevB32 => shl(b, a.exact()?),
             VOrB32 => or(a, b, most).or_else(|| or(b, a, most)),
+            VXorB32 => a.xor(b).or_else(|| b.xor(a)),
             VAddcU32 => add(add(a, b)?, IdAffine::uniform(Some(bit.into()))),
             VSubbU32 => sub(sub(a, b)?, IdAffine::uniform(Some(bit.into()))),
             VSubbrevU32 => sub(sub(b, a)?, IdAffine::uniform(Some(bit.into()))),
@@ -611,24 +647,35 @@ impl Walk<'_> {
     }
 }
 
+/// The xor of the x term of a sum or difference of `a` and `b`: x and `x ^ j` do not combine,
+/// nor do two xors whose `j` may differ.
+fn x_xor_of(a: IdAffine, b: IdAffine) -> Option<Option<Option<u32>>> {
+    match (a.x_xor, b.x_xor) {
+        (None, None) => Some(None),
+        (Some(j), None) if b.ids[0] == 0 => Some(Some(j)),
+        (None, Some(j)) if a.ids[0] == 0 => Some(Some(j)),
+        _ => None,
+    }
+}
+
 fn add(a: IdAffine, b: IdAffine) -> Option<IdAffine> {
-    Some(IdAffine {
-        ids: [0, 1, 2].map(|d| a.ids[d].wrapping_add(b.ids[d])),
-        base: a
-            .base
+    Some(IdAffine::with(
+        [0, 1, 2].map(|d| a.ids[d].wrapping_add(b.ids[d])),
+        a.base
             .zip(b.base)
             .and_then(|((l1, h1), (l2, h2))| Some((l1.checked_add(l2)?, h1.checked_add(h2)?))),
-    })
+        x_xor_of(a, b)?,
+    ))
 }
 
 fn sub(a: IdAffine, b: IdAffine) -> Option<IdAffine> {
-    Some(IdAffine {
-        ids: [0, 1, 2].map(|d| a.ids[d].wrapping_sub(b.ids[d])),
-        base: a
-            .base
+    Some(IdAffine::with(
+        [0, 1, 2].map(|d| a.ids[d].wrapping_sub(b.ids[d])),
+        a.base
             .zip(b.base)
             .and_then(|((l1, h1), (l2, h2))| Some((l1.checked_sub(h2)?, h1.checked_sub(l2)?))),
-    })
+        x_xor_of(a, b)?,
+    ))
 }
 
 /// A product with a factor every lane knows.
@@ -638,12 +685,12 @@ fn mul(a: IdAffine, b: IdAffine) -> Option<IdAffine> {
         (Some(k), None) => (b, k),
         (None, None) => return None,
     };
-    Some(IdAffine {
-        ids: x.ids.map(|c| c.wrapping_mul(k)),
-        base: x
-            .base
+    Some(IdAffine::with(
+        x.ids.map(|c| c.wrapping_mul(k)),
+        x.base
             .and_then(|(l, h)| Some((l.checked_mul(k)?, h.checked_mul(k)?))),
-    })
+        x.x_xor,
+    ))
 }
 
 fn shl(a: IdAffine, k: u32) -> Option<IdAffine> {
@@ -733,32 +780,53 @@ fn ds_cycles(
         offsets.push(offset);
     }
     let atomic = !(read || write);
+    // `x ^ j`: a j not known is any of the values that permute the ids x takes; its bits above
+    // them add the same to every lane, so the base is then any.
+    let (xors, base): (Vec<u32>, _) = match addr.x_xor {
+        None => (vec![0], addr.base),
+        Some(Some(j)) => (vec![j], addr.base),
+        Some(None) => {
+            let span = id_max_x(passes)
+                .checked_add(1)?
+                .checked_next_power_of_two()?;
+            ((0..span).collect(), None)
+        }
+    };
     // Each pass's lanes relative to the base, moved by whole rows of banks to start in the
-    // first (which changes no conflict), and each shape once.
+    // first and sorted (which changes no conflict), and each shape once.
     let patterns: std::collections::BTreeSet<Vec<u32>> = if addr.is_uniform() {
         [vec![0; lanes as usize]].into()
     } else if passes.is_empty() {
         return None;
     } else {
-        passes
-            .iter()
-            .map(|ids| {
+        let mut patterns = std::collections::BTreeSet::new();
+        for ids in passes {
+            for &j in &xors {
                 let at = |id: &[u32; 3]| {
-                    (0..3).fold(0u32, |sum, d| {
-                        sum.wrapping_add(addr.ids[d].wrapping_mul(id[d]))
-                    })
+                    let x = if addr.x_xor.is_some() {
+                        id[0] ^ j
+                    } else {
+                        id[0]
+                    };
+                    [x, id[1], id[2]]
+                        .iter()
+                        .zip(addr.ids)
+                        .fold(0u32, |sum, (&v, k)| sum.wrapping_add(k.wrapping_mul(v)))
                 };
                 let row = at(&ids[0]) & !(BANK_PERIOD - 1);
-                ids.iter().map(|id| at(id).wrapping_sub(row)).collect()
-            })
-            .collect()
+                let mut p: Vec<u32> = ids.iter().map(|id| at(id).wrapping_sub(row)).collect();
+                p.sort_unstable();
+                patterns.insert(p);
+            }
+        }
+        patterns
     };
     let ways: Vec<u64> = offsets
         .iter()
         .map(|&o| {
             patterns
                 .iter()
-                .map(|p| access_cycles(p, addr.base, o, atomic))
+                .map(|p| access_cycles(p, base, o, atomic))
                 .max()
                 .unwrap_or(1)
         })
@@ -767,6 +835,11 @@ fn ds_cycles(
         cycles: ways.iter().sum(),
         ways: ways.iter().copied().max().unwrap_or(1),
     })
+}
+
+/// The largest id x any pass holds.
+fn id_max_x(passes: &[Vec<[u32; 3]>]) -> u32 {
+    passes.iter().flatten().map(|id| id[0]).max().unwrap_or(0)
 }
 
 /// What the bound charges `program`'s DS instructions for bank conflicts, in one note at the
@@ -1064,6 +1137,33 @@ merge
             "v_lshlrev_b32_e32 v6, 7, v0\ns_xor_b64 exec, exec, s[0:1]",
         );
         assert_eq!(ways(&flip, [64, 1]), [Some(16), Some(16), Some(16)]);
+    }
+
+    #[test]
+    fn a_butterflys_partner_is_charged_its_worst_j() {
+        // bitonic's `s[l ^ j]`: a pass of whole 16-lane rows holds the same ids for every j.
+        let body = "s_load_dword s10, s[0:1], 0x0\ns_waitcnt lgkmcnt(0)\n\
+            v_xor_b32_e32 v2, s10, v0\nv_lshlrev_b32_e32 v2, 2, v2\nds_read_b32 v3, v2\n";
+        assert_eq!(ways(body, [64, 1]), [Some(1)]);
+        // Rows of 12, 17 dwords apart: a pass holds all of one row and part of the next,
+        // which j chooses (x ^ 8 puts 8..11 there, two lanes per bank with the other row's).
+        let rows = "s_load_dword s10, s[0:1], 0x0\ns_waitcnt lgkmcnt(0)\n\
+            v_xor_b32_e32 v2, s10, v0\nv_lshlrev_b32_e32 v2, 2, v2\ns_movk_i32 s11, 0x44\n\
+            v_mad_u32_u24 v2, v1, s11, v2\nds_read_b32 v3, v2\n";
+        assert_eq!(ways(rows, [12, 16]), [Some(2)]);
+        for j in [0, 8] {
+            let known = rows.replace(
+                "s_load_dword s10, s[0:1], 0x0",
+                &format!("s_mov_b32 s10, {j}"),
+            );
+            assert_eq!(ways(&known, [12, 16]), [Some(1 + u64::from(j == 8))]);
+        }
+        // x ^ j does not add to x.
+        let mixed = body.replace(
+            "v_lshlrev_b32_e32 v2, 2, v2",
+            "v_add_u32_e32 v2, vcc, v2, v0\nv_lshlrev_b32_e32 v2, 2, v2",
+        );
+        assert_eq!(ways(&mixed, [64, 1]), [None]);
     }
 
     #[test]
