@@ -6,7 +6,8 @@
 //!   or a value no analysis follows behind an `if` that compares it with a constant (and
 //!   capped by a `min`), in 32 bits or as the low half of a 64-bit `size_t` (stepped with
 //!   `v_add_u32` and `v_addc_u32`, compared with `v_cmp_*_u64`);
-//! - it steps by the grid's size, the workgroup's size (both read from the dispatch packet),
+//! - it steps by the grid's size, the workgroup's size (both read from the dispatch packet, the
+//!   workgroup's also as pws.h's `get_local_size(0)` computes it for the wavefront's own),
 //!   the number of workgroups (divided out of them in VGPRs, as clang computes
 //!   `get_num_groups(0)`) or a constant, up or down;
 //! - any ordered compare, signed or unsigned, or an equality, either way round, with the kernel argument, zero
@@ -76,6 +77,9 @@ enum Step {
     /// The number of workgroups in a VGPR, divided out of the grid's size and the workgroup's
     /// as clang computes `get_num_groups(0)` ([`num_groups_asm`]): one value in every lane.
     Groups,
+    /// The wavefront's own workgroup's size as pws.h's `get_local_size(0)` computes it,
+    /// `min(grid - id * size, size)`: one value only where the grid is whole workgroups.
+    OwnWorkgroup,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -166,6 +170,7 @@ fn shape() -> impl Strategy<Value = Shape> {
             .prop_map(Step::Constant),
         1 => prop_oneof![Just(1), Just(-1)].prop_map(Step::Constant),
         1 => Just(Step::Groups),
+        1 => Just(Step::OwnWorkgroup),
     ];
     let bound = prop_oneof![
         3 => Just(Bound::Argument),
@@ -363,6 +368,12 @@ fn source(sh: &Shape) -> String {
     let step = match sh.step {
         Step::Grid => "s11".to_string(),
         Step::Workgroup => "s10".to_string(),
+        Step::OwnWorkgroup => {
+            s.push_str(
+                "  s_mul_i32 s16, s8, s10\n  s_sub_i32 s16, s11, s16\n  s_min_u32 s16, s16, s10\n",
+            );
+            "s16".to_string()
+        }
         Step::Constant(k) => {
             let _ = writeln!(s, "  s_mov_b32 s9, {:#x}", k as u32);
             "s9".to_string()
@@ -492,7 +503,7 @@ fn geometry() -> impl Strategy<Value = (u32, u32)> {
     (
         prop_oneof![Just(32u32), Just(64), Just(100), Just(128)],
         1u32..=3,
-        0u32..64,
+        prop_oneof![Just(0u32), 0u32..64],
     )
         .prop_map(|(workgroup, groups, cut)| {
             (workgroup * groups - cut.min(workgroup - 1), workgroup)
@@ -583,6 +594,13 @@ fn grid_stride_loops_are_bounded_by_their_slowest_lane() {
         ..clang
     };
     assert_eq!(at(tile, 1000), Some(16));
+    // pws.h's get_local_size(0) is 64 in every workgroup of 256, not one value of 200.
+    let own = Shape {
+        step: Step::OwnWorkgroup,
+        ..tile
+    };
+    assert_eq!(at(own, 1000), Some(16));
+    assert_eq!(bound(&source(&own), &launch(200, 64, 1000)), None);
     // By the 4 workgroups of the launch, or 3 where the grid is cut to 129: lane 0 is the
     // slowest.
     let groups = Shape {

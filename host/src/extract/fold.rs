@@ -27,6 +27,7 @@ pub fn arity(op: Opcode) -> Option<usize> {
         VAddU32 | VSubU32 | VSubrevU32 | VMulLoU32 | VMulHiU32 | VMulHiI32 | VMulU32U24 => 2,
         VLshlrevB32 | VLshrrevB32 | VAshrrevI32 | VAndB32 | VOrB32 | VXorB32 => 2,
         VMinU32 | VMaxU32 | VMinI32 | VMaxI32 => 2,
+        SMinU32 | SMaxU32 | SMinI32 | SMaxI32 => 2,
         VCndmaskB32 | VAddcU32 | VSubbU32 | VSubbrevU32 => 2,
         VMulF32 | VAddF32 | VSubF32 | VSubrevF32 => 2,
         VMadU32U24 | VBfeU32 => 3,
@@ -68,10 +69,10 @@ pub fn alu(op: Opcode, x: [u32; 3], bit: bool) -> Option<u32> {
         SAndB32 | VAndB32 => a & b,
         VOrB32 => a | b,
         VXorB32 => a ^ b,
-        VMinU32 => a.min(b),
-        VMaxU32 => a.max(b),
-        VMinI32 => (a as i32).min(b as i32) as u32,
-        VMaxI32 => (a as i32).max(b as i32) as u32,
+        SMinU32 | VMinU32 => a.min(b),
+        SMaxU32 | VMaxU32 => a.max(b),
+        SMinI32 | VMinI32 => (a as i32).min(b as i32) as u32,
+        SMaxI32 | VMaxI32 => (a as i32).max(b as i32) as u32,
         VCndmaskB32 => {
             if bit {
                 b

@@ -52,7 +52,8 @@ use pws_isa::{Instruction, Opcode, Operand, Program};
 
 use super::exit_mask;
 use super::lane_ranges::{
-    hull, number_as, plain, type_range, vgprs_written, writes_exec_or_split_mask, LaneRanges, Range,
+    hull, number_as, plain, type_range, uniform_sgpr, vgprs_written, writes_exec_or_split_mask,
+    LaneRanges, Range,
 };
 use super::launch_values::ScalarValues;
 use super::trip_count::MAX_TRIPS;
@@ -120,7 +121,7 @@ pub fn lane_counted_loop<'a>(
     let mut uniform: HashMap<u8, Option<u32>> = HashMap::new();
     let mut known = |at: usize, op: Option<Operand>, budget: &mut u64| match op? {
         Operand::Sgpr(r) if !scalar_defs.contains_key(&r) => {
-            whole_lanes.scalar_values().before(at, r, budget)
+            uniform_sgpr(whole_lanes.scalar_values(), at, r, budget)
         }
         // One value in every lane that enters the loop, which does not write it: clang keeps
         // `get_num_groups(0)` in a VGPR, as the division that computes it leaves it.

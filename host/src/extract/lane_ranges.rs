@@ -97,6 +97,24 @@ pub fn dispatch_prefix(program: &Program, flow: &Flow) -> usize {
         .unwrap_or(block.end)
 }
 
+/// The value SGPR `s` holds before instruction `at` in every wavefront of the launch: what
+/// `values` knows, or else the one value its range leaves (pws.h's `get_local_size(0)`,
+/// `min(grid - group * size, size)` over the workgroup ids, is `size` in every workgroup of a
+/// grid the size divides).
+pub fn uniform_sgpr(
+    values: &mut ScalarValues<'_>,
+    at: usize,
+    s: u8,
+    budget: &mut u64,
+) -> Option<u32> {
+    if let Some(v) = values.before(at, s, budget) {
+        return Some(v);
+    }
+    let (program, flow) = (values.program(), values.flow());
+    let (lo, hi) = LaneRanges::new(program, flow, values, 0).before(at, Reg::Sgpr(s), budget, 0)?;
+    (lo == hi).then_some(lo)
+}
+
 impl<'v, 'a> LaneRanges<'v, 'a> {
     /// `whole` is [`dispatch_prefix`].
     pub fn new(
@@ -343,11 +361,11 @@ impl<'v, 'a> LaneRanges<'v, 'a> {
             SLshrB32 => shr(a, b),
             VLshrrevB32 => shr(b, a),
             SAndB32 | VAndB32 => Some((0, a.1.min(b.1))),
-            VMinU32 => Some((a.0.min(b.0), a.1.min(b.1))),
-            VMaxU32 => Some((a.0.max(b.0), a.1.max(b.1))),
+            SMinU32 | VMinU32 => Some((a.0.min(b.0), a.1.min(b.1))),
+            SMaxU32 | VMaxU32 => Some((a.0.max(b.0), a.1.max(b.1))),
             // Values of one sign order alike signed and unsigned.
-            VMinI32 if same_sign(a, b) => Some((a.0.min(b.0), a.1.min(b.1))),
-            VMaxI32 if same_sign(a, b) => Some((a.0.max(b.0), a.1.max(b.1))),
+            SMinI32 | VMinI32 if same_sign(a, b) => Some((a.0.min(b.0), a.1.min(b.1))),
+            SMaxI32 | VMaxI32 if same_sign(a, b) => Some((a.0.max(b.0), a.1.max(b.1))),
             VCndmaskB32 => Some(match bit {
                 Some(true) => b,
                 Some(false) => a,

@@ -265,6 +265,16 @@ impl<'a> ScalarValues<'a> {
         self.launch
     }
 
+    /// The program whose values these are.
+    pub fn program(&self) -> &'a Program {
+        self.program
+    }
+
+    /// Its flow.
+    pub fn flow(&self) -> &'a Flow {
+        self.flow
+    }
+
     /// The value SGPR `s` holds before instruction `at` on every path that reaches it.
     pub fn before(&mut self, at: usize, s: u8, budget: &mut u64) -> Option<u32> {
         self.sgpr_before(at, s, budget, 0)

@@ -39,7 +39,7 @@ use pws_isa::{Instruction, Opcode, Operand, Program};
 
 use super::exit_mask;
 use super::lane_count::{lane_counted_loop, LaneCounter};
-use super::lane_ranges::dispatch_prefix;
+use super::lane_ranges::{dispatch_prefix, uniform_sgpr};
 use super::launch_values::{LaunchValues, ScalarValues};
 use crate::flow::Flow;
 use crate::scalar::effects;
@@ -522,7 +522,9 @@ impl<'a> LoopScan<'a> {
         budget: &mut Budget,
     ) -> Option<u32> {
         match op {
-            Operand::Sgpr(r) if self.defs_of(r).is_empty() => values.before(at, r, &mut budget.0),
+            Operand::Sgpr(r) if self.defs_of(r).is_empty() => {
+                uniform_sgpr(values, at, r, &mut budget.0)
+            }
             _ => op.constant_value32(),
         }
     }
@@ -1021,6 +1023,34 @@ s_endpgm
         // A step the loop changes is none.
         let moving = stepped.replace("s_cmp_ge_i32", "s_add_i32 s2, s2, 1\ns_cmp_ge_i32");
         assert_eq!(counter_in(&moving, &launch), None);
+    }
+
+    /// `for (i = 0; i < get_local_size(0); i++)` as pws.h computes the size, `min(grid - id *
+    /// size, size)`: one value in every workgroup of a grid of whole workgroups.
+    #[test]
+    fn a_limit_the_same_in_every_workgroup_bounds_the_loop() {
+        let src = format!(
+            "k:
+s_load_dword s2, s[4:5], 0x4
+s_load_dword s3, s[4:5], 0xc
+s_waitcnt lgkmcnt(0)
+s_and_b32 s2, s2, 0xffff
+s_mul_i32 s9, s8, s2
+s_sub_i32 s3, s3, s9
+s_min_u32 s2, s3, s2
+s_mov_b32 s4, 0
+.L2:
+s_add_i32 s4, s4, 1
+s_cmp_eq_u32 s2, s4
+s_cbranch_scc0 .L2
+s_endpgm
+{}",
+            pws_isa::testing::clang_descriptor("k", 4, 16)
+        );
+        let program = pws_isa::assemble(&src, "t.s").unwrap();
+        let trips = |launch: &LaunchValues| trips_of_every_loop(&src, launch);
+        assert_eq!(trips(&LaunchValues::geometry(&program, 4, 64)), [Some(64)]);
+        assert_eq!(trips(&LaunchValues::none()), [None]);
     }
 
     /// clang's `for (int k = n - 1; k >= 0; k--)`: the counter starts at an argument less one,
