@@ -581,12 +581,16 @@ impl Instruction {
 
     /// The present sources with their widths, in text order.
     pub fn sources(&self) -> impl Iterator<Item = (Operand, Width)> + '_ {
-        self.opcode
-            .signature()
-            .srcs
+        let sig = self.opcode.signature();
+        // An SMEM offset in an SGPR sits in `srcs[1]`, beside the signature's base pair.
+        let soffset = self.srcs[1]
+            .filter(|_| sig.imm == ImmKind::SmemOffset)
+            .map(|s| (s, Width::B32));
+        sig.srcs
             .iter()
             .zip(self.srcs.iter())
             .filter_map(|(w, s)| s.map(|s| (s, *w)))
+            .chain(soffset)
     }
 
     /// What the instruction reads, with its width: its sources, and its destination for the
@@ -748,5 +752,24 @@ impl Instruction {
 impl fmt::Display for Instruction {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         crate::print::write_instruction(f, self, None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_smem_offset_in_an_sgpr_is_a_source() {
+        let p = crate::assemble(
+            "k:\ns_load_dword s9, s[0:1], s7\ns_load_dword s9, s[0:1], 0x4\n",
+            "t.s",
+        )
+        .unwrap();
+        let sources = |i: usize| -> Vec<Operand> {
+            p.instructions[i].item.sources().map(|(op, _)| op).collect()
+        };
+        assert_eq!(sources(0), [Operand::Sgpr(0), Operand::Sgpr(7)]);
+        assert_eq!(sources(1), [Operand::Sgpr(0)]);
     }
 }
