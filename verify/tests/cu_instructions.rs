@@ -1,8 +1,8 @@
 //! Every instruction the compute unit executes, on the RTL against the golden model: random
 //! straight-line programs of scalar and vector ALU operations, the lane accesses
 //! (`v_readlane_b32`, `v_writelane_b32`, `v_readfirstlane_b32`, of any lane, active or not),
-//! scalar loads of 1 to 16 dwords and FLAT and MUBUF (private memory) loads and stores of
-//! bytes, halves and 1 to 4 dwords, FLAT atomics with and without `glc` (on the lane's own
+//! scalar loads of 1 to 16 dwords (the offset an immediate or an SGPR) and FLAT and MUBUF
+//! (private memory) loads and stores of bytes, halves and 1 to 4 dwords, FLAT atomics with and without `glc` (on the lane's own
 //! dword or on one dword every lane shares, so lane order shows), with random registers,
 //! constants, literals and lane masks (saveexec and `v_cmpx` leave lanes off for the
 //! instructions after them), over random data and a possibly partial wavefront. Every register
@@ -36,6 +36,9 @@ const IN_DWORDS: u32 = 32;
 const OUT_DWORDS: u32 = 80;
 const SCRATCH_DWORDS: u32 = 16;
 const SDATA_DWORDS: u32 = 64;
+/// The byte offset s56 holds for the scalar loads that take their offset from an SGPR: the
+/// largest (16 dwords) stays within `sdata`.
+const SMEM_OFFSET: u32 = 0x40;
 /// Private memory per lane (the kernel descriptor's private segment).
 const PRIVATE_BYTES: u32 = 256;
 
@@ -253,7 +256,12 @@ fn instruction(op: Opcode, words: &[u32]) -> Option<Instruction> {
             let w = sig.dst.unwrap();
             inst.dst = Some(sgpr(c, w));
             inst.srcs[0] = Some(Operand::Sgpr(10));
-            inst.imm = 4 * c.take(SDATA_DWORDS - u32::from(w.dwords()) + 1);
+            // The offset as an immediate, or in s56 (SMEM_OFFSET bytes): a read of its own.
+            if c.take(3) == 0 {
+                inst.srcs[1] = Some(Operand::Sgpr(56));
+            } else {
+                inst.imm = 4 * c.take(SDATA_DWORDS - u32::from(w.dwords()) + 1);
+            }
         }
         Format::Flat if op.is_flat_atomic() => {
             // v[8:9] is the lane's `scratch` area, v[42:43] the start of `scratch` for all.
@@ -316,13 +324,14 @@ fn instruction(op: Opcode, words: &[u32]) -> Option<Instruction> {
 /// into a checksum), the epilogue stores every register the body may have written and the
 /// checksum to the lane's `out` area.
 fn kernel(body: &[Instruction]) -> String {
-    let mut s = String::from(
+    let mut s = format!(
         "k:
     s_load_dwordx8 s[8:15], s[4:5], 0x0        ; in, sdata, out, scratch
     s_waitcnt lgkmcnt(0)
     s_load_dwordx16 s[16:31], s[10:11], 0x0
     s_load_dwordx16 s[32:47], s[10:11], 0x40
     s_mov_b64 s[54:55], exec
+    s_movk_i32 s56, {SMEM_OFFSET:#x}                  ; a scalar load's SGPR offset
     s_mov_b64 exec, -1                         ; every lane's registers, for saveexec to enable
     v_lshlrev_b32_e32 v1, 7, v0                ; 128 bytes of `in` per lane
     v_mov_b32_e32 v3, s9
