@@ -3,8 +3,9 @@
 //! - exit tests branched on at once through SCC, at the bottom of the loop, or as a lane mask
 //!   (`s_cselect_b64 s[0:1], -1, 0; s_and_b64 vcc, exec, s[0:1]; s_cbranch_vccnz`), also kept
 //!   across the body and an inner loop to the latch, as clang keeps a middle loop's test;
-//! - counters from zero or from the enclosing loop's counter, to a constant, a kernel argument
-//!   or a second induction variable of the enclosing loop (its counter + 1, stepped beside it),
+//! - counters from zero or from the enclosing loop's counter, to a constant, a kernel argument,
+//!   a second induction variable of the enclosing loop (its counter + 1, stepped beside it) or
+//!   a second counter of its own that counts down from a kernel argument to meet it,
 //!   by 1 or by a kernel argument (0 too: such a loop may never leave);
 //! - EXEC kept, emptied, set from a kernel argument or narrowed by an `if` (with or without its
 //!   skip branch, restored at the join or not) before the nest, and set again inside a body.
@@ -74,6 +75,9 @@ enum Limit {
     /// The enclosing loop's counter + 1, kept in a register of its own (the argument for the
     /// outermost loop).
     OuterPlusOne,
+    /// A second counter from the kernel argument of this level down by 1 per iteration:
+    /// `for (i = 0, j = n; i < j; i++, j--)`.
+    Meeting,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -105,6 +109,7 @@ fn level() -> impl Strategy<Value = Level> {
             (0u32..6).prop_map(Limit::Constant),
             Just(Limit::Argument),
             Just(Limit::OuterPlusOne),
+            Just(Limit::Meeting),
         ],
         prop_oneof![
             Just(Exit::Scc),
@@ -175,11 +180,16 @@ fn emit(s: &mut String, levels: &[Level], k: usize) {
     let Some(l) = levels.get(k) else { return };
     let (c, next, runs, most, mask, held) = regs(k);
     let step = if l.step_argument { "s22" } else { "1" };
+    let down = 70 + k;
     let limit = match (l.limit, k) {
         (Limit::Constant(v), _) => v.to_string(),
         (Limit::OuterPlusOne, 1..) => format!("s{}", regs(k - 1).1),
+        (Limit::Meeting, _) => format!("s{down}"),
         (Limit::Argument | Limit::OuterPlusOne, _) => format!("s{}", 24 + k),
     };
+    if let Limit::Meeting = l.limit {
+        let _ = writeln!(s, "  s_mov_b32 s{down}, s{}", 24 + k);
+    }
     let start = match (l.from_outer, k) {
         (true, 1..) => format!("s{}", regs(k - 1).0),
         _ => "0".into(),
@@ -248,6 +258,9 @@ fn emit(s: &mut String, levels: &[Level], k: usize) {
         }
     }
     let _ = writeln!(s, "  s_add_u32 s{next}, s{next}, {step}");
+    if let Limit::Meeting = l.limit {
+        let _ = writeln!(s, "  s_sub_u32 s{down}, s{down}, 1");
+    }
     match l.exit {
         Exit::MaskInLatch => {
             let _ = writeln!(

@@ -22,6 +22,9 @@
 //!   constant or a known SGPR the loop does not write);
 //! - on every entry into the loop s holds the same known value.
 //!
+//! The compared value may also be a second such counter (`for (i = 0, j = n; i < j; i++,
+//! j--)`): then both run from their values on entry.
+//!
 //! A loop nested in counted loops whose counters it starts at or compares with is run once
 //! for each combination of values those counters take at their headers
 //! ([`ScalarValues::assuming`]), and bounded by the most trips.
@@ -334,9 +337,88 @@ fn counted_with(
                     }
                 }
             }
+            if let Some(c) = two_counters(scan, test_block, cmp_at, values, &mut inits, budget) {
+                if best.as_ref().is_none_or(|b| c.trips < b.trips) {
+                    best = Some(c);
+                }
+            }
         }
     }
     best
+}
+
+/// The loop's trips where the test at `cmp_at` compares two counters with each other
+/// (`for (i = 0, j = n; i < j; i++, j--)`): both run from their values on entry until the
+/// compare ends the loop.
+fn two_counters(
+    scan: &LoopScan<'_>,
+    test_block: usize,
+    cmp_at: usize,
+    values: &mut ScalarValues<'_>,
+    inits: &mut HashMap<u8, Option<u32>>,
+    budget: &mut Budget,
+) -> Option<Counter> {
+    let (program, flow, l) = (scan.program, scan.flow, scan.l);
+    let inst = &program.instructions[cmp_at].item;
+    let compare = Compare::of(inst, &mut |_| Some(0)).into_iter().next()?.1;
+    let (Some(Operand::Sgpr(a)), Some(Operand::Sgpr(b))) = (inst.src(0), inst.src(1)) else {
+        return None;
+    };
+    if a == b || inst.opcode.format() != pws_isa::Format::Sopc {
+        return None;
+    }
+    let mut side = |r: u8| {
+        let (step, ahead, view) = scan.compared(test_block, cmp_at, r, values, budget)?;
+        let init = *inits
+            .entry(step.sgpr)
+            .or_insert_with(|| initial_value(values, flow, l, step.sgpr, budget));
+        Some((step, ahead, view, init?))
+    };
+    let (x, y) = (side(a)?, side(b)?);
+    if x.0.sgpr == y.0.sgpr {
+        return None;
+    }
+    for exit_when in [true, false] {
+        let leaves = exit_mask::leaves_when(
+            program,
+            flow,
+            l,
+            cmp_at,
+            exit_when,
+            scan.exec_nonzero,
+            &mut budget.0,
+        );
+        if !leaves {
+            continue;
+        }
+        let (mut u, mut v) = (x.3, y.3);
+        for trips in 1..=MAX_TRIPS {
+            budget.0 = budget.0.checked_sub(1)?;
+            if x.1 {
+                u = x.0.step.apply(u);
+            }
+            if y.1 {
+                v = y.0.step.apply(v);
+            }
+            let read = |now: u32, view: Option<StepOp>| view.map_or(now, |op| op.apply(now));
+            if compare.between(read(u, x.2), read(v, y.2)) == exit_when {
+                return Some(Counter {
+                    sgpr: x.0.sgpr,
+                    init: x.3,
+                    step: x.0.step,
+                    trips,
+                    over: None,
+                });
+            }
+            if !x.1 {
+                u = x.0.step.apply(u);
+            }
+            if !y.1 {
+                v = y.0.step.apply(v);
+            }
+        }
+    }
+    None
 }
 
 /// A compare of the counter whose result, when it is `exit_when`, ends the loop.
@@ -828,11 +910,14 @@ impl Compare {
 
     /// SCC for the counter's value `v`.
     fn holds(self, v: u32) -> bool {
-        let (a, b) = if self.swapped {
-            (self.k, v)
-        } else {
-            (v, self.k)
-        };
+        match self.swapped {
+            true => self.between(self.k, v),
+            false => self.between(v, self.k),
+        }
+    }
+
+    /// SCC for the values `a` and `b` of the first and the second operand.
+    fn between(self, a: u32, b: u32) -> bool {
         let ord = if self.signed {
             (a as i32).cmp(&(b as i32))
         } else {
@@ -1051,6 +1136,39 @@ s_endpgm
         let trips = |launch: &LaunchValues| trips_of_every_loop(&src, launch);
         assert_eq!(trips(&LaunchValues::geometry(&program, 4, 64)), [Some(64)]);
         assert_eq!(trips(&LaunchValues::none()), [None]);
+    }
+
+    /// clang -O2's `for (i = 0, j = n; i < j; i++, j--)`: i + 1 kept in s6 and copied back,
+    /// j in s3, compared with each other; n = 7.
+    #[test]
+    fn two_counters_may_run_to_each_other() {
+        let launch = super::super::launch_values::tests::launch();
+        let src = "\
+s_load_dword s3, s[6:7], 0x8
+s_mov_b32 s6, 1
+s_waitcnt lgkmcnt(0)
+s_cmp_lt_i32 s3, 1
+s_cbranch_scc1 .L2
+.L1:
+s_add_i32 s3, s3, -1
+s_add_i32 s7, s6, 1
+s_cmp_ge_i32 s6, s3
+s_mov_b32 s6, s7
+s_cbranch_scc0 .L1
+.L2:
+s_endpgm
+";
+        // (i + 1, j - 1): (1, 6), (2, 5), (3, 4), (4, 3) leaves: four runs of the header.
+        assert_eq!(trips_of_every_loop(src, &launch), [Some(4)]);
+        // Both counting up, they never meet.
+        let apart = src.replace("s_add_i32 s3, s3, -1", "s_add_i32 s3, s3, 1");
+        assert_eq!(trips_of_every_loop(&apart, &launch), [None]);
+        // One written twice in an iteration is no counter.
+        let twice = src.replace(
+            "s_add_i32 s3, s3, -1",
+            "s_add_i32 s3, s3, -1\ns_add_i32 s3, s3, 1",
+        );
+        assert_eq!(trips_of_every_loop(&twice, &launch), [None]);
     }
 
     /// clang's `for (int k = n - 1; k >= 0; k--)`: the counter starts at an argument less one,
