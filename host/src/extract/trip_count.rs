@@ -372,10 +372,15 @@ fn two_counters(
         let init = *inits
             .entry(step.sgpr)
             .or_insert_with(|| initial_value(values, flow, l, step.sgpr, budget));
-        Some((step, ahead, view, init?))
+        Some(Side {
+            now: init?,
+            step,
+            ahead,
+            view,
+        })
     };
-    let (x, y) = (side(a)?, side(b)?);
-    if x.0.sgpr == y.0.sgpr {
+    let (first, second) = (side(a)?, side(b)?);
+    if first.step.sgpr == second.step.sgpr {
         return None;
     }
     for exit_when in [true, false] {
@@ -391,34 +396,47 @@ fn two_counters(
         if !leaves {
             continue;
         }
-        let (mut u, mut v) = (x.3, y.3);
+        let (mut x, mut y) = (first.clone(), second.clone());
         for trips in 1..=MAX_TRIPS {
             budget.0 = budget.0.checked_sub(1)?;
-            if x.1 {
-                u = x.0.step.apply(u);
-            }
-            if y.1 {
-                v = y.0.step.apply(v);
-            }
-            let read = |now: u32, view: Option<StepOp>| view.map_or(now, |op| op.apply(now));
-            if compare.between(read(u, x.2), read(v, y.2)) == exit_when {
+            x.step_if(x.ahead);
+            y.step_if(y.ahead);
+            if compare.between(x.read(), y.read()) == exit_when {
                 return Some(Counter {
-                    sgpr: x.0.sgpr,
-                    init: x.3,
-                    step: x.0.step,
+                    sgpr: first.step.sgpr,
+                    init: first.now,
+                    step: first.step.step,
                     trips,
                     over: None,
                 });
             }
-            if !x.1 {
-                u = x.0.step.apply(u);
-            }
-            if !y.1 {
-                v = y.0.step.apply(v);
-            }
+            x.step_if(!x.ahead);
+            y.step_if(!y.ahead);
         }
     }
     None
+}
+
+/// One of two counters a compare reads: its value now, how it steps, whether the compare
+/// sees it after the iteration's step, and what the compare reads of it.
+#[derive(Clone)]
+struct Side {
+    now: u32,
+    step: Step,
+    ahead: bool,
+    view: Option<StepOp>,
+}
+
+impl Side {
+    fn step_if(&mut self, now: bool) {
+        if now {
+            self.now = self.step.step.apply(self.now);
+        }
+    }
+
+    fn read(&self) -> u32 {
+        self.view.map_or(self.now, |op| op.apply(self.now))
+    }
 }
 
 /// A compare of the counter whose result, when it is `exit_when`, ends the loop.
@@ -460,6 +478,7 @@ impl ExitTest {
 }
 
 /// The counter's one change per iteration.
+#[derive(Clone)]
 struct Step {
     sgpr: u8,
     step: StepOp,
