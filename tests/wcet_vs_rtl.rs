@@ -252,16 +252,9 @@ fn scalar_loads_with_an_sgpr_offset_are_bounded() {
     s_cmp_ge_i32 s6, s3
     s_cbranch_scc0 .L1
     s_endpgm
-.amdhsa_kernel k
-.amdhsa_user_sgpr_count 8
-.amdhsa_user_sgpr_private_segment_buffer 1
-.amdhsa_user_sgpr_dispatch_ptr 1
-.amdhsa_user_sgpr_kernarg_segment_ptr 1
-.amdhsa_next_free_vgpr 4
-.amdhsa_next_free_sgpr 16
-.end_amdhsa_kernel
 "
-        .into(),
+        .to_string()
+            + &pws_isa::testing::clang_descriptor("k", 4, 16),
         file: "k.s".into(),
     };
     let rows = check(

@@ -311,16 +311,7 @@ fn counted_with(
                     continue;
                 };
                 for exit_when in [true, false] {
-                    let leaves = exit_mask::leaves_when(
-                        program,
-                        flow,
-                        l,
-                        cmp_at,
-                        exit_when,
-                        scan.exec_nonzero,
-                        &mut budget.0,
-                    );
-                    if !leaves {
+                    if !scan.leaves_when(cmp_at, exit_when, budget) {
                         continue;
                     }
                     let test = ExitTest {
@@ -384,16 +375,7 @@ fn two_counters(
         return None;
     }
     for exit_when in [true, false] {
-        let leaves = exit_mask::leaves_when(
-            program,
-            flow,
-            l,
-            cmp_at,
-            exit_when,
-            scan.exec_nonzero,
-            &mut budget.0,
-        );
-        if !leaves {
+        if !scan.leaves_when(cmp_at, exit_when, budget) {
             continue;
         }
         let (mut x, mut y) = (first.clone(), second.clone());
@@ -534,6 +516,20 @@ impl<'a> LoopScan<'a> {
             .body
             .iter()
             .filter(|&&b| self.flow.loop_of(b) == Some(self.l))
+    }
+
+    /// Whether the compare at `cmp_at` giving `exit_when` ends the loop
+    /// ([`exit_mask::leaves_when`]).
+    fn leaves_when(&self, cmp_at: usize, exit_when: bool, budget: &mut Budget) -> bool {
+        exit_mask::leaves_when(
+            self.program,
+            self.flow,
+            self.l,
+            cmp_at,
+            exit_when,
+            self.exec_nonzero,
+            &mut budget.0,
+        )
     }
 
     fn defs_of(&self, s: u8) -> &[usize] {
