@@ -71,15 +71,7 @@ fn compare_rejects_an_unknown_compaction() {
 #[test]
 fn a_run_unlike_the_expected_values_names_its_first_wrong_element() {
     let dir = tempfile::tempdir().unwrap();
-    let manifest = dir.path().join("wrong.toml");
-    std::fs::write(
-        &manifest,
-        format!(
-            "kernel = {:?}\ngrid = 4\nworkgroup = 4\nargs = [\"A\", \"out\"]\n[[buffer]]\nname = \"A\"\ntype = \"i32\"\ndata = [17, 29, 52, 80]\n[[buffer]]\nname = \"out\"\ntype = \"i32\"\nlen = 4\nexpect = [-15, 1025, 1090, 0]\n",
-            std::fs::canonicalize("kernels/figure2.s").unwrap()
-        ),
-    )
-    .unwrap();
+    let manifest = common::figure2_expecting_wrong(dir.path());
     let path = manifest.to_str().unwrap();
     let args = ["compare", path, "--mode", "nosplit", "--compaction", "none"];
     let out = common::pws(&args);

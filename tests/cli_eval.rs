@@ -251,16 +251,7 @@ fn table3_puts_the_papers_dws_bound_beside_the_serialized_one() {
 #[test]
 fn failing_points_are_recorded_and_make_the_exit_non_zero() {
     let tmp = tempfile::tempdir().unwrap();
-    // Figure 2 with a wrong expected value: the RTL agrees with the golden model, not with it.
-    let wrong = tmp.path().join("wrong.toml");
-    std::fs::write(
-        &wrong,
-        format!(
-            "kernel = {:?}\ngrid = 4\nworkgroup = 4\nargs = [\"A\", \"out\"]\n[[buffer]]\nname = \"A\"\ntype = \"i32\"\ndata = [17, 29, 52, 80]\n[[buffer]]\nname = \"out\"\ntype = \"i32\"\nlen = 4\nexpect = [-15, 1025, 1090, 0]\n",
-            repo("kernels/figure2.s")
-        ),
-    )
-    .unwrap();
+    let wrong = common::figure2_expecting_wrong(tmp.path());
     let s = sweep(
         tmp.path(),
         "s.toml",

@@ -147,3 +147,18 @@ pub fn mkfifo(path: &std::path::Path) {
     // SAFETY: a valid NUL-terminated path.
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
 }
+
+/// Figure 2's launch in `dir` with a wrong expected value (out[3] is 1204, the manifest
+/// expects 0): the RTL agrees with the golden model, not with it.
+pub fn figure2_expecting_wrong(dir: &std::path::Path) -> std::path::PathBuf {
+    let manifest = dir.join("wrong.toml");
+    std::fs::write(
+        &manifest,
+        format!(
+            "kernel = {:?}\ngrid = 4\nworkgroup = 4\nargs = [\"A\", \"out\"]\n[[buffer]]\nname = \"A\"\ntype = \"i32\"\ndata = [17, 29, 52, 80]\n[[buffer]]\nname = \"out\"\ntype = \"i32\"\nlen = 4\nexpect = [-15, 1025, 1090, 0]\n",
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/figure2.s")
+        ),
+    )
+    .expect("the manifest is written");
+    manifest
+}
