@@ -62,7 +62,7 @@ const SCALAR_BUDGET: u64 = 1 << 20;
 /// least and a most value, no wrapping between them). Where `x_xor` is `Some(j)`, x enters as
 /// `x ^ j` for one `j` of every lane (`None`: not known), as a butterfly's partner
 /// `tid ^ j` does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct IdAffine {
     pub ids: [u32; 3],
     pub base: Option<(u32, u32)>,
@@ -330,6 +330,9 @@ pub fn bank_costs(
     };
     let entry_state = walk.entry(&tracked, launch);
     let states = walk.fixpoint(entry_state).ok_or(Unfollowed::Unsettled)?;
+    // Instructions of one form on one address cost alike: each is worked out once (an
+    // unknown `j` of `x ^ j` tries every value the ids allow).
+    let mut costs: HashMap<(IdAffine, Opcode, u32), Option<BankCost>> = HashMap::new();
     for (b, state) in states.iter().enumerate() {
         let Some(mut state) = state.clone() else {
             continue;
@@ -339,7 +342,9 @@ pub fn bank_costs(
                 let inst = &program.instructions[i].item;
                 out[i] = match inst.src(0) {
                     Some(Operand::Vgpr(v)) => match walk.slot.get(&v).map(|&k| state.active[k]) {
-                        Some(Fact::Linear(f)) => ds_cycles(inst, f, &passes, lanes),
+                        Some(Fact::Linear(f)) => *costs
+                            .entry((f, inst.opcode, inst.imm))
+                            .or_insert_with(|| ds_cycles(inst, f, &passes, lanes)),
                         _ => None,
                     },
                     _ => None,
