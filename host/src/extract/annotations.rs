@@ -9,7 +9,8 @@ use crate::flow::Flow;
 
 pub(super) enum Annotation {
     Split,
-    LoopBound(u64),
+    /// The bound and pws.h's tag, when the marker has one.
+    LoopBound(u64, Option<u64>),
 }
 
 fn syntax<T>(file: &str, line: usize, col: usize, msg: impl Into<String>) -> Result<T> {
@@ -44,12 +45,15 @@ pub(super) fn annotations(source: &str, file: &str) -> Result<Vec<(usize, Annota
         let words: Vec<&str> = rest.split_whitespace().collect();
         let ann = match words.as_slice() {
             // An optional last number is a tag (pws.h adds a unique one to each marker so that
-            // LLVM cannot merge two markers as identical inline asm); it means nothing here.
+            // LLVM cannot merge two markers as identical inline asm): a tag met twice in one
+            // loop is a marker clang copied by unrolling.
             ["split"] => Annotation::Split,
             ["split", t] if is_tag(t) => Annotation::Split,
             ["loop_bound", n] | ["loop_bound", n, _] if words.get(2).is_none_or(|t| is_tag(t)) => {
                 match n.parse::<u64>() {
-                    Ok(b) if b >= 1 => Annotation::LoopBound(b),
+                    Ok(b) if b >= 1 => {
+                        Annotation::LoopBound(b, words.get(2).and_then(|t| t.parse().ok()))
+                    }
                     _ => {
                         return syntax(
                             file,
@@ -221,7 +225,9 @@ pub(super) fn header_bound(flow: &Flow, l: usize, at: usize, n: u64) -> Option<u
 }
 
 /// Applies the annotations of `source` to the `ifs` (markers) and to the loop headers among
-/// `blocks` (bounds); `node_of` maps a flow block to its first CFG node.
+/// `blocks` (bounds); `node_of` maps a flow block to its first CFG node. Returns the flow loops
+/// where one tagged marker appears more than once: clang unrolled the loop it came from, which
+/// may be an inner loop it unrolled whole, whose bound then is not this loop's.
 pub(super) fn apply(
     source: &str,
     file: &str,
@@ -231,8 +237,9 @@ pub(super) fn apply(
     blocks: &mut [Block],
     ifs: &mut [IfBranch],
     notes: &mut Vec<Note>,
-) -> Result<()> {
+) -> Result<Vec<usize>> {
     let anchors = Anchors::new(source, program);
+    let mut tags: std::collections::HashMap<(usize, u64), usize> = Default::default();
     for (line, ann) in annotations(source, file)? {
         let at = anchors.of(line);
         let warn = |msg: &str| Note {
@@ -253,7 +260,7 @@ pub(super) fn apply(
                     )),
                 }
             }
-            Annotation::LoopBound(bound) => {
+            Annotation::LoopBound(bound, tag) => {
                 let block = at.map(|i| flow.block_of(i));
                 // `PWS_LOOP_BOUND(N)` in C bounds the source loop's iterations, N per entry,
                 // whatever block clang put the comment in; the machine loop's header, which
@@ -270,6 +277,9 @@ pub(super) fn apply(
                         Some(n) => {
                             let h = &mut blocks[node_of(flow.loops[l].header)].loop_bound;
                             *h = Some(h.map_or(n, |b| b.max(n)));
+                            if let Some(t) = tag {
+                                *tags.entry((l, t)).or_default() += 1;
+                            }
                         }
                         None => notes.push(warn(
                             "'pws: loop_bound' is not on the path of every iteration of its loop (put it at the start of the loop body); it bounds nothing",
@@ -282,5 +292,12 @@ pub(super) fn apply(
             }
         }
     }
-    Ok(())
+    let mut unrolled: Vec<usize> = tags
+        .into_iter()
+        .filter(|&(_, n)| n > 1)
+        .map(|((l, _), _)| l)
+        .collect();
+    unrolled.sort_unstable();
+    unrolled.dedup();
+    Ok(unrolled)
 }

@@ -169,6 +169,10 @@ pub struct KernelLoop {
     /// Its bound was proved from its counter ([`trip_count`]), not annotated: how, as the
     /// note says it.
     pub inferred: Option<String>,
+    /// A marker of its annotation appears more than once in it: clang unrolled the loop the
+    /// annotation came from, which may be an inner loop unrolled whole into this one, so a
+    /// bound proved from this loop's counter is taken even where it is larger.
+    pub copied_annotation: bool,
 }
 
 /// Something the user should know that does not stop the analysis.
@@ -372,10 +376,11 @@ fn extract_program(
             line: insts[flow.blocks[l.header].start].line,
             divergent,
             inferred: None,
+            copied_annotation: false,
         })
         .collect();
     let first: Vec<usize> = (0..flow.blocks.len()).map(|b| bsb.node_of(b)).collect();
-    annotations::apply(
+    let copied = annotations::apply(
         source,
         file,
         &program,
@@ -385,6 +390,9 @@ fn extract_program(
         &mut ifs,
         &mut notes,
     )?;
+    for l in copied {
+        loops[l].copied_annotation = true;
+    }
     // Every loop, annotated or not: an annotation counts the source's iterations, which a
     // header clang unrolled runs fewer times, and both bound the loop.
     notes.extend(infer_loop_bounds(
@@ -442,7 +450,14 @@ fn infer_loop_bounds(
         let trips = count.trips();
         let bound = &mut blocks[kl.header].loop_bound;
         let below = match *bound {
-            Some(b) if b <= trips => continue,
+            Some(b)
+                if b == trips || b < trips && (!kl.copied_annotation || kl.inferred.is_some()) =>
+            {
+                continue
+            }
+            Some(b) if b < trips => {
+                format!(", above the {b} of an annotation clang copied (it may be an inner loop's)")
+            }
             Some(b) if kl.inferred.is_some() => format!(", below the {b} from constants"),
             Some(b) => format!(", below the annotation's {b}"),
             None => String::new(),
