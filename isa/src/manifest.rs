@@ -148,6 +148,22 @@ impl Buffer {
         self.ty.values(words, self.len)
     }
 
+    /// The first element where `words` differs from `expect`, as a user reads it:
+    /// `out[3] is 1204, the manifest expects 0` (with ` (within N ulp)` under a tolerance).
+    pub fn mismatch(&self, words: &[u32]) -> Option<String> {
+        let i = self.first_mismatch(words)?;
+        let expect = self.values(self.expect.as_deref()?);
+        let show = |v: Option<&Value>| v.map_or("nothing".to_string(), Value::to_string);
+        Some(format!(
+            "{}[{i}] is {}, the manifest expects {}{}",
+            self.name,
+            show(self.values(words).get(i)),
+            show(expect.get(i)),
+            self.tolerance_ulp
+                .map_or(String::new(), |t| format!(" (within {t} ulp)"))
+        ))
+    }
+
     /// The first element where `words` differs from `expect` under the buffer's comparison.
     pub fn first_mismatch(&self, words: &[u32]) -> Option<usize> {
         let expect = self.ty.unpack(self.expect.as_deref()?, self.len);

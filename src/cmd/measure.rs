@@ -354,7 +354,10 @@ impl Launch {
             let differences = [
                 first_difference(buffers, &ran.memory, &reference.memory, "the golden model"),
                 first_difference(buffers, &ran.memory, &self.unsplit, "the unsplit kernel"),
-                first_unexpected(buffers, &ran.memory),
+                buffers
+                    .iter()
+                    .zip(&ran.memory)
+                    .find_map(|(b, words)| b.mismatch(words)),
             ]
             .into_iter()
             .flatten()
@@ -411,24 +414,6 @@ fn first_difference(
                 value(reference)
             ))
         })
-}
-
-/// The first element of a buffer with `expect` values that does not hold its value (within
-/// the buffer's `tolerance_ulp`), as `pws golden` names it.
-fn first_unexpected(buffers: &[Buffer], got: &[Vec<u32>]) -> Option<String> {
-    buffers.iter().zip(got).find_map(|(b, words)| {
-        let i = b.first_mismatch(words)?;
-        let expect = b.values(b.expect.as_deref()?);
-        let show = |v: Option<&pws_isa::elem::Value>| v.map_or("nothing".into(), |v| v.to_string());
-        Some(format!(
-            "{}[{i}] is {}, the manifest expects {}{}",
-            b.name,
-            show(b.values(words).get(i)),
-            show(expect.get(i)),
-            b.tolerance_ulp
-                .map_or(String::new(), |t| format!(" (within {t} ulp)"))
-        ))
-    })
 }
 
 /// The golden model's run of `sequence` in `mode`: each launch's statistics and the final

@@ -237,7 +237,7 @@ pub(super) fn apply(
     blocks: &mut [Block],
     ifs: &mut [IfBranch],
     notes: &mut Vec<Note>,
-) -> Result<Vec<usize>> {
+) -> Result<std::collections::BTreeSet<usize>> {
     let anchors = Anchors::new(source, program);
     let mut tags: std::collections::HashMap<(usize, u64), usize> = Default::default();
     for (line, ann) in annotations(source, file)? {
@@ -292,12 +292,9 @@ pub(super) fn apply(
             }
         }
     }
-    let mut unrolled: Vec<usize> = tags
+    Ok(tags
         .into_iter()
         .filter(|&(_, n)| n > 1)
         .map(|((l, _), _)| l)
-        .collect();
-    unrolled.sort_unstable();
-    unrolled.dedup();
-    Ok(unrolled)
+        .collect())
 }

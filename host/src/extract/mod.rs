@@ -449,15 +449,13 @@ fn infer_loop_bounds(
         };
         let trips = count.trips();
         let bound = &mut blocks[kl.header].loop_bound;
+        // The bound is still a copied annotation's, not one an earlier launch's proof set.
+        let copied = kl.copied_annotation && kl.inferred.is_none();
         let below = match *bound {
-            Some(b)
-                if b == trips || b < trips && (!kl.copied_annotation || kl.inferred.is_some()) =>
-            {
-                continue
-            }
-            Some(b) if b < trips => {
+            Some(b) if b < trips && copied => {
                 format!(", above the {b} of an annotation clang copied (it may be an inner loop's)")
             }
+            Some(b) if b <= trips => continue,
             Some(b) if kl.inferred.is_some() => format!(", below the {b} from constants"),
             Some(b) => format!(", below the annotation's {b}"),
             None => String::new(),
