@@ -865,11 +865,8 @@ s_or_b64 exec, exec, s[12:13]
         assert_eq!(trips(&steps_by_three), Some(334));
     }
 
-    #[test]
-    fn a_count_down_to_an_equal_value_is_bounded() {
-        // clang -O2's `for (j = 0; j <= i; j++)`: i + 1 counted down to 0.
-        let down = "\
-v_add_u32_e32 v4, vcc, 1, v0
+    /// v4 counted down by 1 to 0, each lane leaving when it gets there.
+    const COUNT_DOWN: &str = "\
 s_mov_b64 s[12:13], 0
 .Lh:
 v_add_u32_e32 v4, vcc, -1, v4
@@ -878,7 +875,12 @@ s_or_b64 s[12:13], vcc, s[12:13]
 s_andn2_b64 exec, exec, s[12:13]
 s_cbranch_execnz .Lh
 .Lx:";
-        assert_eq!(trips(down), Some(64));
+
+    #[test]
+    fn a_count_down_to_an_equal_value_is_bounded() {
+        // clang -O2's `for (j = 0; j <= i; j++)`: i + 1 counted down to 0.
+        let down = format!("v_add_u32_e32 v4, vcc, 1, v0\n{COUNT_DOWN}");
+        assert_eq!(trips(&down), Some(64));
         // By 2 a lane may step over the value; from 0 lane 0 passes it at once.
         assert_eq!(trips(&down.replace("vcc, -1, v4", "vcc, -2, v4")), None);
         assert_eq!(trips(&down.replace("vcc, 1, v0", "vcc, 0, v0")), None);
@@ -900,25 +902,13 @@ s_cbranch_execnz .Lh
     fn a_count_down_behind_a_guard_against_zero_is_bounded() {
         // clang -O2's `for (i = 0; i < (lid & 7); i++)`: `if (lid & 7)` around a count of
         // lid & 7 down to 0. Without the guard a lane starting at 0 would wrap around.
-        let guarded = "v_and_b32_e32 v4, 7, v0
-v_cmp_ne_u32_e32 vcc, 0, v4
-s_and_saveexec_b64 s[2:3], vcc
-s_cbranch_execz .Lx
-s_mov_b64 s[12:13], 0
-.Lh:
-v_add_u32_e32 v4, vcc, -1, v4
-v_cmp_eq_u32_e32 vcc, 0, v4
-s_or_b64 s[12:13], vcc, s[12:13]
-s_andn2_b64 exec, exec, s[12:13]
-s_cbranch_execnz .Lh
-.Lx:";
-        assert_eq!(trips(guarded), Some(7));
-        let unguarded = guarded.replace(
-            "v_cmp_ne_u32_e32 vcc, 0, v4
-",
-            "",
+        let guard = "v_cmp_ne_u32_e32 vcc, 0, v4\n";
+        let guarded = format!(
+            "v_and_b32_e32 v4, 7, v0\n{guard}s_and_saveexec_b64 s[2:3], vcc\n\
+             s_cbranch_execz .Lx\n{COUNT_DOWN}"
         );
-        assert_eq!(trips(&unguarded), None);
+        assert_eq!(trips(&guarded), Some(7));
+        assert_eq!(trips(&guarded.replace(guard, "")), None);
     }
 
     #[test]

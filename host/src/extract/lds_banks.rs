@@ -1067,54 +1067,49 @@ mod tests {
         assert_eq!(ways(body, [64, 1]), [Some(1), Some(1), Some(1)]);
     }
 
-    #[test]
-    fn an_address_written_at_the_else_flip_holds_after_the_join() {
-        // hotspot's v4: computed while the flip has every lane back, read after the join.
-        let body = "v_lshlrev_b32_e32 v7, 2, v0\nv_cmp_gt_u32_e32 vcc, 8, v0\n\
-            s_and_saveexec_b64 s[0:1], vcc\ns_xor_b64 s[0:1], exec, s[0:1]\n\
-            s_cbranch_execz BB0_2\nds_read_b32 v5, v7\nBB0_2:\n\
-            s_or_saveexec_b64 s[0:1], s[0:1]\nv_add_u32_e32 v4, vcc, 0x100, v7\n\
-            s_xor_b64 exec, exec, s[0:1]\ns_cbranch_execz BB0_4\n\
-            ds_read_b32 v6, v7 offset:4\nBB0_4:\ns_or_b64 exec, exec, s[0:1]\n\
-            ds_read_b32 v4, v4\n";
-        assert_eq!(ways(body, [64, 1]), [Some(1), Some(1), Some(1)]);
-        // Written in the then-side alone, it holds nothing for the else-side's lanes.
-        let body = body.replace(
+    /// hotspot's v4: computed while the flip has every lane back, read after the join.
+    const FLIP_WRITE: &str = "v_lshlrev_b32_e32 v7, 2, v0\nv_cmp_gt_u32_e32 vcc, 8, v0\n\
+        s_and_saveexec_b64 s[0:1], vcc\ns_xor_b64 s[0:1], exec, s[0:1]\n\
+        s_cbranch_execz BB0_2\nds_read_b32 v5, v7\nBB0_2:\n\
+        s_or_saveexec_b64 s[0:1], s[0:1]\nv_add_u32_e32 v4, vcc, 0x100, v7\n\
+        s_xor_b64 exec, exec, s[0:1]\ns_cbranch_execz BB0_4\n\
+        ds_read_b32 v6, v7 offset:4\nBB0_4:\ns_or_b64 exec, exec, s[0:1]\n\
+        ds_read_b32 v4, v4\n";
+
+    /// `body` with v4 written in the then-side alone, before the flip.
+    fn then_side_write(body: &str) -> String {
+        body.replace(
             "s_or_saveexec_b64 s[0:1], s[0:1]\nv_add_u32_e32 v4, vcc, 0x100, v7",
             "v_add_u32_e32 v4, vcc, 0x100, v7\ns_or_saveexec_b64 s[0:1], s[0:1]",
-        );
-        assert_eq!(ways(&body, [64, 1]), [Some(1), Some(1), None]);
+        )
+    }
+
+    #[test]
+    fn an_address_written_at_the_else_flip_holds_after_the_join() {
+        assert_eq!(ways(FLIP_WRITE, [64, 1]), [Some(1), Some(1), Some(1)]);
+        // Written in the then-side alone, it holds nothing for the else-side's lanes.
+        let then_only = then_side_write(FLIP_WRITE);
+        assert_eq!(ways(&then_only, [64, 1]), [Some(1), Some(1), None]);
     }
 
     #[test]
     fn split_and_merge_keep_the_masked_executions_facts() {
-        // hotspot split by PWS: `split` before the then-side's skip branch, `merge` after the
+        // The same split by PWS: `split` before the then-side's skip branch, `merge` after the
         // join's restore. Each context enables its share of the masked execution's lanes, so
         // the address written at the flip still holds after the merge, and what the then-side
         // alone wrote still holds nothing there.
-        let body = "v_lshlrev_b32_e32 v7, 2, v0
-v_cmp_gt_u32_e32 vcc, 8, v0
-            s_and_saveexec_b64 s[0:1], vcc
-s_xor_b64 s[0:1], exec, s[0:1]
-            split vcc_lo, vcc_hi
-s_cbranch_execz BB0_2
-ds_read_b32 v5, v7
-BB0_2:
-            s_or_saveexec_b64 s[0:1], s[0:1]
-v_add_u32_e32 v4, vcc, 0x100, v7
-            s_xor_b64 exec, exec, s[0:1]
-s_cbranch_execz BB0_4
-            ds_read_b32 v6, v7 offset:4
-BB0_4:
-s_or_b64 exec, exec, s[0:1]
-merge
-            ds_read_b32 v4, v4
-";
-        assert_eq!(ways(body, [64, 1]), [Some(1), Some(1), Some(1)]);
-        let then_only = body.replace(
-            "s_or_saveexec_b64 s[0:1], s[0:1]\nv_add_u32_e32 v4, vcc, 0x100, v7",
-            "v_add_u32_e32 v4, vcc, 0x100, v7\ns_or_saveexec_b64 s[0:1], s[0:1]",
-        );
+        let split = FLIP_WRITE
+            .replace(
+                "s_cbranch_execz BB0_2",
+                "split vcc_lo, vcc_hi\ns_cbranch_execz BB0_2",
+            )
+            .replace(
+                "s_or_b64 exec, exec, s[0:1]\n",
+                "s_or_b64 exec, exec, s[0:1]\nmerge\n",
+            );
+        assert!(split.contains("split") && split.contains("merge"));
+        assert_eq!(ways(&split, [64, 1]), [Some(1), Some(1), Some(1)]);
+        let then_only = then_side_write(&split);
         assert_eq!(ways(&then_only, [64, 1]), [Some(1), Some(1), None]);
     }
 
