@@ -269,6 +269,109 @@ fn scalar_loads_with_an_sgpr_offset_are_bounded() {
     assert!(rows.iter().all(Tightness::safe));
 }
 
+/// Triangular nests as clang-14 -O2 writes them, no annotation: the analysis bounds the inner
+/// loop by its trips averaged over the outer iterations that enter it
+/// (`pws_host::extract::amortize`). Rising and falling triangles (clang guards the inner loop
+/// of `j < i` and `j = i + 1..n`), an inclusive one (no guard), and what it must not average:
+/// an inner loop some lanes skip, and one behind `(i & 1) == 0`, which clang branches on as a
+/// mask in VCC (`s_bitcmp1_b32`, `s_cselect_b64`, `s_cbranch_vccnz`) that the analysis does not
+/// decide. (`verify/tests/exec_loops_golden.rs` has the breaks and the guards it decides.)
+#[test]
+fn triangular_nests_are_bounded() {
+    const SOURCE: &str = r#"
+__kernel void rising(__global const int *v, __global int *out, int n) {
+  int g = get_global_id(0), s = 0;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < i; j++)
+      s += v[g + i] * v[g + j];
+  out[g] = s;
+}
+__kernel void falling(__global const int *v, __global int *out, int n) {
+  int g = get_global_id(0), s = 0;
+  for (int i = 0; i < n; i++)
+    for (int j = i + 1; j < n; j++)
+      s += v[g + i] > v[g + j];
+  out[g] = s;
+}
+__kernel void inclusive(__global const int *v, __global int *out, int n) {
+  int g = get_global_id(0), s = 0;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j <= i; j++)
+      s ^= v[g + j] << (i & 7);
+  out[g] = s;
+}
+__kernel void even_rows(__global const int *v, __global int *out, int n) {
+  int g = get_global_id(0), s = 0;
+  for (int i = 0; i < n; i++) {
+    s += v[g + i];
+    if ((i & 1) == 0)
+      for (int j = i; j < n; j++)
+        s += v[g + j] * 3;
+  }
+  out[g] = s;
+}
+__kernel void skipping(__global const int *v, __global int *out, int n) {
+  int g = get_global_id(0), s = 0;
+  for (int i = 0; i < n; i++)
+    if (v[g + i] & 1)
+      for (int j = 0; j < i; j++)
+        s += v[g + j];
+  out[g] = s;
+}
+"#;
+    let dir = std::env::temp_dir().join(format!("pws-triangles-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("tri.cl"), SOURCE).unwrap();
+    let values: Vec<String> = (0..80).map(|k| ((k * 7 + 3) % 10).to_string()).collect();
+    std::fs::write(dir.join("v.txt"), values.join("\n")).unwrap();
+    let mut rows = Vec::new();
+    for (entry, averaged) in [
+        ("rising", true),
+        ("falling", true),
+        ("inclusive", true),
+        ("even_rows", true),
+        ("skipping", false),
+    ] {
+        let path = dir.join(format!("{entry}.toml"));
+        std::fs::write(
+            &path,
+            format!(
+                "kernel = \"tri.cl\"\nentry = \"{entry}\"\ngrid = 64\nworkgroup = 64\nargs = [\"v\", \"out\", 9]\n\
+                 [[buffer]]\nname = \"v\"\ntype = \"i32\"\nfile = \"v.txt\"\n\
+                 [[buffer]]\nname = \"out\"\ntype = \"i32\"\nlen = 64\n"
+            ),
+        )
+        .unwrap();
+        let manifest = Manifest::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        let source = KernelSource::load(&manifest).unwrap();
+        let cfg = HwConfig::cu();
+        let report = analyse_launch(
+            &manifest,
+            &source,
+            &machine(&cfg),
+            &[Mode::NoSplit],
+            SplitPolicy::Marked,
+        )
+        .unwrap_or_else(|e| panic!("{entry}: {e}"));
+        let noted = report.notes.iter().any(|n| n.contains("on average"));
+        assert_eq!(noted, averaged, "{entry}: {:#?}", report.notes);
+        rows.extend(
+            check(
+                entry,
+                &manifest,
+                &source,
+                &cfg,
+                &[Mode::NoSplit],
+                &COMPACTIONS[..1],
+            )
+            .unwrap_or_else(|e| panic!("{e}")),
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    println!("{}", tightness_table(&rows));
+    assert!(rows.iter().all(Tightness::safe));
+}
+
 /// `make test`: 8 generated kernels, each in every mode. `make soak` (PWS_PROPTEST_SCALE = 10):
 /// 10^4, each in one mode drawn at random (a case is three RTL runs otherwise).
 fn generated_cases() -> u32 {

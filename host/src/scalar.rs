@@ -11,7 +11,8 @@ use pws_isa::{Instruction, Opcode, Operand};
 /// Index of a 32-bit scalar register in a [`ScalarSet`].
 pub type ScalarReg = u8;
 
-const VCC_LO: ScalarReg = 102;
+/// The low half of VCC (the high half is the next index).
+pub const VCC_LO: ScalarReg = 102;
 const M0: ScalarReg = 104;
 const FLAT_SCRATCH_LO: ScalarReg = 105;
 const TTMP0: ScalarReg = 107;

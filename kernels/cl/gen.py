@@ -514,9 +514,20 @@ def elemtypes():
                      "packed into memory's words\nas the kernel's pointers address them.")
 
 
+def inversions():
+    n, length, grid = 10, 60, 64
+    v = [rng.randrange(-50, 50) for _ in range(length + n)]
+    counts = [sum(v[g + i] > v[g + j] for i in range(n) for j in range(i + 1, n))
+              for g in range(length)]
+    manifest("inversions", "inversions.cl", grid, 64, ["v", "count", n, length],
+             [dict(name="v", data=v), dict(name="count", len=length, expect=counts)],
+             comment="Inversions among the 10 values from each position of a sequence: a "
+                     "triangular loop nest that\nthe analysis bounds from n without annotations.")
+
+
 if __name__ == "__main__":
     os.makedirs(os.path.join(HERE, "data"), exist_ok=True)
     for gen in (bfs, nw, pathfinder, bitonic, hotspot, mandelbrot, collatz, saxpy, kmeans,
                 nested6, figure2, bsearch, gaussian, nn, prefix, bytepack, intdiv, blackscholes,
-                crc32, median5, kargs, elemtypes):
+                crc32, median5, kargs, elemtypes, inversions):
         gen()

@@ -20,7 +20,7 @@ use std::fmt::Write;
 
 use proptest::prelude::*;
 use pws_host::extract::launch_values::LaunchValues;
-use pws_host::extract::trip_count::every_loop;
+use pws_host::extract::trip_count::{every_loop, LoopCount};
 use pws_host::flow::Flow;
 use pws_isa::manifest::Manifest;
 use pws_isa::testing::proptest_cases;
@@ -80,10 +80,32 @@ enum Limit {
     Meeting,
 }
 
+/// How the loop's entry is guarded in the enclosing loop's body.
+#[derive(Debug, Clone, Copy)]
+enum Guard {
+    Always,
+    /// Skipped while the enclosing counter equals this (clang's `if (i != 0)` around
+    /// `for (j = 0; j < i; j++)`), or is above it: a compare the analysis can decide.
+    OuterEq(u32),
+    OuterAbove(u32),
+    /// The same equality as a mask in VCC, as clang writes a uniform condition
+    /// (`s_cselect_b64 s[..], -1, 0; s_and_b64 vcc, exec, s[..]; s_cbranch_vccnz`): decided only
+    /// where EXEC is non-zero, since an empty EXEC makes VCC zero and the branch falls through.
+    OuterEqMask(u32),
+    /// Skipped while a bit of the enclosing counter is clear: `s_bitcmp0_b32` into a mask that
+    /// is set when SCC is clear, and `s_cbranch_vccz`.
+    OuterBitMask(u32),
+    /// Skipped when bits of v1 (a value of the lanes' data) are zero: it cannot.
+    Data(u32),
+}
+
 #[derive(Debug, Clone, Copy)]
 struct Level {
     /// From the enclosing loop's counter, else from zero.
     from_outer: bool,
+    guard: Guard,
+    /// A `break` on the lanes' data (bits of v1 zero) before the loop inside.
+    break_on: Option<u32>,
     limit: Limit,
     exit: Exit,
     /// EXEC set from the kernel argument pair in the body.
@@ -102,9 +124,30 @@ fn regs(k: usize) -> (usize, usize, usize, usize, usize, usize) {
     (40 + k, 44 + k, 48 + k, 52 + k, 56 + 2 * k, 64 + 2 * k)
 }
 
+/// The registers of level k that count its header runs and its entries over the whole run.
+fn totals(k: usize) -> (usize, usize) {
+    (74 + k, 78 + k)
+}
+
+/// A scratch SGPR for the guards and breaks.
+const SCRATCH: usize = 92;
+
+fn guard() -> impl Strategy<Value = Guard> {
+    prop_oneof![
+        3 => Just(Guard::Always),
+        2 => (0u32..4).prop_map(Guard::OuterEq),
+        1 => (0u32..5).prop_map(Guard::OuterAbove),
+        1 => (0u32..4).prop_map(Guard::OuterEqMask),
+        1 => (0u32..3).prop_map(Guard::OuterBitMask),
+        1 => (1u32..4).prop_map(Guard::Data),
+    ]
+}
+
 fn level() -> impl Strategy<Value = Level> {
     (
         prop::bool::weighted(0.3),
+        guard(),
+        prop::option::weighted(0.15, 1u32..4),
         prop_oneof![
             (0u32..6).prop_map(Limit::Constant),
             Just(Limit::Argument),
@@ -124,8 +167,10 @@ fn level() -> impl Strategy<Value = Level> {
         prop::bool::weighted(0.3),
     )
         .prop_map(
-            |(from_outer, limit, exit, exec_in_body, step_argument)| Level {
+            |(from_outer, guard, break_on, limit, exit, exec_in_body, step_argument)| Level {
                 from_outer,
+                guard,
+                break_on,
                 limit,
                 exit,
                 exec_in_body,
@@ -149,7 +194,12 @@ fn source(setup: Setup, levels: &[Level]) -> String {
         "k:\n  s_load_dwordx2 s[20:21], s[4:5], 0xc\n  s_load_dwordx4 s[24:27], s[4:5], 0x0\n  s_load_dword s22, s[4:5], 0x14\n  s_waitcnt lgkmcnt(0)\n",
     );
     for k in 0..levels.len() {
-        let _ = writeln!(s, "  s_mov_b32 s{}, 0", regs(k).3);
+        let (total, entries) = totals(k);
+        let _ = writeln!(
+            s,
+            "  s_mov_b32 s{}, 0\n  s_mov_b32 s{total}, 0\n  s_mov_b32 s{entries}, 0",
+            regs(k).3
+        );
     }
     match setup {
         Setup::Keep => {}
@@ -194,10 +244,38 @@ fn emit(s: &mut String, levels: &[Level], k: usize) {
         (true, 1..) => format!("s{}", regs(k - 1).0),
         _ => "0".into(),
     };
+    let outer = regs(k.saturating_sub(1)).0;
+    let skip = match l.guard {
+        Guard::Always => None,
+        Guard::OuterEq(v) => Some(format!("  s_cmp_eq_u32 s{outer}, {v}")),
+        Guard::OuterAbove(v) => Some(format!("  s_cmp_gt_u32 s{outer}, {v}")),
+        Guard::OuterEqMask(v) => Some(format!(
+            "  s_cmp_eq_u32 s{outer}, {v}\n  s_cselect_b64 s[{SCRATCH}:{}], -1, 0\n  s_and_b64 vcc, exec, s[{SCRATCH}:{}]",
+            SCRATCH + 1,
+            SCRATCH + 1
+        )),
+        Guard::OuterBitMask(bit) => Some(format!(
+            "  s_bitcmp0_b32 s{outer}, {bit}\n  s_cselect_b64 s[{SCRATCH}:{}], 0, -1\n  s_and_b64 vcc, exec, s[{SCRATCH}:{}]",
+            SCRATCH + 1,
+            SCRATCH + 1
+        )),
+        Guard::Data(bits) => Some(format!(
+            "  v_readfirstlane_b32 s{SCRATCH}, v1\n  s_and_b32 s{SCRATCH}, s{SCRATCH}, {bits}\n  s_cmp_eq_u32 s{SCRATCH}, 0"
+        )),
+    };
+    if let Some(test) = &skip {
+        let branch = match l.guard {
+            Guard::OuterEqMask(_) => "s_cbranch_vccnz",
+            Guard::OuterBitMask(_) => "s_cbranch_vccz",
+            _ => "s_cbranch_scc1",
+        };
+        let _ = writeln!(s, "{test}\n  {branch} .Ls{k}");
+    }
+    let (total, entries) = totals(k);
     // SCC is dead where the header starts: its first instruction may count the run.
     let _ = writeln!(
         s,
-        "  s_mov_b32 s{c}, {start}\n  s_add_u32 s{next}, s{c}, 1\n  s_mov_b32 s{runs}, 0\n.Lh{k}:\n  s_add_u32 s{runs}, s{runs}, 1"
+        "  s_add_u32 s{entries}, s{entries}, 1\n  s_mov_b32 s{c}, {start}\n  s_add_u32 s{next}, s{c}, 1\n  s_mov_b32 s{runs}, 0\n.Lh{k}:\n  s_add_u32 s{runs}, s{runs}, 1\n  s_add_u32 s{total}, s{total}, 1"
     );
     let test = format!("  s_cmp_ge_u32 s{c}, {limit}");
     let as_mask = format!(
@@ -247,6 +325,12 @@ fn emit(s: &mut String, levels: &[Level], k: usize) {
     if l.exec_in_body {
         s.push_str("  s_mov_b64 exec, s[20:21]\n");
     }
+    if let Some(bits) = l.break_on {
+        let _ = writeln!(
+            s,
+            "  v_readfirstlane_b32 s{SCRATCH}, v1\n  s_and_b32 s{SCRATCH}, s{SCRATCH}, {bits}\n  s_cmp_eq_u32 s{SCRATCH}, 0\n  s_cbranch_scc1 .Lx{k}"
+        );
+    }
     emit(s, levels, k + 1);
     match l.exit {
         Exit::BottomOnCopy => {}
@@ -283,6 +367,9 @@ fn emit(s: &mut String, levels: &[Level], k: usize) {
         }
     }
     let _ = writeln!(s, ".Lx{k}:\n  s_max_u32 s{most}, s{most}, s{runs}");
+    if skip.is_some() {
+        let _ = writeln!(s, ".Ls{k}:");
+    }
 }
 
 fn launch(args: &[u32]) -> Manifest {
@@ -294,8 +381,16 @@ fn launch(args: &[u32]) -> Manifest {
     Manifest::parse(&text, "k.toml").expect("generated manifest is valid")
 }
 
-/// The bound of every loop of `src` for `manifest`'s launch, outermost first.
+/// The most trips per entry of every loop of `src` for `manifest`'s launch, outermost first.
 fn bounds(src: &str, manifest: &Manifest) -> Vec<Option<u64>> {
+    counts(src, manifest)
+        .iter()
+        .map(|c| c.as_ref().map(LoopCount::trips))
+        .collect()
+}
+
+/// The trips of every loop of `src` for `manifest`'s launch, outermost first.
+fn counts(src: &str, manifest: &Manifest) -> Vec<Option<LoopCount>> {
     let program = pws_isa::assemble(src, "k.s").unwrap();
     let flow = Flow::new(&program, "k.s").unwrap();
     every_loop(&program, &flow, &LaunchValues::of(&program, manifest))
@@ -327,11 +422,12 @@ proptest! {
         prop_assert_eq!(args.len(), ARGS);
         let src = source(setup, &levels);
         let manifest = launch(&args);
-        let bounds = bounds(&src, &manifest);
-        prop_assert_eq!(bounds.len(), levels.len());
-        let Some(bounds) = bounds.into_iter().collect::<Option<Vec<u64>>>() else {
+        let counts = counts(&src, &manifest);
+        prop_assert_eq!(counts.len(), levels.len());
+        let Some(counts) = counts.into_iter().collect::<Option<Vec<LoopCount>>>() else {
             return Ok(());
         };
+        let bounds: Vec<u64> = counts.iter().map(LoopCount::trips).collect();
         // Every iteration of every loop, one more run of each header, and the instructions
         // around them: more than the bounds allow only if a bound is wrong.
         let lines = src.lines().count() as u64;
@@ -348,6 +444,16 @@ proptest! {
         for (k, &bound) in bounds.iter().enumerate() {
             let most = u64::from(sgprs[regs(k).3]);
             prop_assert!(most <= bound, "loop {}: {} runs of its header, bound {}, args {:?}\n{}", k, most, bound, args, src);
+            // The IPET's row: all runs of the header against all entries.
+            let (total, entries) = totals(k);
+            let (total, entries) = (u64::from(sgprs[total]), u64::from(sgprs[entries]));
+            let average = counts[k].bound();
+            prop_assert!(average <= bound);
+            prop_assert!(
+                total <= average * entries,
+                "loop {}: {} runs of its header in {} entries, above the average bound {}, args {:?}\n{}",
+                k, total, entries, average, args, src
+            );
         }
     }
 }
@@ -359,6 +465,8 @@ proptest! {
 fn masks_are_bounded_only_where_exec_is_non_zero() {
     let mask = |exec_in_body| Level {
         from_outer: false,
+        guard: Guard::Always,
+        break_on: None,
         limit: Limit::Argument,
         exit: Exit::MaskInLatch,
         exec_in_body,
@@ -366,6 +474,8 @@ fn masks_are_bounded_only_where_exec_is_non_zero() {
     };
     let scc = Level {
         from_outer: false,
+        guard: Guard::Always,
+        break_on: None,
         limit: Limit::Constant(3),
         exit: Exit::Scc,
         exec_in_body: false,
@@ -373,6 +483,8 @@ fn masks_are_bounded_only_where_exec_is_non_zero() {
     };
     let triangle = Level {
         from_outer: false,
+        guard: Guard::Always,
+        break_on: None,
         limit: Limit::OuterPlusOne,
         exit: Exit::Bottom,
         exec_in_body: false,
@@ -436,4 +548,96 @@ fn masks_are_bounded_only_where_exec_is_non_zero() {
         ..stepped
     };
     assert_eq!(at(Setup::Keep, &[lent_stepped]), [Some(2)]);
+}
+
+/// A triangle's trips averaged over the enclosing loop's iterations: with the enclosing
+/// counter at 0..=3 (a bottom test against 4) the inner loop counts to it + 1 and runs
+/// 1, 2, 3, 4 times. A guard the analysis decides drops the iterations it skips; one on the
+/// lanes' data, or a break before the inner loop on them, keeps what they may do.
+#[test]
+fn a_triangle_is_bounded_by_its_average_trips() {
+    let outer = |break_on| Level {
+        from_outer: false,
+        guard: Guard::Always,
+        break_on,
+        limit: Limit::Constant(4),
+        exit: Exit::Bottom,
+        exec_in_body: false,
+        step_argument: false,
+    };
+    let triangle = |guard| Level {
+        from_outer: false,
+        guard,
+        break_on: None,
+        limit: Limit::OuterPlusOne,
+        exit: Exit::Bottom,
+        exec_in_body: false,
+        step_argument: false,
+    };
+    let args = [4, 2, 5, 0, 0, 2];
+    let at = |levels: &[Level]| -> Vec<(u64, u64)> {
+        counts(&source(Setup::Keep, levels), &launch(&args))
+            .iter()
+            .map(|c| c.as_ref().map(|c| (c.trips(), c.bound())).unwrap())
+            .collect()
+    };
+    // 10 trips in 4 entries.
+    assert_eq!(
+        at(&[outer(None), triangle(Guard::Always)]),
+        [(4, 4), (4, 3)]
+    );
+    // i = 0 skipped: 9 in 3.
+    assert_eq!(
+        at(&[outer(None), triangle(Guard::OuterEq(0))]),
+        [(4, 4), (4, 3)]
+    );
+    // i = 3 skipped: 6 in 3 (the most per entry stays the unguarded loop's).
+    assert_eq!(
+        at(&[outer(None), triangle(Guard::OuterEq(3))]),
+        [(4, 4), (4, 2)]
+    );
+    // i = 3 skipped by i > 2: the same.
+    assert_eq!(
+        at(&[outer(None), triangle(Guard::OuterAbove(2))]),
+        [(4, 4), (4, 2)]
+    );
+    // Only i = 0 enters: 1 in 1.
+    assert_eq!(
+        at(&[outer(None), triangle(Guard::OuterAbove(0))]),
+        [(4, 4), (4, 1)]
+    );
+    // The guards as masks: i = 0 skipped (9 in 3), and the even i (2 + 4 in 2).
+    assert_eq!(
+        at(&[outer(None), triangle(Guard::OuterEqMask(0))]),
+        [(4, 4), (4, 3)]
+    );
+    assert_eq!(
+        at(&[outer(None), triangle(Guard::OuterBitMask(0))]),
+        [(4, 4), (4, 3)]
+    );
+    // Any iteration may skip on the lanes' data: the iteration of 4 trips may be the only one.
+    assert_eq!(
+        at(&[outer(None), triangle(Guard::Data(1))]),
+        [(4, 4), (4, 4)]
+    );
+    // A break on the data before the inner loop ends a run at any iteration, but the trips
+    // grow, so no shorter run averages more.
+    assert_eq!(
+        at(&[outer(Some(1)), triangle(Guard::Always)]),
+        [(4, 4), (4, 3)]
+    );
+    // Trips that fall: from the enclosing counter (0, then 2: stepped by the argument 2) to
+    // 4 run 4, then 2 times. A run that breaks in its second iteration before the inner loop
+    // entered it once, for 4 trips.
+    let stepped = |break_on| Level {
+        step_argument: true,
+        ..outer(break_on)
+    };
+    let falling = Level {
+        from_outer: true,
+        limit: Limit::Constant(4),
+        ..triangle(Guard::Always)
+    };
+    assert_eq!(at(&[stepped(None), falling]), [(2, 2), (4, 3)]);
+    assert_eq!(at(&[stepped(Some(1)), falling]), [(2, 2), (4, 4)]);
 }

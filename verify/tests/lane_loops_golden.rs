@@ -496,7 +496,7 @@ fn bound(src: &str, manifest: &Manifest) -> Option<u64> {
         .filter(|&l| flow.loops[l].parent.is_none())
         .collect();
     assert_eq!(outer.len(), 1, "{src}");
-    bounds[outer[0]]
+    bounds[outer[0]].as_ref().map(|c| c.trips())
 }
 
 fn geometry() -> impl Strategy<Value = (u32, u32)> {

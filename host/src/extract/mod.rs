@@ -34,8 +34,10 @@
 //!   (hand-written assembly) that is the header's bound; from `PWS_LOOP_BOUND(N)` in a C loop
 //!   body it is the number of iterations, and the header, when it tests the loop condition,
 //!   gets one more ([`header_bound`]). Several in one loop: the largest counts (clang leaves
-//!   the annotation of an inner loop it unrolled in the enclosing loop's body).
+//!   the annotation of an inner loop it unrolled in the enclosing loop's body), and a bound
+//!   proved from the loop's counter beats it either way ([`trip_count`]).
 
+mod amortize;
 mod annotations;
 mod bsb;
 mod exec_sets;
@@ -170,8 +172,8 @@ pub struct KernelLoop {
     /// note says it.
     pub inferred: Option<String>,
     /// A marker of its annotation appears more than once in it: clang unrolled the loop the
-    /// annotation came from, which may be an inner loop unrolled whole into this one, so a
-    /// bound proved from this loop's counter is taken even where it is larger.
+    /// annotation came from, which may be an inner loop unrolled whole into this one (the note
+    /// of a proved bound above the annotation says so).
     pub copied_annotation: bool,
 }
 
@@ -447,16 +449,23 @@ fn infer_loop_bounds(
         let Some(count) = counters.count(l, &mut budget) else {
             continue;
         };
-        let trips = count.trips();
+        let trips = count.bound();
         let bound = &mut blocks[kl.header].loop_bound;
-        // The bound is still a copied annotation's, not one an earlier launch's proof set.
-        let copied = kl.copied_annotation && kl.inferred.is_none();
+        // A proof beats an annotation either way: a marker in this loop may be an inner
+        // loop's that clang unrolled whole or removed (a loop of one trip leaves its body, and
+        // the marker, in the enclosing loop), so it bounds this loop only where it is below
+        // what the counter proves, and then the proof is below it too. An earlier proof (from
+        // the kernel's constants) gives way only to a smaller one.
         let below = match *bound {
-            Some(b) if b < trips && copied => {
+            Some(b) if b == trips => continue,
+            Some(b) if kl.inferred.is_some() && b < trips => continue,
+            Some(b) if kl.inferred.is_some() => format!(", below the {b} from constants"),
+            Some(b) if b < trips && kl.copied_annotation => {
                 format!(", above the {b} of an annotation clang copied (it may be an inner loop's)")
             }
-            Some(b) if b <= trips => continue,
-            Some(b) if kl.inferred.is_some() => format!(", below the {b} from constants"),
+            Some(b) if b < trips => format!(
+                ", above the annotation's {b} (its marker may be an inner loop's that clang unrolled or removed; a smaller bound by label in the manifest is taken)"
+            ),
             Some(b) => format!(", below the annotation's {b}"),
             None => String::new(),
         };
@@ -466,6 +475,10 @@ fn infer_loop_bounds(
                 None => format!(
                     "loop bound {trips} inferred{for_launch}{below}: s{} counts from {} {} to the exit test",
                     c.sgpr, c.init as i32, c.step
+                ),
+                Some(o) if c.average < c.trips => format!(
+                    "loop bound {trips} inferred{for_launch}{below}: s{} counts {} to the exit test, at most {} trips and {trips} on average per entry over the values s{o} takes in the enclosing loop",
+                    c.sgpr, c.step, c.trips
                 ),
                 Some(o) => format!(
                     "loop bound {trips} inferred{for_launch}{below}: s{} counts {} to the exit test, the most trips over the values s{o} takes in the enclosing loop",

@@ -40,6 +40,7 @@ use std::collections::HashMap;
 
 use pws_isa::{Instruction, Opcode, Operand, Program};
 
+use super::amortize;
 use super::exit_mask;
 use super::lane_count::{lane_counted_loop, LaneCounter};
 use super::lane_ranges::{dispatch_prefix, uniform_sgpr};
@@ -72,6 +73,11 @@ pub struct Counter {
     /// The enclosing loop's counter whose values it starts at or counts to: `trips` is the
     /// most over those values.
     pub over: Option<u8>,
+    /// Header executions per entry on average over the entries one run of the directly
+    /// enclosing loop makes ([`amortize`]), at most `trips`: what the IPET's loop row,
+    /// Σ executions ≤ bound · Σ entries, needs. `trips` where the loop does not follow that
+    /// loop's counter.
+    pub average: u64,
 }
 
 impl Counter {
@@ -94,6 +100,15 @@ impl LoopCount {
     pub fn trips(&self) -> u64 {
         match self {
             LoopCount::Scalar(c) => c.trips,
+            LoopCount::Lane(c) => c.trips,
+        }
+    }
+
+    /// The loop's bound in the IPET: header executions per entry, on average over the
+    /// entries ([`Counter::average`]).
+    pub fn bound(&self) -> u64 {
+        match self {
+            LoopCount::Scalar(c) => c.average,
             LoopCount::Lane(c) => c.trips,
         }
     }
@@ -237,6 +252,11 @@ impl<'a> Counters<'a> {
             outer_scan.induction_variables(&mut values, c.sgpr, budget)
         };
         let mut now: Vec<u32> = companions.iter().map(|&(_, init, _)| init).collect();
+        // The loop right inside o, under o's counter alone: its trips averaged over o's
+        // iterations ([`amortize`]); further out, the most of those averages.
+        let direct = inner.is_empty() && flow.loops[scan.l].parent == Some(o);
+        let mut iterations = Vec::new();
+        let mut average = 0;
         let mut worst: Option<Counter> = None;
         for v in c.header_values() {
             let outside = assumed.len();
@@ -248,8 +268,33 @@ impl<'a> Counters<'a> {
             );
             assumed.push((header, c.sgpr, v));
             let found = self.worst_over(scan, inner, assumed, runs, budget);
+            let seen = match (&found, direct) {
+                (Some(f), true) => {
+                    let mut values = ScalarValues::assuming(program, flow, launch, assumed);
+                    amortize::iteration(
+                        program,
+                        flow,
+                        o,
+                        scan.l,
+                        &self.exec_nonzero,
+                        &mut values,
+                        &mut budget.0,
+                    )
+                    .map(|(goes_on, last, may_leave)| amortize::Iteration {
+                        trips: f.trips,
+                        goes_on,
+                        last,
+                        may_leave,
+                    })
+                }
+                _ => None,
+            };
             assumed.truncate(outside);
             let found = found?;
+            match seen {
+                Some(it) => iterations.push(it),
+                None => average = average.max(found.average),
+            }
             if worst.as_ref().is_none_or(|w| found.trips > w.trips) {
                 worst = Some(found);
             }
@@ -257,23 +302,31 @@ impl<'a> Counters<'a> {
                 *v = step.apply(*v);
             }
         }
-        worst
+        if direct && iterations.len() as u64 == c.trips {
+            average = amortize::average(&iterations);
+        } else if direct {
+            // An iteration the walk could not follow: no average.
+            average = worst.as_ref()?.trips;
+        }
+        worst.map(|w| Counter {
+            average: average.min(w.trips),
+            ..w
+        })
     }
 }
 
-/// The trips [`Counters`] proves for every loop of `flow`, in the order of their headers'
-/// blocks (a nest outermost first), each within a fresh [`Budget`]; `None` where it proves
-/// none.
-pub fn every_loop(program: &Program, flow: &Flow, launch: &LaunchValues) -> Vec<Option<u64>> {
+/// What [`Counters`] proves for every loop of `flow`, in the order of their headers' blocks
+/// (a nest outermost first), each within a fresh [`Budget`]; `None` where it proves nothing.
+pub fn every_loop(program: &Program, flow: &Flow, launch: &LaunchValues) -> Vec<Option<LoopCount>> {
     let mut counters = Counters::new(program, flow, launch);
-    let mut by_header: Vec<(usize, Option<u64>)> = (0..flow.loops.len())
+    let mut by_header: Vec<(usize, Option<LoopCount>)> = (0..flow.loops.len())
         .map(|l| {
-            let trips = counters.count(l, &mut Budget::default()).map(|c| c.trips());
-            (flow.loops[l].header, trips)
+            let count = counters.count(l, &mut Budget::default());
+            (flow.loops[l].header, count)
         })
         .collect();
-    by_header.sort_unstable();
-    by_header.into_iter().map(|(_, t)| t).collect()
+    by_header.sort_by_key(|&(h, _)| h);
+    by_header.into_iter().map(|(_, c)| c).collect()
 }
 
 /// The last general-purpose SGPR (s101; VCC and the rest follow).
@@ -390,6 +443,7 @@ fn two_counters(
                     step: first.step.step,
                     trips,
                     over: None,
+                    average: trips,
                 });
             }
             x.step_if(!x.ahead);
@@ -449,6 +503,7 @@ impl ExitTest {
                     step: step.step,
                     trips,
                     over: None,
+                    average: trips,
                 });
             }
             if !self.ahead {
@@ -838,7 +893,7 @@ impl<'a> LoopScan<'a> {
 
 /// `s_cmp_*` of the counter against a constant, as SCC = `holds(counter)`.
 #[derive(Debug, Clone, Copy)]
-struct Compare {
+pub(super) struct Compare {
     op: Cmp,
     signed: bool,
     k: u32,
@@ -859,7 +914,7 @@ enum Cmp {
 impl Compare {
     /// The compares `inst` makes of an SGPR with a value `limit` knows: one for each SGPR
     /// operand that may be the counter.
-    fn of(
+    pub(super) fn of(
         inst: &Instruction,
         limit: &mut impl FnMut(Operand) -> Option<u32>,
     ) -> Vec<(u8, Compare)> {
@@ -924,7 +979,7 @@ impl Compare {
     }
 
     /// SCC for the counter's value `v`.
-    fn holds(self, v: u32) -> bool {
+    pub(super) fn holds(self, v: u32) -> bool {
         match self.swapped {
             true => self.between(self.k, v),
             false => self.between(v, self.k),
@@ -1058,7 +1113,11 @@ mod tests {
     fn trips_of_every_loop(src: &str, launch: &LaunchValues) -> Vec<Option<u64>> {
         let program = pws_isa::assemble(src, "t.s").unwrap();
         let flow = Flow::new(&program, "t.s").unwrap();
-        every_loop(&program, &flow, launch)
+        let counts = every_loop(&program, &flow, launch);
+        counts
+            .iter()
+            .map(|c| c.as_ref().map(LoopCount::trips))
+            .collect()
     }
 
     /// The tree reduction's `for (s = get_local_size(0) / 2; s > 0; s >>= 1)` starts from the
