@@ -752,6 +752,48 @@ fn special_values() -> Vec<(&'static str, f32, u32, u32)> {
         v.push(("lgamma(x)", x, 0, bits(l)));
     }
     v.push(("tgamma(x)", 35.05, 0, fl(inf)));
+    // round keeps the operand's sign on a zero result (F.9.6.6).
+    for (x, r) in [
+        (-0.3, -0.0),
+        (-0.0, -0.0),
+        (0.3, 0.0),
+        (-2.5, -3.0),
+        (2.5, 3.0),
+    ] {
+        v.push(("round(x)", x, 0, fl(r)));
+    }
+    // OpenCL 6.12.4: sign(NaN) is 0; a denormal, flushed, is a zero of its sign.
+    for (x, r) in [
+        (nan, 0.0),
+        (-0.0, -0.0),
+        (1e-40, 0.0),
+        (-1e-40, -0.0),
+        (-2.0, -1.0),
+    ] {
+        v.push(("sign(x)", x, 0, fl(r)));
+    }
+    for (x, y, r) in [
+        (nan, 1.0, NAN),
+        (1.0, nan, NAN),
+        (3.0, 1.0, fl(2.0)),
+        (1.0, 3.0, 0),
+    ] {
+        v.push(("fdim(x, y)", x, fl(y), r));
+    }
+    // hypot without undue overflow or underflow (exact here: 3-4-5 scaled by 2^±100), and
+    // inf beside a NaN (F.9.4.3).
+    let p100 = 2f32.powi(100);
+    for (x, y, r) in [
+        (3.0 * p100, 4.0 * p100, 5.0 * p100),
+        (3.0 / p100, 4.0 / p100, 5.0 / p100),
+        (-3.0, 4.0, 5.0),
+        (0.0, -0.0, 0.0),
+        (nan, inf, inf),
+        (-inf, nan, inf),
+    ] {
+        v.push(("hypot(x, y)", x, fl(y), fl(r)));
+    }
+    v.push(("hypot(x, y)", nan, fl(1.0), NAN));
     v
 }
 
@@ -844,6 +886,47 @@ fn pointer_results_hold_what_opencl_specifies() {
             (f.to_bits(), i.to_bits()),
             "modf({:?})",
             f32::from_bits(x[k])
+        );
+    }
+    // fract (OpenCL 1.2 7.5.1): ±0 for ±0 and ±inf, the NaN for a NaN; floor in the pointer.
+    let x: Vec<u32> = [
+        -0.0f32,
+        0.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        -0.25,
+        2.5,
+    ]
+    .iter()
+    .map(|v| v.to_bits())
+    .collect();
+    let frac = golden(dir.path(), "float ip; o = as_uint(fract(x, &ip));", &x, &x);
+    let int = golden(
+        dir.path(),
+        "float ip; fract(x, &ip); o = as_uint(ip);",
+        &x,
+        &x,
+    );
+    let want = [
+        (-0.0f32, -0.0f32),
+        (0.0, 0.0),
+        (0.0, f32::INFINITY),
+        (-0.0, f32::NEG_INFINITY),
+        (f32::NAN, f32::NAN),
+        (0.75, -1.0),
+        (0.5, 2.0),
+    ];
+    for (k, (f, i)) in want.iter().enumerate() {
+        let same = |got: u32, want: f32| {
+            got == want.to_bits() || (want.is_nan() && f32::from_bits(got).is_nan())
+        };
+        assert!(
+            same(frac[k], *f) && same(int[k], *i),
+            "fract({:?}) = {:?}, floor {:?}",
+            f32::from_bits(x[k]),
+            f32::from_bits(frac[k]),
+            f32::from_bits(int[k])
         );
     }
     let same = golden(

@@ -2192,17 +2192,19 @@ fn unsupported_hint(mnemonic: &str) -> &'static str {
         .or_else(|| mnemonic.strip_suffix("_e64"))
         .or_else(|| mnemonic.strip_suffix("_sdwa"))
         .unwrap_or(mnemonic);
+    // A conversion names its destination type first (`v_cvt_f64_f32`, `v_cvt_f16_f32`).
+    let has_type = |t: &str| base.split('_').any(|part| part == t);
     if mnemonic.starts_with("buffer_") {
         " (pws runs the untyped dword, byte and short buffer loads and stores clang emits for \
          private memory, not this one)"
-    } else if base.ends_with("_f16") {
+    } else if has_type("f16") {
         " (a half-precision instruction: clang emits them for half arithmetic; pws runs float \
          (f32) arithmetic only: compute in float, and load and store halves with vload_half \
          and vstore_half)"
     } else if ["_u16", "_i16", "_b16"].iter().any(|w| base.ends_with(w)) {
         " (pws runs the 16-bit integer add, subtract, multiply, multiply-add, shift, min, max \
          and compares, not this one: compute in int or uint and convert when storing)"
-    } else if base.ends_with("_f64") {
+    } else if has_type("f64") {
         " (a double-precision instruction: pws runs float (f32) arithmetic only)"
     } else {
         ""

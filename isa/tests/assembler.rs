@@ -322,6 +322,22 @@ const ERRORS: &[(&str, ErrorKind, u32, u32, &str)] = &[
         1,
         "unsupported instruction `v_fma_f64`: not in the pws GCN3 subset (a double-precision instruction: pws runs float (f32) arithmetic only)",
     ),
+    // A conversion is usually the first such instruction a kernel meets (`(double)x`,
+    // `(half)x`): its destination type comes first.
+    (
+        "v_cvt_f64_f32_e32 v[0:1], v2",
+        ErrorKind::Unsupported,
+        1,
+        1,
+        "unsupported instruction `v_cvt_f64_f32_e32`: not in the pws GCN3 subset (a double-precision instruction: pws runs float (f32) arithmetic only)",
+    ),
+    (
+        "v_cvt_f16_f32_e32 v0, v2",
+        ErrorKind::Unsupported,
+        1,
+        1,
+        "unsupported instruction `v_cvt_f16_f32_e32`: not in the pws GCN3 subset (a half-precision instruction: clang emits them for half arithmetic; pws runs float (f32) arithmetic only: compute in float, and load and store halves with vload_half and vstore_half)",
+    ),
     ("buffer_load_dword v1, v2, s[0:3], 0 idxen", ErrorKind::Unsupported, 1, 37, "MUBUF `idxen` is not supported: pws runs the buffer accesses clang emits for private memory (`off` or `offen`)"),
     ("buffer_load_dword v1, v2, s[0:3], 0", ErrorKind::Modifier, 1, 23, "a VGPR offset needs `offen` after the operands (or `off` for none)"),
     ("buffer_store_dword v1, off, s[0:3], s4 offen", ErrorKind::Modifier, 1, 40, "`offen` takes its offset from a VGPR: write the VGPR instead of `off`"),

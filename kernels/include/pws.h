@@ -607,15 +607,37 @@ PWS_F floor(float x) { return __builtin_floorf(x); }
 PWS_F ceil(float x) { return __builtin_ceilf(x); }
 PWS_F trunc(float x) { return __builtin_truncf(x); }
 PWS_F rint(float x) { return __builtin_rintf(x); }
-PWS_F round(float x) { return __builtin_roundf(x); }
+/* clang-14 lowers roundf to trunc(x) + (0 or ±1), whose sum loses the sign of a -0 result
+ * (round(-0.3f) gave +0); round keeps the operand's sign (C99 F.9.6.6). */
+PWS_F round(float x) { return __builtin_copysignf(__builtin_roundf(x), x); }
 PWS_F fma(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
 PWS_F mad(float a, float b, float c) { return a * b + c; }
 PWS_F copysign(float a, float b) { return __builtin_copysignf(a, b); }
 PWS_F ldexp(float x, int n) { return __builtin_amdgcn_ldexpf(x, n); }
-PWS_F fdim(float a, float b) { return a > b ? a - b : 0.0f; }
-PWS_F hypot(float a, float b) { return sqrt(a * a + b * b); }
+/* C99 7.12.12.1: a NaN operand gives a NaN. */
+PWS_F fdim(float a, float b)
+{
+    return __builtin_isnan(a) || __builtin_isnan(b) ? a + b : a > b ? a - b : 0.0f;
+}
+/* Without undue overflow or underflow (OpenCL 1.2 6.12.2): both operands scaled by the larger
+ * one's power of two, so that the squares neither overflow (hypot(1e30f, 1e30f)) nor vanish
+ * (hypot(1e-30f, 1e-30f)); an infinite operand gives +inf even beside a NaN (C99 F.9.4.3). */
+PWS_F hypot(float a, float b)
+{
+    float x = __builtin_fabsf(a), y = __builtin_fabsf(b);
+    if (__builtin_isinf(x) || __builtin_isinf(y))
+        return __builtin_inff();
+    int e = __builtin_amdgcn_frexp_expf(__builtin_fmaxf(x, y));
+    x = __builtin_amdgcn_ldexpf(x, -e);
+    y = __builtin_amdgcn_ldexpf(y, -e);
+    return __builtin_amdgcn_ldexpf(sqrt(x * x + y * y), e);
+}
 PWS_F step(float edge, float x) { return x < edge ? 0.0f : 1.0f; }
-PWS_F sign(float x) { return x > 0.0f ? 1.0f : x < 0.0f ? -1.0f : x; }
+/* OpenCL 1.2 6.12.4: ±0 for ±0 (a denormal, flushed, counts as zero), 0 for a NaN. */
+PWS_F sign(float x)
+{
+    return x > 0.0f ? 1.0f : x < 0.0f ? -1.0f : __builtin_isnan(x) ? 0.0f : __builtin_copysignf(0.0f, x);
+}
 PWS_F mix(float a, float b, float t) { return a + (b - a) * t; }
 /* OpenCL 1.2 6.12.4: t = clamp((x - e0) / (e1 - e0), 0, 1), then t * t * (3 - 2 t). */
 PWS_F smoothstep(float e0, float e1, float x)
@@ -1512,6 +1534,11 @@ PWS_PURE float4 cross(float4 a, float4 b)
     {                                                                                          \
         float f = floor(x);                                                                    \
         *ip = f;                                                                               \
+        /* OpenCL 1.2 7.5.1: ±0 for ±0 and ±inf, the NaN for a NaN. */                       \
+        if (__builtin_isnan(x))                                                                \
+            return x;                                                                          \
+        if (x == 0.0f || __builtin_isinf(x))                                                   \
+            return __builtin_copysignf(0.0f, x);                                               \
         return fmin(x - f, 0x1.fffffep-1f);                                                    \
     }                                                                                          \
     static inline __attribute__((overloadable, always_inline)) float frexp(float x, AS int *e) \
