@@ -135,6 +135,40 @@ fn compiler_errors_name_the_source_line() {
     assert!(e.contains("use of undeclared identifier 'y'"), "{e}");
 }
 
+/// `PWS_LOOP_BOUND` takes any integer constant expression (its marker carried the text,
+/// `loop_bound 19 + 1`, which the analysis could not read), and a value that is not constant
+/// is clang's error at the macro's line.
+#[test]
+fn a_loop_bound_is_a_constant_expression() {
+    let dir = tempfile::tempdir().unwrap();
+    let kernel = |bound: &str| {
+        format!(
+            "#define MAXC 19\n\
+             __kernel void k(__global const int *in, __global int *out) {{\n\
+               int i = get_global_id(0), s = 0;\n\
+               unsigned x = in[i] + 1;\n\
+               while (x > 1) {{\n\
+                 PWS_LOOP_BOUND({bound});\n\
+                 x = x & 1 ? 3 * x + 1 : x / 2;\n\
+                 s++;\n\
+               }}\n\
+               out[i] = s;\n\
+             }}\n"
+        )
+    };
+    let bound = |text: &str| {
+        let m = launch(dir.path(), &kernel(text), "");
+        let wcet = json(&["wcet", &m, "--mode", "nosplit", "--json"]);
+        wcet["modes"][0]["bound"].as_u64().unwrap()
+    };
+    assert_eq!(bound("MAXC + 1"), bound("20"));
+    assert!(bound("10") < bound("20"));
+    let m = launch(dir.path(), &kernel("in[0]"), "");
+    let e = pws_err(&["wcet", &m]);
+    assert!(e.contains("k.cl:6:"), "{e}");
+    assert!(e.contains("constraint 'i'"), "{e}");
+}
+
 #[test]
 fn entry_flags_and_compiler_mistakes_are_clear_errors() {
     let dir = tempfile::tempdir().unwrap();

@@ -33,7 +33,8 @@
 /* They become assembly comments (`; pws: ...`) through inline asm, which the pws compiler pass
  * and WCET analysis read:
  *   PWS_SPLIT();          right before an if/else: split it (PWS mode), if it can split safely;
- *   PWS_LOOP_BOUND(N);    anywhere in a loop body: the loop runs at most N iterations per entry.
+ *   PWS_LOOP_BOUND(N);    anywhere in a loop body: the loop runs at most N iterations per entry
+ *                         (N an integer constant expression).
  * The comments read `; pws: split TAG` and `; pws: loop_bound N TAG`.
  */
 #define PWS_STR_(x) #x
@@ -42,7 +43,9 @@
  * merges identical inline asm out of the two arms of an if (SimplifyCFG), which would move the
  * markers of nested ifs up to the outer one; distinct text keeps each marker where it was. */
 #define PWS_SPLIT() __asm__ volatile("; pws: split " PWS_STR(__COUNTER__))
-#define PWS_LOOP_BOUND(n) __asm__ volatile("; pws: loop_bound " PWS_STR(n) " " PWS_STR(__COUNTER__))
+/* The bound is an operand, so any integer constant expression works (`PWS_LOOP_BOUND(MAXC +
+ * 1)`: clang prints its value), and anything else is clang's error at the macro's line. */
+#define PWS_LOOP_BOUND(n) __asm__ volatile("; pws: loop_bound %0 " PWS_STR(__COUNTER__) :: "i"(n))
 
 /* ---- Work-item functions ------------------------------------------------------------------ */
 
