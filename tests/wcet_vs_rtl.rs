@@ -272,7 +272,8 @@ fn scalar_loads_with_an_sgpr_offset_are_bounded() {
 /// Triangular nests as clang-14 -O2 writes them, no annotation: the analysis bounds the inner
 /// loop by its trips averaged over the outer iterations that enter it
 /// (`pws_host::extract::amortize`). Rising and falling triangles (clang guards the inner loop
-/// of `j < i` and `j = i + 1..n`), an inclusive one (no guard), and what it must not average:
+/// of `j < i` and `j = i + 1..n`), an inclusive one (no guard), one whose inner body splits
+/// (in PWS and DWS), and what it must not average:
 /// an inner loop some lanes skip, and one behind `(i & 1) == 0`, which clang branches on as a
 /// mask in VCC (`s_bitcmp1_b32`, `s_cselect_b64`, `s_cbranch_vccnz`) that the analysis does not
 /// decide. (`verify/tests/exec_loops_golden.rs` has the breaks and the guards it decides.)
@@ -310,6 +311,24 @@ __kernel void even_rows(__global const int *v, __global int *out, int n) {
   }
   out[g] = s;
 }
+__kernel void splitting(__global const int *v, __global int *out, int n) {
+  int g = get_global_id(0), s = 0;
+  for (int i = 0; i < n; i++)
+    for (int j = i + 1; j < n; j++) {
+      int a = v[g + i], b = v[g + j];
+      PWS_SPLIT();
+      if ((a ^ b) & 1) {
+        s += a * 3 - b;
+        s ^= s >> 3;
+        s += b * b;
+      } else {
+        s -= a + b * 5;
+        s ^= s << 2;
+        s += a * a;
+      }
+    }
+  out[g] = s;
+}
 __kernel void skipping(__global const int *v, __global int *out, int n) {
   int g = get_global_id(0), s = 0;
   for (int i = 0; i < n; i++)
@@ -325,6 +344,7 @@ __kernel void skipping(__global const int *v, __global int *out, int n) {
         ("falling", true),
         ("inclusive", true),
         ("even_rows", true),
+        ("splitting", true),
         ("skipping", false),
     ] {
         let (notes, checked) = check_cl(SOURCE, entry, 9);
@@ -362,7 +382,7 @@ __kernel void k(__global const int *v, __global int *out, int n) {
 }
 
 /// Writes OpenCL C `source` to a fresh directory, launches `entry` on 64 work-items with
-/// arguments (v, out, n), v holding 0..=9, and checks it with [`check`] in no-split on the
+/// arguments (v, out, n), v holding 0..=9, and checks it with [`check`] in every mode on the
 /// `cu` preset: the launch's loop notes and the tightness rows.
 fn check_cl(source: &str, entry: &str, n: u32) -> (Vec<String>, Vec<Tightness>) {
     let dir = tempfile::tempdir().unwrap();
@@ -386,7 +406,7 @@ fn check_cl(source: &str, entry: &str, n: u32) -> (Vec<String>, Vec<Tightness>) 
         &manifest,
         &source,
         &machine(&cfg),
-        &[Mode::NoSplit],
+        &Mode::ALL,
         SplitPolicy::Marked,
     )
     .unwrap_or_else(|e| panic!("{entry}: {e}"));
@@ -395,7 +415,7 @@ fn check_cl(source: &str, entry: &str, n: u32) -> (Vec<String>, Vec<Tightness>) 
         &manifest,
         &source,
         &cfg,
-        &[Mode::NoSplit],
+        &Mode::ALL,
         &COMPACTIONS[..1],
     )
     .unwrap_or_else(|e| panic!("{e}"));
