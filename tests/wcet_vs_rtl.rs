@@ -317,7 +317,7 @@ __kernel void splitting(__global const int *v, __global int *out, int n) {
     for (int j = i + 1; j < n; j++) {
       int a = v[g + i], b = v[g + j];
       PWS_SPLIT();
-      if ((a ^ b) & 1) {
+      if ((a * b + g) % 3) {
         s += a * 3 - b;
         s ^= s >> 3;
         s += b * b;
