@@ -47,6 +47,9 @@ enum Start {
     /// `n - 1 - get_global_id(0)`, as `n + ~id`.
     Reverse,
     GlobalIdPlus(u32),
+    /// `get_local_id(0) - k`, which wraps around for the first k lanes: clang's start of
+    /// `for (j = get_local_id(0); j < n; j += k)`, stepped before its test.
+    LocalIdMinus(u32),
     /// The global id, then `value` for the lanes whose local id is below `below` (a masked
     /// write: the other lanes keep the id).
     Masked {
@@ -147,6 +150,7 @@ fn shape() -> impl Strategy<Value = Shape> {
         2 => Just(Start::LocalId),
         2 => Just(Start::Reverse),
         1 => (0u32..100).prop_map(Start::GlobalIdPlus),
+        1 => (1u32..80).prop_map(Start::LocalIdMinus),
         1 => (0u32..64, 0u32..3000).prop_map(|(below, value)| Start::Masked { below, value }),
         2 => (
             prop::sample::select(vec![0u32, 20, 25]),
@@ -297,6 +301,9 @@ fn source(sh: &Shape) -> String {
         Start::Reverse => s.push_str("  v_not_b32_e32 v4, v2\n  v_add_u32_e32 v4, vcc, s12, v4\n"),
         Start::GlobalIdPlus(k) => {
             let _ = writeln!(s, "  v_add_u32_e32 v4, vcc, {k}, v2");
+        }
+        Start::LocalIdMinus(k) => {
+            let _ = writeln!(s, "  v_add_u32_e32 v4, vcc, {:#x}, v0", k.wrapping_neg());
         }
         Start::Masked { below, value } => {
             let _ = writeln!(
@@ -758,6 +765,27 @@ fn grid_stride_loops_are_bounded_by_their_slowest_lane() {
         ),
         None,
         "steps over the bound"
+    );
+    // clang's `for (j = get_local_id(0); j < n; j += 16)`: from lid - 16, which wraps around
+    // for lanes 0..16 (above n = 100, unsigned: the guard keeps them out), stepped before an
+    // unsigned test: lane 16's header runs at 0, 16, .., 96.
+    let strided = Shape {
+        start: Start::LocalIdMinus(16),
+        step: Step::Constant(16),
+        signed: false,
+        ..clang
+    };
+    assert_eq!(at(strided, 100), Some(7));
+    // Tested before the step, the header also runs for the 112 that leaves.
+    assert_eq!(
+        at(
+            Shape {
+                after_step: false,
+                ..strided
+            },
+            100
+        ),
+        Some(8)
     );
     // Near the top of the signed range a lane's counter would wrap around before it leaves.
     assert_eq!(at(clang, 0x7fff_fff0), None);

@@ -74,6 +74,10 @@ pub struct LaneCounter {
     /// A counter in an SGPR, the same in every lane, compared with each lane's `vgpr` (whose
     /// range is `start`): the SGPR and its value on entry.
     pub scalar: Option<(u8, u32)>,
+    /// The counter enters as this VGPR plus a constant, and `start` is that VGPR's range: clang
+    /// starts `for (j = get_local_id(0); j < 64; j += 16)` at `lid - 16`, which wraps around
+    /// for the first lanes, and steps before its test.
+    pub from: Option<(u8, i32)>,
 }
 
 /// The lane-counted loop `l` of `flow`, if it has the shape of the module documentation, with
@@ -202,6 +206,7 @@ pub fn lane_counted_loop<'a>(
                         step: *step as i32,
                         trips,
                         scalar: Some((*s, init)),
+                        from: None,
                     },
                 );
             }
@@ -248,8 +253,21 @@ pub fn lane_counted_loop<'a>(
             let start = *starts
                 .entry(cmp.vgpr)
                 .or_insert_with(|| entry_range(whole_lanes, &entries, cmp.vgpr, budget));
-            let Some(start) = start else {
-                continue;
+            // A start whose range wraps around is read as the VGPR it was computed from plus
+            // a constant: the compare then reads that VGPR plus the offset and the constant,
+            // the same values (a 64-bit counter's high half needs the true start).
+            let (start, from, cmp) = match start {
+                Some(start) => (start, None, cmp),
+                None if cmp.high.is_none() => {
+                    let Some((x, k, range)) =
+                        shifted_entry(whole_lanes, program, flow, &entries, cmp.vgpr, budget)
+                    else {
+                        continue;
+                    };
+                    let offset = cmp.offset.wrapping_add(k);
+                    (range, Some((x, k as i32)), LaneCompare { offset, ..cmp })
+                }
+                None => continue,
             };
             let trips = tightest(
                 program,
@@ -269,6 +287,7 @@ pub fn lane_counted_loop<'a>(
                         step: step as i32,
                         trips,
                         scalar: None,
+                        from,
                     },
                 );
             }
@@ -282,6 +301,49 @@ fn keep_fewer(best: &mut Option<LaneCounter>, counter: LaneCounter) {
     if best.as_ref().is_none_or(|b| counter.trips < b.trips) {
         *best = Some(counter);
     }
+}
+
+/// VGPR `v` at the ends of the `entries` blocks as x + k, k a constant: in every entry block
+/// the last write of `v` is `v_add_u32 v, x, k` (or `v_sub_u32 v, x, k`) with nothing after it
+/// writing `v` or EXEC (so every lane active at the end wrote it), and the same x and k in all.
+/// (x, k, the hull of x's ranges at those adds).
+fn shifted_entry(
+    lanes: &mut LaneRanges,
+    program: &Program,
+    flow: &Flow,
+    entries: &[usize],
+    v: u8,
+    budget: &mut u64,
+) -> Option<(u8, u32, Range)> {
+    let insts = &program.instructions;
+    let mut found: Option<(u8, u32, Range)> = None;
+    for &p in entries {
+        let block = flow.blocks[p].clone();
+        let at = block
+            .clone()
+            .rev()
+            .find(|&i| vgprs_written(&insts[i].item).any(|w| w == v))?;
+        let later_exec = (at + 1..block.end).any(|i| writes_exec_or_split_mask(&insts[i].item));
+        if later_exec {
+            return None;
+        }
+        let inst = &insts[at].item;
+        let (x, k) = match (inst.opcode, inst.src(0), inst.src(1)) {
+            (Opcode::VAddU32, Some(Operand::Vgpr(x)), Some(c))
+            | (Opcode::VAddU32, Some(c), Some(Operand::Vgpr(x))) => (x, c.constant_value32()?),
+            (Opcode::VSubU32, Some(Operand::Vgpr(x)), Some(c)) => {
+                (x, c.constant_value32()?.wrapping_neg())
+            }
+            _ => return None,
+        };
+        let range = lanes.vgpr_before(at, x, budget)?;
+        found = match found {
+            None => Some((x, k, range)),
+            Some((fx, fk, r)) if fx == x && fk == k => Some((x, k, hull(r, range))),
+            Some(_) => return None,
+        };
+    }
+    found
 }
 
 /// The hull of VGPR `v`'s ranges at the ends of the `entries` blocks.
@@ -672,6 +734,7 @@ impl ScalarCompare {
 
 /// A compare in a segment of `vgpr`'s value at the segment's start plus `offset` with the
 /// uniform `bound`.
+#[derive(Clone, Copy)]
 struct LaneCompare {
     at: usize,
     vgpr: u8,

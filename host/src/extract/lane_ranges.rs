@@ -145,6 +145,13 @@ impl<'v, 'a> LaneRanges<'v, 'a> {
             .filter(|&x| x != ANY)
     }
 
+    /// The range of VGPR `v` before instruction `at`, over the lanes active there in every
+    /// wavefront; `None` where nothing is known of it.
+    pub fn vgpr_before(&mut self, at: usize, v: u8, budget: &mut u64) -> Option<Range> {
+        self.before(at, Reg::Vgpr(v), budget, 0)
+            .filter(|&x| x != ANY)
+    }
+
     fn before(&mut self, at: usize, r: Reg, budget: &mut u64, depth: u32) -> Option<Range> {
         if let Reg::Sgpr(s) = r {
             if let Some(v) = self.values.before(at, s, budget) {
