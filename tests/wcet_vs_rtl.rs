@@ -381,6 +381,28 @@ __kernel void k(__global const int *v, __global int *out, int n) {
     assert!(rows.iter().all(Tightness::safe));
 }
 
+/// A workgroup's strided walk, `for (j = get_local_id(0); j < 64; j += 16)`: clang
+/// starts it at `lid - 16`, which wraps around for the first lanes; bounded from the lanes'
+/// ids without an annotation.
+#[test]
+fn a_strided_walk_from_the_local_id_is_bounded() {
+    const SOURCE: &str = r#"
+__kernel void k(__global const int *v, __global int *out, int n) {
+  int s = 0;
+  for (int j = get_local_id(0); j < 64; j += 16)
+    s = s * 3 + v[j];
+  out[get_global_id(0)] = s;
+}
+"#;
+    let (notes, rows) = check_cl(SOURCE, "k", 16);
+    assert!(
+        notes.iter().any(|n| n.contains("loop bound 4 inferred")),
+        "{notes:#?}"
+    );
+    println!("{}", tightness_table(&rows));
+    assert!(rows.iter().all(Tightness::safe));
+}
+
 /// Writes OpenCL C `source` to a fresh directory, launches `entry` on 64 work-items with
 /// arguments (v, out, n), v holding 0..=9, and checks it with [`check`] in every mode on the
 /// `cu` preset: the launch's loop notes and the tightness rows.
