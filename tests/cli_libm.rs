@@ -861,74 +861,59 @@ fn pointer_results_hold_what_opencl_specifies() {
         );
     }
 
-    let x: Vec<u32> = [3.75f32, -3.75, f32::INFINITY, f32::NEG_INFINITY, -5.0, 0.3]
-        .iter()
-        .map(|v| v.to_bits())
-        .collect();
-    let frac = golden(dir.path(), "float ip; o = as_uint(modf(x, &ip));", &x, &x);
-    let int = golden(
-        dir.path(),
-        "float ip; modf(x, &ip); o = as_uint(ip);",
-        &x,
-        &x,
-    );
-    let want = [
-        (0.75f32, 3.0f32),
-        (-0.75, -3.0),
-        (0.0, f32::INFINITY),
-        (-0.0, f32::NEG_INFINITY),
-        (-0.0, -5.0),
-        (0.3, 0.0),
-    ];
-    for (k, (f, i)) in want.iter().enumerate() {
-        assert_eq!(
-            (frac[k], int[k]),
-            (f.to_bits(), i.to_bits()),
-            "modf({:?})",
-            f32::from_bits(x[k])
+    // `f(x, &ip)` and what it leaves in `ip`, for each input: (x, result, ip), bit for bit
+    // (any NaN for a NaN).
+    let both = |f: &str, cases: &[(f32, f32, f32)]| {
+        let x: Vec<u32> = cases.iter().map(|c| c.0.to_bits()).collect();
+        let result = golden(
+            dir.path(),
+            &format!("float ip; o = as_uint({f}(x, &ip));"),
+            &x,
+            &x,
         );
-    }
-    // fract (OpenCL 1.2 7.5.1): ±0 for ±0 and ±inf, the NaN for a NaN; floor in the pointer.
-    let x: Vec<u32> = [
-        -0.0f32,
-        0.0,
-        f32::INFINITY,
-        f32::NEG_INFINITY,
-        f32::NAN,
-        -0.25,
-        2.5,
-    ]
-    .iter()
-    .map(|v| v.to_bits())
-    .collect();
-    let frac = golden(dir.path(), "float ip; o = as_uint(fract(x, &ip));", &x, &x);
-    let int = golden(
-        dir.path(),
-        "float ip; fract(x, &ip); o = as_uint(ip);",
-        &x,
-        &x,
-    );
-    let want = [
-        (-0.0f32, -0.0f32),
-        (0.0, 0.0),
-        (0.0, f32::INFINITY),
-        (-0.0, f32::NEG_INFINITY),
-        (f32::NAN, f32::NAN),
-        (0.75, -1.0),
-        (0.5, 2.0),
-    ];
-    for (k, (f, i)) in want.iter().enumerate() {
+        let ip = golden(
+            dir.path(),
+            &format!("float ip; {f}(x, &ip); o = as_uint(ip);"),
+            &x,
+            &x,
+        );
         let same = |got: u32, want: f32| {
             got == want.to_bits() || (want.is_nan() && f32::from_bits(got).is_nan())
         };
-        assert!(
-            same(frac[k], *f) && same(int[k], *i),
-            "fract({:?}) = {:?}, floor {:?}",
-            f32::from_bits(x[k]),
-            f32::from_bits(frac[k]),
-            f32::from_bits(int[k])
-        );
-    }
+        for (k, &(x, r, i)) in cases.iter().enumerate() {
+            assert!(
+                same(result[k], r) && same(ip[k], i),
+                "{f}({x:?}) = {:?}, ip {:?}; want {r:?}, {i:?}",
+                f32::from_bits(result[k]),
+                f32::from_bits(ip[k])
+            );
+        }
+    };
+    let (inf, nan) = (f32::INFINITY, f32::NAN);
+    both(
+        "modf",
+        &[
+            (3.75, 0.75, 3.0),
+            (-3.75, -0.75, -3.0),
+            (inf, 0.0, inf),
+            (-inf, -0.0, -inf),
+            (-5.0, -0.0, -5.0),
+            (0.3, 0.3, 0.0),
+        ],
+    );
+    // fract (OpenCL 1.2 7.5.1): ±0 for ±0 and ±inf, the NaN for a NaN; floor in the pointer.
+    both(
+        "fract",
+        &[
+            (-0.0, -0.0, -0.0),
+            (0.0, 0.0, 0.0),
+            (inf, 0.0, inf),
+            (-inf, -0.0, -inf),
+            (nan, nan, nan),
+            (-0.25, 0.75, -1.0),
+            (2.5, 0.5, 2.0),
+        ],
+    );
     let same = golden(
         dir.path(),
         "__local float c[64]; float p; float s = sincos(x, &p);\n\

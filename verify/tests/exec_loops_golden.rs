@@ -80,6 +80,21 @@ enum Limit {
     Meeting,
 }
 
+impl Level {
+    /// A loop from zero to `limit`, by 1, always entered, with nothing else in its body.
+    fn new(limit: Limit, exit: Exit) -> Level {
+        Level {
+            from_outer: false,
+            guard: Guard::Always,
+            break_on: None,
+            limit,
+            exit,
+            exec_in_body: false,
+            step_argument: false,
+        }
+    }
+}
+
 /// How the loop's entry is guarded in the enclosing loop's body.
 #[derive(Debug, Clone, Copy)]
 enum Guard {
@@ -464,32 +479,11 @@ proptest! {
 #[test]
 fn masks_are_bounded_only_where_exec_is_non_zero() {
     let mask = |exec_in_body| Level {
-        from_outer: false,
-        guard: Guard::Always,
-        break_on: None,
-        limit: Limit::Argument,
-        exit: Exit::MaskInLatch,
         exec_in_body,
-        step_argument: false,
+        ..Level::new(Limit::Argument, Exit::MaskInLatch)
     };
-    let scc = Level {
-        from_outer: false,
-        guard: Guard::Always,
-        break_on: None,
-        limit: Limit::Constant(3),
-        exit: Exit::Scc,
-        exec_in_body: false,
-        step_argument: false,
-    };
-    let triangle = Level {
-        from_outer: false,
-        guard: Guard::Always,
-        break_on: None,
-        limit: Limit::OuterPlusOne,
-        exit: Exit::Bottom,
-        exec_in_body: false,
-        step_argument: false,
-    };
+    let scc = Level::new(Limit::Constant(3), Exit::Scc);
+    let triangle = Level::new(Limit::OuterPlusOne, Exit::Bottom);
     let args = [4, 2, 5, 0, 0, 2];
     let at = |setup, levels: &[Level]| bounds(&source(setup, levels), &launch(&args));
     let joined = Setup::If {
@@ -557,22 +551,12 @@ fn masks_are_bounded_only_where_exec_is_non_zero() {
 #[test]
 fn a_triangle_is_bounded_by_its_average_trips() {
     let outer = |break_on| Level {
-        from_outer: false,
-        guard: Guard::Always,
         break_on,
-        limit: Limit::Constant(4),
-        exit: Exit::Bottom,
-        exec_in_body: false,
-        step_argument: false,
+        ..Level::new(Limit::Constant(4), Exit::Bottom)
     };
     let triangle = |guard| Level {
-        from_outer: false,
         guard,
-        break_on: None,
-        limit: Limit::OuterPlusOne,
-        exit: Exit::Bottom,
-        exec_in_body: false,
-        step_argument: false,
+        ..Level::new(Limit::OuterPlusOne, Exit::Bottom)
     };
     let args = [4, 2, 5, 0, 0, 2];
     let at = |levels: &[Level]| -> Vec<(u64, u64)> {
@@ -581,45 +565,36 @@ fn a_triangle_is_bounded_by_its_average_trips() {
             .map(|c| c.as_ref().map(|c| (c.trips(), c.bound())).unwrap())
             .collect()
     };
-    // 10 trips in 4 entries.
-    assert_eq!(
-        at(&[outer(None), triangle(Guard::Always)]),
-        [(4, 4), (4, 3)]
-    );
-    // i = 0 skipped: 9 in 3.
-    assert_eq!(
-        at(&[outer(None), triangle(Guard::OuterEq(0))]),
-        [(4, 4), (4, 3)]
-    );
-    // i = 3 skipped: 6 in 3 (the most per entry stays the unguarded loop's).
-    assert_eq!(
-        at(&[outer(None), triangle(Guard::OuterEq(3))]),
-        [(4, 4), (4, 2)]
-    );
-    // i = 3 skipped by i > 2: the same.
-    assert_eq!(
-        at(&[outer(None), triangle(Guard::OuterAbove(2))]),
-        [(4, 4), (4, 2)]
-    );
-    // Only i = 0 enters: 1 in 1.
-    assert_eq!(
-        at(&[outer(None), triangle(Guard::OuterAbove(0))]),
-        [(4, 4), (4, 1)]
-    );
-    // The guards as masks: i = 0 skipped (9 in 3), and the even i (2 + 4 in 2).
-    assert_eq!(
-        at(&[outer(None), triangle(Guard::OuterEqMask(0))]),
-        [(4, 4), (4, 3)]
-    );
-    assert_eq!(
-        at(&[outer(None), triangle(Guard::OuterBitMask(0))]),
-        [(4, 4), (4, 3)]
-    );
-    // Any iteration may skip on the lanes' data: the iteration of 4 trips may be the only one.
-    assert_eq!(
-        at(&[outer(None), triangle(Guard::Data(1))]),
-        [(4, 4), (4, 4)]
-    );
+    // The inner loop's most trips per entry stay 4; its average over the iterations that
+    // enter it depends on the guard.
+    for (guard, average, why) in [
+        (Guard::Always, 3, "10 trips in 4 entries"),
+        (Guard::OuterEq(0), 3, "i = 0 skipped: 9 in 3"),
+        (Guard::OuterEq(3), 2, "i = 3 skipped: 6 in 3"),
+        (Guard::OuterAbove(2), 2, "i = 3 skipped by i > 2: 6 in 3"),
+        (Guard::OuterAbove(0), 1, "only i = 0 enters: 1 in 1"),
+        (
+            Guard::OuterEqMask(0),
+            3,
+            "i = 0 skipped through a mask: 9 in 3",
+        ),
+        (
+            Guard::OuterBitMask(0),
+            3,
+            "the even i skipped through a mask: 2 + 4 in 2",
+        ),
+        (
+            Guard::Data(1),
+            4,
+            "any iteration may skip on the lanes' data: 4 in 1",
+        ),
+    ] {
+        assert_eq!(
+            at(&[outer(None), triangle(guard)]),
+            [(4, 4), (4, average)],
+            "{why}"
+        );
+    }
     // A break on the data before the inner loop ends a run at any iteration, but the trips
     // grow, so no shorter run averages more.
     assert_eq!(
