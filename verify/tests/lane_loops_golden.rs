@@ -65,6 +65,8 @@ enum Start {
 #[derive(Debug, Clone, Copy)]
 struct Guard {
     shift: u32,
+    /// The compare reads the value plus this (clang's `(uint)d < 12u` as `d - 1 < 11`).
+    plus: u32,
     order: &'static str,
     signed: bool,
     k: u32,
@@ -162,9 +164,10 @@ fn shape() -> impl Strategy<Value = Shape> {
             ],
             any::<bool>(),
             prop::option::of(prop_oneof![1u32..40, Just(0), Just(300)]),
+            prop_oneof![3 => Just(0u32), 1 => Just(u32::MAX), 1 => 1u32..50],
         )
-            .prop_map(|(shift, order, signed, k, holds, cap)| {
-                Start::Guarded(Guard { shift, order, signed, k, holds, cap })
+            .prop_map(|(shift, order, signed, k, holds, cap, plus)| {
+                Start::Guarded(Guard { shift, plus, order, signed, k, holds, cap })
             }),
     ];
     let step = prop_oneof![
@@ -320,8 +323,12 @@ fn source(sh: &Shape) -> String {
             };
             let _ = writeln!(
                 s,
-                "  s_mov_b32 s53, 0x9e3779b9\n  v_mul_lo_u32 v4, v2, s53\n  v_lshrrev_b32_e32 v4, {}, v4\n  v_cmp_{}_{kind}_e32 vcc, {:#x}, v4\n  {narrow}\n  s_cbranch_execz .Lx",
-                g.shift, g.order, g.k
+                "  s_mov_b32 s53, 0x9e3779b9\n  v_mul_lo_u32 v4, v2, s53\n  v_lshrrev_b32_e32 v4, {}, v4\n  v_add_u32_e32 v10, vcc, {:#x}, v4\n  v_cmp_{}_{kind}_e32 vcc, {:#x}, v{}\n  {narrow}\n  s_cbranch_execz .Lx",
+                g.shift,
+                g.plus,
+                g.order,
+                g.k,
+                if g.plus == 0 { 4 } else { 10 }
             );
             if let Some(cap) = g.cap {
                 // clang -O1 caps a signed value with v_min_i32.
@@ -627,6 +634,7 @@ fn grid_stride_loops_are_bounded_by_their_slowest_lane() {
     let capped = Shape {
         start: Start::Guarded(Guard {
             shift: 0,
+            plus: 0,
             order: "lt",
             signed: true,
             k: 0,
@@ -642,6 +650,21 @@ fn grid_stride_loops_are_bounded_by_their_slowest_lane() {
         ..clang
     };
     assert_eq!(at(capped, 1000), Some(16));
+    // clang's `if ((uint)d < 12u)` before `for (k = 0; k < d; k++)` tests `d - 1 < 11`: the
+    // lanes that pass hold 1..=11.
+    let below_twelve = Shape {
+        start: Start::Guarded(Guard {
+            shift: 0,
+            plus: u32::MAX,
+            order: "gt",
+            signed: false,
+            k: 11,
+            holds: true,
+            cap: None,
+        }),
+        ..capped
+    };
+    assert_eq!(at(below_twelve, 1000), Some(11));
     let failed = Shape {
         start: Start::Guarded(Guard {
             holds: false,

@@ -258,16 +258,55 @@ impl<'v, 'a> LaneRanges<'v, 'a> {
         };
         let c = self.mask_source(i, mask, Some(v))?;
         let cmp = &self.program.instructions[c].item;
-        let (value_first, other) = match (cmp.src(0)?, cmp.src(1)?) {
-            (Operand::Vgpr(w), other) if w == v => (true, other),
-            (other, Operand::Vgpr(w)) if w == v => (false, other),
+        // The compare reads v, or v plus a constant (clang tests `(uint)d < 12u` as
+        // `d - 1 < 11` before `for (k = 0; k < d; k++)`).
+        let (value_first, other, w) = match (cmp.src(0)?, cmp.src(1)?) {
+            (Operand::Vgpr(w), other) => (true, other, w),
+            (other, Operand::Vgpr(w)) => (false, other, w),
             _ => return None,
+        };
+        let plus = if w == v {
+            0
+        } else {
+            self.plus_constant(c, w, v)?
         };
         let (k, k1) = self.operand(c, other, budget, depth + 1)?;
         if k != k1 {
             return None;
         }
-        passing(cmp.opcode, value_first, holds, k)
+        let (lo, hi) = passing(cmp.opcode, value_first, holds, k)?;
+        let (lo, hi) = (lo.wrapping_sub(plus), hi.wrapping_sub(plus));
+        (lo <= hi).then_some((lo, hi))
+    }
+
+    /// K where VGPR `w` holds `v + K` in every lane active at instruction `at`: the last write
+    /// of `w` before `at` in its block is `v_add_u32 w, v, K` (or `v_sub_u32 w, v, K`), with
+    /// no write of `v`, EXEC, `split` or `merge` between.
+    fn plus_constant(&self, at: usize, w: u8, v: u8) -> Option<u32> {
+        use Opcode::*;
+        let insts = &self.program.instructions;
+        let start = self.flow.blocks[self.flow.block_of(at)].start;
+        let def = (start..at)
+            .rev()
+            .find(|&i| vgprs_written(&insts[i].item).any(|x| x == w))?;
+        let between = |i: usize| {
+            let inst = &insts[i].item;
+            writes_exec_or_split_mask(inst) || vgprs_written(inst).any(|x| x == v)
+        };
+        if (def + 1..at).any(between) {
+            return None;
+        }
+        let inst = &insts[def].item;
+        if !plain(inst) {
+            return None;
+        }
+        match (inst.opcode, inst.src(0)?, inst.src(1)?) {
+            (VAddU32, Operand::Vgpr(x), k) | (VAddU32, k, Operand::Vgpr(x)) if x == v => {
+                k.constant_value32()
+            }
+            (VSubU32, Operand::Vgpr(x), k) if x == v => Some(k.constant_value32()?.wrapping_neg()),
+            _ => None,
+        }
     }
 
     /// The instruction before `at` in its block that wrote mask `op` (both halves, as its
