@@ -23,13 +23,13 @@ pub struct Args {
     /// The compute unit: a preset or a TOML file of hardware parameters (default: cu).
     #[arg(long)]
     config: Option<String>,
-    /// Modes to run (nosplit, dws, pws).
+    /// Modes to run, comma-separated or repeated (`--mode nosplit,pws`).
     #[arg(long, value_delimiter = ',', default_values_t = ["nosplit".to_string(), "dws".to_string(), "pws".to_string()])]
     mode: Vec<String>,
-    /// SpSIMDs per SIMD to run DWS and PWS with (no-split runs once).
+    /// SpSIMDs per SIMD to run DWS and PWS with, comma-separated (no-split runs once).
     #[arg(long = "S", value_delimiter = ',', default_values_t = [1usize, 2, 3])]
     s: Vec<usize>,
-    /// Compactions to run each mode with.
+    /// Compactions to run each mode with, comma-separated.
     #[arg(long, value_delimiter = ',', default_values_t = ["none".to_string(), "bcc".to_string(), "scc".to_string()])]
     compaction: Vec<String>,
     /// Print the rows as JSON.
