@@ -559,12 +559,17 @@ fn a_triangle_is_bounded_by_its_average_trips() {
         ..Level::new(Limit::OuterPlusOne, Exit::Bottom)
     };
     let args = [4, 2, 5, 0, 0, 2];
-    let at = |levels: &[Level]| -> Vec<(u64, u64)> {
-        counts(&source(Setup::Keep, levels), &launch(&args))
+    let under = |setup, levels: &[Level]| -> Vec<(u64, u64)> {
+        counts(&source(setup, levels), &launch(&args))
             .iter()
             .map(|c| c.as_ref().map(|c| (c.trips(), c.bound())).unwrap())
             .collect()
     };
+    let at = |levels: &[Level]| under(Setup::Keep, levels);
+    // With EXEC empty, a mask guard's VCC is zero whatever its compare says: it never skips.
+    let masked = [outer(None), triangle(Guard::OuterEqMask(3))];
+    assert_eq!(under(Setup::Keep, &masked), [(4, 4), (4, 2)]);
+    assert_eq!(under(Setup::Empty, &masked), [(4, 4), (4, 4)]);
     // The inner loop's most trips per entry stay 4; its average over the iterations that
     // enter it depends on the guard.
     for (guard, average, why) in [
