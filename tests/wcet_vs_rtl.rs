@@ -403,10 +403,36 @@ __kernel void k(__global const int *v, __global int *out, int n) {
     assert!(rows.iter().all(Tightness::safe));
 }
 
+/// A limit that differs between workgroups, `j < get_group_id(0) * 3 + 2`: bounded by its
+/// most trips over the launch's four workgroups (11), without an annotation.
+#[test]
+fn a_limit_from_the_workgroup_id_is_bounded() {
+    const SOURCE: &str = r#"
+__kernel void k(__global const int *v, __global int *out, int n) {
+  int g = get_global_id(0), s = v[g % 80];
+  for (int j = 0; j < (int)get_group_id(0) * 3 + 2; j++)
+    s = s * 5 + j + (s >> 7);
+  out[g] = s;
+}
+"#;
+    let (notes, rows) = check_cl_on(SOURCE, "k", 0, 256);
+    assert!(
+        notes.iter().any(|n| n.contains("loop bound 11 inferred")),
+        "{notes:#?}"
+    );
+    println!("{}", tightness_table(&rows));
+    assert!(rows.iter().all(Tightness::safe));
+}
+
 /// Writes OpenCL C `source` to a fresh directory, launches `entry` on 64 work-items with
 /// arguments (v, out, n), v holding 0..=9, and checks it with [`check`] in every mode on the
 /// `cu` preset: the launch's loop notes and the tightness rows.
 fn check_cl(source: &str, entry: &str, n: u32) -> (Vec<String>, Vec<Tightness>) {
+    check_cl_on(source, entry, n, 64)
+}
+
+/// [`check_cl`] on `grid` work-items.
+fn check_cl_on(source: &str, entry: &str, n: u32, grid: u32) -> (Vec<String>, Vec<Tightness>) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("k.cl"), source).unwrap();
     let values: Vec<String> = (0..80).map(|k| ((k * 7 + 3) % 10).to_string()).collect();
@@ -415,9 +441,9 @@ fn check_cl(source: &str, entry: &str, n: u32) -> (Vec<String>, Vec<Tightness>) 
     std::fs::write(
         &path,
         format!(
-            "kernel = \"k.cl\"\nentry = \"{entry}\"\ngrid = 64\nworkgroup = 64\nargs = [\"v\", \"out\", {n}]\n\
+            "kernel = \"k.cl\"\nentry = \"{entry}\"\ngrid = {grid}\nworkgroup = 64\nargs = [\"v\", \"out\", {n}]\n\
              [[buffer]]\nname = \"v\"\ntype = \"i32\"\nfile = \"v.txt\"\n\
-             [[buffer]]\nname = \"out\"\ntype = \"i32\"\nlen = 64\n"
+             [[buffer]]\nname = \"out\"\ntype = \"i32\"\nlen = {grid}\n"
         ),
     )
     .unwrap();

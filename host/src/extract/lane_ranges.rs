@@ -107,12 +107,26 @@ pub fn uniform_sgpr(
     s: u8,
     budget: &mut u64,
 ) -> Option<u32> {
+    let (lo, hi) = sgpr_range(values, at, s, budget)?;
+    (lo == hi).then_some(lo)
+}
+
+/// The values SGPR `s` may hold before instruction `at` over the launch's wavefronts: what
+/// `values` knows, or else its range over the workgroups (`get_group_id(0) * 3 + 2`);
+/// `None` where nothing is known of it.
+pub fn sgpr_range(
+    values: &mut ScalarValues<'_>,
+    at: usize,
+    s: u8,
+    budget: &mut u64,
+) -> Option<Range> {
     if let Some(v) = values.before(at, s, budget) {
-        return Some(v);
+        return Some((v, v));
     }
     let (program, flow) = (values.program(), values.flow());
-    let (lo, hi) = LaneRanges::new(program, flow, values, 0).before(at, Reg::Sgpr(s), budget, 0)?;
-    (lo == hi).then_some(lo)
+    LaneRanges::new(program, flow, values, 0)
+        .before(at, Reg::Sgpr(s), budget, 0)
+        .filter(|&r| r != ANY)
 }
 
 impl<'v, 'a> LaneRanges<'v, 'a> {

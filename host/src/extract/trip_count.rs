@@ -43,7 +43,7 @@ use pws_isa::{Instruction, Opcode, Operand, Program};
 use super::amortize;
 use super::exit_mask;
 use super::lane_count::{lane_counted_loop, LaneCounter};
-use super::lane_ranges::{dispatch_prefix, uniform_sgpr};
+use super::lane_ranges::{dispatch_prefix, number_as, sgpr_range, type_range, uniform_sgpr};
 use super::launch_values::{LaunchValues, ScalarValues};
 use crate::flow::Flow;
 use crate::scalar::effects;
@@ -381,11 +381,92 @@ fn counted_with(
                     }
                 }
             }
+            if let Some(c) = over_a_range(scan, test_block, cmp_at, values, &mut inits, budget) {
+                if best.as_ref().is_none_or(|b| c.trips < b.trips) {
+                    best = Some(c);
+                }
+            }
             if let Some(c) = two_counters(scan, test_block, cmp_at, values, &mut inits, budget) {
                 if best.as_ref().is_none_or(|b| c.trips < b.trips) {
                     best = Some(c);
                 }
             }
+        }
+    }
+    best
+}
+
+/// The loop's trips where the test at `cmp_at` compares the counter with a value that differs
+/// between workgroups within a known range (`for (j = 0; j < get_group_id(0) * 3 + 2; j++)`):
+/// the most of the trips at the range's two ends. The exit comes first where the compared
+/// reads cross the limit (an ordered compare), or meet it (an equality, stepping by 1), so its
+/// trip is monotone in the limit while the reads step by a constant without wrapping around
+/// in the compare's type up to the most trips; both ends are checked for that.
+fn over_a_range(
+    scan: &LoopScan<'_>,
+    test_block: usize,
+    cmp_at: usize,
+    values: &mut ScalarValues<'_>,
+    inits: &mut HashMap<u8, Option<u32>>,
+    budget: &mut Budget,
+) -> Option<Counter> {
+    let (program, flow, l) = (scan.program, scan.flow, scan.l);
+    let inst = &program.instructions[cmp_at].item;
+    let (a, b) = (inst.src(0)?, inst.src(1)?);
+    let ends = |op: Operand, values: &mut ScalarValues<'_>, budget: &mut Budget| {
+        scan.known_range(values, cmp_at, op, budget)
+    };
+    let (lo, hi) = match (ends(a, values, budget), ends(b, values, budget)) {
+        (Some(r), None) | (None, Some(r)) if r.0 != r.1 => r,
+        _ => return None,
+    };
+    let mut at_end = |k: u32| Compare::of(inst, &mut |op| ends(op, values, budget).map(|_| k));
+    let (low, high) = (at_end(lo), at_end(hi));
+    let ((sgpr, low), (_, high)) = (low.first().copied()?, high.first().copied()?);
+    let (step, ahead, view) = scan.compared(test_block, cmp_at, sgpr, values, budget)?;
+    let StepOp::Add(d) = step.step else {
+        return None;
+    };
+    if view.is_some_and(|v| !matches!(v, StepOp::Add(_))) || d == 0 {
+        return None;
+    }
+    let init = (*inits
+        .entry(step.sgpr)
+        .or_insert_with(|| initial_value(values, flow, l, step.sgpr, budget)))?;
+    let d = i64::from(d as i32);
+    let mut best: Option<Counter> = None;
+    for exit_when in [true, false] {
+        let meets = matches!((low.op, exit_when), (Cmp::Eq, true) | (Cmp::Lg, false));
+        let ordered = matches!(low.op, Cmp::Gt | Cmp::Ge | Cmp::Lt | Cmp::Le);
+        if !(ordered || meets && d.abs() == 1) || !scan.leaves_when(cmp_at, exit_when, budget) {
+            continue;
+        }
+        let run = |compare: Compare, budget: &mut Budget| {
+            ExitTest {
+                compare,
+                view,
+                exit_when,
+                init,
+                ahead,
+            }
+            .run(&step, budget)
+        };
+        let (Some(x), Some(y)) = (run(low, budget), run(high, budget)) else {
+            continue;
+        };
+        let trips = x.trips.max(y.trips);
+        // The reads up to the most trips step by d within the compare's type: the first and
+        // the last are in it.
+        let (min, max) = type_range(low.signed);
+        let first =
+            number_as(view.map_or(init, |v| v.apply(init)), low.signed) + if ahead { d } else { 0 };
+        let last = first + d * (trips as i64 - 1);
+        if !(min..=max).contains(&first) || !(min..=max).contains(&last) {
+            continue;
+        }
+        let c = if x.trips >= y.trips { x } else { y };
+        if best.as_ref().is_none_or(|b| c.trips < b.trips) {
+            best = Some(Counter { trips, ..c });
         }
     }
     best
@@ -678,6 +759,23 @@ impl<'a> LoopScan<'a> {
                 uniform_sgpr(values, at, r, &mut budget.0)
             }
             _ => op.constant_value32(),
+        }
+    }
+
+    /// [`Self::known`], or the range of values over the launch's workgroups of an SGPR the
+    /// loop does not write (a limit from `get_group_id`).
+    fn known_range(
+        &self,
+        values: &mut ScalarValues<'_>,
+        at: usize,
+        op: Operand,
+        budget: &mut Budget,
+    ) -> Option<(u32, u32)> {
+        match op {
+            Operand::Sgpr(r) if self.defs_of(r).is_empty() => {
+                sgpr_range(values, at, r, &mut budget.0)
+            }
+            _ => op.constant_value32().map(|v| (v, v)),
         }
     }
 
@@ -1210,6 +1308,38 @@ s_endpgm
         let trips = |launch: &LaunchValues| trips_of_every_loop(&src, launch);
         assert_eq!(trips(&LaunchValues::geometry(&program, 4, 64)), [Some(64)]);
         assert_eq!(trips(&LaunchValues::none()), [None]);
+    }
+
+    /// `for (j = 0; j < get_group_id(0) * 3 + 2; j++)`: a limit that differs between
+    /// workgroups is bounded by the most trips at its range's ends (11 in workgroup 3 of 4),
+    /// where the exit is monotone in it; a counter stepping by 2 to an equality may step over.
+    #[test]
+    fn a_limit_from_the_workgroup_id_bounds_the_loop_by_its_most_trips() {
+        let src = |step: u32, test: &str| {
+            format!(
+                "k:
+s_mul_i32 s2, s8, 3
+s_add_i32 s2, s2, 2
+s_mov_b32 s4, 0
+.L2:
+s_add_i32 s4, s4, {step}
+{test}
+s_cbranch_scc0 .L2
+s_endpgm
+{}",
+                pws_isa::testing::clang_descriptor("k", 4, 16)
+            )
+        };
+        let trips = |src: &str, groups: u32| {
+            let program = pws_isa::assemble(src, "t.s").unwrap();
+            trips_of_every_loop(src, &LaunchValues::geometry(&program, groups, 64))
+        };
+        assert_eq!(trips(&src(1, "s_cmp_eq_u32 s2, s4"), 4), [Some(11)]);
+        assert_eq!(trips(&src(1, "s_cmp_ge_i32 s4, s2"), 4), [Some(11)]);
+        assert_eq!(trips(&src(2, "s_cmp_ge_i32 s4, s2"), 4), [Some(6)]);
+        assert_eq!(trips(&src(1, "s_cmp_eq_u32 s2, s4"), 1), [Some(2)]);
+        assert_eq!(trips(&src(2, "s_cmp_eq_u32 s2, s4"), 4), [None]);
+        assert_eq!(trips(&src(1, "s_cmp_eq_u32 s2, s4"), 0), [None]);
     }
 
     /// clang -O2's `for (i = 0, j = n; i < j; i++, j--)`: i + 1 kept in s6 and copied back,
