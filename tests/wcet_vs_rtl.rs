@@ -373,12 +373,12 @@ __kernel void k(__global const int *v, __global int *out, int n) {
   out[g] = acc;
 }
 "#;
-    let (notes, rows) = check_cl(SOURCE, "k", 24);
-    assert!(
-        notes.iter().any(|n| n.contains("loop bound 24 inferred for this launch, above the annotation's 1")),
-        "{notes:#?}"
+    bounded_with_note(
+        SOURCE,
+        24,
+        64,
+        "loop bound 24 inferred for this launch, above the annotation's 1",
     );
-    assert!(rows.iter().all(Tightness::safe));
 }
 
 /// A workgroup's strided walk, `for (j = get_local_id(0); j < 64; j += 16)`: clang
@@ -394,13 +394,7 @@ __kernel void k(__global const int *v, __global int *out, int n) {
   out[get_global_id(0)] = s;
 }
 "#;
-    let (notes, rows) = check_cl(SOURCE, "k", 16);
-    assert!(
-        notes.iter().any(|n| n.contains("loop bound 4 inferred")),
-        "{notes:#?}"
-    );
-    println!("{}", tightness_table(&rows));
-    assert!(rows.iter().all(Tightness::safe));
+    bounded_with_note(SOURCE, 16, 64, "loop bound 4 inferred");
 }
 
 /// A limit that differs between workgroups, `j < get_group_id(0) * 3 + 2`: bounded by its
@@ -415,11 +409,14 @@ __kernel void k(__global const int *v, __global int *out, int n) {
   out[g] = s;
 }
 "#;
-    let (notes, rows) = check_cl_on(SOURCE, "k", 0, 256);
-    assert!(
-        notes.iter().any(|n| n.contains("loop bound 11 inferred")),
-        "{notes:#?}"
-    );
+    bounded_with_note(SOURCE, 0, 256, "loop bound 11 inferred");
+}
+
+/// Kernel `k` of OpenCL C `source` on `grid` work-items ([`check_cl_on`]): within its bound
+/// in every mode, and one of the launch's loop notes says `note`.
+fn bounded_with_note(source: &str, n: u32, grid: u32, note: &str) {
+    let (notes, rows) = check_cl_on(source, "k", n, grid);
+    assert!(notes.iter().any(|x| x.contains(note)), "{notes:#?}");
     println!("{}", tightness_table(&rows));
     assert!(rows.iter().all(Tightness::safe));
 }

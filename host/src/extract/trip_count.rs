@@ -341,7 +341,7 @@ fn counted_with(
     values: &mut ScalarValues<'_>,
     budget: &mut Budget,
 ) -> Option<Counter> {
-    let (program, flow, l) = (scan.program, scan.flow, scan.l);
+    let (program, flow) = (scan.program, scan.flow);
     let insts = &program.instructions;
     let mut inits: HashMap<u8, Option<u32>> = HashMap::new();
     let mut best: Option<Counter> = None;
@@ -357,10 +357,7 @@ fn counted_with(
                 else {
                     continue;
                 };
-                let init = *inits
-                    .entry(step.sgpr)
-                    .or_insert_with(|| initial_value(values, flow, l, step.sgpr, budget));
-                let Some(init) = init else {
+                let Some(init) = entry_value(scan, &mut inits, values, step.sgpr, budget) else {
                     continue;
                 };
                 for exit_when in [true, false] {
@@ -396,6 +393,20 @@ fn counted_with(
     best
 }
 
+/// The value SGPR `s` holds on every entry into the loop of `scan` ([`initial_value`]), found
+/// once per SGPR of a loop in `inits`.
+fn entry_value(
+    scan: &LoopScan<'_>,
+    inits: &mut HashMap<u8, Option<u32>>,
+    values: &mut ScalarValues<'_>,
+    s: u8,
+    budget: &mut Budget,
+) -> Option<u32> {
+    *inits
+        .entry(s)
+        .or_insert_with(|| initial_value(values, scan.flow, scan.l, s, budget))
+}
+
 /// The loop's trips where the test at `cmp_at` compares the counter with a value that differs
 /// between workgroups within a known range (`for (j = 0; j < get_group_id(0) * 3 + 2; j++)`):
 /// the most of the trips at the range's two ends. The exit comes first where the compared
@@ -410,7 +421,7 @@ fn over_a_range(
     inits: &mut HashMap<u8, Option<u32>>,
     budget: &mut Budget,
 ) -> Option<Counter> {
-    let (program, flow, l) = (scan.program, scan.flow, scan.l);
+    let program = scan.program;
     let inst = &program.instructions[cmp_at].item;
     let (a, b) = (inst.src(0)?, inst.src(1)?);
     let ends = |op: Operand, values: &mut ScalarValues<'_>, budget: &mut Budget| {
@@ -430,9 +441,7 @@ fn over_a_range(
     if view.is_some_and(|v| !matches!(v, StepOp::Add(_))) || d == 0 {
         return None;
     }
-    let init = (*inits
-        .entry(step.sgpr)
-        .or_insert_with(|| initial_value(values, flow, l, step.sgpr, budget)))?;
+    let init = entry_value(scan, inits, values, step.sgpr, budget)?;
     let d = i64::from(d as i32);
     let mut best: Option<Counter> = None;
     for exit_when in [true, false] {
@@ -466,7 +475,7 @@ fn over_a_range(
         }
         let c = if x.trips >= y.trips { x } else { y };
         if best.as_ref().is_none_or(|b| c.trips < b.trips) {
-            best = Some(Counter { trips, ..c });
+            best = Some(c);
         }
     }
     best
@@ -483,7 +492,7 @@ fn two_counters(
     inits: &mut HashMap<u8, Option<u32>>,
     budget: &mut Budget,
 ) -> Option<Counter> {
-    let (program, flow, l) = (scan.program, scan.flow, scan.l);
+    let program = scan.program;
     let inst = &program.instructions[cmp_at].item;
     let compare = Compare::of(inst, &mut |_| Some(0)).into_iter().next()?.1;
     let (Some(Operand::Sgpr(a)), Some(Operand::Sgpr(b))) = (inst.src(0), inst.src(1)) else {
@@ -494,11 +503,8 @@ fn two_counters(
     }
     let mut side = |r: u8| {
         let (step, ahead, view) = scan.compared(test_block, cmp_at, r, values, budget)?;
-        let init = *inits
-            .entry(step.sgpr)
-            .or_insert_with(|| initial_value(values, flow, l, step.sgpr, budget));
         Some(Side {
-            now: init?,
+            now: entry_value(scan, inits, values, step.sgpr, budget)?,
             step,
             ahead,
             view,
