@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{buffer, command, json, pws_err, pws_ok};
+use common::{buffer, command, json, pws_err, pws_ok, pws_stderr_ok};
 
 const TWO_KERNELS: &str = r#"
 __kernel void first(__global const int *in, __global int *out) {
@@ -167,6 +167,111 @@ fn a_loop_bound_is_a_constant_expression() {
     let e = pws_err(&["wcet", &m]);
     assert!(e.contains("k.cl:6:"), "{e}");
     assert!(e.contains("constraint 'i'"), "{e}");
+}
+
+/// A `PWS_LOOP_BOUND` of a loop clang removed (one trip) lands in the enclosing loop's code:
+/// the line table says so, and the enclosing loop, whose counter the analysis cannot read,
+/// needs its own bound instead of taking the marker's 1. The enclosing loop is a `for (;;)`
+/// left by a `break`, a `while` around a `do ... while (0)`, or a `while` that calls a helper
+/// whose loop clang removed. Markers of loops that stay (nested, after an inner loop, in a
+/// helper's loop, in a macro's loop, a `for` over several lines) bound their loops as before.
+#[test]
+fn a_removed_loops_marker_does_not_bound_the_loop_around_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let step = "acc += (int)x; x = (x & 1) ? 3 * x + 1 : x / 2;";
+    let removed = [
+        format!(
+            "__kernel void k(__global const int *v, __global int *out) {{\n\
+               int acc = 0; uint x = (uint)v[get_global_id(0)] | 2u;\n\
+               for (;;) {{\n\
+                 for (int c = 0; c < 1; c++) {{ PWS_LOOP_BOUND(1); {step} }}\n\
+                 if (x <= 1) break;\n\
+               }}\n\
+               out[get_global_id(0)] = acc;\n\
+             }}\n"
+        ),
+        format!(
+            "__kernel void k(__global const int *v, __global int *out) {{\n\
+               int acc = 0; uint x = (uint)v[get_global_id(0)] | 2u;\n\
+               while (x != 1)\n\
+                 do {{ PWS_LOOP_BOUND(1); {step} }} while (0);\n\
+               out[get_global_id(0)] = acc;\n\
+             }}\n"
+        ),
+        format!(
+            "#define ROUNDS 1\n\
+             static uint rounds(uint x, __private int *acc_) {{\n\
+               int acc = *acc_;\n\
+               for (int c = 0; c < ROUNDS; c++) {{ PWS_LOOP_BOUND(ROUNDS); {step} }}\n\
+               *acc_ = acc;\n\
+               return x;\n\
+             }}\n\
+             __kernel void k(__global const int *v, __global int *out) {{\n\
+               int acc = 0; uint x = (uint)v[get_global_id(0)] | 2u;\n\
+               while (x > 1) x = rounds(x, &acc);\n\
+               out[get_global_id(0)] = acc;\n\
+             }}\n"
+        ),
+    ];
+    // Where the marker's loop and the loop it lands in start, in each source.
+    let at = [((4, 1), (3, 1)), ((4, 1), (3, 1)), ((4, 1), (10, 1))];
+    for (k, (source, (own, around))) in removed.iter().zip(at).enumerate() {
+        let path = dir.path().join(format!("removed{k}.cl"));
+        std::fs::write(&path, source).unwrap();
+        let p = path.to_str().unwrap();
+        let e = pws_err(&["wcet", p]);
+        let pos = |(l, c): (u32, u32)| format!("{p}:{l}:{c}");
+        assert!(
+            e.contains(&format!(
+                "'pws: loop_bound' belongs to the loop at {}, which clang removed",
+                pos(own)
+            )) && e.contains(&format!("it sits in the loop at {}", pos(around)))
+                && e.contains("has no bound"),
+            "{k}: {e}"
+        );
+    }
+    let stay = [
+        "__kernel void k(__global const int *v, __global int *out, int n, int m) {\n\
+           int acc = v[get_global_id(0)];\n\
+           for (int i = 0; i < n; i++) {\n\
+             PWS_LOOP_BOUND(8);\n\
+             for (int j = 0; j < m + i; j++) { PWS_LOOP_BOUND(20); acc = acc * 3 + j; }\n\
+           }\n\
+           out[get_global_id(0)] = acc;\n\
+         }\n",
+        "__kernel void k(__global const int *v, __global int *out) {\n\
+           int acc = v[get_global_id(0)]; uint x = (uint)acc;\n\
+           while (x > 1) {\n\
+             for (int j = 0; j < (x & 3); j++) { PWS_LOOP_BOUND(3); acc += j * x; }\n\
+             PWS_LOOP_BOUND(40);\n\
+             x = (x & 1) ? 3 * x + 1 : x / 2;\n\
+           }\n\
+           out[get_global_id(0)] = acc;\n\
+         }\n",
+        "static int helper(int x, int n) {\n\
+           int s = 0;\n\
+           for (int t = 0; t < n; t++) { PWS_LOOP_BOUND(6); s += x * t ^ (s >> 2); }\n\
+           return s;\n\
+         }\n\
+         #define FOR_EACH(i, n) for (int i = 0; i < (n); i++)\n\
+         __kernel void k(__global const int *v, __global int *out, int n) {\n\
+           int acc = v[get_global_id(0)];\n\
+           for (int i = 0;\n\
+                i < n;\n\
+                i++) {\n\
+             PWS_LOOP_BOUND(5);\n\
+             acc += helper(acc, v[i] & 7);\n\
+           }\n\
+           FOR_EACH(i, n) { PWS_LOOP_BOUND(9); if (acc & 1) acc = acc * 3 + i; else acc >>= 1; }\n\
+           out[get_global_id(0)] = acc;\n\
+         }\n",
+    ];
+    for (k, source) in stay.iter().enumerate() {
+        let path = dir.path().join(format!("stay{k}.cl"));
+        std::fs::write(&path, source).unwrap();
+        let out = pws_stderr_ok(&["wcet", path.to_str().unwrap()]);
+        assert!(!out.contains("belongs to the loop"), "{k}: {out}");
+    }
 }
 
 #[test]

@@ -136,3 +136,53 @@ fn split_all_and_wcet_take_every_kernel() {
         }
     }
 }
+
+/// pws compiles with clang's line table (`-gline-tables-only`, for the analysis to tell a
+/// loop's own `PWS_LOOP_BOUND` from a removed inner loop's): the instructions are those clang
+/// writes without it (`-g0` last), for every kernel of both suites.
+#[test]
+fn the_line_table_leaves_the_code_unchanged() {
+    let instructions = |asm: &str| -> Vec<String> {
+        asm.lines()
+            .filter(|l| l.starts_with('\t') && l[1..].starts_with(|c: char| c.is_ascii_lowercase()))
+            .map(str::to_string)
+            .collect()
+    };
+    let mut manifests = suite();
+    manifests.extend(common::manifests_in("rodinia"));
+    let include = pws_isa::opencl::cache_dir().join("include");
+    let launches = manifests.iter().flat_map(|m| {
+        pws_isa::sequence::LaunchSequence::load(m)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .launches
+    });
+    for manifest in launches {
+        let m = manifest.path.display();
+        let Some(source) = &manifest.opencl else {
+            continue;
+        };
+        let ours = std::fs::read_to_string(&manifest.kernel).unwrap();
+        assert!(ours.contains("\t.loc\t"), "{m}: no line table");
+        let out = std::process::Command::new(pws_isa::opencl::clang())
+            .args(pws_isa::opencl::DEFAULT_FLAGS)
+            .arg(format!("-I{}", include.display()))
+            .args(["-include", "pws.h"])
+            .args(&manifest.cflags)
+            .args(["-g0", "-S", "-o", "-"])
+            .arg(source)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{m}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let plain = pws_isa::opencl::select_kernel(
+            &String::from_utf8(out.stdout).unwrap(),
+            manifest.entry.as_deref(),
+        )
+        .unwrap();
+        let (a, b) = (instructions(&ours), instructions(&plain));
+        assert!(!a.is_empty() && a == b, "{m}: the instructions differ");
+    }
+}

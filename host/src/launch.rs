@@ -1034,7 +1034,13 @@ fn mode_bound(
     let structure = BsbCfg::new(kernel.cfg.clone()).map_err(|e| {
         e.in_file(file).hint(|many| {
             let it = if many { "them" } else { "it" };
-            format!("; this launch's arguments and workgroup size do not bound {it}")
+            let removed: String = kernel
+                .loops
+                .iter()
+                .flat_map(|l| &l.removed_markers)
+                .map(|n| format!("; {file}:{}: {}", n.line, n.message))
+                .collect();
+            format!("; this launch's arguments and workgroup size do not bound {it}{removed}")
         })
     })?;
     // The split points are the `split`s of the program that runs: `LaunchKernel` placed them

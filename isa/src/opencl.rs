@@ -6,14 +6,16 @@
 //!
 //! ```text
 //! clang-14 -x cl -cl-std=CL1.2 -target amdgcn-amd-amdhsa -mcpu=fiji -nogpulib -O2
+//!          -cl-kernel-arg-info -gline-tables-only
 //!          -I <cache>/include -include pws.h [manifest cflags] -S -o <cache>/cl/<stem>-<hash>.s k.cl
 //! ```
 //!
 //! `pws.h` (kernels/include/pws.h, built into the binary) gives kernels what a device library
 //! would, plus the PWS annotations; the manifest's `cflags` come last, so `-O0` there wins over
 //! the default `-O2`. The `.s` stays in the cache for inspection: reports name it, and so do
-//! assembler and analysis errors, by line. A source with several kernels needs `entry`; only
-//! that kernel's code is kept. `PWS_CLANG` names another compiler, `PWS_CACHE_DIR` another
+//! assembler and analysis errors, by line. Of the debug information only the line table stays
+//! (`.file`, `.loc`: [`line_table_only`]), which the analysis reads. A source with several
+//! kernels needs `entry`; only that kernel's code is kept. `PWS_CLANG` names another compiler, `PWS_CACHE_DIR` another
 //! cache (default `$XDG_CACHE_HOME/pws`, else `~/.cache/pws`).
 
 use std::path::{Path, PathBuf};
@@ -39,6 +41,9 @@ pub const DEFAULT_FLAGS: &[&str] = &[
     // Parameter names in the metadata, for messages about a launch's arguments; the code is
     // the same.
     "-cl-kernel-arg-info",
+    // Each instruction's source line (`.file`, `.loc`), by which the analysis tells a loop's
+    // own `PWS_LOOP_BOUND` from that of an inner loop clang removed; the code is the same.
+    "-gline-tables-only",
 ];
 
 /// What to compile.
@@ -173,7 +178,7 @@ fn write_atomic(path: &Path, text: &str) -> Result<(), ClError> {
 /// The version of what a cached `.s` holds beyond clang's output (the header line,
 /// [`DEFAULT_FLAGS`] and [`select_kernel`]'s choice of code), part of the cache key: raise it
 /// when one changes, or the cache keeps serving files written by the old rule.
-const CACHE_FORMAT: u32 = 4;
+const CACHE_FORMAT: u32 = 5;
 
 /// Compiles the OpenCL C kernel at `source` (or finds it in the cache) and returns the path
 /// of its assembly.
@@ -195,6 +200,11 @@ pub fn compile(source: &Path, opts: &ClOptions) -> Result<PathBuf, ClError> {
     }
     let mut hash = Sha256::new();
     hash.update(CACHE_FORMAT.to_le_bytes());
+    // The line table names the source by its path, where the analysis reads its loops: a
+    // copy elsewhere is compiled again, so that the path in the assembly is never one that
+    // went away.
+    let at = std::fs::canonicalize(source).unwrap_or_else(|_| source.to_path_buf());
+    hash.update(at.as_os_str().as_encoded_bytes());
     for part in [
         version.stdout.as_slice(),
         PWS_H.as_bytes(),
@@ -266,9 +276,11 @@ pub fn compile(source: &Path, opts: &ClOptions) -> Result<PathBuf, ClError> {
     }
     let asm = std::fs::read_to_string(&raw).map_err(cache_err(&raw))?;
     let _ = std::fs::remove_file(&raw);
-    let kept = select_kernel(&asm, opts.entry.as_deref()).map_err(|message| ClError::Entry {
-        path: source.to_path_buf(),
-        message,
+    let kept = select_kernel(&line_table_only(&asm), opts.entry.as_deref()).map_err(|message| {
+        ClError::Entry {
+            path: source.to_path_buf(),
+            message,
+        }
     })?;
     let header_line = format!(
         "; compiled for pws from {} by {} with {} {}\n",
@@ -283,6 +295,47 @@ pub fn compile(source: &Path, opts: &ClOptions) -> Result<PathBuf, ClError> {
         .map(|()| out)
         .map_err(|e| e.at_opt_level(&opts.flags))
 }
+
+/// Keeps of clang's debug output the line table the analysis reads (`.file` and `.loc`) and
+/// drops the rest: the DWARF sections (data the assembler would refuse outside `.rodata`),
+/// the call frame directives and the labels that only those sections use.
+fn line_table_only(asm: &str) -> String {
+    let mut out = String::with_capacity(asm.len());
+    let mut in_debug = false;
+    for line in asm.lines() {
+        let t = line.trim();
+        let directive = t.split_whitespace().next().unwrap_or("");
+        if directive == ".section" {
+            in_debug = t[directive.len()..].trim_start().starts_with(".debug_");
+            if in_debug {
+                continue;
+            }
+        }
+        let label = t.split(';').next().unwrap_or("").trim_end();
+        let debug_label = [".Ltmp", ".Lfunc_begin"].iter().any(|p| {
+            label
+                .strip_prefix(p)
+                .and_then(|r| r.strip_suffix(':'))
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        });
+        // A debug section holds labels, data and comments; any other line ends it (clang
+        // writes `.ident` and the metadata after the last one).
+        let debug_data =
+            label.ends_with(':') || label.is_empty() || DEBUG_DATA.contains(&directive);
+        in_debug &= debug_data;
+        if in_debug || debug_label || directive.starts_with(".cfi_") {
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// What clang's DWARF sections are made of.
+const DEBUG_DATA: &[&str] = &[
+    ".byte", ".short", ".long", ".quad", ".uleb128", ".sleb128", ".asciz", ".ascii", ".p2align",
+];
 
 /// Without a device library clang turns a built-in that pws.h lacks into a call
 /// (`s_getpc_b64`, `s_add_u32 s, s, sym@rel32@lo+4`, `s_swappc_b64`); pws runs no calls, and
@@ -524,6 +577,17 @@ mod tests {
             no_calls(&with_call, Path::new("k.cl"), Path::new("k.s")),
             Err(ClError::Calls { functions, line: 10, .. }) if functions == ["helper"]
         ));
+    }
+
+    /// Of clang's `-gline-tables-only` output, the line table stays; the DWARF sections, the
+    /// call frame directives and the labels only they use go.
+    #[test]
+    fn the_line_table_stays_and_the_dwarf_goes() {
+        let asm = "\t.text\nk:\n.Lfunc_begin0:\n\t.file\t0 \"/d\" \"k.cl\" md5 0x01\n\t.loc\t0 1 0\n\t.cfi_sections .debug_frame\n\t.cfi_startproc\n\t.loc\t0 2 3 prologue_end\n\ts_nop 0\n.Ltmp0:\n.LBB0_1:\n\ts_endpgm\n.Ltmp1:\n\t.cfi_endproc\n\t.section\t.debug_abbrev\n\t.byte\t1 ; Abbreviation Code\n\n\t.section\t.debug_str,\"MS\",@progbits,1\n.Linfo_string0:\n\t.asciz\t\"k\"\n\t.ident\t\"clang\"\n\t.section\t\".note.GNU-stack\"\n\t.amdgpu_metadata\n---\n\t.end_amdgpu_metadata\n";
+        assert_eq!(
+            line_table_only(asm),
+            "\t.text\nk:\n\t.file\t0 \"/d\" \"k.cl\" md5 0x01\n\t.loc\t0 1 0\n\t.loc\t0 2 3 prologue_end\n\ts_nop 0\n.LBB0_1:\n\ts_endpgm\n\t.ident\t\"clang\"\n\t.section\t\".note.GNU-stack\"\n\t.amdgpu_metadata\n---\n\t.end_amdgpu_metadata\n"
+        );
     }
 
     #[test]

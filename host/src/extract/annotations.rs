@@ -2,6 +2,8 @@
 
 use pws_isa::Program;
 
+use super::c_loops::{CLoop, Span};
+use super::line_table::{LineTable, SourceFile};
 use super::{IfBranch, Note};
 use crate::cfg::Block;
 use crate::error::{HostError, Result};
@@ -224,10 +226,129 @@ pub(super) fn header_bound(flow: &Flow, l: usize, at: usize, n: u64) -> Option<u
     Some(n + u64::from(exits_first))
 }
 
+/// Why the C marker on (1-based) assembly `line` does not bound machine loop `l`, which holds
+/// it: the source loop the marker is in is not `l` but one inside it, which clang removed
+/// (one trip) or unrolled whole. The evidence is a compare of `l` that the line table places
+/// in a source loop around the marker's ([`around`]), outside the marker's own: its test, or
+/// an `if` of its body. (A loop's compares are its own or its inner loops'; code clang moves
+/// into a loop is never a compare.) None where the line table or the source's loops say
+/// nothing.
+fn removed_loop(
+    table: &LineTable,
+    program: &Program,
+    flow: &Flow,
+    l: usize,
+    line: usize,
+) -> Option<String> {
+    let marker = table.at(u32::try_from(line).ok()?)?;
+    let file = table.file(marker.file)?;
+    let own: &CLoop = file
+        .code
+        .loops
+        .iter()
+        .filter(|c| c.extent.contains(marker.pos) == Some(true))
+        .max_by_key(|c| c.at())?;
+    let around = around(table, marker.file, own);
+    flow.loops[l]
+        .body
+        .iter()
+        .flat_map(|&b| flow.blocks[b].clone())
+        .map(|i| &program.instructions[i])
+        .filter(|inst| {
+            let m = inst.item.opcode.mnemonic();
+            ["v_cmp", "s_cmp", "s_bitcmp"]
+                .iter()
+                .any(|p| m.starts_with(p))
+        })
+        .filter_map(|inst| table.at(inst.line))
+        .filter(|at| at.file != marker.file || own.extent.contains(at.pos) == Some(false))
+        .find_map(|at| {
+            let (_, outer) = around
+                .iter()
+                .filter(|(f, c)| *f == at.file && c.extent.contains(at.pos) == Some(true))
+                .max_by_key(|(_, c)| c.at())?;
+            let there = table.file(at.file)?;
+            Some(format!(
+                "'pws: loop_bound' belongs to the loop at {}, which clang removed or unrolled \
+                 whole: it sits in the loop at {} (whose compare at {} is in this loop), where \
+                 it bounds nothing; annotate the loop at {} itself",
+                file.show(own.at()),
+                there.show(outer.at()),
+                there.show(at.pos),
+                there.show(outer.at()),
+            ))
+        })
+}
+
+/// The source loops that run loop `own` of file `f`, by file: those around it in its
+/// function, and those that call its function, directly or through other functions (which
+/// clang inlines into them).
+fn around<'a>(table: &'a LineTable, f: u32, own: &CLoop) -> Vec<(u32, &'a CLoop)> {
+    let mut out: Vec<(u32, &CLoop)> = Vec::new();
+    let Some(file) = table.file(f) else {
+        return out;
+    };
+    out.extend(
+        file.code
+            .loops
+            .iter()
+            .filter(|c| c.extent.encloses(&own.extent) && *c != own)
+            .map(|c| (f, c)),
+    );
+    let Some(home) = file
+        .code
+        .functions
+        .iter()
+        .find(|g| g.body.encloses(&own.extent))
+    else {
+        return out;
+    };
+    let calls_into = |callers: &std::collections::BTreeSet<&str>, sf: &SourceFile, span: Span| {
+        sf.code
+            .calls
+            .iter()
+            .any(|c| callers.contains(c.name.as_str()) && span.contains(c.at) == Some(true))
+    };
+    let mut callers = std::collections::BTreeSet::from([home.name.as_str()]);
+    loop {
+        let more: Vec<&str> = table
+            .files()
+            .flat_map(|(_, sf)| sf.code.functions.iter().map(move |g| (sf, g)))
+            .filter(|(sf, g)| {
+                !callers.contains(g.name.as_str()) && calls_into(&callers, sf, g.body)
+            })
+            .map(|(_, g)| g.name.as_str())
+            .collect();
+        if more.is_empty() {
+            break;
+        }
+        callers.extend(more);
+    }
+    for (n, sf) in table.files() {
+        out.extend(
+            sf.code
+                .loops
+                .iter()
+                .filter(|c| calls_into(&callers, sf, c.extent))
+                .map(|c| (n, c)),
+        );
+    }
+    out
+}
+
+/// What [`apply`] found out about the machine loops (by flow loop).
+pub(super) struct Applied {
+    /// The loops where one tagged marker appears more than once: clang unrolled the loop it
+    /// came from, which may be an inner loop it unrolled whole, whose bound then is not this
+    /// loop's.
+    pub copied: std::collections::BTreeSet<usize>,
+    /// Markers of a removed inner loop that each loop holds, as [`removed_loop`] says why
+    /// they bound nothing.
+    pub removed: Vec<(usize, Note)>,
+}
+
 /// Applies the annotations of `source` to the `ifs` (markers) and to the loop headers among
-/// `blocks` (bounds); `node_of` maps a flow block to its first CFG node. Returns the flow loops
-/// where one tagged marker appears more than once: clang unrolled the loop it came from, which
-/// may be an inner loop it unrolled whole, whose bound then is not this loop's.
+/// `blocks` (bounds); `node_of` maps a flow block to its first CFG node.
 pub(super) fn apply(
     source: &str,
     file: &str,
@@ -237,8 +358,10 @@ pub(super) fn apply(
     blocks: &mut [Block],
     ifs: &mut [IfBranch],
     notes: &mut Vec<Note>,
-) -> Result<std::collections::BTreeSet<usize>> {
+) -> Result<Applied> {
+    let mut removed = Vec::new();
     let anchors = Anchors::new(source, program);
+    let lines = std::cell::OnceCell::new();
     let mut tags: std::collections::HashMap<(usize, u64), usize> = Default::default();
     for (line, ann) in annotations(source, file)? {
         let at = anchors.of(line);
@@ -269,7 +392,16 @@ pub(super) fn apply(
                 // s_cbranch_execz only on the last test, so the body block does not dominate
                 // the latch.)
                 let c_bound = anchors.from_c(line).then(|| bound.saturating_add(1));
-                match block.and_then(|b| flow.loop_of(b).map(|l| (b, l))) {
+                let found = block.and_then(|b| flow.loop_of(b).map(|l| (b, l)));
+                if let (Some((_, l)), true) = (found, anchors.from_c(line)) {
+                    let table = lines.get_or_init(|| LineTable::new(source));
+                    if let Some(msg) = removed_loop(table, program, flow, l, line) {
+                        notes.push(warn(&msg));
+                        removed.push((l, warn(&msg)));
+                        continue;
+                    }
+                }
+                match found {
                     Some((b, l)) => match header_bound(flow, l, b, bound).or(c_bound) {
                         // The largest bound in a loop wins: an annotation of an inner loop
                         // clang unrolled lands in the enclosing loop's body, where it bounds
@@ -292,9 +424,12 @@ pub(super) fn apply(
             }
         }
     }
-    Ok(tags
-        .into_iter()
-        .filter(|&(_, n)| n > 1)
-        .map(|((l, _), _)| l)
-        .collect())
+    Ok(Applied {
+        copied: tags
+            .into_iter()
+            .filter(|&(_, n)| n > 1)
+            .map(|((l, _), _)| l)
+            .collect(),
+        removed,
+    })
 }

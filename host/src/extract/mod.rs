@@ -40,6 +40,7 @@
 mod amortize;
 mod annotations;
 mod bsb;
+mod c_loops;
 mod exec_sets;
 mod exit_mask;
 pub mod fold;
@@ -47,6 +48,7 @@ mod lane_count;
 mod lane_ranges;
 pub mod launch_values;
 pub mod lds_banks;
+mod line_table;
 mod regions;
 pub mod skips;
 pub mod trip_count;
@@ -175,6 +177,9 @@ pub struct KernelLoop {
     /// annotation came from, which may be an inner loop unrolled whole into this one (the note
     /// of a proved bound above the annotation says so).
     pub copied_annotation: bool,
+    /// Markers in it that came from an inner loop clang removed, which bound nothing here,
+    /// with the assembly line of each (as the note says it).
+    pub removed_markers: Vec<Note>,
 }
 
 /// Something the user should know that does not stop the analysis.
@@ -379,10 +384,11 @@ fn extract_program(
             divergent,
             inferred: None,
             copied_annotation: false,
+            removed_markers: Vec::new(),
         })
         .collect();
     let first: Vec<usize> = (0..flow.blocks.len()).map(|b| bsb.node_of(b)).collect();
-    let copied = annotations::apply(
+    let applied = annotations::apply(
         source,
         file,
         &program,
@@ -392,8 +398,11 @@ fn extract_program(
         &mut ifs,
         &mut notes,
     )?;
-    for l in copied {
+    for l in applied.copied {
         loops[l].copied_annotation = true;
+    }
+    for (l, note) in applied.removed {
+        loops[l].removed_markers.push(note);
     }
     // Every loop, annotated or not: an annotation counts the source's iterations, which a
     // header clang unrolled runs fewer times, and both bound the loop.
@@ -541,11 +550,17 @@ impl Kernel {
         self.notes.sort_by_key(|n| n.line);
     }
 
-    /// A note for every loop bounded from its counter, `file:line: how`.
+    /// A note for every loop bounded from its counter, `file:line: how`, and for every marker
+    /// of a removed inner loop that a loop holds (`file:line: why it bounds nothing`).
     pub fn loop_notes(&self, file: &str) -> Vec<String> {
         self.loops
             .iter()
-            .filter_map(|l| Some(format!("{file}:{}: {}", l.line, l.inferred.as_ref()?)))
+            .flat_map(|l| {
+                let inferred = l.inferred.as_ref().map(|n| (l.line, n));
+                let removed = l.removed_markers.iter().map(|n| (n.line, &n.message));
+                removed.chain(inferred)
+            })
+            .map(|(line, n)| format!("{file}:{line}: {n}"))
             .collect()
     }
 
