@@ -173,7 +173,8 @@ fn a_loop_bound_is_a_constant_expression() {
 /// the line table says so, and the enclosing loop, whose counter the analysis cannot read,
 /// needs its own bound instead of taking the marker's 1. The enclosing loop is a `for (;;)`
 /// left by a `break`, a `while` around a `do ... while (0)`, or a `while` that calls a helper
-/// whose loop clang removed. Markers of loops that stay (nested, after an inner loop, in a
+/// whose loop clang removed. The error names that loop by its statement in the source.
+/// Markers of loops that stay (nested, after an inner loop, in a
 /// helper's loop, in a macro's loop, a `for` over several lines) bound their loops as before.
 #[test]
 fn a_removed_loops_marker_does_not_bound_the_loop_around_it() {
@@ -226,6 +227,7 @@ fn a_removed_loops_marker_does_not_bound_the_loop_around_it() {
                 "'pws: loop_bound' belongs to the loop at {}, which clang removed",
                 pos(own)
             )) && e.contains(&format!("it sits in the loop at {}", pos(around)))
+                && e.contains(&format!(", the loop at {}) (back edge", pos(around)))
                 && e.contains("has no bound"),
             "{k}: {e}"
         );

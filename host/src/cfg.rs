@@ -46,6 +46,9 @@ pub struct Block {
     pub loop_bound: Option<u64>,
     /// Source line of the block's first instruction (assembly input), for messages.
     pub line: Option<u32>,
+    /// Where the block comes from in the C source, for messages: on a loop's header, the loop
+    /// statement (`k.cl:4:3`), when clang's line table says.
+    pub source: Option<String>,
 }
 
 /// A CFG as produced by a front end: nodes, directed edges (deduplicated) and the entry node.
@@ -195,9 +198,10 @@ pub struct BsbCfg {
 
 /// `'name'`, with the source line when the front end knows it.
 fn describe(b: &Block) -> String {
-    match b.line {
-        Some(line) => format!("'{}' (line {line})", b.name),
-        None => format!("'{}'", b.name),
+    match (b.line, &b.source) {
+        (Some(line), Some(at)) => format!("'{}' (line {line}, the loop at {at})", b.name),
+        (Some(line), None) => format!("'{}' (line {line})", b.name),
+        (None, _) => format!("'{}'", b.name),
     }
 }
 
@@ -1154,6 +1158,7 @@ mod tests {
             split: false,
             loop_bound,
             line: None,
+            source: None,
         }
     }
 
@@ -1273,6 +1278,7 @@ mod tests {
                 block("e", None),
                 Block {
                     line: Some(7),
+                    source: None,
                     ..block("h", None)
                 },
                 block("a", None),

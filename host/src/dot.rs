@@ -694,6 +694,7 @@ pub fn parse_cfg(text: &str, file: &str) -> Result<Cfg> {
             split,
             loop_bound,
             line: None,
+            source: None,
         });
     }
     let mut edges = p.edges.clone();

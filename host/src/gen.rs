@@ -86,6 +86,7 @@ impl Gen {
             split,
             loop_bound: None,
             line: None,
+            source: None,
         });
         id
     }

@@ -568,6 +568,7 @@ mod tests {
             split: false,
             loop_bound,
             line: None,
+            source: None,
         };
         let cfg = Cfg {
             blocks: vec![

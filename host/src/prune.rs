@@ -208,6 +208,7 @@ mod tests {
             split: split && kind == BlockKind::Branch,
             loop_bound,
             line: None,
+            source: None,
         };
         BsbCfg::new(Cfg {
             blocks: vec![

@@ -442,6 +442,7 @@ mod tests {
                     split: false,
                     loop_bound,
                     line: None,
+                    source: None,
                 })
                 .collect(),
             edges: edges.to_vec(),

@@ -280,6 +280,41 @@ fn removed_loop(
         })
 }
 
+/// A VALU or SALU compare: a loop's test, an `if`'s condition.
+pub(super) fn is_compare(inst: &pws_isa::Instruction) -> bool {
+    let m = inst.opcode.mnemonic();
+    ["v_cmp", "s_cmp", "s_bitcmp"]
+        .iter()
+        .any(|p| m.starts_with(p))
+}
+
+/// Where loop `l`'s statement is in the C source (`k.cl:4:3`): the innermost source loop
+/// around the compare its exit branches test, the last compare of a block the loop leaves
+/// from. None where the line table does not say.
+pub(super) fn loop_statement(
+    table: &LineTable,
+    program: &Program,
+    flow: &Flow,
+    l: usize,
+) -> Option<String> {
+    flow.loops[l].exits.iter().find_map(|&(from, _)| {
+        let test = flow.blocks[from]
+            .clone()
+            .rev()
+            .map(|i| &program.instructions[i])
+            .find(|inst| is_compare(&inst.item))?;
+        let at = table.at(test.line)?;
+        let file = table.file(at.file)?;
+        let statement = file
+            .code
+            .loops
+            .iter()
+            .filter(|c| c.extent.contains(at.pos) == Some(true))
+            .max_by_key(|c| c.at())?;
+        Some(file.show(statement.at()))
+    })
+}
+
 /// The source loops that run loop `own` of file `f`, by file: those around it in its
 /// function, and those that call its function, directly or through other functions (which
 /// clang inlines into them).
@@ -351,6 +386,7 @@ pub(super) struct Applied {
 /// `blocks` (bounds); `node_of` maps a flow block to its first CFG node.
 pub(super) fn apply(
     source: &str,
+    lines: &LineTable,
     file: &str,
     program: &Program,
     flow: &Flow,
@@ -361,7 +397,6 @@ pub(super) fn apply(
 ) -> Result<Applied> {
     let mut removed = Vec::new();
     let anchors = Anchors::new(source, program);
-    let lines = std::cell::OnceCell::new();
     let mut tags: std::collections::HashMap<(usize, u64), usize> = Default::default();
     for (line, ann) in annotations(source, file)? {
         let at = anchors.of(line);
@@ -394,8 +429,7 @@ pub(super) fn apply(
                 let c_bound = anchors.from_c(line).then(|| bound.saturating_add(1));
                 let found = block.and_then(|b| flow.loop_of(b).map(|l| (b, l)));
                 if let (Some((_, l)), true) = (found, anchors.from_c(line)) {
-                    let table = lines.get_or_init(|| LineTable::new(source));
-                    if let Some(msg) = removed_loop(table, program, flow, l, line) {
+                    if let Some(msg) = removed_loop(lines, program, flow, l, line) {
                         notes.push(warn(&msg));
                         removed.push((l, warn(&msg)));
                         continue;

@@ -75,6 +75,7 @@ impl<'a> Builder<'a> {
                     split: false,
                     loop_bound: None,
                     line: Some(insts[r.start].line),
+                    source: None,
                 }
             })
             .collect();
@@ -127,6 +128,7 @@ impl<'a> Builder<'a> {
             split: false,
             loop_bound: None,
             line: self.blocks[u].line,
+            source: None,
         });
         self.succ.push(Vec::new());
         self.pred.push(Vec::new());

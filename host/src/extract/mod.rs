@@ -180,6 +180,8 @@ pub struct KernelLoop {
     /// Markers in it that came from an inner loop clang removed, which bound nothing here,
     /// with the assembly line of each (as the note says it).
     pub removed_markers: Vec<Note>,
+    /// Its statement in the C source (`k.cl:4:3`), where clang's line table says.
+    pub source: Option<String>,
 }
 
 /// Something the user should know that does not stop the analysis.
@@ -385,11 +387,14 @@ fn extract_program(
             inferred: None,
             copied_annotation: false,
             removed_markers: Vec::new(),
+            source: None,
         })
         .collect();
     let first: Vec<usize> = (0..flow.blocks.len()).map(|b| bsb.node_of(b)).collect();
+    let lines = line_table::LineTable::new(source);
     let applied = annotations::apply(
         source,
+        &lines,
         file,
         &program,
         &flow,
@@ -403,6 +408,10 @@ fn extract_program(
     }
     for (l, note) in applied.removed {
         loops[l].removed_markers.push(note);
+    }
+    for (l, kl) in loops.iter_mut().enumerate() {
+        kl.source = annotations::loop_statement(&lines, &program, &flow, l);
+        bsb.blocks[kl.header].source.clone_from(&kl.source);
     }
     // Every loop, annotated or not: an annotation counts the source's iterations, which a
     // header clang unrolled runs fewer times, and both bound the loop.
@@ -550,17 +559,21 @@ impl Kernel {
         self.notes.sort_by_key(|n| n.line);
     }
 
-    /// A note for every loop bounded from its counter, `file:line: how`, and for every marker
-    /// of a removed inner loop that a loop holds (`file:line: why it bounds nothing`).
+    /// A note for every loop bounded from its counter, `file:line (the loop at k.cl:4:3): how`,
+    /// and for every marker of a removed inner loop that a loop holds (`file:line: why it
+    /// bounds nothing`).
     pub fn loop_notes(&self, file: &str) -> Vec<String> {
         self.loops
             .iter()
             .flat_map(|l| {
-                let inferred = l.inferred.as_ref().map(|n| (l.line, n));
-                let removed = l.removed_markers.iter().map(|n| (n.line, &n.message));
+                let inferred = l.inferred.as_ref().map(|n| match &l.source {
+                    Some(at) => format!("{file}:{} (the loop at {at}): {n}", l.line),
+                    None => format!("{file}:{}: {n}", l.line),
+                });
+                let removed = (l.removed_markers.iter())
+                    .map(move |n| format!("{file}:{}: {}", n.line, n.message));
                 removed.chain(inferred)
             })
-            .map(|(line, n)| format!("{file}:{line}: {n}"))
             .collect()
     }
 
