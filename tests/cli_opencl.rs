@@ -173,9 +173,11 @@ fn a_loop_bound_is_a_constant_expression() {
 /// the line table says so, and the enclosing loop, whose counter the analysis cannot read,
 /// needs its own bound instead of taking the marker's 1. The enclosing loop is a `for (;;)`
 /// left by a `break`, a `while` around a `do ... while (0)`, or a `while` that calls a helper
-/// whose loop clang removed. The error names that loop by its statement in the source.
+/// whose loop clang removed, a `while (more(x))` whose test is in a helper, a kernel after
+/// another in its file. The error names that loop by its statement in the source.
 /// Markers of loops that stay (nested, after an inner loop, in a
-/// helper's loop, in a macro's loop, a `for` over several lines) bound their loops as before.
+/// helper's loop, in a macro's loop, a `for` over several lines, beside loops the preprocessor
+/// left out) bound their loops as before.
 #[test]
 fn a_removed_loops_marker_does_not_bound_the_loop_around_it() {
     let dir = tempfile::tempdir().unwrap();
@@ -214,13 +216,49 @@ fn a_removed_loops_marker_does_not_bound_the_loop_around_it() {
              }}\n"
         ),
     ];
+    // The enclosing loop's test in a helper, and a kernel after another in its file (clang
+    // writes the line table's files in the first function).
+    let unrolled = "for (int j = 0; j < 4; j++) { PWS_LOOP_BOUND(4); acc += v[(x + j) & 63] * j; }";
+    let removed = [
+        removed[0].clone(),
+        removed[1].clone(),
+        removed[2].clone(),
+        format!(
+            "static int more(int x) {{ return x > 3; }}\n\
+             __kernel void k(__global const int *v, __global int *out) {{\n\
+               int x = v[get_global_id(0)], acc = 0;\n\
+               while (more(x)) {{\n\
+                 {unrolled}\n\
+                 x = v[x & 63];\n\
+               }}\n\
+               out[get_global_id(0)] = acc;\n\
+             }}\n"
+        ),
+        format!(
+            "__kernel void first(__global int *out) {{ out[0] = 1; }}\n\
+             __kernel void k(__global const int *v, __global int *out) {{\n\
+               int x = v[get_global_id(0)], acc = 0;\n\
+               while (x > 3) {{\n\
+                 __attribute__((opencl_unroll_hint)) {unrolled}\n\
+                 x = v[x & 63];\n\
+               }}\n\
+               out[get_global_id(0)] = acc;\n\
+             }}\n"
+        ),
+    ];
     // Where the marker's loop and the loop it lands in start, in each source.
-    let at = [((4, 1), (3, 1)), ((4, 1), (3, 1)), ((4, 1), (10, 1))];
+    let at = [
+        ((4, 1), (3, 1)),
+        ((4, 1), (3, 1)),
+        ((4, 1), (10, 1)),
+        ((5, 1), (4, 1)),
+        ((5, 37), (4, 1)),
+    ];
     for (k, (source, (own, around))) in removed.iter().zip(at).enumerate() {
         let path = dir.path().join(format!("removed{k}.cl"));
         std::fs::write(&path, source).unwrap();
         let p = path.to_str().unwrap();
-        let e = pws_err(&["wcet", p]);
+        let e = pws_err(&["wcet", p, "--entry", "k"]);
         let pos = |(l, c): (u32, u32)| format!("{p}:{l}:{c}");
         assert!(
             e.contains(&format!(
@@ -265,6 +303,30 @@ fn a_removed_loops_marker_does_not_bound_the_loop_around_it() {
              acc += helper(acc, v[i] & 7);\n\
            }\n\
            FOR_EACH(i, n) { PWS_LOOP_BOUND(9); if (acc & 1) acc = acc * 3 + i; else acc >>= 1; }\n\
+           out[get_global_id(0)] = acc;\n\
+         }\n",
+        // A loop the preprocessor left out, and the branch of an `#ifdef` it did not compile.
+        "__kernel void k(__global const int *v, __global int *out) {\n\
+           int x = v[get_global_id(0)], acc = 0;\n\
+           while (x > 3) {\n\
+         #if 0\n\
+             for (int j = 0; j < 2; j++) {\n\
+         #endif\n\
+               PWS_LOOP_BOUND(64);\n\
+               acc += v[x & 63];\n\
+         #if 0\n\
+             }\n\
+         #endif\n\
+         #ifdef NEVER\n\
+             for (int j = 0; j < 2; j++) {\n\
+         #else\n\
+             for (int j = 0; j < x; j++) {\n\
+         #endif\n\
+               PWS_LOOP_BOUND(64);\n\
+               acc += j;\n\
+             }\n\
+             x = v[x & 63];\n\
+           }\n\
            out[get_global_id(0)] = acc;\n\
          }\n",
     ];

@@ -125,6 +125,8 @@ pub fn assemble_lines<'s>(
         data_symbols: BTreeMap::new(),
         foreign_symbols: BTreeMap::new(),
         last_foreign: None,
+        c_files: BTreeMap::new(),
+        c_locs: Vec::new(),
     };
     // Line of an open `.amdgpu_metadata` block, whose YAML body is skipped.
     let mut metadata_from = None;
@@ -211,6 +213,10 @@ struct Assembler<'a> {
     foreign_symbols: BTreeMap<String, String>,
     /// The latest of them, named when data follows it.
     last_foreign: Option<String>,
+    /// clang's line table ([`crate::lines`]): the files by number, and from which line each
+    /// `.loc` holds. Errors name the C position of their line.
+    c_files: BTreeMap<u32, String>,
+    c_locs: Vec<(u32, Option<crate::lines::Loc>)>,
 }
 
 /// Removes a `;` or `//` comment (outside double-quoted strings).
@@ -258,7 +264,7 @@ fn parse_data_int(text: &str) -> Option<i128> {
 
 /// A double-quoted string with the assembler's escapes (`\n`, `\t`, `\b`, `\f`, `\r`,
 /// `\\`, `\"`, octal `\NNN`, hex `\xHH`); returns its bytes and the text after it.
-fn parse_string(text: &str) -> Result<(Vec<u8>, &str), String> {
+pub(crate) fn parse_string(text: &str) -> Result<(Vec<u8>, &str), String> {
     let bytes = text.as_bytes();
     if bytes.first() != Some(&b'"') {
         return Err("expected a double-quoted string".to_string());
@@ -324,13 +330,28 @@ impl Assembler<'_> {
     /// An error at `column` of the current line. The message's quoted values (tokens, labels,
     /// mnemonics: whatever the source holds) are escaped and shortened ([`diag::message`]).
     fn error(&self, column: u32, kind: ErrorKind, message: impl Into<String>) -> AsmError {
+        let mut message = diag::message(&message.into());
+        if let Some(at) = self.c_position() {
+            message.push_str(&format!(" (source: {at})"));
+        }
         AsmError {
             file: self.file.to_string(),
             line: self.line,
             column,
             kind,
-            message: diag::message(&message.into()),
+            message,
         }
+    }
+
+    /// The C position of the current line, `k.cl:4:12`, where clang's line table gives one.
+    fn c_position(&self) -> Option<String> {
+        let k = self.c_locs.partition_point(|&(line, _)| line <= self.line);
+        let loc = self.c_locs[..k].last()?.1?;
+        let file = diag::escape(self.c_files.get(&loc.file)?);
+        Some(match loc.col {
+            0 => format!("{file}:{}", loc.line),
+            col => format!("{file}:{}:{col}", loc.line),
+        })
     }
 
     /// Handles one comment-free line; returns true if it opens a metadata block.
@@ -449,6 +470,14 @@ impl Assembler<'_> {
         }
         let args = &text[name_end..];
         match name {
+            ".file" => {
+                if let Some(f) = crate::lines::file_directive(args) {
+                    self.c_files.insert(f.number, f.name);
+                }
+            }
+            ".loc" => self
+                .c_locs
+                .push((self.line, crate::lines::loc_directive(args))),
             ".text" => self.section = Section::Text,
             ".rodata" => self.section = Section::Rodata,
             ".data" | ".bss" => self.section = Section::Other(name.to_string()),

@@ -24,6 +24,7 @@ pub mod error;
 pub mod input;
 pub mod inst;
 pub mod kernarg;
+pub mod lines;
 pub mod manifest;
 pub mod metadata;
 pub mod opcode;

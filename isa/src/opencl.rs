@@ -178,7 +178,7 @@ fn write_atomic(path: &Path, text: &str) -> Result<(), ClError> {
 /// The version of what a cached `.s` holds beyond clang's output (the header line,
 /// [`DEFAULT_FLAGS`] and [`select_kernel`]'s choice of code), part of the cache key: raise it
 /// when one changes, or the cache keeps serving files written by the old rule.
-const CACHE_FORMAT: u32 = 5;
+const CACHE_FORMAT: u32 = 6;
 
 /// Compiles the OpenCL C kernel at `source` (or finds it in the cache) and returns the path
 /// of its assembly.
@@ -457,6 +457,7 @@ pub fn entry_kernel(
 /// (section and target directives) stays; every other function's code, from its `.globl` to
 /// its `.Lfunc_end`, goes: other kernels, with their descriptors, and the source's helper
 /// functions, which clang emits (with external linkage) even where it has inlined every call;
+/// the line table's `.file` lines stay wherever they are;
 /// a call that remains is refused by [`no_calls`]. Program-scope variables (`.type
 /// name,@object`) stay, so that [`no_calls`] can tell a table from a function. The metadata
 /// stays whole: it lays out the kept kernel's arguments ([`crate::metadata`]).
@@ -490,7 +491,8 @@ pub fn select_kernel(asm: &str, entry: Option<&str>) -> Result<String, String> {
         if let Some(name) = starts.filter(|n| !objects.contains(n)) {
             keep = name == entry;
         }
-        if keep {
+        // clang writes the line table's files where the first function uses them.
+        if keep || t.starts_with(".file") {
             out.push_str(line);
             out.push('\n');
         }
@@ -518,6 +520,13 @@ mod tests {
         assert!(b.contains(".amdhsa_kernel b") && !b.contains(".amdhsa_kernel a"));
         assert!(
             b.contains("\t.amdgpu_metadata\nx: 1\n\t.end_amdgpu_metadata\n"),
+            "{b}"
+        );
+        // The line table's files, which clang writes in the first function, stay.
+        let with_table = TWO.replace("a:\n", "a:\n\t.file\t0 \"/d\" \"k.cl\"\n");
+        let b = select_kernel(&with_table, Some("b")).unwrap();
+        assert!(
+            b.contains("\t.file\t0 \"/d\" \"k.cl\"\n") && !b.contains("a:\n"),
             "{b}"
         );
         let e = select_kernel(TWO, None).unwrap_err();

@@ -566,3 +566,28 @@ fn sgprs_used_covers_register_ranges_and_every_operand_slot() {
         21
     );
 }
+
+/// Assembly that clang wrote with its line table (OpenCL C compiled by pws): an error names
+/// the C position of its line too, from the `.loc` in force there, in the first pass and in
+/// the second (labels).
+#[test]
+fn errors_name_the_c_position_of_their_line() {
+    let src = "\t.file\t0 \"/work\" \"k.cl\" md5 0x0123\n\t.file\t1 \"/inc\" \"pws.h\"\n\t.loc\t0 4 12 prologue_end ; k.cl:4:12\n\tv_cvt_f64_f32_e32 v[0:1], v2\n";
+    let e = err(src);
+    assert_eq!((e.line, e.column), (4, 2));
+    assert!(e.message.ends_with(" (source: k.cl:4:12)"), "{}", e.message);
+    let e =
+        err("\t.file\t1 \"pws.h\"\n\t.loc\t1 98 0\n\ts_nop 0\n\t.loc\t0 0 3\n\ts_branch nowhere\n");
+    assert!(
+        !e.message.contains("source:"),
+        "line 0 is no position: {}",
+        e.message
+    );
+    let e = err("\t.file\t1 \"pws.h\"\n\t.loc\t1 98 0\n\ts_branch nowhere\n");
+    assert_eq!(e.message, "undefined label `nowhere` (source: pws.h:98)");
+    // Without a line table, as before.
+    assert_eq!(
+        err("\ts_branch nowhere\n").message,
+        "undefined label `nowhere`"
+    );
+}

@@ -263,21 +263,74 @@ fn removed_loop(
         .filter_map(|inst| table.at(inst.line))
         .filter(|at| at.file != marker.file || own.extent.contains(at.pos) == Some(false))
         .find_map(|at| {
-            let (_, outer) = around
+            let there = table.file(at.file)?;
+            let direct = around
                 .iter()
                 .filter(|(f, c)| *f == at.file && c.extent.contains(at.pos) == Some(true))
-                .max_by_key(|(_, c)| c.at())?;
-            let there = table.file(at.file)?;
+                .max_by_key(|(_, c)| c.at());
+            let (outer_file, outer, how) = match direct {
+                Some(&(f, c)) => (f, c, String::new()),
+                None => {
+                    let (f, c, site) = called_around(table, marker.file, own, &around, at)?;
+                    let f_file = table.file(f)?;
+                    (f, c, format!(", called at {}", f_file.show(site)))
+                }
+            };
+            let outer_at = table.file(outer_file)?.show(outer.at());
             Some(format!(
                 "'pws: loop_bound' belongs to the loop at {}, which clang removed or unrolled \
-                 whole: it sits in the loop at {} (whose compare at {} is in this loop), where \
-                 it bounds nothing; annotate the loop at {} itself",
+                 whole: it sits in the loop at {outer_at} (whose compare at {}{how} is in this \
+                 loop), where it bounds nothing; annotate the loop at {outer_at} itself",
                 file.show(own.at()),
-                there.show(outer.at()),
                 there.show(at.pos),
-                there.show(outer.at()),
             ))
         })
+}
+
+/// The loop of `around` (by file) that runs the compare at `at` through calls: `at` is in a
+/// function that a loop of `around` calls, directly or through other functions, outside the
+/// marker's loop `own` (of file `f`), and no call on the way is inside `own` (whose inlined
+/// copy the compare could be). Returns the loop and its call.
+fn called_around<'a>(
+    table: &LineTable,
+    f: u32,
+    own: &CLoop,
+    around: &[(u32, &'a CLoop)],
+    at: super::line_table::Loc,
+) -> Option<(u32, &'a CLoop, super::c_loops::Pos)> {
+    let function_at = |file: u32, pos| {
+        table
+            .file(file)?
+            .code
+            .functions
+            .iter()
+            .find(|g| g.body.contains(pos) == Some(true))
+            .map(|g| g.name.clone())
+    };
+    let mut work = vec![function_at(at.file, at.pos)?];
+    let mut seen = std::collections::BTreeSet::new();
+    let mut found = None;
+    while let Some(name) = work.pop() {
+        if !seen.insert(name.clone()) || seen.len() > 64 {
+            continue;
+        }
+        for (cf, sf) in table.files() {
+            for call in sf.code.calls.iter().filter(|c| c.name == name) {
+                if cf == f && own.extent.contains(call.at) != Some(false) {
+                    return None;
+                }
+                let runs = around
+                    .iter()
+                    .filter(|(lf, c)| *lf == cf && c.extent.contains(call.at) == Some(true))
+                    .max_by_key(|(_, c)| c.at());
+                match runs {
+                    Some(&(lf, c)) => found = found.or(Some((lf, c, call.at))),
+                    None => work.extend(function_at(cf, call.at)),
+                }
+            }
+        }
+    }
+    found
 }
 
 /// A VALU or SALU compare: a loop's test, an `if`'s condition.
@@ -288,9 +341,9 @@ pub(super) fn is_compare(inst: &pws_isa::Instruction) -> bool {
         .any(|p| m.starts_with(p))
 }
 
-/// Where loop `l`'s statement is in the C source (`k.cl:4:3`): the innermost source loop
-/// around the compare its exit branches test, the last compare of a block the loop leaves
-/// from. None where the line table does not say.
+/// Where loop `l`'s statement is in the C source (`k.cl:4:3`): the source loop around the
+/// compare its exit branches test ([`loop_around`]), the last compare of a block the loop
+/// leaves from. None where the line table does not say.
 pub(super) fn loop_statement(
     table: &LineTable,
     program: &Program,
@@ -304,15 +357,62 @@ pub(super) fn loop_statement(
             .map(|i| &program.instructions[i])
             .find(|inst| is_compare(&inst.item))?;
         let at = table.at(test.line)?;
-        let file = table.file(at.file)?;
-        let statement = file
-            .code
-            .loops
-            .iter()
-            .filter(|c| c.extent.contains(at.pos) == Some(true))
-            .max_by_key(|c| c.at())?;
-        Some(file.show(statement.at()))
+        let (f, statement) = loop_around(table, at.file, at.pos)?;
+        Some(table.file(f)?.show(statement.at()))
     })
+}
+
+/// The innermost source loop around position `pos` of file `f`; for a position in a function
+/// outside its loops (`while (more(x))`), the one loop around every call of the function,
+/// directly or through other functions.
+fn loop_around(table: &LineTable, f: u32, pos: super::c_loops::Pos) -> Option<(u32, &CLoop)> {
+    let file = table.file(f)?;
+    let direct = file
+        .code
+        .loops
+        .iter()
+        .filter(|c| c.extent.contains(pos) == Some(true))
+        .max_by_key(|c| c.at());
+    if let Some(c) = direct {
+        return Some((f, c));
+    }
+    let mut work = vec![file
+        .code
+        .functions
+        .iter()
+        .find(|g| g.body.contains(pos) == Some(true))?
+        .name
+        .clone()];
+    let mut seen = std::collections::BTreeSet::new();
+    let mut found: Option<(u32, &CLoop)> = None;
+    while let Some(name) = work.pop() {
+        if !seen.insert(name.clone()) || seen.len() > 64 {
+            continue;
+        }
+        for (cf, sf) in table.files() {
+            for call in sf.code.calls.iter().filter(|c| c.name == name) {
+                let around = sf
+                    .code
+                    .loops
+                    .iter()
+                    .filter(|c| c.extent.contains(call.at) == Some(true))
+                    .max_by_key(|c| c.at());
+                match (around, found) {
+                    (Some(c), None) => found = Some((cf, c)),
+                    (Some(c), Some((ff, fc))) if ff != cf || fc != c => return None,
+                    (Some(_), Some(_)) => {}
+                    (None, _) => work.extend(
+                        sf.code
+                            .functions
+                            .iter()
+                            .find(|g| g.body.contains(call.at) == Some(true))
+                            .map(|g| g.name.clone()),
+                    ),
+                }
+            }
+        }
+    }
+    found
 }
 
 /// The source loops that run loop `own` of file `f`, by file: those around it in its

@@ -10,6 +10,8 @@
 //! which loops enclose it. A loop that a macro of the source writes is not seen; the analysis
 //! then knows less and concludes nothing from it.
 
+use std::collections::BTreeSet;
+
 /// A position in a source file, as clang's `.loc` gives it; column 0 means "somewhere on the
 /// line".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -87,9 +89,17 @@ pub struct Scanned {
     pub calls: Vec<Call>,
 }
 
-/// The loops, functions and calls of `text`.
-pub fn scan(text: &str) -> Scanned {
-    let tokens = tokens(text);
+/// The loops, functions and calls of `text`, whose lines `located` holds code (clang's line
+/// table): they tell which branch of a preprocessor conditional was compiled
+/// ([`dead_lines`]).
+pub fn scan(text: &str, located: &BTreeSet<u32>) -> Scanned {
+    let dead = dead_lines(text, located);
+    let live: String = text
+        .split_inclusive('\n')
+        .zip(dead.iter().chain(std::iter::repeat(&false)))
+        .map(|(l, &d)| if d { "\n" } else { l })
+        .collect();
+    let tokens = tokens(&live);
     let calls = tokens
         .windows(2)
         .filter_map(|w| match (&w[0].tok, &w[1].tok) {
@@ -124,6 +134,66 @@ pub fn scan(text: &str) -> Scanned {
         calls,
     }
 }
+
+/// Per 0-based line of `text`: in a branch of a preprocessor conditional that was not
+/// compiled. Of the branches of one `#if` ... `#endif`, one is compiled: the one that holds a
+/// line of code, where one does; else a branch of `#if 0` is not, and the `#else` of `#if 1`
+/// is not. Other branches are kept (the scan may then see loops of both).
+fn dead_lines(text: &str, located: &BTreeSet<u32>) -> Vec<bool> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut dead = vec![false; lines.len()];
+    // Open groups: each branch's (directive line, condition).
+    let mut open: Vec<Vec<(usize, String)>> = Vec::new();
+    for (k, l) in lines.iter().enumerate() {
+        let Some(d) = l.trim_start().strip_prefix('#') else {
+            continue;
+        };
+        let d = d.trim_start();
+        let word = d
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .next()
+            .unwrap_or("");
+        let cond = d[word.len()..].trim().to_string();
+        match word {
+            "if" | "ifdef" | "ifndef" => open.push(vec![(k, format!("{word} {cond}"))]),
+            "elif" | "else" => {
+                if let Some(g) = open.last_mut() {
+                    g.push((k, word.to_string()));
+                }
+            }
+            "endif" => {
+                let Some(g) = open.pop() else { continue };
+                let ends: Vec<usize> = g.iter().skip(1).map(|&(at, _)| at).chain([k]).collect();
+                let bodies: Vec<(usize, usize)> = g
+                    .iter()
+                    .zip(&ends)
+                    .map(|(&(at, _), &end)| (at + 1, end))
+                    .collect();
+                let has_code = |&(a, b): &(usize, usize)| {
+                    located.range(a as u32 + 1..=b as u32).next().is_some()
+                };
+                let compiled: Vec<usize> = (0..bodies.len())
+                    .filter(|&i| has_code(&bodies[i]))
+                    .collect();
+                let gone: Vec<usize> = match (compiled.as_slice(), g[0].1.as_str()) {
+                    ([one], _) => (0..bodies.len()).filter(|i| i != one).collect(),
+                    ([], "if 0") => vec![0],
+                    ([], "if 1") => (1..bodies.len()).collect(),
+                    _ => Vec::new(),
+                };
+                for i in gone {
+                    let (a, b) = bodies[i];
+                    dead[a..b].iter_mut().for_each(|x| *x = true);
+                }
+            }
+            _ => {}
+        }
+    }
+    dead
+}
+
+/// The keywords that start a statement the scan follows.
+const STATEMENTS: &[&str] = &["for", "while", "do", "if", "switch"];
 
 /// Words before a `(` that are no call.
 const NOT_CALLS: &[&str] = &[
@@ -270,6 +340,13 @@ impl Scan {
         matches!(self.tokens.get(self.i), Some(Token { tok: Tok::Punct(q), .. }) if *q == p)
     }
 
+    fn next_is_paren(&self) -> bool {
+        matches!(
+            self.tokens.get(self.i + 1).map(|t| &t.tok),
+            Some(Tok::Punct(b'('))
+        )
+    }
+
     fn peek_word(&self, w: &str) -> bool {
         matches!(self.tokens.get(self.i), Some(Token { tok: Tok::Word(v), .. }) if v == w)
     }
@@ -349,10 +426,26 @@ impl Scan {
                     self.i += 1;
                     self.statement()
                 }
+                // `__attribute__((opencl_unroll_hint)) for ...`, `_Pragma("unroll") for ...`.
+                "__attribute__" | "__attribute" | "_Pragma" if self.next_is_paren() => {
+                    self.i += 1;
+                    self.parens()?;
+                    self.statement()
+                }
                 "case" | "default" => {
                     while self.i < self.tokens.len() && !self.peek_punct(b':') {
                         self.i += 1;
                     }
+                    self.i += 1;
+                    self.statement()
+                }
+                // A macro before a statement (`UNROLL for ...`, `#define UNROLL _Pragma(...)`):
+                // no C statement has a name right before a keyword.
+                _ if matches!(
+                    self.tokens.get(self.i + 1).map(|t| &t.tok),
+                    Some(Tok::Word(k)) if STATEMENTS.contains(&k.as_str())
+                ) =>
+                {
                     self.i += 1;
                     self.statement()
                 }
@@ -503,7 +596,7 @@ mod tests {
     /// (keyword, control start, control end, statement end) of each loop.
     fn summary(text: &str) -> Vec<(At, At, At, At)> {
         let p = |p: Pos| (p.line, p.col);
-        scan(text)
+        scan(text, &BTreeSet::new())
             .loops
             .iter()
             .map(|l| {
@@ -542,7 +635,7 @@ mod tests {
         // if/else, switch with cases, labels, initializers and struct bodies do not end the
         // scan of the function around them.
         let src = "typedef struct { int a; int b; } P;\nint t[2] = {1, 2};\nvoid f(int n) {\n  P p = {1, 2};\n  if (n) x = 1; else for (;;) {}\n  switch (n) { case 1: while (n) n--; break; default: ; }\n  out: do n++; while (n < 4);\n}\n";
-        let at: Vec<(u32, u32)> = scan(src)
+        let at: Vec<(u32, u32)> = scan(src, &BTreeSet::new())
             .loops
             .iter()
             .map(|l| (l.at().line, l.at().col))
@@ -553,7 +646,7 @@ mod tests {
     #[test]
     fn functions_and_calls_are_found() {
         let src = "static inline __attribute__((always_inline)) int step(int x) {\n  return x + 1;\n}\nstruct S { int a; } s = { 1 };\n__kernel void k(__global int *o) {\n  for (int i = 0; i < 3; i++) o[i] = step((int)i) + sizeof(int);\n}\n";
-        let found = scan(src);
+        let found = scan(src, &BTreeSet::new());
         let functions: Vec<(&str, u32, u32)> = found
             .functions
             .iter()
@@ -569,8 +662,29 @@ mod tests {
     }
 
     #[test]
+    fn uncompiled_branches_and_statement_prefixes() {
+        // Line 4 holds code: the `#ifdef` branch was compiled, the `#else` one was not.
+        let src = "void f(int x) {\n  while (x > 9) {\n#ifdef HALVE\n  while (x > 1) {\n#else\n  while (x > 5) {\n#endif\n    x--; }\n#if 0\n  for (;;) {}\n#endif\n  __attribute__((opencl_unroll_hint)) for (int i = 0; i < 4; i++) x++;\n  _Pragma(\"unroll\") UNROLL for (int i = 0; i < 4; i++) x++;\n  x = 0;\n}}\n";
+        let at = |located: &[u32]| -> Vec<u32> {
+            scan(src, &located.iter().copied().collect())
+                .loops
+                .iter()
+                .map(|l| l.at().line)
+                .collect()
+        };
+        assert_eq!(at(&[2, 4]), vec![4, 12, 13, 2]);
+        assert_eq!(at(&[2, 6]), vec![6, 12, 13, 2]);
+        // Neither branch holds code: both are kept; `#if 0` never is.
+        assert_eq!(at(&[2]), vec![6, 12, 13, 4, 2]);
+    }
+
+    #[test]
     fn spans_contain_positions() {
-        let l = scan("void f() {\n  for (;;) {\n    x++;\n  }\n}\n").loops[0];
+        let l = scan(
+            "void f() {\n  for (;;) {\n    x++;\n  }\n}\n",
+            &BTreeSet::new(),
+        )
+        .loops[0];
         assert_eq!(l.extent.contains(pos(3, 5)), Some(true));
         assert_eq!(l.extent.contains(pos(3, 0)), Some(true));
         assert_eq!(l.extent.contains(pos(2, 1)), Some(false));
@@ -584,7 +698,7 @@ mod tests {
     #[test]
     fn hostile_text_ends_the_scan_without_panicking() {
         let deep = "void f() {".to_string() + &"{".repeat(100_000) + "for (;;) {}";
-        assert!(scan(&deep).loops.is_empty());
+        assert!(scan(&deep, &BTreeSet::new()).loops.is_empty());
         for s in [
             "for",
             "for (",
@@ -596,8 +710,8 @@ mod tests {
             "'",
             "case",
         ] {
-            scan(s);
+            scan(s, &BTreeSet::new());
         }
-        assert_eq!(scan("}}}} for (;;) x;").loops.len(), 1);
+        assert_eq!(scan("}}}} for (;;) x;", &BTreeSet::new()).loops.len(), 1);
     }
 }

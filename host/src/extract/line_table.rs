@@ -1,17 +1,19 @@
 //! Where each line of a kernel's assembly came from in its C source: clang's line table
-//! (`.file N "dir" "name" md5 0x...` and `.loc N line column`, which pws compiles OpenCL C
-//! with, docs/opencl.md), and the loops of the files it names ([`super::c_loops`]).
+//! (`.file N "dir" "name" md5 0x...` and `.loc N line column`, [`pws_isa::lines`], which pws
+//! compiles OpenCL C with, docs/opencl.md), and the loops of the files it names
+//! ([`super::c_loops`]).
 //!
 //! A file is read only when its contents still have the MD5 sum clang recorded, so that
 //! positions are never looked up in a source that changed since. A file that cannot be read,
 //! or a table that is not there (hand-written assembly, `-g0` among the flags), leaves the
 //! positions unknown, and the analysis concludes nothing from them.
 
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::collections::{BTreeSet, HashMap};
+use std::path::PathBuf;
 
 use md5::{Digest, Md5};
 use pws_isa::input::{read_text, Kind};
+use pws_isa::lines::{directive, Directive, FileEntry};
 
 use super::c_loops::{self, Pos, Scanned};
 
@@ -34,6 +36,25 @@ impl SourceFile {
     pub fn show(&self, p: Pos) -> String {
         format!("{}:{}:{}", self.path.display(), p.line, p.col)
     }
+
+    /// The file `.file` names, read and scanned if its contents have the MD5 sum it records;
+    /// `located`: its lines that hold code.
+    fn read(
+        entry: &FileEntry,
+        comp_dir: Option<&str>,
+        located: &BTreeSet<u32>,
+    ) -> Option<SourceFile> {
+        let path = entry.path(comp_dir);
+        let text = read_text(&path, Kind::OpenCl).ok()?;
+        let sum: String = Md5::digest(text.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        (entry.md5.as_deref() == Some(sum.as_str())).then(|| SourceFile {
+            code: c_loops::scan(&text, located),
+            path,
+        })
+    }
 }
 
 #[derive(Debug, Default)]
@@ -46,20 +67,42 @@ pub struct LineTable {
 impl LineTable {
     /// The table of the assembly `source`.
     pub fn new(source: &str) -> LineTable {
-        let mut files = HashMap::new();
+        let mut entries = Vec::new();
         let mut at = vec![None];
         let mut current = None;
         for line in source.lines() {
-            let t = line.trim_start();
-            if let Some(rest) = t.strip_prefix(".file") {
-                if let Some((n, file)) = file_directive(rest) {
-                    files.insert(n, file);
+            match directive(line) {
+                Some(Directive::File(entry)) => entries.push(entry),
+                Some(Directive::Loc(loc)) => {
+                    current = loc.map(|l| Loc {
+                        file: l.file,
+                        pos: Pos {
+                            line: l.line,
+                            col: l.col,
+                        },
+                    })
                 }
-            } else if let Some(rest) = t.strip_prefix(".loc") {
-                current = loc_directive(rest);
+                None => {}
             }
             at.push(current);
         }
+        let comp_dir = entries
+            .iter()
+            .find(|e| e.number == 0)
+            .and_then(|e| e.dir.clone());
+        let files = entries
+            .iter()
+            .filter_map(|entry| {
+                let located: BTreeSet<u32> = at
+                    .iter()
+                    .flatten()
+                    .filter(|l| l.file == entry.number)
+                    .map(|l| l.pos.line)
+                    .collect();
+                let file = SourceFile::read(entry, comp_dir.as_deref(), &located)?;
+                Some((entry.number, file))
+            })
+            .collect();
         LineTable { files, at }
     }
 
@@ -82,95 +125,10 @@ impl LineTable {
     }
 }
 
-/// `.loc FILE LINE [COLUMN] [flags]`: a position, or None for line 0 (code clang places at no
-/// line) and what does not parse.
-fn loc_directive(rest: &str) -> Option<Loc> {
-    if !rest.starts_with(char::is_whitespace) {
-        return None;
-    }
-    let mut words = rest.split_whitespace();
-    let file = words.next()?.parse().ok()?;
-    let line: u32 = words.next()?.parse().ok()?;
-    let col = words.next().and_then(|w| w.parse().ok()).unwrap_or(0);
-    (line > 0).then_some(Loc {
-        file,
-        pos: Pos { line, col },
-    })
-}
-
-/// `.file N ["dir"] "name" md5 0x...`: the file, read and scanned if its sum matches.
-fn file_directive(rest: &str) -> Option<(u32, SourceFile)> {
-    let rest = rest.strip_prefix(char::is_whitespace)?.trim_start();
-    let (n, mut rest) = rest.split_once(char::is_whitespace)?;
-    let n: u32 = n.parse().ok()?;
-    let mut names = Vec::new();
-    while let Some((s, r)) = quoted(rest.trim_start()) {
-        names.push(s);
-        rest = r;
-    }
-    let sum = rest.trim().strip_prefix("md5")?.trim().strip_prefix("0x")?;
-    let path = match names.as_slice() {
-        [name] => PathBuf::from(name),
-        [dir, name] => Path::new(dir).join(name),
-        _ => return None,
-    };
-    let text = read_text(&path, Kind::OpenCl).ok()?;
-    let digest: String = Md5::digest(text.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    (digest.trim_start_matches('0') == sum.to_ascii_lowercase().trim_start_matches('0')).then(
-        || {
-            (
-                n,
-                SourceFile {
-                    code: c_loops::scan(&text),
-                    path,
-                },
-            )
-        },
-    )
-}
-
-/// A string in double quotes at the start of `s`, with the escapes LLVM writes (`\\`, `\"`,
-/// octal `\NNN`), and the rest of `s`.
-fn quoted(s: &str) -> Option<(String, &str)> {
-    let body = s.strip_prefix('"')?;
-    let mut bytes = Vec::new();
-    let b = body.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'"' => return Some((String::from_utf8(bytes).ok()?, &body[i + 1..])),
-            b'\\' => {
-                let oct = b[i + 1..]
-                    .iter()
-                    .take(3)
-                    .take_while(|c| (b'0'..=b'7').contains(c))
-                    .count();
-                if oct > 0 {
-                    let v = b[i + 1..i + 1 + oct]
-                        .iter()
-                        .fold(0u32, |v, c| v * 8 + u32::from(c - b'0'));
-                    bytes.push(u8::try_from(v).ok()?);
-                    i += 1 + oct;
-                } else {
-                    bytes.push(*b.get(i + 1)?);
-                    i += 2;
-                }
-            }
-            c => {
-                bytes.push(c);
-                i += 1;
-            }
-        }
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     const SOURCE: &str = "void f() {\n  for (;;) {\n    x++;\n  }\n}\n";
 
@@ -215,24 +173,5 @@ mod tests {
         let gone = LineTable::new(&asm(&dir, "gone.cl", &md5_hex(SOURCE)));
         assert!(gone.file(0).is_none());
         std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn quoted_names_unescape() {
-        assert_eq!(
-            quoted(r#""a\\b\"c\101" rest"#),
-            Some(("a\\b\"cA".to_string(), " rest"))
-        );
-        assert_eq!(quoted(r#""open"#), None);
-        assert_eq!(quoted(r#""bad\"#), None);
-        assert_eq!(
-            loc_directive(" 1 7"),
-            Some(Loc {
-                file: 1,
-                pos: Pos { line: 7, col: 0 }
-            })
-        );
-        assert_eq!(loc_directive("x 1 7"), None);
-        assert!(file_directive(" 1 \"k.cl\"").is_none(), "no sum: not read");
     }
 }
