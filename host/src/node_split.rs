@@ -254,8 +254,17 @@ fn with_copies(
             }
         }
     }
-    // The copies, block by block: the `pws:` annotations from the previous instruction on,
-    // the instructions, branches to the copies of copied blocks.
+    // The copies, block by block: the `pws:` annotations from the previous instruction on
+    // (with the inline-asm lines around a C marker, which say where it belongs), the line
+    // table's position in force, the instructions, branches to the copies of copied blocks.
+    let kept = |n: usize| {
+        let t = lines.get(n - 1).map(|l| l.trim_start());
+        t.is_some_and(|t| {
+            ["; pws:", ";;#ASMSTART", ";;#ASMEND", ".loc"]
+                .iter()
+                .any(|p| t.starts_with(p))
+        })
+    };
     let mut tail: Vec<String> = Vec::new();
     for &b in copies {
         let range = flow.blocks[b].clone();
@@ -265,18 +274,21 @@ fn with_copies(
             .start
             .checked_sub(1)
             .map_or(1, |i| insts[i].line as usize + 1);
-        for n in from..first {
-            if lines.get(n - 1)?.trim_start().starts_with("; pws:") {
-                tail.push(lines[n - 1].to_string());
-            }
+        if let Some(loc) = lines[..(from - 1).min(lines.len())]
+            .iter()
+            .rev()
+            .find(|l| l.trim_start().starts_with(".loc"))
+        {
+            tail.push(loc.to_string());
+        }
+        for n in (from..first).filter(|&n| kept(n)) {
+            tail.push(lines[n - 1].to_string());
         }
         let mut at_line = first;
         for i in range.clone() {
             let l = &insts[i];
-            for n in at_line..l.line as usize {
-                if lines.get(n - 1)?.trim_start().starts_with("; pws:") {
-                    tail.push(lines[n - 1].to_string());
-                }
+            for n in (at_line..l.line as usize).filter(|&n| kept(n)) {
+                tail.push(lines[n - 1].to_string());
             }
             at_line = l.line as usize + 1;
             let target = match l.item.branch_target(l.pc) {
@@ -414,8 +426,20 @@ mod tests {
             changed,
             [("  s_cbranch_scc0 .LBB10_2", "  s_cbranch_scc0 .Lpws_copy0")]
         );
-        // The inner loop's copy keeps its annotation.
+        // The inner loop's copy keeps its annotation; a C marker's copy keeps its inline-asm
+        // lines and the line table's position, which say where it belongs.
         assert_eq!(text.matches("; pws: loop_bound 6").count(), 2, "{text}");
+        let from_c = PEELED.replace(
+            "  ; pws: loop_bound 6\n",
+            "  .loc 0 9 5\n  ;;#ASMSTART\n  ; pws: loop_bound 6 1\n  ;;#ASMEND\n",
+        );
+        let (text, _) = split(&from_c, "t.s").unwrap();
+        for line in [
+            "  .loc 0 9 5\n",
+            "  ;;#ASMSTART\n  ; pws: loop_bound 6 1\n  ;;#ASMEND\n",
+        ] {
+            assert_eq!(text.matches(line).count(), 2, "{text}");
+        }
         assert_eq!(
             notes,
             ["t.s:17: the loop at this line is also entered at line 8; pws runs a copy of the 6 instruction(s) from there to it, so that the loop has one entry"]
