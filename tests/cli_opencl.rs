@@ -338,6 +338,28 @@ fn a_removed_loops_marker_does_not_bound_the_loop_around_it() {
     }
 }
 
+/// A kernel given to a command that runs a launch (`pws run k.cl`, as `pws wcet k.cl` takes
+/// it) is named as a kernel, with the way to a manifest, instead of a TOML syntax error.
+#[test]
+fn a_kernel_where_a_manifest_belongs_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let k = dir.path().join("k.cl");
+    std::fs::write(&k, "__kernel void k(__global int *o) { o[0] = 1; }\n").unwrap();
+    let s = dir.path().join("k.s");
+    std::fs::write(&s, "\ts_endpgm\n").unwrap();
+    for (path, what) in [(&k, "an OpenCL C kernel"), (&s, "a GCN3 kernel")] {
+        let p = path.to_str().unwrap();
+        for cmd in ["run", "golden", "compare"] {
+            let e = pws_err(&[cmd, p]);
+            assert!(
+                e.contains(&format!("{what}, not a launch manifest")),
+                "{cmd}: {e}"
+            );
+            assert!(e.contains("`pws manifest k."), "{cmd}: {e}");
+        }
+    }
+}
+
 #[test]
 fn entry_flags_and_compiler_mistakes_are_clear_errors() {
     let dir = tempfile::tempdir().unwrap();

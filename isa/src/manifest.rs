@@ -443,8 +443,28 @@ impl Manifest {
         Manifest::parse(&Manifest::read(path)?, path)
     }
 
-    /// The text of the manifest at `path`, through the bounded reader.
+    /// The text of the manifest at `path`, through the bounded reader. A kernel given where a
+    /// manifest belongs (`pws run k.cl`) is named as one, not read as TOML.
     pub(crate) fn read(path: &Path) -> Result<String, ManifestError> {
+        let kernel = match path.extension().and_then(|e| e.to_str()) {
+            Some("cl") => Some("an OpenCL C kernel"),
+            Some("s" | "asm") => Some("a GCN3 kernel"),
+            _ => None,
+        };
+        if let Some(what) = kernel {
+            let name = path
+                .file_name()
+                .map_or(String::new(), |n| n.to_string_lossy().into());
+            return Err(ManifestError {
+                path: path.to_path_buf(),
+                at: None,
+                kind: ManifestErrorKind::Syntax(format!(
+                    "{what}, not a launch manifest: a launch runs a manifest (TOML) that names \
+                     its kernel, grid, buffers and arguments (`kernel = \"{name}\"`; \
+                     docs/manifest.md); `pws manifest {name}` writes one to fill in"
+                )),
+            });
+        }
         input::read_text(path, input::Kind::Manifest).map_err(|e| ManifestError {
             path: path.to_path_buf(),
             at: None,
