@@ -2,8 +2,8 @@
 
 use pws_isa::Program;
 
-use super::c_loops::{CLoop, Span};
-use super::line_table::{LineTable, SourceFile};
+use super::c_loops::CLoop;
+use super::line_table::LineTable;
 use super::{IfBranch, Note};
 use crate::cfg::Block;
 use crate::error::{HostError, Result};
@@ -242,12 +242,7 @@ fn removed_loop(
 ) -> Option<String> {
     let marker = table.at(u32::try_from(line).ok()?)?;
     let file = table.file(marker.file)?;
-    let own: &CLoop = file
-        .code
-        .loops
-        .iter()
-        .filter(|c| c.extent.contains(marker.pos) == Some(true))
-        .max_by_key(|c| c.at())?;
+    let own = table.loop_at(marker.file, marker.pos)?;
     let around = around(table, marker.file, own);
     flow.loops[l]
         .body
@@ -298,35 +293,18 @@ fn called_around<'a>(
     around: &[(u32, &'a CLoop)],
     at: super::line_table::Loc,
 ) -> Option<(u32, &'a CLoop, super::c_loops::Pos)> {
-    let function_at = |file: u32, pos| {
-        table
-            .file(file)?
-            .code
-            .functions
-            .iter()
-            .find(|g| g.body.contains(pos) == Some(true))
-            .map(|g| g.name.clone())
-    };
-    let mut work = vec![function_at(at.file, at.pos)?];
-    let mut seen = std::collections::BTreeSet::new();
     let mut found = None;
-    while let Some(name) = work.pop() {
-        if !seen.insert(name.clone()) || seen.len() > 64 {
-            continue;
-        }
-        for (cf, sf) in table.files() {
-            for call in sf.code.calls.iter().filter(|c| c.name == name) {
-                if cf == f && own.extent.contains(call.at) != Some(false) {
-                    return None;
-                }
-                let runs = around
-                    .iter()
-                    .filter(|(lf, c)| *lf == cf && c.extent.contains(call.at) == Some(true))
-                    .max_by_key(|(_, c)| c.at());
-                match runs {
-                    Some(&(lf, c)) => found = found.or(Some((lf, c, call.at))),
-                    None => work.extend(function_at(cf, call.at)),
-                }
+    for g in table.callers_of(table.function_at(at.file, at.pos)?) {
+        for (cf, call) in table.calls_to(g) {
+            if cf == f && own.extent.contains(call.at) != Some(false) {
+                return None;
+            }
+            let runs = around
+                .iter()
+                .filter(|(lf, c)| *lf == cf && c.extent.contains(call.at) == Some(true))
+                .max_by_key(|(_, c)| c.at());
+            if let Some(&(lf, c)) = runs {
+                found = found.or(Some((lf, c, call.at)));
             }
         }
     }
@@ -366,49 +344,16 @@ pub(super) fn loop_statement(
 /// outside its loops (`while (more(x))`), the one loop around every call of the function,
 /// directly or through other functions.
 fn loop_around(table: &LineTable, f: u32, pos: super::c_loops::Pos) -> Option<(u32, &CLoop)> {
-    let file = table.file(f)?;
-    let direct = file
-        .code
-        .loops
-        .iter()
-        .filter(|c| c.extent.contains(pos) == Some(true))
-        .max_by_key(|c| c.at());
-    if let Some(c) = direct {
+    if let Some(c) = table.loop_at(f, pos) {
         return Some((f, c));
     }
-    let mut work = vec![file
-        .code
-        .functions
-        .iter()
-        .find(|g| g.body.contains(pos) == Some(true))?
-        .name
-        .clone()];
-    let mut seen = std::collections::BTreeSet::new();
     let mut found: Option<(u32, &CLoop)> = None;
-    while let Some(name) = work.pop() {
-        if !seen.insert(name.clone()) || seen.len() > 64 {
-            continue;
-        }
-        for (cf, sf) in table.files() {
-            for call in sf.code.calls.iter().filter(|c| c.name == name) {
-                let around = sf
-                    .code
-                    .loops
-                    .iter()
-                    .filter(|c| c.extent.contains(call.at) == Some(true))
-                    .max_by_key(|c| c.at());
-                match (around, found) {
-                    (Some(c), None) => found = Some((cf, c)),
-                    (Some(c), Some((ff, fc))) if ff != cf || fc != c => return None,
-                    (Some(_), Some(_)) => {}
-                    (None, _) => work.extend(
-                        sf.code
-                            .functions
-                            .iter()
-                            .find(|g| g.body.contains(call.at) == Some(true))
-                            .map(|g| g.name.clone()),
-                    ),
-                }
+    for g in table.callers_of(table.function_at(f, pos)?) {
+        for (cf, call) in table.calls_to(g) {
+            match (table.loop_at(cf, call.at), found) {
+                (Some(c), None) => found = Some((cf, c)),
+                (Some(c), Some((ff, fc))) if ff != cf || fc != c => return None,
+                _ => {}
             }
         }
     }
@@ -419,54 +364,27 @@ fn loop_around(table: &LineTable, f: u32, pos: super::c_loops::Pos) -> Option<(u
 /// function, and those that call its function, directly or through other functions (which
 /// clang inlines into them).
 fn around<'a>(table: &'a LineTable, f: u32, own: &CLoop) -> Vec<(u32, &'a CLoop)> {
-    let mut out: Vec<(u32, &CLoop)> = Vec::new();
     let Some(file) = table.file(f) else {
+        return Vec::new();
+    };
+    let mut out: Vec<(u32, &CLoop)> = (file.code.loops.iter())
+        .filter(|c| c.extent.encloses(&own.extent) && *c != own)
+        .map(|c| (f, c))
+        .collect();
+    let Some(home) = table.function_at(f, own.at()) else {
         return out;
     };
-    out.extend(
-        file.code
-            .loops
-            .iter()
-            .filter(|c| c.extent.encloses(&own.extent) && *c != own)
-            .map(|c| (f, c)),
-    );
-    let Some(home) = file
-        .code
-        .functions
-        .iter()
-        .find(|g| g.body.encloses(&own.extent))
-    else {
-        return out;
-    };
-    let calls_into = |callers: &std::collections::BTreeSet<&str>, sf: &SourceFile, span: Span| {
-        sf.code
-            .calls
-            .iter()
-            .any(|c| callers.contains(c.name.as_str()) && span.contains(c.at) == Some(true))
-    };
-    let mut callers = std::collections::BTreeSet::from([home.name.as_str()]);
-    loop {
-        let more: Vec<&str> = table
-            .files()
-            .flat_map(|(_, sf)| sf.code.functions.iter().map(move |g| (sf, g)))
-            .filter(|(sf, g)| {
-                !callers.contains(g.name.as_str()) && calls_into(&callers, sf, g.body)
-            })
-            .map(|(_, g)| g.name.as_str())
-            .collect();
-        if more.is_empty() {
-            break;
+    for g in table.callers_of(home) {
+        for (cf, call) in table.calls_to(g) {
+            let Some(sf) = table.file(cf) else { continue };
+            out.extend(
+                (sf.code.loops.iter())
+                    .filter(|c| c.extent.contains(call.at) == Some(true))
+                    .filter(|c| !out.iter().any(|(of, o)| *of == cf && o == c))
+                    .map(|c| (cf, c))
+                    .collect::<Vec<_>>(),
+            );
         }
-        callers.extend(more);
-    }
-    for (n, sf) in table.files() {
-        out.extend(
-            sf.code
-                .loops
-                .iter()
-                .filter(|c| calls_into(&callers, sf, c.extent))
-                .map(|c| (n, c)),
-        );
     }
     out
 }

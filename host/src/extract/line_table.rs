@@ -15,7 +15,7 @@ use md5::{Digest, Md5};
 use pws_isa::input::{read_text, Kind};
 use pws_isa::lines::{directive, Directive, FileEntry};
 
-use super::c_loops::{self, Pos, Scanned};
+use super::c_loops::{self, CLoop, Call, Pos, Scanned};
 
 /// A position in one of the table's files.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,6 +122,45 @@ impl LineTable {
     /// The files that were read, by number.
     pub fn files(&self) -> impl Iterator<Item = (u32, &SourceFile)> {
         self.files.iter().map(|(&n, f)| (n, f))
+    }
+
+    /// The innermost loop statement of file `f` around position `pos`.
+    pub fn loop_at(&self, f: u32, pos: Pos) -> Option<&CLoop> {
+        (self.file(f)?.code.loops.iter())
+            .filter(|c| c.extent.contains(pos) == Some(true))
+            .max_by_key(|c| c.at())
+    }
+
+    /// The name of the function whose body holds position `pos` of file `f`.
+    pub fn function_at(&self, f: u32, pos: Pos) -> Option<&str> {
+        (self.file(f)?.code.functions.iter())
+            .find(|g| g.body.contains(pos) == Some(true))
+            .map(|g| g.name.as_str())
+    }
+
+    /// The calls of the function `name` in every file read, with their file.
+    pub fn calls_to<'a>(&'a self, name: &'a str) -> impl Iterator<Item = (u32, &'a Call)> + 'a {
+        self.files().flat_map(move |(f, sf)| {
+            (sf.code.calls.iter())
+                .filter(move |c| c.name == name)
+                .map(move |c| (f, c))
+        })
+    }
+
+    /// The functions that call `name`, directly or through others, and `name` itself.
+    pub fn callers_of<'a>(&'a self, name: &'a str) -> BTreeSet<&'a str> {
+        let mut callers = BTreeSet::from([name]);
+        let mut work = vec![name];
+        while let Some(g) = work.pop() {
+            for (f, call) in self.calls_to(g) {
+                if let Some(h) = self.function_at(f, call.at) {
+                    if callers.insert(h) {
+                        work.push(h);
+                    }
+                }
+            }
+        }
+        callers
     }
 }
 
