@@ -249,22 +249,13 @@ fn removed_loop(
         .iter()
         .flat_map(|&b| flow.blocks[b].clone())
         .map(|i| &program.instructions[i])
-        .filter(|inst| {
-            let m = inst.item.opcode.mnemonic();
-            ["v_cmp", "s_cmp", "s_bitcmp"]
-                .iter()
-                .any(|p| m.starts_with(p))
-        })
+        .filter(|inst| is_compare(&inst.item))
         .filter_map(|inst| table.at(inst.line))
         .filter(|at| at.file != marker.file || own.extent.contains(at.pos) == Some(false))
         .find_map(|at| {
             let there = table.file(at.file)?;
-            let direct = around
-                .iter()
-                .filter(|(f, c)| *f == at.file && c.extent.contains(at.pos) == Some(true))
-                .max_by_key(|(_, c)| c.at());
-            let (outer_file, outer, how) = match direct {
-                Some(&(f, c)) => (f, c, String::new()),
+            let (outer_file, outer, how) = match innermost(&around, at.file, at.pos) {
+                Some((f, c)) => (f, c, String::new()),
                 None => {
                     let (f, c, site) = called_around(table, marker.file, own, &around, at)?;
                     let f_file = table.file(f)?;
@@ -299,16 +290,24 @@ fn called_around<'a>(
             if cf == f && own.extent.contains(call.at) != Some(false) {
                 return None;
             }
-            let runs = around
-                .iter()
-                .filter(|(lf, c)| *lf == cf && c.extent.contains(call.at) == Some(true))
-                .max_by_key(|(_, c)| c.at());
-            if let Some(&(lf, c)) = runs {
+            if let Some((lf, c)) = innermost(around, cf, call.at) {
                 found = found.or(Some((lf, c, call.at)));
             }
         }
     }
     found
+}
+
+/// The innermost of `loops` (by file) around position `pos` of file `f`.
+fn innermost<'a>(
+    loops: &[(u32, &'a CLoop)],
+    f: u32,
+    pos: super::c_loops::Pos,
+) -> Option<(u32, &'a CLoop)> {
+    (loops.iter())
+        .filter(|(lf, c)| *lf == f && c.extent.contains(pos) == Some(true))
+        .max_by_key(|(_, c)| c.at())
+        .copied()
 }
 
 /// A VALU or SALU compare: a loop's test, an `if`'s condition.

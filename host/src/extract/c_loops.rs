@@ -358,11 +358,16 @@ impl Scan {
 
     /// One statement from the current token; None when the scan must stop (too deep).
     fn statement(&mut self) -> Option<()> {
+        self.nested(Scan::statement_inner)
+    }
+
+    /// `scan` one level deeper; None past [`MAX_DEPTH`].
+    fn nested(&mut self, scan: fn(&mut Scan) -> Option<()>) -> Option<()> {
         self.depth += 1;
         let r = if self.depth > MAX_DEPTH {
             None
         } else {
-            self.statement_inner()
+            scan(self)
         };
         self.depth -= 1;
         r
@@ -540,14 +545,7 @@ impl Scan {
                         Some(Tok::Punct(b')'))
                     );
                     self.i += 1;
-                    self.depth += 1;
-                    let r = if self.depth > MAX_DEPTH {
-                        None
-                    } else {
-                        self.block_rest()
-                    };
-                    self.depth -= 1;
-                    r?;
+                    self.nested(Scan::block_rest)?;
                     if let (true, Some(name)) = (after_params, name.take()) {
                         self.functions.push(CFunction {
                             name,
@@ -559,10 +557,7 @@ impl Scan {
                     }
                 }
                 Tok::Word(w) if depth == 0 && !NOT_CALLS.contains(&w.as_str()) => {
-                    if matches!(
-                        self.tokens.get(self.i + 1).map(|t| &t.tok),
-                        Some(Tok::Punct(b'('))
-                    ) {
+                    if self.next_is_paren() {
                         name = Some(w.clone());
                     }
                     self.i += 1;

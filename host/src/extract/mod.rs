@@ -180,8 +180,6 @@ pub struct KernelLoop {
     /// Markers in it that came from an inner loop clang removed, which bound nothing here,
     /// with the assembly line of each (as the note says it).
     pub removed_markers: Vec<Note>,
-    /// Its statement in the C source (`k.cl:4:3`), where clang's line table says.
-    pub source: Option<String>,
 }
 
 /// Something the user should know that does not stop the analysis.
@@ -387,7 +385,6 @@ fn extract_program(
             inferred: None,
             copied_annotation: false,
             removed_markers: Vec::new(),
-            source: None,
         })
         .collect();
     let first: Vec<usize> = (0..flow.blocks.len()).map(|b| bsb.node_of(b)).collect();
@@ -409,9 +406,8 @@ fn extract_program(
     for (l, note) in applied.removed {
         loops[l].removed_markers.push(note);
     }
-    for (l, kl) in loops.iter_mut().enumerate() {
-        kl.source = annotations::loop_statement(&lines, &program, &flow, l);
-        bsb.blocks[kl.header].source.clone_from(&kl.source);
+    for (l, kl) in loops.iter().enumerate() {
+        bsb.blocks[kl.header].source = annotations::loop_statement(&lines, &program, &flow, l);
     }
     // Every loop, annotated or not: an annotation counts the source's iterations, which a
     // header clang unrolled runs fewer times, and both bound the loop.
@@ -566,10 +562,13 @@ impl Kernel {
         self.loops
             .iter()
             .flat_map(|l| {
-                let inferred = l.inferred.as_ref().map(|n| match &l.source {
-                    Some(at) => format!("{file}:{} (the loop at {at}): {n}", l.line),
-                    None => format!("{file}:{}: {n}", l.line),
-                });
+                let inferred =
+                    l.inferred
+                        .as_ref()
+                        .map(|n| match &self.cfg.blocks[l.header].source {
+                            Some(at) => format!("{file}:{} (the loop at {at}): {n}", l.line),
+                            None => format!("{file}:{}: {n}", l.line),
+                        });
                 let removed = (l.removed_markers.iter())
                     .map(move |n| format!("{file}:{}: {}", n.line, n.message));
                 removed.chain(inferred)
