@@ -23,7 +23,7 @@ use pws_hdl::simd::fpu::{FpuStage, FMOD_BITS};
 use pws_hdl::simd::{sdwa::sdwa_word, ValuOp, VectorUnit};
 use pws_hdl::split_merge::{SmOp, SmStatus, SplitMergeUnit};
 use pws_hdl::swizzle::{SwizzleMode, SwizzleUnit, MAX_LANES};
-use rust_hdl::core::block::Activity;
+use rust_hdl::core::block::{Activity, ClockEdge};
 use rust_hdl::core::prelude::{Block, Clock, In, Logic, Probe, Signal};
 
 use crate::bench::{self, BenchOptions, BenchRow};
@@ -70,6 +70,12 @@ impl<D: Design> Block for Harness<D> {
     }
     fn update_all_tracked(&mut self, activity: &mut Activity) -> bool {
         self.0.update_all_tracked(activity)
+    }
+    fn drive_clocks(&mut self, edge: ClockEdge) {
+        self.0.drive_clocks(edge)
+    }
+    fn rising_edge_tracked(&mut self, activity: &mut Activity) -> bool {
+        self.0.rising_edge_tracked(activity)
     }
 }
 

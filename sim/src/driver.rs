@@ -16,16 +16,19 @@
 //! rust-hdl's own probe, so signal names are the design's hierarchy as rust-hdl names it.
 //!
 //! A settle runs delta passes until no signal changes. By default ([`DeltaPasses::Activity`],
-//! the vendored rust-hdl's patch) a pass skips the blocks none of whose inputs changed;
-//! [`DeltaPasses::EveryBlock`] is rust-hdl's own loop, which evaluates every block in every
-//! pass: the reference the other is tested against (`verify/tests/delta_passes.rs`) and timed
-//! against (`pws bench`).
+//! the vendored rust-hdl's patch) a pass skips the blocks none of whose inputs changed, and an
+//! edge reaches every clock input of the design at once instead of one level of the hierarchy
+//! per pass; the falling edge, which no logic reads, takes no pass at all.
+//! [`DeltaPasses::EveryBlock`] is rust-hdl's own loop, which passes the clock down like data and
+//! evaluates every block in every pass: the reference the other is tested against (the same
+//! values after every edge and the same VCD, `verify/tests/delta_passes.rs`) and timed against
+//! (`pws bench`).
 
 use std::cell::RefCell;
 use std::io::Write;
 use std::rc::Rc;
 
-use rust_hdl::core::block::Activity;
+use rust_hdl::core::block::{Activity, ClockEdge};
 use rust_hdl::core::prelude::*;
 use rust_hdl::core::simulate::{simulate, simulate_tracked};
 use rust_hdl::core::vcd_probe::{write_vcd_change, write_vcd_dump, write_vcd_header, VCDProbe};
@@ -52,10 +55,12 @@ pub enum DriverError {
 #[serde(rename_all = "kebab-case")]
 pub enum DeltaPasses {
     /// Skip the blocks whose inputs did not change in the previous pass, and whole subtrees
-    /// in which nothing changed: the same values, pass by pass, for less work.
+    /// in which nothing changed; drive every clock input at once: the same values after every
+    /// edge, in fewer passes and for less work.
     #[default]
     Activity,
-    /// Evaluate every block in every pass, as rust-hdl's `simulate` does.
+    /// Evaluate every block in every pass, as rust-hdl's `simulate` does, the clock passed
+    /// down the hierarchy by each block's `update`.
     EveryBlock,
 }
 
@@ -151,14 +156,13 @@ impl<U: Clocked> Driver<U> {
         }
     }
 
-    /// One clock cycle: a rising edge, then the falling edge, each settled and traced.
+    /// One clock cycle: a rising edge, then the falling edge, each settled and traced (the
+    /// activity passes know the falling edge settled as it is).
     pub fn tick(&mut self) -> Result<(), DriverError> {
         self.settle()?;
-        self.uut.clock_mut().next = Clock::from(true);
-        self.settle()?;
+        self.rise()?;
         self.trace(self.cycle * CLOCK_PERIOD_PS + CLOCK_PERIOD_PS / 2)?;
-        self.uut.clock_mut().next = Clock::from(false);
-        self.settle()?;
+        self.fall()?;
         self.cycle += 1;
         self.trace(self.cycle * CLOCK_PERIOD_PS)
     }
@@ -171,6 +175,33 @@ impl<U: Clocked> Driver<U> {
     /// Gives the design back, ending the trace.
     pub fn into_inner(self) -> U {
         self.uut
+    }
+
+    /// The rising edge, settled. The activity passes start with the edge's own pass
+    /// (every clock rises and every register samples, in one walk of the design).
+    fn rise(&mut self) -> Result<(), DriverError> {
+        match self.passes {
+            DeltaPasses::Activity => {
+                self.activity.rewind();
+                self.uut.rising_edge_tracked(&mut self.activity);
+            }
+            DeltaPasses::EveryBlock => self.uut.clock_mut().next = Clock::from(true),
+        }
+        self.settle()
+    }
+
+    /// The falling edge, settled: the activity passes know that nothing reads it.
+    fn fall(&mut self) -> Result<(), DriverError> {
+        match self.passes {
+            DeltaPasses::Activity => {
+                self.uut.drive_clocks(ClockEdge::Falling);
+                Ok(())
+            }
+            DeltaPasses::EveryBlock => {
+                self.uut.clock_mut().next = Clock::from(false);
+                self.settle()
+            }
+        }
     }
 
     fn trace(&mut self, time_ps: u64) -> Result<(), DriverError> {
@@ -295,6 +326,90 @@ mod tests {
                 proptest::prop_assert_eq!(counts(&a), counts(&e), "cycle {}", cycle);
                 proptest::prop_assert_eq!(a.uut().total.val(), e.uut().total.val());
             }
+        }
+    }
+
+    /// A register two blocks down between two at the top: its clock reaches it two levels
+    /// after theirs when the clock is passed down by each block's `update`.
+    #[derive(LogicBlock, Default)]
+    struct Stage {
+        clock: Signal<In, Clock>,
+        d: Signal<In, Bits<4>>,
+        q: Signal<Out, Bits<4>>,
+        stored: DFF<Bits<4>>,
+    }
+
+    impl Logic for Stage {
+        #[hdl_gen]
+        fn update(&mut self) {
+            dff_setup!(self, clock, stored);
+            self.stored.d.next = self.d.val();
+            self.q.next = self.stored.q.val();
+        }
+    }
+
+    #[derive(LogicBlock, Default)]
+    struct Nest {
+        clock: Signal<In, Clock>,
+        d: Signal<In, Bits<4>>,
+        q: Signal<Out, Bits<4>>,
+        stage: Stage,
+    }
+
+    impl Logic for Nest {
+        #[hdl_gen]
+        fn update(&mut self) {
+            self.stage.clock.next = self.clock.val();
+            self.stage.d.next = self.d.val();
+            self.q.next = self.stage.q.val();
+        }
+    }
+
+    #[derive(LogicBlock, Default)]
+    struct Pipe {
+        clock: Signal<In, Clock>,
+        data_i: Signal<In, Bits<4>>,
+        data_o: Signal<Out, Bits<4>>,
+        head: DFF<Bits<4>>,
+        deep: Nest,
+        tail: DFF<Bits<4>>,
+    }
+
+    impl Logic for Pipe {
+        #[hdl_gen]
+        fn update(&mut self) {
+            dff_setup!(self, clock, head, tail);
+            self.deep.clock.next = self.clock.val();
+            self.head.d.next = self.data_i.val();
+            self.deep.d.next = self.head.q.val();
+            self.tail.d.next = self.deep.q.val();
+            self.data_o.next = self.tail.q.val();
+        }
+    }
+
+    impl_clocked!(Pipe);
+
+    proptest::proptest! {
+        /// Every register samples what its input held before the edge, wherever it sits in
+        /// the hierarchy: a three-register pipe delays by three cycles in both kinds of
+        /// passes, and their traces (falling edges included) are the same bytes.
+        #[test]
+        fn registers_at_every_depth_sample_before_the_edge(
+            inputs in proptest::collection::vec(0u64..16, 4..30)
+        ) {
+            let (ta, te) = (TraceBuffer::default(), TraceBuffer::default());
+            let mut a = Driver::with_passes(Pipe::default(), DeltaPasses::Activity, Some(Box::new(ta.clone()))).unwrap();
+            let mut e = Driver::with_passes(Pipe::default(), DeltaPasses::EveryBlock, Some(Box::new(te.clone()))).unwrap();
+            for (cycle, &x) in inputs.iter().enumerate() {
+                for d in [&mut a, &mut e] {
+                    d.uut_mut().data_i.next = x.to_bits();
+                    d.tick().unwrap();
+                    let want = if cycle >= 2 { inputs[cycle - 2] } else { 0 };
+                    proptest::prop_assert_eq!(d.uut().data_o.val().index() as u64, want, "cycle {}", cycle);
+                }
+            }
+            drop((a, e));
+            proptest::prop_assert!(ta.contents() == te.contents(), "the traces differ");
         }
     }
 

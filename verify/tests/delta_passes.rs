@@ -1,5 +1,6 @@
-//! The activity-driven delta passes of the vendored rust-hdl (`vendor/rust-hdl-macros/PATCH.md`)
-//! against rust-hdl's own passes, which evaluate every block in every pass: the compute unit
+//! The activity-driven delta passes of the vendored rust-hdl (`vendor/rust-hdl-macros/PATCH.md`;
+//! clock edges driven at once, core's PATCH.md change 8) against rust-hdl's own passes, which
+//! pass the clock down and evaluate every block in every pass: the compute unit
 //! runs the same launch with both, and the VCD traces (every signal of the design at every half
 //! clock period) must be byte-for-byte equal, as must the reports. The kernels are generated
 //! with every instruction family the RTL runs (floats, the LDS, atomics), in a random mode,

@@ -36,6 +36,37 @@ pub trait Block: Logic {
     fn ports_changed(&self) -> bool {
         self.signal_changed()
     }
+    /// Drives every clock signal of the design to one edge at once, for a design with one
+    /// clock domain whose logic reacts to rising edges only (pws patch, PATCH.md). A rising
+    /// edge is left pending, to be committed by the next delta pass, so that every flip-flop
+    /// sees it in the same pass and samples what its inputs held before it. A falling edge is
+    /// committed as settled: nothing reads it, so no logic runs for it. Required, so that a
+    /// block implemented by hand cannot leave its clocks behind.
+    fn drive_clocks(&mut self, edge: ClockEdge);
+    /// A clock signal that changed in the last delta pass that committed it; clocks are not
+    /// [Block::signal_changed] (pws patch, PATCH.md).
+    fn clock_changed(&self) -> bool {
+        false
+    }
+    /// Commits a clock signal high; returns whether it rose. A no-op on blocks.
+    fn raise_clock(&mut self) -> bool {
+        false
+    }
+    /// The delta pass of a rising edge (pws patch, PATCH.md): every clock of the design rises,
+    /// the `update`s that read a clock run, and every signal commits, which is what
+    /// [Block::drive_clocks] and the two [Block::update_all_tracked] passes after it do, in
+    /// one walk of the design instead of two; returns whether anything changed.
+    fn rising_edge_tracked(&mut self, activity: &mut Activity) -> bool {
+        self.drive_clocks(ClockEdge::Rising);
+        self.update_all_tracked(activity)
+    }
+}
+
+/// The edge [Block::drive_clocks] drives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClockEdge {
+    Rising,
+    Falling,
 }
 
 impl<B: Block> Block for Vec<B> {
@@ -57,6 +88,32 @@ impl<B: Block> Block for Vec<B> {
 
     fn ports_changed(&self) -> bool {
         self.iter().any(|x| x.ports_changed())
+    }
+
+    fn drive_clocks(&mut self, edge: ClockEdge) {
+        for x in self {
+            x.drive_clocks(edge);
+        }
+    }
+
+    fn clock_changed(&self) -> bool {
+        self.iter().any(|x| x.clock_changed())
+    }
+
+    fn raise_clock(&mut self) -> bool {
+        let mut rose = false;
+        for x in self {
+            rose |= x.raise_clock();
+        }
+        rose
+    }
+
+    fn rising_edge_tracked(&mut self, activity: &mut Activity) -> bool {
+        let mut changed = false;
+        for x in self {
+            changed |= x.rising_edge_tracked(activity);
+        }
+        changed
     }
 
     fn connect_all(&mut self) {
@@ -110,6 +167,32 @@ impl<B: Block, const P: usize> Block for [B; P] {
 
     fn ports_changed(&self) -> bool {
         self.iter().any(|x| x.ports_changed())
+    }
+
+    fn drive_clocks(&mut self, edge: ClockEdge) {
+        for x in self {
+            x.drive_clocks(edge);
+        }
+    }
+
+    fn clock_changed(&self) -> bool {
+        self.iter().any(|x| x.clock_changed())
+    }
+
+    fn raise_clock(&mut self) -> bool {
+        let mut rose = false;
+        for x in self {
+            rose |= x.raise_clock();
+        }
+        rose
+    }
+
+    fn rising_edge_tracked(&mut self, activity: &mut Activity) -> bool {
+        let mut changed = false;
+        for x in self {
+            changed |= x.rising_edge_tracked(activity);
+        }
+        changed
     }
 
     fn connect_all(&mut self) {

@@ -144,6 +144,8 @@ impl<T: Synth> Block for Constant<T> {
         false
     }
 
+    fn drive_clocks(&mut self, _edge: crate::block::ClockEdge) {}
+
     fn accept(&self, name: &str, probe: &mut dyn Probe) {
         probe.visit_atom(name, self);
     }

@@ -10,6 +10,14 @@ pub trait Logic {
     fn timing(&self) -> Vec<TimingInfo> {
         vec![]
     }
+    /// Whether `update` reads a clock: its edges (registers and memories written by hand, as
+    /// rust-hdl's `DFF`) or its level. An activity-driven pass runs such an `update` at every
+    /// edge, and any other only when a signal it reads changed; `#[hdl_gen]` updates are
+    /// combinational and say `false` unless their body names an edge or a clock's level
+    /// (pws patch, PATCH.md).
+    fn clocked_update(&self) -> bool {
+        true
+    }
 }
 
 pub fn logic_connect_fn<L: Logic>(x: &mut L) {

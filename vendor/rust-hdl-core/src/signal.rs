@@ -249,14 +249,68 @@ impl<D: Direction, T: Synth> Block for Signal<D, T> {
         self.changed
     }
 
+    /// Only inputs: a block's outputs and locals are written by its own `update` and
+    /// committed in the same pass, so they are never pending when the block is quiet; leaving
+    /// them out spares the skip test a scan of every output vector (pws patch, PATCH.md).
     #[inline]
     fn signal_pending(&self) -> bool {
-        self.val != self.next
+        matches!(
+            D::KIND,
+            AtomKind::InputParameter | AtomKind::InOutParameter
+        ) && self.val != self.next
+    }
+
+    /// Clocks left out: only an `update` that says it reads a clock
+    /// ([crate::logic::Logic::clocked_update]) runs at their edges.
+    #[inline]
+    fn signal_changed(&self) -> bool {
+        self.changed && T::clock_level(true).is_none()
     }
 
     #[inline]
-    fn signal_changed(&self) -> bool {
+    fn clock_changed(&self) -> bool {
+        self.changed && T::clock_level(true).is_some()
+    }
+
+    #[inline]
+    fn raise_clock(&mut self) -> bool {
+        let Some(high) = T::clock_level(true) else {
+            return false;
+        };
+        self.next = high;
+        self.changed = self.val != high;
+        if self.changed {
+            self.prev = self.val;
+            self.val = high;
+            self.untraced_change.set(true);
+        }
         self.changed
+    }
+
+    /// A signal's part of the edge pass is its commit; a clock rose in
+    /// [Block::raise_clock] before its block's `update`.
+    #[inline]
+    fn rising_edge_tracked(&mut self, activity: &mut crate::block::Activity) -> bool {
+        self.update_all_tracked(activity)
+    }
+
+    #[inline]
+    fn drive_clocks(&mut self, edge: crate::block::ClockEdge) {
+        let Some(level) = T::clock_level(edge == crate::block::ClockEdge::Rising) else {
+            return;
+        };
+        match edge {
+            crate::block::ClockEdge::Rising => self.next = level,
+            crate::block::ClockEdge::Falling => {
+                if self.val != level {
+                    self.prev = self.val;
+                    self.val = level;
+                    self.untraced_change.set(true);
+                }
+                self.next = level;
+                self.changed = false;
+            }
+        }
     }
 }
 

@@ -32,6 +32,12 @@ pub trait Synth: Default + Copy + PartialEq + Debug {
     fn bits(self) -> usize {
         Self::BITS
     }
+    /// The value of a clock at `level`; `None` for every type but [Clock], so that
+    /// [crate::block::Block::drive_clocks] compiles to nothing on other signals (pws patch,
+    /// PATCH.md).
+    fn clock_level(_level: bool) -> Option<Self> {
+        None
+    }
 }
 
 impl<const N: usize> Synth for Bits<N> {
@@ -92,6 +98,10 @@ impl Synth for Clock {
 
     fn verilog(self) -> VerilogLiteral {
         self.clk.into()
+    }
+
+    fn clock_level(level: bool) -> Option<Self> {
+        Some(Clock { clk: level })
     }
 }
 

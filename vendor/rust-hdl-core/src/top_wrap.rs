@@ -26,6 +26,12 @@ impl<U: Block> Block for TopWrap<U> {
     fn has_changed(&self) -> bool {
         self.uut.has_changed()
     }
+    fn drive_clocks(&mut self, edge: crate::block::ClockEdge) {
+        self.uut.drive_clocks(edge);
+    }
+    fn rising_edge_tracked(&mut self, activity: &mut crate::block::Activity) -> bool {
+        self.uut.rising_edge_tracked(activity)
+    }
     fn accept(&self, name: &str, probe: &mut dyn Probe) {
         probe.visit_start_scope(name, self);
         self.uut.accept("uut", probe);

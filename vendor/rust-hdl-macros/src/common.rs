@@ -110,7 +110,10 @@ pub fn get_update_all_tracked(fields: Vec<TS>) -> syn::Result<TS> {
                 activity.skip(me);
                 return false;
             }
-            if !activity.seen(me) #(|| self.#fields.ports_changed())* {
+            if !activity.seen(me)
+                #(|| self.#fields.ports_changed())*
+                || (self.clocked_update() && (false #(|| self.#fields.clock_changed())*))
+            {
                 self.update();
             }
             let mut changed = false;
@@ -121,6 +124,27 @@ pub fn get_update_all_tracked(fields: Vec<TS>) -> syn::Result<TS> {
 
         fn ports_changed(&self) -> bool {
             false #(|| self.#fields.signal_changed())*
+        }
+
+        fn rising_edge_tracked(&mut self, activity: &mut block::Activity) -> bool {
+            let me = activity.enter();
+            let mut changed = false;
+            #(changed |= self.#fields.raise_clock();)*
+            if changed && self.clocked_update() {
+                self.update();
+            }
+            #(changed |= self.#fields.rising_edge_tracked(activity);)*
+            activity.leave(me, changed);
+            changed
+        }
+    })
+}
+
+/// [`Block::drive_clocks`] over every field (pws patch, PATCH.md).
+pub fn get_drive_clocks(fields: Vec<TS>) -> syn::Result<TS> {
+    Ok(quote! {
+        fn drive_clocks(&mut self, edge: block::ClockEdge) {
+            #(self.#fields.drive_clocks(edge);)*
         }
     })
 }

@@ -17,9 +17,16 @@ pub(crate) fn hdl_gen_process(item: syn::ItemFn) -> Result<TS> {
         ));
     }
     let body = hdl_block(&item.block)?;
+    let text = squash(&quote!(#item).to_string());
+    let clocked = ["pos_edge", "neg_edge", "val().clk"]
+        .iter()
+        .any(|reads| text.contains(reads));
     Ok(quote! {
     fn hdl(&self) -> ast::Verilog {
         ast::Verilog::Combinatorial(#body)
+    }
+    fn clocked_update(&self) -> bool {
+        #clocked
     }
     })
 }

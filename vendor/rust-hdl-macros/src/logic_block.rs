@@ -10,6 +10,7 @@ pub(crate) fn get_impl_for_logic_block(input: &syn::DeriveInput) -> Result<TS> {
     let has_changed = common::get_has_changed(fields.clone())?;
     let update_all_tracked = common::get_update_all_tracked(fields.clone())?;
     let connect_all = common::get_connect_all(fields.clone())?;
+    let drive_clocks = common::get_drive_clocks(fields.clone())?;
     let accept = get_accept(fields)?;
     let name = &input.ident;
     let (impl_generics, ty_generics, _where_clause) = &input.generics.split_for_impl();
@@ -19,6 +20,7 @@ pub(crate) fn get_impl_for_logic_block(input: &syn::DeriveInput) -> Result<TS> {
             #update_all
             #has_changed
             #update_all_tracked
+            #drive_clocks
             #accept
         }
     })
