@@ -48,6 +48,11 @@ pub trait Block: Logic {
     fn clock_changed(&self) -> bool {
         false
     }
+    /// An output that changed in the last delta pass that committed it: what a parent reads
+    /// of its child (pws patch, PATCH.md).
+    fn output_changed(&self) -> bool {
+        false
+    }
     /// Commits a clock signal high; returns whether it rose. A no-op on blocks.
     fn raise_clock(&mut self) -> bool {
         false
@@ -98,6 +103,10 @@ impl<B: Block> Block for Vec<B> {
 
     fn clock_changed(&self) -> bool {
         self.iter().any(|x| x.clock_changed())
+    }
+
+    fn output_changed(&self) -> bool {
+        self.iter().any(|x| x.output_changed())
     }
 
     fn raise_clock(&mut self) -> bool {
@@ -177,6 +186,10 @@ impl<B: Block, const P: usize> Block for [B; P] {
 
     fn clock_changed(&self) -> bool {
         self.iter().any(|x| x.clock_changed())
+    }
+
+    fn output_changed(&self) -> bool {
+        self.iter().any(|x| x.output_changed())
     }
 
     fn raise_clock(&mut self) -> bool {

@@ -273,6 +273,11 @@ impl<D: Direction, T: Synth> Block for Signal<D, T> {
     }
 
     #[inline]
+    fn output_changed(&self) -> bool {
+        matches!(D::KIND, AtomKind::OutputParameter | AtomKind::InOutParameter) && self.changed
+    }
+
+    #[inline]
     fn raise_clock(&mut self) -> bool {
         let Some(high) = T::clock_level(true) else {
             return false;

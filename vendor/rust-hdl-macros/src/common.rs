@@ -123,7 +123,7 @@ pub fn get_update_all_tracked(fields: Vec<TS>) -> syn::Result<TS> {
         }
 
         fn ports_changed(&self) -> bool {
-            false #(|| self.#fields.signal_changed())*
+            false #(|| self.#fields.output_changed())*
         }
 
         fn rising_edge_tracked(&mut self, activity: &mut block::Activity) -> bool {
@@ -136,6 +136,22 @@ pub fn get_update_all_tracked(fields: Vec<TS>) -> syn::Result<TS> {
             #(changed |= self.#fields.rising_edge_tracked(activity);)*
             activity.leave(me, changed);
             changed
+        }
+    })
+}
+
+/// An interface's signals seen from the block that holds it, for the activity-driven passes
+/// (pws patch, PATCH.md): pending, changed and changed outputs, as its signals say.
+pub fn get_interface_activity(fields: Vec<TS>) -> syn::Result<TS> {
+    Ok(quote! {
+        fn signal_pending(&self) -> bool {
+            false #(|| self.#fields.signal_pending())*
+        }
+        fn signal_changed(&self) -> bool {
+            false #(|| self.#fields.signal_changed())*
+        }
+        fn output_changed(&self) -> bool {
+            false #(|| self.#fields.output_changed())*
         }
     })
 }

@@ -1,4 +1,6 @@
-use crate::common::{get_connect_all, get_drive_clocks, get_has_changed, get_update_all, TS};
+use crate::common::{
+    get_connect_all, get_drive_clocks, get_has_changed, get_interface_activity, get_update_all, TS,
+};
 use crate::common::{get_field_names, get_field_types};
 use quote::quote;
 use std::collections::HashMap;
@@ -14,6 +16,7 @@ pub(crate) fn get_impl_for_logic_interface(input: &syn::DeriveInput) -> Result<T
     let has_changed = get_has_changed(fields.clone())?;
     let connect_all = get_connect_all(fields.clone())?;
     let drive_clocks = get_drive_clocks(fields.clone())?;
+    let activity = get_interface_activity(fields.clone())?;
     let join_connect = get_join_connect(fields.clone())?;
     let join_hdl = get_join_hdl(fields.clone(), field_types)?;
     let accept = get_accept(fields.clone())?;
@@ -41,6 +44,7 @@ pub(crate) fn get_impl_for_logic_interface(input: &syn::DeriveInput) -> Result<T
             #update_all
             #has_changed
             #drive_clocks
+            #activity
             #accept
         }
 
