@@ -196,15 +196,19 @@ pub fn run(args: Args) -> CmdResult {
             return Err("pws bench times engines one at a time: --engine rust-hdl,verilator (lockstep is a check, not a speed)".into());
         }
         let engines: Vec<Engine> = args.engine.iter().map(|&e| e.into()).collect();
-        let rows = cu_bench(&engines, &args.cu_config, &args.cu_kernel)?;
+        let (rows, left_out) = cu_bench(&engines, &args.cu_config, &args.cu_kernel)?;
         if !args.json {
             println!(
-                "Compute unit, whole kernels (pws_sim::cu::run_on; pws, S = 2; `cu2x4`: the cu preset with 2 SIMDs x 4 slots and 64 SGPRs; gcn3: 4 SIMDs x 10 slots). cycles/s of the simulation loop; ratio: against the row named"
+                "Compute unit, whole kernels (pws_sim::cu::run_on; pws, S = 2; `cu2x4`: the cu preset with 2 SIMDs x 4 slots and 64 SGPRs; cu: 1 SIMD x 2 slots; gcn3: 4 SIMDs x 10 slots). cycles/s of the simulation loop; ratio: against the row named"
             );
             print!("{}", cu_table(&rows));
+            for line in &left_out {
+                println!("left out: {line}");
+            }
             println!();
         }
         report.insert("cu".into(), serde_json::to_value(&rows)?);
+        report.insert("cu_left_out".into(), serde_json::to_value(&left_out)?);
     }
 
     if want("wcet") {
@@ -377,14 +381,16 @@ const LONG_KERNELS: [&str; 1] = ["kernels/bench/bfs4096.toml"];
 
 /// The configurations of the table: the `cu` preset grown to 2 SIMDs of 4 slots, so two of
 /// `collatz`'s 4-wavefront workgroups are resident at once, and 64 SGPRs, which every kernel
-/// fits (one Verilator model for all), and the paper's machine (`gcn3`: 4 SIMDs of 10 slots,
-/// 102 SGPRs, a 32-cycle memory), both with S = 2. Only the first is also run with rust-hdl's
+/// fits (one Verilator model for all); the `cu` preset itself (1 SIMD of 2 slots), which runs
+/// the kernels whose workgroups fit it; and the paper's machine (`gcn3`: 4 SIMDs of 10 slots,
+/// 102 SGPRs, a 32-cycle memory); all with S = 2. Only the first is also run with rust-hdl's
 /// every-block passes and a trace: on `gcn3` those would take many minutes.
-const CU_CONFIGS: [&str; 2] = ["cu2x4", "gcn3"];
+const CU_CONFIGS: [&str; 3] = ["cu2x4", "cu", "gcn3"];
 
 fn bench_config(name: &str) -> pws_hdl::config::HwConfig {
     let cfg = match name {
         "gcn3" => pws_hdl::config::HwConfig::gcn3(),
+        "cu" => pws_hdl::config::HwConfig::cu(),
         _ => pws_hdl::config::HwConfig {
             simds_per_cu: 2,
             wf_contexts_per_simd: 4,
@@ -395,17 +401,20 @@ fn bench_config(name: &str) -> pws_hdl::config::HwConfig {
     cfg.with_spsimds(2)
 }
 
+/// The rows of the compute-unit table, and a line for each kernel left out of a configuration
+/// whose compute unit cannot hold its workgroups.
 fn cu_bench(
     engines: &[Engine],
     configs: &[String],
     kernels: &[String],
-) -> Result<Vec<CuRow>, Box<dyn std::error::Error>> {
+) -> Result<(Vec<CuRow>, Vec<String>), Box<dyn std::error::Error>> {
     use pws_hdl::cu::CuMode;
     use pws_hdl::swizzle::SwizzleMode;
     use pws_host::launch::{KernelSource, LaunchKernel};
     use pws_host::timing::Mode;
     use pws_isa::manifest::Manifest;
-    use pws_sim::cu::RunOptions;
+    use pws_sim::cu::dispatch::DispatchError;
+    use pws_sim::cu::{RunError, RunOptions};
     use pws_sim::DeltaPasses;
     use std::time::Instant;
 
@@ -418,6 +427,7 @@ fn cu_bench(
         }
     }
     let mut rows = Vec::new();
+    let mut left_out = Vec::new();
     for (config, path) in configs
         .iter()
         .flat_map(|c| kernels.iter().map(move |k| (c.as_str(), k.as_str())))
@@ -456,7 +466,13 @@ fn cu_bench(
                 None => super::engine_factory(engine),
             };
             let start = Instant::now();
-            let report = pws_sim::cu::run_on(&kernel.program, &manifest, &opts, &*factory)?;
+            let report = match pws_sim::cu::run_on(&kernel.program, &manifest, &opts, &*factory) {
+                Err(RunError::Dispatch(e @ DispatchError::WorkgroupTooLarge { .. })) => {
+                    left_out.push(format!("{path} on {config}: {e}"));
+                    break;
+                }
+                report => report?,
+            };
             let seconds = start.elapsed().as_secs_f64();
             let cycles_per_second = report.cycles_per_second;
             if let Some(other) = rows[first..]
@@ -509,7 +525,7 @@ fn cu_bench(
             });
         }
     }
-    Ok(rows)
+    Ok((rows, left_out))
 }
 
 /// User + system CPU seconds of the finished child processes.
