@@ -141,7 +141,8 @@ pub fn get_update_all_tracked(fields: Vec<TS>) -> syn::Result<TS> {
 }
 
 /// An interface's signals seen from the block that holds it, for the activity-driven passes
-/// (pws patch, PATCH.md): pending, changed and changed outputs, as its signals say.
+/// (pws patch, PATCH.md): pending, changed, changed outputs and clocks, as its signals say,
+/// and a clock in it rises with its holder's.
 pub fn get_interface_activity(fields: Vec<TS>) -> syn::Result<TS> {
     Ok(quote! {
         fn signal_pending(&self) -> bool {
@@ -152,6 +153,14 @@ pub fn get_interface_activity(fields: Vec<TS>) -> syn::Result<TS> {
         }
         fn output_changed(&self) -> bool {
             false #(|| self.#fields.output_changed())*
+        }
+        fn clock_changed(&self) -> bool {
+            false #(|| self.#fields.clock_changed())*
+        }
+        fn raise_clock(&mut self) -> bool {
+            let mut rose = false;
+            #(rose |= self.#fields.raise_clock();)*
+            rose
         }
     })
 }
