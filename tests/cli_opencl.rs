@@ -621,6 +621,57 @@ fn arguments_and_workgroups_follow_the_kernels_metadata() {
     assert_eq!(buffer(&report, "o"), vec![1604; 256]);
 }
 
+/// Parameters declared through typedefs (PolyBench's `typedef float DATA_TYPE`) take what
+/// their resolved types take: `2` for a `DATA_TYPE` is 2.0f, not the integer bits of a
+/// one-word struct (a denormal the kernel flushed to 0); a typedef'd vector its elements; and
+/// `pws manifest` types a `DATA_TYPE*` buffer `f32`. Messages keep the names as written.
+#[test]
+fn typedefd_parameters_take_their_resolved_types() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("k.cl"),
+        "typedef float DATA_TYPE;\ntypedef DATA_TYPE REAL;\ntypedef int4 IV;\n\
+         __kernel void k(__global DATA_TYPE *x, REAL alpha, IV v) {\n\
+           int i = get_global_id(0);\n\
+           x[i] = alpha * x[i] + v.w;\n\
+         }\n",
+    )
+    .unwrap();
+    let manifest = |args: &str| {
+        let path = dir.path().join("k.toml");
+        std::fs::write(
+            &path,
+            format!(
+                "kernel = \"k.cl\"\ngrid = 64\nworkgroup = 64\nargs = {args}\n\
+                 [[buffer]]\nname = \"x\"\ntype = \"f32\"\ndata = [1.5, -2.0, 3.0]\nlen = 64\n"
+            ),
+        )
+        .unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let report = json(&["golden", &manifest(r#"["x", 2, [0, 0, 0, 10]]"#), "--json"]);
+    let x: Vec<f64> = report["buffers"]["x"].as_array().unwrap()[..3]
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    assert_eq!(x, [13.0, 6.0, 16.0], "{report}");
+    let e = pws_err(&["golden", &manifest(r#"["x", [2.0], [0, 0, 0, 10]]"#)]);
+    assert!(
+        e.contains("key `args[1]`: `REAL alpha` takes one number, not a list"),
+        "{e}"
+    );
+    let e = pws_err(&["golden", &manifest(r#"["x", 2.0, 10]"#)]);
+    assert!(
+        e.contains("key `args[2]`: `IV v` is a vector: give its 4 elements as a list"),
+        "{e}"
+    );
+    let written = pws_ok(&["manifest", dir.path().join("k.cl").to_str().unwrap()]);
+    assert!(
+        written.contains("name = \"x\"  # DATA_TYPE* x\ntype = \"f32\""),
+        "{written}"
+    );
+}
+
 /// OpenCL C 1.2 requires the grid to be a multiple of the workgroup, and clang folds
 /// `get_local_size()` to the workgroup's size under it (at -O1 and above): a partial last
 /// workgroup would read 64 where it has 36. Such a launch is refused; compiled as OpenCL C 2.0

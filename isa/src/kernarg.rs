@@ -350,6 +350,7 @@ mod tests {
         ArgMetadata {
             name: Some("p".into()),
             type_name: Some(type_name.into()),
+            base_type_name: None,
             offset: 0,
             size,
             kind: ValueKind::ByValue,

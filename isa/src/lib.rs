@@ -15,6 +15,7 @@
 
 pub mod abi;
 pub mod asm;
+pub mod base_types;
 pub mod check;
 pub mod decode;
 pub mod diag;

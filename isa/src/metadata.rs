@@ -47,8 +47,13 @@ impl KernelMetadata {
 pub struct ArgMetadata {
     /// The parameter's name (clang writes it with `-cl-kernel-arg-info`).
     pub name: Option<String>,
-    /// The parameter's type as written in the source (`float4`, `int*`, a struct's name).
+    /// The parameter's type as written in the source (`float4`, `int*`, a struct's name, a
+    /// typedef's name).
     pub type_name: Option<String>,
+    /// The type with its typedefs resolved, where it differs from `type_name` (`float` for a
+    /// `typedef float DATA_TYPE` parameter): pws records it when it compiles a kernel
+    /// ([`crate::base_types`]).
+    pub base_type_name: Option<String>,
     pub offset: u32,
     pub size: u32,
     pub kind: ValueKind,
@@ -68,10 +73,15 @@ impl ArgMetadata {
         }
     }
 
+    /// The type with typedefs resolved when pws knows it, else as written.
+    pub fn resolved_type_name(&self) -> Option<&str> {
+        self.base_type_name.as_deref().or(self.type_name.as_deref())
+    }
+
     /// The argument's value type, when its type name is one of OpenCL C's scalars or vectors
     /// and agrees with its size.
     pub fn value_type(&self) -> Option<ValueType> {
-        let ty = ValueType::parse(self.type_name.as_deref()?)?;
+        let ty = ValueType::parse(self.resolved_type_name()?)?;
         (ty.bytes() == self.size).then_some(ty)
     }
 }
@@ -289,6 +299,7 @@ fn arg(a: &Yaml) -> Result<ArgMetadata, String> {
     Ok(ArgMetadata {
         name: text(".name")?,
         type_name: text(".type_name")?,
+        base_type_name: text(crate::base_types::KEY)?,
         offset: number(".offset")?,
         size: number(".size")?,
         kind,

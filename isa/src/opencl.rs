@@ -18,11 +18,13 @@
 //! kernels needs `entry`; only that kernel's code is kept. `PWS_CLANG` names another compiler, `PWS_CACHE_DIR` another
 //! cache (default `$XDG_CACHE_HOME/pws`, else `~/.cache/pws`).
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use sha2::{Digest, Sha256};
 
+use crate::base_types;
 use crate::input::Kind;
 
 /// The header every OpenCL kernel is compiled with.
@@ -176,9 +178,10 @@ fn write_atomic(path: &Path, text: &str) -> Result<(), ClError> {
 }
 
 /// The version of what a cached `.s` holds beyond clang's output (the header line,
-/// [`DEFAULT_FLAGS`] and [`select_kernel`]'s choice of code), part of the cache key: raise it
-/// when one changes, or the cache keeps serving files written by the old rule.
-const CACHE_FORMAT: u32 = 6;
+/// [`DEFAULT_FLAGS`], [`select_kernel`]'s choice of code and the parameters' resolved types),
+/// part of the cache key: raise it when one changes, or the cache keeps serving files written
+/// by the old rule.
+const CACHE_FORMAT: u32 = 7;
 
 /// Compiles the OpenCL C kernel at `source` (or finds it in the cache) and returns the path
 /// of its assembly.
@@ -282,6 +285,10 @@ pub fn compile(source: &Path, opts: &ClOptions) -> Result<PathBuf, ClError> {
             message,
         }
     })?;
+    let kept = base_types::annotate(
+        &kept,
+        &resolved_types(&clang, &include, &opts.flags, source),
+    );
     let header_line = format!(
         "; compiled for pws from {} by {} with {} {}\n",
         source.display(),
@@ -294,6 +301,39 @@ pub fn compile(source: &Path, opts: &ClOptions) -> Result<PathBuf, ClError> {
     no_calls(&text, source, &out)
         .map(|()| out)
         .map_err(|e| e.at_opt_level(&opts.flags))
+}
+
+/// The parameters' types with typedefs resolved ([`base_types`]): the same compile stopped
+/// after the frontend, as LLVM IR. clang compiled the kernel a moment ago, so this run fails
+/// only if something outside pws does (a killed process); the metadata then keeps the written
+/// names alone, which pws reads as before.
+fn resolved_types(
+    clang: &str,
+    include: &Path,
+    flags: &[String],
+    source: &Path,
+) -> HashMap<String, Vec<String>> {
+    let run = Command::new(clang)
+        .args(DEFAULT_FLAGS)
+        .arg(format!("-I{}", include.display()))
+        .args(["-include", "pws.h"])
+        .args(flags)
+        .args([
+            "-S",
+            "-emit-llvm",
+            "-Xclang",
+            "-disable-llvm-passes",
+            "-o",
+            "-",
+        ])
+        .arg(source)
+        .output();
+    match run {
+        Ok(out) if out.status.success() => {
+            base_types::from_ir(&String::from_utf8_lossy(&out.stdout))
+        }
+        _ => HashMap::new(),
+    }
 }
 
 /// Keeps of clang's debug output the line table the analysis reads (`.file` and `.loc`) and

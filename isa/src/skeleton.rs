@@ -123,7 +123,7 @@ pub fn manifest(
                     name = format!("{name}{i}");
                 }
                 names.push(name.clone());
-                let (ty, per_item, note) = match p.type_name.as_deref().and_then(pointee) {
+                let (ty, per_item, note) = match p.resolved_type_name().and_then(pointee) {
                     Some((ty, n)) => (ty, n, String::new()),
                     None => (
                         ElemType::U32,
@@ -142,8 +142,7 @@ pub fn manifest(
             }
             ValueKind::DynamicSharedPointer => {
                 let bytes = p
-                    .type_name
-                    .as_deref()
+                    .resolved_type_name()
                     .and_then(pointee)
                     .map_or(4, |(ty, n)| ty.bytes() as u32 * n);
                 format!("{{ local = {} }}", bytes * group)
@@ -166,6 +165,7 @@ mod tests {
         ArgMetadata {
             name: Some(name.into()),
             type_name: Some(ty.into()),
+            base_type_name: None,
             offset: 0,
             size,
             kind,
