@@ -79,11 +79,13 @@ struct Pending {
 /// Why a launch cannot be dispatched at all.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DispatchError {
-    #[error("workgroup {workgroup} has {wavefronts} wavefronts but the compute unit holds only {slots} of this kernel's at once (a workgroup's wavefronts must be resident together; its VGPR use limits the slots of each SIMD)")]
+    #[error("workgroup {workgroup} has {wavefronts} wavefronts but the compute unit holds only {slots} of this kernel's at once (a workgroup's wavefronts must be resident together): {why}")]
     WorkgroupTooLarge {
         workgroup: u32,
         wavefronts: u32,
         slots: usize,
+        /// What limits the slots: the kernel's VGPRs or the compute unit's geometry.
+        why: String,
     },
     #[error("the kernel's group segment of {bytes} bytes is larger than the compute unit's LDS of {lds} bytes (lds_bytes)")]
     LdsTooSmall { bytes: u32, lds: u32 },
@@ -130,6 +132,26 @@ impl SlotMap {
     /// Wavefronts of the kernel the compute unit holds at once.
     pub fn capacity(&self) -> usize {
         self.simds * self.wavefronts_per_simd
+    }
+
+    /// Why the compute unit holds no more of the kernel's wavefronts than it does.
+    pub fn limit(&self) -> String {
+        let geometry = format!(
+            "{} SIMD(s) of {} wavefront slots",
+            self.simds, self.slots_per_simd
+        );
+        if self.wavefronts_per_simd < self.slots_per_simd {
+            format!(
+                "the kernel's {} VGPRs per wavefront leave room for {} wavefront(s) in each \
+                 SIMD's register file, of its {} slots ({geometry})",
+                self.vgpr_allocation, self.wavefronts_per_simd, self.slots_per_simd
+            )
+        } else {
+            format!(
+                "it has {geometry} (simds_per_cu x wf_contexts_per_simd); run the launch on a \
+                 configuration with more, such as `--config gcn3` (4 SIMDs of 10)"
+            )
+        }
     }
 
     /// Slot j can take a wavefront of the kernel.
@@ -191,6 +213,7 @@ impl<'m> Dispatcher<'m> {
                 workgroup: wg,
                 wavefronts: manifest.wavefronts_in(wg),
                 slots: slots.capacity(),
+                why: slots.limit(),
             });
         }
         Ok(Dispatcher {
@@ -619,6 +642,11 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.to_string().contains("holds only 1"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("VGPRs per wavefront leave room for 1 wavefront(s) in each SIMD"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -626,5 +654,11 @@ mod tests {
         let m = manifest(256, 256);
         let e = Dispatcher::new(&m, LaunchAbi::legacy(), SlotMap::one_simd(2), 4).unwrap_err();
         assert!(e.to_string().contains("4 wavefronts"), "{e}");
+        assert!(
+            e.to_string().contains(
+                "it has 1 SIMD(s) of 2 wavefront slots (simds_per_cu x wf_contexts_per_simd)"
+            ),
+            "{e}"
+        );
     }
 }
