@@ -169,6 +169,61 @@ fn a_loop_bound_is_a_constant_expression() {
     assert!(e.contains("constraint 'i'"), "{e}");
 }
 
+/// Loops SDK kernels are full of need no annotation for a launch: the remainder loop clang
+/// adds when it unrolls `for (k = 0; k < w; k++)` by four, which a launch with w a multiple
+/// of four never enters (AMD's DCT), and a kernel's second workgroup-stride loop, entered
+/// after the first one's exit restored EXEC (a histogram's clearing and merging of its
+/// bins). The bounds cover the RTL's runs.
+#[test]
+fn unrolled_remainders_and_second_stride_loops_are_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let dct = "__constant float c8[8] = {0.5f, 1.0f, 1.5f, 2.0f, 2.5f, 3.0f, 3.5f, 4.0f};\n\
+               __kernel void k(__global const float *in, __global float *out, uint w) {\n\
+                 __local float inter[64];\n\
+                 uint i = get_local_id(0);\n\
+                 inter[i] = in[i];\n\
+                 barrier(CLK_LOCAL_MEM_FENCE);\n\
+                 float acc = 0.0f;\n\
+                 for (uint k = 0; k < w; k++)\n\
+                   acc += inter[(i * w + k) & 63] * c8[(k + i) & 7];\n\
+                 out[get_global_id(0)] = acc;\n\
+               }\n";
+    let bins = "__kernel void k(__global const float *in, __global float *out, uint w) {\n\
+                  for (uint i = get_local_id(0); i < 100; i += get_local_size(0))\n\
+                    out[i] = in[i & 63];\n\
+                  for (uint i = get_local_id(0); i < 100; i += get_local_size(0))\n\
+                    out[i] += w;\n\
+                }\n";
+    // The unrolled loop steps by 8, so w = 8 never enters the remainder and w = 7 never
+    // enters the unrolled loop.
+    for (kernel, w, note) in [
+        (dct, 8, "the loop is never entered"),
+        (dct, 7, "the loop is never entered"),
+        (bins, 1, "each lane's v0 counts from its start"),
+    ] {
+        std::fs::write(dir.path().join("k.cl"), kernel).unwrap();
+        let m = dir.path().join("k.toml");
+        std::fs::write(
+            &m,
+            format!(
+                "kernel = \"k.cl\"\ngrid = 64\nworkgroup = 64\nargs = [\"in\", \"out\", {w}]\n\
+                 [[buffer]]\nname = \"in\"\ntype = \"f32\"\ndata = [1.5, 2.0, -3.0]\nlen = 64\n\
+                 [[buffer]]\nname = \"out\"\ntype = \"f32\"\nlen = 128\n"
+            ),
+        )
+        .unwrap();
+        let m = m.to_str().unwrap();
+        let notes = pws_ok(&["wcet", m]);
+        assert!(notes.contains(note), "{kernel}\n{notes}");
+        let rows = json(&["compare", m, "--mode", "nosplit", "--json"]);
+        let row = &rows.as_array().unwrap()[0];
+        assert!(
+            row["cycles"].as_u64().unwrap() <= row["bound"].as_u64().unwrap(),
+            "{kernel}\n{row}"
+        );
+    }
+}
+
 /// A `PWS_LOOP_BOUND` of a loop clang removed (one trip) lands in the enclosing loop's code:
 /// the line table says so, and the enclosing loop, whose counter the analysis cannot read,
 /// needs its own bound instead of taking the marker's 1. The enclosing loop is a `for (;;)`
@@ -1216,7 +1271,8 @@ fn constant_tables_run_from_rodata() {
 }
 
 /// `async_work_group_copy` and its strided form between global and local memory, with
-/// `wait_group_events` and `prefetch`, as SDK kernels stage their tiles.
+/// `wait_group_events` and `prefetch`, as SDK kernels stage their tiles; the copies' loops
+/// (pws.h's) need no annotation, and their bound covers the RTL's run.
 #[test]
 fn async_work_group_copies_stage_tiles() {
     let dir = tempfile::tempdir().unwrap();
@@ -1242,6 +1298,12 @@ fn async_work_group_copies_stage_tiles() {
         .map(|k| if k % 2 == 0 { 2 * data[63 - k / 2] } else { 0 })
         .collect();
     golden_and_rtl_compute(&m, &["ds_write_b32", "s_barrier"], &expect);
+    let rows = json(&["compare", &m, "--mode", "nosplit", "--json"]);
+    let row = &rows.as_array().unwrap()[0];
+    assert!(
+        row["cycles"].as_u64().unwrap() <= row["bound"].as_u64().unwrap(),
+        "{row}"
+    );
 }
 
 /// The vector forms of the common, relational, native, pointer-result and integer built-ins

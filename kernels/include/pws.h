@@ -199,10 +199,14 @@ PWS_OVERLOAD void write_mem_fence(cl_mem_fence_flags flags)
  * when they reach the call (all of them must, with the same arguments, as the specification
  * requires); wait_group_events is the barrier after which the copies are visible to the whole
  * workgroup. The event is returned as given: there is nothing to wait for beyond the barrier. */
-/* The body of a copy: element i of n goes from src[SI] to dst[DI]. */
+/* The body of a copy: element i of n goes from src[SI] to dst[DI]. The loop counts in 32 bits
+ * (a workgroup's size and a copy's length both fit), so clang keeps its step, the workgroup's
+ * size, in a scalar register and the WCET analysis bounds it as the workgroup's tile copy it
+ * is (docs/wcet.md); with size_t clang multiplies the sizes in 64-bit vector registers. */
 #define PWS_ASYNC_LOOP(DI, SI)                                                                 \
     {                                                                                          \
-        for (size_t i = get_local_linear_id(); i < n; i += get_local_size(0) * get_local_size(1) * get_local_size(2)) \
+        uint pws_step = (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));      \
+        for (uint i = (uint)get_local_linear_id(); i < (uint)n; i += pws_step)                 \
             dst[DI] = src[SI];                                                                 \
         return e;                                                                              \
     }

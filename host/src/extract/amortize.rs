@@ -172,9 +172,10 @@ pub fn iteration(
 
 /// The one edge kind block `b` can take when it ends in a uniform branch this iteration
 /// decides: `s_cbranch_scc0/1` on a compare of known values, or `s_cbranch_vccz/vccnz` on
-/// VCC = EXEC & (SCC ? -1 : 0) (or `0 : -1`) built in the block from such a compare, with
-/// EXEC non-zero on entry (`exec_nonzero`) and not written in the block before.
-fn decided(
+/// VCC = EXEC & mask or EXEC & ~mask, the mask (SCC ? -1 : 0) (or `0 : -1`) built in the block
+/// from such a compare, or all ones or all zeros on entry to the block, with EXEC non-zero on
+/// entry (`exec_nonzero`) and not written in the block before.
+pub(super) fn decided(
     program: &Program,
     flow: &Flow,
     b: usize,
@@ -199,25 +200,40 @@ fn decided(
         op @ (Opcode::SCbranchVccz | Opcode::SCbranchVccnz) => {
             let and_at = last_write(VCC_LO, last)?;
             let and = &insts[and_at].item;
-            let mask = match (and.opcode, and.src(0), and.src(1)) {
+            // VCC = EXEC & mask, or EXEC & ~mask.
+            let (mask, inverted) = match (and.opcode, and.src(0), and.src(1)) {
                 (Opcode::SAndB64, Some(Operand::ExecLo), Some(Operand::Sgpr(s)))
-                | (Opcode::SAndB64, Some(Operand::Sgpr(s)), Some(Operand::ExecLo)) => s,
+                | (Opcode::SAndB64, Some(Operand::Sgpr(s)), Some(Operand::ExecLo)) => (s, false),
+                (Opcode::SAndn2B64, Some(Operand::ExecLo), Some(Operand::Sgpr(s))) => (s, true),
                 _ => return None,
             };
             if !exec_nonzero || last_write(EXEC_LO, and_at).is_some() {
                 return None;
             }
-            let select_at = last_write(mask, and_at)?;
-            let select = &insts[select_at].item;
-            let ones = Some(Operand::Int(-1));
-            let zero = Some(Operand::Int(0));
-            let set_when = match (select.opcode, select.src(0), select.src(1)) {
-                (Opcode::SCselectB64, a, c) if a == ones && c == zero => true,
-                (Opcode::SCselectB64, a, c) if a == zero && c == ones => false,
-                _ => return None,
+            let set = match last_write(mask, and_at).or(last_write(mask + 1, and_at)) {
+                Some(select_at) => {
+                    let select = &insts[select_at].item;
+                    let ones = Some(Operand::Int(-1));
+                    let zero = Some(Operand::Int(0));
+                    let set_when = match (select.opcode, select.src(0), select.src(1)) {
+                        (Opcode::SCselectB64, a, c) if a == ones && c == zero => true,
+                        (Opcode::SCselectB64, a, c) if a == zero && c == ones => false,
+                        _ => return None,
+                    };
+                    scc_at(program, last_write(SCC, select_at)?, values, budget)? == set_when
+                }
+                // A mask made before the block (clang's `s_cselect_b64 s[2:3], -1, 0` ahead
+                // of a loop, tested in it): all ones or all zeros in every wavefront.
+                None => match (
+                    uniform_sgpr(values, and_at, mask, budget)?,
+                    uniform_sgpr(values, and_at, mask + 1, budget)?,
+                ) {
+                    (0, 0) => false,
+                    (u32::MAX, u32::MAX) => true,
+                    _ => return None,
+                },
             };
-            let scc = scc_at(program, last_write(SCC, select_at)?, values, budget)?;
-            (scc == set_when) == (op == Opcode::SCbranchVccnz)
+            (set != inverted) == (op == Opcode::SCbranchVccnz)
         }
         _ => return None,
     };

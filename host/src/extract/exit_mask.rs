@@ -477,25 +477,73 @@ impl Lane {
 /// keeps the EXEC-skip branch around a region with a loop in it, so a loop inside a divergent
 /// `if` is entered with EXEC non-zero too.
 pub fn exec_nonzero(program: &Program, flow: &Flow) -> Vec<bool> {
-    let on_entry = masks_on_entry(program, flow, nonzero_after, |last, taken, mut out| {
-        match (last, taken) {
-            (Opcode::SCbranchExecz, false) | (Opcode::SCbranchExecnz, true) => out.insert(EXEC_LO),
-            (Opcode::SCbranchExecz, true) | (Opcode::SCbranchExecnz, false) => {
-                // With EXEC non-zero the branch for a zero EXEC is never followed: clang -O3
-                // can leave one in the kernel's first block, whose EXEC is the dispatcher's.
-                if out.contains(EXEC_LO) {
-                    return None;
+    let on_entry = masks_on_entry(
+        program,
+        flow,
+        nonzero_after,
+        |b, entry, last, taken, mut out| {
+            match (last, taken) {
+                (Opcode::SCbranchExecz, false) | (Opcode::SCbranchExecnz, true) => {
+                    out.insert(EXEC_LO)
                 }
-                out = out.minus(ScalarSet::EXEC)
+                (Opcode::SCbranchExecz, true) | (Opcode::SCbranchExecnz, false) => {
+                    // With EXEC non-zero the branch for a zero EXEC is never followed: clang -O3
+                    // can leave one in the kernel's first block, whose EXEC is the dispatcher's.
+                    if out.contains(EXEC_LO) {
+                        return None;
+                    }
+                    out = out.minus(ScalarSet::EXEC);
+                    if let Some(done) = lanes_that_left(program, flow, b, entry) {
+                        out.insert(done);
+                    }
+                }
+                _ => {}
             }
-            _ => {}
-        }
-        Some(out)
-    });
+            Some(out)
+        },
+    );
     on_entry
         .iter()
         .map(|s| s.is_none_or(|s| s.contains(EXEC_LO)))
         .collect()
+}
+
+/// The mask of the lanes that left a loop, where block `b` (entered with the masks `entry`
+/// non-zero) removes them from EXEC with its last write of it, `s_andn2_b64 exec, exec, sX`,
+/// while EXEC was non-zero, and keeps sX to its end: on the way out, where EXEC is zero, sX
+/// holds every lane EXEC held, so it is non-zero too. That is LLVM's loop exit
+/// (`s_or_b64 s[2:3], vcc, s[2:3]; s_andn2_b64 exec, exec, s[2:3]; s_cbranch_execnz`), and
+/// the `s_or_b64 exec, exec, s[2:3]` after the loop gives a loop that follows it a non-zero
+/// EXEC (a kernel's second workgroup-stride loop).
+fn lanes_that_left(
+    program: &Program,
+    flow: &Flow,
+    b: usize,
+    entry: ScalarSet,
+) -> Option<ScalarReg> {
+    let block = flow.blocks[b].clone();
+    let insts = &program.instructions;
+    let at = block
+        .clone()
+        .rev()
+        .find(|&i| effects(&insts[i].item).defs.contains(EXEC_LO))?;
+    let inst = &insts[at].item;
+    let (Opcode::SAndn2B64, Some(Operand::ExecLo), Some(Operand::ExecLo), Some(Operand::Sgpr(x))) = (
+        inst.opcode,
+        inst.sdst.or(inst.dst),
+        inst.src(0),
+        inst.src(1),
+    ) else {
+        return None;
+    };
+    let before = insts[block.start..at]
+        .iter()
+        .fold(entry, |set, i| nonzero_after(&i.item, set));
+    let kept = (at + 1..block.end).all(|i| {
+        let defs = effects(&insts[i].item).defs;
+        !defs.contains(x) && !defs.contains(x + 1)
+    });
+    (before.contains(EXEC_LO) && kept).then_some(x)
 }
 
 /// Whether EXEC never holds a lane the dispatcher did not enable, anywhere in the program:
@@ -507,7 +555,7 @@ pub fn exec_nonzero(program: &Program, flow: &Flow) -> Vec<bool> {
 /// EXEC, and a `merge` joins two EXECs that both are; any EXEC write not modelled answers
 /// false.
 pub fn exec_within_dispatch(program: &Program, flow: &Flow) -> bool {
-    let on_entry = masks_on_entry(program, flow, within_after, |_, _, set| Some(set));
+    let on_entry = masks_on_entry(program, flow, within_after, |_, _, _, _, set| Some(set));
     on_entry.iter().enumerate().all(|(b, set)| {
         set.is_none_or(|mut set| {
             flow.blocks[b].clone().all(|i| {
@@ -520,15 +568,15 @@ pub fn exec_within_dispatch(program: &Program, flow: &Flow) -> bool {
 
 /// A must-analysis of 64-bit masks (by their low register): the set on entry to each block,
 /// EXEC alone at the kernel's entry, `after` through each instruction, `on_edge` along each
-/// edge (given the block's last opcode and whether the edge is its branch taken; `None` for an
-/// edge never followed), met by intersection where paths join; `None` for a block no path
-/// reaches. A block is looked at
+/// edge (given the block, its set on entry, its last opcode and whether the edge is its
+/// branch taken; `None` for an edge never followed), met by intersection where paths join;
+/// `None` for a block no path reaches. A block is looked at
 /// again only when its set shrinks.
 fn masks_on_entry(
     program: &Program,
     flow: &Flow,
     after: impl Fn(&Instruction, ScalarSet) -> ScalarSet,
-    on_edge: impl Fn(Opcode, bool, ScalarSet) -> Option<ScalarSet>,
+    on_edge: impl Fn(usize, ScalarSet, Opcode, bool, ScalarSet) -> Option<ScalarSet>,
 ) -> Vec<Option<ScalarSet>> {
     let mut on_entry: Vec<Option<ScalarSet>> = vec![None; flow.blocks.len()];
     let Some(&entry) = flow.order().first() else {
@@ -539,13 +587,14 @@ fn masks_on_entry(
     on_entry[entry] = Some(start);
     let mut work = vec![entry];
     while let Some(b) = work.pop() {
-        let Some(mut set) = on_entry[b] else { continue };
+        let Some(entry) = on_entry[b] else { continue };
+        let mut set = entry;
         for i in flow.blocks[b].clone() {
             set = after(&program.instructions[i].item, set);
         }
         let last = program.instructions[flow.last(b)].item.opcode;
         for e in &flow.succ[b] {
-            let Some(out) = on_edge(last, e.kind == EdgeKind::Taken, set) else {
+            let Some(out) = on_edge(b, entry, last, e.kind == EdgeKind::Taken, set) else {
                 continue;
             };
             let merged = on_entry[e.to].map_or(out, |there| there.intersection(out));
@@ -1111,6 +1160,51 @@ s_branch .L2
 s_endpgm
 ";
         assert_eq!(nonzero_by_line(src), [(1, true), (6, false), (11, false)]);
+    }
+
+    /// Two workgroup-stride loops in a row, as clang writes them: the first one's exit leaves
+    /// every lane it ran in s[2:3], which restores a non-zero EXEC for the second. An
+    /// accumulator written after the exit's `s_andn2_b64`, or an EXEC that may have been zero
+    /// at it, proves nothing.
+    #[test]
+    fn the_lanes_that_left_a_loop_restore_exec_for_the_next() {
+        let two_loops = |between: &str, first_exec: &str| {
+            format!(
+                "{first_exec}\
+                 s_mov_b64 s[2:3], 0\n\
+                 .L2:\n\
+                 v_add_u32_e32 v6, vcc, s8, v6\n\
+                 v_cmp_lt_u32_e32 vcc, s9, v6\n\
+                 s_or_b64 s[2:3], vcc, s[2:3]\n\
+                 s_andn2_b64 exec, exec, s[2:3]\n\
+                 {between}\
+                 s_cbranch_execnz .L2\n\
+                 s_or_b64 exec, exec, s[2:3]\n\
+                 s_mov_b64 s[2:3], 0\n\
+                 .L4:\n\
+                 v_add_u32_e32 v0, vcc, s8, v0\n\
+                 v_cmp_lt_u32_e32 vcc, s9, v0\n\
+                 s_or_b64 s[2:3], vcc, s[2:3]\n\
+                 s_andn2_b64 exec, exec, s[2:3]\n\
+                 s_cbranch_execnz .L4\n\
+                 s_endpgm\n"
+            )
+        };
+        // The second loop's header: the block that starts at the first instruction after
+        // `.L4:`.
+        let second = |src: String| {
+            let header = src.lines().position(|l| l == ".L4:").unwrap() as u32 + 2;
+            nonzero_by_line(&src)
+                .into_iter()
+                .find(|&(line, _)| line == header)
+                .map(|(_, nonzero)| nonzero)
+        };
+        assert_eq!(second(two_loops("", "")), Some(true));
+        assert_eq!(second(two_loops("s_mov_b32 s3, 0\n", "")), Some(false));
+        assert_eq!(
+            second(two_loops("", "s_mov_b64 exec, s[4:5]\n")),
+            Some(false)
+        );
     }
 
     const BREAK_IN_ONE_BLOCK: &str = "s_mov_b64 s[4:5], 0\n\

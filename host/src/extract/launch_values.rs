@@ -373,6 +373,26 @@ impl<'a> ScalarValues<'a> {
         self.reaching(self.flow.block_of(at), at, s, budget, depth)
     }
 
+    /// SCC before instruction `at`, where the last write of it in `at`'s block is a compare of
+    /// known values (clang's `s_cmp_lg_u32 s5, 0` ahead of `s_cselect_b64 s[2:3], -1, 0`).
+    fn scc_before(&mut self, at: usize, budget: &mut u64, depth: u32) -> Option<bool> {
+        let start = self.flow.blocks[self.flow.block_of(at)].start;
+        let program = self.program;
+        let c = (start..at).rev().find(|&i| {
+            effects(&program.instructions[i].item)
+                .defs
+                .contains(crate::scalar::SCC)
+        })?;
+        let inst = &program.instructions[c].item;
+        let mut known = |op: Operand| match op {
+            Operand::Sgpr(r) => self.sgpr_before(c, r, budget, depth + 1),
+            _ => op.constant_value32(),
+        };
+        let compares = super::trip_count::Compare::of(inst, &mut known);
+        let (s, compare) = compares.into_iter().next()?;
+        Some(compare.holds(self.sgpr_before(c, s, budget, depth + 1)?))
+    }
+
     /// A source operand of instruction `at`: a constant, or a known SGPR.
     fn operand(&mut self, at: usize, op: Operand, budget: &mut u64, depth: u32) -> Option<u32> {
         match op {
@@ -395,6 +415,24 @@ impl<'a> ScalarValues<'a> {
         macro_rules! src {
             ($k:expr) => {
                 self.operand(d, inst.src($k)?, budget, depth)?
+            };
+        }
+        if matches!(inst.opcode, SCselectB32 | SCselectB64) {
+            let wide = inst.opcode == SCselectB64;
+            if half != 0 && !wide {
+                return None;
+            }
+            let pick = match self.scc_before(d, budget, depth)? {
+                true => inst.src(0)?,
+                false => inst.src(1)?,
+            };
+            return match pick {
+                Operand::Sgpr(r) => self.sgpr_before(d, r.checked_add(half)?, budget, depth),
+                k if wide => {
+                    let v = k.constant_value64(SCselectB64.sign_extends_literal64())?;
+                    Some((v >> (32 * u32::from(half))) as u32)
+                }
+                k => k.constant_value32(),
             };
         }
         if inst.opcode == SMovB64 {

@@ -49,6 +49,7 @@ mod lane_ranges;
 pub mod launch_values;
 pub mod lds_banks;
 mod line_table;
+mod never_entered;
 mod regions;
 pub mod skips;
 pub mod trip_count;
@@ -499,6 +500,10 @@ fn infer_loop_bounds(
                     c.sgpr, c.step
                 ),
             },
+            trip_count::LoopCount::NeverEntered { guard } => format!(
+                "loop bound {trips} inferred{for_launch}{below}: the loop is never entered (the branch at line {} goes around it)",
+                program.instructions[guard].line
+            ),
             trip_count::LoopCount::Lane(c) => match (c.scalar, c.from) {
                 (None, Some((x, k))) => format!(
                     "loop bound {trips} inferred{for_launch}{below}: each lane's v{} counts from its start, v{x} {} {} with v{x} in {}..={}, by {} to its exit test (the most trips of any lane)",

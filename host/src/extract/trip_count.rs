@@ -45,6 +45,7 @@ use super::exit_mask;
 use super::lane_count::{lane_counted_loop, LaneCounter};
 use super::lane_ranges::{dispatch_prefix, number_as, sgpr_range, type_range, uniform_sgpr};
 use super::launch_values::{LaunchValues, ScalarValues};
+use super::never_entered::never_entered;
 use crate::flow::Flow;
 use crate::scalar::effects;
 
@@ -88,11 +89,16 @@ impl Counter {
     }
 }
 
-/// What bounds a loop: a scalar counter, or each lane's own ([`super::lane_count`]).
+/// What bounds a loop: a scalar counter, each lane's own ([`super::lane_count`]), or a guard
+/// that keeps the launch out of it ([`super::never_entered`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LoopCount {
     Scalar(Counter),
     Lane(LaneCounter),
+    /// `guard` is the branch instruction that goes around the loop.
+    NeverEntered {
+        guard: usize,
+    },
 }
 
 impl LoopCount {
@@ -101,6 +107,7 @@ impl LoopCount {
         match self {
             LoopCount::Scalar(c) => c.trips,
             LoopCount::Lane(c) => c.trips,
+            LoopCount::NeverEntered { .. } => 1,
         }
     }
 
@@ -110,6 +117,7 @@ impl LoopCount {
         match self {
             LoopCount::Scalar(c) => c.average,
             LoopCount::Lane(c) => c.trips,
+            LoopCount::NeverEntered { .. } => 1,
         }
     }
 }
@@ -156,7 +164,8 @@ impl<'a> Counters<'a> {
     }
 
     /// What bounds loop `l`: its scalar counter ([`Counters::of`], within `budget`), or else
-    /// its lanes' own ([`lane_counted_loop`], within a budget of its own).
+    /// its lanes' own ([`lane_counted_loop`], within a budget of its own), or else a guard
+    /// around it that the launch always takes ([`never_entered`]).
     pub fn count(&mut self, l: usize, budget: &mut Budget) -> Option<LoopCount> {
         if let Some(c) = self.of(l, budget) {
             return Some(LoopCount::Scalar(c));
@@ -175,6 +184,17 @@ impl<'a> Counters<'a> {
             &mut self.lane_budget.0,
         )
         .map(LoopCount::Lane)
+        .or_else(|| {
+            never_entered(
+                program,
+                flow,
+                l,
+                &mut self.values,
+                &self.exec_nonzero,
+                &mut budget.0,
+            )
+            .map(|guard| LoopCount::NeverEntered { guard })
+        })
     }
 
     /// [`counted_loop`] of loop `l`.
