@@ -170,10 +170,10 @@ fn a_loop_bound_is_a_constant_expression() {
 }
 
 /// Loops SDK kernels are full of need no annotation for a launch: the remainder loop clang
-/// adds when it unrolls `for (k = 0; k < w; k++)` by four, which a launch with w a multiple
-/// of four never enters (AMD's DCT), and a kernel's second workgroup-stride loop, entered
+/// adds when it unrolls `for (k = 0; k < w; k++)`, which a launch with w a multiple of the
+/// unrolling never enters (AMD's DCT), a kernel's second workgroup-stride loop, entered
 /// after the first one's exit restored EXEC (a histogram's clearing and merging of its
-/// bins). The bounds cover the RTL's runs.
+/// bins), and a stride loop up to a power of two. The bounds cover the RTL's runs.
 #[test]
 fn unrolled_remainders_and_second_stride_loops_are_bounded() {
     let dir = tempfile::tempdir().unwrap();
@@ -194,12 +194,15 @@ fn unrolled_remainders_and_second_stride_loops_are_bounded() {
                   for (uint i = get_local_id(0); i < 100; i += get_local_size(0))\n\
                     out[i] += w;\n\
                 }\n";
+    // A limit of 256, which clang tests by clearing the low 8 bits.
+    let bins256 = bins.replace("i < 100", "i < 256");
     // The unrolled loop steps by 8, so w = 8 never enters the remainder and w = 7 never
     // enters the unrolled loop.
     for (kernel, w, note) in [
         (dct, 8, "the loop is never entered"),
         (dct, 7, "the loop is never entered"),
         (bins, 1, "each lane's v0 counts from its start"),
+        (&bins256, 1, "each lane's v0 counts from its start"),
     ] {
         std::fs::write(dir.path().join("k.cl"), kernel).unwrap();
         let m = dir.path().join("k.toml");
@@ -208,7 +211,7 @@ fn unrolled_remainders_and_second_stride_loops_are_bounded() {
             format!(
                 "kernel = \"k.cl\"\ngrid = 64\nworkgroup = 64\nargs = [\"in\", \"out\", {w}]\n\
                  [[buffer]]\nname = \"in\"\ntype = \"f32\"\ndata = [1.5, 2.0, -3.0]\nlen = 64\n\
-                 [[buffer]]\nname = \"out\"\ntype = \"f32\"\nlen = 128\n"
+                 [[buffer]]\nname = \"out\"\ntype = \"f32\"\nlen = 256\n"
             ),
         )
         .unwrap();

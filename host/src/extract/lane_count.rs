@@ -390,6 +390,10 @@ enum Sym {
     /// VGPR h's value at the start plus the carry of (counter, offset)'s add: h itself as long
     /// as that add does not wrap around.
     High(u8, (u8, u32)),
+    /// VGPR v's value at the start plus a known constant, with its low k bits cleared: non-zero
+    /// exactly where that value is at least 2^k (unsigned). clang tests `i < 256` so, with
+    /// `v_and_b32 v1, 0xffffff00, v0` and a compare of the result with 0.
+    Cleared(u8, u32, u32),
     /// A known uniform value.
     Known(u32),
     Unknown,
@@ -480,6 +484,50 @@ impl Segment {
         }
     }
 
+    /// The equality compare at `i` of a [`Sym::Cleared`] value (source `c`) with 0 (source
+    /// `x`) as the ordered compare it is: `!= 0` is the counter at least 2^k, `== 0` below it.
+    /// A 64-bit compare needs both high halves known to be 0.
+    #[allow(clippy::too_many_arguments)]
+    fn cleared_compare(
+        &self,
+        i: usize,
+        inst: &Instruction,
+        c: usize,
+        x: usize,
+        order: Order,
+        dwords: u8,
+        known: &mut impl FnMut(usize, Option<Operand>) -> Option<u32>,
+    ) -> Option<LaneCompare> {
+        let Sym::Cleared(vgpr, offset, k) = self.read(inst.src(c), known, i) else {
+            return None;
+        };
+        let zero = match dwords {
+            1 => known(i, inst.src(x)) == Some(0),
+            _ => {
+                let Some(Operand::Vgpr(low)) = inst.src(c) else {
+                    return None;
+                };
+                let high = Some(Operand::Vgpr(low.checked_add(1)?));
+                let high = self.uniform(self.read(high, known, i), known, i);
+                known64(inst.src(x), known, i) == Some(0) && high == Sym::Known(0)
+            }
+        };
+        let order = match order {
+            Order::Ne => Order::Ge,
+            Order::Eq => Order::Lt,
+            _ => return None,
+        };
+        zero.then_some(LaneCompare {
+            at: i,
+            vgpr,
+            offset,
+            bound: 1 << k,
+            order: (order, false),
+            high: None,
+            counter_first: true,
+        })
+    }
+
     fn step(
         &mut self,
         i: usize,
@@ -505,6 +553,10 @@ impl Segment {
                             counter_first,
                         });
                     }
+                }
+                if let Some(compare) = self.cleared_compare(i, inst, c, x, order, dwords, known) {
+                    self.compares.push(compare);
+                    continue;
                 }
                 let Sym::Plus(vgpr, offset) = self.read(inst.src(c), known, i) else {
                     continue;
@@ -554,6 +606,12 @@ impl Segment {
                     (VSubU32, Sym::Plus(v, o), Sym::Known(k))
                     | (VSubrevU32, Sym::Known(k), Sym::Plus(v, o)) => {
                         Sym::Plus(v, o.wrapping_sub(k))
+                    }
+                    (VAndB32, Sym::Plus(v, o), Sym::Known(m))
+                    | (VAndB32, Sym::Known(m), Sym::Plus(v, o))
+                        if m != 0 && m == u32::MAX << m.trailing_zeros() =>
+                    {
+                        Sym::Cleared(v, o, m.trailing_zeros())
                     }
                     (VAddcU32, Sym::Plus(h, 0), Sym::Known(0))
                     | (VAddcU32, Sym::Known(0), Sym::Plus(h, 0)) => {
@@ -926,6 +984,40 @@ s_or_b64 exec, exec, s[12:13]
             "v_add_u32_e32 v3, vcc, 3, v4",
         );
         assert_eq!(trips(&steps_by_three), Some(334));
+    }
+
+    /// clang-14 -O2's `for (uint i = get_local_id(0); i < 256; i += get_local_size(0))`: the
+    /// test of a power of two clears the low bits and compares what is left with 0.
+    const BELOW_A_POWER_OF_TWO: &str = "\
+v_mov_b32_e32 v2, 0
+s_mov_b64 s[12:13], 0
+.Lh:
+v_add_u32_e32 v0, vcc, s10, v0
+v_and_b32_e32 v1, 0xffffff00, v0
+v_cmp_ne_u64_e32 vcc, 0, v[1:2]
+s_or_b64 s[12:13], vcc, s[12:13]
+s_andn2_b64 exec, exec, s[12:13]
+s_cbranch_execnz .Lh
+.Lx:";
+
+    #[test]
+    fn a_limit_tested_by_its_cleared_low_bits_is_bounded() {
+        // Lane 0 steps to 64, 128, 192 and leaves at 256.
+        assert_eq!(trips(BELOW_A_POWER_OF_TWO), Some(4));
+        let narrow = BELOW_A_POWER_OF_TWO.replace(
+            "v_cmp_ne_u64_e32 vcc, 0, v[1:2]",
+            "v_cmp_ne_u32_e32 vcc, 0, v1",
+        );
+        assert_eq!(trips(&narrow), Some(4));
+        // Not the low bits cleared, a high half that differs between lanes, a compare with a
+        // value other than 0: no bound.
+        for (from, to) in [
+            ("0xffffff00", "0xffff00ff"),
+            ("v_mov_b32_e32 v2, 0", "v_mov_b32_e32 v2, v0"),
+            ("vcc, 0, v[1:2]", "vcc, 1, v[1:2]"),
+        ] {
+            assert_eq!(trips(&BELOW_A_POWER_OF_TWO.replace(from, to)), None, "{to}");
+        }
     }
 
     /// v4 counted down by 1 to 0, each lane leaving when it gets there.
