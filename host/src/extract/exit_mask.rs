@@ -1168,26 +1168,24 @@ s_endpgm
     /// at it, proves nothing.
     #[test]
     fn the_lanes_that_left_a_loop_restore_exec_for_the_next() {
-        let two_loops = |between: &str, first_exec: &str| {
+        // A loop at `label` stepping v, with `between` after its exit's `s_andn2_b64`.
+        let stride = |label: &str, v: &str, between: &str| {
             format!(
-                "{first_exec}\
-                 s_mov_b64 s[2:3], 0\n\
-                 .L2:\n\
-                 v_add_u32_e32 v6, vcc, s8, v6\n\
-                 v_cmp_lt_u32_e32 vcc, s9, v6\n\
+                "s_mov_b64 s[2:3], 0\n\
+                 {label}:\n\
+                 v_add_u32_e32 {v}, vcc, s8, {v}\n\
+                 v_cmp_lt_u32_e32 vcc, s9, {v}\n\
                  s_or_b64 s[2:3], vcc, s[2:3]\n\
                  s_andn2_b64 exec, exec, s[2:3]\n\
                  {between}\
-                 s_cbranch_execnz .L2\n\
-                 s_or_b64 exec, exec, s[2:3]\n\
-                 s_mov_b64 s[2:3], 0\n\
-                 .L4:\n\
-                 v_add_u32_e32 v0, vcc, s8, v0\n\
-                 v_cmp_lt_u32_e32 vcc, s9, v0\n\
-                 s_or_b64 s[2:3], vcc, s[2:3]\n\
-                 s_andn2_b64 exec, exec, s[2:3]\n\
-                 s_cbranch_execnz .L4\n\
-                 s_endpgm\n"
+                 s_cbranch_execnz {label}\n"
+            )
+        };
+        let two_loops = |between: &str, first_exec: &str| {
+            format!(
+                "{first_exec}{}s_or_b64 exec, exec, s[2:3]\n{}s_endpgm\n",
+                stride(".L2", "v6", between),
+                stride(".L4", "v0", "")
             )
         };
         // The second loop's header: the block that starts at the first instruction after
