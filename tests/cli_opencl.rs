@@ -713,7 +713,14 @@ fn typedefd_parameters_take_their_resolved_types() {
         .map(|v| v.as_f64().unwrap())
         .collect();
     assert_eq!(x, [13.0, 6.0, 16.0], "{report}");
-    let e = pws_err(&["golden", &manifest(r#"["x", [2.0], [0, 0, 0, 10]]"#)]);
+    // The one-word list pws asked for before it resolved typedefs still means the value.
+    let report = json(&[
+        "golden",
+        &manifest(r#"["x", [2.0], [0, 0, 0, 10]]"#),
+        "--json",
+    ]);
+    assert_eq!(report["buffers"]["x"][0].as_f64(), Some(13.0), "{report}");
+    let e = pws_err(&["golden", &manifest(r#"["x", [2.0, 1.0], [0, 0, 0, 10]]"#)]);
     assert!(
         e.contains("key `args[1]`: `REAL alpha` takes one number, not a list"),
         "{e}"

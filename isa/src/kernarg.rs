@@ -218,6 +218,13 @@ fn by_value(raw: RawArg, param: &ArgMetadata) -> Result<Vec<u8>, String> {
                 ty.lanes
             ))
         }
+        // A typedef'd scalar also takes the one-word list pws asked for before it resolved
+        // typedefs (it took `DATA_TYPE` for a struct): `[2.0]` is still 2.0f.
+        RawArg::List(items)
+            if ty.lanes == 1 && items.len() == 1 && param.base_type_name.is_some() =>
+        {
+            out = scalar_bytes(ty.scalar, items[0])?
+        }
         RawArg::List(items) if ty.lanes > 1 && items.len() == ty.lanes as usize => {
             for (i, n) in items.into_iter().enumerate() {
                 out.extend(scalar_bytes(ty.scalar, n).map_err(|m| format!("element {i}: {m}"))?);
