@@ -115,47 +115,38 @@ fn opencl_spelling(base: &str) -> String {
 /// parameters, in order, are the arguments with a `.type_name`. A kernel whose count of
 /// those differs from its base types (an unexpected layout) is left as it was.
 pub fn annotate(asm: &str, base: &HashMap<String, Vec<String>>) -> String {
+    // The block the metadata reader reads; a record without one is left as it is.
+    let Ok(Some((directive, body))) = crate::metadata::metadata_block(asm) else {
+        return asm.to_string();
+    };
     let lines: Vec<&str> = asm.lines().collect();
     let mut insert: HashMap<usize, String> = HashMap::new();
-    let mut i = 0;
-    while i < lines.len() {
-        if lines[i].trim() != ".amdgpu_metadata" {
-            i += 1;
+    for item in kernel_items(&lines, directive, directive + body.lines().count()) {
+        let name = item.clone().find_map(|j| {
+            let value = lines[j]
+                .trim_start()
+                .trim_start_matches("- ")
+                .strip_prefix(".name:")?;
+            (indent_of(lines[j]) <= indent_of(lines[item.start]) + 2).then(|| yaml_scalar(value))
+        });
+        let Some(types) = name.as_ref().and_then(|n| base.get(n)) else {
+            continue;
+        };
+        let written: Vec<usize> = item
+            .clone()
+            .filter(|&j| type_name_value(lines[j]).is_some())
+            .collect();
+        if written.len() != types.len() {
             continue;
         }
-        let end = (i..lines.len())
-            .find(|&j| lines[j].trim() == ".end_amdgpu_metadata")
-            .unwrap_or(lines.len());
-        for item in kernel_items(&lines, i + 1, end) {
-            let name = item.clone().find_map(|j| {
-                let l = lines[j];
-                let indent = l.len() - l.trim_start().len();
-                let value = l
-                    .trim_start()
-                    .trim_start_matches("- ")
-                    .strip_prefix(".name:")?;
-                (indent <= indent_of(lines[item.start]) + 2).then(|| yaml_scalar(value))
-            });
-            let Some(types) = name.as_ref().and_then(|n| base.get(n)) else {
-                continue;
-            };
-            let written: Vec<usize> = item
-                .clone()
-                .filter(|&j| type_name_value(lines[j]).is_some())
-                .collect();
-            if written.len() != types.len() {
-                continue;
-            }
-            for (&j, ty) in written.iter().zip(types) {
-                let as_written = type_name_value(lines[j]).unwrap_or_default();
-                if yaml_scalar(&as_written) != *ty {
-                    let pad = " ".repeat(lines[j].find(".type_name:").unwrap_or(0));
-                    let quoted = ty.replace('\'', "''");
-                    insert.insert(j, format!("{pad}{KEY}: '{quoted}'"));
-                }
+        for (&j, ty) in written.iter().zip(types) {
+            let as_written = type_name_value(lines[j]).unwrap_or_default();
+            if yaml_scalar(&as_written) != *ty {
+                let pad = " ".repeat(lines[j].find(".type_name:").unwrap_or(0));
+                let quoted = ty.replace('\'', "''");
+                insert.insert(j, format!("{pad}{KEY}: '{quoted}'"));
             }
         }
-        i = end + 1;
     }
     let mut out = String::with_capacity(asm.len() + insert.len() * 40);
     for (j, line) in lines.iter().enumerate() {

@@ -253,7 +253,7 @@ pub fn kernel_metadata(asm: &str, kernel: &str) -> Result<Option<KernelMetadata>
 
 /// The line of `.amdgpu_metadata` (1-based) and the YAML after it, up to
 /// `.end_amdgpu_metadata`.
-fn metadata_block(asm: &str) -> Result<Option<(usize, String)>, MetadataError> {
+pub(crate) fn metadata_block(asm: &str) -> Result<Option<(usize, String)>, MetadataError> {
     let mut lines = asm.lines().enumerate();
     let Some((start, _)) = lines.by_ref().find(|(_, l)| l.trim() == ".amdgpu_metadata") else {
         return Ok(None);

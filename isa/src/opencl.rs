@@ -255,11 +255,7 @@ pub fn compile(source: &Path, opts: &ClOptions) -> Result<PathBuf, ClError> {
         crate::output::unique_suffix()
     ));
     std::fs::create_dir_all(cache.join("cl")).map_err(cache_err(&cache))?;
-    let run = Command::new(&clang)
-        .args(DEFAULT_FLAGS)
-        .arg(format!("-I{}", include.display()))
-        .args(["-include", "pws.h"])
-        .args(&opts.flags)
+    let run = compile_command(&clang, &include, &opts.flags)
         .arg("-S")
         .arg("-o")
         .arg(&raw)
@@ -303,6 +299,19 @@ pub fn compile(source: &Path, opts: &ClOptions) -> Result<PathBuf, ClError> {
         .map_err(|e| e.at_opt_level(&opts.flags))
 }
 
+/// clang as pws compiles a kernel: its flags, pws.h included, the manifest's `flags` after
+/// them. The assembly and [`resolved_types`]'s frontend run both start here, so the types are
+/// those of the code compiled.
+fn compile_command(clang: &str, include: &Path, flags: &[String]) -> Command {
+    let mut command = Command::new(clang);
+    command
+        .args(DEFAULT_FLAGS)
+        .arg(format!("-I{}", include.display()))
+        .args(["-include", "pws.h"])
+        .args(flags);
+    command
+}
+
 /// The parameters' types with typedefs resolved ([`base_types`]): the same compile stopped
 /// after the frontend, as LLVM IR. clang compiled the kernel a moment ago, so this run fails
 /// only if something outside pws does (a killed process); the metadata then keeps the written
@@ -313,11 +322,7 @@ fn resolved_types(
     flags: &[String],
     source: &Path,
 ) -> HashMap<String, Vec<String>> {
-    let run = Command::new(clang)
-        .args(DEFAULT_FLAGS)
-        .arg(format!("-I{}", include.display()))
-        .args(["-include", "pws.h"])
-        .args(flags)
+    let run = compile_command(clang, include, flags)
         .args([
             "-S",
             "-emit-llvm",

@@ -210,8 +210,9 @@ pub(super) fn decided(
             if !exec_nonzero || last_write(EXEC_LO, and_at).is_some() {
                 return None;
             }
-            let set = match last_write(mask, and_at).or(last_write(mask + 1, and_at)) {
-                Some(select_at) => {
+            // Both halves from one write in the block (the select), or neither.
+            let set = match [mask, mask + 1].map(|r| last_write(r, and_at)) {
+                [Some(select_at), Some(high_at)] if select_at == high_at => {
                     let select = &insts[select_at].item;
                     let ones = Some(Operand::Int(-1));
                     let zero = Some(Operand::Int(0));
@@ -224,7 +225,7 @@ pub(super) fn decided(
                 }
                 // A mask made before the block (clang's `s_cselect_b64 s[2:3], -1, 0` ahead
                 // of a loop, tested in it): all ones or all zeros in every wavefront.
-                None => match (
+                [None, None] => match (
                     uniform_sgpr(values, and_at, mask, budget)?,
                     uniform_sgpr(values, and_at, mask + 1, budget)?,
                 ) {
@@ -232,6 +233,7 @@ pub(super) fn decided(
                     (u32::MAX, u32::MAX) => true,
                     _ => return None,
                 },
+                _ => return None,
             };
             (set != inverted) == (op == Opcode::SCbranchVccnz)
         }

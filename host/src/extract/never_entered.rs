@@ -92,13 +92,17 @@ mod tests {
     /// `s_cselect_b64 s[2:3], -1, 0` before its tile loop, `s_andn2_b64 vcc, exec, s[2:3]`
     /// in it).
     fn remainder_behind_a_mask(n: u32) -> Option<u32> {
+        remainder_behind(n, "s_branch NEXT\nNEXT:\n")
+    }
+
+    /// [`remainder_behind_a_mask`] with `between` after the mask's select.
+    fn remainder_behind(n: u32, between: &str) -> Option<u32> {
         guard_line(&format!(
             "s_mov_b32 s4, {n}\n\
              s_and_b32 s5, s4, 3\n\
              s_cmp_lg_u32 s5, 0\n\
              s_cselect_b64 s[2:3], -1, 0\n\
-             s_branch NEXT\n\
-             NEXT:\n\
+             {between}\
              v_mov_b32_e32 v1, 0\n\
              s_andn2_b64 vcc, exec, s[2:3]\n\
              s_cbranch_vccnz END\n\
@@ -125,5 +129,9 @@ mod tests {
         assert_eq!(remainder(7), None);
         assert_eq!(remainder(1), None);
         assert_eq!(remainder_behind_a_mask(63), None);
+        // The select in the branch's block decides it; a high half written after it leaves
+        // half the lanes' bits unknown.
+        assert_eq!(remainder_behind(64, ""), Some(7));
+        assert_eq!(remainder_behind(64, "s_mov_b32 s3, 0\n"), None);
     }
 }

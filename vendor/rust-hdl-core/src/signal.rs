@@ -168,6 +168,20 @@ impl<D: Direction, T: Synth> Signal<D, T> {
             constraint: Constraint::Kind(signal),
         });
     }
+
+    /// Commits a clock's `level` outside a delta pass, for the tracer as a pass would;
+    /// returns whether it changed (pws patch, PATCH.md).
+    #[inline]
+    fn commit_level(&mut self, level: T) -> bool {
+        self.next = level;
+        let changed = self.val != level;
+        if changed {
+            self.prev = self.val;
+            self.val = level;
+            self.untraced_change.set(true);
+        }
+        changed
+    }
 }
 
 impl<D: Direction, T: Synth> Atom for Signal<D, T> {
@@ -282,13 +296,7 @@ impl<D: Direction, T: Synth> Block for Signal<D, T> {
         let Some(high) = T::clock_level(true) else {
             return false;
         };
-        self.next = high;
-        self.changed = self.val != high;
-        if self.changed {
-            self.prev = self.val;
-            self.val = high;
-            self.untraced_change.set(true);
-        }
+        self.changed = self.commit_level(high);
         self.changed
     }
 
@@ -307,12 +315,7 @@ impl<D: Direction, T: Synth> Block for Signal<D, T> {
         match edge {
             crate::block::ClockEdge::Rising => self.next = level,
             crate::block::ClockEdge::Falling => {
-                if self.val != level {
-                    self.prev = self.val;
-                    self.val = level;
-                    self.untraced_change.set(true);
-                }
-                self.next = level;
+                self.commit_level(level);
                 self.changed = false;
             }
         }
