@@ -136,8 +136,9 @@ fn compiler_errors_name_the_source_line() {
 }
 
 /// `PWS_LOOP_BOUND` takes any integer constant expression (its marker carried the text,
-/// `loop_bound 19 + 1`, which the analysis could not read), and a value that is not constant
-/// is clang's error at the macro's line.
+/// `loop_bound 19 + 1`, which the analysis could not read), of any size (clang prints one
+/// above 64 in hexadecimal), and a value that is not constant is clang's error at the macro's
+/// line.
 #[test]
 fn a_loop_bound_is_a_constant_expression() {
     let dir = tempfile::tempdir().unwrap();
@@ -162,7 +163,11 @@ fn a_loop_bound_is_a_constant_expression() {
         wcet["modes"][0]["bound"].as_u64().unwrap()
     };
     assert_eq!(bound("MAXC + 1"), bound("20"));
-    assert!(bound("10") < bound("20"));
+    // The bound is linear in N; above 64 clang prints N in hexadecimal (`loop_bound 0x6f`).
+    let (b10, b20, b111) = (bound("10"), bound("20"), bound("111"));
+    assert!(b10 < b20);
+    assert_eq!((b111 - b20) * 10, (b20 - b10) * 91);
+    assert_eq!(bound("100000") - b20, (b20 - b10) * 9_998);
     let m = launch(dir.path(), &kernel("in[0]"), "");
     let e = pws_err(&["wcet", &m]);
     assert!(e.contains("k.cl:6:"), "{e}");
@@ -224,6 +229,94 @@ fn unrolled_remainders_and_second_stride_loops_are_bounded() {
             row["cycles"].as_u64().unwrap() <= row["bound"].as_u64().unwrap(),
             "{kernel}\n{row}"
         );
+    }
+}
+
+/// Tree reductions over the workgroup's size, as the AMD and NVIDIA samples write them, need
+/// no `PWS_LOOP_BOUND`: clang halves the 64-bit `get_local_size(0)` in a VGPR
+/// (`v_alignbit_b32`) when the size also takes part in an index, or in an SGPR otherwise, and
+/// either counter is read; the interleaved form doubles its stride in an SGPR that the `if`
+/// borrows for an address. The bounds cover the RTL's runs in every mode, which sum right.
+#[test]
+fn tree_reductions_over_the_workgroup_size_are_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let two_loads = "__kernel void k(__global const float *in, __global float *out) {\n\
+                       __local float s[128];\n\
+                       uint tid = get_local_id(0);\n\
+                       uint i = get_group_id(0) * (get_local_size(0) * 2) + tid;\n\
+                       s[tid] = in[i] + in[i + get_local_size(0)];\n\
+                       barrier(CLK_LOCAL_MEM_FENCE);\n\
+                       for (uint k = get_local_size(0) / 2; k > 0; k >>= 1) {\n\
+                         if (tid < k) s[tid] += s[tid + k];\n\
+                         barrier(CLK_LOCAL_MEM_FENCE);\n\
+                       }\n\
+                       if (tid == 0) out[get_group_id(0)] = s[0];\n\
+                     }\n";
+    // The loop stops above one wavefront's lanes, whose steps the kernel then unrolls.
+    let above_a_wavefront = two_loads.replace("k > 0;", "k > 32;").replace(
+        "if (tid == 0)",
+        "if (tid < 32) { s[tid] += s[tid + 32]; s[tid] += s[tid + 16]; }\n if (tid == 0)",
+    );
+    let signed = "__kernel void k(__global const float *in, __global float *out) {\n\
+                    __local float s[128];\n\
+                    int tid = get_local_id(0);\n\
+                    s[tid] = in[get_global_id(0)] + in[get_global_id(0) + 256];\n\
+                    barrier(CLK_LOCAL_MEM_FENCE);\n\
+                    for (int k = get_local_size(0) >> 1; k > 0; k >>= 1) {\n\
+                      if (tid < k) s[tid] += s[tid + k];\n\
+                      barrier(CLK_LOCAL_MEM_FENCE);\n\
+                    }\n\
+                    if (tid == 0) out[get_group_id(0)] = s[0];\n\
+                  }\n";
+    // NVIDIA's interleaved addressing, doubling the stride up to the size.
+    let interleaved = signed.replace(
+        "for (int k = get_local_size(0) >> 1; k > 0; k >>= 1) {\n\
+                      if (tid < k)",
+        "for (uint k = 1; k < get_local_size(0); k *= 2) {\n\
+                      if (tid % (2 * k) == 0)",
+    );
+    assert_ne!(interleaved, signed);
+    for (kernel, note) in [
+        (two_loads, "each lane's v"),
+        (&above_a_wavefront, "shifted right by 1"),
+        (signed, "shifted right by 1"),
+        (&interleaved, "shifted left by 1"),
+    ] {
+        std::fs::write(dir.path().join("k.cl"), kernel).unwrap();
+        let m = dir.path().join("k.toml");
+        // Two workgroups of 128 sum 256 ones each.
+        let expect = if kernel == above_a_wavefront {
+            ""
+        } else {
+            "expect = [256.0, 256.0]\n"
+        };
+        std::fs::write(
+            &m,
+            format!(
+                "kernel = \"k.cl\"\ngrid = 256\nworkgroup = 128\nargs = [\"in\", \"out\"]\n\
+                 [[buffer]]\nname = \"in\"\ntype = \"f32\"\ndata = [{}]\n\
+                 [[buffer]]\nname = \"out\"\ntype = \"f32\"\nlen = 2\n{expect}",
+                vec!["1.0"; 512].join(", ")
+            ),
+        )
+        .unwrap();
+        let m = m.to_str().unwrap();
+        let notes = pws_ok(&["wcet", m]);
+        assert!(
+            notes.contains("loop bound") && notes.contains(note),
+            "{kernel}\n{notes}"
+        );
+        for mode in ["nosplit", "dws", "pws"] {
+            let rows = json(&["compare", m, "--mode", mode, "--S", "3", "--json"]);
+            for row in rows.as_array().unwrap() {
+                assert!(
+                    row["cycles"].as_u64().unwrap() <= row["bound"].as_u64().unwrap(),
+                    "{kernel}\n{row}"
+                );
+                assert_eq!(row["golden_equal"], true, "{kernel}\n{row}");
+                assert_ne!(row["expect_equal"], false, "{kernel}\n{row}");
+            }
+        }
     }
 }
 

@@ -308,6 +308,15 @@ fn bad_kernels_are_clear_errors() {
         extract_err("    s_nop 0\n    ; pws: loop_bound x\n    s_endpgm\n"),
         "e.s:2:7: loop_bound needs an integer of at least 1, found 'x'"
     );
+    // Hexadecimal, as clang prints PWS_LOOP_BOUND's operand above 64, but nothing looser.
+    for bad in ["0x", "0x0", "0xg1", "x6f", "+5", "0x-1"] {
+        assert_eq!(
+            extract_err(&format!(
+                "    s_nop 0\n    ; pws: loop_bound {bad} 1\n    s_endpgm\n"
+            )),
+            format!("e.s:2:7: loop_bound needs an integer of at least 1, found '{bad}'")
+        );
+    }
     let k = extract(
         "    s_nop 0\n    ; pws: loop_bound 3\n    s_nop 0\n    s_endpgm\n",
         "e.s",

@@ -39,6 +39,7 @@ const OPS: &[(Opcode, &str)] = &[
     (VSubbU32, "v_subb_u32_e32 {d}, vcc, v1, v2, vcc"),
     (VSubbrevU32, "v_subbrev_u32_e32 {d}, vcc, v1, v2, vcc"),
     (VBfeU32, "v_bfe_u32 {d}, v1, v2, v3"),
+    (VAlignbitB32, "v_alignbit_b32 {d}, v1, v2, v3"),
     (VCvtF32U32, "v_cvt_f32_u32_e32 {d}, v1"),
     (VCvtF32I32, "v_cvt_f32_i32_e32 {d}, v1"),
     (VCvtU32F32, "v_cvt_u32_f32_e32 {d}, v1"),

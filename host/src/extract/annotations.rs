@@ -52,8 +52,8 @@ pub(super) fn annotations(source: &str, file: &str) -> Result<Vec<(usize, Annota
             ["split"] => Annotation::Split,
             ["split", t] if is_tag(t) => Annotation::Split,
             ["loop_bound", n] | ["loop_bound", n, _] if words.get(2).is_none_or(|t| is_tag(t)) => {
-                match n.parse::<u64>() {
-                    Ok(b) if b >= 1 => {
+                match bound_value(n) {
+                    Some(b) if b >= 1 => {
                         Annotation::LoopBound(b, words.get(2).and_then(|t| t.parse().ok()))
                     }
                     _ => {
@@ -184,6 +184,20 @@ fn is_unlabelled_block(line: &str) -> bool {
 }
 
 /// The tag pws.h's markers end with: a decimal number.
+/// A bound written in decimal, or in hexadecimal after `0x`: clang prints an inline asm
+/// operand above 64 (outside AMDGPU's inline constants) that way, so `PWS_LOOP_BOUND(111)`
+/// becomes `; pws: loop_bound 0x6f 1`.
+fn bound_value(word: &str) -> Option<u64> {
+    match word.strip_prefix("0x").or_else(|| word.strip_prefix("0X")) {
+        Some(hex) if !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            u64::from_str_radix(hex, 16).ok()
+        }
+        Some(_) => None,
+        None if word.bytes().all(|b| b.is_ascii_digit()) => word.parse().ok(),
+        None => None,
+    }
+}
+
 fn is_tag(word: &str) -> bool {
     !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit())
 }

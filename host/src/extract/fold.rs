@@ -30,7 +30,7 @@ pub fn arity(op: Opcode) -> Option<usize> {
         SMinU32 | SMaxU32 | SMinI32 | SMaxI32 => 2,
         VCndmaskB32 | VAddcU32 | VSubbU32 | VSubbrevU32 => 2,
         VMulF32 | VAddF32 | VSubF32 | VSubrevF32 => 2,
-        VMadU32U24 | VBfeU32 => 3,
+        VMadU32U24 | VBfeU32 | VAlignbitB32 => 3,
         _ => return None,
     })
 }
@@ -91,6 +91,9 @@ pub fn alu(op: Opcode, x: [u32; 3], bit: bool) -> Option<u32> {
                 ((u64::from(a) >> offset) & ((1u64 << width) - 1)) as u32
             }
         }
+        // The low dword of the 64-bit {a, b} shifted right: clang halves a 64-bit `size_t`
+        // (`get_local_size(0) / 2`) so.
+        VAlignbitB32 => ((u64::from(a) << 32 | u64::from(b)) >> (c & 31)) as u32,
         VCvtF32U32 => (a as f32).to_bits(),
         VCvtF32I32 => (a as i32 as f32).to_bits(),
         VCvtU32F32 => normal(a)? as u32,

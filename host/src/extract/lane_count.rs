@@ -46,6 +46,7 @@
 //! not write) lie in a known range, at whose ends the most trips are.
 
 use std::collections::HashMap;
+use std::fmt;
 use std::ops::Range as Span;
 
 use pws_isa::{Instruction, Opcode, Operand, Program};
@@ -60,6 +61,25 @@ use super::trip_count::MAX_TRIPS;
 use crate::flow::Flow;
 use crate::scalar::{effects, registers};
 
+/// How a lane counter changes from one iteration to the next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LaneStep {
+    /// Adds a signed value.
+    Add(i32),
+    /// Shifts right (logically) by 1..=31 bits: clang's `for (s = get_local_size(0) / 2; s > 0;
+    /// s >>= 1)`, which it keeps in a VGPR when it halves the 64-bit size there.
+    Lshr(u32),
+}
+
+impl fmt::Display for LaneStep {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LaneStep::Add(d) => write!(f, "by {d}"),
+            LaneStep::Lshr(k) => write!(f, "shifted right by {k}"),
+        }
+    }
+}
+
 /// A loop bounded by its lanes' own counters.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LaneCounter {
@@ -67,8 +87,8 @@ pub struct LaneCounter {
     pub vgpr: u8,
     /// Its least and most value over the lanes that enter the loop.
     pub start: Range,
-    /// What an iteration adds, as a signed value.
-    pub step: i32,
+    /// What an iteration does to the counter.
+    pub step: LaneStep,
     /// Header executions per entry into the loop: the most any lane runs.
     pub trips: u64,
     /// A counter in an SGPR, the same in every lane, compared with each lane's `vgpr` (whose
@@ -203,7 +223,7 @@ pub fn lane_counted_loop<'a>(
                     LaneCounter {
                         vgpr: cmp.vgpr,
                         start: lanes,
-                        step: *step as i32,
+                        step: LaneStep::Add(*step as i32),
                         trips,
                         scalar: Some((*s, init)),
                         from: None,
@@ -214,11 +234,14 @@ pub fn lane_counted_loop<'a>(
     }
     for (segment, Segment { sym, compares, .. }) in segments {
         // The counters: every write in the loop is in this segment, which steps them.
-        let steps: HashMap<u8, u32> = vector_defs
+        let steps: HashMap<u8, LaneStep> = vector_defs
             .iter()
             .filter(|(_, defs)| defs.iter().all(|d| segment.contains(d)))
             .filter_map(|(&v, _)| match sym.get(&v) {
-                Some(Sym::Plus(w, step)) if *w == v && *step != 0 => Some((v, *step)),
+                Some(Sym::Plus(w, step)) if *w == v && *step != 0 => {
+                    Some((v, LaneStep::Add(*step as i32)))
+                }
+                Some(Sym::Shr(w, k)) if *w == v => Some((v, LaneStep::Lshr(*k))),
                 _ => None,
             })
             .collect();
@@ -240,6 +263,41 @@ pub fn lane_counted_loop<'a>(
         for cmp in compares {
             let Some(&step) = steps.get(&cmp.vgpr) else {
                 continue;
+            };
+            let step = match step {
+                LaneStep::Add(d) if cmp.shift == 0 => d as u32,
+                LaneStep::Add(_) => continue,
+                LaneStep::Lshr(k) => {
+                    let start = *starts
+                        .entry(cmp.vgpr)
+                        .or_insert_with(|| entry_range(whole_lanes, &entries, cmp.vgpr, budget));
+                    let Some(start) = start else {
+                        continue;
+                    };
+                    let trips = tightest(
+                        program,
+                        flow,
+                        l,
+                        cmp.at,
+                        exec_nonzero[header],
+                        budget,
+                        |e, b| cmp.most_trips_shifted(e, start, k, b),
+                    );
+                    if let Some(trips) = trips {
+                        keep_fewer(
+                            &mut best,
+                            LaneCounter {
+                                vgpr: cmp.vgpr,
+                                start,
+                                step,
+                                trips,
+                                scalar: None,
+                                from: None,
+                            },
+                        );
+                    }
+                    continue;
+                }
             };
             if let Some(h) = cmp.high {
                 // The high half starts at 0 in every lane and stays there.
@@ -284,7 +342,7 @@ pub fn lane_counted_loop<'a>(
                     LaneCounter {
                         vgpr: cmp.vgpr,
                         start,
-                        step: step as i32,
+                        step: LaneStep::Add(step as i32),
                         trips,
                         scalar: None,
                         from,
@@ -394,6 +452,8 @@ enum Sym {
     /// exactly where that value is at least 2^k (unsigned). clang tests `i < 256` so, with
     /// `v_and_b32 v1, 0xffffff00, v0` and a compare of the result with 0.
     Cleared(u8, u32, u32),
+    /// VGPR v's value at the start shifted right (logically) by 1..=31 bits.
+    Shr(u8, u32),
     /// A known uniform value.
     Known(u32),
     Unknown,
@@ -525,6 +585,7 @@ impl Segment {
             order: (order, false),
             high: None,
             counter_first: true,
+            shift: 0,
         })
     }
 
@@ -558,8 +619,10 @@ impl Segment {
                     self.compares.push(compare);
                     continue;
                 }
-                let Sym::Plus(vgpr, offset) = self.read(inst.src(c), known, i) else {
-                    continue;
+                let (vgpr, offset, shift) = match self.read(inst.src(c), known, i) {
+                    Sym::Plus(vgpr, offset) => (vgpr, offset, 0),
+                    Sym::Shr(vgpr, k) if dwords == 1 => (vgpr, 0, k),
+                    _ => continue,
                 };
                 let (bound, high) = if dwords == 1 {
                     let Some(bound) = known(i, inst.src(x)) else {
@@ -584,6 +647,7 @@ impl Segment {
                     order: (order, signed && high.is_none()),
                     high,
                     counter_first,
+                    shift,
                 });
             }
         }
@@ -606,6 +670,12 @@ impl Segment {
                     (VSubU32, Sym::Plus(v, o), Sym::Known(k))
                     | (VSubrevU32, Sym::Known(k), Sym::Plus(v, o)) => {
                         Sym::Plus(v, o.wrapping_sub(k))
+                    }
+                    (VLshrrevB32, Sym::Known(k), Sym::Plus(v, 0)) if (1..32).contains(&k) => {
+                        Sym::Shr(v, k)
+                    }
+                    (VLshrrevB32, Sym::Known(k), Sym::Shr(v, j)) if (1..32 - j).contains(&k) => {
+                        Sym::Shr(v, j + k)
                     }
                     (VAndB32, Sym::Plus(v, o), Sym::Known(m))
                     | (VAndB32, Sym::Known(m), Sym::Plus(v, o))
@@ -805,6 +875,9 @@ struct LaneCompare {
     high: Option<u8>,
     /// The counter is the compare's first source.
     counter_first: bool,
+    /// The compare reads the counter shifted right by this many bits (then `offset` is 0): a
+    /// halving counter's next value, or a value derived from it.
+    shift: u32,
 }
 
 impl LaneCompare {
@@ -843,6 +916,63 @@ impl LaneCompare {
             .copied()
             .filter_map(|signed| self.most_trips_as(signed, exit_when, start, step, budget))
             .min()
+    }
+
+    /// The most header runs of a lane whose counter starts in `start` and is shifted right by
+    /// `k` each iteration, where the compare (of the counter shifted right by [`Self::shift`])
+    /// giving `exit_when` ends the lane's loop; `None` if
+    /// some lane's counter reaches 0 without leaving, or runs past [`MAX_TRIPS`]. A shift keeps
+    /// the order of values (unsigned, and signed among non-negative ones), and each test passes
+    /// a half-line of them, so a lane's trips only grow or only shrink with its start: the most
+    /// is at an end of the range. Equality ends a halving counter only at 0, which every
+    /// counter meets: `== 0` is `< 1` and `!= 0` is `>= 1`.
+    fn most_trips_shifted(
+        &self,
+        exit_when: bool,
+        start: Range,
+        k: u32,
+        budget: &mut u64,
+    ) -> Option<u64> {
+        if self.offset != 0 || self.high.is_some() {
+            return None;
+        }
+        let (order, signed) = self.order;
+        let (order, signed, bound, counter_first) = match order {
+            Order::Eq | Order::Ne if self.bound != 0 => return None,
+            Order::Eq => (Order::Lt, false, 1, true),
+            Order::Ne => (Order::Ge, false, 1, true),
+            _ => (order, signed, self.bound, self.counter_first),
+        };
+        if start.0 > start.1 || signed && start.1 > i32::MAX as u32 {
+            return None;
+        }
+        let bound = number_as(bound, signed);
+        let exits = |w: u32| {
+            let w = number_as(w, signed);
+            let (a, b) = if counter_first {
+                (w, bound)
+            } else {
+                (bound, w)
+            };
+            order.holds(a, b) == exit_when
+        };
+        let mut most = 0;
+        for s in [start.0, start.1] {
+            let (mut v, mut trips) = (s, 1u64);
+            while !exits(v >> self.shift) {
+                if v == 0 {
+                    return None;
+                }
+                *budget = budget.checked_sub(1)?;
+                v >>= k;
+                trips += 1;
+                if trips > MAX_TRIPS {
+                    return None;
+                }
+            }
+            most = most.max(trips);
+        }
+        Some(most)
     }
 
     /// [`Self::most_trips`], reading the values as `signed` or unsigned.
@@ -1018,6 +1148,71 @@ s_cbranch_execnz .Lh
         ] {
             assert_eq!(trips(&BELOW_A_POWER_OF_TWO.replace(from, to)), None, "{to}");
         }
+    }
+
+    /// clang-14 -O2's tree reduction `for (uint k = get_local_size(0) / 2; k > 0; k >>= 1)
+    /// { if (tid < k) ...; barrier(...); }` where it halves the 64-bit size in a VGPR (s11:s10
+    /// the size, v_alignbit_b32 its low dword shifted) and leaves by a uniform branch on VCC.
+    const TREE: &str = "\
+v_mov_b32_e32 v2, s10
+s_mov_b32 s11, 0
+v_alignbit_b32 v2, s11, v2, 1
+v_cmp_eq_u32_e32 vcc, 0, v2
+s_and_b64 vcc, exec, vcc
+s_cbranch_vccz .Lh
+s_branch .Lx
+.Ll:
+s_or_b64 exec, exec, s[0:1]
+v_lshrrev_b32_e32 v3, 1, v2
+v_cmp_gt_u32_e32 vcc, 2, v2
+s_and_b64 vcc, exec, vcc
+v_mov_b32_e32 v2, v3
+s_barrier
+s_cbranch_vccnz .Lx
+.Lh:
+v_cmp_gt_u32_e32 vcc, v2, v0
+s_and_saveexec_b64 s[0:1], vcc
+s_cbranch_execz .Ll
+v_lshlrev_b32_e32 v3, 2, v2
+ds_write_b32 v3, v0
+s_branch .Ll
+.Lx:";
+
+    #[test]
+    fn a_halving_counter_is_bounded() {
+        // 32, 16, 8, 4, 2, 1: six trips.
+        assert_eq!(trips(TREE), Some(6));
+        // Tested after the shift (`k >> 1 == 0`), or by `k > 1`: the same trips.
+        let after = TREE.replace("v_cmp_gt_u32_e32 vcc, 2, v2", "v_cmp_eq_u32_e32 vcc, 0, v3");
+        assert_eq!(trips(&after), Some(6));
+        let signed = TREE.replace("v_cmp_gt_u32_e32 vcc, 2, v2", "v_cmp_lt_i32_e64 vcc, v2, 2");
+        assert_eq!(trips(&signed), Some(6));
+        // Shifted by 2: 32, 8, 2.
+        let by_four = TREE
+            .replace("v_lshrrev_b32_e32 v3, 1, v2", "v_lshrrev_b32_e32 v3, 2, v2")
+            .replace("vcc, 2, v2", "vcc, 4, v2");
+        assert_eq!(trips(&by_four), Some(3));
+        // Stepped by 2 bits and tested on k >> 1 == 0: 32, 8, 2 (1 goes on) and 0.
+        let mixed = TREE
+            .replace("v_mov_b32_e32 v2, v3", "v_lshrrev_b32_e32 v2, 2, v2")
+            .replace("v_cmp_gt_u32_e32 vcc, 2, v2", "v_cmp_eq_u32_e32 vcc, 0, v3");
+        assert_eq!(trips(&mixed), Some(4));
+        // An exit at a value the halving steps over: no bound.
+        let over = TREE.replace("v_cmp_gt_u32_e32 vcc, 2, v2", "v_cmp_eq_u32_e32 vcc, 3, v2");
+        assert_eq!(trips(&over), None);
+        // Halved only by the lanes below k (the step inside the `if`): the others would keep
+        // their k and never leave, so nothing is proved.
+        let in_the_if = TREE
+            .replace(
+                "v_lshrrev_b32_e32 v3, 1, v2\nv_cmp_gt_u32_e32 vcc, 2, v2\ns_and_b64 vcc, exec, vcc\nv_mov_b32_e32 v2, v3\n",
+                "",
+            )
+            .replace(
+                "ds_write_b32 v3, v0\n",
+                "ds_write_b32 v3, v0\nv_lshrrev_b32_e32 v3, 1, v2\nv_cmp_gt_u32_e32 vcc, 2, v2\ns_and_b64 vcc, exec, vcc\nv_mov_b32_e32 v2, v3\n",
+            );
+        assert_ne!(in_the_if, TREE);
+        assert_eq!(trips(&in_the_if), None);
     }
 
     /// v4 counted down by 1 to 0, each lane leaving when it gets there.

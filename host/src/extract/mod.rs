@@ -506,7 +506,7 @@ fn infer_loop_bounds(
             ),
             trip_count::LoopCount::Lane(c) => match (c.scalar, c.from) {
                 (None, Some((x, k))) => format!(
-                    "loop bound {trips} inferred{for_launch}{below}: each lane's v{} counts from its start, v{x} {} {} with v{x} in {}..={}, by {} to its exit test (the most trips of any lane)",
+                    "loop bound {trips} inferred{for_launch}{below}: each lane's v{} counts from its start, v{x} {} {} with v{x} in {}..={}, {} to its exit test (the most trips of any lane)",
                     c.vgpr,
                     if k < 0 { '-' } else { '+' },
                     k.unsigned_abs(),
@@ -515,11 +515,11 @@ fn infer_loop_bounds(
                     c.step
                 ),
                 (None, None) => format!(
-                    "loop bound {trips} inferred{for_launch}{below}: each lane's v{} counts from its start in {}..={} by {} to its exit test (the most trips of any lane)",
+                    "loop bound {trips} inferred{for_launch}{below}: each lane's v{} counts from its start in {}..={} {} to its exit test (the most trips of any lane)",
                     c.vgpr, c.start.0, c.start.1, c.step
                 ),
                 (Some((s, init)), _) => format!(
-                    "loop bound {trips} inferred{for_launch}{below}: s{s} counts from {} by {} to each lane's exit test against its v{} in {}..={} (the most trips of any lane)",
+                    "loop bound {trips} inferred{for_launch}{below}: s{s} counts from {} {} to each lane's exit test against its v{} in {}..={} (the most trips of any lane)",
                     init as i32, c.step, c.vgpr, c.start.0, c.start.1
                 ),
             },

@@ -856,9 +856,23 @@ impl<'a> LoopScan<'a> {
         let flow = self.flow;
         let lp = &flow.loops[self.l];
         let insts = &self.program.instructions;
-        // The last write counts; earlier ones in its block only lend the register (clang's
-        // `s_cselect_b64 s[18:19], -1, 0` over a counter in s18, copied back right after).
-        let (&at, lent) = self.defs_of(s).split_last()?;
+        // The last write of an iteration counts; the others only lend the register (clang's
+        // `s_cselect_b64 s[18:19], -1, 0` over a counter in s18, copied back right after, or
+        // a temporary in the body of an `if` of a loop whose latch comes before its header).
+        let defs = self.defs_of(s);
+        let mut last = None;
+        for &d in defs {
+            let mut followed = false;
+            for &c in defs {
+                followed |= c != d && self.may_precede(d, c, budget)?;
+            }
+            if !followed && last.replace(d).is_some() {
+                return None;
+            }
+        }
+        let at = last?;
+        let lent: Vec<usize> = defs.iter().copied().filter(|&d| d != at).collect();
+        let lent = lent.as_slice();
         let block = flow.block_of(at);
         let once = block == test_block || lp.latches.iter().all(|&t| flow.dominates(block, t));
         if flow.loop_of(block) != Some(self.l) || !once {
@@ -1980,6 +1994,40 @@ s_endpgm
             "s_cmp_gt_u32 s18, 3\ns_cselect_b64 s[22:23], -1, 0\nv_cmp_gt_u32_e64 s[4:5], v7, v0\ns_or_b64 s[4:5], s[22:23], s[4:5]\n",
         );
         assert_eq!(counter(&late).map(|c| c.trips), Some(13));
+    }
+
+    /// clang-14 -O2's `for (uint k = 1; k < get_local_size(0); k *= 2) { if (tid % (2 * k) ==
+    /// 0) s[tid] += s[tid + k]; ... }` (NVIDIA's interleaved reduction): the loop's latch comes
+    /// before its header, so the copy back of the doubled counter is its first write in
+    /// program order, and the `if` lends the counter's register to an address.
+    #[test]
+    fn a_counter_register_lent_inside_an_if_of_a_rotated_loop() {
+        let src = "s_mov_b32 s6, 1\n\
+             s_branch .L3\n\
+             .L2:\n\
+             s_or_b64 exec, exec, s[0:1]\n\
+             s_cmpk_ge_u32 s5, 0x80\n\
+             s_mov_b32 s6, s5\n\
+             s_cbranch_scc1 .L5\n\
+             .L3:\n\
+             s_lshl_b32 s5, s6, 1\n\
+             v_and_b32_e32 v1, s6, v0\n\
+             v_cmp_eq_u32_e32 vcc, 0, v1\n\
+             s_and_saveexec_b64 s[0:1], vcc\n\
+             s_cbranch_execz .L2\n\
+             s_lshl_b32 s6, s6, 2\n\
+             v_add_u32_e32 v2, vcc, s6, v0\n\
+             s_branch .L2\n\
+             .L5:\n\
+             s_endpgm\n";
+        let c = counter(src).expect("a counted loop");
+        assert_eq!((c.sgpr, c.init, c.trips), (6, 1, 7));
+        // A write after the copy back is the counter's own, not a loan: no bound.
+        let after = src.replace(
+            "s_mov_b32 s6, s5\n",
+            "s_mov_b32 s6, s5\ns_lshl_b32 s6, s6, 2\n",
+        );
+        assert_eq!(counter(&after), None);
     }
 
     #[test]
