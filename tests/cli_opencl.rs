@@ -320,6 +320,99 @@ fn tree_reductions_over_the_workgroup_size_are_bounded() {
     }
 }
 
+/// Counters users write that clang turns into shapes of their own need no `PWS_LOOP_BOUND`:
+/// a signed `st /= 2` (a shift with the sign bit added first), a count down to 0 whose
+/// compare reads the counter before its step (`i >= 0` as `4 > i` unsigned), one from a
+/// kernel argument, and a doubling stride against `get_local_size(0)` of a partial last
+/// workgroup (OpenCL C 2.0), which takes its most trips over the workgroups. The bounds cover
+/// the RTL's runs, which equal the golden model's.
+#[test]
+fn signed_halving_count_downs_and_partial_workgroup_strides_are_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let kernels = [
+        (
+            "__kernel void k(__global const int *in, __global int *out, int n) {\n\
+               __local int s[64];\n\
+               int lid = get_local_id(0), ls = get_local_size(0);\n\
+               s[lid] = in[get_global_id(0)];\n\
+               barrier(CLK_LOCAL_MEM_FENCE);\n\
+               for (int st = ls / 2; st > 0; st /= 2) {\n\
+                 if (lid < st) s[lid] += s[lid + st];\n\
+                 barrier(CLK_LOCAL_MEM_FENCE);\n\
+               }\n\
+               if (lid == 0) out[get_group_id(0)] = s[0];\n\
+             }\n",
+            "",
+            128,
+            "divided by 2",
+        ),
+        (
+            "__kernel void k(__global const int *in, __global int *out, int n) {\n\
+               int g = get_global_id(0), s = 0;\n\
+               for (int i = g; i >= 0; i -= 4) s ^= in[i & 63] + i;\n\
+               for (int i = n - 1 - (g & 3); i >= 0; i -= 3) s -= in[i];\n\
+               out[g] = s;\n\
+             }\n",
+            "",
+            128,
+            "by -3",
+        ),
+        (
+            "__kernel void k(__global const int *in, __global int *out, int n) {\n\
+               __local int s[64];\n\
+               int lid = get_local_id(0), ls = get_local_size(0);\n\
+               s[lid] = in[get_global_id(0)];\n\
+               barrier(CLK_LOCAL_MEM_FENCE);\n\
+               for (int st = 1; st < ls; st *= 2) {\n\
+                 if (lid % (2 * st) == 0 && lid + st < ls) s[lid] += s[lid + st];\n\
+                 barrier(CLK_LOCAL_MEM_FENCE);\n\
+               }\n\
+               if (lid == 0) out[get_group_id(0)] = s[0];\n\
+             }\n",
+            "cflags = [\"-cl-std=CL2.0\"]\n",
+            100,
+            "shifted left by 1",
+        ),
+    ];
+    for (kernel, flags, grid, note) in kernels {
+        std::fs::write(dir.path().join("k.cl"), kernel).unwrap();
+        let m = dir.path().join("k.toml");
+        std::fs::write(
+            &m,
+            format!(
+                "kernel = \"k.cl\"\n{flags}grid = {grid}\nworkgroup = 64\nargs = [\"in\", \"out\", 20]\n\
+                 [[buffer]]\nname = \"in\"\ntype = \"i32\"\ndata = [{}]\n\
+                 [[buffer]]\nname = \"out\"\ntype = \"i32\"\nlen = 128\n",
+                (0..128).map(|v| (v * 37 % 101).to_string()).collect::<Vec<_>>().join(", ")
+            ),
+        )
+        .unwrap();
+        let m = m.to_str().unwrap();
+        let notes = pws_ok(&["wcet", m]);
+        assert!(notes.contains(note), "{kernel}\n{notes}");
+        for mode in ["nosplit", "pws"] {
+            let rows = json(&[
+                "compare",
+                m,
+                "--mode",
+                mode,
+                "--S",
+                "2",
+                "--compaction",
+                "none",
+                "--json",
+            ]);
+            for row in rows.as_array().unwrap() {
+                assert!(
+                    row["cycles"].as_u64().unwrap() <= row["bound"].as_u64().unwrap(),
+                    "{kernel}\n{row}"
+                );
+                assert_eq!(row["golden_equal"], true, "{kernel}\n{row}");
+            }
+        }
+    }
+}
+
 /// A `PWS_LOOP_BOUND` of a loop clang removed (one trip) lands in the enclosing loop's code:
 /// the line table says so, and the enclosing loop, whose counter the analysis cannot read,
 /// needs its own bound instead of taking the marker's 1. The enclosing loop is a `for (;;)`
@@ -828,6 +921,63 @@ fn typedefd_parameters_take_their_resolved_types() {
         written.contains("name = \"x\"  # DATA_TYPE* x\ntype = \"f32\""),
         "{written}"
     );
+}
+
+/// A buffer whose values are another kind of number than its parameter's (integers for a
+/// `float*`, 32-bit words for a `short*`) is run as given, with a warning that names both;
+/// a typedef'd `DATA_TYPE*` of `f32` values, a `uint*` of `i32` values and a buffer of the
+/// right type are not flagged.
+#[test]
+fn a_buffer_of_another_kind_than_its_parameter_is_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("k.cl"),
+        "typedef float DATA_TYPE;\n\
+         __kernel void k(__global const float *in, __global DATA_TYPE *out,\n\
+                         __global const uint *idx, __global short *h) {\n\
+           int i = get_global_id(0);\n\
+           out[i] = in[i] * 2.0f + (float)idx[i];\n\
+           h[i] = (short)i;\n\
+         }\n",
+    )
+    .unwrap();
+    let manifest = |in_type: &str, h_type: &str| {
+        let path = dir.path().join("k.toml");
+        std::fs::write(
+            &path,
+            format!(
+                "kernel = \"k.cl\"\ngrid = 64\nworkgroup = 64\nargs = [\"in\", \"out\", \"idx\", \"h\"]\n\
+                 [[buffer]]\nname = \"in\"\ntype = \"{in_type}\"\nlen = 64\n\
+                 [[buffer]]\nname = \"out\"\ntype = \"f32\"\nlen = 64\n\
+                 [[buffer]]\nname = \"idx\"\ntype = \"i32\"\nlen = 64\n\
+                 [[buffer]]\nname = \"h\"\ntype = \"{h_type}\"\nlen = 64\n"
+            ),
+        )
+        .unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let wrong = manifest("i32", "i32");
+    for command in ["golden", "run"] {
+        let e = pws_stderr_ok(&[command, &wrong]);
+        assert!(
+            e.contains("warning: buffer `in` holds i32 values, but args[0] is the kernel's `float* in`: it reads their bits as float; give the buffer type = \"f32\""),
+            "{command}: {e}"
+        );
+        assert!(
+            e.contains(
+                "warning: buffer `h` holds i32 values, but args[3] is the kernel's `short* h`"
+            ),
+            "{command}: {e}"
+        );
+        assert!(
+            !e.contains("`out`") && !e.contains("`idx`"),
+            "{command}: {e}"
+        );
+    }
+    let e = pws_stderr_ok(&["compare", &wrong, "--mode", "nosplit"]);
+    assert!(e.contains("buffer `in` holds i32 values"), "{e}");
+    let e = pws_stderr_ok(&["golden", &manifest("f32", "i16")]);
+    assert!(!e.contains("buffer `"), "{e}");
 }
 
 /// OpenCL C 1.2 requires the grid to be a multiple of the workgroup, and clang folds

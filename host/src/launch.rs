@@ -222,7 +222,7 @@ impl Rounds {
         let slots = machine.slots();
         if w > slots {
             return Err(HostError::Config(format!(
-                "a workgroup of {} work-items needs {w} wavefront slots; the compute unit has {slots} (N_SIMD = {}, N_WFC = {})",
+                "a workgroup of {} work-items needs {w} wavefront slots; the compute unit has {slots} (N_SIMD = {}, N_WFC = {}); bound it on a configuration with more, such as `--config gcn3` (4 SIMDs of 10)",
                 manifest.format_extent(manifest.workgroup), machine.n_simd, machine.n_wfc
             )));
         }

@@ -882,6 +882,43 @@ impl Manifest {
         Ok(manifest)
     }
 
+    /// The buffers whose element type the kernel reads as another kind of number: a buffer of
+    /// `i32` values passed for a `float*` (clang's metadata names the pointee; typedefs
+    /// resolved), or elements of another size. The kernel then reads each value's bits as its
+    /// own type, which is rarely what the manifest's author meant, but not an error (a kernel
+    /// may take the bits of floats as integers on purpose), so it is a warning. Signedness
+    /// alone (`u32` values for an `int*`) and structs are not flagged.
+    pub fn buffer_type_warnings(&self) -> Vec<String> {
+        let Ok(Some(meta)) = kernel_metadata(&self.kernel, self.entry.as_deref()) else {
+            return Vec::new();
+        };
+        let mut warnings = Vec::new();
+        for (i, (arg, param)) in self.args.iter().zip(meta.explicit_args()).enumerate() {
+            let KernelArg::Buffer(name) = arg else {
+                continue;
+            };
+            let Some(buffer) = self.buffers.iter().find(|b| &b.name == name) else {
+                continue;
+            };
+            let Some((ty, _)) = param
+                .resolved_type_name()
+                .and_then(crate::skeleton::pointee)
+            else {
+                continue;
+            };
+            if ty.is_float() != buffer.ty.is_float() || ty.bytes() != buffer.ty.bytes() {
+                warnings.push(format!(
+                    "buffer `{}` holds {} values, but args[{i}] is the kernel's `{}`: it reads their bits as {}; give the buffer type = \"{ty}\" if its values are meant as {ty}",
+                    diag::value(name),
+                    buffer.ty,
+                    diag::value(&param.describe()),
+                    crate::metadata::opencl_name(ty),
+                ));
+            }
+        }
+        warnings
+    }
+
     /// The kernel as the manifest names it: its source file (`bfs.cl`, not the assembly clang
     /// made of it) and the `entry`, when it gives one (`bfs.cl:bfs_update`).
     pub fn kernel_label(&self) -> String {

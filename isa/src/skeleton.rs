@@ -12,7 +12,7 @@ use crate::metadata::{ArgMetadata, KernelMetadata, ValueKind, ValueType};
 /// The element type of a buffer a pointer parameter of type `type_name` (`uchar*`,
 /// `float4*`) reads: the pointee's scalar, and how many of them one pointee holds; `None` for
 /// a struct or another type pws does not know.
-fn pointee(type_name: &str) -> Option<(ElemType, u32)> {
+pub(crate) fn pointee(type_name: &str) -> Option<(ElemType, u32)> {
     let base = type_name.trim().trim_end_matches('*').trim();
     let base = base
         .strip_prefix("const ")

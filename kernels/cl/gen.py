@@ -371,7 +371,6 @@ def intdiv():
             s, v = s + v % base, v // base
         return s
 
-    words = lambda vs: [w for v in vs for w in (v & 0xFFFFFFFF, (v >> 32) & 0xFFFFFFFF)]  # noqa: E731
     wq = [s64(tdiv(w, y) + (w - tdiv(w, y | 1) * (y | 1))) for w, y in zip(wide, b)]
     manifest("intdiv", "intdiv.cl", grid, 64,
              ["a", "b", "q", "r", "uq", "ur", "wide", "wq", "digits", n],
@@ -380,8 +379,8 @@ def intdiv():
               dict(name="r", len=n, expect=[i32(x - tdiv(x, y) * y) for x, y in pairs]),
               dict(name="uq", type="u32", len=n, expect=[u(x) // u(y) for x, y in pairs]),
               dict(name="ur", type="u32", len=n, expect=[u(x) % u(y) for x, y in pairs]),
-              dict(name="wide", type="u32", data=words(wide)),
-              dict(name="wq", type="u32", len=2 * n, expect=words(wq)),
+              dict(name="wide", type="i64", data=wide),
+              dict(name="wq", type="i64", len=n, expect=wq),
               dict(name="digits", len=n,
                    expect=[digit_sum(u(x), k % 15 + 2) for k, x in enumerate(a)])],
              comment="32-bit signed and unsigned / and % by per-item divisors, 64-bit ones "

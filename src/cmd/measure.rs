@@ -138,6 +138,11 @@ impl Launch {
         let mut launches = Vec::new();
         let mut notes = Vec::new();
         for manifest in &sequence.launches {
+            for w in manifest.buffer_type_warnings() {
+                if !notes.contains(&w) {
+                    notes.push(w);
+                }
+            }
             let source = KernelSource::load(manifest)?;
             let kernels = Mode::ALL
                 .iter()

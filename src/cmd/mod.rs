@@ -64,7 +64,7 @@ pub fn fit_kernel(
 
 /// The program of each launch of `sequence` in `mode`, through the split/merge pass as
 /// `pws wcet` prepares it; prints each warning once (a sequence's launches of one source
-/// share them).
+/// share them), the manifests' buffer types first.
 pub fn prepare_kernels(
     sequence: &pws_isa::sequence::LaunchSequence,
     mode: pws_host::timing::Mode,
@@ -76,8 +76,12 @@ pub fn prepare_kernels(
         .iter()
         .map(|m| Ok(LaunchKernel::new(&KernelSource::load(m)?, mode, split)?))
         .collect::<Result<Vec<_>, Box<dyn std::error::Error>>>()?;
-    let mut printed: Vec<&String> = Vec::new();
-    for w in kernels.iter().flat_map(|k| &k.warnings) {
+    let mut printed: Vec<String> = Vec::new();
+    let buffers = sequence
+        .launches
+        .iter()
+        .flat_map(|m| m.buffer_type_warnings());
+    for w in buffers.chain(kernels.iter().flat_map(|k| k.warnings.iter().cloned())) {
         if !printed.contains(&w) {
             eprintln!("warning: {w}");
             printed.push(w);

@@ -1006,12 +1006,15 @@ impl LaneCompare {
             };
             order.holds(a, b) == exit_when
         };
+        let in_range = |w: i64| (min..=max).contains(&w);
+        // A 64-bit counter's values must not wrap either: its high half would change.
+        let counter_in_range = |s: u32, k: u64| self.high.is_none() || in_range(at_start(s, k));
         let mut most = 0;
         for s in [start.0, start.1] {
             let mut trips = 1u64;
             loop {
                 let w = read(s, trips);
-                if !(min..=max).contains(&w) {
+                if !in_range(w) || !counter_in_range(s, trips) {
                     return None;
                 }
                 if exits(w) {
@@ -1025,18 +1028,18 @@ impl LaneCompare {
             }
             most = most.max(trips);
         }
-        // Every lane's reads up to the most trips lie between the two ends' (they are linear
-        // in the start): within the type, with no wrap-around.
-        // A 64-bit counter's start values must not wrap either: its high half would change.
-        let in_range = |w: i64| (min..=max).contains(&w);
-        [start.0, start.1]
+        // The ends' reads, up to their own trips, are within the type. A lane between them
+        // reads, while it goes on, values on the going-on side of the bound between its first
+        // read (between the ends' first reads: they are linear in the start) and the bound,
+        // and leaves on a read at most a step past the bound: within the type when the bound
+        // a step either way is. (Checking every lane's reads up to the most trips of any
+        // would refuse a count down to 0 whose first lane leaves at once, before the last
+        // lane's trips take it below 0.)
+        let past = [bound - step.abs(), bound + step.abs()];
+        let band_in_range = past
             .iter()
-            .all(|&s| {
-                in_range(read(s, most))
-                    && (self.high.is_none()
-                        || in_range(at_start(s, 1)) && in_range(at_start(s, most)))
-            })
-            .then_some(most)
+            .all(|&w| in_range(w) && (self.high.is_none() || in_range(w - offset)));
+        band_in_range.then_some(most)
     }
 }
 
@@ -1177,6 +1180,38 @@ v_lshlrev_b32_e32 v3, 2, v2
 ds_write_b32 v3, v0
 s_branch .Ll
 .Lx:";
+
+    /// clang-14 -O2's `for (int i = get_local_id(0); i >= 0; i -= 4)`: the compare reads the
+    /// counter before its step (`4 > i`, unsigned), the step goes through v4, and v0 is
+    /// borrowed for a sum in between. Lane 0 leaves at once, lane 63 after 16 trips; the
+    /// reads of every lane stay at 0 or above.
+    const COUNT_DOWN_BY_FOUR: &str = "\
+v_cmp_lt_i32_e32 vcc, -1, v0
+s_and_saveexec_b64 s[4:5], vcc
+s_cbranch_execz .Lx
+s_mov_b64 s[6:7], 0
+.Lh:
+v_and_b32_e32 v3, 15, v0
+v_add_u32_e32 v4, vcc, -4, v0
+v_cmp_gt_u32_e32 vcc, 4, v0
+s_or_b64 s[6:7], vcc, s[6:7]
+v_add_u32_e32 v0, vcc, v0, v3
+v_xor_b32_e32 v1, v0, v1
+v_mov_b32_e32 v0, v4
+s_andn2_b64 exec, exec, s[6:7]
+s_cbranch_execnz .Lh
+s_or_b64 exec, exec, s[6:7]
+.Lx:
+s_or_b64 exec, exec, s[4:5]";
+
+    #[test]
+    fn a_count_down_whose_first_lane_leaves_at_once_is_bounded() {
+        assert_eq!(trips(COUNT_DOWN_BY_FOUR), Some(16));
+        // `i > 1` (`2 > i` leaves): a lane of i = 2 reads 2 - 4 next, below 0 unsigned, where
+        // `2 > i` no longer holds: no bound.
+        let wraps = COUNT_DOWN_BY_FOUR.replace("vcc, 4, v0", "vcc, 2, v0");
+        assert_eq!(trips(&wraps), None);
+    }
 
     #[test]
     fn a_halving_counter_is_bounded() {

@@ -43,7 +43,7 @@ use pws_isa::{Instruction, Opcode, Operand, Program};
 use super::amortize;
 use super::exit_mask;
 use super::lane_count::{lane_counted_loop, LaneCounter};
-use super::lane_ranges::{dispatch_prefix, number_as, sgpr_range, type_range, uniform_sgpr};
+use super::lane_ranges::{dispatch_prefix, number_as, sgpr_range, uniform_sgpr};
 use super::launch_values::{LaunchValues, ScalarValues};
 use super::never_entered::never_entered;
 use crate::flow::Flow;
@@ -431,8 +431,9 @@ fn entry_value(
 /// between workgroups within a known range (`for (j = 0; j < get_group_id(0) * 3 + 2; j++)`):
 /// the most of the trips at the range's two ends. The exit comes first where the compared
 /// reads cross the limit (an ordered compare), or meet it (an equality, stepping by 1), so its
-/// trip is monotone in the limit while the reads step by a constant without wrapping around
-/// in the compare's type up to the most trips; both ends are checked for that.
+/// trip is monotone in the limit while the reads only grow or only shrink in the compare's
+/// type up to the most trips (an add, a shift or a product that does not wrap around:
+/// `for (st = 1; st < get_local_size(0); st *= 2)` with a partial last workgroup).
 fn over_a_range(
     scan: &LoopScan<'_>,
     test_block: usize,
@@ -455,19 +456,16 @@ fn over_a_range(
     let (low, high) = (at_end(lo), at_end(hi));
     let ((sgpr, low), (_, high)) = (low.first().copied()?, high.first().copied()?);
     let (step, ahead, view) = scan.compared(test_block, cmp_at, sgpr, values, budget)?;
-    let StepOp::Add(d) = step.step else {
-        return None;
-    };
-    if view.is_some_and(|v| !matches!(v, StepOp::Add(_))) || d == 0 {
+    if step.step == StepOp::Add(0) {
         return None;
     }
     let init = entry_value(scan, inits, values, step.sgpr, budget)?;
-    let d = i64::from(d as i32);
+    let by_one = matches!(step.step, StepOp::Add(1) | StepOp::Add(u32::MAX));
     let mut best: Option<Counter> = None;
     for exit_when in [true, false] {
         let meets = matches!((low.op, exit_when), (Cmp::Eq, true) | (Cmp::Lg, false));
         let ordered = matches!(low.op, Cmp::Gt | Cmp::Ge | Cmp::Lt | Cmp::Le);
-        if !(ordered || meets && d.abs() == 1) || !scan.leaves_when(cmp_at, exit_when, budget) {
+        if !(ordered || meets && by_one) || !scan.leaves_when(cmp_at, exit_when, budget) {
             continue;
         }
         let run = |compare: Compare, budget: &mut Budget| {
@@ -483,14 +481,18 @@ fn over_a_range(
         let (Some(x), Some(y)) = (run(low, budget), run(high, budget)) else {
             continue;
         };
+        // The reads up to the most trips only grow or only shrink as the compare's type reads
+        // them (an add, shift or product that wrapped around would turn back).
         let trips = x.trips.max(y.trips);
-        // The reads up to the most trips step by d within the compare's type: the first and
-        // the last are in it.
-        let (min, max) = type_range(low.signed);
-        let first =
-            number_as(view.map_or(init, |v| v.apply(init)), low.signed) + if ahead { d } else { 0 };
-        let last = first + d * (trips as i64 - 1);
-        if !(min..=max).contains(&first) || !(min..=max).contains(&last) {
+        let mut v = if ahead { step.step.apply(init) } else { init };
+        let mut reads = Vec::new();
+        for _ in 0..trips {
+            reads.push(number_as(view.map_or(v, |w| w.apply(v)), low.signed));
+            v = step.step.apply(v);
+        }
+        let up = reads.windows(2).all(|w| w[0] <= w[1]);
+        let down = reads.windows(2).all(|w| w[0] >= w[1]);
+        if !(up || down) {
             continue;
         }
         let c = if x.trips >= y.trips { x } else { y };
@@ -920,12 +922,63 @@ impl<'a> LoopScan<'a> {
                 return None;
             }
         }
+        let step = self
+            .step_at(add, t, s, values, budget)
+            .or_else(|| self.signed_division(add, t, s))?;
         Some(Step {
             sgpr: s,
-            step: self.step_at(add, t, s, values, budget)?,
+            step,
             at,
             lent: lent.to_vec(),
         })
+    }
+
+    /// `t = s / 2^k` for a signed `s`, if instruction `at` ends clang's expansion of it in
+    /// its block: the division rounds toward zero, so a negative `s` gets 2^k - 1 added
+    /// before the arithmetic shift (`s_lshr_b32 t, s, 31` for k = 1, `s_ashr_i32 t, s, 31;
+    /// s_lshr_b32 t, t, 32 - k` above), `s_add_i32 t, s, t`, `s_ashr_i32 t, t, k`; `s` is not
+    /// written in between.
+    fn signed_division(&self, at: usize, t: u8, s: u8) -> Option<StepOp> {
+        use Opcode::*;
+        let insts = &self.program.instructions;
+        let block = self.flow.blocks[self.flow.block_of(at)].clone();
+        let sgpr = |r: u8| Some(Operand::Sgpr(r));
+        let constant = |op: Option<Operand>| op.and_then(|o| o.constant_value32());
+        // The write of `t` before instruction `i` in the block, with no write of `s` between.
+        let before = |i: usize| -> Option<(usize, &Instruction)> {
+            let d = (block.start..i)
+                .rev()
+                .find(|&d| effects(&insts[d].item).defs.contains(t))?;
+            let clobbered = (d..i).any(|j| effects(&insts[j].item).defs.contains(s));
+            (!clobbered).then(|| (d, &insts[d].item))
+        };
+        let shift = &insts[at].item;
+        let k = constant(shift.src(1))?;
+        if shift.opcode != SAshrI32 || shift.dst != sgpr(t) || shift.src(0) != sgpr(t) {
+            return None;
+        }
+        if !(1..31).contains(&k) {
+            return None;
+        }
+        let (d, add) = before(at)?;
+        let adds_s = add.src(0) == sgpr(s) && add.src(1) == sgpr(t)
+            || add.src(0) == sgpr(t) && add.src(1) == sgpr(s);
+        if !matches!(add.opcode, SAddI32 | SAddU32) || add.dst != sgpr(t) || !adds_s {
+            return None;
+        }
+        let (d, bias) = before(d)?;
+        let is = |inst: &Instruction, op: Opcode, src: u8, by: u32| {
+            inst.opcode == op
+                && inst.dst == sgpr(t)
+                && inst.src(0) == sgpr(src)
+                && constant(inst.src(1)) == Some(by)
+        };
+        let sign_bias = if k == 1 {
+            is(bias, SLshrB32, s, 31)
+        } else {
+            is(bias, SLshrB32, t, 32 - k) && before(d).is_some_and(|(_, i)| is(i, SAshrI32, s, 31))
+        };
+        sign_bias.then_some(StepOp::Div(k))
     }
 
     /// The step of instruction `at` if it is `dst = src op K`, K a constant or an SGPR the
@@ -1151,6 +1204,9 @@ pub enum StepOp {
     Lshr(u32),
     Ashr(u32),
     Mul(u32),
+    /// C's signed division by 2^k (rounded toward zero): clang's `s_lshr_b32 t, s, 31;
+    /// s_add_i32 t, s, t; s_ashr_i32 t, t, 1` for `st /= 2`.
+    Div(u32),
 }
 
 impl StepOp {
@@ -1162,6 +1218,7 @@ impl StepOp {
             StepOp::Lshr(n) => v >> (n & 31),
             StepOp::Ashr(n) => ((v as i32) >> (n & 31)) as u32,
             StepOp::Mul(c) => v.wrapping_mul(c),
+            StepOp::Div(k) => ((v as i32) / (1 << (k & 31).min(30))) as u32,
         }
     }
 }
@@ -1174,6 +1231,7 @@ impl std::fmt::Display for StepOp {
             StepOp::Lshr(n) => write!(f, "shifted right by {}", n & 31),
             StepOp::Ashr(n) => write!(f, "shifted right (arithmetic) by {}", n & 31),
             StepOp::Mul(c) => write!(f, "times {}", c as i32),
+            StepOp::Div(k) => write!(f, "divided by {}", 1u32 << (k & 31).min(30)),
         }
     }
 }
@@ -1380,6 +1438,17 @@ s_endpgm
         assert_eq!(trips(&src(1, "s_cmp_eq_u32 s2, s4"), 1), [Some(2)]);
         assert_eq!(trips(&src(2, "s_cmp_eq_u32 s2, s4"), 4), [None]);
         assert_eq!(trips(&src(1, "s_cmp_eq_u32 s2, s4"), 0), [None]);
+        // Doubled from 1 (`st *= 2`): 2, 4, 8, 16 against 11; and the compare may read a value
+        // derived from the counter (4 * st: 8, 16).
+        let doubled = src(1, "s_cmp_ge_i32 s4, s2")
+            .replace("s_mov_b32 s4, 0", "s_mov_b32 s4, 1")
+            .replace("s_add_i32 s4, s4, 1", "s_lshl_b32 s4, s4, 1");
+        assert_eq!(trips(&doubled, 4), [Some(4)]);
+        let derived = doubled.replace(
+            "s_cmp_ge_i32 s4, s2",
+            "s_lshl_b32 s6, s4, 2\ns_cmp_ge_i32 s6, s2",
+        );
+        assert_eq!(trips(&derived, 4), [Some(2)]);
     }
 
     /// clang -O2's `for (i = 0, j = n; i < j; i++, j--)`: i + 1 kept in s6 and copied back,
@@ -2028,6 +2097,53 @@ s_endpgm
             "s_mov_b32 s6, s5\ns_lshl_b32 s6, s6, 2\n",
         );
         assert_eq!(counter(&after), None);
+    }
+
+    /// clang-14 -O2's `for (int st = 32; st > 0; st /= 2)` around an `if`: the signed
+    /// division rounds toward zero, so clang adds the sign bit before the arithmetic shift.
+    #[test]
+    fn a_signed_division_by_a_power_of_two_steps_the_counter() {
+        let src = "s_mov_b32 s2, 32\n\
+             s_branch .L7\n\
+             .L6:\n\
+             s_or_b64 exec, exec, s[0:1]\n\
+             s_lshr_b32 s0, s2, 31\n\
+             s_add_i32 s0, s2, s0\n\
+             s_ashr_i32 s0, s0, 1\n\
+             s_cmp_lt_i32 s2, 2\n\
+             s_mov_b32 s2, s0\n\
+             s_cbranch_scc1 .L9\n\
+             .L7:\n\
+             v_cmp_gt_i32_e32 vcc, s2, v0\n\
+             s_and_saveexec_b64 s[0:1], vcc\n\
+             s_cbranch_execz .L6\n\
+             s_lshl_b32 s3, s2, 2\n\
+             s_branch .L6\n\
+             .L9:\n\
+             s_endpgm\n";
+        let c = counter(src).expect("a counted loop");
+        assert_eq!((c.sgpr, c.step, c.trips), (2, StepOp::Div(1), 6));
+        assert_eq!(c.step.to_string(), "divided by 2");
+        // By 4 (the bias is the sign spread, then its top two bits): 32, 8, 2.
+        let by_four = src
+            .replace(
+                "s_lshr_b32 s0, s2, 31\n",
+                "s_ashr_i32 s0, s2, 31\ns_lshr_b32 s0, s0, 30\n",
+            )
+            .replace("s_ashr_i32 s0, s0, 1", "s_ashr_i32 s0, s0, 2")
+            .replace("s_cmp_lt_i32 s2, 2", "s_cmp_lt_i32 s2, 4");
+        let c = counter(&by_four).expect("a counted loop");
+        assert_eq!((c.step, c.trips), (StepOp::Div(2), 3));
+        // A bias of another width, or the counter written between: not a division.
+        for (from, to) in [
+            ("s_lshr_b32 s0, s2, 31", "s_lshr_b32 s0, s2, 30"),
+            (
+                "s_add_i32 s0, s2, s0\n",
+                "s_add_i32 s0, s2, s0\ns_add_i32 s2, s2, 1\n",
+            ),
+        ] {
+            assert_eq!(counter(&src.replace(from, to)), None, "{to}");
+        }
     }
 
     #[test]
