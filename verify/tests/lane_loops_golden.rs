@@ -9,7 +9,8 @@
 //! - it steps by the grid's size, the workgroup's size (both read from the dispatch packet, the
 //!   workgroup's also as pws.h's `get_local_size(0)` computes it for the wavefront's own),
 //!   the number of workgroups (divided out of them in VGPRs, as clang computes
-//!   `get_num_groups(0)`) or a constant, up or down;
+//!   `get_num_groups(0)`) or a constant, up or down, or is shifted right by 1 or 2 bits (the
+//!   tree reduction's halving);
 //! - any ordered compare, signed or unsigned, or an equality, either way round, with the kernel argument, zero
 //!   or a constant, before or after the step, whose lanes leave through the mask of lanes
 //!   done (`s_or_b64 s[14:15], vcc, s[14:15]; s_andn2_b64 exec, exec, s[14:15]`) or stay
@@ -85,6 +86,8 @@ enum Step {
     /// The wavefront's own workgroup's size as pws.h's `get_local_size(0)` computes it,
     /// `min(grid - id * size, size)`: one value only where the grid is whole workgroups.
     OwnWorkgroup,
+    /// Shifted right by this many bits: the tree reduction's `s >>= 1`.
+    Halve(u32),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -178,6 +181,7 @@ fn shape() -> impl Strategy<Value = Shape> {
         1 => prop_oneof![Just(1), Just(-1)].prop_map(Step::Constant),
         1 => Just(Step::Groups),
         1 => Just(Step::OwnWorkgroup),
+        1 => (1u32..3).prop_map(Step::Halve),
     ];
     let bound = prop_oneof![
         3 => Just(Bound::Argument),
@@ -235,7 +239,8 @@ fn shape() -> impl Strategy<Value = Shape> {
                 bound,
                 after_step,
                 guard,
-                wide,
+                // A 64-bit counter's high half follows an add's carry, not a shift.
+                wide: wide && !matches!(step, Step::Halve(_)),
                 scalar: scalar && !wide,
                 late,
                 // The break's form keeps the lanes that leave in a mask.
@@ -259,7 +264,7 @@ fn shape() -> impl Strategy<Value = Shape> {
 /// the bound (`i >= n`, or the lanes that go on are those with `i < n`); going down, the
 /// other way. `any` picks strict or not.
 fn sensible_order(step: Step, counter_first: bool, keep: bool, any: &'static str) -> &'static str {
-    let up = !matches!(step, Step::Constant(k) if k < 0);
+    let up = !matches!(step, Step::Constant(k) if k < 0) && !matches!(step, Step::Halve(_));
     let strict = matches!(any, "lt" | "gt");
     // Whether the order holds when the counter is the larger.
     let counter_above = up != keep;
@@ -392,6 +397,7 @@ fn source(sh: &Shape) -> String {
             let _ = writeln!(s, "  s_mov_b32 s9, {:#x}", k as u32);
             "s9".to_string()
         }
+        Step::Halve(_) => String::new(),
         Step::Groups => {
             s.push_str(&num_groups_asm(9, 11, 10, 50));
             if sh.flaw == Flaw::LaneStep {
@@ -402,6 +408,8 @@ fn source(sh: &Shape) -> String {
     };
     // The carry goes to s[26:27], not VCC: the step may come between the compare and its use.
     let mut stepping = match (sh.scalar, sh.step) {
+        (false, Step::Halve(k)) => format!("  v_lshrrev_b32_e64 v4, {k}, v4\n"),
+        (true, Step::Halve(k)) => format!("  s_lshr_b32 s54, s54, {k}\n"),
         (false, _) => format!("  v_add_u32_e64 v4, s[26:27], {step}, v4\n"),
         (true, Step::Constant(k)) => format!("  s_add_i32 s54, s54, {k}\n"),
         (true, _) => "  s_add_u32 s54, s54, s11\n".to_string(),
