@@ -1031,15 +1031,13 @@ impl LaneCompare {
         // The ends' reads, up to their own trips, are within the type. A lane between them
         // reads, while it goes on, values on the going-on side of the bound between its first
         // read (between the ends' first reads: they are linear in the start) and the bound,
-        // and leaves on a read at most a step past the bound: within the type when the bound
-        // a step either way is. (Checking every lane's reads up to the most trips of any
-        // would refuse a count down to 0 whose first lane leaves at once, before the last
-        // lane's trips take it below 0.)
-        let past = [bound - step.abs(), bound + step.abs()];
-        let band_in_range = past
-            .iter()
-            .all(|&w| in_range(w) && (self.high.is_none() || in_range(w - offset)));
-        band_in_range.then_some(most)
+        // and leaves on a read at most a step past the bound, in the step's direction: within
+        // the type when the bound plus a step is. (Checking every lane's reads up to the most
+        // trips of any would refuse a count down to 0 whose first lane leaves at once, before
+        // the last lane's trips take it below 0.)
+        let past = bound + step;
+        let in_range_past = in_range(past) && (self.high.is_none() || in_range(past - offset));
+        in_range_past.then_some(most)
     }
 }
 
@@ -1207,6 +1205,13 @@ s_or_b64 exec, exec, s[4:5]";
     #[test]
     fn a_count_down_whose_first_lane_leaves_at_once_is_bounded() {
         assert_eq!(trips(COUNT_DOWN_BY_FOUR), Some(16));
+        // Counting up by 64 past 63 (pws.h's async copy of 64 words, `63 < i` unsigned):
+        // every lane leaves after its first step, and none reads below 0 on the way.
+        let up = TILE.replace(
+            "v_cmp_le_i32_e32 vcc, s9, v3",
+            "v_cmp_lt_u32_e32 vcc, 63, v3",
+        );
+        assert_eq!(trips(&up), Some(1));
         // `i > 1` (`2 > i` leaves): a lane of i = 2 reads 2 - 4 next, below 0 unsigned, where
         // `2 > i` no longer holds: no bound.
         let wraps = COUNT_DOWN_BY_FOUR.replace("vcc, 4, v0", "vcc, 2, v0");
