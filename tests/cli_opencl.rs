@@ -323,11 +323,12 @@ fn tree_reductions_over_the_workgroup_size_are_bounded() {
 /// Counters users write that clang turns into shapes of their own need no `PWS_LOOP_BOUND`:
 /// a signed `st /= 2` (a shift with the sign bit added first), a count down to 0 whose
 /// compare reads the counter before its step (`i >= 0` as `4 > i` unsigned), one from a
-/// kernel argument, and a doubling stride against `get_local_size(0)` of a partial last
-/// workgroup (OpenCL C 2.0), which takes its most trips over the workgroups. The bounds cover
-/// the RTL's runs, which equal the golden model's.
+/// kernel argument, a doubling stride against `get_local_size(0)` of a partial last
+/// workgroup (OpenCL C 2.0), and NVIDIA's reduce6 loop, counted from the local id and compared
+/// with the workgroup's offset added; the last two take their most trips over the
+/// workgroups. The bounds cover the RTL's runs, which equal the golden model's.
 #[test]
-fn signed_halving_count_downs_and_partial_workgroup_strides_are_bounded() {
+fn signed_halvings_count_downs_and_workgroup_dependent_loops_are_bounded() {
     let dir = tempfile::tempdir().unwrap();
     let kernels = [
         (
@@ -372,6 +373,23 @@ fn signed_halving_count_downs_and_partial_workgroup_strides_are_bounded() {
             "cflags = [\"-cl-std=CL2.0\"]\n",
             100,
             "shifted left by 1",
+        ),
+        (
+            "__kernel void k(__global const int *in, __global int *out, int n) {\n\
+               uint tid = get_local_id(0), bs = get_local_size(0);\n\
+               uint i = get_group_id(0) * (bs * 2) + tid;\n\
+               uint grid = bs * 2 * get_num_groups(0);\n\
+               int sum = 0;\n\
+               while (i < n) {\n\
+                 sum += in[i];\n\
+                 if (i + bs < n) sum += in[i + bs];\n\
+                 i += grid;\n\
+               }\n\
+               out[get_global_id(0)] = sum;\n\
+             }\n",
+            "",
+            128,
+            "each lane's v",
         ),
     ];
     for (kernel, flags, grid, note) in kernels {

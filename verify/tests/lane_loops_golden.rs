@@ -11,6 +11,8 @@
 //!   the number of workgroups (divided out of them in VGPRs, as clang computes
 //!   `get_num_groups(0)`) or a constant, up or down, or is shifted right by 1 or 2 bits (the
 //!   tree reduction's halving);
+//! - the compare reads the counter itself, or the counter plus the workgroup id times a
+//!   constant (NVIDIA's reduce6 counts from the local id and adds the workgroup's offset);
 //! - any ordered compare, signed or unsigned, or an equality, either way round, with the kernel argument, zero
 //!   or a constant, before or after the step, whose lanes leave through the mask of lanes
 //!   done (`s_or_b64 s[14:15], vcc, s[14:15]; s_andn2_b64 exec, exec, s[14:15]`) or stay
@@ -146,6 +148,9 @@ struct Shape {
     join: Option<u32>,
     /// An inner loop before the step, each lane counting from its local id by 64 up to this.
     inner: Option<u32>,
+    /// The compare reads the counter plus the workgroup id times this (NVIDIA's reduce6
+    /// counts from tid and adds `get_group_id(0) * 2 * size`): one value per workgroup.
+    group_offset: Option<u32>,
     flaw: Flaw,
 }
 
@@ -219,6 +224,10 @@ fn shape() -> impl Strategy<Value = Shape> {
             prop::option::weighted(0.3, 0u32..70),
             prop::option::weighted(0.25, 1u32..300),
         ),
+        prop::option::weighted(
+            0.2,
+            prop_oneof![Just(64u32), Just(100), Just(256), Just(0x4000_0000)],
+        ),
     )
         .prop_map(
             |(
@@ -226,6 +235,7 @@ fn shape() -> impl Strategy<Value = Shape> {
                 (signed, counter_first, bound, after_step),
                 (keep, guard, wide, flaw, scalar),
                 (sensible, late, brk, join, inner),
+                group_offset,
             )| Shape {
                 start,
                 step,
@@ -248,6 +258,7 @@ fn shape() -> impl Strategy<Value = Shape> {
                 brk,
                 join: join.filter(|_| brk.is_none()),
                 inner: inner.filter(|_| brk.is_none()),
+                group_offset: group_offset.filter(|_| !scalar && !wide),
                 // Only an inner loop can widen EXEC.
                 flaw: match flaw {
                     Flaw::InnerWidens if inner.is_none() || brk.is_some() => Flaw::None,
@@ -383,7 +394,14 @@ fn source(sh: &Shape) -> String {
     };
     // VOPC's first source may be a constant or an SGPR, its second must be a VGPR: the e64
     // form takes either.
-    let compare = format!("  v_cmp_{}_{kind}_e64 vcc, {a}, {b}\n", sh.order);
+    let mut compare = format!("  v_cmp_{}_{kind}_e64 vcc, {a}, {b}\n", sh.order);
+    if let Some(k) = sh.group_offset {
+        let _ = writeln!(s, "  s_mul_i32 s57, s8, {k:#x}");
+        compare = format!(
+            "  v_add_u32_e64 v12, s[58:59], s57, v4\n{}",
+            compare.replace("v4", "v12")
+        );
+    }
     let step = match sh.step {
         Step::Grid => "s11".to_string(),
         Step::Workgroup => "s10".to_string(),
@@ -593,6 +611,7 @@ fn grid_stride_loops_are_bounded_by_their_slowest_lane() {
         brk: None,
         join: None,
         inner: None,
+        group_offset: None,
         flaw: Flaw::None,
     };
     let at = |sh: Shape, n| bound(&source(&sh), &launch(256, 64, n));

@@ -53,11 +53,11 @@ use pws_isa::{Instruction, Opcode, Operand, Program};
 
 use super::exit_mask;
 use super::lane_ranges::{
-    hull, number_as, plain, type_range, uniform_sgpr, vgprs_written, writes_exec_or_split_mask,
-    LaneRanges, Range,
+    hull, number_as, plain, sgpr_range, type_range, uniform_sgpr, vgprs_written,
+    writes_exec_or_split_mask, LaneRanges, Range,
 };
 use super::launch_values::ScalarValues;
-use super::trip_count::MAX_TRIPS;
+use super::trip_count::{MAX_SGPR, MAX_TRIPS};
 use crate::flow::Flow;
 use crate::scalar::{effects, registers};
 
@@ -142,6 +142,24 @@ pub fn lane_counted_loop<'a>(
         .filter(|&p| flow.reachable[p] && !lp.contains(p))
         .collect();
     let whole_lanes = &mut LaneRanges::new(program, flow, values, whole);
+    // The SGPRs the loop reads and does not write whose value is one per workgroup, several
+    // over the launch.
+    let first = flow.blocks[header].start;
+    let mut spreads: HashMap<u8, Range> = HashMap::new();
+    for &b in &lp.body {
+        for i in flow.blocks[b].clone() {
+            for r in effects(&insts[i].item).uses.iter() {
+                if r > MAX_SGPR || scalar_defs.contains_key(&r) || spreads.contains_key(&r) {
+                    continue;
+                }
+                if let Some(range) = sgpr_range(whole_lanes.scalar_values(), first, r, budget) {
+                    if range.0 != range.1 {
+                        spreads.insert(r, range);
+                    }
+                }
+            }
+        }
+    }
     let mut uniform: HashMap<u8, Option<u32>> = HashMap::new();
     let mut known = |at: usize, op: Option<Operand>, budget: &mut u64| match op? {
         Operand::Sgpr(r) if !scalar_defs.contains_key(&r) => {
@@ -170,7 +188,10 @@ pub fn lane_counted_loop<'a>(
             let end = (start..block.end)
                 .find(|&i| writes_exec_or_split_mask(&insts[i].item))
                 .unwrap_or(block.end);
-            let mut run = Segment::default();
+            let mut run = Segment {
+                spreads: spreads.clone(),
+                ..Segment::default()
+            };
             for (i, inst) in insts.iter().enumerate().take(end).skip(start) {
                 run.step(i, &inst.item, &mut |at, op| known(at, op, budget));
             }
@@ -267,6 +288,7 @@ pub fn lane_counted_loop<'a>(
             let step = match step {
                 LaneStep::Add(d) if cmp.shift == 0 => d as u32,
                 LaneStep::Add(_) => continue,
+                LaneStep::Lshr(_) if cmp.spread.is_some() => continue,
                 LaneStep::Lshr(k) => {
                     let start = *starts
                         .entry(cmp.vgpr)
@@ -314,9 +336,19 @@ pub fn lane_counted_loop<'a>(
             // A start whose range wraps around is read as the VGPR it was computed from plus
             // a constant: the compare then reads that VGPR plus the offset and the constant,
             // the same values (a 64-bit counter's high half needs the true start).
-            let (start, from, cmp) = match start {
-                Some(start) => (start, None, cmp),
-                None if cmp.high.is_none() => {
+            let (start, from, cmp) = match (start, cmp.spread) {
+                (Some(start), None) => (start, None, cmp),
+                // The lanes of all workgroups together read as a counter whose start is theirs
+                // plus the workgroup's value, where that does not wrap around.
+                (Some(start), Some(r)) => {
+                    let lo = u64::from(start.0) + u64::from(r.0);
+                    let hi = u64::from(start.1) + u64::from(r.1);
+                    let (Ok(lo), Ok(hi)) = (u32::try_from(lo), u32::try_from(hi)) else {
+                        continue;
+                    };
+                    ((lo, hi), None, cmp)
+                }
+                (None, None) if cmp.high.is_none() => {
                     let Some((x, k, range)) =
                         shifted_entry(whole_lanes, program, flow, &entries, cmp.vgpr, budget)
                     else {
@@ -325,7 +357,7 @@ pub fn lane_counted_loop<'a>(
                     let offset = cmp.offset.wrapping_add(k);
                     (range, Some((x, k as i32)), LaneCompare { offset, ..cmp })
                 }
-                None => continue,
+                (None, _) => continue,
             };
             let trips = tightest(
                 program,
@@ -454,6 +486,10 @@ enum Sym {
     Cleared(u8, u32, u32),
     /// VGPR v's value at the start shifted right (logically) by 1..=31 bits.
     Shr(u8, u32),
+    /// VGPR v's value at the start plus a known constant plus an SGPR the loop does not write
+    /// whose value differs between workgroups within a known range (one value in each):
+    /// NVIDIA's reduce6 compares `tid + get_group_id(0) * 256` with n.
+    Spread(u8, u32, Range),
     /// A known uniform value.
     Known(u32),
     Unknown,
@@ -472,6 +508,9 @@ struct Segment {
     scalar: HashMap<u8, Option<(u8, u32)>>,
     /// Compares of such a scalar counter with a lane's VGPR.
     against: Vec<ScalarCompare>,
+    /// SGPRs the loop does not write whose values differ between workgroups, and their
+    /// ranges over the launch.
+    spreads: HashMap<u8, Range>,
 }
 
 impl Segment {
@@ -586,6 +625,7 @@ impl Segment {
             high: None,
             counter_first: true,
             shift: 0,
+            spread: None,
         })
     }
 
@@ -619,9 +659,10 @@ impl Segment {
                     self.compares.push(compare);
                     continue;
                 }
-                let (vgpr, offset, shift) = match self.read(inst.src(c), known, i) {
-                    Sym::Plus(vgpr, offset) => (vgpr, offset, 0),
-                    Sym::Shr(vgpr, k) if dwords == 1 => (vgpr, 0, k),
+                let (vgpr, offset, shift, spread) = match self.read(inst.src(c), known, i) {
+                    Sym::Plus(vgpr, offset) => (vgpr, offset, 0, None),
+                    Sym::Shr(vgpr, k) if dwords == 1 => (vgpr, 0, k, None),
+                    Sym::Spread(vgpr, offset, r) if dwords == 1 => (vgpr, offset, 0, Some(r)),
                     _ => continue,
                 };
                 let (bound, high) = if dwords == 1 {
@@ -648,6 +689,7 @@ impl Segment {
                     high,
                     counter_first,
                     shift,
+                    spread,
                 });
             }
         }
@@ -663,7 +705,18 @@ impl Segment {
                 } else {
                     (a, b)
                 };
+                // The other source of an add of a start value, if it is one per workgroup.
+                let spread = |op: Option<Operand>| match op {
+                    Some(Operand::Sgpr(r)) => self.spreads.get(&r).copied(),
+                    _ => None,
+                };
                 match (inst.opcode, a, b) {
+                    (VAddU32, Sym::Plus(v, o), _) if spread(inst.src(1)).is_some() => {
+                        Sym::Spread(v, o, spread(inst.src(1)).unwrap_or_default())
+                    }
+                    (VAddU32, _, Sym::Plus(v, o)) if spread(inst.src(0)).is_some() => {
+                        Sym::Spread(v, o, spread(inst.src(0)).unwrap_or_default())
+                    }
                     (VMovB32, a, _) => a,
                     (VAddU32, Sym::Plus(v, o), Sym::Known(k))
                     | (VAddU32, Sym::Known(k), Sym::Plus(v, o)) => Sym::Plus(v, o.wrapping_add(k)),
@@ -878,6 +931,9 @@ struct LaneCompare {
     /// The compare reads the counter shifted right by this many bits (then `offset` is 0): a
     /// halving counter's next value, or a value derived from it.
     shift: u32,
+    /// The compare reads the counter plus a value that is one per workgroup, in this range:
+    /// over the launch it reads as a counter whose start range is widened by it.
+    spread: Option<Range>,
 }
 
 impl LaneCompare {
@@ -1178,6 +1234,28 @@ v_lshlrev_b32_e32 v3, 2, v2
 ds_write_b32 v3, v0
 s_branch .Ll
 .Lx:";
+
+    /// NVIDIA's reduce6, `for (i = get_group_id(0) * 64 + tid; i < n; i += 128)`, which clang
+    /// counts from tid and compares with the workgroup's offset added: over 4 workgroups the
+    /// reads start anywhere in 0..=255, and the lane reading 0 first takes 8 trips to 1000.
+    #[test]
+    fn a_compare_offset_by_the_workgroup_takes_the_most_trips_over_the_workgroups() {
+        let body = "v_mov_b32_e32 v4, v0
+s_lshl_b32 s11, s8, 6
+s_mov_b64 s[12:13], 0
+.Lh:
+v_add_u32_e32 v4, vcc, 0x80, v4
+v_add_u32_e32 v3, vcc, s11, v4
+v_cmp_le_u32_e32 vcc, s9, v3
+s_or_b64 s[12:13], vcc, s[12:13]
+s_andn2_b64 exec, exec, s[12:13]
+s_cbranch_execnz .Lh";
+        assert_eq!(trips_in(body, 4), Some(8));
+        assert_eq!(trips_in(body, 1), Some(8));
+        // An offset whose range over the workgroups is not known: no bound.
+        let unknown = body.replace("s_lshl_b32 s11, s8, 6", "s_lshl_b32 s11, s8, 31");
+        assert_eq!(trips_in(&unknown, 4), None);
+    }
 
     /// clang-14 -O2's `for (int i = get_local_id(0); i >= 0; i -= 4)`: the compare reads the
     /// counter before its step (`4 > i`, unsigned), the step goes through v4, and v0 is

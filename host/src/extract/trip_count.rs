@@ -350,7 +350,7 @@ pub fn every_loop(program: &Program, flow: &Flow, launch: &LaunchValues) -> Vec<
 }
 
 /// The last general-purpose SGPR (s101; VCC and the rest follow).
-const MAX_SGPR: u8 = 101;
+pub(super) const MAX_SGPR: u8 = 101;
 
 /// Enclosing loops' iterations tried one by one for a nested loop's bound.
 const MAX_OUTER_TRIPS: u64 = 4096;
