@@ -142,13 +142,20 @@ pub fn lane_counted_loop<'a>(
         .filter(|&p| flow.reachable[p] && !lp.contains(p))
         .collect();
     let whole_lanes = &mut LaneRanges::new(program, flow, values, whole);
-    // The SGPRs the loop reads and does not write whose value is one per workgroup, several
-    // over the launch.
+    // The SGPRs the loop adds to a VGPR and does not write whose value is one per workgroup,
+    // several over the launch (only an add of a start value reads them as such).
     let first = flow.blocks[header].start;
     let mut spreads: HashMap<u8, Range> = HashMap::new();
     for &b in &lp.body {
         for i in flow.blocks[b].clone() {
-            for r in effects(&insts[i].item).uses.iter() {
+            let inst = &insts[i].item;
+            if inst.opcode != Opcode::VAddU32 {
+                continue;
+            }
+            for op in [inst.src(0), inst.src(1)] {
+                let Some(Operand::Sgpr(r)) = op else {
+                    continue;
+                };
                 if r > MAX_SGPR || scalar_defs.contains_key(&r) || spreads.contains_key(&r) {
                     continue;
                 }
@@ -705,18 +712,21 @@ impl Segment {
                 } else {
                     (a, b)
                 };
-                // The other source of an add of a start value, if it is one per workgroup.
+                // An add of a start value and an SGPR that is one value per workgroup.
                 let spread = |op: Option<Operand>| match op {
                     Some(Operand::Sgpr(r)) => self.spreads.get(&r).copied(),
                     _ => None,
                 };
-                match (inst.opcode, a, b) {
-                    (VAddU32, Sym::Plus(v, o), _) if spread(inst.src(1)).is_some() => {
-                        Sym::Spread(v, o, spread(inst.src(1)).unwrap_or_default())
+                let spread = match (inst.opcode, a, b) {
+                    (VAddU32, Sym::Plus(v, o), _) => {
+                        spread(inst.src(1)).map(|r| Sym::Spread(v, o, r))
                     }
-                    (VAddU32, _, Sym::Plus(v, o)) if spread(inst.src(0)).is_some() => {
-                        Sym::Spread(v, o, spread(inst.src(0)).unwrap_or_default())
+                    (VAddU32, _, Sym::Plus(v, o)) => {
+                        spread(inst.src(0)).map(|r| Sym::Spread(v, o, r))
                     }
+                    _ => None,
+                };
+                spread.unwrap_or_else(|| match (inst.opcode, a, b) {
                     (VMovB32, a, _) => a,
                     (VAddU32, Sym::Plus(v, o), Sym::Known(k))
                     | (VAddU32, Sym::Known(k), Sym::Plus(v, o)) => Sym::Plus(v, o.wrapping_add(k)),
@@ -744,7 +754,7 @@ impl Segment {
                         }
                     }
                     _ => Sym::Unknown,
-                }
+                })
             }
             _ => Sym::Unknown,
         };

@@ -485,13 +485,15 @@ fn over_a_range(
         // them (an add, shift or product that wrapped around would turn back).
         let trips = x.trips.max(y.trips);
         let mut v = if ahead { step.step.apply(init) } else { init };
-        let mut reads = Vec::new();
-        for _ in 0..trips {
-            reads.push(number_as(view.map_or(v, |w| w.apply(v)), low.signed));
+        let read = |v: u32| number_as(view.map_or(v, |w| w.apply(v)), low.signed);
+        let (mut up, mut down, mut last) = (true, true, read(v));
+        for _ in 1..trips {
             v = step.step.apply(v);
+            let next = read(v);
+            up &= last <= next;
+            down &= last >= next;
+            last = next;
         }
-        let up = reads.windows(2).all(|w| w[0] <= w[1]);
-        let down = reads.windows(2).all(|w| w[0] >= w[1]);
         if !(up || down) {
             continue;
         }
@@ -1204,8 +1206,8 @@ pub enum StepOp {
     Lshr(u32),
     Ashr(u32),
     Mul(u32),
-    /// C's signed division by 2^k (rounded toward zero): clang's `s_lshr_b32 t, s, 31;
-    /// s_add_i32 t, s, t; s_ashr_i32 t, t, 1` for `st /= 2`.
+    /// C's signed division by 2^k, k in 1..=30 (rounded toward zero): clang's `s_lshr_b32 t,
+    /// s, 31; s_add_i32 t, s, t; s_ashr_i32 t, t, 1` for `st /= 2`.
     Div(u32),
 }
 
@@ -1218,7 +1220,7 @@ impl StepOp {
             StepOp::Lshr(n) => v >> (n & 31),
             StepOp::Ashr(n) => ((v as i32) >> (n & 31)) as u32,
             StepOp::Mul(c) => v.wrapping_mul(c),
-            StepOp::Div(k) => ((v as i32) / (1 << (k & 31).min(30))) as u32,
+            StepOp::Div(k) => ((v as i32) / (1 << k)) as u32,
         }
     }
 }
@@ -1231,7 +1233,7 @@ impl std::fmt::Display for StepOp {
             StepOp::Lshr(n) => write!(f, "shifted right by {}", n & 31),
             StepOp::Ashr(n) => write!(f, "shifted right (arithmetic) by {}", n & 31),
             StepOp::Mul(c) => write!(f, "times {}", c as i32),
-            StepOp::Div(k) => write!(f, "divided by {}", 1u32 << (k & 31).min(30)),
+            StepOp::Div(k) => write!(f, "divided by {}", 1u32 << k),
         }
     }
 }
